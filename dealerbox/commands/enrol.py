@@ -1,0 +1,13 @@
+"""``dealerbox enrol``: placeholder until its owner lands it."""
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    pass
+
+
+def run(args: argparse.Namespace) -> int:
+    print("dealerbox enrol: not built yet", file=sys.stderr)
+    return 2

@@ -1,0 +1,13 @@
+"""``dealerbox floor``: placeholder until its owner lands it."""
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    pass
+
+
+def run(args: argparse.Namespace) -> int:
+    print("dealerbox floor: not built yet", file=sys.stderr)
+    return 2

@@ -1,0 +1,13 @@
+"""``dealerbox record``: placeholder until its owner lands it."""
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    pass
+
+
+def run(args: argparse.Namespace) -> int:
+    print("dealerbox record: not built yet", file=sys.stderr)
+    return 2

@@ -1,0 +1,13 @@
+"""``dealerbox replay``: placeholder until its owner lands it."""
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    pass
+
+
+def run(args: argparse.Namespace) -> int:
+    print("dealerbox replay: not built yet", file=sys.stderr)
+    return 2

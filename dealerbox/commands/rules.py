@@ -1,0 +1,24 @@
+"""``dealerbox rules [--json]``: the rulings the engine implements, from the catalogue."""
+
+from __future__ import annotations
+
+import argparse
+import json
+
+from ..engine.catalogue import RULES
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="one JSON array for machines")
+
+
+def run(args: argparse.Namespace) -> int:
+    rows = [{"rule": r.id, "citation": r.citation, "area": r.area, "detect": r.detect, "summary": r.summary}
+            for r in RULES.values()]
+    if args.json:
+        print(json.dumps(rows, indent=1))
+        return 0
+    width = max(len(r["rule"]) for r in rows)
+    for r in rows:
+        print(f"{r['rule']:<{width}}  {r['detect']:<3}  {r['citation']:<24}  {r['summary']}")
+    return 0

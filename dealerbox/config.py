@@ -1,0 +1,198 @@
+"""The terminal's configuration: one TOML file, validated against ``schemas/config.schema.json``.
+
+Every key has a default that runs the demo, so an empty file (or none) is a working config. A broken file
+raises :class:`ConfigError` whose message is one line naming the file and the field, e.g.
+``dealerbox.toml: game.big_blind: -2 is less than the minimum of 1``; the CLI prints it and exits 2.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass, field, fields
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import jsonschema
+
+
+class ConfigError(ValueError):
+    """A configuration the terminal cannot run with; the message names the file and field."""
+
+
+@dataclass(frozen=True)
+class TableConfig:
+    id: str = "T01"
+    site: str = "demo"
+    seats: int = 9
+    button: str = "moving"          # "moving" | "dead" (Blinds 1)
+
+
+@dataclass(frozen=True)
+class GameConfig:
+    variant: str = "nlhe"           # key of engine.variants.VARIANTS
+    small_blind: int = 1
+    big_blind: int = 2
+    small_bet: int = 2              # limit games: the bet on the first two rounds
+    big_bet: int = 4                # limit games: the bet on the last two rounds
+    max_raises: int = 3             # limit cap: a bet and this many raises (Betting 3)
+    smallest_chip: int = 1          # chips below this do not play (Betting 7)
+    straddle: bool = False          # live straddle allowed (No-Limit 12)
+    sb_counts_as_bb: bool = False   # pot-limit sizing option (Pot-Limit 6)
+    kill: str = "none"              # "none" | "half" | "full" (Kill Pots)
+    kill_qualifier: int = 0         # pot size that makes a leg; 0 = every pot won
+    buy_in: int = 200               # default buy-in for the simulator and the "sit" tap
+
+
+@dataclass(frozen=True)
+class ReaderConfig:
+    source: str = "auto"            # "auto" (board if found, else simulator) | "serial" | "simulator"
+    port: str = "/dev/dealerbox-reader"
+    baud: int = 115200
+    reconnect_max_s: float = 5.0
+
+
+@dataclass(frozen=True)
+class EnrolmentConfig:
+    decks: tuple[str, ...] = ()     # deck files; empty: the built-in demo decks
+    chips: tuple[str, ...] = ()     # chip-set files; empty: the built-in demo chips
+    house: str = "DEMO"             # our own chips; every other house's do not play (Procedures 3)
+
+
+@dataclass(frozen=True)
+class FloorConfig:
+    enabled: bool = True
+    host: str = "127.0.0.1"
+    port: int = 1883
+    tls: bool = False
+    ca_file: str = ""
+    cert_file: str = ""
+    key_file: str = ""
+    username: str = ""
+    password_file: str = ""
+    outbox: str = "var/outbox.sqlite"
+    outbox_max: int = 100_000
+    replay_rate: int = 200          # messages per second drained from the outbox after a reconnect
+    hole_cards_topic: bool = False  # restricted topic for hole cards (broadcast use); off by default
+
+
+@dataclass(frozen=True)
+class PanelConfig:
+    enabled: bool = True
+    pin_factory: str = ""           # gpiozero factory name ("lgpio", "mock"); empty: gpiozero's default
+    button_call_floor: int = 17
+    button_misdeal: int = 27
+    button_new_hand: int = 22
+    light_green: int = 5
+    light_amber: int = 6
+    light_red: int = 13
+    buzzer: int = 19
+
+
+@dataclass(frozen=True)
+class DisplayConfig:
+    mode: str = "auto"              # "auto" | "fullscreen" | "window" | "headless"
+    width: int = 800
+    height: int = 480
+
+
+@dataclass(frozen=True)
+class RecordConfig:
+    enabled: bool = True
+    dir: str = "var/logs"
+    rotate_mb: int = 64
+
+
+@dataclass(frozen=True)
+class SimulatorConfig:
+    seed: int = 1
+    speed: float = 1.0              # 1.0 = a real dealer's pace
+    irregularities: float = 0.0     # chance per hand of injecting an irregularity
+
+
+@dataclass(frozen=True)
+class Config:
+    table: TableConfig = field(default_factory=TableConfig)
+    game: GameConfig = field(default_factory=GameConfig)
+    reader: ReaderConfig = field(default_factory=ReaderConfig)
+    enrolment: EnrolmentConfig = field(default_factory=EnrolmentConfig)
+    floor: FloorConfig = field(default_factory=FloorConfig)
+    panel: PanelConfig = field(default_factory=PanelConfig)
+    display: DisplayConfig = field(default_factory=DisplayConfig)
+    record: RecordConfig = field(default_factory=RecordConfig)
+    simulator: SimulatorConfig = field(default_factory=SimulatorConfig)
+    path: str = ""                  # the file it came from ("" for defaults)
+
+    def to_dict(self) -> dict[str, Any]:
+        """The config as plain data (for the recorded log header); secrets are not in it, only file names."""
+        return {f.name: _section_dict(getattr(self, f.name)) for f in fields(self) if f.name != "path"}
+
+
+def _section_dict(section: Any) -> dict[str, Any]:
+    return {f.name: (list(v) if isinstance(v := getattr(section, f.name), tuple) else v) for f in fields(section)}
+
+
+SECTIONS = {f.name: f.default_factory for f in fields(Config) if f.name != "path"}
+
+
+def schema() -> dict[str, Any]:
+    return json.loads(resources.files("dealerbox.schemas").joinpath("config.schema.json").read_text())
+
+
+def _field_path(error: jsonschema.ValidationError) -> str:
+    return ".".join(str(p) for p in error.absolute_path) or "(top level)"
+
+
+def from_dict(data: dict[str, Any], source: str = "<config>") -> Config:
+    """Validate plain data and build a Config; raises ConfigError naming ``source`` and the field."""
+    validator = jsonschema.Draft202012Validator(schema())
+    errors = sorted(validator.iter_errors(data), key=lambda e: (len(e.absolute_path), _field_path(e)))
+    if errors:
+        e = errors[0]
+        raise ConfigError(f"{source}: {_field_path(e)}: {e.message}")
+    built = {}
+    for name, factory in SECTIONS.items():
+        section = dict(data.get(name, {}))
+        for key, value in section.items():
+            if isinstance(value, list):
+                section[key] = tuple(value)
+        built[name] = type(factory())(**section)
+    config = Config(**built, path=source)
+    _check_consistency(config, source)
+    return config
+
+
+def _check_consistency(c: Config, source: str) -> None:
+    """Rules a schema cannot say: relations between fields."""
+    g = c.game
+    if g.small_blind > g.big_blind:
+        raise ConfigError(f"{source}: game.small_blind: {g.small_blind} is more than game.big_blind {g.big_blind}")
+    if g.small_bet > g.big_bet:
+        raise ConfigError(f"{source}: game.small_bet: {g.small_bet} is more than game.big_bet {g.big_bet}")
+    pins = {k: v for k, v in _section_dict(c.panel).items() if k.startswith(("button_", "light_", "buzzer"))}
+    seen: dict[int, str] = {}
+    for key, pin in pins.items():
+        if pin in seen:
+            raise ConfigError(f"{source}: panel.{key}: GPIO {pin} is already used by panel.{seen[pin]}")
+        seen[pin] = key
+
+
+def load(path: str | Path | None) -> Config:
+    """Load the TOML file at ``path`` (None: the defaults, which run the demo)."""
+    if path is None:
+        return Config()
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: no such file; copy docs/dealerbox.example.toml there or drop --config") from None
+    except OSError as e:
+        raise ConfigError(f"{path}: cannot read ({e.strerror})") from None
+    except UnicodeDecodeError:
+        raise ConfigError(f"{path}: not UTF-8 text") from None
+    try:
+        data = tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    return from_dict(data, str(path))

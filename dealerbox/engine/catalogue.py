@@ -1,0 +1,116 @@
+"""The rulings catalogue: every finding the engine can raise, one row per rule id (RULES.md is the source).
+
+Rule ids are stable: tests, the floor dashboard and recorded logs key on them. Everything else (the
+``rules`` command, the screen's citation, the floor payloads) reads this table.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+SEVERITIES = ("info", "dealer", "floor")
+OUTCOMES = ("continues", "misdeal", "void", "dead-hand", "redeal-board", "card-replaced", "wager-corrected")
+
+
+@dataclass(frozen=True, slots=True)
+class Rule:
+    id: str
+    citation: str     # how the rulebook names it, for the dealer's banner: "Misdeals 1(c)"
+    summary: str      # one line, our own words
+    detect: str       # "S" sensors, "D" dealer tap, "S+D" either
+    area: str         # "cards", "chips" or "showdown"
+
+
+def _r(id: str, citation: str, detect: str, area: str, summary: str) -> Rule:
+    return Rule(id, citation, summary, detect, area)
+
+
+RULES: dict[str, Rule] = {r.id: r for r in (
+    # --- cards ------------------------------------------------------------------------------------
+    _r("misdeal.1b", "Misdeals 1(b)", "S+D", "cards", "Two or more cards exposed by the dealer during the deal"),
+    _r("misdeal.1c", "Misdeals 1(c)", "S", "cards", "Two or more boxed cards found in the deck"),
+    _r("misdeal.1d", "Misdeals 1(d)", "S", "cards", "Two or more extra cards dealt to the starting hands"),
+    _r("misdeal.1e", "Misdeals 1(e)", "S", "cards", "A player was dealt the wrong number of cards"),
+    _r("misdeal.1f", "Misdeals 1(f)", "S", "cards", "A card was dealt out of the clockwise sequence"),
+    _r("misdeal.1g", "Misdeals 1(g)", "S", "cards", "The button was out of position"),
+    _r("misdeal.1h", "Misdeals 1(h)", "S", "cards", "The first card went to a seat other than the first left of the button"),
+    _r("misdeal.1i", "Misdeals 1(i)", "S", "cards", "Cards dealt to an empty seat or a player not entitled to a hand"),
+    _r("misdeal.1j", "Misdeals 1(j)", "S", "cards", "A player entitled to a hand was dealt out"),
+    _r("misdeal.2", "Misdeals 2", "S", "cards", "Misdeal condition found after two players behind the blinds acted: the hand plays on"),
+    _r("holdem.1", "Hold'em 1", "S+D", "cards", "Exposed hole card: first one dealt is a misdeal, another single one is replaced and burned"),
+    _r("holdem.2", "Hold'em 2", "S", "cards", "The flop has too many cards and must be redealt"),
+    _r("holdem.3", "Hold'em 3", "S", "cards", "Flop turned before the betting was complete: reshuffle the board cards, new flop without a burn"),
+    _r("holdem.4", "Hold'em 4", "S", "cards", "Turn or river turned before the betting was complete: out of play for the round"),
+    _r("holdem.5", "Hold'em 5", "S", "cards", "Extra card to the first player after the deal becomes the burn card; more than one is a misdeal"),
+    _r("irregularity.1", "Irregularities 1", "S", "cards", "The button was wrongly placed last hand: correct it for the next hand"),
+    _r("irregularity.3", "Irregularities 3", "S", "cards", "A card with a different back appeared: all action void (found in the stub: action stands)"),
+    _r("irregularity.4", "Irregularities 4", "S", "cards", "Two cards of the same rank and suit: all action void"),
+    _r("irregularity.7", "Irregularities 7", "S", "cards", "A boxed card is treated as a scrap of paper and replaced"),
+    _r("irregularity.8", "Irregularities 8", "S", "cards", "A joker in a game without jokers is replaced; acting on a hand holding it kills the hand"),
+    _r("irregularity.10", "Irregularities 10", "S", "cards", "Cards missing from the deck do not invalidate the hand"),
+    _r("irregularity.11", "Irregularities 11", "S", "cards", "One extra card dealt before the first betting round goes back as the burn card"),
+    _r("irregularity.12", "Irregularities 12", "S+D", "cards", "A card flashed by the dealer or dealt off the table counts as exposed"),
+    _r("irregularity.14", "Irregularities 14", "S", "cards", "A card a player drops off the table must still be played"),
+    _r("irregularity.15", "Irregularities 15", "S", "cards", "Cards dealt before the betting was complete do not play"),
+    _r("dead-hand.1d", "Dead Hands 1(d)", "S", "cards", "After action, a hand without the proper number of cards is dead"),
+    _r("dead-hand.1e", "Dead Hands 1(e)", "S", "cards", "A player acted on a hand holding a joker: the hand is dead"),
+    _r("dead-hand.3", "Dead Hands 3", "S", "cards", "Cards thrown into another player's hand are dead"),
+    _r("procedures.21", "Procedures 21", "S", "cards", "A new deck must be used a full round before it is changed"),
+    _r("procedures.22", "Procedures 22", "S", "cards", "Nobody may look through the discards or the stub"),
+    _r("procedures.23", "Procedures 23", "S", "cards", "After the hand, the card that would have been dealt must not be shown"),
+    # --- chips and betting ------------------------------------------------------------------------
+    _r("betting.3", "Betting and Raising 3", "S", "chips", "Limit: a bet and three raises at most (four on two-round games) with three or more players"),
+    _r("betting.4", "Betting and Raising 4", "S", "chips", "Heads-up: raises are unlimited unless the round was capped before"),
+    _r("betting.5", "Betting and Raising 5", "S", "chips", "Limit: an all-in under half a bet does not reopen the betting"),
+    _r("betting.6", "Betting and Raising 6", "S", "chips", "A wager must be at least the previous bet or raise unless all-in"),
+    _r("betting.7", "Betting and Raising 7", "S", "chips", "Chips smaller than the game's smallest chip do not play"),
+    _r("betting.10", "Betting and Raising 10", "S+D", "chips", "Action out of turn"),
+    _r("betting.12", "Betting and Raising 12", "S+D", "chips", "A player unaware of a raise may take the chips back if nobody acted after"),
+    _r("betting.14", "Betting and Raising 14", "S", "chips", "String raise: chips in more than one motion without declaring a raise"),
+    _r("betting.15", "Betting and Raising 15", "S", "chips", "One chip larger than the bet, put in without a word, is a call"),
+    _r("betting.16", "Betting and Raising 16", "S", "chips", "Wagers and calls short of the proper amount must be brought up"),
+    _r("no-limit.2", "No-Limit 2", "S", "chips", "Every bet at least the minimum bring-in unless all-in"),
+    _r("no-limit.3", "No-Limit 3", "S", "chips", "A raise at least the previous bet or raise; a short all-in does not reopen the betting"),
+    _r("no-limit.9", "No-Limit 9", "S", "chips", "A single chip without comment: a bet of its value when opening, a call when facing a bet"),
+    _r("no-limit.10", "No-Limit 10", "S", "chips", "A raise below the minimum is brought up to the minimum"),
+    _r("no-limit.12", "No-Limit 12", "S", "chips", "One live straddle, left of the big blind, twice the big blind"),
+    _r("pot-limit.1", "Pot-Limit 1", "S", "chips", "A wager over the pot is reduced to the pot"),
+    _r("pot-limit.4", "Pot-Limit 4", "S", "chips", "The largest raise is the pot after the call"),
+    _r("pot-limit.6", "Pot-Limit 6", "S", "chips", "Option: the small blind counts as a big blind when sizing the pot preflop"),
+    _r("pot-limit.7", "Pot-Limit 7", "S", "chips", "A chip larger than the pot, put in without a word, is a pot-sized bet"),
+    _r("procedures.3", "Procedures 3", "S", "chips", "Chips from another establishment do not play"),
+    _r("blinds.1", "Blinds 1", "S", "chips", "Moving or dead button, as the table is configured"),
+    _r("blinds.3", "Blinds 3", "S", "chips", "Heads-up with two blinds: the small blind is on the button"),
+    _r("blinds.7", "Blinds 7", "S", "chips", "A new player cannot be dealt in between the big blind and the button"),
+    _r("blinds.9", "Blinds 9", "S+D", "chips", "Missed blinds: post them all or wait for the big blind"),
+    _r("blinds.10", "Blinds 10", "S+D", "chips", "Dealt in owing a blind without posting"),
+    *(
+        _r(f"kill.{n}", f"Kill Pots {n}", "S", "chips", text)
+        for n, text in (
+            (1, "A kill pot is posted by the player who won the previous pot(s) as the table's kill rule says"),
+            (2, "A half kill raises the limits by half; a full kill doubles them"),
+            (3, "The kill button goes to the player who qualifies for the kill"),
+            (4, "Winning a pot of at least the qualifying amount makes a leg"),
+            (5, "Two consecutive legs require a kill on the next deal"),
+            (6, "The second leg must reach the qualifying amount"),
+            (7, "Only one kill per deal"),
+            (8, "The kill blind is live and acts last before the flop"),
+            (9, "A split pot does not make a leg"),
+            (10, "A player required to kill who leaves must still post the kill on return"),
+            (11, "The kill blind counts as the player's bet for that round"),
+            (12, "A required kill must be posted before the deal"),
+        )
+    ),
+    # --- showdown and pots ------------------------------------------------------------------------
+    _r("showdown.1", "Showdown 1", "S+D", "showdown", "All cards of a hand must be shown to win any part of the pot"),
+    _r("showdown.2", "Showdown 2", "S", "showdown", "Cards speak: the terminal reads the hands and names each pot's winner"),
+    _r("showdown.3", "Showdown 3", "S+D", "showdown", "A pot is about to be pushed to a player the cards do not make the winner"),
+    _r("showdown.7", "Showdown 7", "S", "showdown", "Order of showing: last aggressor first, or first to act if checked"),
+    _r("ties.5a", "Ties 5(a)", "S", "showdown", "Odd chip to the first hand clockwise from the button; side pots split separately"),
+    _r("tournament.34", "Tournament 34", "S", "showdown", "All hands face up once a player is all-in and betting is complete"),
+)}
+
+
+def rule(rule_id: str) -> Rule:
+    """The catalogue row for ``rule_id``; a KeyError here is a bug in the engine, never in the input."""
+    return RULES[rule_id]

@@ -1,0 +1,221 @@
+"""What the engine emits: table events, past-tense facts. Every sink (screen, floor, panel, recorder)
+reads these and nothing else.
+
+``to_dict()`` is the JSON contract of ``dealerbox replay --jsonl`` (docs/table-events.md): one object per
+event, ``{"event": "CardDealt", "t": ..., "hand": ..., ...}``. Fields named in ``SECRET_FIELDS`` hold hole
+cards: they are written as ``null`` unless ``reveal=True`` (audit use only; never the floor).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+
+@dataclass(frozen=True, slots=True)
+class TableEvent:
+    t: float
+    hand: int | None
+
+    SECRET_FIELDS: ClassVar[tuple[str, ...]] = ()
+
+    @property
+    def kind(self) -> str:
+        return type(self).__name__
+
+    def to_dict(self, reveal: bool = False) -> dict[str, Any]:
+        out: dict[str, Any] = {"event": self.kind}
+        for f in dataclasses.fields(self):
+            value = getattr(self, f.name)
+            if f.name in self.SECRET_FIELDS and not reveal:
+                value = None
+            out[f.name] = _jsonable(value)
+        return out
+
+
+def _jsonable(value: Any) -> Any:
+    if isinstance(value, tuple | list):
+        return [_jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _jsonable(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value):
+        return {f.name: _jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return value
+
+
+# --- the table and the reader board -----------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class BoardConnected(TableEvent):
+    protocol: str
+    firmware: str
+    zones: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderHealthChanged(TableEvent):
+    reader: int
+    zone: str
+    ok: bool
+    code: int
+
+
+@dataclass(frozen=True, slots=True)
+class SensorDataLost(TableEvent):
+    count: int
+    reason: str
+
+
+@dataclass(frozen=True, slots=True)
+class UnknownTagSeen(TableEvent):
+    zone: str
+    uid: str
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerSeated(TableEvent):
+    seat: int
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerLeft(TableEvent):
+    seat: int
+    stack: int
+
+
+@dataclass(frozen=True, slots=True)
+class StackChanged(TableEvent):
+    seat: int
+    stack: int
+    reason: str  # "rebuy", "award", "refund"
+
+
+@dataclass(frozen=True, slots=True)
+class ButtonMoved(TableEvent):
+    seat: int
+
+
+@dataclass(frozen=True, slots=True)
+class DeckChanged(TableEvent):
+    deck_id: str
+    back: str
+
+
+# --- a hand -----------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class HandStarted(TableEvent):
+    button: int
+    seats: tuple[int, ...]          # dealt in, in dealing order (first left of the button first)
+    game: str                       # variant key, e.g. "nlhe", "plo"
+    blinds: dict[int, int] = field(default_factory=dict)   # seat -> amount owed
+
+
+@dataclass(frozen=True, slots=True)
+class CardDealt(TableEvent):
+    seat: int
+    card: str | None
+    face_up: bool
+    SECRET_FIELDS: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@dataclass(frozen=True, slots=True)
+class CardBurned(TableEvent):
+    card: str | None
+    SECRET_FIELDS: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@dataclass(frozen=True, slots=True)
+class BoardCardDealt(TableEvent):
+    street: str   # "flop", "turn", "river"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class CardMucked(TableEvent):
+    seat: int | None
+    card: str | None
+    SECRET_FIELDS: ClassVar[tuple[str, ...]] = ("card",)
+
+
+@dataclass(frozen=True, slots=True)
+class ChipsMoved(TableEvent):
+    zone: str
+    seat: int | None
+    amount: int          # positive in, negative out
+    chips: tuple[int, ...]   # chip values in this motion
+
+
+@dataclass(frozen=True, slots=True)
+class ActionTaken(TableEvent):
+    seat: int
+    action: str          # "post", "straddle", "check", "bet", "call", "raise", "fold", "all-in"
+    amount: int          # chips added by this action
+    total: int           # seat's total wager this round after it
+    street: str
+
+
+@dataclass(frozen=True, slots=True)
+class BettingRoundEnded(TableEvent):
+    street: str
+    pot: int
+
+
+@dataclass(frozen=True, slots=True)
+class HandShown(TableEvent):
+    seat: int
+    cards: tuple[str, ...]
+    rank: str            # "Two Pair, Aces and Kings"
+
+
+@dataclass(frozen=True, slots=True)
+class Pot:
+    amount: int
+    eligible: tuple[int, ...]
+    winners: tuple[int, ...] = ()
+    shares: dict[int, int] = field(default_factory=dict)   # seat -> chips won from this pot
+
+
+@dataclass(frozen=True, slots=True)
+class PotAwarded(TableEvent):
+    index: int           # 0 main, 1.. side pots
+    pot: Pot
+
+
+@dataclass(frozen=True, slots=True)
+class HandEnded(TableEvent):
+    outcome: str         # "complete", "misdeal", "void"
+    pots: tuple[Pot, ...]
+    stacks: dict[int, int]   # every seated player's stack after the award or refund
+    board: tuple[str, ...] = ()
+
+
+# --- findings ---------------------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class FindingRaised(TableEvent):
+    id: str              # unique per table session: "h12-3" (hand 12, third finding)
+    rule: str            # catalogue id, e.g. "misdeal.1c"
+    citation: str        # "Misdeals 1(c)"
+    severity: str        # "info" | "dealer" | "floor"
+    outcome: str         # see catalogue.OUTCOMES
+    ruling: str          # plain words for the dealer
+    seats: tuple[int, ...] = ()
+    cards: tuple[str, ...] = ()   # only cards already exposed or dead; never a live hidden hole card
+
+
+@dataclass(frozen=True, slots=True)
+class FindingAcknowledged(TableEvent):
+    id: str
+
+
+@dataclass(frozen=True, slots=True)
+class FloorCalled(TableEvent):
+    reason: str
+
+
+EVENT_TYPES: dict[str, type[TableEvent]] = {
+    cls.__name__: cls for cls in TableEvent.__subclasses__()
+}

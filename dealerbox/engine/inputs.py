@@ -1,0 +1,109 @@
+"""What the engine consumes: sensor events (a frame interpreted through the tag registry) and dealer inputs.
+
+Every input carries ``t``, seconds on the source's clock (recorded log or live monotonic clock): the
+engine's only notion of time. Zones are named as in the protocol (``shoe``, ``seat3``, ``bet3``, ``pot``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..tags import Tag
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneEntered:
+    """A tag arrived in a zone's field."""
+    t: float
+    zone: str
+    tag: Tag
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneLeft:
+    """A tag left a zone's field."""
+    t: float
+    zone: str
+    tag: Tag
+
+
+@dataclass(frozen=True, slots=True)
+class CardFaceSensed:
+    """The shoe's orientation sensor saw a card leave face up or face down (sent before its ZoneLeft)."""
+    t: float
+    zone: str
+    tag: Tag
+    face_up: bool
+
+
+@dataclass(frozen=True, slots=True)
+class BoardHello:
+    """The reader board (re)started or reconnected."""
+    t: float
+    protocol: str      # "1.0"
+    firmware: str      # "1.2.3"
+    zones: tuple[str, ...]
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderFaulted:
+    """A reader's health changed; ``code`` 0 means it recovered."""
+    t: float
+    reader: int
+    zone: str
+    code: int
+
+
+@dataclass(frozen=True, slots=True)
+class BoardAlive:
+    """Heartbeat."""
+    t: float
+    uptime_ms: int
+    tags_present: int
+    faulty_readers: int
+
+
+@dataclass(frozen=True, slots=True)
+class FramesLost:
+    """The decoder saw a sequence gap, or the serial link was down: something may have been missed."""
+    t: float
+    count: int          # frames known lost (0 when unknown, e.g. the port was unplugged)
+    reason: str         # "sequence-gap" | "link-down"
+
+
+# Dealer inputs: one tap on the touchscreen or a panel button. The action names are the contract
+# shared by the screen, the panel, scenarios and the engine.
+DEALER_ACTIONS = {
+    "sit": "a player sits in `seat` with `amount` chips (buy-in)",
+    "leave": "the player in `seat` leaves the table",
+    "rebuy": "the player in `seat` adds `amount` chips",
+    "check": "the player in turn (`seat`) checks",
+    "exposed": "the dealer exposed or flashed `card` (or the last card dealt when omitted)",
+    "misdeal": "the dealer declares a misdeal",
+    "call-floor": "the dealer calls the floor",
+    "new-hand": "the dealer starts the next hand (the shoe is shuffled and ready)",
+    "award": "the dealer confirms pushing pot `ref` (0 main, 1.. side pots) to `seats`",
+    "ack": "the dealer acknowledges finding `ref`",
+    "wait-for-bb": "the player in `seat` with missed blinds chooses to wait for the big blind",
+    "declare-raise": "the player in `seat` declared a raise before putting chips in",
+    "muck-unshown": "the player in `seat` threw away their hand at showdown without showing",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class DealerInput:
+    t: float
+    action: str
+    seat: int | None = None
+    card: str | None = None
+    amount: int | None = None
+    ref: str | None = None
+    seats: tuple[int, ...] = field(default=())
+
+    def __post_init__(self) -> None:
+        if self.action not in DEALER_ACTIONS:
+            raise ValueError(f"unknown dealer action {self.action!r}; known: {', '.join(DEALER_ACTIONS)}")
+
+
+SensorEvent = ZoneEntered | ZoneLeft | CardFaceSensed | BoardHello | ReaderFaulted | BoardAlive | FramesLost
+EngineInput = SensorEvent | DealerInput

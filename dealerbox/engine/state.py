@@ -1,0 +1,54 @@
+"""A snapshot of the table for displays (screen, floor ``state`` topic). Built by ``Engine.snapshot()``.
+
+Holds no hidden hole card: ``SeatView.shown`` is filled only once a hand is shown at showdown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+@dataclass(frozen=True, slots=True)
+class SeatView:
+    seat: int
+    occupied: bool = False
+    in_hand: bool = False
+    folded: bool = False
+    all_in: bool = False
+    to_act: bool = False
+    dead: bool = False
+    cards_held: int = 0               # how many, never which
+    shown: tuple[str, ...] = ()       # filled at showdown only
+    bet: int = 0                      # chips in the bet zone this round
+    stack: int = 0
+
+
+@dataclass(frozen=True, slots=True)
+class FindingView:
+    id: str
+    rule: str
+    citation: str
+    severity: str
+    outcome: str
+    ruling: str
+    seats: tuple[int, ...] = ()
+    cards: tuple[str, ...] = ()
+    acknowledged: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class TableState:
+    hand: int | None = None
+    phase: str = "idle"      # "idle", "deal", "preflop", "flop", "turn", "river", "showdown", "ended"
+    game: str = ""
+    button: int | None = None
+    board: tuple[str, ...] = ()
+    burn_count: int = 0
+    muck_count: int = 0
+    pot: int = 0                         # chips in the pot zone (gathered)
+    pots: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (amount, eligible seats): main first
+    seats: tuple[SeatView, ...] = ()
+    findings: tuple[FindingView, ...] = ()   # open (unacknowledged or current-hand) findings
+    to_act: int | None = None
+    deck_id: str | None = None
+    winners: dict[int, int] = field(default_factory=dict)  # seat -> chips to push, at showdown

@@ -1,0 +1,144 @@
+"""Pure decoder: bytes in, frames out, every kind of damage counted. No I/O, no clock, no threads.
+
+>>> from dealerbox.wire.protocol import Encoder, Heartbeat
+>>> d = FrameDecoder()
+>>> [f.message for f in d.feed(b"junk\\x00" + Encoder().encode(Heartbeat(1, 0, 0)))]
+[Heartbeat(uptime_ms=1, tags_present=0, faulty_readers=0)]
+>>> d.counters.bad_cobs + d.counters.truncated + d.counters.bad_crc
+1
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict, dataclass
+
+from cobs import cobs
+
+from . import protocol as p
+
+
+@dataclass
+class DecoderCounters:
+    """One counter per kind of damage, plus the good traffic, for the health display and the floor."""
+
+    frames: int = 0          # good frames delivered
+    bytes: int = 0           # every byte fed
+    garbage_bytes: int = 0   # bytes thrown away in damaged or oversize chunks
+    bad_cobs: int = 0        # chunk that is not valid COBS
+    truncated: int = 0       # chunk too short to be a frame
+    oversize: int = 0        # chunk longer than any frame can be (lost delimiter)
+    bad_crc: int = 0
+    bad_body: int = 0        # CRC good, fields do not fit the type
+    unknown_type: int = 0
+    seq_gaps: int = 0        # times a gap was seen
+    frames_lost: int = 0     # frames missing in those gaps
+    bad_version: int = 0     # HELLOs refused for their protocol version
+
+    def as_dict(self) -> dict[str, int]:
+        return asdict(self)
+
+
+class UnsupportedProtocol(Exception):
+    """The board speaks a protocol major version this host does not (the message says what to do)."""
+
+
+class FrameDecoder:
+    """Feed it any chunks of bytes; it returns the complete, checked frames they finish.
+
+    After a HELLO with an unsupported protocol major version it refuses every further frame until a
+    supported HELLO arrives; ``refusal`` then holds the message to show the operator.
+    """
+
+    def __init__(self, accept_major: int = p.PROTOCOL_VERSION_MAJOR) -> None:
+        self.accept_major = accept_major
+        self.counters = DecoderCounters()
+        self.refusal: str | None = None
+        self._buf = bytearray()
+        self._discarding = False  # inside an over-long chunk: drop until the next delimiter
+        self._next_seq: int | None = None
+
+    def feed(self, data: bytes) -> list[p.Frame]:
+        """Decode what ``data`` completes; keep any partial frame for the next call."""
+        self.counters.bytes += len(data)
+        out: list[p.Frame] = []
+        start = 0
+        while True:
+            end = data.find(b"\x00", start)
+            if end < 0:
+                self._keep(data[start:])
+                return out
+            self._keep(data[start:end])
+            chunk, discarding = bytes(self._buf), self._discarding
+            self._buf.clear()
+            self._discarding = False
+            start = end + 1
+            if discarding:
+                continue
+            if chunk:
+                frame = self._decode_chunk(chunk)
+                if frame is not None:
+                    out.append(frame)
+
+    def _keep(self, part: bytes) -> None:
+        if self._discarding or not part:
+            if self._discarding:
+                self.counters.garbage_bytes += len(part)
+            return
+        self._buf += part
+        if len(self._buf) > p.FRAME_MAX_ENCODED:
+            self.counters.oversize += 1
+            self.counters.garbage_bytes += len(self._buf)
+            self._buf.clear()
+            self._discarding = True
+
+    def _decode_chunk(self, chunk: bytes) -> p.Frame | None:
+        c = self.counters
+        try:
+            raw = cobs.decode(chunk)
+        except cobs.DecodeError:
+            c.bad_cobs += 1
+            c.garbage_bytes += len(chunk)
+            return None
+        if len(raw) < p.FRAME_HEADER_LEN + p.FRAME_CRC_LEN:
+            c.truncated += 1
+            c.garbage_bytes += len(chunk)
+            return None
+        try:
+            mtype, seq, body = p.parse_raw(raw)
+        except ValueError:
+            c.bad_crc += 1
+            c.garbage_bytes += len(chunk)
+            return None
+        gap = self._sequence(mtype, seq)
+        cls = p.MESSAGE_TYPES.get(mtype)
+        if cls is None:
+            c.unknown_type += 1
+            return None
+        try:
+            message = cls.unpack(body)
+        except p.BodyError:
+            c.bad_body += 1
+            return None
+        if isinstance(message, p.Hello):
+            if message.protocol_major != self.accept_major:
+                c.bad_version += 1
+                self.refusal = (
+                    f"reader board speaks protocol {message.protocol_major}.{message.protocol_minor}, "
+                    f"this dealerbox speaks {self.accept_major}.x: update the board's firmware or dealerbox"
+                )
+                return None
+            self.refusal = None
+        elif self.refusal is not None:
+            return None
+        c.frames += 1
+        return p.Frame(seq=seq, message=message, gap=gap, raw=raw)
+
+    def _sequence(self, mtype: int, seq: int) -> int:
+        """Count frames lost before this one; a HELLO restarts numbering (board reset)."""
+        expected, self._next_seq = self._next_seq, (seq + 1) % p.SEQ_MODULO
+        if mtype == p.MSG_HELLO or expected is None or seq == expected:
+            return 0
+        lost = (seq - expected) % p.SEQ_MODULO
+        self.counters.seq_gaps += 1
+        self.counters.frames_lost += lost
+        return lost

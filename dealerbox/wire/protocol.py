@@ -1,0 +1,373 @@
+"""The reader-board wire protocol: constants and message bodies, mirrored in firmware/src/protocol.h.
+
+One frame on the wire is ``COBS(type | seq | body | crc16) 0x00``:
+
+- ``type`` (u8): one of the ``MSG_*`` constants below;
+- ``seq`` (u16, little-endian): per-sender counter, +1 per frame, wraps at 65536; a HELLO restarts it;
+- ``body``: the message fields, layout per type (see ``firmware/PROTOCOL.md``);
+- ``crc16`` (u16, little-endian): CRC-16/CCITT-FALSE (poly 0x1021, init 0xFFFF) over type, seq and body.
+
+Constant names are identical in C and Python so that grepping one finds the other.
+
+>>> from dealerbox.wire.protocol import TagArrived, encode_frame
+>>> encode_frame(7, TagArrived(zone=ZONE_SHOE, uid=bytes.fromhex("04a1b2c3")))[-1]
+0
+"""
+
+from __future__ import annotations
+
+import binascii
+import struct
+from dataclasses import dataclass, field
+from typing import ClassVar
+
+from cobs import cobs
+
+# --- versions -------------------------------------------------------------------------------------
+PROTOCOL_VERSION_MAJOR = 1
+PROTOCOL_VERSION_MINOR = 0
+
+# --- framing --------------------------------------------------------------------------------------
+FRAME_DELIMITER = 0x00
+FRAME_HEADER_LEN = 3  # type + seq
+FRAME_CRC_LEN = 2
+FRAME_MAX_BODY = 64
+FRAME_MAX_RAW = FRAME_HEADER_LEN + FRAME_MAX_BODY + FRAME_CRC_LEN
+# COBS adds one byte per 254 plus one: anything longer between delimiters is garbage.
+FRAME_MAX_ENCODED = FRAME_MAX_RAW + FRAME_MAX_RAW // 254 + 1
+CRC16_INIT = 0xFFFF
+SEQ_MODULO = 1 << 16
+
+# --- message types: board -> host ----------------------------------------------------------------
+MSG_HELLO = 0x01
+MSG_TAG_ARRIVED = 0x02
+MSG_TAG_LEFT = 0x03
+MSG_CARD_FACE = 0x04
+MSG_READER_FAULT = 0x05
+MSG_HEARTBEAT = 0x06
+# --- message types: host -> board ----------------------------------------------------------------
+MSG_CMD_HELLO = 0x81
+MSG_CMD_INVENTORY = 0x82
+MSG_CMD_HEARTBEAT_PERIOD = 0x83
+
+# --- zones (one antenna each) ---------------------------------------------------------------------
+ZONE_SHOE = 0
+ZONE_SEAT_FIRST = 1  # seat1 .. seat10 are 1 .. 10
+ZONE_SEAT_LAST = 10
+ZONE_BOARD = 11
+ZONE_BURN = 12
+ZONE_MUCK = 13
+ZONE_BET_FIRST = 21  # bet1 .. bet10 are 21 .. 30
+ZONE_BET_LAST = 30
+ZONE_POT = 31
+MAX_SEATS = 10
+
+# --- reader fault codes ---------------------------------------------------------------------------
+FAULT_RECOVERED = 0
+FAULT_NO_ANSWER = 1
+FAULT_COMM_ERROR = 2
+FAULT_ANTENNA = 3
+
+# --- tag UIDs (ISO 14443A: single, double, triple size) -------------------------------------------
+UID_LENGTHS = (4, 7, 10)
+
+
+def zone_name(zone: int) -> str:
+    """The zone's name as used in config, scenarios and table events: ``seat3``, ``bet3``, ``pot``."""
+    if zone == ZONE_SHOE:
+        return "shoe"
+    if ZONE_SEAT_FIRST <= zone <= ZONE_SEAT_LAST:
+        return f"seat{zone - ZONE_SEAT_FIRST + 1}"
+    if ZONE_BET_FIRST <= zone <= ZONE_BET_LAST:
+        return f"bet{zone - ZONE_BET_FIRST + 1}"
+    named = {ZONE_BOARD: "board", ZONE_BURN: "burn", ZONE_MUCK: "muck", ZONE_POT: "pot"}
+    if zone in named:
+        return named[zone]
+    raise ValueError(f"zone id {zone} is not defined in the protocol")
+
+
+def zone_id(name: str) -> int:
+    """Inverse of :func:`zone_name`: ``zone_id("bet4") == 24``."""
+    fixed = {"shoe": ZONE_SHOE, "board": ZONE_BOARD, "burn": ZONE_BURN, "muck": ZONE_MUCK, "pot": ZONE_POT}
+    if name in fixed:
+        return fixed[name]
+    for prefix, first in (("seat", ZONE_SEAT_FIRST), ("bet", ZONE_BET_FIRST)):
+        if name.startswith(prefix) and name[len(prefix):].isdigit():
+            n = int(name[len(prefix):])
+            if 1 <= n <= MAX_SEATS:
+                return first + n - 1
+    raise ValueError(f"unknown zone {name!r}: expected shoe, board, burn, muck, pot, seat1-10 or bet1-10")
+
+
+def is_valid_zone(zone: int) -> bool:
+    try:
+        zone_name(zone)
+    except ValueError:
+        return False
+    return True
+
+
+def seat_of_zone(zone: int) -> int | None:
+    """The seat number a seat or bet zone belongs to, else None."""
+    if ZONE_SEAT_FIRST <= zone <= ZONE_SEAT_LAST:
+        return zone - ZONE_SEAT_FIRST + 1
+    if ZONE_BET_FIRST <= zone <= ZONE_BET_LAST:
+        return zone - ZONE_BET_FIRST + 1
+    return None
+
+
+class BodyError(ValueError):
+    """A frame whose CRC was good but whose body does not fit its type (counted as ``bad_body``)."""
+
+
+def _pack_uid(uid: bytes) -> bytes:
+    if len(uid) not in UID_LENGTHS:
+        raise ValueError(f"UID must be 4, 7 or 10 bytes, got {len(uid)}")
+    return bytes([len(uid)]) + uid
+
+
+def _unpack_uid(body: bytes, at: int) -> tuple[bytes, int]:
+    if at >= len(body):
+        raise BodyError("UID length missing")
+    n = body[at]
+    if n not in UID_LENGTHS:
+        raise BodyError(f"UID length {n} is not 4, 7 or 10")
+    uid = body[at + 1: at + 1 + n]
+    if len(uid) != n:
+        raise BodyError("UID truncated")
+    return uid, at + 1 + n
+
+
+def _check_zone(zone: int) -> int:
+    if not is_valid_zone(zone):
+        raise BodyError(f"zone id {zone} is not defined")
+    return zone
+
+
+@dataclass(frozen=True, slots=True)
+class Hello:
+    """The board introduces itself: protocol and firmware versions, and the zones it has antennas for."""
+
+    TYPE: ClassVar[int] = MSG_HELLO
+    protocol_major: int
+    protocol_minor: int
+    firmware: tuple[int, int, int]
+    zones: tuple[int, ...]
+
+    def pack(self) -> bytes:
+        return bytes([self.protocol_major, self.protocol_minor, *self.firmware, len(self.zones), *self.zones])
+
+    @classmethod
+    def unpack(cls, body: bytes) -> "Hello":
+        if len(body) < 6 or len(body) != 6 + body[5]:
+            raise BodyError("HELLO body length does not match its zone count")
+        zones = tuple(_check_zone(z) for z in body[6:])
+        return cls(body[0], body[1], (body[2], body[3], body[4]), zones)
+
+
+@dataclass(frozen=True, slots=True)
+class TagArrived:
+    """A tag came into a zone's field (debounced on the board)."""
+
+    TYPE: ClassVar[int] = MSG_TAG_ARRIVED
+    zone: int
+    uid: bytes
+
+    def pack(self) -> bytes:
+        return bytes([self.zone]) + _pack_uid(self.uid)
+
+    @classmethod
+    def unpack(cls, body: bytes) -> "TagArrived":
+        if not body:
+            raise BodyError("zone missing")
+        uid, end = _unpack_uid(body, 1)
+        if end != len(body):
+            raise BodyError("trailing bytes")
+        return cls(_check_zone(body[0]), uid)
+
+
+@dataclass(frozen=True, slots=True)
+class TagLeft:
+    """A tag left a zone's field (absent for the board's debounce time)."""
+
+    TYPE: ClassVar[int] = MSG_TAG_LEFT
+    zone: int
+    uid: bytes
+
+    pack = TagArrived.pack
+
+    @classmethod
+    def unpack(cls, body: bytes) -> "TagLeft":
+        arrived = TagArrived.unpack(body)
+        return cls(arrived.zone, arrived.uid)
+
+
+@dataclass(frozen=True, slots=True)
+class CardFace:
+    """The shoe's orientation sensor saw a card leave face up (boxed or exposed) or face down."""
+
+    TYPE: ClassVar[int] = MSG_CARD_FACE
+    zone: int
+    face_up: bool
+    uid: bytes
+
+    def pack(self) -> bytes:
+        return bytes([self.zone, 1 if self.face_up else 0]) + _pack_uid(self.uid)
+
+    @classmethod
+    def unpack(cls, body: bytes) -> "CardFace":
+        if len(body) < 2 or body[1] > 1:
+            raise BodyError("CARD_FACE needs a zone and a 0/1 face flag")
+        uid, end = _unpack_uid(body, 2)
+        if end != len(body):
+            raise BodyError("trailing bytes")
+        return cls(_check_zone(body[0]), bool(body[1]), uid)
+
+
+@dataclass(frozen=True, slots=True)
+class ReaderFault:
+    """A reader stopped answering or misbehaved (``code`` > 0), or recovered (``FAULT_RECOVERED``)."""
+
+    TYPE: ClassVar[int] = MSG_READER_FAULT
+    reader: int
+    zone: int
+    code: int
+
+    def pack(self) -> bytes:
+        return bytes([self.reader, self.zone, self.code])
+
+    @classmethod
+    def unpack(cls, body: bytes) -> "ReaderFault":
+        if len(body) != 3:
+            raise BodyError("READER_FAULT body is 3 bytes")
+        return cls(body[0], _check_zone(body[1]), body[2])
+
+
+@dataclass(frozen=True, slots=True)
+class Heartbeat:
+    """Sent every period: the board is alive, how many tags it sees, which readers are faulty."""
+
+    TYPE: ClassVar[int] = MSG_HEARTBEAT
+    uptime_ms: int
+    tags_present: int
+    faulty_readers: int  # bit i set: reader i is faulty
+
+    def pack(self) -> bytes:
+        return struct.pack("<IHI", self.uptime_ms, self.tags_present, self.faulty_readers)
+
+    @classmethod
+    def unpack(cls, body: bytes) -> "Heartbeat":
+        if len(body) != 10:
+            raise BodyError("HEARTBEAT body is 10 bytes")
+        return cls(*struct.unpack("<IHI", body))
+
+
+@dataclass(frozen=True, slots=True)
+class CmdHello:
+    """Host asks the board to send HELLO again."""
+
+    TYPE: ClassVar[int] = MSG_CMD_HELLO
+
+    def pack(self) -> bytes:
+        return b""
+
+    @classmethod
+    def unpack(cls, body: bytes) -> "CmdHello":
+        if body:
+            raise BodyError("CMD_HELLO has no body")
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class CmdInventory:
+    """Host asks the board to report every tag present now as TAG_ARRIVED (after a reconnect)."""
+
+    TYPE: ClassVar[int] = MSG_CMD_INVENTORY
+
+    def pack(self) -> bytes:
+        return b""
+
+    @classmethod
+    def unpack(cls, body: bytes) -> "CmdInventory":
+        if body:
+            raise BodyError("CMD_INVENTORY has no body")
+        return cls()
+
+
+@dataclass(frozen=True, slots=True)
+class CmdHeartbeatPeriod:
+    """Host sets the heartbeat period in milliseconds (0 turns heartbeats off)."""
+
+    TYPE: ClassVar[int] = MSG_CMD_HEARTBEAT_PERIOD
+    period_ms: int
+
+    def pack(self) -> bytes:
+        return struct.pack("<H", self.period_ms)
+
+    @classmethod
+    def unpack(cls, body: bytes) -> "CmdHeartbeatPeriod":
+        if len(body) != 2:
+            raise BodyError("CMD_HEARTBEAT_PERIOD body is 2 bytes")
+        return cls(*struct.unpack("<H", body))
+
+
+Message = Hello | TagArrived | TagLeft | CardFace | ReaderFault | Heartbeat | CmdHello | CmdInventory | CmdHeartbeatPeriod
+
+MESSAGE_TYPES: dict[int, type] = {
+    cls.TYPE: cls
+    for cls in (Hello, TagArrived, TagLeft, CardFace, ReaderFault, Heartbeat, CmdHello, CmdInventory, CmdHeartbeatPeriod)
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Frame:
+    """One decoded frame. ``gap`` counts frames lost just before this one (sequence numbers skipped)."""
+
+    seq: int
+    message: Message
+    gap: int = 0
+    raw: bytes = field(default=b"", repr=False, compare=False)
+
+
+def crc16(data: bytes) -> int:
+    """CRC-16/CCITT-FALSE, the same as avr-libc's ``_crc_xmodem_update`` seeded with 0xFFFF."""
+    return binascii.crc_hqx(data, CRC16_INIT)
+
+
+def raw_frame(seq: int, message: Message) -> bytes:
+    """The unframed bytes ``type | seq | body | crc`` (what COBS then encodes)."""
+    body = message.pack()
+    if len(body) > FRAME_MAX_BODY:
+        raise ValueError(f"body of {len(body)} bytes exceeds FRAME_MAX_BODY={FRAME_MAX_BODY}")
+    head = struct.pack("<BH", message.TYPE, seq % SEQ_MODULO) + body
+    return head + struct.pack("<H", crc16(head))
+
+
+def encode_frame(seq: int, message: Message) -> bytes:
+    """The bytes on the wire for one message: COBS-encoded raw frame plus the 0x00 delimiter."""
+    return cobs.encode(raw_frame(seq, message)) + b"\x00"
+
+
+def parse_raw(raw: bytes) -> tuple[int, int, bytes]:
+    """Split a CRC-checked raw frame into (type, seq, body). Raises ValueError if too short or CRC bad."""
+    if len(raw) < FRAME_HEADER_LEN + FRAME_CRC_LEN:
+        raise ValueError("truncated")
+    (want,) = struct.unpack_from("<H", raw, len(raw) - 2)
+    if crc16(raw[:-2]) != want:
+        raise ValueError("bad crc")
+    mtype, seq = struct.unpack_from("<BH", raw, 0)
+    return mtype, seq, raw[FRAME_HEADER_LEN:-2]
+
+
+class Encoder:
+    """Stateful sender: numbers frames in order, as the board (or a simulator) does."""
+
+    def __init__(self, first_seq: int = 0) -> None:
+        self.seq = first_seq
+
+    def encode(self, message: Message) -> bytes:
+        if isinstance(message, Hello):
+            self.seq = 0  # a HELLO starts a new numbering, as after a board reset
+        out = encode_frame(self.seq, message)
+        self.seq = (self.seq + 1) % SEQ_MODULO
+        return out
