@@ -1,0 +1,24 @@
+"""Findings are data, never exceptions: the engine records one with its rule id and keeps going."""
+
+from __future__ import annotations
+
+from .catalogue import OUTCOMES, SEVERITIES, rule
+from .events import FindingRaised
+
+
+class FindingLog:
+    """Numbers findings (``h12-3``: hand 12, third finding) and fills the citation from the catalogue."""
+
+    def __init__(self) -> None:
+        self._count: dict[int | None, int] = {}
+        self.raised: list[FindingRaised] = []
+
+    def raise_(self, t: float, hand: int | None, rule_id: str, *, severity: str, outcome: str, ruling: str,
+               seats: tuple[int, ...] = (), cards: tuple[str, ...] = ()) -> FindingRaised:
+        assert severity in SEVERITIES and outcome in OUTCOMES, (severity, outcome)
+        n = self._count[hand] = self._count.get(hand, 0) + 1
+        finding = FindingRaised(
+            t, hand, id=f"h{hand if hand is not None else 0}-{n}", rule=rule_id, citation=rule(rule_id).citation,
+            severity=severity, outcome=outcome, ruling=ruling, seats=tuple(seats), cards=tuple(cards))
+        self.raised.append(finding)
+        return finding

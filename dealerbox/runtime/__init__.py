@@ -1,0 +1,1 @@
+"""The shell around the pure core: threads, queues, the app that wires sources, pipeline and sinks."""
