@@ -1,13 +1,98 @@
-"""``dealerbox run``: placeholder until its owner lands it."""
+"""``dealerbox run``: the dealer terminal.
+
+Picks the reader board when one is attached (config ``reader.port``), else the built-in simulator; the
+display when there is one, else headless (table events printed, one per line).
+"""
+
+from __future__ import annotations
 
 import argparse
+import logging
 import sys
+import time
+
+from ..config import Config
+from ..runtime.app import Terminal, choose_display, choose_source, load_registry, make_header, print_error
+from ..tags import EnrolmentError
+
+log = logging.getLogger("dealerbox")
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
+    parser.add_argument("--headless", action="store_true", help="no display: print table events")
+    parser.add_argument("--jsonl", action="store_true", help="headless output as JSON lines (hole cards masked)")
+    parser.add_argument("--source", choices=("serial", "simulator"), help="override reader.source")
+    parser.add_argument("--speed", type=float, help="simulator pace (1 = a real dealer; 50 = fast demo)")
+    parser.add_argument("--hands", type=int, metavar="N", help="stop after N hands have ended")
+    parser.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds")
+    parser.add_argument("--no-floor", action="store_true", help="do not connect to the floor broker")
+    parser.add_argument("--no-record", action="store_true", help="do not write the recorded log")
 
 
 def run(args: argparse.Namespace) -> int:
-    print("dealerbox run: not built yet", file=sys.stderr)
-    return 2
+    logging.basicConfig(level=logging.INFO, format="dealerbox: %(message)s", stream=sys.stderr)
+    config: Config = args.cfg
+    try:
+        registry = load_registry(config)
+    except EnrolmentError as e:
+        print_error(str(e))
+        return 2
+    kind = choose_source(config, args.source)
+    try:
+        source = _make_source(kind, config, registry, args.speed)
+    except (OSError, ValueError) as e:
+        print_error(str(e))
+        return 2
+    header = make_header(config, registry)
+    recorder = None
+    if config.record.enabled and not args.no_record:
+        from ..record.recorder import Recorder
+        recorder = Recorder(config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024)
+    floor = None
+    if config.floor.enabled and not args.no_floor:
+        from ..sinks.floor.link import FloorLink
+        floor = FloorLink(config)
+    display = choose_display(config, args.headless or args.jsonl)
+    terminal = Terminal(config, registry, source, recorder=recorder, floor=floor)
+    terminal.panel = _make_panel(config, terminal.submit)
+    log.info("table %s: reader %s, display %s, floor %s, recording %s", config.table.id,
+             kind if kind == "simulator" else f"{config.reader.port}", display,
+             f"{config.floor.host}:{config.floor.port}" if floor else "off",
+             config.record.dir if recorder else "off")
+    started = time.monotonic()
+
+    def done(t: Terminal) -> bool:
+        if args.hands is not None and t.hands_ended >= args.hands:
+            return True
+        return args.seconds is not None and time.monotonic() - started >= args.seconds
+
+    terminal.start()
+    try:
+        if display == "headless":
+            terminal.run_headless(sys.stdout, args.jsonl, done)
+        else:
+            from ..sinks.screen import Screen
+            screen = Screen(config, (config.display.width, config.display.height), fullscreen=display == "fullscreen")
+            screen.run(terminal.bus.subscribe("screen"), terminal.submit, stop=lambda: done(terminal))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        terminal.stop()
+    return 0
+
+
+def _make_source(kind: str, config: Config, registry, speed: float | None):
+    if kind == "serial":
+        from ..sources.serial_port import SerialSource
+        return SerialSource(config.reader.port, config.reader.baud)
+    from ..sources.simulator import SimulatedSource, Simulator
+    sim = Simulator(config, registry, seed=config.simulator.seed)
+    return SimulatedSource(sim, speed=speed or config.simulator.speed)
+
+
+def _make_panel(config: Config, submit):
+    if not config.panel.enabled:
+        return None
+    from ..sinks.panel import Panel
+    # gpiozero picks the Pi's pin factory; off a Pi, create() logs one line and returns None.
+    return Panel.create(config.panel, pin_factory=None, submit=submit)

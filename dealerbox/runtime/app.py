@@ -1,0 +1,267 @@
+"""The terminal: wires a source, the pure pipeline and the sinks together with one owner per resource.
+
+Threads: the source's reader thread (serial port or simulator) -> ``core`` thread (pipeline, recorder,
+fan-out) -> one thread per lossless sink (floor link, panel); the main thread owns the display (pygame) or,
+headless, prints events. They meet through queues, so a slow sink never blocks the engine.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import queue
+import sys
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any, Callable, TextIO
+
+from ..config import Config
+from ..engine.events import FindingRaised, TableEvent
+from ..engine.inputs import DealerInput
+from ..pipeline import Pipeline, enrolment_of
+from ..record.logformat import Header, Input, Link, Record, Rx
+from ..tags import EnrolmentError, TagRegistry, demo_chips, demo_deck, load_enrolment, Deck, ChipSet
+from .bus import EventBus, Update
+
+log = logging.getLogger("dealerbox")
+
+HEALTH_PERIOD_S = 1.0  # how often the screen and floor get a health refresh with no table events
+
+
+def load_registry(config: Config) -> TagRegistry:
+    """The enrolled decks and chips from the config's files, or the demo set when none are named."""
+    decks: list[Deck] = []
+    chips: list[ChipSet] = []
+    for path in config.enrolment.decks:
+        item = load_enrolment(path)
+        if not isinstance(item, Deck):
+            raise EnrolmentError(f"{path}: listed in enrolment.decks but it is a chip file")
+        decks.append(item)
+    for path in config.enrolment.chips:
+        item = load_enrolment(path)
+        if not isinstance(item, ChipSet):
+            raise EnrolmentError(f"{path}: listed in enrolment.chips but it is a deck file")
+        chips.append(item)
+    if not decks:
+        decks = [demo_deck("DEMO-1", "red"), demo_deck("DEMO-2", "blue")]
+    if not chips:
+        chips = [demo_chips(config.enrolment.house), demo_chips("OTHER", {5: 20, 25: 20, 100: 20})]
+    return TagRegistry(decks, chips)
+
+
+def choose_display(config: Config, headless_flag: bool) -> str:
+    """``fullscreen`` (a Pi with no desktop: kmsdrm), ``window`` (a desktop) or ``headless``."""
+    mode = "headless" if headless_flag else config.display.mode
+    if mode != "auto":
+        return mode
+    if os.environ.get("SDL_VIDEODRIVER") == "dummy":
+        return "headless"
+    if os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY"):
+        return "window"
+    try:
+        on_pi = "Raspberry Pi" in Path("/proc/device-tree/model").read_text(errors="ignore")
+    except OSError:
+        on_pi = False
+    if on_pi and any(Path("/dev/dri").glob("card*")):
+        return "fullscreen"
+    return "headless"
+
+
+def choose_source(config: Config, forced: str | None) -> str:
+    """``serial`` when a board is attached (or asked for), else the built-in ``simulator``."""
+    kind = forced or config.reader.source
+    if kind == "auto":
+        return "serial" if Path(config.reader.port).exists() else "simulator"
+    return kind
+
+
+@dataclass
+class Terminal:
+    """One running table terminal. Build it, ``start()`` it, then drive the main thread (``run_*``)."""
+
+    config: Config
+    registry: TagRegistry
+    source: Any                                # SerialSource or SimulatedSource: .start() .stop() .entries
+    recorder: Any = None                       # Recorder or None
+    floor: Any = None                          # FloorLink or None
+    panel: Any = None                          # Panel or None
+    clock: Callable[[], float] = time.monotonic
+    bus: EventBus = field(default_factory=EventBus)
+    stopped: threading.Event = field(default_factory=threading.Event)
+    hands_ended: int = 0
+
+    def __post_init__(self) -> None:
+        self.pipeline = Pipeline(self.config, self.registry)
+        self._inputs: queue.Queue = queue.Queue()   # dealer taps from the screen, panel and floor
+        self._last_t = 0.0
+        self._last_clock = self.clock()
+        self._last_health = 0.0
+        self._link_up = False
+        self._threads: list[threading.Thread] = []
+        self.errors: list[str] = []
+
+    # --- inputs from people -------------------------------------------------------------------------
+    def submit(self, dealer_input: DealerInput | dict) -> None:
+        """Thread-safe: a tap from the screen, a panel button or a floor command."""
+        self._inputs.put(dealer_input)
+
+    def _stamp(self, d: DealerInput | dict) -> DealerInput:
+        # Taps live on the source's clock: the last source time plus the wall time since it arrived.
+        t = self._last_t + max(0.0, self.clock() - self._last_clock)
+        if isinstance(d, dict):
+            return DealerInput(t=t, **d)
+        return DealerInput(t=t, action=d.action, seat=d.seat, card=d.card, amount=d.amount, ref=d.ref,
+                           seats=d.seats)
+
+    # --- life cycle -----------------------------------------------------------------------------------
+    def start(self) -> None:
+        if self.floor is not None:
+            self.floor.start()
+            self._spawn("floor", self._floor_loop, self.bus.subscribe("floor", lossless=True))
+        if self.panel is not None:
+            self._spawn("panel", self._panel_loop, self.bus.subscribe("panel"))
+        self.source.start()
+        self._spawn("core", self._core_loop)
+
+    def stop(self) -> None:
+        self.stopped.set()
+        self.source.stop()
+        for th in self._threads:
+            th.join(timeout=5)
+        if self.floor is not None:
+            self.floor.stop()
+        if self.recorder is not None:
+            self.recorder.close()
+
+    def _spawn(self, name: str, target: Callable, *args: Any) -> None:
+        th = threading.Thread(target=target, args=args, name=f"dealerbox-{name}", daemon=True)
+        th.start()
+        self._threads.append(th)
+
+    # --- the core thread: the only caller of the pipeline ----------------------------------------------
+    def _core_loop(self) -> None:
+        while not self.stopped.is_set():
+            try:
+                entry: Record | None = self.source.entries.get(timeout=0.05)
+            except queue.Empty:
+                entry = None
+            if entry is not None:
+                self._last_t, self._last_clock = entry.t, self.clock()
+                if isinstance(entry, Link):
+                    self._link_up = entry.up
+                elif isinstance(entry, Rx):
+                    self._link_up = True
+                self._step(entry)
+            while True:
+                try:
+                    tap = self._inputs.get_nowait()
+                except queue.Empty:
+                    break
+                try:
+                    self._step(Input(self._stamp(tap)))
+                except ValueError as e:  # an unknown action from a floor command or a bad tap
+                    log.warning("dealer input refused: %s", e)
+            if self.clock() - self._last_health >= HEALTH_PERIOD_S:
+                self._publish(())
+
+    def _step(self, entry: Record) -> None:
+        if self.recorder is not None:
+            self.recorder.write(entry)
+        events = self.pipeline.feed(entry)
+        if events:
+            self.hands_ended += sum(1 for e in events if e.kind == "HandEnded")
+            self._publish(tuple(events))
+
+    def _publish(self, events: tuple[TableEvent, ...]) -> None:
+        self._last_health = self.clock()
+        self.bus.publish(Update(events, self.pipeline.engine.snapshot(), self.health()))
+
+    def health(self) -> dict[str, Any]:
+        """What the screen's health strip and the floor's state topic show (keys in docs/screen.md)."""
+        h: dict[str, Any] = {"reader": {"connected": self._link_up, **self.pipeline.counters()}}
+        counters = getattr(self.source, "counters", None)
+        if counters is not None:
+            h["reader"]["source"] = counters if isinstance(counters, dict) else vars(counters)
+        if self.floor is not None:
+            h["floor"] = self.floor.health()
+        if self.recorder is not None and hasattr(self.recorder, "health"):
+            h["recorder"] = self.recorder.health()
+        return h
+
+    # --- sink threads ---------------------------------------------------------------------------------
+    def _floor_loop(self, q: queue.Queue) -> None:
+        while not self.stopped.is_set():
+            try:
+                self.floor.submit(q.get(timeout=0.2))
+            except queue.Empty:
+                pass
+            for command in _drain(getattr(self.floor, "commands", None)):
+                tap = _floor_command_to_input(command)
+                if tap is not None:
+                    self.submit(tap)
+
+    def _panel_loop(self, q: queue.Queue) -> None:
+        while not self.stopped.is_set():
+            try:
+                update: Update = q.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            self.panel.show(update.state)
+
+    # --- main-thread drivers --------------------------------------------------------------------------
+    def run_headless(self, out: TextIO, jsonl: bool, until: Callable[["Terminal"], bool]) -> None:
+        """Print every table event (hole cards masked) until ``until(self)`` or Ctrl-C."""
+        q = self.bus.subscribe("console", lossless=True)
+        while not until(self):
+            try:
+                update: Update = q.get(timeout=0.2)
+            except queue.Empty:
+                continue
+            for e in update.events:
+                out.write(format_event(e, jsonl) + "\n")
+            out.flush()
+
+
+def _drain(q: queue.Queue | None):
+    while q is not None:
+        try:
+            yield q.get_nowait()
+        except queue.Empty:
+            return
+
+
+def _floor_command_to_input(command: Any) -> dict | None:
+    """Floor commands that act on the table: an acknowledgement becomes the dealer's ``ack``."""
+    action = command.get("command") if isinstance(command, dict) else getattr(command, "command", None)
+    ref = command.get("finding") if isinstance(command, dict) else getattr(command, "finding", None)
+    if action == "ack" and ref:
+        return {"action": "ack", "ref": str(ref)}
+    return None
+
+
+def format_event(e: TableEvent, jsonl: bool) -> str:
+    """One line per event: JSON (the replay contract, hole cards masked) or a readable line."""
+    d = e.to_dict(reveal=False)
+    if jsonl:
+        return json.dumps(d, separators=(",", ":"))
+    if isinstance(e, FindingRaised):
+        return f"[{e.t:9.2f}] hand {e.hand} FINDING {e.severity.upper()} {e.rule} ({e.citation}): {e.ruling}"
+    fields = " ".join(f"{k}={v}" for k, v in d.items() if k not in ("event", "t", "hand") and v not in (None, (), [], {}))
+    return f"[{e.t:9.2f}] hand {e.hand} {d['event']} {fields}".rstrip()
+
+
+def make_header(config: Config, registry: TagRegistry) -> Header:
+    return Header(config=config.to_dict(), enrolment=enrolment_of(registry),
+                  created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+
+
+def new_boot_id() -> str:
+    return uuid.uuid4().hex[:12]
+
+
+def print_error(message: str) -> None:
+    print(f"dealerbox: {message}", file=sys.stderr)
