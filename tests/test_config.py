@@ -56,3 +56,18 @@ def test_cli_exits_2_with_one_line_on_a_broken_config(tmp_path, capsys):
 def test_missing_file_says_what_to_do(tmp_path):
     with pytest.raises(ConfigError, match="no such file"):
         load(tmp_path / "nope.toml")
+
+
+def test_documented_example_is_exactly_the_defaults():
+    # docs/dealerbox.example.toml lists every key: it must stay in step with the code.
+    from pathlib import Path
+    example = Path(__file__).resolve().parent.parent / "docs" / "dealerbox.example.toml"
+    assert load(example) == Config(path=str(example))
+    import dataclasses
+    text = example.read_text()
+    for section in dataclasses.fields(Config):
+        if section.name == "path":
+            continue
+        assert f"[{section.name}]" in text
+        for f in dataclasses.fields(section.default_factory()):
+            assert f"\n{f.name} = " in text, f"{section.name}.{f.name} missing from the example"
