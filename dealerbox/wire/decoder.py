@@ -24,8 +24,8 @@ class DecoderCounters:
     frames: int = 0          # good frames delivered
     bytes: int = 0           # every byte fed
     garbage_bytes: int = 0   # bytes thrown away in damaged or oversize chunks
-    bad_cobs: int = 0        # chunk that is not valid COBS
-    truncated: int = 0       # chunk too short to be a frame
+    bad_cobs: int = 0        # chunk that is not valid COBS (a block runs past the delimiter: cut or noise)
+    truncated: int = 0       # valid COBS but shorter than type + seq + crc (5 bytes)
     oversize: int = 0        # chunk longer than any frame can be (lost delimiter)
     bad_crc: int = 0
     bad_body: int = 0        # CRC good, fields do not fit the type
@@ -33,6 +33,8 @@ class DecoderCounters:
     seq_gaps: int = 0        # times a gap was seen
     frames_lost: int = 0     # frames missing in those gaps
     bad_version: int = 0     # HELLOs refused for their protocol version
+    refused: int = 0         # good frames dropped while the board's protocol version is refused
+    seq_restarts: int = 0    # sequence went backwards without a HELLO (board reset, HELLO lost)
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -79,6 +81,13 @@ class FrameDecoder:
                 if frame is not None:
                     out.append(frame)
 
+    def resync(self) -> None:
+        """Forget a partial frame (the link dropped), so it cannot swallow the first frame after it."""
+        if self._buf:
+            self.counters.garbage_bytes += len(self._buf)
+        self._buf.clear()
+        self._discarding = False
+
     def _keep(self, part: bytes) -> None:
         if self._discarding or not part:
             if self._discarding:
@@ -109,6 +118,7 @@ class FrameDecoder:
             c.bad_crc += 1
             c.garbage_bytes += len(chunk)
             return None
+        # The CRC vouches for the sequence number even when the type or body is unusable.
         gap = self._sequence(mtype, seq)
         cls = p.MESSAGE_TYPES.get(mtype)
         if cls is None:
@@ -129,16 +139,24 @@ class FrameDecoder:
                 return None
             self.refusal = None
         elif self.refusal is not None:
+            c.refused += 1
             return None
         c.frames += 1
         return p.Frame(seq=seq, message=message, gap=gap, raw=raw)
 
     def _sequence(self, mtype: int, seq: int) -> int:
-        """Count frames lost before this one; a HELLO restarts numbering (board reset)."""
+        """Count frames lost before this one; a HELLO restarts numbering (board reset).
+
+        A jump of half the sequence space or more is read as a restart, not as 32,768+ lost frames.
+        """
         expected, self._next_seq = self._next_seq, (seq + 1) % p.SEQ_MODULO
         if mtype == p.MSG_HELLO or expected is None or seq == expected:
             return 0
         lost = (seq - expected) % p.SEQ_MODULO
+        if lost >= p.SEQ_MODULO // 2:
+            # Serial cannot reorder: a step backwards means the board restarted and its HELLO was lost.
+            self.counters.seq_restarts += 1
+            return 0
         self.counters.seq_gaps += 1
         self.counters.frames_lost += lost
         return lost
