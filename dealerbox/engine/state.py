@@ -52,3 +52,4 @@ class TableState:
     to_act: int | None = None
     deck_id: str | None = None
     winners: dict[int, int] = field(default_factory=dict)  # seat -> chips to push, at showdown
+    pot_winners: tuple[tuple[int, ...], ...] = ()  # winners of each pot in `pots` order, at showdown
