@@ -1,0 +1,7 @@
+"""Placeholder until its piece lands."""
+
+from .common import Context, Figure, missing
+
+
+def run(ctx: Context) -> list[Figure]:
+    return [missing("outbox", "(benchmark)", "", "not written yet")]
