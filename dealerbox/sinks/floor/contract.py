@@ -1,0 +1,208 @@
+"""The floor topics' contract: topic names, the JSON Schemas (``dealerbox/schemas/floor/*.json``, the one
+definition) and the pure functions that turn table events and snapshots into payloads. No I/O but reading
+the schema files; the link, the floor view and the tests all use these.
+
+>>> topic("demo", "T01", "alert")
+'dealerbox/demo/T01/alert'
+>>> parse_topic("dealerbox/demo/T01/state")
+('demo', 'T01', 'state')
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import re
+from functools import cache
+from importlib import resources
+from typing import Any
+
+import jsonschema
+from referencing import Registry, Resource
+
+from ...engine.events import FindingRaised, TableEvent
+from ...engine.state import TableState
+
+VERSION = 1
+ROOT = "dealerbox"
+KINDS = ("status", "state", "event", "alert", "holecards", "cmd")
+ALERT_SEVERITIES = ("dealer", "floor")
+NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
+CONTENT_TYPE = "application/json"
+STATE_EXPIRY_S = 300          # a retained state older than this is stale: the broker drops it
+STATE_HEARTBEAT_S = 60        # so the terminal republishes at least this often
+
+# Events the outbox drops first when it is full: they are re-derivable from the state and the later events.
+LOW_VALUE = frozenset({"ChipsMoved", "CardDealt", "CardBurned", "CardMucked", "BoardCardDealt", "ActionTaken",
+                       "UnknownTagSeen", "StackChanged"})
+STATE_FIELDS = ("hand", "phase", "game", "button", "board", "burn_count", "muck_count", "pot", "to_act", "deck_id",
+                "winners")
+SEAT_FIELDS = ("seat", "occupied", "in_hand", "folded", "all_in", "to_act", "dead", "cards_held", "shown", "bet",
+               "stack")
+FINDING_FIELDS = ("id", "rule", "citation", "severity", "outcome", "ruling", "seats", "cards", "acknowledged")
+PRIORITY_LOW, PRIORITY_NORMAL, PRIORITY_KEEP = 0, 1, 2
+DROPPED_NOTICE = "FloorEventsDropped"
+
+
+def topic(site: str, table: str, kind: str) -> str:
+    return f"{ROOT}/{site}/{table}/{kind}"
+
+
+def parse_topic(name: str) -> tuple[str, str, str] | None:
+    """(site, table, kind) of a floor topic, or None when it is not one (a ``$share/...`` prefix is dropped)."""
+    parts = name.split("/")
+    if len(parts) == 4 and parts[0] == ROOT and parts[3] in KINDS:
+        return parts[1], parts[2], parts[3]
+    return None
+
+
+def check_name(what: str, value: str) -> str:
+    """A site or table id must be one topic level; the message says which config field to fix."""
+    if not NAME.match(value or ""):
+        raise ValueError(f"{what}: {value!r} cannot be an MQTT topic level; use 1-32 of A-Z a-z 0-9 _ -")
+    return value
+
+
+# --- schemas --------------------------------------------------------------------------------------
+
+def _schema_files() -> dict[str, dict[str, Any]]:
+    folder = resources.files("dealerbox.schemas").joinpath("floor")
+    return {name: json.loads(folder.joinpath(f"{name}.json").read_text(encoding="utf-8"))
+            for name in ("envelope", *KINDS)}
+
+
+@cache
+def validators() -> dict[str, jsonschema.Draft202012Validator]:
+    """One validator per kind, with the envelope and the shared definitions resolved by their $id."""
+    schemas = _schema_files()
+    registry = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas.values())
+    return {kind: jsonschema.Draft202012Validator(schemas[kind], registry=registry) for kind in KINDS}
+
+
+def schema_errors(kind: str, payload: Any) -> list[str]:
+    """Every way ``payload`` breaks the schema of ``kind``, one line each ("" path = top level)."""
+    if kind not in KINDS:
+        return [f"unknown kind {kind!r}"]
+    out = []
+    for e in sorted(validators()[kind].iter_errors(payload), key=lambda e: list(e.absolute_path)):
+        where = ".".join(str(p) for p in e.absolute_path) or "(top level)"
+        out.append(f"{where}: {e.message}")
+    return out
+
+
+def validate(kind: str, payload: Any) -> None:
+    """Raise ValueError naming the first broken field; the tests call this on every payload they see."""
+    errors = schema_errors(kind, payload)
+    if errors:
+        raise ValueError(f"{kind} payload: {errors[0]}")
+
+
+# --- payloads ---------------------------------------------------------------------------------------
+
+def jsonable(value: Any) -> Any:
+    """Plain JSON data from dataclasses, tuples and dicts; anything else becomes its repr (health is free-form)."""
+    if isinstance(value, bool | int | float | str) or value is None:
+        return value
+    if isinstance(value, tuple | list | set | frozenset):
+        return [jsonable(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): jsonable(v) for k, v in value.items()}
+    if dataclasses.is_dataclass(value) and not isinstance(value, type):
+        return {f.name: jsonable(getattr(value, f.name)) for f in dataclasses.fields(value)}
+    return repr(value)
+
+
+@dataclasses.dataclass
+class Envelope:
+    """Who is speaking: the table, its run (boot) and the per-kind sequence counters of that run."""
+    site: str
+    table: str
+    boot: str
+    seqs: dict[str, int] = dataclasses.field(default_factory=dict)
+
+    def next(self, kind: str) -> int:
+        self.seqs[kind] = self.seqs.get(kind, 0) + 1
+        return self.seqs[kind]
+
+    def last(self, kind: str) -> int:
+        return self.seqs.get(kind, 0)
+
+    def wrap(self, kind: str, t: float, at: float, body: dict[str, Any], seq: int | None = None) -> dict[str, Any]:
+        return {"v": VERSION, "kind": kind, "site": self.site, "table": self.table, "boot": self.boot,
+                "seq": self.next(kind) if seq is None else seq, "t": float(t), "at": float(at),
+                "replayed": False, **body}
+
+
+def is_alert(event: TableEvent) -> bool:
+    return isinstance(event, FindingRaised) and event.severity in ALERT_SEVERITIES
+
+
+def priority(event_name: str) -> int:
+    if event_name in LOW_VALUE:
+        return PRIORITY_LOW
+    if event_name in ("FindingRaised", "FloorCalled", "FindingAcknowledged", DROPPED_NOTICE):
+        return PRIORITY_KEEP
+    return PRIORITY_NORMAL
+
+
+def event_payload(env: Envelope, event: TableEvent, at: float) -> dict[str, Any]:
+    return env.wrap("event", event.t, at, {"data": jsonable(event.to_dict(reveal=False))})
+
+
+def alert_payload(env: Envelope, finding: FindingRaised, event_seq: int, at: float) -> dict[str, Any]:
+    body = {k: jsonable(getattr(finding, k)) for k in
+            ("id", "rule", "citation", "severity", "outcome", "ruling", "seats", "cards", "hand")}
+    return env.wrap("alert", finding.t, at, {"event_seq": event_seq, "finding": body})
+
+
+def holecards_payload(env: Envelope, event: TableEvent, at: float) -> dict[str, Any]:
+    return env.wrap("holecards", event.t, at, {"data": jsonable(event.to_dict(reveal=True))})
+
+
+def state_payload(env: Envelope, state: TableState, t: float, at: float, reader_health: dict[str, Any],
+                  link_health: dict[str, Any]) -> dict[str, Any]:
+    # A whitelist, not the whole dataclass: a field the engine adds later reaches the floor only through a
+    # contract change, so nothing secret can slip out by accident.
+    body = {k: jsonable(getattr(state, k, None)) for k in STATE_FIELDS}
+    body["seats"] = [{k: jsonable(getattr(s, k)) for k in SEAT_FIELDS if hasattr(s, k)} for s in state.seats]
+    body["pots"] = [{"amount": amount, "eligible": list(eligible)} for amount, eligible in state.pots]
+    body["in_hand"] = [s.seat for s in state.seats if s.in_hand and not s.folded]
+    body["findings"] = [{k: jsonable(getattr(f, k)) for k in FINDING_FIELDS if hasattr(f, k)}
+                        for f in state.findings]
+    body["health"] = {"reader": jsonable(reader_health or {}), "link": jsonable(link_health)}
+    body["event_seq"] = env.last("event")
+    return env.wrap("state", t, at, body)
+
+
+def status_payload(env: Envelope, status: str, reason: str, t: float, at: float) -> dict[str, Any]:
+    return env.wrap("status", t, at, {"status": status, "reason": reason}, seq=env.last("event"))
+
+
+def dropped_payload(env: Envelope, t: float, at: float, ranges: list[dict[str, Any]], count: int, total: int,
+                    reason: str) -> dict[str, Any]:
+    data = {"event": DROPPED_NOTICE, "t": float(t), "hand": None, "count": count, "seqs": ranges,
+            "reason": reason, "total": total}
+    return env.wrap("event", t, at, {"data": data})
+
+
+def seq_ranges(pairs: list[tuple[str, int]]) -> list[dict[str, Any]]:
+    """[(boot, seq), ...] in order -> [{"boot", "first", "last"}, ...] runs of consecutive seqs."""
+    out: list[dict[str, Any]] = []
+    for boot, seq in pairs:
+        if out and out[-1]["boot"] == boot and out[-1]["last"] + 1 == seq:
+            out[-1]["last"] = seq
+        else:
+            out.append({"boot": boot, "first": seq, "last": seq})
+    return out
+
+
+def command_payload(env: Envelope, cmd: str, at: float, sender: str, finding: str | None = None,
+                    table: str | None = None) -> dict[str, Any]:
+    body: dict[str, Any] = {"cmd": cmd, "from": sender}
+    if finding is not None:
+        body["finding"] = finding
+    out = env.wrap("cmd", at, at, body)
+    del out["replayed"]
+    if table is not None:
+        out["table"] = table
+    return out

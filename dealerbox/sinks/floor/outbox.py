@@ -1,0 +1,119 @@
+"""The durable outbox: every event and alert is written here BEFORE it is published, and deleted only when
+the broker acknowledges it (PUBACK). On reconnect or restart the rows go out again in ``id`` order.
+
+Durability choices (SQLite):
+
+- ``journal_mode=WAL``: the spooler's inserts and the publisher's deletes do not block each other, and a
+  crash mid-write leaves the last committed transaction intact (WAL is never half-applied).
+- The spooler's connection uses ``synchronous=FULL``: each commit fsyncs the WAL, so a row survives a power
+  cut the moment ``insert`` returns (NORMAL in WAL mode may lose the last commits on power loss).
+- The publisher's connection uses ``synchronous=NORMAL``: losing a delete to a power cut only means one
+  message is sent twice, and the dashboard deduplicates by (boot, seq). Synchronous is per connection.
+- ``AUTOINCREMENT``: ids are never reused, so order holds across restarts.
+
+One :class:`Outbox` object per thread (sqlite3 connections are not shared between threads).
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS outbox (
+    id       INTEGER PRIMARY KEY AUTOINCREMENT,
+    topic    TEXT    NOT NULL,
+    kind     TEXT    NOT NULL,      -- event | alert
+    priority INTEGER NOT NULL,      -- 0 dropped first when full, 1 next, 2 never dropped (alerts, notices)
+    boot     TEXT    NOT NULL,
+    seq      INTEGER NOT NULL,
+    session  INTEGER NOT NULL,      -- link session it was written in; -1 while disconnected
+    payload  TEXT    NOT NULL
+);
+CREATE INDEX IF NOT EXISTS outbox_by_priority ON outbox(priority, id);
+"""
+
+
+@dataclass(frozen=True, slots=True)
+class Row:
+    id: int
+    topic: str
+    kind: str
+    priority: int
+    boot: str
+    seq: int
+    session: int
+    payload: str
+
+
+class OutboxError(RuntimeError):
+    """The outbox file cannot be opened or used; the message names the file and what to do."""
+
+
+class Outbox:
+    def __init__(self, path: str | Path, synchronous: str = "FULL", max_pages: int | None = None) -> None:
+        self.path = Path(path)
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            self.db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=True)
+            self.db.execute("PRAGMA journal_mode=WAL")
+            self.db.execute(f"PRAGMA synchronous={synchronous}")
+            if max_pages:
+                # Stands in for a small disk: SQLite then fails with SQLITE_FULL exactly as on a full card.
+                self.db.execute(f"PRAGMA max_page_count={int(max_pages)}")
+            self.db.executescript(SCHEMA)
+        except (sqlite3.Error, OSError) as e:
+            raise OutboxError(f"{self.path}: cannot open the floor outbox ({e}); check floor.outbox and the "
+                              f"directory's permissions and free space") from None
+
+    def close(self) -> None:
+        self.db.close()
+
+    def depth(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0]
+
+    def insert(self, rows: list[tuple[str, str, int, str, int, int, dict[str, Any]]]) -> list[int]:
+        """Write (topic, kind, priority, boot, seq, session, payload) rows in one transaction; their ids."""
+        ids = []
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            for topic, kind, prio, boot, seq, session, payload in rows:
+                cur = self.db.execute(
+                    "INSERT INTO outbox(topic, kind, priority, boot, seq, session, payload) VALUES (?,?,?,?,?,?,?)",
+                    (topic, kind, prio, boot, seq, session, json.dumps(payload, separators=(",", ":"))))
+                ids.append(cur.lastrowid)
+            self.db.execute("COMMIT")
+        except BaseException:
+            self.db.execute("ROLLBACK")
+            raise
+        return ids
+
+    def drop_oldest(self, count: int, below_priority: int) -> list[Row]:
+        """Delete up to ``count`` of the oldest rows with priority < ``below_priority``, lowest priority first."""
+        rows = [Row(*r) for r in self.db.execute(
+            "SELECT id, topic, kind, priority, boot, seq, session, payload FROM outbox WHERE priority < ? "
+            "ORDER BY priority, id LIMIT ?", (below_priority, count))]
+        if rows:
+            self.db.execute("BEGIN IMMEDIATE")
+            self.db.executemany("DELETE FROM outbox WHERE id = ?", [(r.id,) for r in rows])
+            self.db.execute("COMMIT")
+        return rows
+
+    def after(self, last_id: int, limit: int) -> list[Row]:
+        """The next rows to publish, in order."""
+        return [Row(*r) for r in self.db.execute(
+            "SELECT id, topic, kind, priority, boot, seq, session, payload FROM outbox WHERE id > ? "
+            "ORDER BY id LIMIT ?", (last_id, limit))]
+
+    def delete(self, ids: list[int]) -> int:
+        if not ids:
+            return 0
+        self.db.execute("BEGIN IMMEDIATE")
+        n = 0
+        for i in ids:
+            n += self.db.execute("DELETE FROM outbox WHERE id = ?", (i,)).rowcount
+        self.db.execute("COMMIT")
+        return n

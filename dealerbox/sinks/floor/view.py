@@ -1,0 +1,283 @@
+"""FloorView: the reference floor dashboard. Subscribes to ``dealerbox/<site>/+/...``, validates every payload
+against the schemas, deduplicates by (table, kind, boot, seq), notices gaps, keeps every table's status and
+state and a feed of alerts, and sends ``ack`` / ``refresh`` commands. ``dealerbox floor`` is its terminal
+front end; the end-to-end tests use it as "the dashboard".
+
+>>> view = FloorView("127.0.0.1", 1883, site="demo")   # doctest: +SKIP
+>>> view.start(); view.wait_until(lambda v: "T01" in v.tables, 5); view.ack("T01", "h12-3")  # doctest: +SKIP
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import ssl
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+import paho.mqtt.client as mqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from . import contract as c
+from .link import publish_properties, read_password
+
+log = logging.getLogger("dealerbox.floor.view")
+
+STREAMS = ("event", "alert")      # the ordered, outboxed kinds whose seqs must have no holes
+
+
+@dataclass
+class Stream:
+    """Seqs seen on one (table, kind, boot): what arrived, what is missing, what came twice."""
+    highest: int = 0
+    seen: set[int] = field(default_factory=set)
+    missing: set[int] = field(default_factory=set)
+    dropped: set[int] = field(default_factory=set)   # announced by the terminal (FloorEventsDropped)
+
+    def accept(self, seq: int) -> bool:
+        """False for a duplicate; records a gap when seq jumps ahead."""
+        if seq in self.seen:
+            return False
+        self.seen.add(seq)
+        self.missing.discard(seq)
+        if seq > self.highest + 1:
+            self.missing.update(s for s in range(self.highest + 1, seq) if s not in self.dropped)
+        self.highest = max(self.highest, seq)
+        return True
+
+
+@dataclass
+class TableView:
+    site: str
+    table: str
+    status: dict | None = None
+    state: dict | None = None
+    boot: str | None = None
+    streams: dict[tuple[str, str], Stream] = field(default_factory=dict)   # (kind, boot) -> Stream
+    events: list[dict] = field(default_factory=list)     # deduplicated, in arrival order
+    alerts: list[dict] = field(default_factory=list)
+    acknowledged: set[str] = field(default_factory=set)
+
+    @property
+    def online(self) -> bool:
+        return bool(self.status and self.status["status"] == "online")
+
+    def gaps(self) -> dict[tuple[str, str], list[int]]:
+        return {key: sorted(s.missing) for key, s in self.streams.items() if s.missing}
+
+
+class FloorView:
+    def __init__(self, host: str = "127.0.0.1", port: int = 1883, site: str = "demo", *, share: str | None = None,
+                 username: str | None = None, password: str | None = None, password_file: str | None = None,
+                 tls: bool = False, ca_file: str | None = None, cert_file: str | None = None,
+                 key_file: str | None = None, name: str = "floor", client_id: str | None = None,
+                 persistent: bool = False, clock: Callable[[], float] = time.time,
+                 on_line: Callable[[str], None] | None = None) -> None:
+        self.host, self.port, self.site, self.share = host, port, c.check_name("site", site), share
+        if share is not None:
+            c.check_name("share group", share)
+        self.name, self.clock, self.on_line = name, clock, on_line
+        self.env = c.Envelope(self.site, c.check_name("floor name", name), uuid.uuid4().hex)
+        self.tables: dict[str, TableView] = {}
+        self.messages: list[tuple[str, dict | None, bool, dict]] = []   # (topic, payload, retain, properties)
+        self.raw: list[tuple[str, bytes]] = []
+        self.invalid: list[tuple[str, str]] = []
+        self.duplicates = 0
+        self.feed: list[str] = []
+        self.connected = threading.Event()
+        self._cond = threading.Condition()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
+                                  client_id=client_id or f"dealerbox-floor-{name}-{self.env.boot[:8]}",
+                                  protocol=mqtt.MQTTv5, reconnect_on_failure=True)
+        if username:
+            self.client.username_pw_set(username, password if password is not None else
+                                        (read_password(password_file) if password_file else None))
+        if tls:
+            self.client.tls_set(ca_certs=ca_file or None, certfile=cert_file or None, keyfile=key_file or None,
+                                cert_reqs=ssl.CERT_REQUIRED)
+        self.persistent = persistent
+        self.client.reconnect_delay_set(0.1, 1.0)
+        self.client.on_connect = self._on_connect
+        self.client.on_message = self._on_message
+        self.client.on_disconnect = self._on_disconnect
+
+    # --- lifecycle --------------------------------------------------------------------------------------
+
+    def start(self, timeout: float = 10.0) -> "FloorView":
+        """Connect and subscribe; raises ConnectionError naming the broker when it cannot."""
+        props = Properties(PacketTypes.CONNECT)
+        if self.persistent:
+            props.SessionExpiryInterval = 3600  # the broker keeps our subscriptions and queues while we are away
+        try:
+            self.client.connect(self.host, self.port, keepalive=15, clean_start=not self.persistent,
+                                properties=props)
+        except (OSError, ssl.SSLError) as e:
+            raise ConnectionError(f"cannot reach the floor broker {self.host}:{self.port}: {e}") from None
+        self.client.loop_start()
+        if not self.connected.wait(timeout):
+            self.stop()
+            raise ConnectionError(f"floor broker {self.host}:{self.port} did not accept us within {timeout}s "
+                                  f"({self._refusal or 'no answer'})")
+        return self
+
+    _refusal = ""
+
+    def stop(self) -> None:
+        self.client.disconnect()
+        self.client.loop_stop()
+
+    def _filters(self) -> list[str]:
+        base = f"{c.ROOT}/{self.site}/+"
+        # status and state are retained and small: every member sees them all (a shared subscription would
+        # not get retained messages). The event and alert streams are what a $share group splits.
+        shared = f"$share/{self.share}/" if self.share else ""
+        return [f"{base}/status", f"{base}/state", f"{shared}{base}/alert", f"{shared}{base}/event"]
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        if reason_code.is_failure:
+            self._refusal = str(reason_code)
+            self._line(f"broker refused us: {reason_code}")
+            return
+        client.subscribe([(f, 1) for f in self._filters()])
+        self.connected.set()
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
+        self.connected.clear()
+
+    # --- receiving ----------------------------------------------------------------------------------------
+
+    def _on_message(self, client, userdata, message) -> None:
+        props = {}
+        if message.properties is not None:
+            props = {k: v for k, v in message.properties.json().items() if v not in (None, [], "")}
+        with self._cond:
+            self.raw.append((message.topic, bytes(message.payload)))
+            self.receive(message.topic, message.payload, message.retain, props)
+            self._cond.notify_all()
+
+    def receive(self, topic: str, raw: bytes, retain: bool = False, props: dict | None = None) -> None:
+        """Take one message (public so a recorded capture can be replayed into a view)."""
+        parsed = c.parse_topic(topic)
+        if parsed is None:
+            self.invalid.append((topic, "not a floor topic"))
+            return
+        site, table, kind = parsed
+        try:
+            payload = json.loads(raw)
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            self.invalid.append((topic, f"malformed JSON: {e}"))
+            self.messages.append((topic, None, retain, props or {}))
+            return
+        self.messages.append((topic, payload, retain, props or {}))
+        errors = c.schema_errors(kind, payload)
+        if not errors and (payload.get("table") != table or payload.get("site") != site):
+            errors = [f"payload says {payload.get('site')}/{payload.get('table')}, topic says {site}/{table}"]
+        if errors:
+            self.invalid.append((topic, errors[0]))
+            self._line(f"!! {topic}: invalid payload: {errors[0]}")
+            return
+        tv = self.tables.setdefault(table, TableView(site, table))
+        if kind == "status":
+            was = tv.status["status"] if tv.status else None
+            tv.status = payload
+            if payload["status"] == "online":
+                tv.boot = payload["boot"]
+            if was != payload["status"]:
+                self._line(f"{table} {payload['status']} ({payload['reason']}, boot {payload['boot'][:8]})")
+        elif kind == "state":
+            if tv.state is None or (payload["boot"], payload["seq"]) != (tv.state["boot"], tv.state["seq"]):
+                if tv.state is None or payload["boot"] != tv.state["boot"] or payload["seq"] > tv.state["seq"]:
+                    tv.state = payload
+        elif kind in STREAMS:
+            stream = tv.streams.setdefault((kind, payload["boot"]), Stream())
+            if not stream.accept(payload["seq"]):
+                self.duplicates += 1
+                return
+            if kind == "event":
+                tv.events.append(payload)
+                self._on_event(tv, payload)
+            else:
+                tv.alerts.append(payload)
+                f = payload["finding"]
+                late = " (late)" if payload.get("replayed") else ""
+                self._line(f"ALERT {table} {f['id']} [{f['severity']}] {f['citation']}: {f['ruling']}{late}")
+
+    def _on_event(self, tv: TableView, payload: dict) -> None:
+        data = payload["data"]
+        if data["event"] == c.DROPPED_NOTICE:
+            for r in data["seqs"]:
+                s = tv.streams.setdefault(("event", r["boot"]), Stream())
+                dropped = set(range(r["first"], r["last"] + 1))
+                s.dropped |= dropped
+                s.missing -= dropped
+            self._line(f"{tv.table}: terminal dropped {data['count']} low-value events ({data['reason']})")
+        elif data["event"] == "FindingAcknowledged":
+            tv.acknowledged.add(data["id"])
+            self._line(f"{tv.table} {data['id']} acknowledged")
+
+    def _line(self, text: str) -> None:
+        stamp = time.strftime("%H:%M:%S", time.localtime(self.clock()))
+        line = f"{stamp} {text}"
+        self.feed.append(line)
+        if self.on_line:
+            self.on_line(line)
+
+    # --- asking ---------------------------------------------------------------------------------------------
+
+    def command(self, table: str, cmd: str, finding: str | None = None) -> dict:
+        """Publish a command to one table (QoS 1); returns the payload sent."""
+        payload = c.command_payload(self.env, cmd, self.clock(), self.name, finding, table=table)
+        info = self.client.publish(c.topic(self.site, table, "cmd"), json.dumps(payload), qos=1,
+                                   properties=publish_properties("cmd"))
+        info.wait_for_publish(5)
+        return payload
+
+    def ack(self, table: str, finding: str) -> dict:
+        return self.command(table, "ack", finding)
+
+    def refresh(self, table: str) -> dict:
+        return self.command(table, "refresh")
+
+    # --- reading ----------------------------------------------------------------------------------------
+
+    def wait_until(self, predicate: Callable[["FloorView"], bool], timeout: float) -> bool:
+        """Block until ``predicate(view)`` holds (checked after every message) or ``timeout`` passes."""
+        deadline = time.monotonic() + timeout
+        with self._cond:
+            while not predicate(self):
+                left = deadline - time.monotonic()
+                if left <= 0:
+                    return False
+                self._cond.wait(min(left, 0.2))
+            return True
+
+    def events(self, table: str, name: str | None = None) -> list[dict]:
+        tv = self.tables.get(table)
+        evs = tv.events if tv else []
+        return [e for e in evs if name is None or e["data"]["event"] == name]
+
+    def gaps(self) -> dict[str, dict]:
+        return {t: g for t, tv in self.tables.items() if (g := tv.gaps())}
+
+    def render(self, feed_lines: int = 12) -> str:
+        """The floor screen as text: one line per table, then the latest alerts and notices."""
+        out = [f"dealerbox floor - site {self.site} - {len(self.tables)} tables"
+               f"{' - share ' + self.share if self.share else ''}", ""]
+        out.append(f"{'table':8} {'status':8} {'hand':>5} {'phase':9} {'pot':>6} {'open':>4} {'outbox':>6} "
+                   f"{'link':10} gaps")
+        for name in sorted(self.tables):
+            tv = self.tables[name]
+            st = tv.state or {}
+            link = (st.get("health") or {}).get("link", {})
+            open_findings = [f for f in st.get("findings", []) if not f.get("acknowledged")
+                             and f["id"] not in tv.acknowledged]
+            gaps = sum(len(v) for v in tv.gaps().values())
+            out.append(f"{name:8} {(tv.status or {}).get('status', '?'):8} {str(st.get('hand', '-')):>5} "
+                       f"{st.get('phase', '-'):9} {st.get('pot', 0):>6} {len(open_findings):>4} "
+                       f"{link.get('outbox_depth', '-'):>6} {link.get('link', '-'):10} {gaps or ''}")
+        out += ["", "alerts and notices:"] + [f"  {line}" for line in self.feed[-feed_lines:]]
+        return "\n".join(out)
