@@ -1,0 +1,44 @@
+/*
+ * The reader board's wiring (Arduino Mega 2560): one MFRC522 per zone, all on the hardware SPI bus,
+ * one chip-select line each. hardware/wiring.md has the same table for the person holding the soldering iron.
+ */
+#ifndef DEALERBOX_BOARD_H
+#define DEALERBOX_BOARD_H
+
+#include <stdint.h>
+
+#define FIRMWARE_VERSION_MAJOR 1
+#define FIRMWARE_VERSION_MINOR 0
+#define FIRMWARE_VERSION_PATCH 0
+
+#define READER_COUNT 25 /* one per zone: shoe, seat1-10, board, burn, muck, bet1-10, pot */
+
+/* The zone each reader's antenna covers, in reader order (reader i is wired to chip select i). */
+#define READER_ZONES                                                                                   \
+    {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31}
+
+/* Chip selects: Arduino pins D22..D46, as (port letter, bit). Active low, idle high. */
+#define READER_SELECTS                                                                                 \
+    {{'A', 0}, {'A', 1}, {'A', 2}, {'A', 3}, {'A', 4}, {'A', 5}, {'A', 6}, {'A', 7}, /* D22-D29 */     \
+     {'C', 7}, {'C', 6}, {'C', 5}, {'C', 4}, {'C', 3}, {'C', 2}, {'C', 1}, {'C', 0}, /* D30-D37 */     \
+     {'D', 7}, {'G', 2}, {'G', 1}, {'G', 0},                                         /* D38-D41 */     \
+     {'L', 7}, {'L', 6}, {'L', 5}, {'L', 4}, {'L', 3}}                               /* D42-D46 */
+
+/* Every reader's NRSTPD (reset / power-down) on one line: D49 = PL0, high = running. */
+#define READER_RESET_PORT 'L'
+#define READER_RESET_BIT 0
+
+/* Shoe orientation sensor (see hardware/wiring.md): a slotted break-beam at the shoe's mouth says "a card
+ * is passing", a reflective IR sensor under it says what side faces the felt. Both inputs have pull-ups.
+ *   D2 = PE4 SHOE_MOUTH: low while a card blocks the beam.
+ *   D3 = PE5 SHOE_FACE:  low while the sensor sees a reflection (the white face: the card is face DOWN);
+ *                        high while it sees the IR-dark back (the card is face UP). */
+#define SHOE_MOUTH_BIT 4
+#define SHOE_FACE_BIT 5
+
+/* Status LED: D13 = PB7 (the Mega's on-board "L" LED). */
+#define STATUS_LED_BIT 7
+
+#define UART_BAUD 115200UL
+
+#endif

@@ -1,0 +1,363 @@
+/*
+ * dealerbox reader board: ATmega2560 (Arduino Mega 2560) polling one MFRC522 per zone and streaming the
+ * changes to the host over USB serial in the protocol of firmware/PROTOCOL.md.
+ *
+ * The main loop polls the readers in turn. One poll: switch the reader's antenna on (tags in its field
+ * power up idle), let them settle, find every tag with REQA/anticollision/SELECT/HLTA until nobody answers,
+ * switch the antenna off again (only one antenna radiates at a time: no cross-talk, a quarter of the power).
+ * Between polls it answers host commands and sends heartbeats. Timer 0 ticks every millisecond, counts
+ * uptime and samples the shoe's orientation sensor.
+ */
+#include <avr/interrupt.h>
+#include <avr/io.h>
+#include <avr/sleep.h>
+#include <string.h>
+#include <util/atomic.h>
+
+#include "board.h"
+#include "mfrc522.h"
+#include "protocol.h"
+#include "tags.h"
+
+#define RF_SETTLE_MS 3          /* field on -> first command: tags need a moment of unmodulated carrier */
+#define MAX_TAGS_PER_POLL 64    /* bounds one poll's time even if a reader reports nonsense */
+#define FAULT_AFTER_POLLS 2     /* consecutive failed polls before a reader is reported faulty */
+#define RETRY_FAULTY_EVERY 8    /* sweeps between attempts to revive a faulty reader */
+#define FACE_QUEUE 8            /* cards that passed the shoe's mouth and have not yet left its antenna */
+#define FACE_STALE_MS 3000      /* a passage older than this belongs to no departure */
+#define FACE_MIN_SAMPLES 3      /* ms the beam must be blocked to count as a card (not a flick of dust) */
+#define DEFAULT_HEARTBEAT_MS 1000
+
+static const uint8_t reader_zones[READER_COUNT] = READER_ZONES;
+static const struct { char port; uint8_t bit; } reader_selects[READER_COUNT] = READER_SELECTS;
+
+/* --- time ------------------------------------------------------------------------------------------ */
+static volatile uint32_t ms_ticks;
+
+uint32_t millis(void)
+{
+    uint32_t v;
+    ATOMIC_BLOCK(ATOMIC_RESTORESTATE) { v = ms_ticks; }
+    return v;
+}
+
+/* Sleep until `ms` have passed: the timer interrupt wakes the core each millisecond. */
+static void wait_ms(uint16_t ms)
+{
+    uint32_t t0 = millis();
+    while (millis() - t0 < ms) {
+        set_sleep_mode(SLEEP_MODE_IDLE);
+        sleep_mode();
+    }
+}
+
+/* --- shoe orientation: sampled every ms in the timer interrupt -------------------------------------- */
+static volatile uint8_t face_head, face_count;
+static volatile uint8_t face_up_q[FACE_QUEUE];
+static volatile uint32_t face_at_q[FACE_QUEUE];
+static uint16_t pass_samples, pass_dark;
+
+static void sample_shoe(void)
+{
+    uint8_t pins = PINE;
+    if (!(pins & _BV(SHOE_MOUTH_BIT))) { /* beam blocked: a card is in the mouth */
+        pass_samples++;
+        if (pins & _BV(SHOE_FACE_BIT)) /* no reflection: the IR-dark back faces the felt */
+            pass_dark++;
+        return;
+    }
+    if (pass_samples >= FACE_MIN_SAMPLES) { /* the card has just cleared the mouth: record its face */
+        uint8_t slot = (uint8_t)((face_head + face_count) % FACE_QUEUE);
+        if (face_count == FACE_QUEUE) { /* full: forget the oldest */
+            face_head = (uint8_t)((face_head + 1) % FACE_QUEUE);
+            face_count--;
+        }
+        face_up_q[slot] = (uint8_t)(pass_dark * 2 > pass_samples);
+        face_at_q[slot] = ms_ticks;
+        face_count++;
+    }
+    pass_samples = pass_dark = 0;
+}
+
+/* The face of the oldest card that passed the mouth recently; face down if none did (a card lifted out
+ * of the shoe by hand never crosses the sensor: reporting it face down raises no false boxed card). */
+static uint8_t take_face(void)
+{
+    uint8_t up = 0;
+    uint32_t now = millis();
+    ATOMIC_BLOCK(ATOMIC_RESTORESTATE)
+    {
+        while (face_count && now - face_at_q[face_head] > FACE_STALE_MS) {
+            face_head = (uint8_t)((face_head + 1) % FACE_QUEUE);
+            face_count--;
+        }
+        if (face_count) {
+            up = face_up_q[face_head];
+            face_head = (uint8_t)((face_head + 1) % FACE_QUEUE);
+            face_count--;
+        }
+    }
+    return up;
+}
+
+ISR(TIMER0_COMPA_vect)
+{
+    ms_ticks++;
+    sample_shoe();
+}
+
+/* --- UART 0 (the Mega's USB bridge), interrupt driven ------------------------------------------------ */
+#define TX_SIZE 256 /* power of two: indexes wrap with a mask */
+#define RX_SIZE 64
+static volatile uint8_t tx_buf[TX_SIZE], rx_buf[RX_SIZE];
+static volatile uint8_t tx_head, tx_tail, rx_head, rx_tail;
+static volatile uint8_t rx_overruns;
+
+ISR(USART0_RX_vect)
+{
+    uint8_t b = UDR0;
+    uint8_t next = (uint8_t)((rx_head + 1) % RX_SIZE);
+    if (next == rx_tail) {
+        rx_overruns++; /* the decoder will see a damaged frame and resynchronise */
+        return;
+    }
+    rx_buf[rx_head] = b;
+    rx_head = next;
+}
+
+ISR(USART0_UDRE_vect)
+{
+    if (tx_head == tx_tail) {
+        UCSR0B &= (uint8_t)~_BV(UDRIE0);
+        return;
+    }
+    UDR0 = tx_buf[tx_tail];
+    tx_tail = (uint8_t)(tx_tail + 1); /* TX_SIZE is 256: u8 wraps by itself */
+}
+
+static void uart_init(void)
+{
+    UCSR0A = _BV(U2X0);
+    UBRR0 = (uint16_t)((F_CPU / (8UL * UART_BAUD)) - 1); /* 16: 115200 baud within 2.1 % */
+    UCSR0C = _BV(UCSZ01) | _BV(UCSZ00);                   /* 8N1 */
+    UCSR0B = _BV(RXEN0) | _BV(TXEN0) | _BV(RXCIE0);
+}
+
+/* Queue bytes; waits when the buffer is full (frames are never dropped on the board). */
+static void uart_write(const uint8_t *p, uint8_t n)
+{
+    while (n--) {
+        uint8_t next = (uint8_t)(tx_head + 1);
+        while (next == tx_tail)
+            ; /* the UDRE interrupt drains it at 11.5 kB/s */
+        tx_buf[tx_head] = *p++;
+        tx_head = next;
+        UCSR0B |= _BV(UDRIE0);
+    }
+}
+
+static int uart_read(void)
+{
+    if (rx_head == rx_tail)
+        return -1;
+    uint8_t b = rx_buf[rx_tail];
+    rx_tail = (uint8_t)((rx_tail + 1) % RX_SIZE);
+    return b;
+}
+
+/* --- SPI and chip selects ---------------------------------------------------------------------------- */
+static volatile uint8_t *port_reg(char port)
+{
+    switch (port) {
+    case 'A': return &PORTA;
+    case 'B': return &PORTB;
+    case 'C': return &PORTC;
+    case 'D': return &PORTD;
+    case 'E': return &PORTE;
+    case 'G': return &PORTG;
+    default: return &PORTL;
+    }
+}
+
+void spi_select(uint8_t reader)
+{
+    *port_reg(reader_selects[reader].port) &= (uint8_t)~_BV(reader_selects[reader].bit);
+}
+
+void spi_release(uint8_t reader)
+{
+    *port_reg(reader_selects[reader].port) |= _BV(reader_selects[reader].bit);
+}
+
+uint8_t spi_transfer(uint8_t out)
+{
+    SPDR = out;
+    while (!(SPSR & _BV(SPIF)))
+        ;
+    return SPDR;
+}
+
+static void io_init(void)
+{
+    for (uint8_t r = 0; r < READER_COUNT; r++) {
+        volatile uint8_t *port = port_reg(reader_selects[r].port);
+        *port |= _BV(reader_selects[r].bit);       /* high first: no reader sees a stray select */
+        *(port - 1) |= _BV(reader_selects[r].bit); /* DDRx sits just below PORTx on the ATmega2560 */
+    }
+    PORTL |= _BV(READER_RESET_BIT);
+    DDRL |= _BV(READER_RESET_BIT);
+    /* SCK, MOSI and SS as outputs (SS must not be an input, or a low level would drop us out of master) */
+    DDRB |= _BV(PB0) | _BV(PB1) | _BV(PB2) | _BV(STATUS_LED_BIT);
+    PORTB |= _BV(PB3);                   /* weak pull-up on MISO as well as the board's 10k */
+    SPCR = _BV(SPE) | _BV(MSTR) | _BV(SPR0); /* mode 0, MSB first, 16 MHz / 16 = 1 MHz over ribbon cable */
+    PORTE |= _BV(SHOE_MOUTH_BIT) | _BV(SHOE_FACE_BIT); /* sensor inputs with pull-ups */
+    /* timer 0: CTC, clk/64, 250 counts = 1 ms */
+    TCCR0A = _BV(WGM01);
+    TCCR0B = _BV(CS01) | _BV(CS00);
+    OCR0A = 249;
+    TIMSK0 = _BV(OCIE0A);
+}
+
+/* --- messages ------------------------------------------------------------------------------------------ */
+static proto_sender_t sender;
+static uint8_t wire[FRAME_MAX_WIRE];
+
+static void send(uint8_t type, const uint8_t *body, uint8_t len)
+{
+    size_t n = proto_send(&sender, type, body, len, wire);
+    uart_write(wire, (uint8_t)n);
+}
+
+static void send_hello(void)
+{
+    static const uint8_t fw[3] = {FIRMWARE_VERSION_MAJOR, FIRMWARE_VERSION_MINOR, FIRMWARE_VERSION_PATCH};
+    uint8_t body[FRAME_MAX_BODY];
+    send(MSG_HELLO, body, proto_body_hello(body, fw, reader_zones, READER_COUNT));
+}
+
+static void on_tag(uint8_t reader, uint8_t left, const uint8_t *uid, uint8_t uid_len)
+{
+    uint8_t body[3 + UID_MAX_LEN], zone = reader_zones[reader];
+    if (left && zone == ZONE_SHOE) /* the orientation belongs before the card's departure (contract) */
+        send(MSG_CARD_FACE, body, proto_body_card_face(body, zone, take_face(), uid, uid_len));
+    send(left ? MSG_TAG_LEFT : MSG_TAG_ARRIVED, body, proto_body_tag(body, zone, uid, uid_len));
+}
+
+/* --- readers ------------------------------------------------------------------------------------------ */
+static uint32_t faulty;                /* bit r: reader r is reported faulty */
+static uint8_t failures[READER_COUNT]; /* consecutive failed polls */
+static uint8_t sweep;
+
+static void send_fault(uint8_t reader, uint8_t code)
+{
+    uint8_t body[3];
+    send(MSG_READER_FAULT, body, proto_body_reader_fault(body, reader, reader_zones[reader], code));
+}
+
+static void poll_failed(uint8_t r, uint8_t code)
+{
+    if (failures[r] < 255)
+        failures[r]++;
+    if (failures[r] == FAULT_AFTER_POLLS && !(faulty & (1UL << r))) {
+        faulty |= 1UL << r;
+        send_fault(r, code);
+    }
+}
+
+static void poll_reader(uint8_t r)
+{
+    if (faulty & (1UL << r)) {
+        if (sweep % RETRY_FAULTY_EVERY != r % RETRY_FAULTY_EVERY)
+            return;
+        if (!rc_init(r))
+            return;
+        faulty &= ~(1UL << r); /* registers were lost with whatever went wrong: init ran again above */
+        failures[r] = 0;
+        send_fault(r, FAULT_RECOVERED);
+    }
+    uint8_t v = rc_version(r);
+    if (v == 0x00 || v == 0xFF) {
+        poll_failed(r, FAULT_NO_ANSWER);
+        return;
+    }
+    rc_antenna(r, 1);
+    wait_ms(RF_SETTLE_MS);
+    uint8_t uid[UID_MAX_LEN], len = 0, stuck = 0;
+    for (uint8_t i = 0; i < MAX_TAGS_PER_POLL; i++) {
+        rc_status_t st = rc_next_tag(r, uid, &len);
+        if (st == RC_NO_TAG)
+            break;
+        if (st == RC_STUCK) {
+            stuck = 1;
+            break;
+        }
+        if (st == RC_OK)
+            tags_seen(r, uid, len);
+        /* a collision or bad frame: try again; the loser stays idle and answers the next REQA */
+    }
+    rc_antenna(r, 0);
+    if (stuck) {
+        poll_failed(r, FAULT_COMM_ERROR);
+        return; /* keep its tags: a sick reader must not make cards "leave" */
+    }
+    failures[r] = 0;
+    tags_end_poll(r);
+}
+
+/* --- host commands and heartbeat ------------------------------------------------------------------------ */
+static proto_decoder_t decoder;
+static uint16_t heartbeat_ms = DEFAULT_HEARTBEAT_MS;
+static uint32_t last_heartbeat;
+
+static void service_host(void)
+{
+    int b;
+    while ((b = uart_read()) >= 0) {
+        if (proto_decoder_feed(&decoder, (uint8_t)b) != PROTO_FRAME)
+            continue;
+        proto_command_t c = proto_parse_command(decoder.type, decoder.body, decoder.body_len);
+        if (c.kind == CMD_HELLO) {
+            send_hello();
+            for (uint8_t r = 0; r < READER_COUNT; r++)
+                if (faulty & (1UL << r))
+                    send_fault(r, FAULT_NO_ANSWER); /* the host's view restarts with the HELLO */
+        } else if (c.kind == CMD_INVENTORY) {
+            tags_inventory();
+        } else if (c.kind == CMD_HEARTBEAT_PERIOD) {
+            heartbeat_ms = c.period_ms;
+            last_heartbeat = millis();
+        }
+    }
+    uint32_t now = millis();
+    if (heartbeat_ms && now - last_heartbeat >= heartbeat_ms) {
+        last_heartbeat = now;
+        uint8_t body[10];
+        send(MSG_HEARTBEAT, body, proto_body_heartbeat(body, now, tags_present(), faulty));
+        PINB = _BV(STATUS_LED_BIT); /* writing PINx toggles: the LED blinks with the heartbeat */
+    }
+}
+
+int main(void)
+{
+    io_init();
+    uart_init();
+    proto_sender_init(&sender);
+    proto_decoder_init(&decoder);
+    tags_init(on_tag);
+    sei();
+    wait_ms(50); /* MFRC522 power-up after reset release */
+    send_hello();
+    for (uint8_t r = 0; r < READER_COUNT; r++)
+        if (!rc_init(r)) {
+            failures[r] = FAULT_AFTER_POLLS;
+            faulty |= 1UL << r;
+            send_fault(r, FAULT_NO_ANSWER);
+        }
+    for (;;) {
+        for (uint8_t r = 0; r < READER_COUNT; r++) {
+            poll_reader(r);
+            service_host();
+        }
+        sweep++;
+    }
+}
