@@ -279,11 +279,11 @@ class FloorLink:
             self._holecards.extend(holecards)
         self._poke()
 
-    def _store(self, db: Outbox, rows: list[tuple]) -> None:
+    def _store(self, db: Outbox, rows: list[tuple], cap: bool = True) -> None:
         rows = self._unspooled + rows
         self._unspooled = []
         over = self._depth + len(rows) - self.fc.outbox_max
-        if over > 0:
+        if cap and over > 0:
             self._dropped(db.drop_oldest(over, c.PRIORITY_KEEP), "outbox-full")
         try:
             db.insert(rows)
@@ -334,7 +334,8 @@ class FloorLink:
         payload = c.dropped_payload(self.env, self._last_t, self.clock(), c.seq_ranges(pairs), len(pairs),
                                     self.counters["dropped"], self._pending_reason)
         self._store(db, [(c.topic(self.site, self.table, "event"), "event", c.PRIORITY_KEEP, self.boot,
-                          payload["seq"], self._session if self._connected else -1, payload)])
+                          payload["seq"], self._session if self._connected else -1, payload)],
+                    cap=False)  # a notice may overshoot the cap by one row rather than drop an event unreported
         self._poke()
 
     # --- publisher ------------------------------------------------------------------------------------

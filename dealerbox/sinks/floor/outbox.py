@@ -87,7 +87,8 @@ class Outbox:
                 ids.append(cur.lastrowid)
             self.db.execute("COMMIT")
         except BaseException:
-            self.db.execute("ROLLBACK")
+            if self.db.in_transaction:  # SQLITE_FULL has already rolled back by itself
+                self.db.execute("ROLLBACK")
             raise
         return ids
 

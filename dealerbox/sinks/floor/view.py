@@ -230,7 +230,7 @@ class FloorView:
 
     def command(self, table: str, cmd: str, finding: str | None = None) -> dict:
         """Publish a command to one table (QoS 1); returns the payload sent."""
-        payload = c.command_payload(self.env, cmd, self.clock(), self.name, finding, table=table)
+        payload = c.command_payload(self.env, cmd, self.clock(), self.name, finding, table=c.check_name("table", table))
         info = self.client.publish(c.topic(self.site, table, "cmd"), json.dumps(payload), qos=1,
                                    properties=publish_properties("cmd"))
         info.wait_for_publish(5)
