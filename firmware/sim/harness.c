@@ -1,0 +1,355 @@
+/*
+ * dealerbox-sim: runs the reader-board firmware (the real ELF) under simavr with
+ *   - UART 0 on a pseudo-terminal (simavr's uart_pty part), so dealerbox reads it as it reads the board;
+ *   - one simulated MFRC522 per chip-select line on the SPI bus (mfrc522_sim.c);
+ *   - the shoe's orientation sensor on PE4/PE5;
+ * all driven by a script of tags arriving and leaving, in simulated milliseconds.
+ *
+ * Usage: dealerbox-sim [--script FILE|-] [--hold] [--realtime] [--until MS] [-v] dealerbox.elf
+ *   stdout: "pty <path>" once the port exists, "done <ms>" when the script ends (then it waits for stdin
+ *   to close, so the host can read the last bytes before the port goes away).
+ *   --hold: wait for one line on stdin before starting the CPU (open the port first: no byte is lost).
+ *
+ * Script: one event per line, "<ms> <action> [args]"; '#' starts a comment. Readers are numbered as in
+ * firmware/src/board.h (0 = shoe, 1-10 = seat1-10, 11 board, 12 burn, 13 muck, 14-23 bet1-10, 24 pot).
+ *   <ms> add <reader> <uid-hex>       a tag enters the reader's field
+ *   <ms> remove <reader> <uid-hex>    a tag leaves it
+ *   <ms> deal up|down <reader> <uid>  a card slides out of the shoe's mouth (sensor sees its face),
+ *                                     leaves the shoe's field 30 ms later and lands on <reader>
+ *   <ms> slide up|down                only the mouth sensor sees a card pass
+ *   <ms> mute|unmute <reader>         the reader drops off the bus / comes back
+ *   <ms> stick|unstick <reader>       the reader answers registers but never finishes a command
+ *   <ms> end                          stop here
+ */
+#include <errno.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "avr_ioport.h"
+#include "avr_spi.h"
+#include "sim_avr.h"
+#include "sim_elf.h"
+#include "uart_pty.h"
+
+#include "mfrc522_sim.h"
+
+#define READERS 25
+#define F_CPU 16000000UL
+
+static const struct { char port; int bit; } selects[READERS] = {
+    {'A', 0}, {'A', 1}, {'A', 2}, {'A', 3}, {'A', 4}, {'A', 5}, {'A', 6}, {'A', 7},
+    {'C', 7}, {'C', 6}, {'C', 5}, {'C', 4}, {'C', 3}, {'C', 2}, {'C', 1}, {'C', 0},
+    {'D', 7}, {'G', 2}, {'G', 1}, {'G', 0}, {'L', 7}, {'L', 6}, {'L', 5}, {'L', 4}, {'L', 3}};
+
+static avr_t *avr;
+static rc_sim_t chips[READERS];
+static int cs_low[READERS];
+static avr_irq_t *spi_in, *mouth_pin, *face_pin;
+static int verbose;
+
+enum { EV_ADD, EV_REMOVE, EV_MOUTH, EV_MUTE, EV_UNMUTE, EV_STICK, EV_UNSTICK, EV_END };
+typedef struct {
+    unsigned long ms;
+    int line, kind, reader, value;
+    uint8_t uid[10], uid_len;
+} event_t;
+static event_t *events;
+static int n_events, cap_events;
+
+static void die(const char *fmt, const char *a, int line)
+{
+    fprintf(stderr, "dealerbox-sim: ");
+    fprintf(stderr, fmt, a, line);
+    fputc('\n', stderr);
+    exit(2);
+}
+
+static event_t *push(unsigned long ms, int line, int kind)
+{
+    if (n_events == cap_events) {
+        cap_events = cap_events ? cap_events * 2 : 256;
+        events = realloc(events, sizeof *events * (size_t)cap_events);
+    }
+    event_t *e = &events[n_events++];
+    memset(e, 0, sizeof *e);
+    e->ms = ms;
+    e->line = line;
+    e->kind = kind;
+    return e;
+}
+
+static int parse_uid(const char *hex, uint8_t *uid)
+{
+    size_t n = strlen(hex);
+    if (n % 2 || (n != 8 && n != 14 && n != 20))
+        return 0;
+    for (size_t i = 0; i < n / 2; i++) {
+        unsigned v;
+        if (sscanf(hex + 2 * i, "%2x", &v) != 1)
+            return 0;
+        uid[i] = (uint8_t)v;
+    }
+    return (int)(n / 2);
+}
+
+static int cmp_events(const void *a, const void *b)
+{
+    const event_t *x = a, *y = b;
+    if (x->ms != y->ms)
+        return x->ms < y->ms ? -1 : 1;
+    return x->line - y->line; /* same time: file order */
+}
+
+static void load_script(const char *path)
+{
+    FILE *f = strcmp(path, "-") ? fopen(path, "r") : stdin;
+    if (!f)
+        die("cannot open script %s (line %d)", path, 0);
+    char buf[512];
+    int line = 0;
+    while (fgets(buf, sizeof buf, f)) {
+        line++;
+        char *hash = strchr(buf, '#');
+        if (hash)
+            *hash = 0;
+        char action[32] = "", a1[32] = "", a2[32] = "", a3[32] = "";
+        unsigned long ms;
+        int got = sscanf(buf, "%lu %31s %31s %31s %31s", &ms, action, a1, a2, a3);
+        if (got <= 0)
+            continue;
+        if (got < 2)
+            die("%s line %d: expected '<ms> <action> ...'", path, line);
+        uint8_t uid[10];
+        if (!strcmp(action, "add") || !strcmp(action, "remove")) {
+            int n = parse_uid(a2, uid), r = atoi(a1);
+            if (got < 4 || !n || r < 0 || r >= READERS)
+                die("%s line %d: expected '<ms> add|remove <reader 0-24> <uid: 4, 7 or 10 bytes hex>'", path, line);
+            event_t *e = push(ms, line, action[0] == 'a' ? EV_ADD : EV_REMOVE);
+            e->reader = r;
+            memcpy(e->uid, uid, (size_t)n);
+            e->uid_len = (uint8_t)n;
+        } else if (!strcmp(action, "deal")) {
+            int n = parse_uid(a3, uid), r = atoi(a2), up = !strcmp(a1, "up");
+            if (got < 5 || !n || r < 0 || r >= READERS || (!up && strcmp(a1, "down")))
+                die("%s line %d: expected '<ms> deal up|down <reader> <uid>'", path, line);
+            push(ms, line, EV_MOUTH)->value = up ? 2 : 1;
+            push(ms + 20, line, EV_MOUTH)->value = 0;
+            event_t *e = push(ms + 30, line, EV_REMOVE);
+            memcpy(e->uid, uid, (size_t)n);
+            e->uid_len = (uint8_t)n;
+            e->reader = 0;
+            e = push(ms + 30, line, EV_ADD);
+            memcpy(e->uid, uid, (size_t)n);
+            e->uid_len = (uint8_t)n;
+            e->reader = r;
+        } else if (!strcmp(action, "slide")) {
+            if (got < 3 || (strcmp(a1, "up") && strcmp(a1, "down")))
+                die("%s line %d: expected '<ms> slide up|down'", path, line);
+            push(ms, line, EV_MOUTH)->value = strcmp(a1, "up") ? 1 : 2;
+            push(ms + 20, line, EV_MOUTH)->value = 0;
+        } else if (!strcmp(action, "mute") || !strcmp(action, "unmute") || !strcmp(action, "stick") ||
+                   !strcmp(action, "unstick")) {
+            int r = atoi(a1);
+            if (got < 3 || r < 0 || r >= READERS)
+                die("%s line %d: expected '<ms> mute|unmute|stick|unstick <reader 0-24>'", path, line);
+            int kind = !strcmp(action, "mute") ? EV_MUTE : !strcmp(action, "unmute") ? EV_UNMUTE
+                     : !strcmp(action, "stick") ? EV_STICK : EV_UNSTICK;
+            push(ms, line, kind)->reader = r;
+        } else if (!strcmp(action, "end")) {
+            push(ms, line, EV_END);
+        } else {
+            die("%s line %d: unknown action (add, remove, deal, slide, mute, unmute, stick, unstick, end)",
+                path, line);
+        }
+    }
+    if (f != stdin)
+        fclose(f);
+    qsort(events, (size_t)n_events, sizeof *events, cmp_events);
+}
+
+/* Mouth sensor: value 0 = nothing in the mouth, 1 = a card face down (white face reflects), 2 = face up. */
+static void set_mouth(int value)
+{
+    avr_raise_irq(mouth_pin, value ? 0 : 1);
+    avr_raise_irq(face_pin, value == 1 ? 0 : 1);
+}
+
+static void apply(const event_t *e)
+{
+    rc_sim_t *c = &chips[e->reader];
+    switch (e->kind) {
+    case EV_ADD:
+        if (!rc_sim_add(c, e->uid, e->uid_len))
+            fprintf(stderr, "dealerbox-sim: script line %d: reader %d full, tag ignored\n", e->line, e->reader);
+        break;
+    case EV_REMOVE:
+        if (!rc_sim_remove(c, e->uid, e->uid_len))
+            fprintf(stderr, "dealerbox-sim: script line %d: tag was not on reader %d\n", e->line, e->reader);
+        break;
+    case EV_MOUTH: set_mouth(e->value); break;
+    case EV_MUTE: c->muted = 1; break;
+    case EV_UNMUTE: c->muted = 0; break;
+    case EV_STICK: c->stuck = 1; break;
+    case EV_UNSTICK: c->stuck = 0; break;
+    }
+    if (verbose)
+        fprintf(stderr, "dealerbox-sim: %lu ms: script line %d applied\n", e->ms, e->line);
+}
+
+/* The master clocked a byte out: the one selected chip answers (MISO pulled up to 0xFF otherwise). */
+static void spi_out_hook(avr_irq_t *irq, uint32_t value, void *param)
+{
+    (void)irq;
+    (void)param;
+    int who = -1, n = 0;
+    for (int r = 0; r < READERS; r++)
+        if (cs_low[r]) {
+            who = r;
+            n++;
+        }
+    uint8_t miso = 0xFF;
+    if (n == 1)
+        miso = rc_sim_spi(&chips[who], (uint8_t)value);
+    else if (n > 1)
+        fprintf(stderr, "dealerbox-sim: %d chip selects low at once: bus conflict\n", n);
+    avr_raise_irq(spi_in, miso);
+}
+
+static void cs_hook(avr_irq_t *irq, uint32_t value, void *param)
+{
+    (void)irq;
+    int r = (int)(intptr_t)param;
+    int low = value == 0;
+    if (low && !cs_low[r])
+        rc_sim_begin(&chips[r]);
+    cs_low[r] = low;
+}
+
+/* simavr's default sleep callback usleeps for the time the core sleeps; skip it to run faster than life. */
+static void sleep_skip(avr_t *a, avr_cycle_count_t how_long)
+{
+    (void)a;
+    (void)how_long;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+int main(int argc, char **argv)
+{
+    const char *script = NULL, *elf = NULL;
+    int hold = 0, realtime = 0;
+    unsigned long until_ms = 0;
+    for (int i = 1; i < argc; i++) {
+        if (!strcmp(argv[i], "--script") && i + 1 < argc)
+            script = argv[++i];
+        else if (!strcmp(argv[i], "--hold"))
+            hold = 1;
+        else if (!strcmp(argv[i], "--realtime"))
+            realtime = 1;
+        else if (!strcmp(argv[i], "--until") && i + 1 < argc)
+            until_ms = strtoul(argv[++i], NULL, 10);
+        else if (!strcmp(argv[i], "-v"))
+            verbose = 1;
+        else if (argv[i][0] != '-' && !elf)
+            elf = argv[i];
+        else
+            die("usage: dealerbox-sim [--script FILE|-] [--hold] [--realtime] [--until MS] [-v] firmware.elf%s%d",
+                "", 0);
+    }
+    if (!elf)
+        die("usage: dealerbox-sim [--script FILE|-] [--hold] [--realtime] [--until MS] [-v] firmware.elf%s%d", "",
+            0);
+    if (hold && script && !strcmp(script, "-"))
+        die("--hold and --script - both want stdin%s%d", "", 0);
+    if (script)
+        load_script(script);
+
+    elf_firmware_t fw;
+    memset(&fw, 0, sizeof fw);
+    if (elf_read_firmware(elf, &fw) != 0)
+        die("cannot read %s: build it with `make -C firmware` (%d)", elf, 0);
+    if (!fw.mmcu[0])
+        strcpy(fw.mmcu, "atmega2560");
+    if (!fw.frequency)
+        fw.frequency = F_CPU;
+    avr = avr_make_mcu_by_name(fw.mmcu);
+    if (!avr)
+        die("simavr does not know the MCU %s%d", fw.mmcu, 0);
+    avr_init(avr);
+    avr_load_firmware(avr, &fw);
+    avr->log = verbose ? LOG_WARNING : LOG_ERROR;
+    if (!realtime)
+        avr->sleep = sleep_skip;
+
+    static uart_pty_t pty;
+    uart_pty_init(avr, &pty);
+    uart_pty_connect(&pty, '0');
+
+    for (int r = 0; r < READERS; r++) {
+        rc_sim_init(&chips[r]);
+        avr_irq_t *pin = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(selects[r].port), selects[r].bit);
+        avr_irq_register_notify(pin, cs_hook, (void *)(intptr_t)r);
+    }
+    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_SPI_GETIRQ(0), SPI_IRQ_OUTPUT), spi_out_hook, NULL);
+    spi_in = avr_io_getirq(avr, AVR_IOCTL_SPI_GETIRQ(0), SPI_IRQ_INPUT);
+    mouth_pin = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('E'), 4);
+    face_pin = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('E'), 5);
+    set_mouth(0);
+
+    printf("pty %s\n", pty.port[0].slavename);
+    fflush(stdout);
+    if (hold) {
+        char line[16];
+        if (!fgets(line, sizeof line, stdin))
+            return 0;
+    }
+
+    const unsigned long cycles_per_ms = fw.frequency / 1000;
+    int next = 0, state = cpu_Running;
+    double t0 = now_s();
+    unsigned long end_ms = until_ms;
+    for (int i = 0; i < n_events; i++)
+        if (events[i].kind == EV_END && (!end_ms || events[i].ms < end_ms))
+            end_ms = events[i].ms;
+    unsigned long steps = 0;
+    while (state != cpu_Done && state != cpu_Crashed) {
+        state = avr_run(avr);
+        unsigned long ms = (unsigned long)(avr->cycle / cycles_per_ms);
+        while (next < n_events && events[next].ms <= ms)
+            apply(&events[next++]);
+        if (end_ms && ms >= end_ms)
+            break;
+        if (realtime && (++steps & 0x3FFF) == 0) {
+            double ahead = ms / 1000.0 - (now_s() - t0);
+            if (ahead > 0.002)
+                usleep((useconds_t)(ahead * 1e6));
+        }
+    }
+    double wall = now_s() - t0;
+    unsigned long ms = (unsigned long)(avr->cycle / cycles_per_ms);
+    unsigned long tx = 0, coll = 0, sel = 0;
+    for (int r = 0; r < READERS; r++) {
+        tx += chips[r].transceives;
+        coll += chips[r].collisions;
+        sel += chips[r].selects;
+    }
+    fprintf(stderr, "dealerbox-sim: %lu ms simulated in %.2f s wall; %lu transceives, %lu collisions, %lu selects%s\n",
+            ms, wall, tx, coll, sel, state == cpu_Crashed ? "; CPU CRASHED" : "");
+    usleep(200000); /* let the pty thread hand the last bytes over */
+    printf("done %lu\n", ms);
+    fflush(stdout);
+    char line[16];
+    while (fgets(line, sizeof line, stdin))
+        ; /* keep the port open until the host closes our stdin (at once if the script came from it) */
+    uart_pty_stop(&pty);
+    return state == cpu_Crashed ? 1 : 0;
+}
