@@ -1,0 +1,64 @@
+"""Kill pots (Kill Pots 1-12): the kill button, legs, the qualifying second leg, the required kill.
+
+A :class:`KillTracker` lives across hands. After each hand ``record_win`` is told who won what; before the
+next deal ``required`` says which seat must post the kill (2x the big blind for a full kill, 1.5x for a half
+kill) and by how much the limits scale.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+SCALE = {"full": 2.0, "half": 1.5}
+
+
+@dataclass
+class KillTracker:
+    mode: str                     # "none" | "half" | "full"
+    qualifier: int = 0            # Kill Pots 3: the second leg must win at least this much (0: any pot)
+    holder: int | None = None     # seat holding the kill button (a leg up); None = neutral (Kill Pots 1)
+    due: int | None = None        # seat that must kill the next pot
+    killer_last: int | None = None  # seat that killed the hand just played
+    history: list[str] = field(default_factory=list)
+
+    @property
+    def enabled(self) -> bool:
+        return self.mode in SCALE
+
+    def amount(self, big_blind: int) -> int:
+        return int(big_blind * SCALE.get(self.mode, 1.0))
+
+    @property
+    def scale(self) -> float:
+        return SCALE.get(self.mode, 1.0)
+
+    def seat_left(self, seat: int) -> None:
+        """Kill Pots 1b: the winner quitting makes the button neutral; a leg held by a player who merely
+        steps away is kept (Kill Pots 5): the tracker only forgets it when the seat is given up for good."""
+        if self.holder == seat:
+            self.holder = None
+
+    def record_win(self, winners: tuple[int, ...], won: int, killer: int | None) -> str:
+        """After a hand: ``winners`` of the main pot, ``won`` = chips the sole winner took beyond what they
+        put in; ``killer`` = who killed this hand. Returns the reason if a kill is due next hand."""
+        self.killer_last = killer
+        self.due = None
+        if not self.enabled or not winners:
+            return ""
+        if len(winners) > 1:
+            # Kill Pots 4: a split keeps a leg; a killer who splits must kill again. 1c: else neutral.
+            if killer is not None and killer in winners:
+                self.due = killer
+                return f"seat {killer} killed this pot and split it: must kill again (Kill Pots 4)"
+            if self.holder not in winners:
+                self.holder = None
+            return ""
+        w = winners[0]
+        if killer is not None and w == killer:
+            self.holder, self.due = w, w
+            return f"seat {w} killed this pot and won it: must kill again (Kill Pots 7)"
+        if self.holder == w and won >= self.qualifier:
+            self.due = w
+            return f"seat {w} won a second pot in a row of at least {self.qualifier}: must kill the next pot (Kill Pots 3)"
+        self.holder = w
+        return ""

@@ -1,0 +1,64 @@
+"""Main and side pots from what each seat put in, and splitting a pot among its winners (Ties 3-5).
+
+Pure functions over ``{seat: chips}``; the betting round feeds them and ``settle`` uses them.
+"""
+
+from __future__ import annotations
+
+from .events import Pot
+
+
+def uncalled(contributed: dict[int, int]) -> tuple[int | None, int]:
+    """The seat whose top wager nobody matched and by how much (returned to it, never part of a pot)."""
+    if not contributed:
+        return None, 0
+    ranked = sorted(contributed.items(), key=lambda kv: kv[1], reverse=True)
+    top_seat, top = ranked[0]
+    second = ranked[1][1] if len(ranked) > 1 else 0
+    return (top_seat, top - second) if top > second else (None, 0)
+
+
+def build_pots(contributed: dict[int, int], live: set[int], dead_money: int = 0) -> list[Pot]:
+    """Main pot first, then side pots. ``contributed`` = live chips each seat put in (uncalled part already
+    taken out); ``live`` = seats still contesting (not folded, not dead); ``dead_money`` joins the main pot.
+
+    A band between two all-in levels is a pot; seats that put in at least its top are eligible. Adjacent
+    bands with the same eligible seats merge.
+    """
+    levels = sorted({c for s, c in contributed.items() if s in live and c > 0})
+    pots: list[Pot] = []
+    prev = 0
+    for i, level in enumerate(levels):
+        top = level if i < len(levels) - 1 else max([level, *contributed.values()])
+        amount = sum(min(c, top) - min(c, prev) for c in contributed.values())
+        eligible = tuple(sorted(s for s in live if contributed.get(s, 0) >= level))
+        if pots and pots[-1].eligible == eligible:
+            pots[-1] = Pot(pots[-1].amount + amount, eligible)
+        elif amount > 0:
+            pots.append(Pot(amount, eligible))
+        prev = top
+    if not pots:
+        total = sum(contributed.values()) + dead_money
+        return [Pot(total, tuple(sorted(live)))] if total else []
+    if dead_money:
+        pots[0] = Pot(pots[0].amount + dead_money, pots[0].eligible)
+    return pots
+
+
+def clockwise_from(button: int, seats: list[int] | tuple[int, ...], table_seats: int) -> list[int]:
+    """``seats`` ordered clockwise starting with the first seat left of ``button``."""
+    return sorted(seats, key=lambda s: (s - button - 1) % table_seats)
+
+
+def split(pot: Pot, winners: tuple[int, ...], button: int, table_seats: int, unit: int = 1) -> Pot:
+    """Share ``pot`` among ``winners`` in chips of ``unit``; odd units one each to the first winners
+    clockwise from the button (Ties 4, 5a). Returns the pot with winners and shares filled."""
+    if not winners:
+        return pot
+    order = clockwise_from(button, list(winners), table_seats)
+    if pot.amount % unit:
+        unit = 1
+    units, n = pot.amount // unit, len(order)
+    base, odd = divmod(units, n)
+    shares = {s: (base + (1 if i < odd else 0)) * unit for i, s in enumerate(order)}
+    return Pot(pot.amount, pot.eligible, tuple(sorted(winners)), shares)
