@@ -48,7 +48,7 @@ static const struct { char port; int bit; } selects[READERS] = {
 static avr_t *avr;
 static rc_sim_t chips[READERS];
 static int cs_low[READERS];
-static avr_irq_t *spi_in, *mouth_pin, *face_pin;
+static avr_irq_t *mouth_pin, *face_pin;
 static int verbose;
 
 enum { EV_ADD, EV_REMOVE, EV_MOUTH, EV_MUTE, EV_UNMUTE, EV_STICK, EV_UNSTICK, EV_END };
@@ -200,23 +200,56 @@ static void apply(const event_t *e)
         fprintf(stderr, "dealerbox-sim: %lu ms: script line %d applied\n", e->ms, e->line);
 }
 
-/* The master clocked a byte out: the one selected chip answers (MISO pulled up to 0xFF otherwise). */
-static void spi_out_hook(avr_irq_t *irq, uint32_t value, void *param)
+/* The one selected chip answers a byte (MISO is pulled up to 0xFF when nobody drives it). */
+static uint8_t exchange(uint8_t mosi)
 {
-    (void)irq;
-    (void)param;
     int who = -1, n = 0;
     for (int r = 0; r < READERS; r++)
         if (cs_low[r]) {
             who = r;
             n++;
         }
-    uint8_t miso = 0xFF;
-    if (n == 1)
-        miso = rc_sim_spi(&chips[who], (uint8_t)value);
-    else if (n > 1)
+    if (n > 1)
         fprintf(stderr, "dealerbox-sim: %d chip selects low at once: bus conflict\n", n);
-    avr_raise_irq(spi_in, miso);
+    return n == 1 ? rc_sim_spi(&chips[who], mosi) : 0xFF;
+}
+
+/* SPI timing. Debian's simavr 1.6 clocks every SPI byte in a fixed 100 us whatever the clock divider:
+ * 12 times slower than the board's 1 MHz bus, which made a full shoe take seconds to read. The harness
+ * takes over writes to SPDR and finishes each byte after 8 SPI clocks at the rate set in SPCR/SPSR. */
+static avr_spi_t *spi;
+static uint8_t spi_pending;
+
+static avr_cycle_count_t spi_byte_done(avr_t *a, avr_cycle_count_t when, void *param)
+{
+    (void)when;
+    (void)param;
+    spi->input_data_register = exchange(spi_pending);
+    avr_raise_interrupt(a, &spi->spi); /* SPIF */
+    return 0;
+}
+
+static void spdr_write(avr_t *a, avr_io_addr_t addr, uint8_t v, void *param)
+{
+    (void)param;
+    avr_regbit_clear(a, spi->spi.raised);
+    avr_core_watch_write(a, addr, v);
+    if (!avr_regbit_get(a, spi->spe) || !avr_regbit_get(a, spi->mstr))
+        return;
+    static const int dividers[8] = {4, 16, 64, 128, 2, 8, 32, 64}; /* SPI2X:SPR1:SPR0, datasheet table 21-5 */
+    int sel = avr_regbit_get(a, spi->spr[0]) | avr_regbit_get(a, spi->spr[1]) << 1 |
+              avr_regbit_get(a, spi->spr[2]) << 2;
+    spi_pending = v;
+    avr_cycle_timer_register(a, (avr_cycle_count_t)(8 * dividers[sel]), spi_byte_done, NULL);
+}
+
+static void take_over_spi(void)
+{
+    avr_io_addr_t io = AVR_DATA_TO_IO(0x4E); /* SPDR on the ATmega2560 */
+    spi = (avr_spi_t *)avr->io[io].w.param;
+    if (!spi || spi->r_spdr != 0x4E)
+        die("simavr's SPI is not where the ATmega2560 has it%s%d", "", 0);
+    avr->io[io].w.c = spdr_write;
 }
 
 static void cs_hook(avr_irq_t *irq, uint32_t value, void *param)
@@ -299,8 +332,7 @@ int main(int argc, char **argv)
         avr_irq_t *pin = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(selects[r].port), selects[r].bit);
         avr_irq_register_notify(pin, cs_hook, (void *)(intptr_t)r);
     }
-    avr_irq_register_notify(avr_io_getirq(avr, AVR_IOCTL_SPI_GETIRQ(0), SPI_IRQ_OUTPUT), spi_out_hook, NULL);
-    spi_in = avr_io_getirq(avr, AVR_IOCTL_SPI_GETIRQ(0), SPI_IRQ_INPUT);
+    take_over_spi();
     mouth_pin = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('E'), 4);
     face_pin = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ('E'), 5);
     set_mouth(0);

@@ -109,7 +109,7 @@ static rc_status_t select_level(uint8_t r, uint8_t sel, uint8_t cl[5], uint8_t *
     uint8_t buf[9], rx[5], known = 0; /* known: UID bits of this level already settled (0..32) */
     for (uint8_t i = 0; i < 5; i++)
         cl[i] = 0;
-    while (known < 32) {
+    for (;;) { /* until an answer without collision completes the 40 bits (known may reach 32: BCC only) */
         uint8_t nbytes = known / 8, nbits = known % 8, partial = nbits ? 1 : 0;
         buf[0] = sel;
         buf[1] = (uint8_t)(((2 + nbytes) << 4) | nbits); /* NVB: bytes and bits we send */
@@ -124,10 +124,8 @@ static rc_status_t select_level(uint8_t r, uint8_t sel, uint8_t cl[5], uint8_t *
         uint8_t mask = (uint8_t)((1 << nbits) - 1);
         for (uint8_t i = 0; i < rx_len && nbytes + i < 5; i++)
             cl[nbytes + i] = i == 0 ? (uint8_t)((cl[nbytes] & mask) | (rx[0] & (uint8_t)~mask)) : rx[i];
-        if (st == RC_OK) {
-            known = 32;
+        if (st == RC_OK)
             break;
-        }
         uint8_t coll = rc_read(r, RC_COLL);
         if (coll & 0x20) /* CollPosNotValid */
             return RC_COLLISION;
