@@ -1,0 +1,104 @@
+"""What the health corner shows: the shell's health dict judged into ok / warn / bad, with one sentence.
+
+The keys (filled by ``dealerbox run``; docs/screen.md lists them):
+
+Either flat, or (as ``dealerbox run`` builds it) with the reader's keys under ``reader`` and
+``connected`` for ``board_connected``.
+
+- ``board_connected`` (bool): the reader board's serial link is up.
+- ``heartbeat_age_s`` (float | None): seconds since the board's last heartbeat when the dict was made.
+- ``seq_gaps``, ``frames_lost``, ``bad_crc``, ``garbage_bytes`` (int): the decoder's counters, as
+  ``Pipeline.counters()`` names them (the whole dict may be spread in).
+- ``faulty_readers`` (int): readers the board reports faulty in its last heartbeat.
+- ``floor`` (dict | None): ``FloorLink.health()`` (``connected``, ``outbox_depth``, ``dropped``);
+  None or missing when the floor link is off.
+- ``source`` (str): "serial", "simulator" or "replay", shown small.
+
+A missing key is "unknown" and never an alarm: the simulator has no heartbeat.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+HEARTBEAT_WARN_S = 2.5   # the board beats every second: two missed is worth a glance
+HEARTBEAT_BAD_S = 5.0
+GAP_WARN_S = 30.0        # a sequence gap stays on screen this long, then drops back to the small counter
+OUTBOX_WARN = 1000
+
+LEVELS = ("ok", "warn", "bad")
+
+
+@dataclass(frozen=True, slots=True)
+class HealthView:
+    level: str                       # "ok" | "warn" | "bad"
+    board: str                       # short text for the corner: "1s", "down", "?"
+    board_level: str
+    floor: str                       # "ok", "down 12", "off"
+    floor_level: str
+    message: str = ""                # the sentence for the alert strip when level is not ok
+    gaps: int = 0
+
+
+def _worse(a: str, b: str) -> str:
+    return a if LEVELS.index(a) >= LEVELS.index(b) else b
+
+
+class HealthMonitor:
+    """Judges health dicts over time (a gap is news for a while, then just a count). Clock passed in."""
+
+    def __init__(self) -> None:
+        self._gaps = 0
+        self._gap_seen_at: float | None = None
+
+    def judge(self, health: dict, now: float, extra_age: float = 0.0) -> HealthView:
+        """``extra_age``: seconds since ``health`` was made, added to the heartbeat age while nothing arrives."""
+        messages: list[str] = []
+        board_level, board = "ok", "?"
+        reader = health.get("reader")
+        if isinstance(reader, dict):  # the shell's nested form: {"reader": {...}, "floor": {...}}
+            health = {**health, **{("board_connected" if k == "connected" else k): v for k, v in reader.items()}}
+        connected = health.get("board_connected")
+        age = health.get("heartbeat_age_s")
+        if connected is False:
+            board_level, board = "bad", "down"
+            messages.append("Reader board disconnected: the table is not being read")
+        elif age is not None:
+            age = float(age) + extra_age
+            board = f"{age:.0f}s"
+            if age >= HEARTBEAT_BAD_S:
+                board_level = "bad"
+                messages.append(f"No heartbeat from the reader board for {age:.0f} s")
+            elif age >= HEARTBEAT_WARN_S:
+                board_level = "warn"
+                messages.append(f"Reader board late: last heartbeat {age:.0f} s ago")
+        elif connected:
+            board = "up"
+        faulty = int(health.get("faulty_readers") or 0)
+        if faulty:
+            board_level = _worse(board_level, "warn")
+            messages.append(f"{faulty} reader{'s' if faulty > 1 else ''} faulty")
+
+        gaps = int(health.get("seq_gaps") or 0)
+        if gaps > self._gaps:
+            self._gap_seen_at = now
+        self._gaps = gaps
+        if self._gap_seen_at is not None and now - self._gap_seen_at < GAP_WARN_S:
+            board_level = _worse(board_level, "warn")
+            lost = int(health.get("frames_lost") or 0)
+            messages.append(f"Sensor data lost ({gaps} gaps, {lost} frames): check the table against the screen")
+
+        floor_level, floor = "ok", "off"
+        link = health.get("floor")
+        if isinstance(link, dict):
+            depth = int(link.get("outbox_depth") or 0)
+            if link.get("connected"):
+                floor = "ok" if depth == 0 else f"ok {depth}"
+                if depth >= OUTBOX_WARN:
+                    floor_level = "warn"
+                    messages.append(f"Floor link slow: {depth} messages waiting")
+            else:
+                floor_level, floor = "warn", f"down {depth}"
+                messages.append(f"Floor link down: {depth} messages kept in the outbox")
+        level = _worse(board_level, floor_level)
+        return HealthView(level, board, board_level, floor, floor_level, "; ".join(messages), gaps)

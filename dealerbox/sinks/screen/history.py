@@ -1,0 +1,102 @@
+"""The hand history view's content: table events turned into one plain line each, grouped by hand.
+
+Pure: events in, lines out. Hole cards are never in a line unless the event already made them public
+(a face-up deal, a hand shown at showdown); ``CardDealt`` and ``CardBurned`` of hidden cards say only that
+a card moved.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Iterable
+
+from ...engine import events as te
+
+POT_NAMES = ("Main pot",)
+
+
+def pot_name(index: int) -> str:
+    return "Main pot" if index == 0 else f"Side pot {index}"
+
+
+def seats_text(seats: Iterable[int]) -> str:
+    return " ".join(f"S{s}" for s in seats) or "-"
+
+
+@dataclass(frozen=True, slots=True)
+class Line:
+    t: float
+    text: str
+    severity: str | None = None   # findings carry theirs, for the colour of the line
+
+
+@dataclass(slots=True)
+class HandRecord:
+    hand: int | None
+    outcome: str | None = None      # set once HandEnded arrives
+    lines: list[Line] = field(default_factory=list)
+
+    @property
+    def title(self) -> str:
+        name = "Between hands" if self.hand is None else f"Hand {self.hand}"
+        return f"{name}: {self.outcome}" if self.outcome else (name if self.hand is None else f"{name} (in play)")
+
+
+def describe(e: te.TableEvent) -> Line | None:
+    """One line for the dealer, or None for events too fine-grained to help settle a dispute."""
+    match e:
+        case te.HandStarted():
+            text = f"Started: button S{e.button}, {len(e.seats)} dealt in ({e.game})"
+        case te.CardDealt(face_up=True):
+            text = f"S{e.seat} card dealt face up: {e.card}"
+        case te.BoardCardDealt():
+            text = f"{e.street.capitalize()}: {e.card}"
+        case te.ActionTaken():
+            text = f"S{e.seat} {e.action}" + (f" {e.amount}" if e.amount else "") + \
+                   (f" (total {e.total})" if e.total and e.total != e.amount else "") + f"  [{e.street}]"
+        case te.BettingRoundEnded():
+            text = f"End of {e.street} betting, pot {e.pot}"
+        case te.HandShown():
+            text = f"S{e.seat} shows {' '.join(e.cards)}" + (f": {e.rank}" if e.rank else "")
+        case te.PotAwarded():
+            text = f"{pot_name(e.index)} {e.pot.amount} to {seats_text(e.pot.winners)}"
+        case te.HandEnded():
+            text = f"Hand ended: {e.outcome}"
+        case te.FindingRaised():
+            return Line(e.t, f"{e.severity.upper()} {e.citation}: {e.ruling}", e.severity)
+        case te.FindingAcknowledged():
+            text = f"Finding {e.id} acknowledged"
+        case te.FloorCalled():
+            text = f"Floor called" + (f": {e.reason}" if e.reason else "")
+        case te.PlayerSeated():
+            text = f"S{e.seat} sat down with {e.stack}"
+        case te.PlayerLeft():
+            text = f"S{e.seat} left with {e.stack}"
+        case te.StackChanged():
+            text = f"S{e.seat} stack {e.stack} ({e.reason})"
+        case te.ButtonMoved():
+            text = f"Button to S{e.seat}"
+        case te.SensorDataLost():
+            return Line(e.t, f"Sensor data lost: {e.count or 'unknown'} frames ({e.reason})", "dealer")
+        case te.ReaderHealthChanged(ok=False):
+            return Line(e.t, f"Reader {e.reader} ({e.zone}) faulted, code {e.code}", "dealer")
+        case _:
+            return None
+    return Line(e.t, text)
+
+
+def hand_records(events: Iterable[te.TableEvent], keep: int = 4) -> list[HandRecord]:
+    """The last ``keep`` hands (newest first), each with its lines in time order."""
+    records: dict[int | None, HandRecord] = {}
+    for e in events:
+        hand = getattr(e, "hand", None)
+        record = records.get(hand)
+        if record is None:
+            record = records[hand] = HandRecord(hand)
+        if isinstance(e, te.HandEnded):
+            record.outcome = e.outcome
+        line = describe(e)
+        if line is not None:
+            record.lines.append(line)
+    ordered = sorted(records.values(), key=lambda r: -1 if r.hand is None else r.hand, reverse=True)
+    return [r for r in ordered if r.lines][:keep]

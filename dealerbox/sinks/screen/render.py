@@ -1,0 +1,747 @@
+"""Draws one frame of the dealer's screen from a TableState, a health view and recent table events.
+
+The renderer decides nothing about poker: it shows what the snapshot says. Each frame also returns what it
+drew (``Drawn``: kind, text, rectangle) and where the touch targets are (``Target``), so tests and the
+mouse handler work from the same facts the pixels came from.
+
+Layout, top to bottom: a bar (hand, phase, game; health corner), a health alert strip when something is
+wrong, the findings banner when one is open, the table (oval, seats clockwise from the dealer's left,
+board, pot), and a row of action keys.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Iterable
+
+import pygame
+
+from ...engine import events as te
+from ...engine.state import FindingView, SeatView, TableState
+from . import cards, theme
+from .health import HealthView
+from .history import hand_records, pot_name
+
+BASE = (800, 480)
+PHASE_NAMES = {"idle": "Waiting", "deal": "Dealing", "preflop": "Pre-flop", "flop": "Flop", "turn": "Turn",
+               "river": "River", "showdown": "Showdown", "ended": "Hand over"}
+IN_HAND_PHASES = ("deal", "preflop", "flop", "turn", "river", "showdown")
+BETTING_PHASES = ("preflop", "flop", "turn", "river")
+
+
+@dataclass(frozen=True, slots=True)
+class Drawn:
+    """One thing the renderer put on screen: ``kind`` says what it is, ``ref`` what it belongs to."""
+    kind: str
+    text: str
+    rect: pygame.Rect
+    ref: object = None
+
+
+@dataclass(frozen=True, slots=True)
+class Target:
+    """A touch target. ``action`` makes a DealerInput; ``ui`` only changes the screen (history, confirm)."""
+    key: str                         # stable across frames: a press and its release must hit the same key
+    label: str
+    rect: pygame.Rect
+    action: str | None = None
+    seat: int | None = None
+    ref: str | None = None
+    seats: tuple[int, ...] = ()
+    ui: str | None = None
+
+
+@dataclass(slots=True)
+class UiState:
+    """What the screen itself remembers between frames (not table state)."""
+    history: bool = False
+    history_page: int = 0
+    confirm: str | None = None       # "misdeal" or "new-hand" while waiting for the second tap
+
+
+@dataclass(slots=True)
+class Frame:
+    surface: pygame.Surface
+    drawn: list[Drawn] = field(default_factory=list)
+    targets: list[Target] = field(default_factory=list)
+    banner: FindingView | None = None
+
+    def texts(self, kind: str) -> list[str]:
+        return [d.text for d in self.drawn if d.kind == kind]
+
+    def find(self, kind: str, ref: object = None) -> list[Drawn]:
+        return [d for d in self.drawn if d.kind == kind and (ref is None or d.ref == ref)]
+
+    def target(self, key: str) -> Target | None:
+        return next((t for t in self.targets if t.key == key), None)
+
+
+def open_findings(state: TableState, events: Iterable[te.TableEvent] = ()) -> list[FindingView]:
+    """Unacknowledged findings, most serious then newest first.
+
+    Floor findings seen in events stay here until a FindingAcknowledged names them, even if a snapshot
+    no longer lists them: the floor must see them.
+    """
+    found: dict[str, FindingView] = {}
+    acked: set[str] = set()
+    order: dict[str, int] = {}
+    for e in events:
+        if isinstance(e, te.FindingRaised) and e.severity == "floor":
+            found[e.id] = FindingView(e.id, e.rule, e.citation, e.severity, e.outcome, e.ruling, e.seats, e.cards)
+            order.setdefault(e.id, len(order))
+        elif isinstance(e, te.FindingAcknowledged):
+            acked.add(e.id)
+    for f in state.findings:
+        if f.acknowledged:
+            acked.add(f.id)
+        else:
+            found[f.id] = f
+            order.setdefault(f.id, len(order))
+    live = [f for f in found.values() if f.id not in acked]
+    return sorted(live, key=lambda f: (-theme.SEVERITY_RANK.get(f.severity, 0), -order[f.id]))
+
+
+def awarded_pots(state: TableState, events: Iterable[te.TableEvent]) -> set[int]:
+    return {e.index for e in events if isinstance(e, te.PotAwarded) and e.hand == state.hand}
+
+
+class Renderer:
+    """Draws frames at one size; fonts and geometry scale from the 800x480 design."""
+
+    def __init__(self, size: tuple[int, int]) -> None:
+        pygame.font.init()
+        self.size = size
+        w, h = size
+        self.s = s = min(w / BASE[0], h / BASE[1])
+        self.fonts = {name: pygame.font.Font(None, max(12, round(px * s))) for name, px in
+                      (("huge", 52), ("big", 40), ("med", 32), ("small", 26), ("tiny", 22))}
+        self.card_font_cache: dict[int, pygame.font.Font] = {}
+        self.surface = pygame.Surface(size)
+        self._text_cache: dict[tuple, pygame.Surface] = {}
+        self._layout_cache: dict[tuple, object] = {}
+
+    # --- helpers -----------------------------------------------------------------------------------
+
+    def px(self, v: float) -> int:
+        return max(1, round(v * self.s))
+
+    def _render_text(self, text: str, font: str, colour: theme.Colour) -> pygame.Surface:
+        key = (text, font, colour)
+        img = self._text_cache.get(key)
+        if img is None:
+            if len(self._text_cache) > 2000:  # labels change with every bet: keep the cache bounded
+                self._text_cache.clear()
+            img = self._text_cache[key] = self.fonts[font].render(text, True, colour)
+        return img
+
+    def text(self, frame: Frame, text: str, font: str, colour: theme.Colour, kind: str | None = None,
+             ref: object = None, **anchor: tuple[int, int]) -> pygame.Rect:
+        img = self._render_text(text, font, colour)
+        rect = img.get_rect(**anchor)
+        frame.surface.blit(img, rect)
+        if kind:
+            frame.drawn.append(Drawn(kind, text, rect, ref))
+        return rect
+
+    def fit(self, text: str, font: str, width: int) -> str:
+        """``text`` cut with an ellipsis to fit ``width`` px."""
+        key = ("fit", text, font, width)
+        if key not in self._layout_cache:
+            f = self.fonts[font]
+            out = text
+            if f.size(text)[0] > width:
+                while out and f.size(out + "…")[0] > width:
+                    out = out[:-1]
+                out = out.rstrip() + "…"
+            self._remember(key, out)
+        return self._layout_cache[key]
+
+    def wrap(self, text: str, font: str, width: int, max_lines: int) -> list[str]:
+        """Words into at most ``max_lines`` lines of ``width`` px; the last one cut with an ellipsis."""
+        key = ("wrap", text, font, width, max_lines)
+        if key not in self._layout_cache:
+            f = self.fonts[font]
+            lines: list[str] = []
+            current = ""
+            for word in text.split():
+                trial = f"{current} {word}".strip()
+                if f.size(trial)[0] <= width or not current:
+                    current = trial
+                else:
+                    lines.append(current)
+                    current = word
+            if current:
+                lines.append(current)
+            if len(lines) > max_lines:
+                lines = lines[:max_lines]
+                lines[-1] = self.fit(lines[-1] + " …", font, width)
+            self._remember(key, [self.fit(line, font, width) for line in lines])
+        return self._layout_cache[key]
+
+    def fits(self, text: str, font: str, width: int, max_lines: int) -> bool:
+        """True when ``text`` wraps into ``max_lines`` lines of ``width`` px without cutting a word."""
+        lines = self.wrap(text, font, width, max_lines)
+        return " ".join(lines) == " ".join(text.split())
+
+    def _remember(self, key: tuple, value: object) -> None:
+        if len(self._layout_cache) > 4000:  # labels change with every bet: keep the cache bounded
+            self._layout_cache.clear()
+        self._layout_cache[key] = value
+
+    def card_font(self, height: int) -> pygame.font.Font:
+        size = max(12, int(height * 0.62))
+        f = self.card_font_cache.get(size)
+        if f is None:
+            f = self.card_font_cache[size] = pygame.font.Font(None, size)
+        return f
+
+    def key(self, frame: Frame, rect: pygame.Rect, label: str, colour: theme.Colour = theme.KEY,
+            target: Target | None = None, text_colour: theme.Colour = theme.KEY_TEXT) -> None:
+        """An action key; disabled (dim, no target) when ``target`` is None. Long labels take two lines."""
+        if target is None:
+            colour, text_colour = theme.KEY_DISABLED, theme.KEY_DISABLED_TEXT
+        pygame.draw.rect(frame.surface, colour, rect, border_radius=self.px(8))
+        room = rect.width - self.px(10)
+        kind = "key" if target else "key-disabled"
+        ref = target.key if target else label
+        for font in ("med", "small", "tiny"):
+            max_lines = max(1, min(2, (rect.height - self.px(4)) // self.fonts[font].get_linesize()))
+            if self.fits(label, font, room, max_lines):
+                lines = self.wrap(label, font, room, max_lines)
+                break
+        else:
+            lines = self.wrap(label, "tiny", room, 2)
+        line_h = self.fonts[font].get_linesize()
+        y = rect.centery - len(lines) * line_h // 2
+        for line in lines:
+            self.text(frame, line, font, text_colour, midtop=(rect.centerx, y))
+            y += line_h
+        # One record per key with its whole label, where the key is (tests look keys up by label).
+        frame.drawn.append(Drawn(kind, label, rect.copy(), ref))
+        if target:
+            frame.targets.append(target)
+
+    # --- the frame ---------------------------------------------------------------------------------
+
+    def render(self, state: TableState, health: HealthView, events: list[te.TableEvent], ui: UiState) -> Frame:
+        frame = Frame(self.surface)
+        frame.surface.fill(theme.BACKGROUND)
+        w, h = self.size
+        findings = open_findings(state, events)
+        frame.banner = findings[0] if findings else None
+
+        # A column of keys down the right: on a wide screen height is what the table is short of.
+        top = pygame.Rect(0, 0, w, self.px(44))
+        keys_w = max(2 * theme.MIN_TOUCH, self.px(136))
+        keys = pygame.Rect(w - keys_w, top.bottom, keys_w, h - top.bottom)
+        left_w = keys.left
+        y = top.bottom
+        alert = None
+        if health.level != "ok":
+            alert = pygame.Rect(0, y, left_w, self.px(34))
+            y = alert.bottom
+        banner = None
+        if frame.banner is not None:
+            banner = pygame.Rect(0, y, left_w, max(2 * theme.MIN_TOUCH + 3 * self.px(6), self.px(116)))
+            y = banner.bottom
+        body = pygame.Rect(0, y, left_w, h - y)
+
+        self.draw_top(frame, top, state, health)
+        if alert:
+            self.draw_alert(frame, alert, health)
+        if ui.history:
+            self.draw_history(frame, body, events, ui)
+        else:
+            self.draw_table(frame, body, state, findings, events)
+        if banner:
+            self.draw_banner(frame, banner, frame.banner, len(findings) - 1)
+        self.draw_keys(frame, keys, state, events, ui)
+        return frame
+
+    def draw_top(self, frame: Frame, rect: pygame.Rect, state: TableState, health: HealthView) -> None:
+        pygame.draw.rect(frame.surface, theme.BAR, rect)
+        pad = self.px(12)
+        hand = f"Hand {state.hand}" if state.hand is not None else "No hand yet"
+        r = self.text(frame, hand, "big", theme.TEXT, kind="hand", ref=state.hand, midleft=(pad, rect.centery))
+        r = self.text(frame, PHASE_NAMES.get(state.phase, state.phase), "big", theme.SEAT_TO_ACT, kind="phase",
+                      ref=state.phase, midleft=(r.right + pad * 2, rect.centery))
+        game = state.game.upper() + (f"  deck {state.deck_id}" if state.deck_id else "")
+        if game.strip():
+            self.text(frame, game, "small", theme.TEXT_DIM, kind="game", midleft=(r.right + pad * 2, rect.centery))
+        # Health corner: two dots and a few characters, right-aligned; the alert strip says more.
+        x = rect.right - pad
+        for name, value, level in (("FLOOR", health.floor, health.floor_level),
+                                   ("BOARD", health.board, health.board_level)):
+            colour = {"ok": theme.HEALTH_OK, "warn": theme.HEALTH_WARN, "bad": theme.HEALTH_BAD}[level]
+            r = self.text(frame, value, "tiny", theme.TEXT_DIM, kind="health", ref=name.lower(),
+                          midright=(x, rect.centery))
+            radius = self.px(7)
+            centre = (r.left - radius - self.px(4), rect.centery)
+            pygame.draw.circle(frame.surface, colour, centre, radius)
+            r = self.text(frame, name, "tiny", theme.TEXT_DIM, midright=(centre[0] - radius - self.px(4), rect.centery))
+            x = r.left - pad
+
+    def draw_alert(self, frame: Frame, rect: pygame.Rect, health: HealthView) -> None:
+        colour = theme.HEALTH_BAD if health.level == "bad" else theme.HEALTH_WARN
+        text_colour = theme.WHITE if health.level == "bad" else theme.BLACK
+        pygame.draw.rect(frame.surface, colour, rect)
+        self.text(frame, self.fit(health.message, "small", rect.width - self.px(24)), "small", text_colour,
+                  kind="health-alert", ref=health.level, midleft=(self.px(12), rect.centery))
+
+    # --- the table ---------------------------------------------------------------------------------
+
+    def seat_geometry(self, body: pygame.Rect, n: int) -> tuple[dict[int, pygame.Rect], dict[int, tuple[float, float]],
+                                                                  pygame.Rect]:
+        """Seat boxes evenly spaced round a stadium-shaped table, seat 1 at the dealer's left (bottom left),
+        clockwise to seat n at the dealer's right; the dealer's spot (bottom centre) stays free."""
+        sh = min(self.px(66), body.height // 4)
+        pad = self.px(4)
+        sw = min(self.px(132), body.width // 5)
+        for _ in range(2):  # shrink the boxes until n of them fit round the table without touching
+            rx = body.width / 2 - sw / 2 - pad      # path through the box centres
+            r = body.height / 2 - sh / 2 - pad      # end radius = half the height
+            straight = max(0.0, rx - r)             # half the length of the top and bottom sides
+            perimeter = 4 * straight + 2 * math.pi * r
+            gap = sw * 0.7                          # arc left free either side of the dealer
+            spacing = (perimeter - 2 * gap) / max(1, n - 1)
+            if spacing >= sw + pad:
+                break
+            sw = max(self.px(80), int(spacing - pad) if spacing < sw * 1.7 else int(spacing / 1.7))
+        cx, cy = body.center
+        boxes: dict[int, pygame.Rect] = {}
+        inward: dict[int, tuple[float, float]] = {}
+        for i in range(1, n + 1):
+            s = gap + (i - 1) * (perimeter - 2 * gap) / max(1, n - 1)
+            x, y, ix, iy = _stadium_point(s, cx, cy, straight, r)
+            box = pygame.Rect(0, 0, sw, sh)
+            box.center = (round(x), round(y))
+            boxes[i] = box
+            inward[i] = (ix, iy)
+        felt = pygame.Rect(0, 0, round(2 * rx), round(2 * r))
+        felt.center = body.center
+        return boxes, inward, felt
+
+    def draw_table(self, frame: Frame, body: pygame.Rect, state: TableState, findings: list[FindingView],
+                   events: list[te.TableEvent]) -> None:
+        surf = frame.surface
+        n = len(state.seats) or 9
+        boxes, inward, felt = self.seat_geometry(body, n)
+        rim = felt.inflate(self.px(16), self.px(16))
+        pygame.draw.rect(surf, theme.FELT_EDGE, rim, border_radius=rim.height // 2)
+        pygame.draw.rect(surf, theme.FELT, felt, border_radius=felt.height // 2)
+        showdown = state.phase in ("showdown", "ended") and any(s.shown for s in state.seats)
+
+        # Highlights: every seat an open finding concerns, in that finding's colour (the banner's on top).
+        highlight: dict[int, theme.Colour] = {}
+        for f in reversed(findings):
+            for seat in f.seats:
+                highlight[seat] = theme.SEVERITY_COLOURS.get(f.severity, theme.WHITE)
+        flagged_cards = {c: theme.SEVERITY_COLOURS.get(f.severity, theme.WHITE) for f in reversed(findings)
+                         for c in f.cards}
+
+        chip_r = self.px(13)
+        puck_r = self.px(15)
+        # First where each seat's bet and the puck go, so the middle can keep clear of them.
+        bets: list[tuple[SeatView, tuple[int, int], dict, pygame.Rect]] = []
+        obstacles: list[pygame.Rect] = list(boxes.values())
+        rows: list[tuple[pygame.Rect, float]] = [(b, inward[i][1]) for i, b in boxes.items()]  # top/bottom rows
+        puck: tuple[int, int] | None = None
+        for seat in state.seats:
+            box = boxes.get(seat.seat)
+            if box is None:
+                continue
+            dx, dy = inward[seat.seat]
+            # Bet badge just inside the seat box, toward the middle of the table.
+            edge = min(box.width / 2 / max(abs(dx), 1e-6), box.height / 2 / max(abs(dy), 1e-6))
+            bx, by = round(box.centerx + dx * (edge + chip_r * 1.2)), round(box.centery + dy * (edge + chip_r * 1.2))
+            label_right = dx >= -0.2
+            if seat.bet:
+                label_w = self.fonts["med"].size(f"{seat.bet:,}")[0]
+                anchor = {"midleft": (bx + chip_r + self.px(4), by)} if label_right else \
+                    {"midright": (bx - chip_r - self.px(4), by)}
+                area = pygame.Rect(0, 0, 2 * chip_r + self.px(4) + label_w, 2 * chip_r + self.px(4))
+                area.midleft = (bx - chip_r - self.px(2), by)
+                if not label_right:
+                    area.midright = (bx + chip_r + self.px(2), by)
+                bets.append((seat, (bx, by), anchor, area))
+                obstacles.append(area)
+                rows.append((area, dy))
+            if state.button == seat.seat:
+                # The puck sits beside the bet, on the side away from the bet's label.
+                ox, oy = -dy * chip_r * 2.8, dx * chip_r * 2.8
+                if (ox > 0) == label_right and abs(ox) > 1:
+                    ox, oy = -ox, -oy
+                elif abs(ox) <= 1 and oy > 0:
+                    ox, oy = -ox, -oy
+                puck = (round(bx + ox), round(by + oy))
+                obstacles.append(pygame.Rect(puck[0] - puck_r, puck[1] - puck_r, 2 * puck_r, 2 * puck_r))
+
+        # The middle band: below the top row and its bets, above the bottom row and its bets.
+        top_half = [o for o, dy in rows if dy > 0.9]
+        low_half = [o for o, dy in rows if dy < -0.9]
+        y0 = max((o.bottom for o in top_half), default=felt.top) + self.px(4)
+        y1 = min((o.top for o in low_half), default=felt.bottom) - self.px(4)
+        # Seats at the ends of the table and their bets reach into the band: keep the middle clear of them.
+        x0, x1 = felt.left + felt.height // 4, felt.right - felt.height // 4
+        for o in obstacles:
+            if o.bottom > y0 and o.top < y1:
+                if o.centerx < felt.centerx:
+                    x0 = max(x0, o.right)
+                else:
+                    x1 = min(x1, o.left)
+        band = (y0, y1, x0 + self.px(6), x1 - self.px(6))
+        self.draw_middle(frame, felt, band, state, flagged_cards, events, showdown)
+
+        for seat in state.seats:
+            if seat.seat in boxes:
+                self.draw_seat(frame, boxes[seat.seat], seat, state, highlight.get(seat.seat), showdown)
+        for seat, (bx, by), anchor, _ in bets:
+            pygame.draw.circle(surf, theme.CHIP_EDGE, (bx, by), chip_r + self.px(2))
+            pygame.draw.circle(surf, theme.CHIP, (bx, by), chip_r)
+            self.text(frame, f"{seat.bet:,}", "med", theme.WHITE, kind="bet", ref=seat.seat, **anchor)
+        if puck is not None:
+            pygame.draw.circle(surf, theme.BUTTON_PUCK, puck, puck_r)
+            pygame.draw.circle(surf, theme.BLACK, puck, puck_r, width=max(1, self.px(2)))
+            self.text(frame, "D", "small", theme.BLACK, kind="button", ref=state.button, center=puck)
+
+    def draw_seat(self, frame: Frame, box: pygame.Rect, seat: SeatView, state: TableState,
+                  outline: theme.Colour | None, showdown: bool) -> None:
+        surf = frame.surface
+        winner = seat.seat in state.winners
+        status, fill, text_colour = self.seat_status(seat, winner)
+        pygame.draw.rect(surf, fill, box, border_radius=self.px(10))
+        if outline:
+            pygame.draw.rect(surf, outline, box.inflate(self.px(8), self.px(8)), width=self.px(5),
+                             border_radius=self.px(12))
+        frame.drawn.append(Drawn("seat", status, box.copy(), seat.seat))
+        pad = self.px(6)
+        self.text(frame, str(seat.seat), "big", text_colour, kind="seat-number", ref=seat.seat,
+                  topleft=(box.left + pad, box.top + pad // 2))
+        if not seat.occupied:
+            self.text(frame, "open", "small", theme.TEXT_DIM, kind="seat-status", ref=seat.seat,
+                      bottomleft=(box.left + pad, box.bottom - pad // 2))
+            return
+        stack = f"{seat.stack:,}"
+        stack_font = "small" if seat.shown or self.fonts["med"].size(stack)[0] > box.width * 0.6 else "med"
+        self.text(frame, stack, stack_font, text_colour, kind="stack", ref=seat.seat,
+                  bottomleft=(box.left + pad, box.bottom - pad // 2))
+        if status and not seat.shown:
+            self.text(frame, status, "tiny", text_colour, kind="seat-status", ref=seat.seat,
+                      midleft=(box.left + pad + self.fonts["big"].size(str(seat.seat))[0] + pad,
+                               box.top + pad // 2 + self.fonts["big"].get_height() // 2))
+        # Cards: face-up only once shown at showdown; otherwise backs, as many as held, never which.
+        if seat.shown:
+            area = pygame.Rect(box.left + box.width * 9 // 20, box.top + pad // 2,
+                               box.width * 11 // 20 - pad // 2, box.height - pad)
+            self.draw_fan(frame, area, list(seat.shown), face_up=True, kind="shown-card", ref=seat.seat)
+        elif seat.cards_held and not seat.folded:
+            ch = box.height * 9 // 20
+            n = seat.cards_held
+            area = pygame.Rect(0, 0, round(ch * 0.72 * (n + 0.15 if n <= 2 else 1 + 0.45 * (n - 1))), ch)
+            area.bottomright = (box.right - pad, box.bottom - pad)
+            self.draw_fan(frame, area, [""] * seat.cards_held, face_up=False, kind="card-back", ref=seat.seat)
+        if winner:
+            self.text(frame, f"WINS {state.winners[seat.seat]:,}", "small", theme.WHITE, kind="winner",
+                      ref=seat.seat, midbottom=(box.centerx, box.top - self.px(2)))
+
+    @staticmethod
+    def seat_status(seat: SeatView, winner: bool) -> tuple[str, theme.Colour, theme.Colour]:
+        """The word under the seat number and the box colours; the first that applies wins."""
+        if not seat.occupied:
+            return "", theme.SEAT_EMPTY, theme.TEXT_DIM
+        if winner:
+            return "WINNER", theme.SEAT_WINNER, theme.WHITE
+        if seat.dead:
+            return "DEAD", theme.SEAT_DEAD, theme.WHITE
+        if seat.to_act:
+            return "TO ACT", theme.SEAT_TO_ACT, theme.BLACK
+        if seat.all_in:
+            return "ALL-IN", theme.SEAT_ALL_IN, theme.WHITE
+        if seat.folded:
+            return "FOLD", theme.SEAT_FOLDED, theme.TEXT_DIM
+        if seat.in_hand:
+            return "", theme.SEAT_IN_HAND, theme.WHITE
+        return "out", theme.SEAT_IDLE, theme.TEXT
+
+    def draw_fan(self, frame: Frame, area: pygame.Rect, names: list[str], face_up: bool, kind: str,
+                 ref: object, outlines: dict[str, theme.Colour] | None = None) -> None:
+        """Cards side by side in ``area``, overlapping when they do not fit (four Omaha cards)."""
+        if not names:
+            return
+        ch = area.height
+        cw = min(round(ch * 0.72), area.width)
+        n = len(names)
+        step = min(cw + self.px(3), (area.width - cw) / max(1, n - 1)) if n > 1 else 0
+        total = cw + step * (n - 1)
+        x0 = area.centerx - total / 2
+        font = self.card_font(ch if step >= cw else ch * 0.8)
+        for i, name in enumerate(names):
+            rect = pygame.Rect(round(x0 + i * step), area.top, cw, ch)
+            if face_up:
+                cards.draw_face(frame.surface, rect, name, font, (outlines or {}).get(name),
+                                corner=step < cw * 0.9)
+                frame.drawn.append(Drawn(kind, name, rect, ref))
+            else:
+                cards.draw_back(frame.surface, rect)
+                frame.drawn.append(Drawn(kind, "", rect, ref))
+
+    def draw_middle(self, frame: Frame, felt: pygame.Rect, band: tuple[int, int], state: TableState,
+                    flagged: dict[str, theme.Colour], events: list[te.TableEvent], showdown: bool) -> None:
+        """Board, burn and muck counts, pot and side pots, and at showdown what to push where, in the band
+        left free between the top and bottom rows of seats (and their bets)."""
+        surf = frame.surface
+        top, bottom, left, right = band
+        cx = (left + right) // 2
+        avail = bottom - top
+        pot_font = "huge" if self.fonts["huge"].get_linesize() * 2 < avail else "big"
+        pot_h = self.fonts[pot_font].get_linesize()
+        multi = len(state.pots) > 1 or (showdown and bool(state.pots))
+        line_h = self.fonts["small"].get_linesize()
+        extra = (line_h if multi else 0) + (line_h if showdown and state.winners else 0)
+        gap = self.px(5)
+        side = self.px(10)
+        label_w = max(self.fonts["small"].size(t)[0] for t in ("Burn 00", "Muck 00"))
+        total = sum(a for a, _ in state.pots) if multi else state.pot
+        pot_w = self.fonts["big"].size(f"Pot {total:,}")[0]
+        stacked = avail - pot_h - extra >= self.px(44)
+        # On a crowded table the counts leave the board's side for the line under it.
+        counts_inline = not stacked and (right - left) - pot_w - 2 * side - 5 * self.px(26) < label_w + side
+        if counts_inline:
+            label_w, multi, extra = -side, True, line_h
+        if stacked:
+            card_h = min(self.px(64), avail - pot_h - extra)
+            width_left = right - left - 2 * (label_w + side)     # board centred, counts hang off its left
+        else:
+            card_h = min(self.px(64), avail - extra)
+            width_left = right - left - label_w - pot_w - 2 * side
+        card_h = max(self.px(28), min(card_h, round((width_left - 4 * gap) / 5 / 0.72)))
+        card_w = round(card_h * 0.72)
+        board = pygame.Rect(0, 0, 5 * card_w + 4 * gap, card_h)
+        if stacked:
+            block = card_h + pot_h + extra
+            y = top + (avail - block) // 2
+            if showdown and state.winners:
+                y += line_h
+            board.midtop = (cx, y)
+        else:
+            # Side by side: counts, board, pot in one row when the band is too low to stack them.
+            row_w = label_w + side + board.width + side + pot_w
+            board.midleft = (cx - row_w // 2 + label_w + side, (top + bottom - (line_h if multi else 0)) // 2)
+        for i in range(5):
+            slot = pygame.Rect(board.left + i * (card_w + gap), board.top, card_w, card_h)
+            if i < len(state.board):
+                name = state.board[i]
+                cards.draw_face(surf, slot, name, self.card_font(card_h), flagged.get(name))
+                frame.drawn.append(Drawn("board-card", name, slot, i))
+            else:
+                pygame.draw.rect(surf, (30, 120, 70), slot, width=max(1, self.px(2)), border_radius=self.px(5))
+        if not counts_inline:
+            self.text(frame, f"Burn {state.burn_count}", "small", theme.TEXT, kind="burn", ref=state.burn_count,
+                      bottomright=(board.left - side, board.centery))
+            self.text(frame, f"Muck {state.muck_count}", "small", theme.TEXT, kind="muck", ref=state.muck_count,
+                      topright=(board.left - side, board.centery))
+
+        main = f"Pot {total:,}"
+        if stacked:
+            r = self.text(frame, main, pot_font, theme.WHITE, kind="pot", ref=total, midtop=(cx, board.bottom))
+            y, anchor_x, width = r.bottom, cx, right - left
+        else:
+            r = self.text(frame, main, "big", theme.WHITE, kind="pot", ref=total,
+                          midleft=(board.right + side, board.centery))
+            y, anchor_x, width = board.bottom, cx, right - left
+        if multi:
+            done = awarded_pots(state, events)
+            parts = []
+            if counts_inline:
+                parts += [f"Burn {state.burn_count}", f"Muck {state.muck_count}"]
+                frame.drawn.append(Drawn("burn", f"Burn {state.burn_count}", board.copy(), state.burn_count))
+                frame.drawn.append(Drawn("muck", f"Muck {state.muck_count}", board.copy(), state.muck_count))
+            for i, (amount, eligible) in enumerate(state.pots if len(state.pots) > 1 or showdown else ()):
+                winners = state.pot_winners[i] if i < len(state.pot_winners) else ()
+                label = ("Main" if i == 0 else f"Side {i}") + f" {amount:,}"
+                if winners:
+                    label += ": " + " ".join(f"S{s}" for s in winners) + (" paid" if i in done else "")
+                parts.append(label)
+                frame.drawn.append(Drawn("side-pot" if i else "main-pot", f"{amount:,}", r, tuple(eligible)))
+            line = "   ".join(parts)
+            width = max(width, board.width + pot_w, felt.width * 3 // 5)
+            font = "small" if self.fonts["small"].size(line)[0] <= width else "tiny"
+            anchor = {"midtop": (anchor_x, y)} if anchor_x is not None else {"topleft": (r.left, y)}
+            self.text(frame, self.fit(line, font, width), font, theme.TEXT, kind="side-pots", **anchor)
+        if showdown and state.winners:
+            push = "Push: " + ",  ".join(f"{amt:,} to S{seat}" for seat, amt in sorted(state.winners.items()))
+            self.text(frame, self.fit(push, "small", right - left), "small", theme.SEAT_TO_ACT,
+                      kind="push", midbottom=(cx, board.top - self.px(2)))
+
+    # --- findings banner ---------------------------------------------------------------------------
+
+    def draw_banner(self, frame: Frame, rect: pygame.Rect, finding: FindingView, more: int) -> None:
+        surf = frame.surface
+        colour = theme.SEVERITY_COLOURS.get(finding.severity, theme.SEVERITY_COLOURS["floor"])
+        ink = theme.SEVERITY_TEXT.get(finding.severity, theme.WHITE)
+        pygame.draw.rect(surf, colour, rect)
+        frame.drawn.append(Drawn("banner", finding.severity, rect.copy(), finding.id))
+        pad = self.px(10)
+        key_w = max(theme.MIN_TOUCH * 2, self.px(150))
+        key_h = max(theme.MIN_TOUCH, (rect.height - 3 * pad) // 2)
+        # Call floor is always in the key column (it carries this finding's id while the banner is up).
+        buttons = [Target(f"ack:{finding.id}", "Acknowledge", pygame.Rect(0, 0, key_w, key_h), action="ack",
+                          ref=finding.id)]
+        if finding.outcome == "misdeal":
+            buttons.append(Target(f"misdeal:{finding.id}", "Confirm misdeal", pygame.Rect(0, 0, key_w, key_h),
+                                  action="misdeal", ref=finding.id))
+        cols = 1
+        for row, b in enumerate(buttons):
+            b.rect.topright = (rect.right - pad, rect.top + pad + row * (key_h + pad))
+            key_colour = theme.KEY_DANGER if b.action == "misdeal" else theme.BAR
+            # A white rim keeps a red key visible on the red banner.
+            pygame.draw.rect(surf, theme.WHITE, b.rect.inflate(self.px(4), self.px(4)), border_radius=self.px(10))
+            self.key(frame, b.rect, b.label, key_colour, b)
+        text_w = rect.width - cols * (key_w + pad) - 3 * pad
+        x = rect.left + pad
+        head = f"{finding.severity.upper()}  {finding.citation}" + \
+            ("  " + " ".join(f"S{s}" for s in finding.seats) if finding.seats else "")
+        r = self.text(frame, self.fit(head, "big", text_w), "big", ink, kind="citation", ref=finding.id,
+                      topleft=(x, rect.top + pad // 2))
+        if more > 0:
+            self.text(frame, f"+{more} more", "tiny", ink, kind="more", midleft=(r.right + pad, r.centery))
+        # Cards named by the finding are exposed or dead cards by contract, so they may be shown here.
+        card_x = x
+        if finding.cards:
+            ch = rect.bottom - r.bottom - pad
+            area = pygame.Rect(x, r.bottom + pad // 2, min(len(finding.cards), 3) * round(ch * 0.8), ch)
+            self.draw_fan(frame, area, list(finding.cards[:3]), True, "finding-card", finding.id)
+            card_x = area.right + pad
+        lines = self.wrap(finding.ruling, "small", text_w - (card_x - x), 3)
+        y = r.bottom + self.px(2)
+        for line in lines:
+            rr = self.text(frame, line, "small", ink, kind="ruling", ref=finding.id, topleft=(card_x, y))
+            y = rr.bottom
+
+    # --- action keys -------------------------------------------------------------------------------
+
+    def draw_keys(self, frame: Frame, rect: pygame.Rect, state: TableState, events: list[te.TableEvent],
+                  ui: UiState) -> None:
+        pygame.draw.rect(frame.surface, theme.BAR, rect)
+        pad = self.px(8)
+        in_hand = state.phase in IN_HAND_PHASES
+        keys: list[tuple[str, Target | None, theme.Colour]] = []
+        if ui.confirm:
+            prompt = {"misdeal": "Misdeal? Cards back to the shoe, blinds returned.",
+                      "new-hand": "Start a new hand? This hand is abandoned."}[ui.confirm]
+            label = "Confirm misdeal" if ui.confirm == "misdeal" else "Start new hand"
+            keys = [(label, Target(f"confirm:{ui.confirm}", label, pygame.Rect(0, 0, 0, 0), action=ui.confirm),
+                     theme.KEY_DANGER),
+                    ("Cancel", Target("cancel", "Cancel", pygame.Rect(0, 0, 0, 0), ui="cancel"), theme.KEY)]
+            y = rect.top + pad
+            for line in self.wrap(prompt, "small", rect.width - 2 * pad, 5):
+                y = self.text(frame, line, "small", theme.TEXT, kind="prompt", topleft=(rect.left + pad, y)).bottom
+            self._layout_keys(frame, pygame.Rect(rect.left, y + pad, rect.width, rect.bottom - y - pad), keys)
+            return
+        if ui.history:
+            keys = [("Older", Target("older", "Older", pygame.Rect(0, 0, 0, 0), ui="older"), theme.KEY),
+                    ("Newer", Target("newer", "Newer", pygame.Rect(0, 0, 0, 0), ui="newer")
+                     if ui.history_page > 0 else None, theme.KEY),
+                    ("Back to table", Target("table", "Back to table", pygame.Rect(0, 0, 0, 0), ui="history"),
+                     theme.KEY_CONFIRM)]
+            self._layout_keys(frame, rect, keys)
+            return
+        award = state.phase in ("showdown", "ended") and (state.winners or state.pot_winners)
+        if award:
+            done = awarded_pots(state, events)
+            if state.pot_winners:
+                for i, winners in enumerate(state.pot_winners):
+                    if winners and i not in done:
+                        label = f"Award {'main' if i == 0 else f'side {i}'} to " + " ".join(f"S{s}" for s in winners)
+                        keys.append((label, Target(f"award:{i}", label, pygame.Rect(0, 0, 0, 0), action="award",
+                                                   ref=str(i), seats=tuple(winners)), theme.KEY_CONFIRM))
+            elif 0 not in done:
+                seats = tuple(sorted(state.winners))
+                label = "Award to " + " ".join(f"S{s}" for s in seats)
+                keys.append((label, Target("award:0", label, pygame.Rect(0, 0, 0, 0), action="award", ref="0",
+                                           seats=seats), theme.KEY_CONFIRM))
+        else:
+            check = None
+            if state.to_act is not None and state.phase in BETTING_PHASES:
+                check = Target("check", f"Check S{state.to_act}", pygame.Rect(0, 0, 0, 0), action="check",
+                               seat=state.to_act)
+            keys.append((check.label if check else "Check", check, theme.KEY_CONFIRM))
+            keys.append(("Exposed", Target("exposed", "Exposed card", pygame.Rect(0, 0, 0, 0), action="exposed")
+                         if in_hand else None, theme.KEY))
+            keys.append(("Misdeal", Target("misdeal", "Misdeal", pygame.Rect(0, 0, 0, 0), ui="confirm:misdeal")
+                         if in_hand else None, theme.KEY_DANGER))
+        keys.append(("Call floor", Target("call-floor", "Call floor", pygame.Rect(0, 0, 0, 0), action="call-floor",
+                                          ref=frame.banner.id if frame.banner else None), theme.KEY))
+        new_hand = Target("new-hand", "New hand", pygame.Rect(0, 0, 0, 0),
+                          **({"ui": "confirm:new-hand"} if in_hand and state.phase != "showdown"
+                             else {"action": "new-hand"}))
+        keys.append(("New hand", new_hand, theme.KEY))
+        keys.append(("History", Target("history", "History", pygame.Rect(0, 0, 0, 0), ui="history"), theme.KEY))
+        self._layout_keys(frame, rect, keys)
+
+    def _layout_keys(self, frame: Frame, rect: pygame.Rect,
+                     keys: list[tuple[str, Target | None, theme.Colour]]) -> None:
+        """Keys stacked down ``rect``, equal heights, never shorter than a finger."""
+        pad = self.px(6)
+        n = max(len(keys), 1)
+        h = max(theme.MIN_TOUCH, (rect.height - pad * (n + 1)) // n)
+        h = min(h, self.px(96))
+        for i, (label, target, colour) in enumerate(keys):
+            r = pygame.Rect(rect.left + pad, rect.top + pad + i * (h + pad), rect.width - 2 * pad, h)
+            if target is not None:
+                target.rect.update(r)
+            self.key(frame, r, label, colour, target)
+
+    # --- hand history ------------------------------------------------------------------------------
+
+    def draw_history(self, frame: Frame, body: pygame.Rect, events: list[te.TableEvent], ui: UiState) -> None:
+        records = hand_records(events, keep=8)
+        pad = self.px(12)
+        line_h = self.fonts["small"].get_linesize()
+        rows: list[tuple[str, str, theme.Colour, object]] = []
+        for rec in records:
+            rows.append(("history-title", rec.title, theme.SEAT_TO_ACT, rec.hand))
+            for line in reversed(rec.lines):  # newest first: the dispute is usually about the last action
+                colour = theme.SEVERITY_COLOURS.get(line.severity, theme.TEXT) if line.severity else theme.TEXT
+                rows.append(("history-line", line.text, colour, rec.hand))
+        per_page = max(1, (body.height - 2 * pad) // line_h)
+        pages = max(1, math.ceil(len(rows) / per_page))
+        ui.history_page = min(ui.history_page, pages - 1)
+        start = ui.history_page * per_page
+        y = body.top + pad
+        if not rows:
+            self.text(frame, "Nothing has happened at this table yet.", "med", theme.TEXT_DIM, kind="history-empty",
+                      center=body.center)
+        for kind, text, colour, ref in rows[start:start + per_page]:
+            font = "small"
+            indent = 0 if kind == "history-title" else pad * 2
+            self.text(frame, self.fit(text, font, body.width - 2 * pad - indent), font, colour, kind=kind, ref=ref,
+                      topleft=(body.left + pad + indent, y))
+            y += line_h
+        self.text(frame, f"page {ui.history_page + 1}/{pages}", "tiny", theme.TEXT_DIM,
+                  bottomright=(body.right - pad, body.bottom - pad // 2))
+
+
+def _stadium_point(s: float, cx: float, cy: float, straight: float, r: float) -> tuple[float, float, float, float]:
+    """Point at arc length ``s`` clockwise from the bottom centre of a stadium, and the unit vector inward."""
+    half_turn = math.pi * r
+    if s <= straight:                                    # bottom, centre to the left end
+        return cx - s, cy + r, 0.0, -1.0
+    s -= straight
+    if s <= half_turn:                                   # left end, bottom to top
+        a = s / r
+        return cx - straight - r * math.sin(a), cy + r * math.cos(a), math.sin(a), -math.cos(a)
+    s -= half_turn
+    if s <= 2 * straight:                                # top, left to right
+        return cx - straight + s, cy - r, 0.0, 1.0
+    s -= 2 * straight
+    if s <= half_turn:                                   # right end, top to bottom
+        a = s / r
+        return cx + straight + r * math.sin(a), cy - r * math.cos(a), -math.sin(a), math.cos(a)
+    s -= half_turn
+    return cx + straight - s, cy + r, 0.0, -1.0          # bottom, right end to the centre
+
+
+def _bet(state: TableState, seat: int) -> int:
+    return next((v.bet for v in state.seats if v.seat == seat), 0)

@@ -1,0 +1,240 @@
+"""The dealer's touchscreen: owns the pygame display on the main thread, draws updates, turns taps into
+DealerInputs.
+
+Wiring (``dealerbox run``)::
+
+    screen = Screen(config, clock=source_clock)        # size from config.display
+    screen.run(bus.subscribe("screen"), submit)         # blocks until QUIT or a None on the queue
+
+``submit`` receives each DealerInput (call it from any thread-safe input queue). Cheap on a Pi: the loop
+blocks in ``pygame.event.wait``; an update wakes it with a custom event; a frame is drawn only when what
+it would show changed; a one-second tick ages the heartbeat while the board is silent.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import queue
+import threading
+import time
+from collections import deque
+from typing import Callable, Iterable
+
+import pygame
+
+from ...config import Config
+from ...engine import events as te
+from ...engine.inputs import DealerInput
+from ...engine.state import TableState
+from .health import HealthMonitor, HealthView
+from .render import Frame, Renderer, Target, UiState
+
+log = logging.getLogger(__name__)
+
+TICK_MS = 1000          # wake once a second while idle: heartbeat age, confirm timeout
+CONFIRM_TIMEOUT_S = 8.0  # an unanswered "Confirm misdeal?" goes away by itself
+KEEP_EVENTS = 4000      # enough for the last few hands in the history view
+
+
+def display_mode(mode: str, environ: dict | None = None) -> str:
+    """``fullscreen``, ``window`` or ``headless`` for a configured ``display.mode``.
+
+    ``auto``: a window under X11/Wayland, full screen on a bare console with a DRM device (a Pi in
+    kiosk mode, SDL's kmsdrm driver), headless otherwise.
+    """
+    env = os.environ if environ is None else environ
+    if mode != "auto":
+        return mode
+    if env.get("SDL_VIDEODRIVER") == "dummy":
+        return "headless"
+    if env.get("DISPLAY") or env.get("WAYLAND_DISPLAY"):
+        return "window"
+    if any(os.path.exists(f"/dev/dri/card{i}") for i in range(4)):
+        return "fullscreen"
+    return "headless"
+
+
+def open_display(mode: str, size: tuple[int, int]) -> pygame.Surface:
+    """Open the window or the full screen. Full screen on a console uses kmsdrm (no desktop needed)."""
+    if mode == "fullscreen" and not (os.environ.get("DISPLAY") or os.environ.get("WAYLAND_DISPLAY")):
+        os.environ.setdefault("SDL_VIDEODRIVER", "kmsdrm")
+    pygame.display.init()
+    pygame.display.set_caption("dealerbox")
+    if mode == "fullscreen":
+        surface = pygame.display.set_mode((0, 0), pygame.FULLSCREEN)  # the panel's native size
+        pygame.mouse.set_visible(False)  # a touchscreen: no arrow left where the last finger was
+    else:
+        surface = pygame.display.set_mode(size)
+    return surface
+
+
+class Screen:
+    """The screen sink. ``render`` and ``handle_mouse`` work without a display (offscreen Surface)."""
+
+    def __init__(self, config: Config, size: tuple[int, int] | None = None,
+                 clock: Callable[[], float] = time.monotonic, fullscreen: bool | None = None) -> None:
+        self.config = config
+        # Who decides the mode: the caller (``dealerbox run`` chose it), else the config's display.mode.
+        self.mode = {True: "fullscreen", False: "window", None: None}[fullscreen]
+        self.clock = clock
+        self.renderer = Renderer(size or (config.display.width, config.display.height))
+        self.ui = UiState()
+        self.monitor = HealthMonitor()
+        self.frame: Frame | None = None
+        self.state = TableState()
+        self.health: dict = {}
+        self.health_at = clock()
+        self.events: deque[te.TableEvent] = deque(maxlen=KEEP_EVENTS)
+        self._pressed: str | None = None
+        self._confirm_at = 0.0
+        self._shown: tuple | None = None   # what the last drawn frame showed, to skip identical redraws
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.renderer.size
+
+    # --- the contract --------------------------------------------------------------------------------
+
+    def render(self, state: TableState, health: dict, recent_events: Iterable[te.TableEvent] = ()) -> pygame.Surface:
+        """Draw one frame offscreen and return it; ``self.frame`` keeps what was drawn and the targets."""
+        view = self.monitor.judge(health, self.clock())
+        return self._draw(state, view, list(recent_events))
+
+    def handle_mouse(self, event: pygame.event.Event) -> DealerInput | None:
+        """A tap (press and release on the same target) on the last frame drawn.
+
+        Mouse events only: SDL turns touches into mouse events too, so handling FINGER* as well would fire
+        every tap twice. UI-only taps (history, confirm, cancel) change the screen and return None.
+        """
+        if self.frame is None or getattr(event, "button", 1) != 1:
+            return None
+        if event.type == pygame.MOUSEBUTTONDOWN:
+            target = self._target_at(event.pos)
+            self._pressed = target.key if target else None
+            return None
+        if event.type != pygame.MOUSEBUTTONUP:
+            return None
+        target = self._target_at(event.pos)
+        pressed, self._pressed = self._pressed, None
+        if target is None or target.key != pressed:
+            return None  # a slide off the key cancels, as on a phone
+        return self._activate(target)
+
+    def accept(self, update) -> None:
+        """Take one ``runtime.bus.Update`` (events, state, health)."""
+        self.events.extend(update.events)
+        self.state = update.state
+        self.health = dict(update.health or {})
+        self.health_at = self.clock()
+
+    def redraw_if_changed(self) -> bool:
+        """Draw a frame from the latest update if it would look different from the last one."""
+        now = self.clock()
+        if self.ui.confirm and now - self._confirm_at > CONFIRM_TIMEOUT_S:
+            self.ui.confirm = None
+        view = self.monitor.judge(self.health, now, extra_age=now - self.health_at)
+        last = self.events[-1] if self.events else None
+        shown = (self.state, view, len(self.events), id(last), self.ui.history, self.ui.history_page, self.ui.confirm)
+        if self.frame is not None and self._shown is not None and _same(shown, self._shown):
+            return False
+        self._shown = shown
+        self._draw(self.state, view, list(self.events))
+        return True
+
+    def run(self, updates: queue.Queue, submit: Callable[[DealerInput], None],
+            stop: threading.Event | Callable[[], bool] | None = None, mode: str | None = None) -> None:
+        """The main-thread loop. Ends on window close, Esc (window only), a None on ``updates``, or ``stop``
+        (an Event or a callable, checked at least once a second)."""
+        mode = mode or self.mode or display_mode(self.config.display.mode)
+        if mode == "headless":
+            mode = "window"  # the caller asked for a screen: SDL's own driver choice decides (dummy in tests)
+        stopped = (stop.is_set if hasattr(stop, "is_set") else stop) or (lambda: False)
+        display = open_display(mode, self.size)
+        if display.get_size() != self.size:
+            self.renderer = Renderer(display.get_size())
+        # Motion and finger events would wake the loop for nothing; taps arrive as button events.
+        pygame.event.set_blocked([pygame.MOUSEMOTION, pygame.FINGERMOTION, pygame.FINGERDOWN, pygame.FINGERUP,
+                                  pygame.MOUSEWHEEL])
+        wake = pygame.event.custom_type()
+        pending: deque = deque()
+        posted = threading.Event()
+        done = threading.Event()
+
+        def feed() -> None:
+            while not done.is_set():
+                item = updates.get()
+                pending.append(item)
+                if not posted.is_set():  # one wake-up per burst: the loop drains everything pending
+                    posted.set()
+                    pygame.event.post(pygame.event.Event(wake))
+                if item is None:
+                    return
+
+        threading.Thread(target=feed, name="screen-feed", daemon=True).start()
+        try:
+            running = True
+            while running and not stopped():
+                batch = [pygame.event.wait(TICK_MS)] + pygame.event.get()
+                for event in batch:
+                    if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
+                                                     and mode == "window"):
+                        running = False
+                    elif event.type == wake:
+                        posted.clear()
+                        while pending:
+                            item = pending.popleft()
+                            if item is None:
+                                running = False
+                                break
+                            self.accept(item)
+                    elif event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+                        dealer_input = self.handle_mouse(event)
+                        if dealer_input is not None:
+                            submit(dealer_input)
+                if running and self.redraw_if_changed():
+                    display.blit(self.frame.surface, (0, 0))
+                    pygame.display.flip()
+        finally:
+            done.set()
+            pygame.display.quit()
+
+    # --- inside --------------------------------------------------------------------------------------
+
+    def _draw(self, state: TableState, view: HealthView, events: list[te.TableEvent]) -> pygame.Surface:
+        self.frame = self.renderer.render(state, view, events, self.ui)
+        return self.frame.surface
+
+    def _target_at(self, pos: tuple[int, int]) -> Target | None:
+        # Last drawn wins: banner keys are drawn over the table.
+        for target in reversed(self.frame.targets):
+            if target.rect.collidepoint(pos):
+                return target
+        return None
+
+    def _activate(self, target: Target) -> DealerInput | None:
+        if target.ui:
+            if target.ui.startswith("confirm:"):
+                self.ui.confirm = target.ui.split(":", 1)[1]
+                self._confirm_at = self.clock()
+            elif target.ui == "cancel":
+                self.ui.confirm = None
+            elif target.ui == "history":
+                self.ui.history = not self.ui.history
+                self.ui.history_page = 0
+            elif target.ui == "older":
+                self.ui.history_page += 1
+            elif target.ui == "newer":
+                self.ui.history_page = max(0, self.ui.history_page - 1)
+            self._shown = None  # the screen itself changed: draw next time round
+            return None
+        self.ui.confirm = None
+        self._shown = None
+        return DealerInput(self.clock(), target.action, seat=target.seat, ref=target.ref, seats=target.seats)
+
+
+def _same(a: tuple, b: tuple) -> bool:
+    try:
+        return a == b
+    except Exception:  # noqa: BLE001 - an uncomparable state just means "draw"
+        return False
