@@ -1,7 +1,102 @@
-"""Placeholder until its piece lands."""
+"""Floor scale: N simulated tables publishing to one mosquitto, the reference floor view (FloorView)
+subscribed; alert latency = publish (``at``) -> the view has validated and filed the alert.
 
-from .common import Context, Figure, missing
+Each table publishes at a live table's pace (an event and a state snapshot every second) plus an alert
+every 5 s (far more than a real table raises, to have enough samples).
+The tables run in two child processes on the same 2 cores as the broker and the view, so the figure is a
+lower bound for a floor with a dedicated broker host. N grows 50, 100, 200, 500, 1000 until p99 >= 100 ms.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import threading
+import time
+
+from .broker import BrokerMissing, Mosquitto
+from .common import ROOT, Context, Figure, median, missing, percentile
+
+SITE = "benchfloor"
+TARGET_MS = 100.0
+TARGET_TABLES = 500
+EVENTS_PER_S = 1.0   # a live table: ~100 events a hand, 30 hands an hour, so ~1 event/s (0.85)
+ALERT_EVERY_S = 5.0
 
 
 def run(ctx: Context) -> list[Figure]:
-    return [missing("floor", "(benchmark)", "", "not written yet")]
+    try:
+        from dealerbox.sinks.floor.view import FloorView
+    except ImportError as e:
+        return [missing("floor", "tables under p99 100 ms", "tables", f"the floor view is not built yet ({e})",
+                        TARGET_TABLES, ">=")]
+    sizes = [5, 10] if ctx.quick else [50, 100, 200, 500, 1000]
+    window = ctx.scale(12, 2)
+    out: list[Figure] = []
+    best = 0
+    budget_end = time.monotonic() + (30 if ctx.quick else 130)
+    for n in sizes:
+        if time.monotonic() + window + 5 + n / 50 > budget_end:
+            out.append(Figure("floor", f"{n} tables", None, "ms", note="skipped: time budget of the benchmark spent"))
+            break
+        try:
+            lat, received, expected = one_size(ctx, FloorView, n, window)
+        except BrokerMissing as e:
+            return [missing("floor", "tables under p99 100 ms", "tables", str(e), TARGET_TABLES, ">=")]
+        if not lat:
+            out.append(Figure("floor", f"{n} tables p99 alert", None, "ms", note=f"no alert arrived ({received}/{expected})"))
+            break
+        p99 = percentile(lat, 99)
+        note = (f"median {median(lat):.1f} ms, {received}/{expected} alerts in {window} s, "
+                f"{n * (EVENTS_PER_S * 2 + 2 / ALERT_EVERY_S):.0f} msg/s into the view")
+        out.append(Figure("floor", f"{n} tables p99 alert", p99, "ms", TARGET_MS, "<", note=note,
+                          extra={"median_ms": median(lat), "received": received, "expected": expected}))
+        ctx.say(f"{n} tables: p99 {p99:.1f} ms ({note})")
+        if p99 < TARGET_MS and received >= expected:
+            best = n
+        else:
+            break
+    out.insert(0, Figure("floor", "tables with p99 alert < 100 ms", best, "tables", TARGET_TABLES, ">=",
+                         note=f"largest N tried that met it (tried {', '.join(map(str, sizes))} in turn)"))
+    return out
+
+
+def one_size(ctx: Context, FloorView, n: int, window: float) -> tuple[list[float], int, int]:
+    latencies: list[float] = []
+    with Mosquitto() as broker:
+        lock = threading.Lock()
+        view = None
+
+        def on_line(line: str) -> None:
+            # Called by the view right after it validated and filed an alert (under its own lock).
+            if line.split(" ", 2)[1:2] != ["ALERT"] or view is None:
+                return
+            now = time.time()
+            table = line.split(" ")[2]
+            payload = view.tables[table].alerts[-1]
+            with lock:
+                latencies.append((now - payload["at"]) * 1000)
+
+        view = FloorView("127.0.0.1", broker.port, site=SITE, on_line=on_line).start()
+        procs = []
+        start_at = time.time() + 3 + n / 100  # every table connected before the clock starts
+        env = {**os.environ, "PYTHONPATH": str(ROOT)}
+        halves = [(0, n // 2), (n // 2, n - n // 2)] if n > 1 else [(0, n)]
+        for first, count in halves:
+            procs.append(subprocess.Popen(
+                [sys.executable, "-m", "bench.floor_tables", str(broker.port), SITE, str(first), str(count),
+                 f"{start_at:.3f}", str(window), str(EVENTS_PER_S), str(ALERT_EVERY_S)],
+                cwd=ROOT, env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True))
+        expected = 0
+        for p in procs:
+            try:
+                stdout, _ = p.communicate(timeout=window + 30 + n / 20)
+            except subprocess.TimeoutExpired:
+                p.kill()
+                stdout, _ = p.communicate()
+            expected += sum(int(line.split()[1]) for line in stdout.splitlines() if line.startswith("alerts "))
+        time.sleep(0.5)  # the last alerts in flight
+        view.stop()
+        with lock:
+            return list(latencies), len(latencies), expected

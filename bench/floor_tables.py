@@ -1,0 +1,87 @@
+"""A process full of simulated tables for the floor-scale benchmark: each table is one paho client publishing
+the floor contract's payloads (``dealerbox.sinks.floor.contract``) like a terminal does: its retained status,
+events and state at a live table's pace, and an alert every few seconds, stamped with ``at`` = publish time.
+
+``python -m bench.floor_tables PORT SITE FIRST COUNT START_AT SECONDS EVENTS_PER_S ALERT_EVERY_S``
+"""
+
+from __future__ import annotations
+
+import json
+import random
+import sys
+import time
+
+import paho.mqtt.client as mqtt
+
+from dealerbox.engine import events as te
+from dealerbox.engine.state import TableState
+from dealerbox.sinks.floor import contract as c
+from dealerbox.sinks.floor.link import publish_properties
+
+
+def main(argv: list[str]) -> int:
+    port, site, first, count = int(argv[0]), argv[1], int(argv[2]), int(argv[3])
+    start_at, seconds, events_per_s, alert_every = float(argv[4]), float(argv[5]), float(argv[6]), float(argv[7])
+    rng = random.Random(first)
+    tables = []
+    for i in range(first, first + count):
+        name = f"T{i:04d}"
+        env = c.Envelope(site, name, f"boot{i:08d}")
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"bench-{name}", protocol=mqtt.MQTTv5)
+        offline = c.status_payload(env, "offline", "will", 0.0, time.time())
+        client.will_set(c.topic(site, name, "status"), json.dumps(offline), qos=1, retain=True)
+        client.connect("127.0.0.1", port, keepalive=30)
+        client.loop_start()
+        tables.append((name, env, client))
+    for name, env, client in tables:
+        client.publish(c.topic(site, name, "status"), json.dumps(c.status_payload(env, "online", "birth", 0.0, time.time())),
+                       qos=1, retain=True, properties=publish_properties("status"))
+    print("ready", flush=True)
+    # Every table on its own phase so the load is spread evenly over each second, as at a real floor.
+    step = 1.0 / events_per_s
+    schedule = [(start_at + rng.random() * step, k, "event") for k in range(count)]
+    schedule += [(start_at + rng.random() * alert_every, k, "alert") for k in range(count)]
+    end = start_at + seconds
+    state = TableState(hand=1, phase="preflop", game="nlhe")
+    hand = 0
+    alerts_sent = 0
+    while schedule:
+        schedule.sort()
+        when, k, kind = schedule.pop(0)
+        if when >= end:
+            continue
+        wait = when - time.time()
+        if wait > 0:
+            time.sleep(wait)
+        name, env, client = tables[k]
+        t = time.time()
+        hand += 1
+        if kind == "event":
+            ev = te.PlayerSeated(t, hand, 1 + hand % 9, 200)
+            client.publish(c.topic(site, name, "event"), json.dumps(c.event_payload(env, ev, t)), qos=1,
+                           properties=publish_properties("event"))
+            if True:  # the link republishes the retained snapshot after every engine step
+                st = c.state_payload(env, state, t, t, {}, {"connected": True})
+                client.publish(c.topic(site, name, "state"), json.dumps(st), qos=1, retain=True,
+                               properties=publish_properties("state"))
+            schedule.append((when + step, k, "event"))
+        else:
+            finding = te.FindingRaised(t, hand, f"h{hand}-1", "misdeal.1c", "Misdeals 1(c)", "floor", "misdeal",
+                                       "Two boxed cards: misdeal.", (3,), ())
+            ev_payload = c.event_payload(env, finding, t)
+            client.publish(c.topic(site, name, "event"), json.dumps(ev_payload), qos=1, properties=publish_properties("event"))
+            alert = c.alert_payload(env, finding, ev_payload["seq"], time.time())
+            client.publish(c.topic(site, name, "alert"), json.dumps(alert), qos=1, properties=publish_properties("alert"))
+            alerts_sent += 1
+            schedule.append((when + alert_every, k, "alert"))
+    time.sleep(0.5)
+    for _, _, client in tables:
+        client.disconnect()
+        client.loop_stop()
+    print(f"alerts {alerts_sent}", flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
