@@ -255,7 +255,8 @@ class Simulator:
         hello = board_hello(self.config.table.seats)
         return Header(config=self.config.to_dict(), enrolment=enrolment_of(self.registry),
                       hello={"protocol": f"{hello.protocol_major}.{hello.protocol_minor}",
-                             "firmware": ".".join(map(str, hello.firmware)), "zones": list(hello.zones)})
+                             "firmware": ".".join(map(str, hello.firmware)),
+                             "zones": [p.zone_name(z) for z in hello.zones]})
 
     def play(self, n: int | None = None) -> Iterator[SimulatedHand]:
         """Play ``n`` hands (None: without end), one SimulatedHand each."""
