@@ -1,0 +1,157 @@
+"""The deal of the starting hands: one card at a time, clockwise from the first seat left of the button, one
+round per hole card. :class:`Deal` checks every card against that sequence and returns rulings (Misdeals 1,
+Hold'em 1 and 5, Irregularities 7, 8, 11).
+
+>>> d = Deal(order=(4, 6, 1), rounds=2, first_player_rule="holdem.5", exposed_rule="holdem.1")
+>>> [d.card_to_seat(s, f"c{i}", {1, 4, 6}, window=True) for i, s in enumerate((4, 6, 1, 4, 6, 1))]
+[[], [], [], [], [], []]
+>>> d.dealt_all
+True
+"""
+
+from __future__ import annotations
+
+from .misdeal import Ruling, misdeal
+
+
+class Deal:
+    def __init__(self, order: tuple[int, ...], rounds: int, *, first_player_rule: str | None = "holdem.5",
+                 exposed_rule: str | None = "holdem.1") -> None:
+        self.order = order
+        self.rounds = rounds
+        self.slots = [s for _ in range(rounds) for s in order]
+        self.k = 0                                         # next slot of the sequence
+        self.held: dict[int, list[str]] = {s: [] for s in order}   # uids that belong to each seat's hand
+        self.owed: dict[int, str] = {}                     # seat -> scrap card (boxed/joker) it replaces
+        self.replacement_due: dict[int, str] = {}          # seat -> exposed card replaced after the deal
+        self.extras: list[tuple[int, str]] = []
+        self.exposed: list[str] = []                       # hole cards exposed by the dealer
+        self.exposed_other: list[str] = []                 # other cards exposed by the dealer (stub, burn)
+        self.boxed: list[str] = []
+        self.first_uid: str | None = None
+        self.finished = False                              # the deal is over (burn, board or action)
+        self.first_player_rule = first_player_rule
+        self.exposed_rule = exposed_rule
+
+    @property
+    def dealt_all(self) -> bool:
+        return self.k >= len(self.slots)
+
+    def seat_of(self, uid: str) -> int | None:
+        for seat, uids in self.held.items():
+            if uid in uids:
+                return seat
+        for seat, u in (*self.owed.items(), *self.replacement_due.items()):
+            if u == uid:
+                return seat
+        return None
+
+    def expected_seat(self) -> int | None:
+        return self.slots[self.k] if self.k < len(self.slots) else None
+
+    # --- cards reaching a seat ----------------------------------------------------------------------
+    def card_to_seat(self, seat: int, uid: str, entitled: set[int], window: bool, acted: bool = False) -> list[Ruling]:
+        """A card from the shoe reached ``seat``; ``acted``: betting has begun (a voluntary action)."""
+        if seat not in entitled or seat not in self.held:
+            return misdeal("misdeal.1i", f"a card went to seat {seat}, which is empty or not entitled to a hand",
+                           window, seats=(seat,))
+        if self.first_uid is None:
+            self.first_uid = uid
+            if seat != self.slots[0]:
+                self.held[seat].append(uid)
+                return misdeal("misdeal.1h", f"the first card went to seat {seat}; it must go to seat "
+                                             f"{self.slots[0]}, the first seat left of the button",
+                               window, seats=(seat, self.slots[0]))
+        if seat in self.replacement_due:
+            del self.replacement_due[seat]
+            self.held[seat].append(uid)
+            return []
+        if seat in self.owed:
+            del self.owed[seat]
+            self.held[seat].append(uid)
+            return []
+        if self.finished or self.k >= len(self.slots):
+            if acted:
+                self.held[seat].append(uid)
+                return misdeal("misdeal.1e", f"seat {seat} was dealt a card after the betting began and holds "
+                                             f"{len(self.held[seat])} cards", window, seats=(seat,),
+                               short_seats=(seat,))
+            return self._extra(seat, uid, window)
+        if seat == self.slots[self.k]:
+            self.held[seat].append(uid)
+            self.k += 1
+            return []
+        if len(self.held[seat]) >= self.rounds:
+            return self._extra(seat, uid, window)
+        self.held[seat].append(uid)
+        return misdeal("misdeal.1f", f"seat {seat} got a card out of the clockwise sequence (seat "
+                                     f"{self.slots[self.k]} was next)", window, seats=(seat, self.slots[self.k]))
+
+    def _extra(self, seat: int, uid: str, window: bool) -> list[Ruling]:
+        self.extras.append((seat, uid))
+        first = self.order[0]
+        if len(self.extras) >= 2:
+            rule = (self.first_player_rule if self.first_player_rule and self.extras[0][0] == first
+                    else "misdeal.1d")
+            seats = tuple(dict.fromkeys(s for s, _ in self.extras))
+            return misdeal(rule, f"{len(self.extras)} extra cards were dealt to the starting hands (seats "
+                                 f"{', '.join(map(str, seats))})", window, seats=seats)
+        rule = self.first_player_rule if self.first_player_rule and seat == first else "irregularity.11"
+        return [Ruling(rule, "card-replaced", f"One extra card went to seat {seat}: the last card it received goes "
+                                              "back as the burn card; deal on.", (seat,))]
+
+    # --- scraps and exposed cards --------------------------------------------------------------------
+    def scrap(self, seat: int, uid: str, card: str, rule: str, window: bool) -> list[Ruling]:
+        """A boxed card (Irregularities 7) or a joker (Irregularities 8) reached ``seat``: it is replaced."""
+        if uid in self.held.get(seat, ()):
+            self.held[seat].remove(uid)
+        if rule == "irregularity.7":
+            self.boxed.append(uid)
+            if len(self.boxed) >= 2:
+                return misdeal("misdeal.1c", f"{len(self.boxed)} boxed cards found", window, seats=(seat,),
+                               cards=tuple(self.boxed))
+        self.owed[seat] = uid
+        what = "a boxed card (face up in the deck)" if rule == "irregularity.7" else "a joker, not used in this game"
+        return [Ruling(rule, "card-replaced", f"{card} dealt to seat {seat} is {what}: a scrap of paper. Take it "
+                                              f"out; seat {seat} gets the next card instead.", (seat,), (card,))]
+
+    def expose(self, uid: str, card: str, seat: int | None, window: bool) -> list[Ruling]:
+        """The dealer exposed ``card`` (tapped, flashed, dealt face up or off the table)."""
+        if seat is None:
+            self.exposed_other.append(uid)
+            total = len(self.exposed) + len(self.exposed_other)
+            if total >= 2 and not self.finished:
+                return misdeal("misdeal.1b", f"{total} cards were exposed by the dealer during the deal", window)
+            return []
+        self.exposed.append(uid)
+        rule = self.exposed_rule or "misdeal.1b"
+        if uid == self.first_uid:
+            return misdeal(rule, f"the first hole card dealt ({card}, seat {seat}) was exposed", window,
+                           seats=(seat,), cards=(card,))
+        if len(self.exposed) + len(self.exposed_other) >= 2:
+            return misdeal(rule, "more than one hole card was exposed", window, seats=(seat,), cards=(card,))
+        if uid in self.held.get(seat, ()):
+            self.held[seat].remove(uid)
+        self.replacement_due[seat] = uid
+        return [Ruling(rule, "card-replaced", f"{card} dealt to seat {seat} was exposed: the deal goes on. After the "
+                                              f"deal seat {seat} gets the top card and {card} becomes the burn card.",
+                       (seat,), (card,))]
+
+    # --- the end of the deal -------------------------------------------------------------------------
+    def finish(self, window: bool) -> list[Ruling]:
+        """The deal is over (burn, board card or first action): seats dealt out or short a card."""
+        if self.finished:
+            return []
+        self.finished = True
+        out: list[Ruling] = []
+        for seat in self.order:
+            count = len(self.held[seat]) + (seat in self.replacement_due) + (seat in self.owed)
+            if count == 0:
+                out += misdeal("misdeal.1j", f"seat {seat} is entitled to a hand and was dealt out", window,
+                               seats=(seat,), short_seats=(seat,))
+            elif count != self.rounds:
+                out += misdeal("misdeal.1e", f"seat {seat} holds {count} cards instead of {self.rounds}", window,
+                               seats=(seat,), short_seats=(seat,))
+            if out and out[-1].outcome == "misdeal":
+                break
+        return out

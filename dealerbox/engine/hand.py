@@ -1,0 +1,65 @@
+"""One hand's card state: who was dealt in, the deal, the live board, burns, dead and folded hands, remedies
+still open, and the showdown's reading. The engine (``engine.table``) drives it from sensor events.
+
+Phases: ``deal`` (starting hands going out) -> ``preflop`` / ``flop`` / ``turn`` / ``river`` (betting) ->
+``showdown`` (hands read, pots being pushed) -> ``ended``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .deal import Deal
+from .variants import Variant
+
+STREET_OF_BOARD = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
+
+
+@dataclass
+class Hand:
+    number: int
+    button: int
+    order: tuple[int, ...]                 # dealt in, clockwise from the first seat left of the button
+    variant: Variant
+    deck_id: str | None
+    back: str | None
+    blinds: dict[int, int] = field(default_factory=dict)
+    deal: Deal = field(init=False)
+    phase: str = "deal"
+    street: str = "preflop"                # the betting round engine.betting is on
+    board: list[str] = field(default_factory=list)          # live board card uids, in order
+    out_of_play: set[str] = field(default_factory=set)      # premature board cards (Hold'em 3/4, Irregularities 15)
+    premature_flop_left: int = 0           # cards of a premature flop still to come (they do not play either)
+    burns: list[str] = field(default_factory=list)
+    burn_since_board: bool = False
+    actions_on_street: int = 0
+    voluntary_actions: int = 0
+    folded: set[int] = field(default_factory=set)
+    dead: set[int] = field(default_factory=set)
+    unshown: set[int] = field(default_factory=set)
+    jokers: dict[int, str] = field(default_factory=dict)    # seat -> joker uid still in that seat
+    faces: dict[str, str] = field(default_factory=dict)     # card name -> uid dealt this hand (Irregularities 4)
+    provisional_boxed: tuple[str, int] | None = None        # a face-up card that may yet be tapped `exposed`
+    last_dealt: str | None = None
+    cards_out: int = 0                     # cards that left the shoe this hand
+    ranks: dict[int, tuple[int, str]] = field(default_factory=dict)
+    pots: list = field(default_factory=list)                # (amount, eligible) at the decision
+    winners: list[tuple[int, ...]] = field(default_factory=list)
+    pushed_chips: set[str] = field(default_factory=set)
+    wrong_pushes: set[int] = field(default_factory=set)
+    all_in_prompted: bool = False
+    muck_touched: bool = False
+
+    def __post_init__(self) -> None:
+        self.deal = Deal(self.order, self.variant.hole_cards, first_player_rule=self.variant.extra_card_rule,
+                         exposed_rule=self.variant.exposed_rule)
+
+    @property
+    def decided(self) -> bool:
+        return self.phase in ("showdown", "ended")
+
+    def hole(self, seat: int) -> list[str]:
+        return list(self.deal.held.get(seat, ()))
+
+    def contenders(self, in_hand) -> list[int]:
+        return [s for s in self.order if in_hand(s) and s not in self.dead and s not in self.folded]
