@@ -266,14 +266,12 @@ static void poll_failed(uint8_t r, uint8_t code)
 
 static void poll_reader(uint8_t r)
 {
-    if (faulty & (1UL << r)) {
+    uint8_t was_faulty = (faulty & (1UL << r)) != 0;
+    if (was_faulty) {
         if (sweep % RETRY_FAULTY_EVERY != r % RETRY_FAULTY_EVERY)
             return;
-        if (!rc_init(r))
+        if (!rc_init(r)) /* whatever went wrong may have cost it its registers */
             return;
-        faulty &= ~(1UL << r); /* registers were lost with whatever went wrong: init ran again above */
-        failures[r] = 0;
-        send_fault(r, FAULT_RECOVERED);
     }
     uint8_t v = rc_version(r);
     if (v == 0x00 || v == 0xFF) {
@@ -301,6 +299,10 @@ static void poll_reader(uint8_t r)
         return; /* keep its tags: a sick reader must not make cards "leave" */
     }
     failures[r] = 0;
+    if (was_faulty) { /* recovered only after a whole poll went right, so a flaky reader does not flap */
+        faulty &= ~(1UL << r);
+        send_fault(r, FAULT_RECOVERED);
+    }
     tags_end_poll(r);
 }
 

@@ -29,6 +29,26 @@ void tags_seen(uint8_t reader, const uint8_t *uid, uint8_t uid_len)
             slots[i].seen = 1;
             return;
         }
+    /* antennas do not overlap: a UID answering in a new zone has left its old one, and the host must hear
+     * it in that order (left, then arrived), whatever order the readers happen to be polled in */
+    for (uint8_t other = 0; other < TAG_READERS; other++) {
+        if (other == reader)
+            continue;
+        for (uint8_t *link = &heads[other]; *link != TAG_NONE; link = &slots[*link].next) {
+            tag_slot_t *s = &slots[*link];
+            if (s->uid_len == uid_len && !memcmp(s->uid, uid, uid_len)) {
+                uint8_t moved = *link;
+                *link = s->next;
+                emit(other, 1, s->uid, s->uid_len);
+                s->missed = 0;
+                s->seen = 1;
+                s->next = heads[reader];
+                heads[reader] = moved;
+                emit(reader, 0, uid, uid_len);
+                return;
+            }
+        }
+    }
     if (free_head == TAG_NONE) {
         dropped++; /* not remembered, so it is seen as new (and reported) once a slot frees */
         return;

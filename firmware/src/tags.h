@@ -4,7 +4,9 @@
  *
  * Debounce: a tag has arrived the first time a complete SELECT (UID with BCC and CRC checked) names it; it
  * has left once it is missing from TAG_LEFT_POLLS consecutive polls of its reader. A reader in fault is not
- * polled, so its tags neither arrive nor leave until it answers again.
+ * polled, so its tags neither arrive nor leave until it answers again. A UID found by a second reader has
+ * moved: it leaves its old zone at once, just before it arrives in the new one (the host's contract is
+ * "left the shoe, then entered seat 3", and antennas are laid out so that their fields do not overlap).
  *
  * Memory is one static pool of TAG_SLOTS entries shared by every zone (a list per reader through `next`),
  * so RAM use is the same whether the table is empty or every zone is busy. A tag that finds the pool full
