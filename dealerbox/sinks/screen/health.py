@@ -62,16 +62,16 @@ class HealthMonitor:
         age = health.get("heartbeat_age_s")
         if connected is False:
             board_level, board = "bad", "down"
-            messages.append("Reader board disconnected: the table is not being read")
+            messages.append("Reader board disconnected: table not read")
         elif age is not None:
             age = float(age) + extra_age
             board = f"{age:.0f}s"
             if age >= HEARTBEAT_BAD_S:
                 board_level = "bad"
-                messages.append(f"No heartbeat from the reader board for {age:.0f} s")
+                messages.append(f"No heartbeat from the board for {age:.0f} s")
             elif age >= HEARTBEAT_WARN_S:
                 board_level = "warn"
-                messages.append(f"Reader board late: last heartbeat {age:.0f} s ago")
+                messages.append(f"Board late: heartbeat {age:.0f} s ago")
         elif connected:
             board = "up"
         faulty = int(health.get("faulty_readers") or 0)
@@ -86,7 +86,7 @@ class HealthMonitor:
         if self._gap_seen_at is not None and now - self._gap_seen_at < GAP_WARN_S:
             board_level = _worse(board_level, "warn")
             lost = int(health.get("frames_lost") or 0)
-            messages.append(f"Sensor data lost ({gaps} gaps, {lost} frames): check the table against the screen")
+            messages.append(f"Sensor data lost ({gaps} gaps, {lost} frames): check the table")
 
         floor_level, floor = "ok", "off"
         link = health.get("floor")
@@ -96,9 +96,9 @@ class HealthMonitor:
                 floor = "ok" if depth == 0 else f"ok {depth}"
                 if depth >= OUTBOX_WARN:
                     floor_level = "warn"
-                    messages.append(f"Floor link slow: {depth} messages waiting")
+                    messages.append(f"Floor link slow: {depth} queued")
             else:
                 floor_level, floor = "warn", f"down {depth}"
-                messages.append(f"Floor link down: {depth} messages kept in the outbox")
+                messages.append(f"Floor link down: {depth} queued")
         level = _worse(board_level, floor_level)
         return HealthView(level, board, board_level, floor, floor_level, "; ".join(messages), gaps)

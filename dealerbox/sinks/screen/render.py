@@ -11,6 +11,7 @@ board, pot), and a row of action keys.
 
 from __future__ import annotations
 
+import itertools
 import math
 from dataclasses import dataclass, field
 from typing import Iterable
@@ -58,6 +59,7 @@ class UiState:
     history: bool = False
     history_page: int = 0
     confirm: str | None = None       # "misdeal" or "new-hand" while waiting for the second tap
+    history_pages: int = 1
 
 
 @dataclass(slots=True)
@@ -286,7 +288,9 @@ class Renderer:
         colour = theme.HEALTH_BAD if health.level == "bad" else theme.HEALTH_WARN
         text_colour = theme.WHITE if health.level == "bad" else theme.BLACK
         pygame.draw.rect(frame.surface, colour, rect)
-        self.text(frame, self.fit(health.message, "small", rect.width - self.px(24)), "small", text_colour,
+        width = rect.width - self.px(24)
+        font = "small" if self.fonts["small"].size(health.message)[0] <= width else "tiny"
+        self.text(frame, self.fit(health.message, font, width), font, text_colour,
                   kind="health-alert", ref=health.level, midleft=(self.px(12), rect.centery))
 
     # --- the table ---------------------------------------------------------------------------------
@@ -298,26 +302,26 @@ class Renderer:
         sh = min(self.px(66), body.height // 4)
         pad = self.px(4)
         sw = min(self.px(132), body.width // 5)
-        for _ in range(2):  # shrink the boxes until n of them fit round the table without touching
+        cx, cy = body.center
+        for _ in range(12):  # shrink the boxes until n of them sit round the table without touching
             rx = body.width / 2 - sw / 2 - pad      # path through the box centres
             r = body.height / 2 - sh / 2 - pad      # end radius = half the height
             straight = max(0.0, rx - r)             # half the length of the top and bottom sides
             perimeter = 4 * straight + 2 * math.pi * r
-            gap = sw * 0.7                          # arc left free either side of the dealer
-            spacing = (perimeter - 2 * gap) / max(1, n - 1)
-            if spacing >= sw + pad:
+            gap = sw * 0.6                          # arc left free either side of the dealer
+            boxes: dict[int, pygame.Rect] = {}
+            inward: dict[int, tuple[float, float]] = {}
+            for i in range(1, n + 1):
+                s = gap + (i - 1) * (perimeter - 2 * gap) / max(1, n - 1)
+                x, y, ix, iy = _stadium_point(s, cx, cy, straight, r)
+                box = pygame.Rect(0, 0, round(sw), round(sh))
+                box.center = (round(x), round(y))
+                boxes[i] = box
+                inward[i] = (ix, iy)
+            spaced = [b.inflate(pad, pad) for b in boxes.values()]
+            if not any(a.colliderect(b) for a, b in itertools.combinations(spaced, 2)):
                 break
-            sw = max(self.px(80), int(spacing - pad) if spacing < sw * 1.7 else int(spacing / 1.7))
-        cx, cy = body.center
-        boxes: dict[int, pygame.Rect] = {}
-        inward: dict[int, tuple[float, float]] = {}
-        for i in range(1, n + 1):
-            s = gap + (i - 1) * (perimeter - 2 * gap) / max(1, n - 1)
-            x, y, ix, iy = _stadium_point(s, cx, cy, straight, r)
-            box = pygame.Rect(0, 0, sw, sh)
-            box.center = (round(x), round(y))
-            boxes[i] = box
-            inward[i] = (ix, iy)
+            sw, sh = max(self.px(84), sw * 0.93), max(self.px(50), sh * 0.96)
         felt = pygame.Rect(0, 0, round(2 * rx), round(2 * r))
         felt.center = body.center
         return boxes, inward, felt
@@ -382,16 +386,7 @@ class Renderer:
         low_half = [o for o, dy in rows if dy < -0.9]
         y0 = max((o.bottom for o in top_half), default=felt.top) + self.px(4)
         y1 = min((o.top for o in low_half), default=felt.bottom) - self.px(4)
-        # Seats at the ends of the table and their bets reach into the band: keep the middle clear of them.
-        x0, x1 = felt.left + felt.height // 4, felt.right - felt.height // 4
-        for o in obstacles:
-            if o.bottom > y0 and o.top < y1:
-                if o.centerx < felt.centerx:
-                    x0 = max(x0, o.right)
-                else:
-                    x1 = min(x1, o.left)
-        band = (y0, y1, x0 + self.px(6), x1 - self.px(6))
-        self.draw_middle(frame, felt, band, state, flagged_cards, events, showdown)
+        self.draw_middle(frame, felt, (y0, y1), obstacles, state, flagged_cards, events, showdown)
 
         for seat in state.seats:
             if seat.seat in boxes:
@@ -486,48 +481,58 @@ class Renderer:
                 cards.draw_back(frame.surface, rect)
                 frame.drawn.append(Drawn(kind, "", rect, ref))
 
-    def draw_middle(self, frame: Frame, felt: pygame.Rect, band: tuple[int, int], state: TableState,
-                    flagged: dict[str, theme.Colour], events: list[te.TableEvent], showdown: bool) -> None:
-        """Board, burn and muck counts, pot and side pots, and at showdown what to push where, in the band
-        left free between the top and bottom rows of seats (and their bets)."""
+    def draw_middle(self, frame: Frame, felt: pygame.Rect, band: tuple[int, int], obstacles: list[pygame.Rect],
+                    state: TableState, flagged: dict[str, theme.Colour], events: list[te.TableEvent],
+                    showdown: bool) -> None:
+        """Board, burn and muck counts, pot and side pots, and at showdown what to push where: in the band
+        between the top and bottom rows of seats, clear of the seats (and bets) at the ends of the table."""
         surf = frame.surface
-        top, bottom, left, right = band
-        cx = (left + right) // 2
+        top, bottom = band
+        cx = felt.centerx
         avail = bottom - top
+        gap, side = self.px(5), self.px(10)
+
+        def clear(y0: int, y1: int) -> tuple[int, int]:
+            """The free x range on the felt between heights y0 and y1."""
+            x0, x1 = felt.left + felt.height // 4, felt.right - felt.height // 4
+            for o in obstacles:
+                if o.bottom > y0 and o.top < y1:
+                    if o.centerx < cx:
+                        x0 = max(x0, o.right + self.px(6))
+                    else:
+                        x1 = min(x1, o.left - self.px(6))
+            return x0, x1
+
+        multi = len(state.pots) > 1 or (showdown and bool(state.pots))
+        pushing = showdown and bool(state.winners)
+        total = sum(a for a, _ in state.pots) if multi else state.pot
+        main = f"Pot {total:,}"
+        line_h = self.fonts["small"].get_linesize()
         pot_font = "huge" if self.fonts["huge"].get_linesize() * 2 < avail else "big"
         pot_h = self.fonts[pot_font].get_linesize()
-        multi = len(state.pots) > 1 or (showdown and bool(state.pots))
-        line_h = self.fonts["small"].get_linesize()
-        extra = (line_h if multi else 0) + (line_h if showdown and state.winners else 0)
-        gap = self.px(5)
-        side = self.px(10)
-        label_w = max(self.fonts["small"].size(t)[0] for t in ("Burn 00", "Muck 00"))
-        total = sum(a for a, _ in state.pots) if multi else state.pot
-        pot_w = self.fonts["big"].size(f"Pot {total:,}")[0]
+        label_w = max(self.fonts["small"].size(t)[0] for t in (f"Burn {state.burn_count}", f"Muck {state.muck_count}"))
+        extra = (line_h if multi else 0) + (line_h if pushing else 0)
         stacked = avail - pot_h - extra >= self.px(44)
-        # On a crowded table the counts leave the board's side for the line under it.
-        counts_inline = not stacked and (right - left) - pot_w - 2 * side - 5 * self.px(26) < label_w + side
-        if counts_inline:
-            label_w, multi, extra = -side, True, line_h
-        if stacked:
-            card_h = min(self.px(64), avail - pot_h - extra)
-            width_left = right - left - 2 * (label_w + side)     # board centred, counts hang off its left
-        else:
-            card_h = min(self.px(64), avail - extra)
-            width_left = right - left - label_w - pot_w - 2 * side
-        card_h = max(self.px(28), min(card_h, round((width_left - 4 * gap) / 5 / 0.72)))
+        if not stacked:
+            pot_font, pot_h = "big", self.fonts["big"].get_linesize()
+        pot_w = self.fonts[pot_font].size(main)[0]
+        # Stacked: push line, board with the counts either side, pot, side pots. Row: counts, board, pot.
+        card_h = min(self.px(64), avail - pot_h - extra if stacked else avail - (line_h if multi else 0))
+        for _ in range(2):  # the free width depends on where the block sits, which depends on its size
+            block = card_h + (pot_h + extra if stacked else (line_h if multi else 0))
+            y = top + (avail - block) // 2
+            board_top = y + (line_h if stacked and pushing else 0)
+            x0, x1 = clear(board_top, board_top + card_h + (pot_h if stacked else 0))
+            room = (x1 - x0) - 2 * (label_w + side) if stacked else (x1 - x0) - label_w - pot_w - 2 * side
+            card_h = max(self.px(26), min(card_h, round((room - 4 * gap) / 5 / 0.72)))
         card_w = round(card_h * 0.72)
         board = pygame.Rect(0, 0, 5 * card_w + 4 * gap, card_h)
+        mid = (x0 + x1) // 2
         if stacked:
-            block = card_h + pot_h + extra
-            y = top + (avail - block) // 2
-            if showdown and state.winners:
-                y += line_h
-            board.midtop = (cx, y)
+            board.midtop = (mid, board_top)
         else:
-            # Side by side: counts, board, pot in one row when the band is too low to stack them.
             row_w = label_w + side + board.width + side + pot_w
-            board.midleft = (cx - row_w // 2 + label_w + side, (top + bottom - (line_h if multi else 0)) // 2)
+            board.topleft = (mid - row_w // 2 + label_w + side, board_top)
         for i in range(5):
             slot = pygame.Rect(board.left + i * (card_w + gap), board.top, card_w, card_h)
             if i < len(state.board):
@@ -536,43 +541,45 @@ class Renderer:
                 frame.drawn.append(Drawn("board-card", name, slot, i))
             else:
                 pygame.draw.rect(surf, (30, 120, 70), slot, width=max(1, self.px(2)), border_radius=self.px(5))
-        if not counts_inline:
-            self.text(frame, f"Burn {state.burn_count}", "small", theme.TEXT, kind="burn", ref=state.burn_count,
-                      bottomright=(board.left - side, board.centery))
-            self.text(frame, f"Muck {state.muck_count}", "small", theme.TEXT, kind="muck", ref=state.muck_count,
-                      topright=(board.left - side, board.centery))
-
-        main = f"Pot {total:,}"
+        burn, muck = f"Burn {state.burn_count}", f"Muck {state.muck_count}"
         if stacked:
-            r = self.text(frame, main, pot_font, theme.WHITE, kind="pot", ref=total, midtop=(cx, board.bottom))
-            y, anchor_x, width = r.bottom, cx, right - left
+            self.text(frame, burn, "small", theme.TEXT, kind="burn", ref=state.burn_count,
+                      midright=(board.left - side, board.centery))
+            self.text(frame, muck, "small", theme.TEXT, kind="muck", ref=state.muck_count,
+                      midleft=(board.right + side, board.centery))
+            r = self.text(frame, main, pot_font, theme.WHITE, kind="pot", ref=total, midtop=(mid, board.bottom))
         else:
-            r = self.text(frame, main, "big", theme.WHITE, kind="pot", ref=total,
+            self.text(frame, burn, "small", theme.TEXT, kind="burn", ref=state.burn_count,
+                      bottomright=(board.left - side, board.centery))
+            self.text(frame, muck, "small", theme.TEXT, kind="muck", ref=state.muck_count,
+                      topright=(board.left - side, board.centery))
+            r = self.text(frame, main, pot_font, theme.WHITE, kind="pot", ref=total,
                           midleft=(board.right + side, board.centery))
-            y, anchor_x, width = board.bottom, cx, right - left
+        y = max(r.bottom, board.bottom)
         if multi:
             done = awarded_pots(state, events)
             parts = []
-            if counts_inline:
-                parts += [f"Burn {state.burn_count}", f"Muck {state.muck_count}"]
-                frame.drawn.append(Drawn("burn", f"Burn {state.burn_count}", board.copy(), state.burn_count))
-                frame.drawn.append(Drawn("muck", f"Muck {state.muck_count}", board.copy(), state.muck_count))
-            for i, (amount, eligible) in enumerate(state.pots if len(state.pots) > 1 or showdown else ()):
+            for i, (amount, eligible) in enumerate(state.pots):
                 winners = state.pot_winners[i] if i < len(state.pot_winners) else ()
                 label = ("Main" if i == 0 else f"Side {i}") + f" {amount:,}"
                 if winners:
                     label += ": " + " ".join(f"S{s}" for s in winners) + (" paid" if i in done else "")
                 parts.append(label)
                 frame.drawn.append(Drawn("side-pot" if i else "main-pot", f"{amount:,}", r, tuple(eligible)))
-            line = "   ".join(parts)
-            width = max(width, board.width + pot_w, felt.width * 3 // 5)
-            font = "small" if self.fonts["small"].size(line)[0] <= width else "tiny"
-            anchor = {"midtop": (anchor_x, y)} if anchor_x is not None else {"topleft": (r.left, y)}
-            self.text(frame, self.fit(line, font, width), font, theme.TEXT, kind="side-pots", **anchor)
-        if showdown and state.winners:
+            self.line(frame, "   ".join(parts), "side-pots", theme.TEXT, clear(y, y + line_h), top=y)
+        if pushing:
             push = "Push: " + ",  ".join(f"{amt:,} to S{seat}" for seat, amt in sorted(state.winners.items()))
-            self.text(frame, self.fit(push, "small", right - left), "small", theme.SEAT_TO_ACT,
-                      kind="push", midbottom=(cx, board.top - self.px(2)))
+            self.line(frame, push, "push", theme.SEAT_TO_ACT, clear(board.top - line_h, board.top),
+                      bottom=board.top - self.px(2))
+
+    def line(self, frame: Frame, text: str, kind: str, colour: theme.Colour, span: tuple[int, int],
+             top: int | None = None, bottom: int | None = None) -> None:
+        """One centred line in the x ``span``: small font, tiny if that is what fits, cut as a last resort."""
+        width = span[1] - span[0]
+        font = "small" if self.fonts["small"].size(text)[0] <= width else "tiny"
+        anchor = {"midtop": ((span[0] + span[1]) // 2, top)} if top is not None else \
+            {"midbottom": ((span[0] + span[1]) // 2, bottom)}
+        self.text(frame, self.fit(text, font, width), font, colour, kind=kind, **anchor)
 
     # --- findings banner ---------------------------------------------------------------------------
 
@@ -640,7 +647,8 @@ class Renderer:
             self._layout_keys(frame, pygame.Rect(rect.left, y + pad, rect.width, rect.bottom - y - pad), keys)
             return
         if ui.history:
-            keys = [("Older", Target("older", "Older", pygame.Rect(0, 0, 0, 0), ui="older"), theme.KEY),
+            keys = [("Older", Target("older", "Older", pygame.Rect(0, 0, 0, 0), ui="older")
+                     if ui.history_page < ui.history_pages - 1 else None, theme.KEY),
                     ("Newer", Target("newer", "Newer", pygame.Rect(0, 0, 0, 0), ui="newer")
                      if ui.history_page > 0 else None, theme.KEY),
                     ("Back to table", Target("table", "Back to table", pygame.Rect(0, 0, 0, 0), ui="history"),
@@ -708,6 +716,7 @@ class Renderer:
         per_page = max(1, (body.height - 2 * pad) // line_h)
         pages = max(1, math.ceil(len(rows) / per_page))
         ui.history_page = min(ui.history_page, pages - 1)
+        ui.history_pages = pages
         start = ui.history_page * per_page
         y = body.top + pad
         if not rows:
@@ -719,7 +728,7 @@ class Renderer:
             self.text(frame, self.fit(text, font, body.width - 2 * pad - indent), font, colour, kind=kind, ref=ref,
                       topleft=(body.left + pad + indent, y))
             y += line_h
-        self.text(frame, f"page {ui.history_page + 1}/{pages}", "tiny", theme.TEXT_DIM,
+        self.text(frame, f"page {ui.history_page + 1}/{pages}", "tiny", theme.TEXT_DIM, kind="history-page",
                   bottomright=(body.right - pad, body.bottom - pad // 2))
 
 
