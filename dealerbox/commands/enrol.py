@@ -1,13 +1,187 @@
-"""``dealerbox enrol``: placeholder until its owner lands it."""
+"""``dealerbox enrol``: map tag UIDs to cards (a deck scanned in a known order) or register chips.
+
+    dealerbox enrol deck --deck-id D7 --back red --out decks/D7.json --from var/logs/scan.jsonl
+    dealerbox enrol chips --house CASINO --value 25 --out chips/casino.json --append --port /dev/ttyACM0
+    dealerbox enrol chips --house CASINO --marker button --out chips/casino.json --append --from scan.jsonl
+
+The deck is scanned over the shoe antenna in the documented order (docs/enrolment.md): 2c..Ac, 2d..Ad,
+2h..Ah, 2s..As, then the jokers X1, X2 if the deck has them. Every tag that arrives is read from a recorded
+log or scenario (``--from``) or a live reader board (``--port``), through the same decoder as replay.
+"""
+
+from __future__ import annotations
 
 import argparse
+import queue
 import sys
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+from ..record.logformat import Rx
+from ..tags import JOKERS, MARKER_KINDS, STANDARD_DECK, ChipSet, Deck, EnrolmentError, load_enrolment, save_enrolment
+from ..wire import protocol as p
+from ..wire.decoder import FrameDecoder
+
+SCAN_ORDER = STANDARD_DECK + JOKERS  # the order the dealer scans a deck in
+
+
+class EnrolError(ValueError):
+    """A scan that cannot be turned into a file; the message says what was wrong and what to do."""
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    pass
+    sub = parser.add_subparsers(dest="what", metavar="deck|chips", required=True)
+    deck = sub.add_parser("deck", help="enrol a deck scanned in the documented order over the shoe")
+    deck.add_argument("--deck-id", required=True, help="the deck's id, e.g. D7")
+    deck.add_argument("--back", required=True, help="the back design, e.g. red")
+    _common(deck)
+    chips = sub.add_parser("chips", help="register every tag seen as a chip of one value (or a marker puck)")
+    chips.add_argument("--house", required=True, help="the establishment the chips belong to")
+    kind = chips.add_mutually_exclusive_group(required=True)
+    kind.add_argument("--value", type=int, help="the value of every chip scanned")
+    kind.add_argument("--marker", choices=MARKER_KINDS, help="register a marker puck instead of chips")
+    chips.add_argument("--append", action="store_true", help="add to an existing chip file of the same house")
+    _common(chips)
+
+
+def _common(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--out", required=True, metavar="FILE", help="the enrolment file to write (JSON)")
+    src = parser.add_mutually_exclusive_group(required=True)
+    src.add_argument("--from", dest="log", metavar="LOG", help="a recorded log or scenario holding the scan")
+    src.add_argument("--port", metavar="PORT", help="a live reader board (serial port)")
+    parser.add_argument("--idle", type=float, default=20.0, metavar="S",
+                        help="live: stop once no tag arrived for S seconds (default 20)")
+
+
+# --- reading the scan -------------------------------------------------------------------------------
+
+def arrivals_from_log(path: str) -> Iterator[tuple[int, str]]:
+    """(zone, uid) of every TAG_ARRIVED in a recorded log or scenario, in order."""
+    from ..sources import open_log
+    decoder = FrameDecoder()
+    for record in open_log(path):
+        if isinstance(record, Rx):
+            for frame in decoder.feed(record.data):
+                if isinstance(frame.message, p.TagArrived):
+                    yield frame.message.zone, frame.message.uid.hex()
+
+
+def arrivals_from_port(port: str, baud: int, idle: float, enough: int | None) -> Iterator[tuple[int, str]]:
+    from ..sources.serial_port import SerialSource  # the live reader's owner; imported only when used
+    source = SerialSource(port, baud)
+    decoder = FrameDecoder()
+    source.start()
+    seen, last = 0, time.monotonic()
+    print(f"scanning on {port}: present the tags now (stops {idle:.0f} s after the last one)", file=sys.stderr)
+    try:
+        while time.monotonic() - last < idle and (enough is None or seen < enough):
+            try:
+                record = source.entries.get(timeout=0.5)
+            except queue.Empty:
+                continue
+            if isinstance(record, Rx):
+                for frame in decoder.feed(record.data):
+                    if isinstance(frame.message, p.TagArrived):
+                        seen += 1
+                        last = time.monotonic()
+                        yield frame.message.zone, frame.message.uid.hex()
+    finally:
+        source.stop()
+
+
+# --- turning a scan into files ----------------------------------------------------------------------
+
+def deck_from_scan(uids: list[str], deck_id: str, back: str) -> Deck:
+    """Map UIDs scanned over the shoe, in the documented order, to cards; refuse anything doubtful."""
+    seen: dict[str, int] = {}
+    for i, uid in enumerate(uids):
+        if uid in seen:
+            raise EnrolError(f"tag {uid} was scanned twice (as {SCAN_ORDER[seen[uid]]} and again at "
+                             f"position {i + 1}); the cards after it would be misnamed. Re-scan the deck "
+                             f"from 2c, presenting each card once.")
+        seen[uid] = i
+    n = len(uids)
+    if n not in (52, 54):
+        if n < 52:
+            hint = (f"{52 - n} card(s) missing: the last tag read became {SCAN_ORDER[n - 1] if n else 'nothing'}, "
+                    f"so the first card after a gap would be misnamed. Find the missing card(s), put the deck in "
+                    f"order and re-scan")
+        else:
+            hint = f"{n - 52} tag(s) too many for a deck (52, or 54 with two jokers); re-scan one deck only"
+        raise EnrolError(f"scanned {n} tags over the shoe, expected 52 (or 54 with jokers): {hint}")
+    return Deck(deck_id, back, {uid: SCAN_ORDER[i] for i, uid in enumerate(uids)})
+
+
+def chips_from_scan(uids: list[str], house: str, value: int | None, marker: str | None,
+                    existing: ChipSet | None) -> tuple[ChipSet, int]:
+    chips = dict(existing.chips) if existing else {}
+    markers = dict(existing.markers) if existing else {}
+    added = 0
+    for uid in dict.fromkeys(uids):  # a chip seen twice is still one chip
+        if marker:
+            if uid in chips:
+                raise EnrolError(f"tag {uid} is already a chip of {chips[uid]}; it cannot also be a {marker} puck")
+            added += uid not in markers
+            markers[uid] = marker
+        else:
+            if uid in markers:
+                raise EnrolError(f"tag {uid} is already the {markers[uid]} puck; it cannot also be a chip")
+            if uid in chips and chips[uid] != value:
+                raise EnrolError(f"tag {uid} is already registered as a chip of {chips[uid]}, not {value}; "
+                                 f"keep the denominations apart when scanning")
+            added += uid not in chips
+            chips[uid] = value
+    return ChipSet(house, chips, markers), added
 
 
 def run(args: argparse.Namespace) -> int:
-    print("dealerbox enrol: not built yet", file=sys.stderr)
-    return 2
+    try:
+        return _run(args)
+    except (EnrolError, EnrolmentError) as e:
+        print(f"dealerbox enrol: {e}", file=sys.stderr)
+        return 2
+    except FileNotFoundError as e:
+        print(f"dealerbox enrol: {e}", file=sys.stderr)
+        return 2
+    except ValueError as e:  # a log that cannot be read at all (LogError, ScenarioError)
+        print(f"dealerbox enrol: {e}", file=sys.stderr)
+        return 2
+
+
+def _run(args: argparse.Namespace) -> int:
+    out = Path(args.out)
+    if args.what == "chips" and args.value is not None and args.value <= 0:
+        raise EnrolError("--value must be a positive whole number")
+    existing: ChipSet | None = None
+    if args.what == "chips" and args.append and out.exists():
+        loaded = load_enrolment(out)
+        if not isinstance(loaded, ChipSet):
+            raise EnrolError(f"{out}: is a deck file; --append adds chips to a chip file")
+        if loaded.house != args.house:
+            raise EnrolError(f"{out}: holds chips of house {loaded.house!r}, not {args.house!r}")
+        existing = loaded
+    elif out.exists():
+        raise EnrolError(f"{out}: already exists; choose another --out (or --append for chips)")
+    enough = 54 if args.what == "deck" else None
+    if args.log:
+        arrivals = list(arrivals_from_log(args.log))
+    else:
+        arrivals = list(arrivals_from_port(args.port, args.cfg.reader.baud, args.idle, enough))
+    if args.what == "deck":
+        uids = [uid for zone, uid in arrivals if zone == p.ZONE_SHOE]
+        others = len(arrivals) - len(uids)
+        deck = deck_from_scan(uids, args.deck_id, args.back)
+        save_enrolment(deck, out)
+        note = f" ({others} tag(s) seen outside the shoe were ignored)" if others else ""
+        print(f"deck {args.deck_id} ({args.back}): {len(deck.cards)} cards -> {out}{note}")
+        return 0
+    uids = [uid for _, uid in arrivals]
+    if not uids:
+        raise EnrolError("no tag was seen; nothing to register")
+    chip_set, added = chips_from_scan(uids, args.house, args.value, args.marker, existing)
+    save_enrolment(chip_set, out)
+    what = f"{args.marker} puck(s)" if args.marker else f"chips of {args.value}"
+    print(f"house {args.house}: {added} new {what}; file holds {len(chip_set.chips)} chips and "
+          f"{len(chip_set.markers)} marker(s) -> {out}")
+    return 0
