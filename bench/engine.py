@@ -1,7 +1,204 @@
-"""Placeholder until its piece lands."""
+"""Engine: hands/s and events/s replaying simulated hands through ``Engine.apply``, and pokerkit's state
+machine replaying the very same hands (same seats, stacks, blinds, cards and actions) in the same run.
 
-from .common import Context, Figure, missing
+Hands are generated first (``Simulator(config, registry, seed).play(n)``), outside every timer. The engine
+replays each hand's ``inputs`` (sensor events and dealer taps, as the Pipeline would produce them) in one
+Engine that lives across hands, as at a table. pokerkit replays each hand's ``expected`` record: a State
+built like the simulator's referee, hole cards and board dealt as they fell, burns from unused cards, and
+every action (fold, check/call, bet/raise-to). The step p99 comes from a second, per-call timed pass.
+"""
+
+from __future__ import annotations
+
+import gc
+import warnings
+
+from dealerbox.config import Config, GameConfig
+
+from .common import Context, Figure, missing, now_ns, percentile
+
+STRUCTURES = ("nlhe", "plhe", "flhe", "plo")
+TARGET_RATIO = 10.0
+TARGET_STEP_MS = 1.0
 
 
 def run(ctx: Context) -> list[Figure]:
-    return [missing("engine", "(benchmark)", "", "not written yet")]
+    try:
+        from dealerbox.engine.table import Engine
+        from dealerbox.sources.simulator import Simulator
+        from dealerbox.tags import demo_registry
+    except ImportError as e:
+        return [missing("engine", "hands/s vs pokerkit", "x", f"a piece is not built yet ({e})", TARGET_RATIO, ">=")]
+    n = ctx.scale(200, 4)
+    out: list[Figure] = []
+    ratios, steps = [], []
+    for variant in STRUCTURES:
+        config = Config(game=GameConfig(variant=variant))
+        registry = demo_registry()
+        try:
+            hands = list(Simulator(config, registry, 2024).play(n))
+        except Exception as e:  # a simulator still being built
+            out.append(missing("engine", f"{variant} hands/s", "hands/s", f"simulator failed: {type(e).__name__}: {e}"))
+            continue
+        hands = [h for h in hands if h.expected.outcome == "played"]
+        inputs = sum(len(h.inputs) for h in hands)
+
+        # 1. the engine, whole hands, no per-step timer
+        try:
+            engine_s, produced = time_engine(Engine, config, registry, hands)
+        except Exception as e:
+            out.append(missing("engine", f"{variant} hands/s", "hands/s", f"engine raised {type(e).__name__}: {e}"))
+            continue
+        # 2. pokerkit on the same hands
+        try:
+            pk_s = time_pokerkit(config, hands)
+        except Exception as e:
+            pk_s = None
+            ctx.say(f"{variant}: pokerkit replay failed: {type(e).__name__}: {e}")
+        # 3. per-step latency
+        samples = step_samples(Engine, config, registry, hands)
+        steps.extend(samples)
+        eng_hps = len(hands) / engine_s
+        out.append(Figure("engine", f"{variant} hands/s", eng_hps, "hands/s",
+                          note=f"{len(hands)} hands, {inputs / len(hands):.0f} inputs and "
+                               f"{produced / len(hands):.0f} table events a hand" if variant == STRUCTURES[0] else
+                               f"{len(hands)} hands, {inputs / len(hands):.0f} inputs a hand"))
+        out.append(Figure("engine", f"{variant} inputs/s", inputs / engine_s, "events/s"))
+        if pk_s:
+            ratio = eng_hps / (len(hands) / pk_s)
+            ratios.append(ratio)
+            out.append(Figure("engine", f"{variant} pokerkit hands/s", len(hands) / pk_s, "hands/s"))
+            out.append(Figure("engine", f"{variant} engine / pokerkit", ratio, "x", TARGET_RATIO, ">="))
+        ctx.say(f"{variant}: engine {eng_hps:.0f} hands/s, pokerkit {len(hands) / pk_s if pk_s else float('nan'):.0f} hands/s")
+    if steps:
+        out.append(Figure("engine", "step p99 (all structures)", percentile(steps, 99), "ms", TARGET_STEP_MS, "<",
+                          note=f"{len(steps)} Engine.apply calls timed one by one; median {percentile(steps, 50) * 1000:.0f} us, "
+                               f"max {max(steps):.2f} ms"))
+    return out
+
+
+def time_engine(Engine, config, registry, hands) -> tuple[float, int]:
+    best, produced = None, 0
+    for _ in range(2):
+        engine = Engine(config, registry)
+        apply = engine.apply
+        produced = 0
+        gc.collect()
+        t0 = now_ns()
+        for hand in hands:
+            for item in hand.inputs:
+                produced += len(apply(item))
+        dt = (now_ns() - t0) / 1e9
+        best = dt if best is None else min(best, dt)
+    return best, produced
+
+
+def step_samples(Engine, config, registry, hands) -> list[float]:
+    engine = Engine(config, registry)
+    apply = engine.apply
+    out = []
+    for hand in hands:
+        for item in hand.inputs:
+            t0 = now_ns()
+            apply(item)
+            out.append((now_ns() - t0) / 1e6)
+    return out
+
+
+# --- pokerkit ---------------------------------------------------------------------------------------
+
+def _pokerkit_game(config: Config):
+    from pokerkit import Automation, BettingStructure, Deck, Mode, OmahaHoldemHand, Opening, StandardHighHand, State, Street
+
+    structure = {"nlhe": BettingStructure.NO_LIMIT, "plhe": BettingStructure.POT_LIMIT,
+                 "flhe": BettingStructure.FIXED_LIMIT, "plo": BettingStructure.POT_LIMIT}[config.game.variant]
+    holes = 4 if config.game.variant == "plo" else 2
+    g = config.game
+    fixed = structure is BettingStructure.FIXED_LIMIT
+    cap = g.max_raises + 1 if fixed else None
+    small, big = (g.small_bet, g.big_bet) if fixed else (g.big_blind, g.big_blind)
+    streets = (Street(False, (False,) * holes, 0, False, Opening.POSITION, small, cap),
+               Street(True, (), 3, False, Opening.POSITION, small, cap),
+               Street(True, (), 1, False, Opening.POSITION, big, cap),
+               Street(True, (), 1, False, Opening.POSITION, big, cap))
+    automations = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
+                   Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING, Automation.CHIPS_PUSHING,
+                   Automation.CHIPS_PULLING)
+    hand_types = (StandardHighHand,) if holes == 2 else (OmahaHoldemHand,)
+
+    def new_state(blinds, stacks):
+        return State(automations, Deck.STANDARD, hand_types, streets, structure, True, 0, blinds, 0, stacks,
+                     len(stacks), mode=Mode.TOURNAMENT)
+
+    return new_state, holes
+
+
+FULL_DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+
+
+def pokerkit_script(hand, holes: int):
+    """Everything the replay needs, prepared outside the timer: blinds, stacks, deal order, burns, actions."""
+    e = hand.expected
+    order = list(e.dealt_in)
+    blinds = tuple(e.blinds.get(s, 0) for s in order)
+    if len(order) == 2:
+        blinds = tuple(sorted(blinds))  # heads-up: pokerkit itself has the button post the small blind
+    while blinds and blinds[-1] == 0:
+        blinds = blinds[:-1]
+    stacks = tuple(e.stacks_before[s] for s in order)
+    deal = [e.hole_cards[order[i]][r] for r in range(holes) for i in range(len(order))]
+    used = set(deal) | set(e.board)
+    burns = [c for c in FULL_DECK if c not in used][:3]
+    actions = [(kind, to) for _, _, kind, to in e.actions]
+    return blinds, stacks, deal, list(e.board), burns, actions
+
+
+def replay_pokerkit(new_state, script):
+    blinds, stacks, deal, board, burns, actions = script
+    st = new_state(blinds, stacks)
+    di = bi = ui = ai = 0
+    while st.status:
+        if st.can_deal_hole():
+            st.deal_hole(deal[di])
+            di += 1
+        elif st.can_burn_card():
+            st.burn_card(burns[ui])
+            ui += 1
+        elif st.can_deal_board():
+            k = 3 if bi == 0 else 1
+            st.deal_board("".join(board[bi:bi + k]))
+            bi += k
+        elif st.actor_index is not None:
+            kind, to = actions[ai]
+            ai += 1
+            if kind == "fold":
+                st.fold()
+            elif kind in ("bet", "raise"):
+                st.complete_bet_or_raise_to(to)
+            else:
+                st.check_or_call()
+        else:
+            raise RuntimeError("pokerkit replay stuck")
+    return st
+
+
+def time_pokerkit(config: Config, hands) -> float:
+    new_state, holes = _pokerkit_game(config)
+    scripts = [pokerkit_script(h, holes) for h in hands]
+    best = None
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        # Untimed check that the replay is the same hand: pokerkit ends with the stacks the simulator recorded.
+        for hand, script in zip(hands, scripts):
+            st = replay_pokerkit(new_state, script)
+            want = tuple(hand.expected.stacks[s] for s in hand.expected.dealt_in)
+            if tuple(st.stacks) != want:
+                raise RuntimeError(f"hand {hand.number}: pokerkit replay ends with {tuple(st.stacks)}, simulator says {want}")
+        for _ in range(2):
+            gc.collect()
+            t0 = now_ns()
+            for script in scripts:
+                replay_pokerkit(new_state, script)
+            dt = (now_ns() - t0) / 1e9
+            best = dt if best is None else min(best, dt)
+    return best
