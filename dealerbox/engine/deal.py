@@ -27,7 +27,7 @@ class Deal:
         self.extras: list[tuple[int, str]] = []
         self.exposed: list[str] = []                       # hole cards exposed by the dealer
         self.exposed_other: list[str] = []                 # other cards exposed by the dealer (stub, burn)
-        self.boxed: list[str] = []
+        self.boxed: list[str] = []                         # names of the boxed cards found
         self.first_uid: str | None = None
         self.finished = False                              # the deal is over (burn, board or action)
         self.first_player_rule = first_player_rule
@@ -62,15 +62,16 @@ class Deal:
                 return misdeal("misdeal.1h", f"the first card went to seat {seat}; it must go to seat "
                                              f"{self.slots[0]}, the first seat left of the button",
                                window, seats=(seat, self.slots[0]))
-        if seat in self.replacement_due:
-            del self.replacement_due[seat]
-            self.held[seat].append(uid)
-            return []
-        if seat in self.owed:
+        if seat in self.owed and seat != self.expected_seat():
+            # The replacement of a scrap card, now or after the round (Irregularities 7).
             del self.owed[seat]
             self.held[seat].append(uid)
             return []
         if self.finished or self.k >= len(self.slots):
+            if seat in self.replacement_due:
+                del self.replacement_due[seat]
+                self.held[seat].append(uid)
+                return []
             if acted:
                 self.held[seat].append(uid)
                 return misdeal("misdeal.1e", f"seat {seat} was dealt a card after the betting began and holds "
@@ -106,7 +107,7 @@ class Deal:
         if uid in self.held.get(seat, ()):
             self.held[seat].remove(uid)
         if rule == "irregularity.7":
-            self.boxed.append(uid)
+            self.boxed.append(card)
             if len(self.boxed) >= 2:
                 return misdeal("misdeal.1c", f"{len(self.boxed)} boxed cards found", window, seats=(seat,),
                                cards=tuple(self.boxed))
@@ -143,15 +144,16 @@ class Deal:
         if self.finished:
             return []
         self.finished = True
+        counts = {s: len(self.held[s]) + (s in self.replacement_due) + (s in self.owed) for s in self.order}
+        for seat in self.order:
+            if counts[seat] == 0:
+                return misdeal("misdeal.1j", f"seat {seat} is entitled to a hand and was dealt out", window,
+                               seats=(seat,), short_seats=(seat,))
         out: list[Ruling] = []
         for seat in self.order:
-            count = len(self.held[seat]) + (seat in self.replacement_due) + (seat in self.owed)
-            if count == 0:
-                out += misdeal("misdeal.1j", f"seat {seat} is entitled to a hand and was dealt out", window,
-                               seats=(seat,), short_seats=(seat,))
-            elif count != self.rounds:
-                out += misdeal("misdeal.1e", f"seat {seat} holds {count} cards instead of {self.rounds}", window,
-                               seats=(seat,), short_seats=(seat,))
-            if out and out[-1].outcome == "misdeal":
-                break
+            if counts[seat] != self.rounds:
+                out += misdeal("misdeal.1e", f"seat {seat} holds {counts[seat]} cards instead of {self.rounds}",
+                               window, seats=(seat,), short_seats=(seat,))
+                if window:
+                    break
         return out

@@ -249,7 +249,7 @@ class Engine:
             for uid, move in list(self.ledger.transit.items()):
                 if move.source == "shoe" and uid != tag.uid:
                     self.ledger.settle_transit(uid)
-                    out += self._fallen(t, uid, move.source)
+                    out += self._fallen(t, uid, move.source, move.face_up is not None)
         self.ledger.left(t, zone, tag)
         h = self.hand
         if zone == "muck" and self._running() and not h.decided and not h.muck_touched:
@@ -258,13 +258,13 @@ class Engine:
                                  "hand: nobody may look through the discards; put it back.", severity="floor")])
         return out
 
-    def _fallen(self, t: float, uid: str, source: str) -> list[te.TableEvent]:
+    def _fallen(self, t: float, uid: str, source: str, dealt: bool = True) -> list[te.TableEvent]:
         """A card reached no antenna: dealt off the table (exposed) or dropped by a player (it plays)."""
         h = self.hand
         if not self._running():
             return []
         card = self.ledger.card(uid)
-        if source == "shoe" and not h.decided:
+        if source == "shoe" and dealt and not h.decided:
             h.cards_out += 1
             seat = h.deal.expected_seat() if not h.deal.finished else None
             if seat is None:
@@ -520,7 +520,7 @@ class Engine:
                 out += self._rulings(t, h.deal.scrap(seat, uid, self.ledger.card(uid), "irregularity.7",
                                                      self._window()))
         for uid, move in self.ledger.fallen(t):
-            out += self._fallen(t, uid, move.source)
+            out += self._fallen(t, uid, move.source, move.face_up is not None)
         return out
 
     # --- the button puck ---------------------------------------------------------------------------------------
@@ -531,7 +531,7 @@ class Engine:
         self.puck = seat
         out: list[te.TableEvent] = [te.ButtonMoved(t, self.hand_no, seat)]
         h = self.hand
-        if self._running() and not h.decided and seat != h.button:
+        if self._running() and not h.decided and h.cards_out and seat != h.button:
             text = f"the button puck was put on seat {seat}; this hand's button is seat {h.button}"
             if self._window():
                 out += self._rulings(t, misdeal("misdeal.1g", text, True, seats=(seat, h.button)))
@@ -611,6 +611,8 @@ class Engine:
             return [te.FloorCalled(t, self.hand_no, e.ref or "dealer")]
         if a == "award":
             return self._award_tap(e)
+        if a == "wait-for-bb" and e.seat is not None and hasattr(self.betting, "wait_for_bb"):
+            return self._betting_events(self.betting.wait_for_bb(t, e.seat))
         if a == "new-hand":
             out: list[te.TableEvent] = []
             if self._running():
@@ -630,9 +632,8 @@ class Engine:
         if a == "muck-unshown" and e.seat is not None:
             return self._unshown(t, e.seat)
         # Taps only the betting engine understands, when it offers them.
-        target = {"wait-for-bb": (self.betting, "wait_for_bb"), "declare-raise": (self.hb, "declare_raise")}.get(a)
-        if target and hasattr(*target):
-            return self._betting_events(getattr(*target)(t, e.seat))
+        if a == "declare-raise" and hasattr(self.hb, "declare_raise"):
+            return self._betting_events(self.hb.declare_raise(t, e.seat))
         return []
 
     def _exposed(self, e: ev.DealerInput) -> list[te.TableEvent]:
