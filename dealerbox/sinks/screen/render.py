@@ -257,7 +257,7 @@ class Renderer:
         else:
             self.draw_table(frame, body, state, findings, events)
         if banner:
-            self.draw_banner(frame, banner, frame.banner, len(findings) - 1)
+            self.draw_banner(frame, banner, frame.banner, len(findings) - 1, state.phase in IN_HAND_PHASES)
         self.draw_keys(frame, keys, state, events, ui)
         return frame
 
@@ -583,7 +583,8 @@ class Renderer:
 
     # --- findings banner ---------------------------------------------------------------------------
 
-    def draw_banner(self, frame: Frame, rect: pygame.Rect, finding: FindingView, more: int) -> None:
+    def draw_banner(self, frame: Frame, rect: pygame.Rect, finding: FindingView, more: int,
+                    in_hand: bool = True) -> None:
         surf = frame.surface
         colour = theme.SEVERITY_COLOURS.get(finding.severity, theme.SEVERITY_COLOURS["floor"])
         ink = theme.SEVERITY_TEXT.get(finding.severity, theme.WHITE)
@@ -595,7 +596,7 @@ class Renderer:
         # Call floor is always in the key column (it carries this finding's id while the banner is up).
         buttons = [Target(f"ack:{finding.id}", "Acknowledge", pygame.Rect(0, 0, key_w, key_h), action="ack",
                           ref=finding.id)]
-        if finding.outcome == "misdeal":
+        if finding.outcome == "misdeal" and in_hand:  # once the hand has ended there is nothing to confirm
             buttons.append(Target(f"misdeal:{finding.id}", "Confirm misdeal", pygame.Rect(0, 0, key_w, key_h),
                                   action="misdeal", ref=finding.id))
         cols = 1
