@@ -41,6 +41,7 @@ class Hand:
     faces: dict[str, str] = field(default_factory=dict)     # card name -> uid dealt this hand (Irregularities 4)
     provisional_boxed: tuple[str, int] | None = None        # a face-up card that may yet be tapped `exposed`
     last_dealt: str | None = None
+    dealt: list[str] = field(default_factory=list)          # every card that came out of the shoe this hand
     cards_out: int = 0                     # cards that left the shoe this hand
     ranks: dict[int, tuple[int, str]] = field(default_factory=dict)
     pots: list = field(default_factory=list)                # (amount, eligible) at the decision

@@ -47,6 +47,7 @@ class Engine:
         self.puck: int | None = None
         self.last_button: int | None = None      # button of the last hand started
         self.fresh_table = True                  # nobody has played since the table was (re)filled
+        self.disputed_puck: int | None = None    # puck seat already ruled misdeal.1g: the dealer kept it there
         self.keep_button = False                 # misdeal or void: the same button deals again
         self.deck_id: str | None = None
         self.back: str | None = None
@@ -130,11 +131,14 @@ class Engine:
     def _rulings(self, t: float, rulings: list[Ruling]) -> list[te.TableEvent]:
         """Raise each ruling as a finding and apply its outcome."""
         out: list[te.TableEvent] = []
+        was_running = self._running()
         for r in rulings:
-            if not self._running() and r.outcome in ("misdeal", "void", "dead-hand"):
-                continue   # the hand already ended: nothing left to apply it to
+            if not was_running and r.outcome in ("misdeal", "void", "dead-hand"):
+                continue   # the hand had already ended: nothing left to apply it to
             out.append(self.findings.raise_(t, self.hand_no, r.rule, severity=r.level, outcome=r.outcome,
                                             ruling=r.text, seats=r.seats, cards=r.cards))
+            if not self._running():
+                continue   # a second reason for the same void or misdeal: reported, applied once
             if r.outcome in ("misdeal", "void"):
                 out += self._end_hand(t, r.outcome)
             elif r.outcome == "dead-hand":
@@ -157,19 +161,26 @@ class Engine:
         it (moving or dead button, Blinds 1); at a fresh table, wherever the dealer put the puck."""
         if not entitled:
             return None
+        if self.disputed_puck is not None and self.puck == self.disputed_puck:
+            return self.puck    # ruled once already and the dealer left it there: follow the puck
+        self.disputed_puck = None
         if self.keep_button and self.last_button is not None:
             return self.last_button
-        if not self.fresh_table:
-            button = self.betting.button_for(self.occupied)
-            if button is not None:
-                return button
+        if not self.fresh_table and self.last_button is not None:
+            if self.config.table.button == "dead":
+                button = self.betting.button_for(self.occupied)   # Blinds 1: engine.betting keeps the blind history
+                if button is not None:
+                    return button
+            return clockwise_from(self.last_button, entitled, self.seats)[0]
         return self.puck if self.puck is not None else entitled[0]
 
     def _start_hand(self, t: float) -> list[te.TableEvent]:
         out: list[te.TableEvent] = []
         button = self._expected_button(self._entitled()) or (self.puck or 1)
         self.hand_no = (self.hand_no or 0) + 1
-        order = tuple(self.betting.entitled(button, self.occupied))
+        # A table filled afresh has no "new player between the blinds" (Blinds 7): everyone with chips plays.
+        order = tuple(clockwise_from(button, self._entitled(), self.seats) if self.fresh_table
+                      else self.betting.entitled(button, self.occupied))
         out += self._deck_at_start(t, order)
         self.hand = Hand(self.hand_no, button, order, self.variant, self.deck_id, self.back)
         self.hb = self.betting.start_hand(t, self.hand_no, button, order)
@@ -327,12 +338,20 @@ class Engine:
                 out += self._showdown(t, live)
             elif len(live) == 1:
                 out += self._decide(t, live)
-            return out + self._end_hand(t, "complete" if h.decided else "void")
+            out += self._end_hand(t, "complete" if h.decided else "void")
+            self.keep_button = False   # the dealer played the hand out: the button moves on
+            return out
         if self._running() and self.back and tag.back != self.back and tag.uid not in self.reported:
             self.reported.add(tag.uid)
             return self._rulings(t, [Ruling("irregularity.3", "continues", f"A card with a {tag.back} back is in the "
                                  "stub: the action stands; take it out.")])
         return []
+
+    def _misdealt_cards_out(self) -> bool:
+        """A misdealt or void hand's cards are still on the felt: no new hand until they are gathered."""
+        last = self.last_hand
+        return last is not None and self.keep_button and any(
+            self.ledger.where.get(u, "").startswith("seat") for u in last.dealt)
 
     def _all_back(self, h: Hand) -> bool:
         uids = [u for seat in h.order for u in h.deal.held[seat]] + h.board
@@ -345,9 +364,7 @@ class Engine:
             if zone == "board":
                 return self._info(t, "procedures.23", f"{tag.card} was turned off the stub after the hand: the card "
                                   "that would have been dealt must not be shown.", cards=(tag.card,))
-            last = self.last_hand
-            if last is not None and self.keep_button and any(
-                    self.ledger.where.get(u, "").startswith("seat") for s in last.order for u in last.deal.held[s]):
+            if self._misdealt_cards_out():
                 return out   # the misdealt hand's cards are still out: the redeal starts once they are gathered
             out += self._start_hand(t)
             if not self._running():
@@ -355,11 +372,14 @@ class Engine:
         h = self.hand
         if h.decided:
             return out
+        h.dealt.append(tag.uid)
         if h.cards_out == 0:
             if hasattr(self.hb, "deal_started"):
                 out += self._betting_events(self.hb.deal_started(t))
-            if self.puck is not None and self.puck != h.button and len(h.order) >= 2:
+            if self.puck is not None and self.puck != h.button and len(h.order) >= 2 \
+                    and self.puck != self.disputed_puck:
                 # Checked as the deal starts, once per hand: the puck may move until then.
+                self.disputed_puck = self.puck
                 out += self._rulings(t, misdeal("misdeal.1g", f"the button puck is on seat {self.puck}; it belongs "
                                                 f"on seat {h.button}", True, seats=(self.puck, h.button)))
                 return out
@@ -552,7 +572,7 @@ class Engine:
             return []
         out: list[te.TableEvent] = []
         if not self._running():
-            if seat is None or (came and came[0] == "pot"):
+            if seat is None or (came and came[0] == "pot") or self._misdealt_cards_out():
                 return []
             out += self._start_hand(t)   # blinds going in: a new hand
             if not self._running():
