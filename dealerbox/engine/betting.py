@@ -916,6 +916,8 @@ class HandBetting:
                                             f"Seat {seat} checked out of turn (seat {self.to_act} is to act): the check "
                                             f"is binding if nobody in between bets; if someone does, seat {seat} may "
                                             f"not raise on that turn.", (seat, self.to_act))]
+            if b.wager >= self.cur:
+                return out      # a check with nothing to answer (e.g. everyone else all-in) changes nothing
             return out + [self._finding(t, "betting.10", "dealer", "continues",
                                         f"Seat {seat} has no action pending: the check changes nothing.", (seat,))]
         if b.wager < self.cur:

@@ -1,0 +1,225 @@
+"""Cross-check: random hands played by pokerkit (the referee) and, as chips and taps, by dealerbox's betting.
+
+Every hand must end with the same pots (amounts and winners) and the same stacks in both, and dealerbox must
+raise nothing above ``info``: pokerkit only makes legal moves, so any finding here is a false alarm.
+Hands use short and deep stacks so all-ins and side pots are common. Cards come from a seeded
+``random.Random`` so every run is the same.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+
+import pytest
+from pokerkit import (Automation, FixedLimitTexasHoldem, NoLimitTexasHoldem, OmahaHoldemHand, PotLimitOmahaHoldem,
+                      StandardHighHand)
+
+from dealerbox.engine import events as te
+from tests.test_betting import BettingTable
+
+AUTOMATIONS = (
+    Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
+    Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING,
+)
+STREET_NAMES = ("preflop", "flop", "turn", "river")
+DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
+
+
+class PotLimitTexasHoldem(PotLimitOmahaHoldem):
+    """pokerkit has no ready-made pot-limit hold'em: Omaha's pot-limit machinery with two hole cards."""
+    hand_types = (StandardHighHand,)
+    hole_dealing_count = 2
+
+
+def pokerkit_state(variant: str, stacks: list[int], sb: int, bb: int):
+    n = len(stacks)
+    if variant == "flhe":
+        return FixedLimitTexasHoldem.create_state(AUTOMATIONS, True, 0, (sb, bb), bb, 2 * bb, stacks, n)
+    cls = {"nlhe": NoLimitTexasHoldem, "plhe": PotLimitTexasHoldem, "plo": PotLimitOmahaHoldem}[variant]
+    return cls.create_state(AUTOMATIONS, True, 0, (sb, bb), bb, stacks, n)
+
+
+def random_stack(rng: random.Random, bb: int) -> int:
+    roll = rng.random()
+    if roll < 0.3:
+        return rng.randint(bb, 12 * bb)        # short: all-ins and side pots
+    if roll < 0.9:
+        return rng.randint(20 * bb, 150 * bb)
+    return rng.randint(150 * bb, 400 * bb)
+
+
+def play_one(rng: random.Random, variant: str, stats: Counter) -> None:
+    sb, bb = 1, 2
+    n = rng.randint(2, 6)
+    seats = sorted(rng.sample(range(1, 10), n))
+    button = rng.choice(seats)
+    order = sorted(seats, key=lambda s: (s - button - 1) % 9)   # pokerkit player i = order[i], button last
+    stacks = [random_stack(rng, bb) for _ in order]
+    game = BettingTable(variant, seats=order, stack=dict(zip(order, stacks)), small_blind=sb, big_blind=bb,
+                        small_bet=bb, big_bet=2 * bb)
+    state = pokerkit_state(variant, stacks, sb, bb)
+    hand = game.start(button=button, dealt=order)
+    deck = DECK[:]
+    rng.shuffle(deck)
+    street = 0
+    referee_pots = None
+    while state.status:
+        if state.can_push_chips():
+            if referee_pots is None:
+                referee_pots = [(pot.amount, tuple(pot.player_indices)) for pot in state.pots]
+            state.push_chips()
+            continue
+        if state.can_pull_chips():
+            state.pull_chips()
+            continue
+        if state.can_deal_hole():
+            state.deal_hole(deck.pop())
+            continue
+        if state.can_burn_card():
+            state.burn_card(deck.pop())
+            continue
+        if state.can_deal_board():
+            state.deal_board("".join(deck.pop() for _ in range(state.street.board_dealing_count)))
+            continue
+        if state.street_index is not None and state.street_index != street:
+            street = state.street_index
+            game.street(STREET_NAMES[street])
+        i = state.actor_index
+        if i is None:
+            break
+        seat = order[i]
+        # pokerkit still offers a check to the one player left with chips when everyone else is all-in;
+        # nobody could call a raise, so dealerbox has nobody to act (the dealer's tap is harmless)
+        idle = hand.to_act is None and state.checking_or_calling_amount == 0
+        assert hand.to_act == seat or idle, (hand.to_act, seat, [str(o) for o in state.operations if "Dealing" not in type(o).__name__], game.actions(), game.found())
+        before = state.bets[i]
+        roll = rng.random()
+        if roll < 0.15 and state.can_fold():
+            state.fold()
+            game.fold(seat)
+            stats["fold"] += 1
+        elif roll < 0.5 and state.can_complete_bet_or_raise_to() and (to := pick_raise(hand, state, seat, rng,
+                                                                                        stats)) is not None:
+            state.complete_bet_or_raise_to(to)
+            put_raise(game, hand, rng, seat, to - before, stats)
+            stats["raise"] += 1
+        else:
+            op = state.check_or_call()
+            if op.amount:
+                game.put(seat, op.amount)
+                stats["call"] += 1
+            else:
+                game.check(seat)
+                stats["check"] += 1
+    game.street("showdown")
+    # pokerkit merges pots once it has killed the losing hands, so winners per pot come from the cards
+    hole: dict[int, list] = {}
+    board: list = []
+    for op in state.operations:
+        if type(op).__name__ == "HoleDealing":
+            hole.setdefault(op.player_index, []).extend(op.cards)
+        elif type(op).__name__ == "BoardDealing":
+            board.extend(op.cards)
+    hand_type = OmahaHoldemHand if variant == "plo" else StandardHighHand
+    strength = {order[j]: hand_type.from_game(cards, board) for j, cards in hole.items()} if len(board) == 5 else {}
+    winners = []
+    for pot in hand.pots():
+        if len(pot.eligible) == 1:
+            winners.append(pot.eligible)
+            continue
+        best = max(strength[s] for s in pot.eligible)
+        winners.append(tuple(s for s in pot.eligible if strength[s] == best))
+    won = [0] * n
+    for op in state.operations:
+        if type(op).__name__ == "ChipsPushing":
+            won = [a + b for a, b in zip(won, op.amounts)]
+    pots, final = hand.settle(game.t, winners)
+    context = (variant, order, stacks, [str((p.amount, p.eligible, p.shares)) for p in pots] + [str(winners), str(referee_pots)] + [str(op) for op in state.operations if "Dealing" not in type(op).__name__])
+    # pokerkit drops hands it killed at showdown from a pot's players; ours lists every seat that contested
+    contested = sum(1 for b in hand.seats.values() if b.live) > 1
+    # won without a showdown, pokerkit hands the winner back its whole last bet, we only the unmatched part:
+    # the stacks agree either way (docs/betting.md), so only contested pots are compared chip for chip
+    if contested:
+        assert sum(p.amount for p in pots) == sum(amount for amount, _ in referee_pots), context
+    if contested and len(pots) == len(referee_pots):
+        assert [p.amount for p in pots] == [amount for amount, _ in referee_pots], context
+    ours = [final[s] for s in order]
+    if any(len(p.winners) > 1 and p.amount % len(p.winners) for p in pots):
+        # split with odd chips: pokerkit merges pots once the losers are killed and may give one player
+        # several odd chips; Ties 4 and 5(d) say one odd chip each, every pot split on its own. Same total,
+        # each seat within one chip per pot.
+        stats["odd-chip splits"] += 1
+        assert sum(ours) == sum(state.stacks), context
+        assert all(abs(a - b) <= len(pots) for a, b in zip(ours, state.stacks)), context
+    else:
+        if contested:
+            assert [sum(p.shares.get(order[j], 0) for p in pots) for j in range(n)] == won, context
+        assert ours == list(state.stacks), context
+    loud = [f for f in game.found() if f.severity != "info"]
+    assert not loud, (loud, context)
+    stats["hands"] += 1
+    stats["side pots"] += max(0, len(pots) - 1)
+    stats["all-in"] += sum(1 for e in game.events if isinstance(e, te.ActionTaken) and e.action == "all-in")
+
+
+def pick_raise(hand, state, seat: int, rng: random.Random, stats: Counter) -> int | None:
+    """A raise both rulebooks allow, or None. pokerkit is looser in three places (docs/betting.md): it
+    allows a fifth bet preflop in limit (Betting 3 counts the big blind as the bet), it lets a player who
+    checked or called raise a short all-in (No-Limit 3, Betting 5), and in limit it raises a short all-in by
+    a full bet instead of completing it (Betting 5). The driver plays only moves legal under both."""
+    lo = state.min_completion_betting_or_raising_to_amount
+    hi = state.max_completion_betting_or_raising_to_amount
+    allowed, _, _ = hand._may_raise(seat)
+    b = hand.seats[seat]
+    all_in = b.wager + hand._stack(seat)
+    if not allowed:
+        stats["raise refused by the rulebook"] += 1
+        return None
+    min_to, max_to = hand._raise_range(seat, all_in)
+    legal = [x for x in (lo, hi, max(lo, min_to), min(hi, max_to)) if lo <= x <= hi and (min_to <= x <= max_to
+                                                                                     or x == all_in)]
+    if not legal:
+        stats["raise size differs"] += 1
+        return None
+    a, z = min(legal), max(legal)
+    return z if rng.random() < 0.25 else rng.randint(a, z)
+
+
+def put_raise(game: BettingTable, hand, rng: random.Random, seat: int, amount: int, stats: Counter) -> None:
+    """A bet or raise in one motion. A lone chip facing a bet would only call (No-Limit 9, Betting 15), so the
+    player either declares the raise first or breaks the chip into smaller ones."""
+    chips = game.box.make(amount)
+    facing = hand.cur > hand.seats[seat].wager
+    if len(chips) == 1 and facing:
+        if rng.random() < 0.5:
+            game.declare(seat)
+            game.put(seat, chips=chips)
+            game._step(3.0)     # the declared raise is complete once the hands rest (No-Limit 8)
+            stats["declared"] += 1
+            return
+        else:
+            small = [d for d in (100, 25, 5, 1) if d < chips[0].value]
+            chips = game.box.make(amount, tuple(small))
+    game.put(seat, chips=chips)
+
+
+def run(variant: str, hands: int, seed: int) -> Counter:
+    rng = random.Random(f"{variant}-{seed}")
+    stats: Counter = Counter()
+    for _ in range(hands):
+        play_one(rng, variant, stats)
+    return stats
+
+
+@pytest.mark.parametrize("variant", ["nlhe", "plhe", "flhe", "plo"])
+def test_crosscheck_quick(variant):
+    stats = run(variant, 300, seed=7)
+    assert stats["hands"] == 300 and stats["side pots"] > 0 and stats["all-in"] > 0
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("variant", ["nlhe", "plhe", "flhe", "plo"])
+def test_crosscheck_10000_hands(variant):
+    stats = run(variant, 10_000, seed=2024)
+    assert stats["hands"] == 10_000 and stats["side pots"] > 100
