@@ -179,8 +179,10 @@ class Engine:
         button = self._expected_button(self._entitled()) or (self.puck or 1)
         self.hand_no = (self.hand_no or 0) + 1
         # A table filled afresh has no "new player between the blinds" (Blinds 7): everyone with chips plays.
-        order = tuple(clockwise_from(button, self._entitled(), self.seats) if self.fresh_table
-                      else self.betting.entitled(button, self.occupied))
+        order = tuple(self.betting.entitled(button, self.occupied))
+        if self.fresh_table:
+            waiting = getattr(self.betting, "waiting_for_bb", set())
+            order = tuple(clockwise_from(button, set(order) | (set(self._entitled()) - waiting), self.seats))
         out += self._deck_at_start(t, order)
         self.hand = Hand(self.hand_no, button, order, self.variant, self.deck_id, self.back)
         self.hb = self.betting.start_hand(t, self.hand_no, button, order)
