@@ -92,7 +92,7 @@ class Table:
 
     def bet(self, seat: int, amount: int) -> "Table":
         uids = []
-        for v in (100, 25, 5, 1):
+        for v in (25, 5, 1):          # never one big chip: that would be a call (No-Limit 9)
             while amount >= v:
                 uids.append(self.rack[v].pop())
                 amount -= v
