@@ -148,7 +148,7 @@ def test_broker_killed_mid_stream_loses_nothing_and_keeps_order(make_broker, vie
     assert set(range(n1 + 1, n1 + n2 + 1)) <= late   # everything made during the outage came out late, flagged
     assert any(a["replayed"] for a in view.tables["T01"].alerts)
     assert view.tables["T01"].gaps() == {}
-    assert link.health()["connects"] >= 2 and link.health()["outbox_depth"] == 0
+    assert link.health()["connects"] >= 2 and _wait(lambda: link.health()["outbox_depth"] == 0, 5)
     validate_all(view)
     assert_no_hole_cards(view.raw, secret_cards(range(1, 11)))
 

@@ -150,7 +150,9 @@ class FloorLink:
         self._connack: tuple[bool, str, Any] | None = None
         self._inflight: dict[int, int] = {}
         self._acked: list[int] = []
-        self._refused: list[tuple[int, str]] = []
+        self._refused: list[tuple[str | None, str]] = []
+        self._topics: dict[int, str] = {}      # mid -> topic of everything in flight, to name a refusal
+        self._session_refused = False
         self._seen_cmds: deque[tuple[str, int]] = deque(maxlen=1024)
         # shared between the threads (under _lock)
         self._state_body: tuple[Any, float, dict] | None = None
@@ -362,10 +364,13 @@ class FloorLink:
         backoff = self.reconnect_min
         try:
             while not self._stop_evt.is_set():
+                began = time.monotonic()
                 was_up, refused = self._session_once()
                 if self._stop_evt.is_set():
                     break
-                backoff = self.reconnect_min if was_up else min(backoff * 2, self.reconnect_max)
+                # only a connection that lasted resets the backoff: one dropped at once must not spin
+                lasted = was_up and time.monotonic() - began > 10 * self.reconnect_min
+                backoff = self.reconnect_min if lasted else min(backoff * 2, self.reconnect_max)
                 delay = self.reconnect_max if refused else backoff
                 self._stop_evt.wait(delay * random.uniform(0.8, 1.2))  # jitter: tables don't reconnect in step
         finally:
@@ -424,12 +429,32 @@ class FloorLink:
             self._session += 1
             self._connected = True
             self._inflight = {}
+            self._topics = {}
+        self._session_refused = False
         self.counters["connects"] += 1
         self._set_link("connected")
         self.last_error = ""
         client.subscribe(c.topic(self.site, self.table, "cmd"), qos=1)
-        self._publish_json(client, "status", c.status_payload(self.env, "online", "birth", self._last_t,
-                                                              self.clock()), retain=True)
+        birth = self._publish_json(client, "status", c.status_payload(self.env, "online", "birth", self._last_t,
+                                                                      self.clock()), retain=True)
+        # Wait for the birth's PUBACK before draining: it proves the ACL lets us publish. mosquitto closes the
+        # connection right after refusing a publish, so a refusal is best caught before anything else is sent.
+        deadline = time.monotonic() + CONNACK_TIMEOUT_S
+        while not birth.is_published() and client.socket() is not None and time.monotonic() < deadline \
+                and not self._stop_evt.is_set():
+            self._io(client, 0.1)
+        self._settle_acks()
+        if client.socket() is None or self._session_refused:
+            with self._lock:
+                self._connected = False
+            if not self._session_refused:
+                self._session_refused = True
+                self._set_link("refused", f"the floor broker {where} closed the connection right after accepting "
+                                          f"it: most likely its ACL refuses user {self.fc.username!r} for "
+                                          f"{c.topic(self.site, self.table, 'status')}; check floor.username and "
+                                          f"table.id")
+            self._close(client)
+            return True, True
         with self._lock:
             self._state_dirty = self._state_body is not None
         bucket = _Bucket(self.fc.replay_rate)
@@ -459,6 +484,9 @@ class FloorLink:
         with self._lock:
             self._connected = False
             self._inflight = {}
+            self._topics = {}
+        if self._session_refused:
+            return True, True   # mosquitto drops a client after refusing its publish: retry slowly
         if not self._stop_evt.is_set():
             self._set_link("down", f"lost the floor broker {where}")
         return True, False
@@ -482,14 +510,19 @@ class FloorLink:
                 return 0.05, last_id
             with self._lock:
                 self._inflight[info.mid] = row.id
+                self._topics[info.mid] = row.topic
             last_id = row.id
             self.counters["published"] += 1
             self.counters["replayed"] += late
         return 1.0, last_id
 
-    def _publish_json(self, client: mqtt.Client, kind: str, payload: dict, retain: bool = False) -> None:
-        client.publish(c.topic(self.site, self.table, kind), json.dumps(payload, separators=(",", ":")), qos=1,
-                       retain=retain, properties=publish_properties(kind))
+    def _publish_json(self, client: mqtt.Client, kind: str, payload: dict, retain: bool = False) -> mqtt.MQTTMessageInfo:
+        name = c.topic(self.site, self.table, kind)
+        info = client.publish(name, json.dumps(payload, separators=(",", ":")), qos=1, retain=retain,
+                              properties=publish_properties(kind))
+        with self._lock:
+            self._topics[info.mid] = name
+        return info
 
     def _publish_state(self, client: mqtt.Client) -> bool:
         with self._lock:
@@ -515,9 +548,11 @@ class FloorLink:
         with self._lock:
             acked, self._acked = self._acked, []
             refused, self._refused = self._refused, []
-        for mid, reason in refused:
+        for topic, reason in refused:
             self.counters["publish_refused"] += 1
-            self.last_error = f"the broker refused a publish ({reason}); check the ACL for {self.fc.username!r}"
+            self._session_refused = True
+            self._set_link("refused", f"the broker refused a publish to {topic} ({reason}); check the ACL for "
+                                      f"user {self.fc.username!r} and table.id {self.table!r}")
             log.error("floor %s/%s: %s", self.site, self.table, self.last_error)
         if acked:
             n = self._net_db.delete(acked)
@@ -583,11 +618,11 @@ class FloorLink:
     def _on_publish(self, client, userdata, mid, reason_code, properties) -> None:
         with self._lock:
             row = self._inflight.pop(mid, None)
-            if row is None:
-                return  # status, state, hole cards: not outboxed
+            topic = self._topics.pop(mid, None)
             if reason_code.is_failure:
-                self._refused.append((mid, str(reason_code)))
-            else:
+                # the row stays in the outbox: a broker that refuses is misconfigured, and the data is kept
+                self._refused.append((topic, str(reason_code)))
+            elif row is not None:
                 self._acked.append(row)
 
     def _on_message(self, client, userdata, message) -> None:
