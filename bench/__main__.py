@@ -124,7 +124,8 @@ def table(figures: list[dict]) -> str:
 
 
 def machine() -> dict:
-    info = {"python": platform.python_version(), "platform": platform.platform(), "cores": os.cpu_count()}
+    info = {"python": platform.python_version(), "platform": platform.platform(), "cores": os.cpu_count(),
+            "loadavg_at_end": [round(x, 2) for x in os.getloadavg()]}
     try:
         for line in Path("/proc/cpuinfo").read_text().splitlines():
             if line.startswith(("model name", "Model")):
