@@ -122,6 +122,7 @@ class Renderer:
         self.surface = pygame.Surface(size)
         self._text_cache: dict[tuple, pygame.Surface] = {}
         self._layout_cache: dict[tuple, object] = {}
+        self._table_cache: dict[tuple, pygame.Surface] = {}
 
     # --- helpers -----------------------------------------------------------------------------------
 
@@ -331,9 +332,7 @@ class Renderer:
         surf = frame.surface
         n = len(state.seats) or 9
         boxes, inward, felt = self.seat_geometry(body, n)
-        rim = felt.inflate(self.px(16), self.px(16))
-        pygame.draw.rect(surf, theme.FELT_EDGE, rim, border_radius=rim.height // 2)
-        pygame.draw.rect(surf, theme.FELT, felt, border_radius=felt.height // 2)
+        surf.blit(self.table_image(body, felt), body.topleft)
         showdown = state.phase in ("showdown", "ended") and any(s.shown for s in state.seats)
 
         # Highlights: every seat an open finding concerns, in that finding's colour (the banner's on top).
@@ -399,6 +398,21 @@ class Renderer:
             pygame.draw.circle(surf, theme.BUTTON_PUCK, puck, puck_r)
             pygame.draw.circle(surf, theme.BLACK, puck, puck_r, width=max(1, self.px(2)))
             self.text(frame, "D", "small", theme.BLACK, kind="button", ref=state.button, center=puck)
+
+    def table_image(self, body: pygame.Rect, felt: pygame.Rect) -> pygame.Surface:
+        """The empty table, drawn once per layout: big rounded rectangles are the slowest thing to draw."""
+        key = (tuple(body), tuple(felt))
+        image = self._table_cache.get(key)
+        if image is None:
+            if len(self._table_cache) > 8:
+                self._table_cache.clear()
+            image = pygame.Surface(body.size)
+            image.fill(theme.BACKGROUND)
+            rim = felt.inflate(self.px(16), self.px(16)).move(-body.left, -body.top)
+            pygame.draw.rect(image, theme.FELT_EDGE, rim, border_radius=rim.height // 2)
+            pygame.draw.rect(image, theme.FELT, felt.move(-body.left, -body.top), border_radius=felt.height // 2)
+            self._table_cache[key] = image
+        return image
 
     def draw_seat(self, frame: Frame, box: pygame.Rect, seat: SeatView, state: TableState,
                   outline: theme.Colour | None, showdown: bool) -> None:
