@@ -72,7 +72,8 @@ def run(args: argparse.Namespace) -> int:
             terminal.run_headless(sys.stdout, args.jsonl, done)
         else:
             from ..sinks.screen import Screen
-            screen = Screen(config, (config.display.width, config.display.height), fullscreen=display == "fullscreen")
+            screen = Screen(config, (config.display.width, config.display.height), clock=terminal.clock,
+                            fullscreen=display == "fullscreen")
             screen.run(terminal.bus.subscribe("screen"), terminal.submit, stop=lambda: done(terminal))
     except KeyboardInterrupt:
         pass

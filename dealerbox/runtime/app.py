@@ -210,7 +210,7 @@ class Terminal:
                 update: Update = q.get(timeout=0.2)
             except queue.Empty:
                 continue
-            self.panel.show(update.state)
+            self.panel.accept(update)  # events too: a floor call turns the light red at once
 
     # --- main-thread drivers --------------------------------------------------------------------------
     def run_headless(self, out: TextIO, jsonl: bool, until: Callable[["Terminal"], bool]) -> None:
