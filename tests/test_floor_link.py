@@ -175,6 +175,32 @@ def test_terminal_closed_without_draining_drains_after_restart(broker, view_of, 
     validate_all(view)
 
 
+def test_a_full_outbox_reaches_the_floor_with_its_drops_announced(broker, view_of, tmp_path, caplog):
+    view = view_of(broker)
+    # first the table runs with its broker unreachable and a small outbox; then it restarts and reaches it
+    offline = FloorLink(link_config(tmp_path, 1, outbox_max=50), reconnect_min=5, reconnect_max=5).start()
+    fl = FindingLog()
+    n, _ = play(offline, range(1, 9), fl)
+    offline.submit("not an update")            # bad input: counted, the spooler goes on
+    play(offline, range(9, 10), fl)
+    offline.stop(timeout=0.2)
+    assert offline.health()["dropped"] > 0 and offline.health()["bad_updates"] == 1
+    online = FloorLink(link_config(tmp_path, broker.port, outbox_max=50), reconnect_min=0.05).start()
+    try:
+        assert view.wait_until(lambda v: "T01" in v.tables and len(v.tables["T01"].alerts) == 9
+                               and v.events("T01", "FloorEventsDropped"), 15)
+        assert _wait(lambda: online.health()["outbox_depth"] == 0, 10)
+        time.sleep(0.2)
+        assert view.gaps() == {}                       # every missing seq was announced as dropped
+        dropped = sum(e["data"]["count"] for e in view.events("T01", "FloorEventsDropped"))
+        assert dropped == offline.health()["dropped"]
+        kept = [e["data"]["event"] for e in view.events("T01")]
+        assert kept.count("FindingRaised") == 18 and "ChipsMoved" not in kept
+    finally:
+        online.stop(timeout=1)
+    validate_all(view)
+
+
 CHILD = textwrap.dedent("""
     import sys, time
     sys.path.insert(0, {root!r})

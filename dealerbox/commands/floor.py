@@ -25,6 +25,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, help="broker port (default: floor.port)")
     parser.add_argument("--share", metavar="GROUP", help="MQTT 5 shared subscription group for alerts and events")
     parser.add_argument("--name", default="floor", help="this view's name in the commands it sends")
+    parser.add_argument("--session", metavar="CLIENT_ID",
+                        help="keep a persistent broker session under this client id (no alert missed while away)")
     parser.add_argument("--username", help="the floor's broker user (not a table's)")
     parser.add_argument("--password-file", help="file whose first line is the floor user's password")
     parser.add_argument("--tls", action="store_true", help="connect with TLS (use --ca-file, --cert-file, --key-file)")
@@ -44,6 +46,7 @@ def run(args: argparse.Namespace) -> int:
         view = FloorView(args.host or fc.host, args.port or fc.port, site, share=args.share, name=args.name,
                          username=args.username, password_file=args.password_file, tls=args.tls,
                          ca_file=args.ca_file, cert_file=args.cert_file, key_file=args.key_file,
+                         client_id=args.session, persistent=bool(args.session),
                          on_line=None if args.once else (lambda line: print(line, flush=True)))
         view.start()
     except (ValueError, ConnectionError, OutboxError, OSError) as e:

@@ -172,7 +172,7 @@ class FloorLink:
             "submitted": 0, "spooled": 0, "published": 0, "acked": 0, "replayed": 0, "dropped": 0,
             "disk_full": 0, "publish_refused": 0, "connects": 0, "connect_failures": 0,
             "commands_accepted": 0, "commands_refused": 0, "holecards_published": 0, "holecards_lost": 0,
-            "states_published": 0,
+            "states_published": 0, "bad_updates": 0,
         }
         self.refusals: deque[str] = deque(maxlen=50)
         self._depth = 0
@@ -248,6 +248,10 @@ class FloorLink:
                     except sqlite3.Error as e:
                         self.last_error = f"{self.fc.outbox}: outbox write failed ({e})"
                         log.error("%s", self.last_error)
+                    except Exception as e:  # a malformed update must not stop the spooler for the next ones
+                        self.counters["bad_updates"] += 1
+                        self.last_error = f"floor link: could not spool an update ({type(e).__name__}: {e})"
+                        log.exception("%s", self.last_error)
                 self._flush_notice(db, force=False)
             if not self._abandon:
                 self._flush_notice(db, force=True)
