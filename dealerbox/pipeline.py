@@ -44,6 +44,8 @@ class Pipeline:
             return self.feed_bytes(entry.t, entry.data)
         if isinstance(entry, Input):
             return self.engine.apply(entry.input)
+        if isinstance(entry, Link):
+            self.decoder.resync()  # a frame cut by the unplug must not swallow the first one after it
         if isinstance(entry, Link) and not entry.up:
             return self.engine.apply(ev.FramesLost(entry.t, 0, "link-down"))
         return []  # headers, Tx and link-up change nothing at the table

@@ -11,14 +11,23 @@ Record kinds (``k``):
 - ``rx``: ``t`` (seconds on the source clock), ``d`` (hex of the bytes exactly as read from the port);
 - ``tx``: bytes the host sent to the board;
 - ``in``: a dealer input (``a`` action, optional ``seat``, ``card``, ``amount``, ``ref``, ``seats``);
-- ``link``: the serial link went ``up`` or down (``port``, ``reason``).
+- ``link``: the serial link went ``up`` or down (``port``, ``reason``);
+- ``gap``: the recorder had to drop ``records`` records here (disk full for too long; ``reason``);
+- ``closed``: the recorder closed the log cleanly (``records`` in the whole log, ``parts``). Only the last
+  part ends with one; a log without it was cut short (power cut, crash, or truncation).
+
+Every line also carries ``n``, its index within its part (the header is 0), so a deleted line is named
+as a deletion rather than as an edit. A rotated set is ``NAME.jsonl``, ``NAME.part1.jsonl``, ... (see
+:func:`part_path`).
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import re
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from ..engine.inputs import DealerInput
@@ -101,8 +110,48 @@ class Link:
         return {"k": "link", "t": round(self.t, 6), "up": self.up, "port": self.port, "reason": self.reason}
 
 
+@dataclass(frozen=True, slots=True)
+class Gap:
+    """The recorder dropped ``records`` records before this point (its memory buffer overflowed)."""
+
+    t: float
+    records: int
+    reason: str = ""
+
+    def to_record(self) -> dict[str, Any]:
+        return {"k": "gap", "t": round(self.t, 6), "records": self.records, "reason": self.reason}
+
+
+@dataclass(frozen=True, slots=True)
+class Closed:
+    """The last line of a cleanly closed log."""
+
+    t: float
+    records: int
+    parts: int
+
+    def to_record(self) -> dict[str, Any]:
+        return {"k": "closed", "t": round(self.t, 6), "records": self.records, "parts": self.parts}
+
+
 Record = Rx | Tx | Input | Link
-Entry = Header | Record
+Entry = Header | Record | Gap | Closed
+
+_PART = re.compile(r"^(?P<stem>.*?)(\.part(?P<n>[1-9][0-9]*))?\.jsonl$")
+
+
+def part_path(path: str | Path, n: int) -> Path:
+    """Part ``n`` of the rotated set ``path`` belongs to: ``x.jsonl`` -> ``x.part3.jsonl`` (0 is ``x.jsonl``)."""
+    path = Path(path)
+    m = _PART.match(path.name)
+    stem = m.group("stem") if m else path.stem
+    return path.with_name(f"{stem}.jsonl" if n == 0 else f"{stem}.part{n}.jsonl")
+
+
+def part_number(path: str | Path) -> int:
+    """Which part a file name says it is (0 for the first part or an unnumbered name)."""
+    m = _PART.match(Path(path).name)
+    return int(m.group("n")) if m and m.group("n") else 0
 
 
 class LogFormatError(ValueError):
@@ -131,6 +180,10 @@ def from_record(rec: dict[str, Any]) -> Entry:
                                      seats=tuple(rec.get("seats", ()))))
         if k == "link":
             return Link(t, bool(rec["up"]), rec.get("port", ""), rec.get("reason", ""))
+        if k == "gap":
+            return Gap(t, int(rec["records"]), rec.get("reason", ""))
+        if k == "closed":
+            return Closed(t, int(rec["records"]), int(rec["parts"]))
     except KeyError as e:
         raise LogFormatError(f"missing field {e.args[0]!r}") from None
     except (TypeError, ValueError) as e:
@@ -142,14 +195,26 @@ def from_record(rec: dict[str, Any]) -> Entry:
 
 @dataclass
 class ChainWriter:
-    """Turns entries into hash-chained JSON lines (no I/O: the recorder owns the file)."""
+    """Turns entries into hash-chained JSON lines (no I/O: the recorder owns the file).
+
+    ``count`` is the index the next line gets (``n``); a Header resets it to 0, as it starts a part.
+    """
 
     prev: str = GENESIS
     count: int = field(default=0)
 
     def line(self, entry: Entry) -> str:
+        text, h = self.peek(entry)
+        self.commit(h, header=isinstance(entry, Header))
+        return text
+
+    def peek(self, entry: Entry) -> tuple[str, str]:
+        """The line for ``entry`` and its hash, without advancing (commit once it is safely written)."""
         rec = entry.to_record()
+        rec["n"] = 0 if isinstance(entry, Header) else self.count
         rec["h"] = chain(self.prev, rec)
-        self.prev = rec["h"]
-        self.count += 1
-        return json.dumps(rec, separators=(",", ":"), ensure_ascii=False) + "\n"
+        return json.dumps(rec, separators=(",", ":"), ensure_ascii=False) + "\n", rec["h"]
+
+    def commit(self, h: str, header: bool = False) -> None:
+        self.prev = h
+        self.count = 1 if header else self.count + 1

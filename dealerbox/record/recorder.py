@@ -1,0 +1,266 @@
+"""The recorder: writes the tamper-evident recorded log (docs/log-format.md), rotating by size.
+
+Durability policy: every record is written to the file at once (no userspace buffer), so a crash of
+dealerbox loses nothing. ``fsync`` (what survives a power cut) runs on every dealer input and link change,
+on rotation and close, and otherwise at most once per ``fsync_every_s`` of clock time: a power cut can
+lose the last second of raw bytes, never a dealer's tap. A power cut mid-line leaves one partial last line,
+which readers skip and count.
+
+A write error (disk full, card pulled) never raises out of :meth:`Recorder.write`: it is counted, logged
+once with what to do, and the records wait in a bounded memory buffer that is retried at most once per
+``retry_every_s``. If the buffer overflows, the oldest waiting records are dropped and a ``gap`` record
+says how many, so the chain stays whole and honest.
+
+>>> import tempfile
+>>> from dealerbox.record.logformat import Header, Rx
+>>> rec = Recorder(tempfile.mkdtemp(), Header(config={}, enrolment={}), name="demo")
+>>> rec.write(Rx(0.5, b"\\x01\\x00"))
+>>> rec.close()
+>>> rec.health()["records"]
+1
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Any
+
+from ..wire import protocol as p
+from ..wire.decoder import FrameDecoder
+from .logformat import ChainWriter, Closed, Entry, Gap, Header, Input, Link, Record, Rx, part_path
+
+log = logging.getLogger("dealerbox.record")
+
+DEFAULT_ROTATE_BYTES = 64 * 1024 * 1024
+
+
+class Recorder:
+    """Owns the log files of one recording. ``write`` is thread-safe and never raises for I/O problems."""
+
+    def __init__(self, directory: str | os.PathLike, header: Header, rotate_bytes: int = DEFAULT_ROTATE_BYTES, *,
+                 name: str | None = None, clock: Callable[[], float] = time.monotonic,
+                 fsync_every_s: float = 1.0, retry_every_s: float = 1.0, buffer_max: int = 10_000) -> None:
+        self.directory = Path(directory)
+        self.rotate_bytes = max(1024, int(rotate_bytes))
+        self.clock = clock
+        self.fsync_every_s = fsync_every_s
+        self.retry_every_s = retry_every_s
+        self.buffer_max = buffer_max
+        created = header.created or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        self._header = dataclasses.replace(header, created=created, part=0)
+        self._lock = threading.Lock()
+        self._chain = ChainWriter()
+        self._hello_watch = FrameDecoder()  # only to put the board's last HELLO into later parts' headers
+        self._pending: collections.deque[Entry] = collections.deque()
+        self._dropped_since: tuple[float, int] | None = None  # (t of the first dropped record, how many)
+        self._file: Any = None
+        self._size = 0              # bytes known to be in the current part (a failed write is cut back to it)
+        self._last_fsync = clock()
+        self._last_attempt = float("-inf")
+        self._closed = False
+        self._last_t = 0.0
+        self._last_hello: p.Hello | None = None
+        self.part = 0
+        self.records = 0           # records written (header and closing line not counted)
+        self.bytes_written = 0
+        self.write_errors = 0
+        self.dropped = 0
+        self.last_error = ""
+        self.directory_error = ""
+        stem = name or _default_name(self._header)
+        self.path = self._free_path(stem)
+        self._pending.append(self._header)
+        self._drain(force=True)
+
+    # --- public -------------------------------------------------------------------------------------
+    def write(self, entry: Record) -> None:
+        """Append one record (to the buffer first if the disk is failing)."""
+        with self._lock:
+            if self._closed:
+                return
+            if isinstance(entry, Rx):
+                self._watch_hello(entry.data)
+            self._pending.append(entry)
+            self._drain(force=isinstance(entry, Input | Link))
+            while len(self._pending) > self.buffer_max:
+                self._drop_oldest()
+
+    def close(self) -> None:
+        """Write the closing line and fsync. Waiting records get one last try."""
+        with self._lock:
+            if self._closed:
+                return
+            last_t = next((e.t for e in reversed(self._pending) if hasattr(e, "t")), self._last_t)
+            self._pending.append(Closed(last_t, self.records + sum(1 for e in self._pending
+                                                                    if not isinstance(e, Header | Closed)),
+                                        self.part + 1))
+            self._drain(force=True, sync=True)
+            if self._pending:
+                log.error("recorder: closing %s with %d records never written (%s)", self.path.name,
+                          len(self._pending), self.last_error)
+            self._close_file()
+            self._closed = True
+
+    def health(self) -> dict[str, Any]:
+        with self._lock:
+            return {"ok": not self._pending and not self.directory_error, "path": str(self.current_path),
+                    "part": self.part, "records": self.records, "bytes": self.bytes_written,
+                    "write_errors": self.write_errors, "buffered": len(self._pending), "dropped": self.dropped,
+                    "last_error": self.last_error}
+
+    @property
+    def current_path(self) -> Path:
+        return part_path(self.path, self.part)
+
+    @property
+    def parts(self) -> list[Path]:
+        return [part_path(self.path, n) for n in range(self.part + 1)]
+
+    # --- writing --------------------------------------------------------------------------------------
+
+    def _drain(self, force: bool = False, sync: bool = False) -> None:
+        """Write waiting records in order; on the first error stop, keep the rest, and report once."""
+        now = self.clock()
+        if self.write_errors and self._pending and not force and now - self._last_attempt < self.retry_every_s:
+            return
+        self._last_attempt = now
+        wrote_important = False
+        while self._pending:
+            head = self._pending[0]
+            # Records were dropped: say so (and how many) before the next record, never before a header.
+            gap_first = self._dropped_since is not None and not isinstance(head, Header)
+            entry = Gap(*self._dropped_since, "the disk could not be written and the memory buffer overflowed") \
+                if gap_first else head
+            text, h = self._chain.peek(entry)
+            data = text.encode()
+            if not self._append(data):
+                return
+            if gap_first:
+                self._dropped_since = None
+            else:
+                self._pending.popleft()
+            self._chain.commit(h, header=isinstance(entry, Header))
+            self._size += len(data)
+            self.bytes_written += len(data)
+            if not isinstance(entry, Header | Closed | Gap):
+                self.records += 1
+                self._last_t = entry.t
+            wrote_important |= isinstance(entry, Input | Link | Header | Closed)
+            # A part holds at least one record, however large the header is.
+            if self._size >= self.rotate_bytes and not isinstance(entry, Header | Closed):
+                self._rotate()
+        if self.last_error and not self._pending:
+            log.warning("recorder: writing to %s again; nothing lost beyond %d dropped records",
+                        self.current_path, self.dropped)
+            self.last_error = ""
+        if sync or wrote_important or now - self._last_fsync >= self.fsync_every_s:
+            self._fsync()
+
+    def _append(self, data: bytes) -> bool:
+        """Write all of ``data`` to the current part; on failure cut the file back and report."""
+        try:
+            if self._file is None:
+                self._open()
+            view = memoryview(data)
+            while view:
+                n = self._file.write(view)
+                if not n:
+                    raise OSError("short write")
+                view = view[n:]
+            return True
+        except OSError as e:
+            self._fail(e)
+            return False
+
+    def _open(self) -> None:
+        self.directory.mkdir(parents=True, exist_ok=True)
+        path = self.current_path
+        self._file = open(path, "ab", buffering=0)  # noqa: SIM115 - kept open across writes on purpose
+        try:
+            if self._file.tell() != self._size:
+                # A half-written line from a failed attempt: cut back to the last whole record.
+                self._file.truncate(self._size)
+                self._file.seek(self._size)
+        except OSError:
+            pass  # a device that cannot truncate (tests use /dev/full); the write itself will tell
+
+    def _fail(self, error: OSError) -> None:
+        self.write_errors += 1
+        first = not self.last_error
+        self.last_error = f"cannot write {self.current_path}: {error.strerror or error}"
+        if first:
+            log.error("recorder: %s; keeping up to %d records in memory and retrying every %.0f s: "
+                      "free space on the card or check record.dir", self.last_error, self.buffer_max,
+                      self.retry_every_s)
+        self._close_file()
+
+    def _drop_oldest(self) -> None:
+        # Never the part's header (it must stay first); drop the oldest record behind it.
+        at = 1 if isinstance(self._pending[0], Header) else 0
+        dropped = self._pending[at]
+        del self._pending[at]
+        self.dropped += 1
+        t = getattr(dropped, "t", 0.0)
+        first_t, count = self._dropped_since or (t, 0)
+        self._dropped_since = (first_t, count + 1)
+
+    def _rotate(self) -> None:
+        self._fsync()
+        self._close_file()
+        self.part += 1
+        self._size = 0
+        hello = self._hello_dict()
+        self._pending.appendleft(dataclasses.replace(self._header, part=self.part, prev=self._chain.prev,
+                                                     hello=hello if hello is not None else self._header.hello))
+
+    def _fsync(self) -> None:
+        self._last_fsync = self.clock()
+        if self._file is not None:
+            try:
+                os.fsync(self._file.fileno())
+            except OSError as e:
+                self._fail(e)
+
+    def _close_file(self) -> None:
+        if self._file is not None:
+            try:
+                self._file.close()
+            except OSError:
+                pass
+            self._file = None
+
+    def _free_path(self, stem: str) -> Path:
+        candidate, n = stem, 1
+        while part_path(self.directory / f"{candidate}.jsonl", 0).exists():
+            n += 1
+            candidate = f"{stem}-{n}"
+        return self.directory / f"{candidate}.jsonl"
+
+    # --- the board's HELLO, for later parts' headers ------------------------------------------------
+
+    def _watch_hello(self, data: bytes) -> None:
+        for frame in self._hello_watch.feed(data):
+            if isinstance(frame.message, p.Hello):
+                self._last_hello = frame.message
+
+    def _hello_dict(self) -> dict[str, Any] | None:
+        h = self._last_hello
+        if h is None:
+            return None
+        return {"protocol": f"{h.protocol_major}.{h.protocol_minor}", "firmware": ".".join(map(str, h.firmware)),
+                "zones": [p.zone_name(z) for z in h.zones]}
+
+
+def _default_name(header: Header) -> str:
+    table = str(header.config.get("table", {}).get("id", "table")) if isinstance(header.config, dict) else "table"
+    stamp = header.created.replace("-", "").replace(":", "")
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in table)
+    return f"{safe}-{stamp}"
