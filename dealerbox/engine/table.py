@@ -9,7 +9,7 @@ hand, the precedence between rules and the misdeal window are described in docs/
 from __future__ import annotations
 
 from ..config import Config
-from ..tags import CardTag, ChipTag, MarkerTag, TagRegistry, UnknownTag
+from ..tags import CardTag, ChipTag, MarkerTag, TagRegistry
 from . import events as te
 from . import inputs as ev
 from .cards import OFF_TABLE_AFTER_S, CardLedger
@@ -64,39 +64,47 @@ class Engine:
     def apply(self, event: ev.EngineInput) -> list[te.TableEvent]:
         t = event.t
         out: list[te.TableEvent] = []
-        if self._running():
+        running = self.hand is not None and self.hand.phase != "ended"
+        if running:
             out += self._betting_events(self.hb.tick(t))
-        out += self._resolve_pending(event)
-        match event:
-            case ev.BoardHello():
-                out.append(te.BoardConnected(t, self.hand_no, event.protocol, event.firmware, event.zones))
-            case ev.ReaderFaulted():
-                out.append(te.ReaderHealthChanged(t, self.hand_no, event.reader, event.zone, event.code == 0,
-                                                  event.code))
-            case ev.FramesLost():
-                out.append(te.SensorDataLost(t, self.hand_no, event.count, event.reason))
-            case ev.ZoneEntered(tag=UnknownTag()):
-                out.append(te.UnknownTagSeen(t, self.hand_no, event.zone, event.tag.uid))
-                if self._running() and _seat(event.zone, "bet") is not None:
-                    out += self._betting_events(self.hb.chip_entered(t, _seat(event.zone, "bet"), event.tag))
-            case ev.CardFaceSensed(tag=CardTag()):
-                self.ledger.face_sensed(event.tag, event.face_up)
-            case ev.ZoneLeft(tag=CardTag()):
-                out += self._card_left(t, event.zone, event.tag)
-            case ev.ZoneEntered(tag=CardTag()):
-                out += self._card_entered(t, event.zone, event.tag)
-            case ev.ZoneEntered(tag=MarkerTag(kind="button")):
-                out += self._puck_entered(t, event.zone)
-            case ev.ZoneLeft(tag=MarkerTag(kind="button")):
-                if _seat(event.zone) == self.puck:
+        if self.ledger.transit or (running and self.hand.provisional_boxed is not None):
+            out += self._resolve_pending(event)
+        kind, tag = type(event), getattr(event, "tag", None)
+        quiet = True     # a chip arriving or leaving with nothing to report changes no card rule
+        if kind is ev.ZoneEntered or kind is ev.ZoneLeft:
+            entered = kind is ev.ZoneEntered
+            if type(tag) is ChipTag:
+                more = self._chip_entered(t, event.zone, tag) if entered else self._chip_left(t, event.zone, tag)
+                out += more
+                quiet = not more
+            elif type(tag) is CardTag:
+                out += self._card_entered(t, event.zone, tag) if entered else self._card_left(t, event.zone, tag)
+                quiet = False
+            elif type(tag) is MarkerTag:
+                if tag.kind == "button" and entered:
+                    out += self._puck_entered(t, event.zone)
+                elif tag.kind == "button" and _seat(event.zone) == self.puck:
                     self.puck = None
-            case ev.ZoneEntered(tag=ChipTag()):
-                out += self._chip_entered(t, event.zone, event.tag)
-            case ev.ZoneLeft(tag=ChipTag()):
-                out += self._chip_left(t, event.zone, event.tag)
-            case ev.DealerInput():
-                out += self._dealer(event)
-        out += self._progress(t)
+            elif entered:   # UnknownTag
+                out.append(te.UnknownTagSeen(t, self.hand_no, event.zone, tag.uid))
+                seat = _seat(event.zone, "bet")
+                if running and seat is not None:
+                    out += self._betting_events(self.hb.chip_entered(t, seat, tag))
+        elif kind is ev.CardFaceSensed:
+            if type(tag) is CardTag:
+                self.ledger.face_sensed(tag, event.face_up)
+        elif kind is ev.DealerInput:
+            out += self._dealer(event)
+            quiet = False
+        elif kind is ev.BoardHello:
+            out.append(te.BoardConnected(t, self.hand_no, event.protocol, event.firmware, event.zones))
+        elif kind is ev.ReaderFaulted:
+            out.append(te.ReaderHealthChanged(t, self.hand_no, event.reader, event.zone, event.code == 0,
+                                              event.code))
+        elif kind is ev.FramesLost:
+            out.append(te.SensorDataLost(t, self.hand_no, event.count, event.reason))
+        if out or not quiet:
+            out += self._progress(t)
         return out
 
     # --- helpers -------------------------------------------------------------------------------------------
