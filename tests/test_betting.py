@@ -17,15 +17,22 @@ from dealerbox.tags import ChipTag, demo_registry
 DENOMS = (500, 100, 25, 5, 1)
 
 
+_POOL: dict[tuple[str, int], list[ChipTag]] = {}
+
+
+def _pool() -> dict[tuple[str, int], list[ChipTag]]:
+    if not _POOL:
+        for cs in demo_registry().chip_sets:
+            for uid, value in cs.chips.items():
+                _POOL.setdefault((cs.house, value), []).append(ChipTag(uid, cs.house, value))
+    return _POOL
+
+
 class ChipBox:
     """Registered chip tags by house and value, handed out fresh for each hand."""
 
     def __init__(self) -> None:
-        reg = demo_registry()
-        self.pool: dict[tuple[str, int], list[ChipTag]] = {}
-        for cs in reg.chip_sets:
-            for uid, value in cs.chips.items():
-                self.pool.setdefault((cs.house, value), []).append(ChipTag(uid, cs.house, value))
+        self.pool = _pool()
         self.cursor: dict[tuple[str, int], int] = {}
 
     def reset(self) -> None:

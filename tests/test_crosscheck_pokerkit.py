@@ -12,6 +12,7 @@ import random
 from collections import Counter
 
 import pytest
+from phevaluator import evaluate_cards, evaluate_omaha_cards
 from pokerkit import (Automation, FixedLimitTexasHoldem, NoLimitTexasHoldem, OmahaHoldemHand, PotLimitOmahaHoldem,
                       StandardHighHand)
 
@@ -20,24 +21,82 @@ from tests.test_betting import BettingTable
 
 AUTOMATIONS = (
     Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
-    Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING,
+    Automation.HAND_KILLING,
 )
 STREET_NAMES = ("preflop", "flop", "turn", "river")
 DECK = [r + s for r in "23456789TJQKA" for s in "cdhs"]
 
 
+class _Ranked:
+    """pokerkit's own hand lookup dominates the run time (about 20 ms a hand); the referee keeps its betting
+    and pot machinery but ranks hands with phevaluator so 10,000 hands take seconds, not minutes."""
+    omaha = False
+
+    @classmethod
+    def from_game(cls, hole_cards, board_cards=()):
+        hand = cls.__new__(cls)
+        hand._rank = rank("plo" if cls.omaha else "nlhe", list(hole_cards), list(board_cards))
+        return hand
+
+    def __lt__(self, other):
+        return self._rank < other._rank
+
+    def __gt__(self, other):
+        return self._rank > other._rank
+
+    def __le__(self, other):
+        return self._rank <= other._rank
+
+    def __ge__(self, other):
+        return self._rank >= other._rank
+
+    def __eq__(self, other):
+        return self._rank == other._rank
+
+    def __hash__(self):
+        return hash(self._rank)
+
+
+class FastHigh(_Ranked, StandardHighHand):
+    pass
+
+
+class FastOmaha(_Ranked, OmahaHoldemHand):
+    omaha = True
+
+
+class FastNoLimit(NoLimitTexasHoldem):
+    hand_types = (FastHigh,)
+
+
+class FastLimit(FixedLimitTexasHoldem):
+    hand_types = (FastHigh,)
+
+
+class FastPLO(PotLimitOmahaHoldem):
+    hand_types = (FastOmaha,)
+
+
 class PotLimitTexasHoldem(PotLimitOmahaHoldem):
     """pokerkit has no ready-made pot-limit hold'em: Omaha's pot-limit machinery with two hole cards."""
-    hand_types = (StandardHighHand,)
+    hand_types = (FastHigh,)
     hole_dealing_count = 2
 
 
 def pokerkit_state(variant: str, stacks: list[int], sb: int, bb: int):
     n = len(stacks)
     if variant == "flhe":
-        return FixedLimitTexasHoldem.create_state(AUTOMATIONS, True, 0, (sb, bb), bb, 2 * bb, stacks, n)
-    cls = {"nlhe": NoLimitTexasHoldem, "plhe": PotLimitTexasHoldem, "plo": PotLimitOmahaHoldem}[variant]
+        return FastLimit.create_state(AUTOMATIONS, True, 0, (sb, bb), bb, 2 * bb, stacks, n)
+    cls = {"nlhe": FastNoLimit, "plhe": PotLimitTexasHoldem, "plo": FastPLO}[variant]
     return cls.create_state(AUTOMATIONS, True, 0, (sb, bb), bb, stacks, n)
+
+
+def rank(variant: str, hole, board) -> int:
+    """Hand strength, higher is better (phevaluator ranks 1 = best)."""
+    names = [f"{c.rank}{c.suit}" for c in hole + board]
+    if variant == "plo":
+        return -evaluate_omaha_cards(*names[4:], *names[:4])
+    return -evaluate_cards(*names)
 
 
 def random_stack(rng: random.Random, bb: int) -> int:
@@ -65,6 +124,9 @@ def play_one(rng: random.Random, variant: str, stats: Counter) -> None:
     street = 0
     referee_pots = None
     while state.status:
+        if state.can_show_or_muck_hole_cards():
+            state.show_or_muck_hole_cards(True)     # everyone shows: pokerkit's own mucking logic is slow
+            continue
         if state.can_push_chips():
             if referee_pots is None:
                 referee_pots = [(pot.amount, tuple(pot.player_indices)) for pot in state.pots]
@@ -121,8 +183,7 @@ def play_one(rng: random.Random, variant: str, stats: Counter) -> None:
             hole.setdefault(op.player_index, []).extend(op.cards)
         elif type(op).__name__ == "BoardDealing":
             board.extend(op.cards)
-    hand_type = OmahaHoldemHand if variant == "plo" else StandardHighHand
-    strength = {order[j]: hand_type.from_game(cards, board) for j, cards in hole.items()} if len(board) == 5 else {}
+    strength = {order[j]: rank(variant, cards, board) for j, cards in hole.items()} if len(board) == 5 else {}
     winners = []
     for pot in hand.pots():
         if len(pot.eligible) == 1:
