@@ -563,6 +563,8 @@ class FloorLink:
             with self._lock:
                 self._depth -= n
                 self.counters["acked"] += n
+                if self._depth == 0 and self._state_body is not None:
+                    self._state_dirty = True  # the floor's copy of our health should show the drained outbox
 
     def _io(self, client: mqtt.Client, timeout: float) -> None:
         sock = client.socket()

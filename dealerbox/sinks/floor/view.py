@@ -272,7 +272,7 @@ class FloorView:
         for name in sorted(self.tables):
             tv = self.tables[name]
             st = tv.state or {}
-            link = (st.get("health") or {}).get("link", {})
+            link = (st.get("health") or {}).get("link", {}) if tv.online else {"link": "-", "outbox_depth": "-"}
             open_findings = [f for f in st.get("findings", []) if not f.get("acknowledged")
                              and f["id"] not in tv.acknowledged]
             gaps = sum(len(v) for v in tv.gaps().values())
