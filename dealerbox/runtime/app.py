@@ -199,8 +199,8 @@ class Terminal:
                 self.floor.submit(q.get(timeout=0.2))
             except queue.Empty:
                 pass
-            for command in _drain(getattr(self.floor, "commands", None)):
-                tap = _floor_command_to_input(command)
+            for command in _drain(self.floor.commands):
+                tap = command.as_input(0.0)  # re-stamped on the source clock by the core thread
                 if tap is not None:
                     self.submit(tap)
 
@@ -232,15 +232,6 @@ def _drain(q: queue.Queue | None):
             yield q.get_nowait()
         except queue.Empty:
             return
-
-
-def _floor_command_to_input(command: Any) -> dict | None:
-    """Floor commands that act on the table: an acknowledgement becomes the dealer's ``ack``."""
-    action = command.get("command") if isinstance(command, dict) else getattr(command, "command", None)
-    ref = command.get("finding") if isinstance(command, dict) else getattr(command, "finding", None)
-    if action == "ack" and ref:
-        return {"action": "ack", "ref": str(ref)}
-    return None
 
 
 def format_event(e: TableEvent, jsonl: bool) -> str:
