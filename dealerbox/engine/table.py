@@ -56,7 +56,8 @@ class Engine:
         self.shoe_loaded: set[str] = set()       # decks seen (nearly) whole in the shoe
         self.reported: set[str] = set()          # uids already reported found in the stub / missing
         self.pot_zone: dict[str, int] = {}       # chip uid -> value, chips in the pot zone
-        self.chip_from: dict[str, tuple[str, float]] = {}
+        self.chip_from: dict[str, tuple[str, float]] = {}   # chip uid -> (zone it left, when), until it lands
+        self.pot_leaving: dict[str, float] = {}             # chips that left the pot and have not landed
         self.acked: set[str] = set()
         self.last_hand: Hand | None = None
 
@@ -257,6 +258,7 @@ class Engine:
                 out.append(te.PotAwarded(t, h.number, i, pot))
             h.winners = [p.winners for p in pots] or h.winners
         h.phase = "ended"
+        self.pot_leaving.clear()
         board = tuple(self.ledger.card(u) for u in h.board)
         out.append(te.HandEnded(t, h.number, outcome, pots, dict(stacks), board))
         self.last_hand = h
@@ -575,6 +577,7 @@ class Engine:
     # --- chips -------------------------------------------------------------------------------------------------
     def _chip_entered(self, t: float, zone: str, tag: ChipTag) -> list[te.TableEvent]:
         came = self.chip_from.pop(tag.uid, None)
+        self.pot_leaving.pop(tag.uid, None)
         if zone == "pot":
             self.pot_zone[tag.uid] = tag.value
         seat = _seat(zone, "bet")
@@ -600,14 +603,17 @@ class Engine:
                 out += self._rulings(t, [Ruling("showdown.3", "continues", f"Chips are being pushed to seat {seat}, "
                                      f"which wins no pot: stop; the cards give {self._winners_text(h)}.",
                                      (seat,), severity="floor")])
-            if not self.pot_zone and not any(z == "pot" and t - t0 < OFF_TABLE_AFTER_S
-                                             for z, t0 in self.chip_from.values()):
+            if not self.pot_zone and not any(t - t0 < OFF_TABLE_AFTER_S for t0 in self.pot_leaving.values()):
                 out += self._end_hand(t, "complete")
             return out
         return out + self._betting_events(self.hb.chip_entered(t, seat, tag))
 
     def _chip_left(self, t: float, zone: str, tag: ChipTag) -> list[te.TableEvent]:
+        if len(self.chip_from) > 2000:   # chips taken by hand never land: forget the old ones
+            self.chip_from = {u: v for u, v in self.chip_from.items() if t - v[1] < 60.0}
         self.chip_from[tag.uid] = (zone, t)
+        if zone == "pot":
+            self.pot_leaving[tag.uid] = t
         if zone == "pot":
             self.pot_zone.pop(tag.uid, None)
         if not self._running():
