@@ -95,7 +95,11 @@ class BettingTable:
 
     def put(self, seat: int, amount: int = 0, chips=None, gap: float = 0.1) -> None:
         """One motion: ``amount`` in chips (or the given chip tags), ``gap`` seconds apart."""
-        chips = chips if chips is not None else self.box.make(amount)
+        if chips is None:
+            chips = self.box.make(amount)
+            smaller = tuple(d for d in DENOMS if self.config.game.smallest_chip <= d < amount)
+            if len(chips) == 1 and smaller:      # a stack, not one lone chip (that is Betting 15's case)
+                chips = self.box.make(amount, smaller)
         for i, chip in enumerate(chips):
             if i:
                 self.t += gap

@@ -224,6 +224,7 @@ class HandBetting:
         self.button = button
         self.n = table.table_seats
         self.blinds3_raised = False
+        self.binding_told: set[tuple[int, str, int]] = set()
         self.order = clockwise(button, dealt_in, self.n)
         self.seats = {s: SeatBet(s) for s in self.order}
         self.zones: dict[int, dict[str, int]] = {}          # bet zones of seats not dealt in
@@ -889,7 +890,8 @@ class HandBetting:
                 self.seats[seat].credited = present
                 self.withdrawable = None
                 return out
-            if not b.folded:
+            if not b.folded and (seat, self.street, b.wager) not in self.binding_told:
+                self.binding_told.add((seat, self.street, b.wager))
                 out.append(self._finding(t, "betting.12", "dealer", "wager-corrected",
                                          f"Seat {seat} took chips back: a bet released into the pot is binding; "
                                          f"put {b.wager - present} back.", (seat,)))
