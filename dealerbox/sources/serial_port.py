@@ -1,0 +1,196 @@
+"""The reader board's USB serial port: the one owner of the port.
+
+A reader thread timestamps every chunk with the injected clock and puts ``Rx`` records (and ``Link``
+records when the port goes away or comes back) on ``.entries``. An unplug is survived: the port is closed,
+the thread waits for the device path (udev's ``/dev/dealerbox-reader`` symlink) to come back and reopens
+with exponential backoff capped at ``reconnect_max_s``, then asks the board for its HELLO and an inventory
+so the table state is re-reported. The bytes stay raw: decoding is the pipeline's job.
+
+>>> src = SerialSource("/dev/no-such-reader")
+>>> try:
+...     src.start()
+... except SerialSourceError as e:
+...     print(e)
+no such port /dev/no-such-reader: is the reader board plugged in? set reader.port in the config
+"""
+
+from __future__ import annotations
+
+import errno
+import logging
+import os
+import queue
+import threading
+import time
+from collections.abc import Callable
+from typing import Any
+
+import serial
+
+from ..record.logformat import Link, Record, Rx, Tx
+from ..wire import protocol as p
+
+log = logging.getLogger("dealerbox.serial")
+
+READ_TIMEOUT_S = 0.05          # how long a read waits, so stop() is honoured promptly
+RECONNECT_MIN_S = 0.1          # first wait after an unplug; doubles up to reconnect_max_s
+READ_MAX = 4096
+
+
+class SerialSourceError(OSError):
+    """The port cannot be used; the message says which port and what to do (``errno`` kept for callers)."""
+
+    def __init__(self, message: str, code: int | None = None) -> None:
+        super().__init__(message)
+        self.errno = code
+
+    def __str__(self) -> str:
+        return str(self.args[0])
+
+
+def explain(port: str, error: BaseException) -> str:
+    """One line an operator can act on, for an error opening ``port``."""
+    code = getattr(error, "errno", None)
+    if code == errno.ENOENT:
+        return f"no such port {port}: is the reader board plugged in? set reader.port in the config"
+    if code in (errno.EACCES, errno.EPERM):
+        return (f"permission denied on {port}: add the user to the dialout group "
+                f"(sudo usermod -aG dialout $USER, then log in again)")
+    if code == errno.EBUSY:
+        return f"{port} is busy: another program has the reader board open"
+    return f"cannot use {port}: {error}"
+
+
+class SerialSource:
+    """Reads the reader board's port on its own thread; ``.entries`` is a queue of Rx / Tx / Link records."""
+
+    def __init__(self, port: str, baud: int = 115200, clock: Callable[[], float] = time.monotonic, *,
+                 sleep: Callable[[float], Any] | None = None, reconnect_max_s: float = 5.0,
+                 reconnect_min_s: float = RECONNECT_MIN_S) -> None:
+        self.port = port
+        self.baud = baud
+        self.clock = clock
+        self.reconnect_max_s = reconnect_max_s
+        self.reconnect_min_s = min(reconnect_min_s, reconnect_max_s)
+        self.entries: queue.Queue[Record] = queue.Queue()
+        self._stopped = threading.Event()
+        self._sleep = sleep or self._stopped.wait  # the default wait ends at once when stop() is called
+        self._serial: serial.Serial | None = None
+        self._write_lock = threading.Lock()
+        self._encoder = p.Encoder()
+        self._thread: threading.Thread | None = None
+        self._counters = {"bytes": 0, "chunks": 0, "reconnects": 0, "errors": 0, "tx_frames": 0}
+        self.last_error = ""
+
+    # --- life cycle ---------------------------------------------------------------------------------
+    def start(self) -> None:
+        """Open the port (raises SerialSourceError with a clear message if it cannot) and start reading."""
+        try:
+            self._open()
+        except (serial.SerialException, OSError) as e:
+            raise SerialSourceError(explain(self.port, e), getattr(e, "errno", None)) from None
+        self.entries.put(Link(self.clock(), True, self.port, "opened"))
+        self._thread = threading.Thread(target=self._run, name="dealerbox-serial", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        if self._thread is not None:
+            self._thread.join(timeout=2)
+        self._close()
+
+    @property
+    def connected(self) -> bool:
+        return self._serial is not None
+
+    @property
+    def counters(self) -> dict[str, int]:
+        return dict(self._counters)
+
+    # --- sending ------------------------------------------------------------------------------------
+    def send(self, message: p.Message) -> bool:
+        """Send one host command; records a Tx. False (and counted) when the board is not connected."""
+        with self._write_lock:
+            ser = self._serial
+            if ser is None:
+                self._counters["errors"] += 1
+                return False
+            data = self._encoder.encode(message)
+            try:
+                ser.write(data)
+                ser.flush()
+            except (serial.SerialException, OSError) as e:
+                self._counters["errors"] += 1
+                self.last_error = explain(self.port, e)
+                return False
+            self._counters["tx_frames"] += 1
+            self.entries.put(Tx(self.clock(), data))
+            return True
+
+    # --- the reader thread ----------------------------------------------------------------------------
+    def _run(self) -> None:
+        while not self._stopped.is_set():
+            ser = self._serial
+            if ser is None:
+                self._reconnect()
+                continue
+            try:
+                data = ser.read(1)  # waits up to READ_TIMEOUT_S for the next byte
+                if data and (more := ser.in_waiting):
+                    data += ser.read(min(more, READ_MAX))  # and takes what came with it as one chunk
+            except (serial.SerialException, OSError, TypeError) as e:
+                # TypeError: pyserial's in_waiting on a port closed under it by stop()
+                if self._stopped.is_set():
+                    return
+                self._lost(e)
+                continue
+            if data:
+                self._counters["bytes"] += len(data)
+                self._counters["chunks"] += 1
+                self.entries.put(Rx(self.clock(), data))
+
+    def _lost(self, error: BaseException) -> None:
+        self._counters["errors"] += 1
+        self.last_error = f"reader board link lost on {self.port}: {error}"
+        log.warning("%s; waiting for it to come back", self.last_error)
+        self._close()
+        self.entries.put(Link(self.clock(), False, self.port, str(error)))
+
+    def _reconnect(self) -> None:
+        """Wait for the device to come back and reopen it, backing off exponentially."""
+        wait = self.reconnect_min_s
+        while not self._stopped.is_set():
+            self._sleep(wait)
+            if self._stopped.is_set():
+                return
+            if os.path.exists(self.port):
+                try:
+                    self._open()
+                except (serial.SerialException, OSError) as e:
+                    self.last_error = explain(self.port, e)
+                    self._counters["errors"] += 1
+                else:
+                    self._counters["reconnects"] += 1
+                    self.entries.put(Link(self.clock(), True, self.port, "reconnected"))
+                    log.info("reader board back on %s", self.port)
+                    # The board re-reports what it sees, so the table state catches up with the gap.
+                    self.send(p.CmdHello())
+                    self.send(p.CmdInventory())
+                    return
+            wait = min(wait * 2, self.reconnect_max_s)
+
+    def _open(self) -> None:
+        if not os.path.exists(self.port):
+            raise FileNotFoundError(errno.ENOENT, "no such file", self.port)
+        ser = serial.Serial(self.port, self.baud, timeout=READ_TIMEOUT_S, write_timeout=1.0, exclusive=True)
+        with self._write_lock:
+            self._serial = ser
+
+    def _close(self) -> None:
+        with self._write_lock:
+            ser, self._serial = self._serial, None
+        if ser is not None:
+            try:
+                ser.close()
+            except (serial.SerialException, OSError):
+                pass
