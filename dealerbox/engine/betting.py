@@ -93,6 +93,7 @@ class TableBetting:
         self.hands_played = 0
         self.last_big_blind: int | None = None
         self.last_button: int | None = None
+        self.last_small_blind: int | None = None
         self.kill = KillTracker(config.game.kill, config.game.kill_qualifier)
         self.kill_reason = ""
         self.hand: HandBetting | None = None
@@ -144,16 +145,15 @@ class TableBetting:
         players = self._players(occupied)
         if self.last_button is None or not players:
             return None
-        if self.config.table.button == "dead" and self.last_big_blind is not None and len(players) > 2:
+        if self.config.table.button == "dead" and self.last_small_blind is not None and len(players) > 2:
             # Blinds 1b: last hand's small blind seat gets the button, even if it is empty now.
-            prev = positions(self.last_button, players + [self.last_button], self.table_seats)
-            return prev.small_blind if prev.small_blind is not None else next_seat(self.last_button, players,
-                                                                                   self.table_seats)
+            return self.last_small_blind
         return next_seat(self.last_button, players, self.table_seats)
 
     def blinds_for(self, button: int, occupied) -> dict[int, int]:
         """Seat -> forced amount for the hand: small and big blind, and a kill that is due (all-in if short)."""
-        players = [s for s in self._players(occupied) if s not in self.waiting_for_bb]
+        entitled = set(self.entitled(button, occupied))
+        players = [s for s in self._players(occupied) if s not in self.waiting_for_bb or s in entitled]
         pos = positions(button, players, self.table_seats, self.last_big_blind, self.config.table.button == "dead")
         out: dict[int, int] = {}
         if pos.small_blind is not None:
@@ -207,6 +207,7 @@ class TableBetting:
         self.last_button = h.button
         if h.pos.big_blind is not None:
             self.last_big_blind = h.pos.big_blind
+        self.last_small_blind = h.pos.small_blind
         for s in h.order:
             self.new_players.discard(s)
         self.kill_reason = self.kill.record_win(main_winners, won, h.killer)

@@ -1,0 +1,130 @@
+"""Blinds rows of the betting table: button and blinds (moving, dead), heads-up, new players, missed blinds."""
+
+from __future__ import annotations
+
+from tests.test_betting import BettingTable
+from tests.test_betting_rules import only
+
+
+def walk(g: BettingTable, button: int, dealt=None):
+    """A hand where everyone folds to the big blind."""
+    h = g.start(button=button, dealt=dealt)
+    while h.to_act is not None:
+        g.fold(h.to_act)
+    h.settle(g.t, [])
+    return h
+
+
+def test_blinds1_dead_button_stays_in_front_of_an_empty_seat():
+    g = BettingTable(button_mode="dead")
+    walk(g, 1)                                   # sb 2, bb 3
+    g.events += g.table.leave(g.t, 2)
+    occupied = [1, 3, 4]
+    assert g.table.button_for(occupied) == 2     # the button goes to the empty seat 2
+    assert g.table.blinds_for(2, occupied) == {3: 1, 4: 2}
+    g.start(button=2, dealt=occupied)
+    f = only(g, "blinds.1")
+    assert f.severity == "info" and "empty seat 2" in f.ruling
+
+
+def test_blinds1_near_miss_moving_button_skips_the_empty_seat():
+    g = BettingTable()
+    walk(g, 1)
+    g.events += g.table.leave(g.t, 2)
+    assert g.table.button_for([1, 3, 4]) == 3
+    assert g.table.blinds_for(3, [1, 3, 4]) == {4: 1, 1: 2}
+    g.start(button=3, dealt=[1, 3, 4])
+    assert g.found() == []
+
+
+def test_blinds3_heads_up_small_blind_must_be_on_the_button():
+    g = BettingTable(seats=(1, 2))
+    g.start(button=1, post=False, deal=False)
+    g.put(2, 1); g.put(1, 2)                     # blinds the wrong way round
+    f = only(g, "blinds.3")
+    assert f.outcome == "misdeal" and f.seats == (1, 2)
+
+
+def test_blinds3_near_miss_heads_up_blinds_right():
+    g = BettingTable(seats=(1, 2))
+    h = g.start(button=1)
+    assert g.found() == [] and h.to_act == 1     # the button acts first before the flop
+
+
+def test_blinds7_new_player_between_big_blind_and_button():
+    g = BettingTable(seats=(1, 3, 5, 7))
+    walk(g, 1)                                   # sb 3, bb 5
+    g.sit(4, 200)                                # next hand: button 3, seat 4 would be the small blind
+    assert 4 not in g.table.entitled(3, [1, 3, 4, 5, 7])
+    g.start(button=3, dealt=[1, 3, 4, 5, 7], post=False)
+    f = only(g, "blinds.7")
+    assert f.outcome == "misdeal" and f.seats == (4,)
+
+
+def test_blinds7_near_miss_new_player_behind_the_big_blind_posts_and_plays():
+    g = BettingTable(seats=(1, 3, 5, 7))
+    walk(g, 1)
+    g.sit(8, 200)                                # button 3: sb 5, bb 7, seat 8 first to act
+    assert 8 in g.table.entitled(3, [1, 3, 5, 7, 8])
+    h = g.start(button=3, dealt=[1, 3, 5, 7, 8], deal=False)
+    g.put(8, 2)                                  # posts a big blind to come in (Blinds 4)
+    g.deal()
+    assert g.found() == [] and (8, "post", 2) in g.actions()
+    assert h.to_act == 8                         # a posted player still acts in turn, with the option
+
+
+def missed_both(g: BettingTable) -> None:
+    walk(g, 1, dealt=[1, 2, 4])                  # seat 3 away: the big blind passes it
+    walk(g, 2, dealt=[1, 2, 4])                  # and the small blind
+    assert g.table.owes[3] == {"sb", "bb"}
+
+
+def test_blinds9_missed_blinds_posted_live_and_dead():
+    g = BettingTable()
+    missed_both(g)
+    h = g.start(button=4, deal=False)            # sb 1, bb 2, seat 3 first to act
+    g.put(3, 3)
+    g.deal()
+    f = only(g, "blinds.9")
+    assert f.severity == "info" and "2 live, 1 dead" in f.ruling
+    assert h.bets[3] == 2 and 3 not in g.table.owes and h.to_act == 3
+    assert h.dead_money == {3: 1}
+    assert sum(p.amount for p in h.pots()) == 6  # sb 1 + bb 2 + seat 3's 2 live and 1 dead
+
+
+def test_blinds9_only_the_big_blind_posted_owes_the_small():
+    g = BettingTable()
+    missed_both(g)
+    g.start(button=4, deal=False)
+    g.put(3, 2)
+    f = only(g, "blinds.9")
+    assert f.outcome == "wager-corrected" and "small blind of 1" in f.ruling
+
+
+def test_blinds9_near_miss_wait_for_the_big_blind():
+    g = BettingTable()
+    missed_both(g)
+    g.table.wait_for_bb(g.t, 3)
+    assert 3 not in g.table.entitled(4, [1, 2, 3, 4])     # bb would be seat 2
+    assert 3 in g.table.entitled(1, [1, 2, 3, 4])         # now the big blind reaches seat 3
+    g.start(button=1)
+    assert g.found() == [] and 3 not in g.table.owes
+
+
+def test_blinds10_dealt_in_owing_a_blind_without_posting():
+    g = BettingTable()
+    missed_both(g)
+    h = g.start(button=4)                        # seat 3 dealt in, posts nothing
+    f = only(g, "blinds.10")
+    assert f.seats == (3,) and "dead" in f.ruling
+    g.put(3, 2)                                  # plays the hand: live, posts next deal
+    assert h.bets[3] == 2 and g.table.owes[3] == {"sb", "bb"}
+
+
+def test_blinds10_near_miss_posted_before_the_deal():
+    g = BettingTable()
+    missed_both(g)
+    g.start(button=4, deal=False)
+    g.put(3, 3)
+    g.deal()
+    assert g.found("blinds.10") == []
