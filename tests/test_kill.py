@@ -1,0 +1,113 @@
+"""Kill pots (Kill Pots 1-12): legs, the qualifying second leg, the required kill and its doubled limits."""
+
+from __future__ import annotations
+
+from tests.test_betting import BettingTable
+from tests.test_betting_rules import only
+
+
+def steal(g: BettingTable, button: int, raiser: int) -> None:
+    """``raiser`` raises when its turn comes (folding everyone before it), everyone else folds."""
+    h = g.start(button=button)
+    while h.to_act is not None:
+        seat = h.to_act
+        if seat == raiser and not h.seats[seat].voluntary:
+            g.put(seat, h.full_level + h.structure.unit("preflop") - h.bets.get(seat, 0))
+        else:
+            g.fold(seat)
+    h.settle(g.t, [])
+
+
+def kill_table(**game) -> BettingTable:
+    return BettingTable("flhe", kill="full", kill_qualifier=2, **game)
+
+
+def test_kill_two_qualifying_wins_in_a_row_require_a_kill():
+    g = kill_table()
+    steal(g, 1, 4)                                # first leg: no size needed (Kill Pots 3)
+    assert g.table.kill.holder == 4 and g.table.kill.due is None
+    steal(g, 3, 4)                                # second leg: raises from the small blind, wins 2 >= 2
+    assert g.table.kill.due == 4
+    assert g.table.blinds_for(4, [1, 2, 3, 4]) == {1: 1, 2: 2, 4: 4}
+    h = g.start(button=4, post=False, deal=False)
+    f = only(g, "kill.3")
+    assert f.seats == (4,) and "4" in f.ruling
+    g.put(1, 1); g.put(2, 2); g.put(4, 4)         # the blinds, then the kill
+    g.deal()
+    assert h.structure.unit("preflop") == 4 and h.cur == 4   # limits doubled
+    assert h.to_act == 3 and h.pending == [3, 4, 1, 2]       # the killer acts in turn (Kill Pots 2)
+
+
+def test_kill_near_miss_second_pot_too_small_is_no_leg():
+    g = BettingTable("flhe", kill="full", kill_qualifier=10)
+    steal(g, 1, 4)
+    steal(g, 3, 4)                                # wins 2 < 10
+    assert g.table.kill.due is None
+    g.start(button=4)
+    assert g.found() == []
+
+
+def test_kill6_required_kill_not_posted():
+    g = kill_table()
+    steal(g, 1, 4); steal(g, 3, 4)
+    g.start(button=4, post=False, deal=False)
+    g.put(1, 1); g.put(2, 2)
+    g.deal()
+    f = only(g, "kill.6")
+    assert f.outcome == "wager-corrected" and f.seats == (4,)
+
+
+def test_kill11_only_one_kill_per_deal():
+    g = kill_table()
+    steal(g, 1, 4); steal(g, 3, 4)
+    h = g.start(button=4, post=False, deal=False)
+    g.put(1, 1); g.put(2, 2); g.put(4, 4)
+    g.put(3, 4)                                   # a second overblind
+    f = only(g, "kill.11")
+    assert f.seats == (3, 4) and h.bets.get(3, 0) == 0
+
+
+def test_kill9_unaware_of_the_kill_puts_in_the_big_blind():
+    g = kill_table()
+    steal(g, 1, 4); steal(g, 3, 4)
+    h = g.start(button=4, post=False, deal=False)
+    g.put(1, 1); g.put(2, 2); g.put(4, 4)
+    g.deal()
+    g.put(3, 2)                                   # only the big blind: the kill button is up
+    f = only(g, "kill.9")
+    assert "full 4" in f.ruling and h.bets[3] == 4
+
+
+def test_kill7_killer_who_wins_kills_again():
+    g = kill_table()
+    steal(g, 1, 4); steal(g, 3, 4)
+    h = g.start(button=4, post=False, deal=False)
+    g.put(1, 1); g.put(2, 2); g.put(4, 4)
+    g.deal()
+    while h.to_act is not None:
+        g.check(4) if h.to_act == 4 else g.fold(h.to_act)
+    h.settle(g.t, [])
+    assert g.table.kill.due == 4
+    g.start(button=1, post=False)
+    assert only(g, "kill.7").seats == (4,)
+
+
+def test_kill12_new_player_in_a_killed_pot():
+    g = kill_table(seats=(1, 2, 3, 4))
+    steal(g, 1, 4); steal(g, 3, 4)
+    g.sit(6, 200)
+    g.start(button=4, dealt=[1, 2, 3, 4, 6], post=False)
+    assert only(g, "kill.12").seats == (6,)
+
+
+def test_kill1_split_pot_without_the_holder_leaves_the_button_neutral():
+    g = kill_table()
+    steal(g, 1, 4)
+    kill = g.table.kill
+    kill.record_win((1, 2), 10, None)
+    assert kill.holder is None                  # Kill Pots 1(c)
+    kill.record_win((4,), 10, None)
+    kill.record_win((4, 2), 10, None)           # Kill Pots 4: a split keeps the leg
+    assert kill.holder == 4 and kill.due is None
+    g.events += g.table.leave(g.t, 4)           # Kill Pots 1(b): the winner quit
+    assert kill.holder is None
