@@ -10,11 +10,18 @@
 
 from __future__ import annotations
 
+import binascii
 from dataclasses import asdict, dataclass
 
 from cobs import cobs
 
 from . import protocol as p
+
+_cobs_decode = cobs.decode
+_CobsError = cobs.DecodeError
+_crc = binascii.crc_hqx
+_MIN_RAW = p.FRAME_HEADER_LEN + p.FRAME_CRC_LEN
+_TYPES = p.MESSAGE_TYPES
 
 
 @dataclass
@@ -103,33 +110,34 @@ class FrameDecoder:
     def _decode_chunk(self, chunk: bytes) -> p.Frame | None:
         c = self.counters
         try:
-            raw = cobs.decode(chunk)
-        except cobs.DecodeError:
+            raw = _cobs_decode(chunk)
+        except _CobsError:
             c.bad_cobs += 1
             c.garbage_bytes += len(chunk)
             return None
-        if len(raw) < p.FRAME_HEADER_LEN + p.FRAME_CRC_LEN:
+        if len(raw) < _MIN_RAW:
             c.truncated += 1
             c.garbage_bytes += len(chunk)
             return None
-        try:
-            mtype, seq, body = p.parse_raw(raw)
-        except ValueError:
+        # Inline of protocol.parse_raw: this is the hot path (one call per frame).
+        if _crc(raw[:-2], p.CRC16_INIT) != raw[-2] | raw[-1] << 8:
             c.bad_crc += 1
             c.garbage_bytes += len(chunk)
             return None
+        mtype = raw[0]
+        seq = raw[1] | raw[2] << 8
         # The CRC vouches for the sequence number even when the type or body is unusable.
         gap = self._sequence(mtype, seq)
-        cls = p.MESSAGE_TYPES.get(mtype)
+        cls = _TYPES.get(mtype)
         if cls is None:
             c.unknown_type += 1
             return None
         try:
-            message = cls.unpack(body)
+            message = cls.unpack(raw[p.FRAME_HEADER_LEN:-2])
         except p.BodyError:
             c.bad_body += 1
             return None
-        if isinstance(message, p.Hello):
+        if mtype == p.MSG_HELLO:
             if message.protocol_major != self.accept_major:
                 c.bad_version += 1
                 self.refusal = (
@@ -142,7 +150,7 @@ class FrameDecoder:
             c.refused += 1
             return None
         c.frames += 1
-        return p.Frame(seq=seq, message=message, gap=gap, raw=raw)
+        return p.Frame(seq, message, gap, raw)
 
     def _sequence(self, mtype: int, seq: int) -> int:
         """Count frames lost before this one; a HELLO restarts numbering (board reset).

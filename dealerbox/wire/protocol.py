@@ -138,8 +138,11 @@ def _unpack_uid(body: bytes, at: int) -> tuple[bytes, int]:
     return uid, at + 1 + n
 
 
+_VALID_ZONES = frozenset(z for z in range(256) if is_valid_zone(z))  # a set lookup: the decoder's hot path
+
+
 def _check_zone(zone: int) -> int:
-    if not is_valid_zone(zone):
+    if zone not in _VALID_ZONES:
         raise BodyError(f"zone id {zone} is not defined")
     return zone
 
