@@ -354,7 +354,8 @@ class HandBetting:
         if seat is not None:
             totals[seat] -= extra
         live = {s for s, b in self.seats.items() if b.live}
-        return build_pots(totals, live, sum(self.dead_money.values()))
+        all_in = {s for s, b in self.seats.items() if b.all_in}
+        return build_pots(totals, live, sum(self.dead_money.values()), all_in)
 
     def _live_count(self) -> int:
         return sum(1 for b in self.seats.values() if b.live)

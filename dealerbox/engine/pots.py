@@ -18,20 +18,24 @@ def uncalled(contributed: dict[int, int]) -> tuple[int | None, int]:
     return (top_seat, top - second) if top > second else (None, 0)
 
 
-def build_pots(contributed: dict[int, int], live: set[int], dead_money: int = 0) -> list[Pot]:
+def build_pots(contributed: dict[int, int], live: set[int], dead_money: int = 0,
+               all_in: set[int] | None = None) -> list[Pot]:
     """Main pot first, then side pots. ``contributed`` = live chips each seat put in (uncalled part already
     taken out); ``live`` = seats still contesting (not folded, not dead); ``dead_money`` joins the main pot.
 
     A band between two all-in levels is a pot; seats that put in at least its top are eligible. Adjacent
     bands with the same eligible seats merge.
     """
-    levels = sorted({c for s, c in contributed.items() if s in live and c > 0})
+    capped = live if all_in is None else all_in & live
+    top_live = max([c for s, c in contributed.items() if s in live] or [0])
+    # pots divide only where a live player is all-in; a player still betting is in every band
+    levels = sorted({c for s, c in contributed.items() if s in capped and c > 0} | ({top_live} if top_live else set()))
     pots: list[Pot] = []
     prev = 0
     for i, level in enumerate(levels):
         top = level if i < len(levels) - 1 else max([level, *contributed.values()])
         amount = sum(min(c, top) - min(c, prev) for c in contributed.values())
-        eligible = tuple(sorted(s for s in live if contributed.get(s, 0) >= level))
+        eligible = tuple(sorted(s for s in live if contributed.get(s, 0) >= level or s not in capped))
         if pots and pots[-1].eligible == eligible:
             pots[-1] = Pot(pots[-1].amount + amount, eligible)
         elif amount > 0:
