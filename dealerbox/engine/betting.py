@@ -879,6 +879,13 @@ class HandBetting:
         if b is None or self.settled:
             return out
         present = b.present
+        top, extra = uncalled({s: x.wager for s, x in self.seats.items()})
+        # the uncalled part of a bet handed back at the end of the round; once everyone else has folded the
+        # whole pot is this seat's, so whatever it takes back early changes nothing
+        if (top == seat and self.to_act is None and present >= b.wager - extra) or (
+                b.live and self._live_count() <= 1):
+            b.credited = min(b.credited, present)
+            return out
         if present < b.wager:
             w = self.withdrawable
             if w and w[0] == seat and w[1] + 1 == self.action_serial:
