@@ -135,3 +135,9 @@ def test_record_command_records_the_live_port(pty_board, tmp_path, capsys):
     got = FrameDecoder().feed(b"".join(r.data for r in src if isinstance(r, Rx)))
     assert [f.message for f in got] == frames
     assert src.header.config["reader"]["port"]
+
+
+def test_record_without_the_board_is_one_clear_line(tmp_path, capsys):
+    assert main(["record", "--out", str(tmp_path), "--port", str(tmp_path / "no-board"), "--duration", "0.1"]) == 2
+    err = capsys.readouterr().err
+    assert err.count("\n") == 1 and "is the reader board plugged in?" in err

@@ -93,7 +93,7 @@ def test_send_writes_an_encoded_command_and_records_it(pty_board):
 def test_a_missing_port_says_what_to_do(tmp_path):
     with pytest.raises(SerialSourceError, match=r"no such port .*nothing-here: is the reader board plugged in\? "
                                                 r"set reader.port"):
-        SerialSource(str(tmp_path / "nothing-here")).start()
+        SerialSource(str(tmp_path / "nothing-here"))
 
 
 def test_a_forbidden_port_says_to_join_dialout(pty_board):

@@ -34,8 +34,8 @@ def run(args: argparse.Namespace, clock=time.monotonic) -> int:
         print(f"dealerbox record: {e}", file=sys.stderr)
         return 2
     port = args.port or config.reader.port
-    source = SerialSource(port, config.reader.baud, clock=clock, reconnect_max_s=config.reader.reconnect_max_s)
     try:
+        source = SerialSource(port, config.reader.baud, clock=clock, reconnect_max_s=config.reader.reconnect_max_s)
         source.start()
     except SerialSourceError as e:
         print(f"dealerbox record: {e}", file=sys.stderr)

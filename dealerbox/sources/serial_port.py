@@ -6,9 +6,8 @@ the thread waits for the device path (udev's ``/dev/dealerbox-reader`` symlink) 
 with exponential backoff capped at ``reconnect_max_s``, then asks the board for its HELLO and an inventory
 so the table state is re-reported. The bytes stay raw: decoding is the pipeline's job.
 
->>> src = SerialSource("/dev/no-such-reader")
 >>> try:
-...     src.start()
+...     SerialSource("/dev/no-such-reader")
 ... except SerialSourceError as e:
 ...     print(e)
 no such port /dev/no-such-reader: is the reader board plugged in? set reader.port in the config
@@ -81,10 +80,14 @@ class SerialSource:
         self._thread: threading.Thread | None = None
         self._counters = {"bytes": 0, "chunks": 0, "reconnects": 0, "errors": 0, "tx_frames": 0}
         self.last_error = ""
+        if not os.path.exists(port):
+            # Fail where the source is chosen, so the operator hears about it before anything starts.
+            raise SerialSourceError(explain(port, FileNotFoundError(errno.ENOENT, "no such file", port)), errno.ENOENT)
 
     # --- life cycle ---------------------------------------------------------------------------------
     def start(self) -> None:
-        """Open the port (raises SerialSourceError with a clear message if it cannot) and start reading."""
+        """Open the port and start reading. Raises SerialSourceError (an OSError) with a clear message
+        if it cannot be opened (gone since construction, permission, busy)."""
         try:
             self._open()
         except (serial.SerialException, OSError) as e:
