@@ -87,18 +87,18 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     *(
         _r(f"kill.{n}", f"Kill Pots {n}", "S", "chips", text)
         for n, text in (
-            (1, "A kill pot is posted by the player who won the previous pot(s) as the table's kill rule says"),
-            (2, "A half kill raises the limits by half; a full kill doubles them"),
-            (3, "The kill button goes to the player who qualifies for the kill"),
-            (4, "Winning a pot of at least the qualifying amount makes a leg"),
-            (5, "Two consecutive legs require a kill on the next deal"),
-            (6, "The second leg must reach the qualifying amount"),
-            (7, "Only one kill per deal"),
-            (8, "The kill blind is live and acts last before the flop"),
-            (9, "A split pot does not make a leg"),
-            (10, "A player required to kill who leaves must still post the kill on return"),
-            (11, "The kill blind counts as the player's bet for that round"),
-            (12, "A required kill must be posted before the deal"),
+            (1, "The kill button is neutral on a new game's first hand, when its holder quits, or after a split without it"),
+            (2, "The killer acts in normal turn, after the player on the right"),
+            (3, "First leg needs no size; the second must win at least a full bet beyond the blinds to force a kill"),
+            (4, "Splitting the next pot keeps a leg; a killer who splits must kill again"),
+            (5, "A player who leaves with a leg up still has it on return"),
+            (6, "A required kill must be posted that hand even when quitting; no play until it is"),
+            (7, "The kill is part of the pot; a killer who wins again kills again for the same amount"),
+            (8, "Split-pot games: a scoop forces a kill only if the pot is at least five upper limits"),
+            (9, "Unaware of the kill and short: with the kill button up the full amount is due, else chips may come back"),
+            (10, "Lowball option: kill after two cards with four kills behind, killer acting last"),
+            (11, "Only one kill per deal"),
+            (12, "A new player may play a killed pot only by agreeing to kill the next one"),
         )
     ),
     # --- showdown and pots ------------------------------------------------------------------------
