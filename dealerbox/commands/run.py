@@ -66,7 +66,11 @@ def run(args: argparse.Namespace) -> int:
             return True
         return args.seconds is not None and time.monotonic() - started >= args.seconds
 
-    terminal.start()
+    try:
+        terminal.start()
+    except OSError as e:  # the port vanished or is not permitted between the check and the open
+        print_error(str(e))
+        return 2
     try:
         if display == "headless":
             terminal.run_headless(sys.stdout, args.jsonl, done)
@@ -85,7 +89,7 @@ def run(args: argparse.Namespace) -> int:
 def _make_source(kind: str, config: Config, registry, speed: float | None):
     if kind == "serial":
         from ..sources.serial_port import SerialSource
-        return SerialSource(config.reader.port, config.reader.baud)
+        return SerialSource(config.reader.port, config.reader.baud, reconnect_max_s=config.reader.reconnect_max_s)
     from ..sources.simulator import SimulatedSource, Simulator
     sim = Simulator(config, registry, seed=config.simulator.seed)
     return SimulatedSource(sim, speed=speed or config.simulator.speed)

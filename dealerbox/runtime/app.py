@@ -173,8 +173,9 @@ class Terminal:
             self.recorder.write(entry)
         events = self.pipeline.feed(entry)
         if events:
-            self.hands_ended += sum(1 for e in events if e.kind == "HandEnded")
             self._publish(tuple(events))
+            # Counted after publishing, so a caller waiting on it finds the events already queued.
+            self.hands_ended += sum(1 for e in events if e.kind == "HandEnded")
 
     def _publish(self, events: tuple[TableEvent, ...]) -> None:
         self._last_health = self.clock()
@@ -216,14 +217,18 @@ class Terminal:
     def run_headless(self, out: TextIO, jsonl: bool, until: Callable[["Terminal"], bool]) -> None:
         """Print every table event (hole cards masked) until ``until(self)`` or Ctrl-C."""
         q = self.bus.subscribe("console", lossless=True)
-        while not until(self):
+        while True:
             try:
                 update: Update = q.get(timeout=0.2)
             except queue.Empty:
+                if until(self):
+                    return
                 continue
             for e in update.events:
                 out.write(format_event(e, jsonl) + "\n")
             out.flush()
+            if q.empty() and until(self):  # print everything the engine said before stopping
+                return
 
 
 def _drain(q: queue.Queue | None):
