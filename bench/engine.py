@@ -29,7 +29,7 @@ def run(ctx: Context) -> list[Figure]:
         from dealerbox.tags import demo_registry
     except ImportError as e:
         return [missing("engine", "hands/s vs pokerkit", "x", f"a piece is not built yet ({e})", TARGET_RATIO, ">=")]
-    n = ctx.scale(200, 4)
+    n = ctx.scale(120, 4)
     out: list[Figure] = []
     ratios, steps = [], []
     for variant in STRUCTURES:

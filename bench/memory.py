@@ -8,6 +8,7 @@ brisk live pace of 30 hands an hour is 240 hands; the run goes on well past that
 
 from __future__ import annotations
 
+import queue
 import threading
 import time
 
@@ -50,6 +51,9 @@ def run(ctx: Context) -> list[Figure]:
         from dealerbox.sinks.floor.link import FloorLink
         floor = FloorLink(config)
     source = SimulatedSource(Simulator(config, registry, seed=config.simulator.seed), speed=1e9, hands=total)
+    # Back-pressure: a live board cannot run ahead of the terminal, so neither may the simulator here (an
+    # unbounded queue of pre-simulated records would be measured instead of the terminal).
+    source.entries = queue.Queue(maxsize=1000)
     terminal = Terminal(config, registry, source, recorder=recorder, floor=floor)
     samples: list[tuple[int, int, float]] = []   # (hands ended, RSS KiB, wall s)
     backlog: list[int] = []   # records waiting for the core thread + updates waiting for the floor spooler
