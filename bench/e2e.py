@@ -51,8 +51,8 @@ def run(ctx: Context) -> list[Figure]:
     try:
         terminal.start()
         time.sleep(1.0)  # the port open and the link connected before the clock starts
-        n_hands = ctx.scale(60, 3)
-        deadline = time.monotonic() + ctx.scale(45, 10)
+        n_hands = ctx.scale(60, 1)
+        deadline = time.monotonic() + ctx.scale(45, 4)
         prev_t = None
         for record in Simulator(config, registry, seed=5).records(n_hands):
             if time.monotonic() > deadline:

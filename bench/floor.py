@@ -31,7 +31,7 @@ def run(ctx: Context) -> list[Figure]:
     except ImportError as e:
         return [missing("floor", "tables under p99 100 ms", "tables", f"the floor view is not built yet ({e})",
                         TARGET_TABLES, ">=")]
-    sizes = [5, 10] if ctx.quick else [50, 100, 200, 500, 1000]
+    sizes = [5] if ctx.quick else [50, 100, 200, 500, 1000]
     window = ctx.scale(12, 2)
     out: list[Figure] = []
     best = 0

@@ -35,7 +35,7 @@ def run(ctx: Context) -> list[Figure]:
         ctx.say(f"{e}: measuring with the floor link off")
     out = []
     try:
-        modes = [("screen", "window"), ("headless", "headless")]
+        modes = [("screen", "window"), ("headless", "headless")][-1 if ctx.quick else 0:]
         for label, mode in modes:
             out.append(measure(ctx, label, mode, broker, board))
     finally:

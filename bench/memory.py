@@ -29,7 +29,7 @@ def run(ctx: Context) -> list[Figure]:
     except ImportError as e:
         return [missing("memory", "peak RSS after 8 h", "MB", f"a piece is not built yet ({e})", TARGET_MB, "<")]
     eight_hours = 8 * HANDS_PER_HOUR
-    total = ctx.scale(6 * eight_hours, 12)
+    total = ctx.scale(6 * eight_hours, 3)
     broker = None
     try:
         broker = Mosquitto().start()
@@ -70,7 +70,7 @@ def run(ctx: Context) -> list[Figure]:
     terminal.start()
     th = threading.Thread(target=sampler, daemon=True)
     th.start()
-    budget = ctx.scale(100, 20)
+    budget = ctx.scale(100, 6)
     try:
         screen.run(terminal.bus.subscribe("screen"), terminal.submit,
                    stop=lambda: terminal.hands_ended >= total or time.monotonic() - start > budget)
