@@ -239,7 +239,7 @@ def pick_raise(hand, state, seat: int, rng: random.Random, stats: Counter) -> in
         return None
     min_to, max_to = hand._raise_range(seat, all_in)
     legal = [x for x in (lo, hi, max(lo, min_to), min(hi, max_to)) if lo <= x <= hi and (min_to <= x <= max_to
-                                                                                     or x == all_in)]
+                                                                                     or x == all_in < min_to)]
     if not legal:
         stats["raise size differs"] += 1
         return None
