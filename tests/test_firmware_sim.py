@@ -16,6 +16,8 @@ from pathlib import Path
 
 import pytest
 
+from dealerbox.record.logformat import Rx
+
 from dealerbox.config import Config
 from dealerbox.engine import inputs as ev
 from dealerbox.engine.events import FindingRaised
@@ -98,7 +100,8 @@ class SimulatedBoard:
                     entry = self._source.entries.get(timeout=0.05)
                 except queue.Empty:
                     continue
-                data = getattr(entry, "data", None)
+                # Only what the board sent: the source also logs our own commands as Tx records.
+                data = entry.data if isinstance(entry, Rx) else None
                 if data:
                     self.chunks.append((entry.t, bytes(data)))
             else:
