@@ -206,8 +206,12 @@ def test_full_outbox_drops_oldest_low_value_first_never_alerts(tmp_path):
     kinds = [json.loads(p)["data"]["event"] if k == "event" else k for k, _, p in rows]
     assert kinds.count("alert") == alerts                      # every alert kept
     assert kinds.count("FindingRaised") == 2 * alerts          # findings are kept too (priority 2)
-    assert "ChipsMoved" not in kinds and "CardDealt" not in kinds  # low-value ones went first
+    assert kinds.count("HandStarted") == kinds.count("HandEnded") == 10  # normal ones kept while low ones go
     notices = [json.loads(p)["data"] for k, _, p in rows if k == "event" and '"FloorEventsDropped"' in p]
+    # low-value ones went first, oldest first: whatever low-value events remain are newer than every dropped one
+    dropped = {s for n in notices for r in n["seqs"] for s in range(r["first"], r["last"] + 1)}
+    kept_low = [json.loads(p)["seq"] for k, prio, p in rows if prio == c.PRIORITY_LOW]
+    assert "CardDealt" not in kinds and (not kept_low or max(dropped) < min(kept_low))
     assert notices and sum(n["count"] for n in notices) == link.health()["dropped"] > 0
     assert all(n["reason"] == "outbox-full" for n in notices)
     assert len(rows) <= 60 + len(notices)
@@ -259,3 +263,33 @@ def test_bad_outbox_path_is_named(tmp_path):
 def test_a_table_id_that_cannot_be_a_topic_level_is_refused(tmp_path):
     with pytest.raises(ValueError, match=r"table.id: 'T/1'"):
         FloorLink(link_config(tmp_path, 1, table="T/1"))
+
+
+def test_the_views_cheap_check_passes_what_the_schema_passes_and_refuses_what_it_shows_wrong():
+    # The floor view checks only what it files and displays (full jsonschema costs ~1 ms a message); it must
+    # never refuse a valid payload, and must refuse the breaks that would mislead the floor.
+    env = c.Envelope("demo", "T01", "boot1")
+    ups, _hole = hand_updates(3, FindingLog())
+    good = [("status", c.status_payload(env, "online", "birth", 0, 1))]
+    for u in ups:
+        for e in u.events:
+            p = c.event_payload(env, e, 1.0)
+            good.append(("event", p))
+            if c.is_alert(e):
+                good.append(("alert", c.alert_payload(env, e, p["seq"], 1.0)))
+        good.append(("state", c.state_payload(env, u.state, 1.0, 2.0, u.health, {"link": "connected"})))
+    assert any(k == "alert" for k, _ in good)
+    for kind, p in good:
+        assert c.schema_errors(kind, p) == [] and c.display_errors(kind, p) == [], (kind, p)
+    event = next(p for k, p in good if k == "event")
+    alert = next(p for k, p in good if k == "alert")
+    leaked = c.event_payload(env, te.CardDealt(1.0, 3, 1, "As", False), 1.0)
+    leaked["data"]["card"] = "As"
+    bad = [("event", leaked, "data.card"), ("event", {**event, "v": 2}, "v:"), ("alert", event, "kind:"),
+           ("event", {**event, "seq": "7"}, "seq:"), ("event", {**event, "table": "a/b"}, "table:"),
+           ("alert", {**alert, "finding": {**alert["finding"], "severity": "info"}}, "severity"),
+           ("status", {**good[0][1], "status": "maybe"}, "status"), ("event", [1], "not an object")]
+    for kind, p, why in bad:
+        errors = c.display_errors(kind, p)
+        assert errors and why in errors[0], (why, errors)
+        assert c.schema_errors(kind, p)  # the cheap check is never stricter than the contract

@@ -242,7 +242,7 @@ def test_tls_with_client_certificates_and_a_wrong_ca_is_refused(make_broker, pki
             link.submit(u)
         assert view.wait_until(lambda v: "T01" in v.tables and len(v.events("T01")) == count_events(ups), 10)
         assert link.health()["connected"]
-        for _t, payload, _r, _p in view.messages:
+        for _t, payload, _r, _p in list(view.messages):
             c.validate(c.parse_topic(_t)[2], payload)
         assert _wait(lambda: "certificate verify failed" in wrong.health()["last_error"], 10), wrong.health()
         assert not wrong.health()["connected"]

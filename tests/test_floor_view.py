@@ -65,6 +65,22 @@ def test_view_deduplicates_notices_gaps_and_accepts_announced_drops():
     assert len(view.invalid) == 3 and len(view.events("T01")) == 10
 
 
+def test_view_keeps_bounded_history_and_samples_the_full_schema():
+    view = FloorView("127.0.0.1", 1, "demo", history=5, full_check_every=2)
+    env = c.Envelope("demo", "T01", "bootA")
+    topic = "dealerbox/demo/T01/event"
+    for seq in range(1, 21):
+        view.receive(topic, _event(env, seq))
+    assert len(view.messages) == 5 and view.messages[-1][1]["seq"] == 20 and view.received == 20
+    assert len(view.events("T01")) == 20 and view.duplicates == 0 and view.gaps() == {}
+    # an extra top-level field: the display check has no use for it, the contract forbids it
+    drift = {**json.loads(_event(env, 21)), "extra": 1}
+    view.receive(topic, json.dumps(drift).encode())   # 21st: not sampled
+    view.receive(topic, json.dumps({**drift, "seq": 22}).encode())   # 22nd: sampled
+    assert len(view.events("T01")) == 22 and not view.invalid
+    assert len(view.schema_mismatches) == 1 and "extra" in view.schema_mismatches[0][1]
+
+
 def test_shared_subscription_splits_alerts_but_every_member_sees_every_status(broker, tmp_path):
     members = [FloorView(broker.host, broker.port, "demo", share="floorview", name=f"m{i}").start() for i in range(2)]
     links = [FloorLink(link_config(tmp_path, broker.port, table=t), reconnect_min=0.05).start() for t in ("T01", "T02")]

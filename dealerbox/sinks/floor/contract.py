@@ -20,7 +20,7 @@ from typing import Any
 import jsonschema
 from referencing import Registry, Resource
 
-from ...engine.events import FindingRaised, TableEvent
+from ...engine.events import EVENT_TYPES, FindingRaised, TableEvent
 from ...engine.state import TableState
 
 VERSION = 1
@@ -75,7 +75,8 @@ def _schema_files() -> dict[str, dict[str, Any]]:
 def validators() -> dict[str, jsonschema.Draft202012Validator]:
     """One validator per kind, with the envelope and the shared definitions resolved by their $id."""
     schemas = _schema_files()
-    registry = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas.values())
+    # crawl() indexes every subschema once, so each $ref is a dict lookup rather than a walk per message
+    registry = Registry().with_resources((s["$id"], Resource.from_contents(s)) for s in schemas.values()).crawl()
     return {kind: jsonschema.Draft202012Validator(schemas[kind], registry=registry) for kind in KINDS}
 
 
@@ -95,6 +96,85 @@ def validate(kind: str, payload: Any) -> None:
     errors = schema_errors(kind, payload)
     if errors:
         raise ValueError(f"{kind} payload: {errors[0]}")
+
+
+# --- the cheap check a dashboard makes ------------------------------------------------------------------
+# Full validation costs ~0.7-2 ms a message in jsonschema (unevaluatedProperties re-walks every subschema),
+# which caps one view at a few hundred tables. A view only needs what it files and shows to have the right
+# shape; the full schemas stay the contract, checked on every payload in the tests and sampled by the view.
+
+_NUMBER = (int, float)
+SECRET_FIELDS = {name: cls.SECRET_FIELDS for name, cls in EVENT_TYPES.items() if cls.SECRET_FIELDS}
+
+
+def _is_int(v: Any) -> bool:
+    return isinstance(v, int) and not isinstance(v, bool)
+
+
+def _is_num(v: Any) -> bool:
+    return isinstance(v, _NUMBER) and not isinstance(v, bool)
+
+
+def display_errors(kind: str, payload: Any) -> list[str]:
+    """What a floor view relies on, checked in a few microseconds: the envelope (version, kind, names, boot,
+    seq, times) and the fields it files and displays for ``kind``. [] when usable; see :func:`schema_errors`
+    for the whole contract."""
+    if not isinstance(payload, dict):
+        return ["(top level): not an object"]
+    if payload.get("v") != VERSION:
+        return [f"v: {payload.get('v')!r} is not {VERSION}"]
+    if payload.get("kind") != kind:
+        return [f"kind: {payload.get('kind')!r} on the {kind} topic"]
+    for key in ("site", "table"):
+        if not isinstance(payload.get(key), str) or not NAME.match(payload[key]):
+            return [f"{key}: {payload.get(key)!r} is not a site/table name"]
+    if not isinstance(payload.get("boot"), str) or not payload["boot"]:
+        return [f"boot: {payload.get('boot')!r} is not a boot id"]
+    if not _is_int(payload.get("seq")) or payload["seq"] < 0:
+        return [f"seq: {payload.get('seq')!r} is not a sequence number"]
+    for key in ("t", "at"):
+        if not _is_num(payload.get(key)):
+            return [f"{key}: {payload.get(key)!r} is not a number"]
+    if not isinstance(payload.get("replayed", False), bool):
+        return ["replayed: not a boolean"]
+    if kind == "status":
+        if payload.get("status") not in ("online", "offline") or not isinstance(payload.get("reason"), str):
+            return ["status: needs status online|offline and a reason"]
+    elif kind == "state":
+        findings, health = payload.get("findings", []), payload.get("health", {})
+        if not isinstance(findings, list) or not all(isinstance(f, dict) and isinstance(f.get("id"), str)
+                                                     for f in findings):
+            return ["findings: not a list of findings with ids"]
+        if not isinstance(health, dict) or not isinstance(health.get("link", {}), dict):
+            return ["health: not an object"]
+    elif kind == "event":
+        data = payload.get("data")
+        if not isinstance(data, dict) or not isinstance(data.get("event"), str) or not _is_num(data.get("t")):
+            return ["data: needs event (a name) and t"]
+        name = data["event"]
+        for secret in SECRET_FIELDS.get(name, ()):
+            if data.get(secret) is not None:
+                return [f"data.{secret}: a hole card on the event topic ({name})"]
+        if name == DROPPED_NOTICE:
+            seqs = data.get("seqs")
+            if not (_is_int(data.get("count")) and isinstance(data.get("reason"), str) and isinstance(seqs, list)
+                    and all(isinstance(r, dict) and isinstance(r.get("boot"), str) and _is_int(r.get("first"))
+                            and _is_int(r.get("last")) for r in seqs)):
+                return ["data: a FloorEventsDropped notice needs count, reason and seqs [{boot, first, last}]"]
+        elif name == "FindingAcknowledged" and not isinstance(data.get("id"), str):
+            return ["data.id: FindingAcknowledged without a finding id"]
+    elif kind == "alert":
+        f = payload.get("finding")
+        if not _is_int(payload.get("event_seq")) or not isinstance(f, dict):
+            return ["alert: needs event_seq and finding"]
+        if f.get("severity") not in ALERT_SEVERITIES:
+            return [f"finding.severity: {f.get('severity')!r} is not an alert severity"]
+        for key in ("id", "citation", "ruling"):
+            if not isinstance(f.get(key), str):
+                return [f"finding.{key}: not a string"]
+    else:
+        return schema_errors(kind, payload)   # cmd, holecards: a view does not read them; no shortcut
+    return []
 
 
 # --- payloads ---------------------------------------------------------------------------------------

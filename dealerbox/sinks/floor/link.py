@@ -45,6 +45,7 @@ log = logging.getLogger("dealerbox.floor")
 
 KEEPALIVE_S = 15
 CONNACK_TIMEOUT_S = 10.0
+GROUP_MAX = 2000         # updates per outbox transaction: bounds one commit's size after a long backlog
 _STOP = object()
 
 
@@ -71,6 +72,9 @@ def publish_properties(kind: str) -> Properties:
     if kind == "state":
         props.MessageExpiryInterval = c.STATE_EXPIRY_S
     return props
+
+
+_PROPERTIES = {kind: publish_properties(kind) for kind in c.KINDS}   # read-only once built: shared by publishes
 
 
 def read_password(path: str) -> str:
@@ -235,34 +239,64 @@ class FloorLink:
     def _spool_loop(self) -> None:
         db = Outbox(self.fc.outbox, "FULL", self.max_pages)
         try:
-            while not self._abandon:
+            stopping = False
+            while not self._abandon and not stopping:
                 try:
-                    item = self._updates.get(timeout=0.5)
+                    # the timeout only paces the drop notice; a submitted update wakes this at once
+                    batch = [self._updates.get(timeout=0.5)]
                 except queue.Empty:
-                    item = None
-                if item is _STOP or self._abandon:
-                    break
-                if item is not None:
+                    batch = []
+                # Group commit: everything queued at this moment goes in one transaction and one fsync,
+                # so a burst costs one disk sync rather than one per update.
+                while len(batch) < GROUP_MAX:
                     try:
-                        self._spool(db, item)
+                        batch.append(self._updates.get_nowait())
+                    except queue.Empty:
+                        break
+                if _STOP in batch:
+                    stopping = True
+                    batch = batch[:batch.index(_STOP)]
+                if self._abandon:
+                    break
+                if batch:
+                    try:
+                        self._spool(db, batch)
                     except sqlite3.Error as e:
                         self.last_error = f"{self.fc.outbox}: outbox write failed ({e})"
                         log.error("%s", self.last_error)
-                    except Exception as e:  # a malformed update must not stop the spooler for the next ones
-                        self.counters["bad_updates"] += 1
-                        self.last_error = f"floor link: could not spool an update ({type(e).__name__}: {e})"
-                        log.exception("%s", self.last_error)
                 self._flush_notice(db, force=False)
             if not self._abandon:
                 self._flush_notice(db, force=True)
         finally:
             db.close()
 
-    def _spool(self, db: Outbox, update: Any) -> None:
+    def _spool(self, db: Outbox, updates: list[Any]) -> None:
+        """Payloads for every update of one group, written in one transaction, then the publisher woken."""
         at = self.clock()
         session = self._session if self._connected else -1
         rows: list[tuple] = []
         holecards: list[dict] = []
+        latest = None
+        for update in updates:
+            try:
+                n_rows, n_holecards = len(rows), len(holecards)
+                self._payloads(update, at, session, rows, holecards)
+                latest = update
+            except Exception as e:  # a malformed update must not stop the spooler for the next ones
+                del rows[n_rows:], holecards[n_holecards:]
+                self.counters["bad_updates"] += 1
+                self.last_error = f"floor link: could not spool an update ({type(e).__name__}: {e})"
+                log.exception("%s", self.last_error)
+        if rows or self._unspooled:
+            self._store(db, rows)
+        if latest is not None:
+            with self._lock:
+                self._state_body = (latest.state, self._last_t, dict(latest.health or {}))
+                self._state_dirty = True
+                self._holecards.extend(holecards)
+        self._poke()
+
+    def _payloads(self, update: Any, at: float, session: int, rows: list[tuple], holecards: list[dict]) -> None:
         for event in update.events:
             payload = c.event_payload(self.env, event, at)
             rows.append((c.topic(self.site, self.table, "event"), "event", c.priority(event.kind), self.boot,
@@ -278,22 +312,18 @@ class FloorLink:
             self._last_t = max(self._last_t, float(event.t))
         for finding in update.state.findings:
             self._known_findings.add(finding.id)
-        self._store(db, rows)
-        with self._lock:
-            self._state_body = (update.state, self._last_t, dict(update.health or {}))
-            self._state_dirty = True
-            self._holecards.extend(holecards)
-        self._poke()
 
     def _store(self, db: Outbox, rows: list[tuple], cap: bool = True) -> None:
         rows = self._unspooled + rows
         self._unspooled = []
-        over = self._depth + len(rows) - self.fc.outbox_max
-        if cap and over > 0:
-            self._dropped(db.drop_oldest(over, c.PRIORITY_KEEP), "outbox-full")
+        over = self._depth + len(rows) - self.fc.outbox_max if cap else 0
         try:
-            db.insert(rows)
+            # the cap is applied in the same transaction, over the stored rows and this group alike, so a
+            # group larger than the room left still drops lowest priority, oldest first
+            trimmed: list = []
+            db.insert(rows, trim=over, below_priority=c.PRIORITY_KEEP, dropped=trimmed)
             inserted = len(rows)
+            self._dropped(trimmed, "outbox-full")
         except sqlite3.OperationalError as e:
             if getattr(e, "sqlite_errorcode", None) != sqlite3.SQLITE_FULL:
                 raise
@@ -506,10 +536,9 @@ class FloorLink:
                 wait = bucket.take()
                 if wait:
                     return wait, last_id
-            payload = json.loads(row.payload)
-            payload["replayed"] = late
-            info = client.publish(row.topic, json.dumps(payload, separators=(",", ":")), qos=1,
-                                  properties=publish_properties(row.kind))
+            # the envelope's flag is the first "replayed" in the text (wrap() puts it before the body)
+            text = row.payload.replace('"replayed":false', '"replayed":true', 1) if late else row.payload
+            info = client.publish(row.topic, text, qos=1, properties=_PROPERTIES[row.kind])
             if info.rc != mqtt.MQTT_ERR_SUCCESS:
                 return 0.05, last_id
             with self._lock:

@@ -49,6 +49,9 @@ class Row:
     payload: str
 
 
+_ENCODER = json.JSONEncoder(separators=(",", ":"))   # the link marks a late row by rewriting '"replayed":false'
+
+
 class OutboxError(RuntimeError):
     """The outbox file cannot be opened or used; the message names the file and what to do."""
 
@@ -75,17 +78,26 @@ class Outbox:
     def depth(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0]
 
-    def insert(self, rows: list[tuple[str, str, int, str, int, int, dict[str, Any]]]) -> list[int]:
-        """Write (topic, kind, priority, boot, seq, session, payload) rows in one transaction; their ids."""
+    def insert(self, rows: list[tuple[str, str, int, str, int, int, dict[str, Any]]], trim: int = 0,
+               below_priority: int = 0, dropped: list[Row] | None = None) -> list[int]:
+        """Write (topic, kind, priority, boot, seq, session, payload) rows in one transaction; their ids.
+        ``trim`` > 0: in the same transaction, delete that many of the oldest rows with priority <
+        ``below_priority`` (lowest priority first, the new rows included) and append them to ``dropped``."""
         ids = []
+        dumps = _ENCODER.encode
         self.db.execute("BEGIN IMMEDIATE")
         try:
             for topic, kind, prio, boot, seq, session, payload in rows:
                 cur = self.db.execute(
                     "INSERT INTO outbox(topic, kind, priority, boot, seq, session, payload) VALUES (?,?,?,?,?,?,?)",
-                    (topic, kind, prio, boot, seq, session, json.dumps(payload, separators=(",", ":"))))
+                    (topic, kind, prio, boot, seq, session, dumps(payload)))
                 ids.append(cur.lastrowid)
-            self.db.execute("COMMIT")
+            if trim > 0:
+                gone = self._select_oldest(trim, below_priority)
+                self.db.executemany("DELETE FROM outbox WHERE id = ?", [(r.id,) for r in gone])
+                if dropped is not None:
+                    dropped.extend(gone)
+            self.db.execute("COMMIT")   # the one fsync of the group (synchronous=FULL)
         except BaseException:
             if self.db.in_transaction:  # SQLITE_FULL has already rolled back by itself
                 self.db.execute("ROLLBACK")
@@ -94,14 +106,17 @@ class Outbox:
 
     def drop_oldest(self, count: int, below_priority: int) -> list[Row]:
         """Delete up to ``count`` of the oldest rows with priority < ``below_priority``, lowest priority first."""
-        rows = [Row(*r) for r in self.db.execute(
-            "SELECT id, topic, kind, priority, boot, seq, session, payload FROM outbox WHERE priority < ? "
-            "ORDER BY priority, id LIMIT ?", (below_priority, count))]
+        rows = self._select_oldest(count, below_priority)
         if rows:
             self.db.execute("BEGIN IMMEDIATE")
             self.db.executemany("DELETE FROM outbox WHERE id = ?", [(r.id,) for r in rows])
             self.db.execute("COMMIT")
         return rows
+
+    def _select_oldest(self, count: int, below_priority: int) -> list[Row]:
+        return [Row(*r) for r in self.db.execute(
+            "SELECT id, topic, kind, priority, boot, seq, session, payload FROM outbox WHERE priority < ? "
+            "ORDER BY priority, id LIMIT ?", (below_priority, count))]
 
     def after(self, last_id: int, limit: int) -> list[Row]:
         """The next rows to publish, in order."""
@@ -113,8 +128,11 @@ class Outbox:
         if not ids:
             return 0
         self.db.execute("BEGIN IMMEDIATE")
-        n = 0
-        for i in ids:
-            n += self.db.execute("DELETE FROM outbox WHERE id = ?", (i,)).rowcount
-        self.db.execute("COMMIT")
+        try:
+            n = self.db.executemany("DELETE FROM outbox WHERE id = ?", [(i,) for i in ids]).rowcount
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
         return n

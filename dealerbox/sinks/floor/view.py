@@ -1,5 +1,6 @@
 """FloorView: the reference floor dashboard. Subscribes to ``dealerbox/<site>/+/...``, validates every payload
-against the schemas, deduplicates by (table, kind, boot, seq), notices gaps, keeps every table's status and
+(cheaply: the fields it files and shows; the full
+schema on a sample), deduplicates by (table, kind, boot, seq), notices gaps, keeps every table's status and
 state and a feed of alerts, and sends ``ack`` / ``refresh`` commands. ``dealerbox floor`` is its terminal
 front end; the end-to-end tests use it as "the dashboard".
 
@@ -15,6 +16,7 @@ import ssl
 import threading
 import time
 import uuid
+from collections import deque
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
@@ -28,22 +30,30 @@ from .link import publish_properties, read_password
 log = logging.getLogger("dealerbox.floor.view")
 
 STREAMS = ("event", "alert")      # the ordered, outboxed kinds whose seqs must have no holes
+# A view runs for days: everything it keeps per message is bounded (the newest kept, the rest counted).
+HISTORY = 10_000                  # messages / raw: the newest few seconds of a big floor, for tests and debugging
+EVENTS_KEPT = 5_000               # per table
+ALERTS_KEPT = 1_000               # per table
+FEED_KEPT = 1_000
+FULL_CHECK_EVERY = 100            # one message in this many also goes through the full JSON Schema
 
 
 @dataclass
 class Stream:
-    """Seqs seen on one (table, kind, boot): what arrived, what is missing, what came twice."""
+    """Seqs seen on one (table, kind, boot): what arrived, what is missing, what came twice. Everything at
+    or below ``highest`` has arrived unless it is in ``missing`` (or announced dropped), so no set of every
+    seq ever seen is kept."""
     highest: int = 0
-    seen: set[int] = field(default_factory=set)
     missing: set[int] = field(default_factory=set)
     dropped: set[int] = field(default_factory=set)   # announced by the terminal (FloorEventsDropped)
 
     def accept(self, seq: int) -> bool:
         """False for a duplicate; records a gap when seq jumps ahead."""
-        if seq in self.seen:
-            return False
-        self.seen.add(seq)
-        self.missing.discard(seq)
+        if seq <= self.highest:
+            if seq not in self.missing:
+                return False
+            self.missing.discard(seq)
+            return True
         if seq > self.highest + 1:
             self.missing.update(s for s in range(self.highest + 1, seq) if s not in self.dropped)
         self.highest = max(self.highest, seq)
@@ -58,8 +68,8 @@ class TableView:
     state: dict | None = None
     boot: str | None = None
     streams: dict[tuple[str, str], Stream] = field(default_factory=dict)   # (kind, boot) -> Stream
-    events: list[dict] = field(default_factory=list)     # deduplicated, in arrival order
-    alerts: list[dict] = field(default_factory=list)
+    events: deque[dict] = field(default_factory=lambda: deque(maxlen=EVENTS_KEPT))  # deduplicated, arrival order
+    alerts: deque[dict] = field(default_factory=lambda: deque(maxlen=ALERTS_KEPT))
     acknowledged: set[str] = field(default_factory=set)
 
     @property
@@ -76,18 +86,25 @@ class FloorView:
                  tls: bool = False, ca_file: str | None = None, cert_file: str | None = None,
                  key_file: str | None = None, name: str = "floor", client_id: str | None = None,
                  persistent: bool = False, clock: Callable[[], float] = time.time,
-                 on_line: Callable[[str], None] | None = None) -> None:
+                 on_line: Callable[[str], None] | None = None, full_check_every: int = FULL_CHECK_EVERY,
+                 history: int = HISTORY) -> None:
         self.host, self.port, self.site, self.share = host, port, c.check_name("site", site), share
         if share is not None:
             c.check_name("share group", share)
         self.name, self.clock, self.on_line = name, clock, on_line
         self.env = c.Envelope(self.site, c.check_name("floor name", name), uuid.uuid4().hex)
         self.tables: dict[str, TableView] = {}
-        self.messages: list[tuple[str, dict | None, bool, dict]] = []   # (topic, payload, retain, properties)
-        self.raw: list[tuple[str, bytes]] = []
-        self.invalid: list[tuple[str, str]] = []
+        # the newest ``history`` messages: (topic, payload, retain, properties) and the bytes as received
+        self.messages: deque[tuple[str, dict | None, bool, dict]] = deque(maxlen=history)
+        self.raw: deque[tuple[str, bytes]] = deque(maxlen=history)
+        self.invalid: deque[tuple[str, str]] = deque(maxlen=FEED_KEPT)
+        self.received = 0
         self.duplicates = 0
-        self.feed: list[str] = []
+        # 1 = every message through the full schema (slow); N = one in N; 0 = never. A sampled message that
+        # passes the display check but not the schema is filed anyway and counted: the contract has drifted.
+        self.full_check_every = full_check_every
+        self.schema_mismatches: deque[tuple[str, str]] = deque(maxlen=FEED_KEPT)
+        self.feed: deque[str] = deque(maxlen=FEED_KEPT)
         self.connected = threading.Event()
         self._cond = threading.Condition()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
@@ -173,7 +190,13 @@ class FloorView:
             self.messages.append((topic, None, retain, props or {}))
             return
         self.messages.append((topic, payload, retain, props or {}))
-        errors = c.schema_errors(kind, payload)
+        self.received += 1
+        errors = c.display_errors(kind, payload)
+        if not errors and self.full_check_every and self.received % self.full_check_every == 0:
+            full = c.schema_errors(kind, payload)
+            if full:
+                self.schema_mismatches.append((topic, full[0]))
+                log.warning("floor %s: payload breaks the schema (filed anyway): %s", topic, full[0])
         if not errors and (payload.get("table") != table or payload.get("site") != site):
             errors = [f"payload says {payload.get('site')}/{payload.get('table')}, topic says {site}/{table}"]
         if errors:
@@ -257,7 +280,8 @@ class FloorView:
 
     def events(self, table: str, name: str | None = None) -> list[dict]:
         tv = self.tables.get(table)
-        evs = tv.events if tv else []
+        with self._cond:   # the history is a deque the network thread appends to: copy it under the lock
+            evs = list(tv.events) if tv else []
         return [e for e in evs if name is None or e["data"]["event"] == name]
 
     def gaps(self) -> dict[str, dict]:
@@ -279,5 +303,5 @@ class FloorView:
             out.append(f"{name:8} {(tv.status or {}).get('status', '?'):8} {str(st.get('hand', '-')):>5} "
                        f"{st.get('phase', '-'):9} {st.get('pot', 0):>6} {len(open_findings):>4} "
                        f"{link.get('outbox_depth', '-'):>6} {link.get('link', '-'):10} {gaps or ''}")
-        out += ["", "alerts and notices:"] + [f"  {line}" for line in self.feed[-feed_lines:]]
+        out += ["", "alerts and notices:"] + [f"  {line}" for line in list(self.feed)[-feed_lines:]]
         return "\n".join(out)
