@@ -52,3 +52,16 @@ def test_broken_enrolment_file_is_exit_2_naming_the_file(tmp_path):
     r = _run(["--config", str(cfg), "run", "--headless", "--seconds", "1"], tmp_path)
     assert r.returncode == 2
     assert str(bad) in r.stderr and "Zz" in r.stderr and "Traceback" not in r.stderr
+
+
+def test_replay_a_scenario_on_the_terminal_rules_the_misdeal_and_stops_at_the_end(tmp_path):
+    scn = ROOT / "tests" / "scenarios" / "misdeal-boxed-cards.scn"
+    r = _run(["run", "--replay", str(scn), "--speed", "0", "--jsonl", "--no-floor"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    events = [json.loads(line) for line in r.stdout.splitlines()]
+    findings = [e for e in events if e["event"] == "FindingRaised"]
+    assert any(f["rule"] == "misdeal.1c" and f["outcome"] == "misdeal" for f in findings)
+    ended = [e for e in events if e["event"] == "HandEnded"]
+    assert ended and ended[-1]["outcome"] == "misdeal"
+    # Replaying is not a new session: nothing is recorded.
+    assert not (tmp_path / "var" / "logs").exists()

@@ -11,7 +11,7 @@ import logging
 import sys
 import time
 
-from ..config import Config
+from ..config import Config, ConfigError, from_dict
 from ..runtime.app import Terminal, choose_display, choose_source, load_registry, make_header, print_error
 from ..tags import EnrolmentError
 
@@ -22,6 +22,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--headless", action="store_true", help="no display: print table events")
     parser.add_argument("--jsonl", action="store_true", help="headless output as JSON lines (hole cards masked)")
     parser.add_argument("--source", choices=("serial", "simulator"), help="override reader.source")
+    parser.add_argument("--replay", metavar="LOG", help="play a recorded log or scenario as the table (its own "
+                        "config and enrolment), e.g. to review a disputed hand on the screen")
     parser.add_argument("--speed", type=float, help="simulator pace (1 = a real dealer; 50 = fast demo)")
     parser.add_argument("--hands", type=int, metavar="N", help="stop after N hands have ended")
     parser.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds")
@@ -32,20 +34,34 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     logging.basicConfig(level=logging.INFO, format="dealerbox: %(message)s", stream=sys.stderr)
     config: Config = args.cfg
-    try:
-        registry = load_registry(config)
-    except EnrolmentError as e:
-        print_error(str(e))
-        return 2
-    kind = choose_source(config, args.source)
-    try:
-        source = _make_source(kind, config, registry, args.speed)
-    except (OSError, ValueError) as e:
-        print_error(str(e))
-        return 2
+    if args.replay:
+        from ..pipeline import registry_from_enrolment
+        from ..sources import LogError, open_log
+        from ..sources.replaying import ReplayingSource
+        try:
+            log_source = open_log(args.replay)
+            config = config_from_header(log_source.header, config, args.replay)
+        except (LogError, ConfigError) as e:
+            print_error(str(e))
+            return 2
+        registry = registry_from_enrolment(log_source.header.enrolment)
+        kind = "replay"
+        source = ReplayingSource(log_source, speed=args.speed if args.speed is not None else 1.0)
+    else:
+        try:
+            registry = load_registry(config)
+        except EnrolmentError as e:
+            print_error(str(e))
+            return 2
+        kind = choose_source(config, args.source)
+        try:
+            source = _make_source(kind, config, registry, args.speed)
+        except (OSError, ValueError) as e:
+            print_error(str(e))
+            return 2
     header = make_header(config, registry)
     recorder = None
-    if config.record.enabled and not args.no_record:
+    if config.record.enabled and not args.no_record and kind != "replay":
         from ..record.recorder import Recorder
         recorder = Recorder(config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024)
     floor = None
@@ -56,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
     terminal = Terminal(config, registry, source, recorder=recorder, floor=floor)
     terminal.panel = _make_panel(config, terminal.submit)
     log.info("table %s: reader %s, display %s, floor %s, recording %s", config.table.id,
-             kind if kind == "simulator" else f"{config.reader.port}", display,
+             {"serial": config.reader.port, "replay": f"replay of {args.replay}"}.get(kind, kind), display,
              f"{config.floor.host}:{config.floor.port}" if floor else "off",
              config.record.dir if recorder else "off")
     started = time.monotonic()
@@ -64,8 +80,13 @@ def run(args: argparse.Namespace) -> int:
     def done(t: Terminal) -> bool:
         if args.hands is not None and t.hands_ended >= args.hands:
             return True
+        if kind == "replay" and source.finished.is_set() and source.entries.empty():
+            return t.idle_for() > 0.5  # the core has applied the last record
         return args.seconds is not None and time.monotonic() - started >= args.seconds
 
+    # Subscribed before the core thread starts, so the first events are not missed.
+    updates = terminal.bus.subscribe("console" if display == "headless" else "screen",
+                                     lossless=display == "headless")
     try:
         terminal.start()
     except OSError as e:  # the port vanished or is not permitted between the check and the open
@@ -73,12 +94,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         if display == "headless":
-            terminal.run_headless(sys.stdout, args.jsonl, done)
+            terminal.run_headless(updates, sys.stdout, args.jsonl, done)
         else:
             from ..sinks.screen import Screen
             screen = Screen(config, (config.display.width, config.display.height), clock=terminal.clock,
                             fullscreen=display == "fullscreen")
-            screen.run(terminal.bus.subscribe("screen"), terminal.submit, stop=lambda: done(terminal))
+            screen.run(updates, terminal.submit, stop=lambda: done(terminal))
     except KeyboardInterrupt:
         pass
     finally:
@@ -101,3 +122,11 @@ def _make_panel(config: Config, submit):
     from ..sinks.panel import Panel
     # gpiozero picks the Pi's pin factory; off a Pi, create() logs one line and returns None.
     return Panel.create(config.panel, pin_factory=None, submit=submit)
+
+
+def config_from_header(header, local: Config, path: str) -> Config:
+    """The recorded table's own game and enrolment, with this terminal's floor, display and panel."""
+    recorded = from_dict(header.config, f"{path} (log header)")
+    return Config(table=recorded.table, game=recorded.game, reader=local.reader, enrolment=recorded.enrolment,
+                  floor=local.floor, panel=local.panel, display=local.display, record=local.record,
+                  simulator=local.simulator, path=local.path)

@@ -100,6 +100,7 @@ class Terminal:
         self._last_t = 0.0
         self._last_clock = self.clock()
         self._last_health = 0.0
+        self._last_step = self.clock()
         self._link_up = False
         self._threads: list[threading.Thread] = []
         self.errors: list[str] = []
@@ -168,7 +169,12 @@ class Terminal:
             if self.clock() - self._last_health >= HEALTH_PERIOD_S:
                 self._publish(())
 
+    def idle_for(self) -> float:
+        """Seconds since the core thread last applied an entry."""
+        return self.clock() - self._last_step
+
     def _step(self, entry: Record) -> None:
+        self._last_step = self.clock()
         if self.recorder is not None:
             self.recorder.write(entry)
         events = self.pipeline.feed(entry)
@@ -214,9 +220,10 @@ class Terminal:
             self.panel.accept(update)  # events too: a floor call turns the light red at once
 
     # --- main-thread drivers --------------------------------------------------------------------------
-    def run_headless(self, out: TextIO, jsonl: bool, until: Callable[["Terminal"], bool]) -> None:
-        """Print every table event (hole cards masked) until ``until(self)`` or Ctrl-C."""
-        q = self.bus.subscribe("console", lossless=True)
+    def run_headless(self, q: queue.Queue, out: TextIO, jsonl: bool, until: Callable[["Terminal"], bool]) -> None:
+        """Print every table event (hole cards masked) until ``until(self)`` or Ctrl-C.
+
+        ``q`` is subscribed before ``start()``, so not even the board's first HELLO is missed."""
         while True:
             try:
                 update: Update = q.get(timeout=0.2)
