@@ -1,14 +1,18 @@
 """Terminal: memory of the running terminal over many hands, in simulated time.
 
-The real terminal (runtime.Terminal) runs in this process with the simulator as its source at full speed,
-the screen (SDL dummy driver, keeping its event history), the recorder and the floor link to a real
-mosquitto. A sampler reads this process's RSS every 0.2 s with the number of hands ended. 8 hours at a
-brisk live pace of 30 hands an hour is 240 hands; the run goes on well past that to show the slope.
+The hands are simulated first, in a child process (`dealerbox simulate`), into a recorded log, so the
+simulator and its referee (pokerkit) are not counted: on a table the terminal reads a board, not a
+simulator. The real terminal (runtime.Terminal) then replays that log in this process as fast as it can
+take it (a bounded queue, as a board cannot run ahead either), with the screen (SDL dummy driver, keeping
+its event history), the recorder and the floor link to a real mosquitto. A sampler reads this process's RSS
+every 0.2 s with the number of hands ended. 8 hours at a brisk live pace of 30 hands an hour is 240 hands;
+the run goes on well past that to show the slope.
 """
 
 from __future__ import annotations
 
-import queue
+import subprocess
+import sys
 import threading
 import time
 
@@ -25,7 +29,8 @@ def run(ctx: Context) -> list[Figure]:
     try:
         from dealerbox.runtime.app import Terminal, load_registry
         from dealerbox.sinks.screen import Screen
-        from dealerbox.sources.simulator import SimulatedSource, Simulator
+        from dealerbox.sources import open_log
+        from dealerbox.sources.replaying import ReplayingSource
     except ImportError as e:
         return [missing("memory", "peak RSS after 8 h", "MB", f"a piece is not built yet ({e})", TARGET_MB, "<")]
     eight_hours = 8 * HANDS_PER_HOUR
@@ -50,10 +55,13 @@ def run(ctx: Context) -> list[Figure]:
     if broker is not None:
         from dealerbox.sinks.floor.link import FloorLink
         floor = FloorLink(config)
-    source = SimulatedSource(Simulator(config, registry, seed=config.simulator.seed), speed=1e9, hands=total)
-    # Back-pressure: a live board cannot run ahead of the terminal, so neither may the simulator here (an
-    # unbounded queue of pre-simulated records would be measured instead of the terminal).
-    source.entries = queue.Queue(maxsize=1000)
+    log_path = ctx.tmp / "hands.jsonl"
+    made = subprocess.run([sys.executable, "-m", "dealerbox", "simulate", "--hands", str(total), "--out",
+                           str(log_path)], capture_output=True, text=True, timeout=900)
+    if made.returncode != 0:
+        return [missing("memory", "peak RSS after 8 h", "MB", f"simulate failed: {made.stderr[-300:]}", TARGET_MB, "<")]
+    # Back-pressure: a live board cannot run ahead of the terminal, so neither may the replay here.
+    source = ReplayingSource(open_log(log_path), speed=0, maxsize=1000)
     terminal = Terminal(config, registry, source, recorder=recorder, floor=floor)
     samples: list[tuple[int, int, float]] = []   # (hands ended, RSS KiB, wall s)
     backlog: list[int] = []   # records waiting for the core thread + updates waiting for the floor spooler
@@ -89,7 +97,7 @@ def run(ctx: Context) -> list[Figure]:
     slope = _slope(half) * 100 if len(half) >= 3 else None   # KiB per 100 hands
     note = (f"{hands} hands ({hands / HANDS_PER_HOUR:.0f} simulated hours at {HANDS_PER_HOUR}/h) in {wall:.0f} s; "
             f"screen + recorder + floor link{' (no broker)' if broker is None else ''}; imports alone {baseline / 1024:.0f} MB; "
-            f"largest backlog {max(backlog, default=0)} records/updates queued (the simulator runs ahead at full speed)")
+            f"largest backlog {max(backlog, default=0)} records/updates queued (the replay waits on a bounded queue)")
     out = [
         Figure("memory", f"RSS after 8 h ({eight_hours} hands)", rss_8h, "MB", TARGET_MB, "<",
                note=note if hands >= eight_hours else f"only {hands} of {eight_hours} hands ran: {note}"),
