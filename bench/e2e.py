@@ -3,14 +3,18 @@ a real mosquitto -> a paho subscriber receiving the alert. Median and p99 latenc
 
 The bytes are the simulator's, with an irregularity injected into every hand (``simulator.irregularities``
 = 1), written hand after hand into the pty master at 20x a real dealer's pace (dealer taps go through
-``Terminal.submit``). Each alert carries ``t``, the serial source's clock (time.monotonic, this process)
-when it read the frame; the latency is the subscriber's arrival time minus the write time of the last
-frame written at or before ``t``.
+``Terminal.submit``). The reference time of an alert is when the input that made the engine raise it entered
+the terminal: for a frame, the write time of the last frame written at or before the serial source read it
+(the source's clock is time.monotonic, this process); for a dealer tap, the time it was submitted. The
+finding's own ``t`` is not used: the engine raises some findings only when a later input shows them (a chip
+motion closes 0.5 s after its last chip, a card is missing once the next one moves), and ``t`` then names
+the earlier moment, which measured the dealer's pace, not the link (p99 ~156 ms at 20x).
 """
 
 from __future__ import annotations
 
 import bisect
+import collections
 import os
 import time
 
@@ -48,6 +52,25 @@ def run(ctx: Context) -> list[Figure]:
     terminal = Terminal(config, registry, source, floor=floor, clock=time.monotonic)
     listener = Listener(broker.port, ["dealerbox/bench/E2E/alert"])
     writes: list[float] = []
+    taps: collections.deque[float] = collections.deque()   # submit times of taps not yet taken by the engine
+    raised: dict[str, float] = {}                           # finding id -> reference time
+    feed = terminal.pipeline.feed
+
+    def traced_feed(entry):
+        # on the core thread: which input produced each finding (a wrapper, the pipeline itself unchanged)
+        ref = None
+        if isinstance(entry, Input):
+            ref = taps.popleft() if taps else None
+        elif isinstance(entry, Rx):
+            i = bisect.bisect_right(writes, entry.t) - 1
+            ref = writes[i] if i >= 0 else None
+        events = feed(entry)
+        for e in events:
+            if e.kind == "FindingRaised" and ref is not None:
+                raised.setdefault(e.id, ref)
+        return events
+
+    terminal.pipeline.feed = traced_feed
     try:
         terminal.start()
         time.sleep(1.0)  # the port open and the link connected before the clock starts
@@ -64,6 +87,7 @@ def run(ctx: Context) -> list[Figure]:
                 writes.append(time.monotonic())
                 os.write(master, record.data)
             elif isinstance(record, Input):
+                taps.append(time.monotonic())
                 terminal.submit(record.input)
         time.sleep(1.0)  # the last alerts in flight
     finally:
@@ -76,12 +100,14 @@ def run(ctx: Context) -> list[Figure]:
     for arrived, _, payload in listener.received:
         if not payload or payload.get("replayed"):
             continue
-        i = bisect.bisect_right(writes, float(payload["t"])) - 1
-        if i >= 0:
-            latencies.append((arrived - writes[i]) * 1000)
+        ref = raised.get(payload["finding"]["id"])
+        if ref is not None:
+            latencies.append((arrived - ref) * 1000)
     if not latencies:
         return [missing("e2e", "frame -> floor alert p99", "ms", f"no alert arrived ({len(writes)} frames written)",
                         TARGET_MS, "<")]
-    note = f"{len(latencies)} alerts from {len(writes)} frames of simulated hands with irregularities, at {SPEED:.0f}x pace"
+    worst = ", ".join(f"{x:.0f}" for x in sorted(latencies)[-3:])
+    note = (f"{len(latencies)} alerts from {len(writes)} frames of simulated hands with irregularities, at {SPEED:.0f}x "
+            f"pace; worst three {worst} ms")
     return [Figure("e2e", "frame -> floor alert median", median(latencies), "ms", note=note),
             Figure("e2e", "frame -> floor alert p99", percentile(latencies, 99), "ms", TARGET_MS, "<")]
