@@ -24,17 +24,19 @@ import threading
 import time
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
+from itertools import combinations
 from typing import Any
 
-from pokerkit import (Automation, BetCollection, BettingStructure, BlindOrStraddlePosting, Deck, Mode,
-                      OmahaHoldemHand, Opening, StandardHighHand, State, Street)
+from phevaluator import evaluate_cards, evaluate_omaha_cards
+from pokerkit import (Automation, BetCollection, BettingStructure, BlindOrStraddlePosting, Card, Deck, Hand, Mode,
+                      Opening, StandardLookup, State, Street)
 
 from ..config import Config
 from ..engine import inputs as ev
 from ..record.logformat import Header, Input, Record, Rx
 from ..tags import JOKERS, CardTag, TagRegistry
 from ..wire import protocol as p
-from .choreography import CHIP_GAP, Choreography, Timed, board_hello, to_inputs
+from .choreography import CHIP_GAP, Choreography, SensedChoreography, Timed, board_hello, to_messages
 
 IRREGULARITIES = {
     # kind: (rule the engine should cite, what the simulated dealer then does)
@@ -60,31 +62,74 @@ VARIANTS = {  # config.game.variant -> (betting structure, hole cards)
     "flhe": (BettingStructure.FIXED_LIMIT, 2),
     "plo": (BettingStructure.POT_LIMIT, 4),
 }
+# No HOLE_CARDS_SHOWING_OR_MUCKING: its muck decision ranks every hand once per player; _run shows them all
+# (same pots and winners: the hand killing still takes the losers out).
 AUTOMATIONS = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
-               Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING, Automation.CHIPS_PULLING)
+               Automation.HAND_KILLING, Automation.CHIPS_PULLING)
 DEAL_PACE = 0.4          # seconds per card dealt
 HEARTBEAT_PERIOD = 5.0   # seconds between the board's heartbeats in records()
 
 
-def _cached(hand_type: type) -> type:
-    """The same pokerkit hand type, remembering each evaluation: showdown asks for every hand n times."""
-    cache: dict[tuple, Any] = {}
-    base = hand_type.from_game.__func__
+_CARD = {repr(c): c for c in Card.parse("".join(r + s for r in "23456789TJQKA" for s in "cdhs"))}
+_CARD_ID = {c: i for i, c in enumerate(_CARD.values())}   # phevaluator's card numbers: 2c=0, 2d=1, ... As=51
 
-    def from_game(cls, hole_cards, board_cards=()):
-        key = (tuple(hole_cards), tuple(board_cards))  # the arguments may be one-shot iterators
-        hand = cache.get(key)
-        if hand is None:
-            if len(cache) > 20000:
-                cache.clear()
-            hand = cache[key] = base(cls, *key)
+
+class _RankedHand(Hand):
+    """A pokerkit hand ranked by phevaluator (pinned): pokerkit's own lookup was most of a hand's run time.
+
+    Same strength order as pokerkit's StandardHighHand / OmahaHoldemHand (phevaluator: 1 is the best hand),
+    and the same refusal (ValueError) when the cards cannot make a hand yet.
+    """
+    lookup = StandardLookup()
+    low = False
+    omaha = False
+    __slots__ = ("rank",)
+
+    @classmethod
+    def from_game(cls, hole_cards: Any, board_cards: Any = ()) -> Hand:
+        hole = [_CARD_ID[c] for c in hole_cards]
+        board = [_CARD_ID[c] for c in board_cards]
+        hand = object.__new__(cls)
+        if not cls.omaha:
+            if not 5 <= len(hole) + len(board) <= 7:
+                raise ValueError(f"{len(hole) + len(board)} cards make no hold'em hand")
+            hand.rank = evaluate_cards(*hole, *board)
+        elif len(hole) == 4 and len(board) == 5:
+            hand.rank = evaluate_omaha_cards(*board, *hole)
+        elif len(hole) >= 2 and len(board) >= 3:  # exactly two from the hole and three from the board
+            hand.rank = min(evaluate_cards(*h, *b) for h in combinations(hole, 2) for b in combinations(board, 3))
+        else:
+            raise ValueError("an Omaha hand needs two hole cards and three board cards")
         return hand
 
-    return type(f"Cached{hand_type.__name__}", (hand_type,), {"from_game": classmethod(from_game)})
+    def __eq__(self, other: Any) -> bool:
+        return self.rank == other.rank
+
+    def __hash__(self) -> int:
+        return hash(self.rank)
+
+    def __lt__(self, other: Any) -> bool:
+        return self.rank > other.rank      # a bigger phevaluator rank is a weaker hand
+
+    def __le__(self, other: Any) -> bool:
+        return self.rank >= other.rank
+
+    def __gt__(self, other: Any) -> bool:
+        return self.rank < other.rank
+
+    def __ge__(self, other: Any) -> bool:
+        return self.rank <= other.rank
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(rank={self.rank})"
 
 
-_HIGH = _cached(StandardHighHand)
-_OMAHA = _cached(OmahaHoldemHand)
+class _HIGH(_RankedHand):
+    pass
+
+
+class _OMAHA(_RankedHand):
+    omaha = True
 
 
 class SimulatorError(RuntimeError):
@@ -124,8 +169,15 @@ class Expected:
 class SimulatedHand:
     number: int
     inputs: list[ev.EngineInput]
-    messages: list[Timed]
     expected: Expected
+    _messages: list[Timed] | None = field(default=None, init=False, repr=False, compare=False)
+
+    @property
+    def messages(self) -> list[Timed]:
+        """The same hand as (t, protocol message or DealerInput): built on first use, most callers want inputs."""
+        if self._messages is None:
+            self._messages = to_messages(self.inputs)
+        return self._messages
 
 
 class _Chips:
@@ -248,6 +300,7 @@ class Simulator:
         self.button: int | None = None
         self.new_session = True
         self._hello_sent = False
+        self._tags: dict[str, Any] = {}   # uid -> Tag, shared by every hand's choreography
 
     # --- public API ----------------------------------------------------------------------------------
     def header(self) -> Header:
@@ -350,7 +403,7 @@ class Simulator:
 
     def _hand(self) -> SimulatedHand:
         self.hand_no += 1
-        c = Choreography(self.t)
+        c = SensedChoreography(self.registry, self.t, self._tags)
         kind = self._pick_irregularity()
         if self.new_session or self._table_too_rich():
             self._start_session(c)
@@ -368,7 +421,7 @@ class Simulator:
         hand = _Hand(self, c, kind)
         expected = hand.play()
         self.t = c.t + self.rng.uniform(2.0, 5.0)
-        return SimulatedHand(self.hand_no, to_inputs(c.messages, self.registry), c.messages, expected)
+        return SimulatedHand(self.hand_no, c.inputs, expected)
 
     def _table_too_rich(self) -> bool:
         # Rebuys add chips for ever; a fresh session keeps the table within the registered chips.
@@ -426,6 +479,17 @@ class _Hand:
         hand_types = (_HIGH,) if self.sim.holes == 2 else (_OMAHA,)
         return State(AUTOMATIONS, Deck.STANDARD, hand_types, streets, self.sim.structure, True, 0, blinds, 0,
                      tuple(self.stacks_before[s] for s in self.order), len(self.order), mode=Mode.TOURNAMENT)  # one runout, no run-it-twice
+
+    def _sync_deck(self) -> None:
+        """pokerkit's deck in our dealing order: it looks up and removes each dealt card by scanning its deck
+        (Card equality in Python), so the next card first makes that a single comparison."""
+        order = [_CARD[self._premature_burn]] if self._premature_burn else []
+        order += (_CARD[card] for card in reversed(self.deck))
+        ours = set(order)
+        # Cards already on the table that pokerkit has not been given (a boxed card) stay in its deck too.
+        order += (card for card in self.st.deck_cards if card not in ours)
+        self.st.deck_cards.clear()
+        self.st.deck_cards.extend(order)
 
     # --- physical helpers ----------------------------------------------------------------------------
     def _card(self, dest: str, face_up: bool = False, card: str | None = None) -> str:
@@ -537,6 +601,7 @@ class _Hand:
     def play(self) -> Expected:
         st = self._state()
         self.st = st
+        self._sync_deck()
         for op in st.operations:
             if isinstance(op, BlindOrStraddlePosting):
                 seat = self.order[op.player_index]
@@ -597,7 +662,7 @@ class _Hand:
                     self.c.wait(0.6)
             card = self._card(f"seat{seat}")
             held[seat].append(card)
-            st.deal_hole(card)
+            st.deal_hole(_CARD[card])  # a Card, not text: pokerkit would parse the text every time
             k += 1
         self.expected.hole_cards = {s: tuple(v) for s, v in held.items()}
 
@@ -666,19 +731,22 @@ class _Hand:
         premature_done = False
         while st.status:
             self._sync_ops(st)
+            if st.can_show_or_muck_hole_cards():
+                st.show_or_muck_hole_cards(True)  # cards speak: everyone shows
+                continue
             if st.can_burn_card():
                 self.street = streets[st.street_index] if st.street_index is not None else self.street
                 if self._premature_burn:
-                    st.burn_card(self._premature_burn)  # the burn stays; the new flop comes without one
+                    st.burn_card(_CARD[self._premature_burn])  # the burn stays; the new flop comes without one
                     self._premature_burn = None
                 else:
                     self.c.wait(self.rng.uniform(0.5, 1.5))
-                    st.burn_card(self._card("burn"))
+                    st.burn_card(_CARD[self._card("burn")])
                 continue
             if st.can_deal_board():
                 count = 3 if not list(st.get_board_cards(0)) else 1
                 cards = [self._card("board") for _ in range(count)]
-                st.deal_board("".join(cards))
+                st.deal_board(tuple(_CARD[card] for card in cards))
                 continue
             if st.actor_index is not None:
                 if (self.kind == "premature-flop" and not premature_done and self.street == "preflop"
@@ -709,6 +777,7 @@ class _Hand:
             self.deck.append(card)
         self.rng.shuffle(self.deck)
         self._premature_burn = burn
+        self._sync_deck()
         self.c.wait(2.0)
 
     def _trick_for(self, call: int, raising: bool) -> str | None:
@@ -731,7 +800,10 @@ class _Hand:
         seat = self.order[i]
         self.c.wait(rng.uniform(1.0, 8.0))
         call = st.checking_or_calling_amount
-        can_raise = st.can_complete_bet_or_raise_to()
+        # The minimum raise exists exactly when a raise is allowed; can_complete_bet_or_raise_to() would
+        # recompute it and the maximum several times over (pokerkit's properties are not cached).
+        lo = st.min_completion_betting_or_raising_to_amount
+        can_raise = lo is not None
         roll = rng.random()
         if call and (roll < 0.25 or (self.raises_seen > 3 and roll < 0.5)):
             uids = [u for u, z in self.cards_out.items() if z == f"seat{seat}"]
@@ -746,7 +818,6 @@ class _Hand:
             want_raise = True
         before = st.bets[i]
         if want_raise:
-            lo = st.min_completion_betting_or_raising_to_amount
             hi = st.max_completion_betting_or_raising_to_amount
             unit = g.smallest_chip
             choice = rng.random()
@@ -755,7 +826,7 @@ class _Hand:
             elif choice < 0.5:
                 to = hi  # pot-size (pot limit) or all-in (no limit)
             else:
-                pot = sum(p_.amount for p_ in st.pots) + sum(st.bets) + call
+                pot = st.total_pot_amount + call
                 target = before + call + int(pot * rng.choice((0.5, 0.75, 1.0)))
                 to = max(lo, min(hi, target // unit * unit))
             trick = self._trick_for(call, True)
