@@ -117,7 +117,20 @@ class TableBetting:
         self.new_players.discard(seat)
         self.waiting_for_bb.discard(seat)
         self.kill.seat_left(seat)
+        if not self._stacks:
+            self._new_game()
         return [te.PlayerLeft(t, self._hand_no, seat, stack)]
+
+    def _new_game(self) -> None:
+        """Everyone has left: the next players to sit start a new game, not join a running one, so nobody
+        owes a blind, waits for one or counts as new between the blinds (Blinds 4, 7, 9), and no kill is due."""
+        self.owes.clear()
+        self.new_players.clear()
+        self.waiting_for_bb.clear()
+        self.hands_played = 0
+        self.last_big_blind = self.last_button = self.last_small_blind = None
+        self.kill = KillTracker(self.config.game.kill, self.config.game.kill_qualifier)
+        self.kill_reason = ""
 
     def rebuy(self, t: float, seat: int, amount: int) -> list[te.TableEvent]:
         self._stacks[seat] = self._stacks.get(seat, 0) + amount

@@ -413,7 +413,8 @@ class Engine:
         seat = _seat(zone)
         if seat is not None:
             h.last_dealt = tag.uid
-            rulings += h.deal.card_to_seat(seat, tag.uid, set(self._entitled()) & set(h.order), self._window(),
+            # dealt in at the start and still seated: a blind that put a short stack all in still gets its cards
+            rulings += h.deal.card_to_seat(seat, tag.uid, set(h.order) & set(self.occupied), self._window(),
                                            acted=h.voluntary_actions > 0)
             out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))
             if any(r.outcome in ("misdeal", "void") for r in rulings):
@@ -722,11 +723,19 @@ class Engine:
             index = int(e.ref or 0)
         except ValueError:
             return []
-        if not 0 <= index < len(h.winners) or not e.seats:
+        if not e.seats:
             return []
-        right = tuple(sorted(h.winners[index]))
-        if tuple(sorted(e.seats)) == right or not right:
+        # a dealer pushes neighbouring pots with the same winners together and numbers them as one pot
+        merged: list[tuple[int, ...]] = []
+        for w in h.winners:
+            w = tuple(sorted(w))
+            if not merged or merged[-1] != w:
+                merged.append(w)
+        named = tuple(sorted(e.seats))
+        fits = [tuple(sorted(ws[index])) for ws in (h.winners, merged) if 0 <= index < len(ws)]
+        if not fits or named in fits or not fits[0]:
             return []
+        right = fits[0]
         t = e.t
         return [self.findings.raise_(t, h.number, "showdown.3", severity="floor", outcome="continues",
                                      ruling=f"Pot {index} is being awarded to seat(s) {', '.join(map(str, e.seats))}; "

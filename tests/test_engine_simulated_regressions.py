@@ -1,0 +1,71 @@
+"""Clean physical sequences the engine once misread while following the simulator's hands (each was a false
+alarm in tests/test_simulated_hands.py). Each must stay quiet and keep the stacks right."""
+
+from __future__ import annotations
+
+from .test_engine_cards import FLOP, HANDS, RIVER, TURN, Table
+
+
+def test_a_big_blind_all_in_for_its_post_still_gets_its_cards():
+    # seat 3 has 1 chip: it posts it as its big blind and is all in before the deal; it is still dealt in
+    t = Table(stack=200)
+    t.tap("leave", seat=3).tap("sit", seat=3, amount=1)
+    t.bet(2, 1).bet(3, 1).deal_holes(HANDS).run()
+    assert "misdeal.1i" not in t.rules()
+    t.bet(4, 1).bet(1, 1).check(2).gather()      # the bet to call is the short blind's 1
+    t.checked_street("5d", *FLOP, seats=(2, 4, 1)).checked_street("6d", TURN, seats=(2, 4, 1))
+    t.checked_street("8s", RIVER, seats=(2, 4, 1)).run()
+    t.quiet()
+    assert t.engine.snapshot().pot_winners[0] == (2,)
+
+
+def test_award_taps_numbering_pots_with_the_same_winner_as_one():
+    # seat 2 (royal flush) wins the main pot and the first side pot; seat 4 the last side pot. A dealer
+    # pushing both of seat 2's pots at once calls the last one "pot 1"
+    hands = {2: ("Ah", "Kh"), 3: ("7c", "2d"), 4: ("Qs", "Qd"), 1: ("9c", "9d")}
+    t = Table(stack=200)
+    t.tap("leave", seat=1).tap("sit", seat=1, amount=20)
+    t.tap("leave", seat=2).tap("sit", seat=2, amount=50)
+    t.blinds().deal_holes(hands).bet(4, 100).bet(1, 20).bet(2, 49).bet(3, 98).gather()
+    t.checked_street("5d", *FLOP, seats=(3, 4)).checked_street("6d", TURN, seats=(3, 4))
+    t.checked_street("8s", RIVER, seats=(3, 4)).run()
+    assert t.engine.snapshot().pot_winners == ((2,), (2,), (4,))
+    t.push(2, 80 + 90).tap("award", ref="0", seats=(2,)).take(2)
+    t.push(4).tap("award", ref="1", seats=(4,)).take(4).cleanup().run()
+    t.quiet()
+    ended = t.kinds("HandEnded")[0]
+    assert ended.stacks[2] == 170 and ended.stacks[4] == 200 and ended.stacks[3] == 100
+
+
+def test_award_tap_naming_a_loser_is_still_flagged_with_merged_numbering():
+    hands = {2: ("Ah", "Kh"), 3: ("7c", "2d"), 4: ("Qs", "Qd"), 1: ("9c", "9d")}
+    t = Table(stack=200)
+    t.tap("leave", seat=1).tap("sit", seat=1, amount=20)
+    t.tap("leave", seat=2).tap("sit", seat=2, amount=50)
+    t.blinds().deal_holes(hands).bet(4, 100).bet(1, 20).bet(2, 49).bet(3, 98).gather()
+    t.checked_street("5d", *FLOP, seats=(3, 4)).checked_street("6d", TURN, seats=(3, 4))
+    t.checked_street("8s", RIVER, seats=(3, 4)).tap("award", ref="1", seats=(1,)).run()
+    assert t.finding("showdown.3").severity == "floor"
+
+
+def test_a_table_filled_afresh_is_a_new_game_nobody_owes_or_waits():
+    # after hands were played everyone leaves and new players sit: nobody is "new between the blinds"
+    # (Blinds 7) and nobody owes a big blind (Blinds 4), so the first hand deals everyone in quietly
+    t = Table(stack=200)
+    t.blinds().deal_holes(HANDS).bet(4, 2).fold(1).fold(2).check(3).gather()
+    t.checked_street("5d", *FLOP, seats=(3, 4)).checked_street("6d", TURN, seats=(3, 4))
+    t.checked_street("8s", RIVER, seats=(3, 4)).run()
+    t.push(4).take(4).cleanup().run()
+    t.quiet()
+    assert len(t.kinds("HandEnded")) == 1
+    for s in (1, 2, 3, 4):
+        t.tap("leave", seat=s)
+    for s in (1, 2, 3, 4, 5, 6):
+        t.tap("sit", seat=s, amount=100)
+    t.move_button(5)
+    hands = {6: ("Ah", "Kh"), 1: ("7c", "2d"), 2: ("Qs", "Qd"), 3: ("9c", "9d"), 4: ("2h", "3h"),
+             5: ("4c", "5c")}
+    t.bet(6, 1).bet(1, 2).deal_holes(hands).run()
+    t.quiet()
+    started = t.kinds("HandStarted")[-1]
+    assert set(started.seats) == {1, 2, 3, 4, 5, 6}
