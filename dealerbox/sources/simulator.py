@@ -37,6 +37,7 @@ from ..record.logformat import Header, Input, Record, Rx
 from ..tags import JOKERS, CardTag, TagRegistry
 from ..wire import protocol as p
 from .choreography import CHIP_GAP, Choreography, SensedChoreography, Timed, board_hello, to_messages
+from .raising import RaiseRules
 
 IRREGULARITIES = {
     # kind: (rule the engine should cite, what the simulated dealer then does)
@@ -508,8 +509,9 @@ class _Hand:
                 return sorted(cs.chips)[self.rng.randrange(len(cs.chips))]
         return "04" + self.rng.getrandbits(48).to_bytes(6, "big").hex()
 
-    def _put(self, seat: int, amount: int, trick: str | None = None) -> None:
-        """The seat puts chips worth ``amount`` into its bet zone: one motion, unless ``trick`` says otherwise."""
+    def _put(self, seat: int, amount: int, trick: str | None = None, raising: bool = False) -> None:
+        """The seat puts chips worth ``amount`` into its bet zone: one motion, unless ``trick`` says otherwise.
+        ``raising``: a raise facing a bet, which a lone chip would not make (No-Limit 9, Betting 15)."""
         if amount <= 0:
             return
         zone = f"bet{seat}"
@@ -536,6 +538,15 @@ class _Hand:
                 self._applied()
                 return
         uids = chips.pay(seat, amount)
+        if raising and len(uids) == 1:
+            # a lone chip facing a bet is a call: break it into smaller chips, or say "raise" first
+            chips.receive(seat, uids)
+            smaller = [d for d in chips.denoms if d < chips.value[uids[0]]]
+            broken = chips._draw(chips.pools[seat], amount, smaller) if self.rng.random() < 0.5 else None
+            uids = broken if broken and len(broken) > 1 else chips.pay(seat, amount)
+            if len(uids) == 1:
+                self.c.tap("declare-raise", seat=seat)
+                self.c.wait(0.3)
         self.bets[seat].extend(uids)
         self.c.motion(zone, uids)
 
@@ -608,6 +619,11 @@ class _Hand:
                 self.expected.blinds[seat] = op.amount
                 self._put(seat, op.amount)
                 self.c.wait(self.rng.uniform(0.8, 2.0))
+        g = self.game
+        kind = {BettingStructure.FIXED_LIMIT: "limit", BettingStructure.POT_LIMIT: "pot-limit"}.get(
+            self.sim.structure, "no-limit")
+        self.rules = RaiseRules(kind, g.big_blind, g.small_bet, g.big_bet, g.max_raises)
+        self.rules.start({self.order[i]: b for i, b in enumerate(st.bets) if b}, len(self.expected.blinds) > 2)
         self.done_ops = len(st.operations)
         try:
             self._deal_holes(st)
@@ -800,6 +816,7 @@ class _Hand:
         seat = self.order[i]
         self.c.wait(rng.uniform(1.0, 8.0))
         call = st.checking_or_calling_amount
+        self.rules.new_street(self.street)
         # The minimum raise exists exactly when a raise is allowed; can_complete_bet_or_raise_to() would
         # recompute it and the maximum several times over (pokerkit's properties are not cached).
         lo = st.min_completion_betting_or_raising_to_amount
@@ -818,7 +835,13 @@ class _Hand:
             want_raise = True
         before = st.bets[i]
         if want_raise:
-            hi = st.max_completion_betting_or_raising_to_amount
+            # only raises the rulebook allows too (the cap, short all-ins: see .raising)
+            active = sum(1 for j, live in enumerate(st.statuses) if live and st.stacks[j] > 0)
+            legal = self.rules.legal(seat, before, st.stacks[i], lo, st.max_completion_betting_or_raising_to_amount,
+                                     active, sum(self.stacks_before.values()) - sum(st.stacks))
+            want_raise = legal is not None
+        if want_raise:
+            lo, hi = legal
             unit = g.smallest_chip
             choice = rng.random()
             if lo >= hi or choice < 0.35:
@@ -833,20 +856,24 @@ class _Hand:
             if trick == "string-raise" and to - before - call > 0:
                 self._string_raise(seat, call, to - before - call)
                 st.check_or_call()
+                self.rules.acted(seat, before + call)
                 self.expected.actions.append((self.street, seat, "call", before + call))
                 return
-            self._put(seat, to - before, trick)
+            self._put(seat, to - before, trick, raising=bool(call))
             st.complete_bet_or_raise_to(to)
+            self.rules.acted(seat, to, sum(1 for j, live in enumerate(st.statuses) if live and st.stacks[j] > 0))
             self.raises_seen += 1
             self.expected.actions.append((self.street, seat, "raise" if call or self.street == "preflop" else "bet", to))
             return
         if call:
             self._put(seat, call, self._trick_for(call, False))
             st.check_or_call()
+            self.rules.acted(seat, before + call)
             self.expected.actions.append((self.street, seat, "call", before + call))
         else:
             self.c.tap("check", seat=seat)
             st.check_or_call()
+            self.rules.acted(seat, before)
             self.expected.actions.append((self.street, seat, "check", before))
 
     def _award(self, st: State) -> None:
