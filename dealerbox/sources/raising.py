@@ -108,3 +108,37 @@ class RaiseRules:
         if not ok:
             return None
         return min(ok), max(ok)
+
+
+def rulebook_shares(contributed: dict[int, int], live: set[int], strength: dict[int, int], order: list[int],
+                    unit: int = 1) -> dict[int, int]:
+    """What each seat wins when every pot is split on its own (Ties 5d) and each pot's odd chips go one per
+    winner, clockwise from the button (Ties 4, 5a). pokerkit merges pots once the losing hands are killed
+    and splits the merged amount, which can move a chip; the simulated dealer pushes as the rulebook says.
+
+    ``contributed``: chips each seat put in this hand (uncalled bets already back); ``live``: seats still
+    holding cards; ``strength``: phevaluator rank per live seat (lower is better); ``order``: seats from the
+    first left of the button.
+
+    >>> rulebook_shares({1: 5, 2: 10, 3: 10}, {1, 2, 3}, {1: 7, 2: 5, 3: 5}, [1, 2, 3])
+    {2: 13, 3: 12}
+    """
+    won: dict[int, int] = {}
+    prev = 0
+    levels = sorted({contributed[s] for s in live})
+    for k, level in enumerate(levels):
+        top = k == len(levels) - 1
+        amount = sum((c if top else min(c, level)) - min(c, prev) for c in contributed.values())
+        prev = level
+        if amount <= 0:
+            continue
+        eligible = [s for s in order if s in live and contributed[s] >= level]
+        best = min(strength[s] for s in eligible)
+        winners = [s for s in eligible if strength[s] == best]
+        share = amount // len(winners) // unit * unit
+        odd = amount - share * len(winners)
+        for s in winners:
+            extra = min(unit, odd)
+            odd -= extra
+            won[s] = won.get(s, 0) + share + extra
+    return won

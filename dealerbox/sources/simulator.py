@@ -37,7 +37,7 @@ from ..record.logformat import Header, Input, Record, Rx
 from ..tags import JOKERS, CardTag, TagRegistry
 from ..wire import protocol as p
 from .choreography import CHIP_GAP, Choreography, SensedChoreography, Timed, board_hello, to_messages
-from .raising import RaiseRules
+from .raising import RaiseRules, rulebook_shares
 
 IRREGULARITIES = {
     # kind: (rule the engine should cite, what the simulated dealer then does)
@@ -160,6 +160,9 @@ class Expected:
     pots: list[ExpectedPot] = field(default_factory=list)
     winners: tuple[int, ...] = ()
     returned: dict[int, int] = field(default_factory=dict)   # uncalled bets handed back, per seat
+    # split pots pushed by the rulebook (Ties 4, 5d) where pokerkit's merged split differs: per seat, the
+    # chips the rulebook gives minus pokerkit's (``stacks`` and ``pots`` are the rulebook's)
+    odd_chips: dict[int, int] = field(default_factory=dict)
     actions: list[tuple[str, int, str, int]] = field(default_factory=list)  # (street, seat, kind, to)
     outcome: str = "played"             # played | misdeal | void
     irregularity: str | None = None
@@ -635,7 +638,7 @@ class _Hand:
         e = self.expected
         if not self.applied:
             e.irregularity = e.rule = None  # the chance for it never came up in this hand
-        e.stacks = {s: st.stacks[i] for i, s in enumerate(self.order)}
+        e.stacks = {s: st.stacks[i] + e.odd_chips.get(s, 0) for i, s in enumerate(self.order)}
         for s, v in e.stacks.items():
             self.sim.stacks[s] = v
             self.sim.chips.colour_up(s)
@@ -882,12 +885,17 @@ class _Hand:
         pushes = []
         while st.can_push_chips():
             pushes.append(st.push_chips())
+        adjust = self._odd_chips(st, pushes)
+        self.expected.odd_chips = dict(adjust)
         self.c.wait(self.rng.uniform(2.0, 4.0))  # showdown: cards speak
         for op in pushes:
             pot = pots[op.pot_index] if op.pot_index < len(pots) else None
             shares = {self.order[i]: a for i, a in enumerate(op.amounts) if a > 0}
+            if len(shares) > 1:
+                for seat in [s for s in shares if s in adjust]:
+                    shares[seat] += adjust.pop(seat)
             eligible = tuple(sorted(self.order[i] for i in pot.player_indices)) if pot else tuple(shares)
-            self.expected.pots.append(ExpectedPot(sum(op.amounts), eligible, tuple(sorted(shares)), shares))
+            self.expected.pots.append(ExpectedPot(sum(shares.values()), eligible, tuple(sorted(shares)), shares))
             for seat, amount in shares.items():
                 pushed = self._take_from(self.pot, amount, "pot")
                 self.c.sweep("pot", f"bet{seat}", pushed)
@@ -900,6 +908,26 @@ class _Hand:
                 chips.receive(seat, taken)
             self.c.wait(0.5)
         self._sync_ops(st)
+
+    def _odd_chips(self, st: State, pushes: list) -> dict[int, int]:
+        """Seat -> chips the rulebook's split gives minus pokerkit's, when a split pot's odd chips differ
+        (pokerkit merges pots once the losers are killed; Ties 4 and 5d split each pot on its own)."""
+        if not any(sum(1 for a in op.amounts if a) > 1 for op in pushes):
+            return {}
+        won = {s: sum(op.amounts[i] for op in pushes) for i, s in enumerate(self.order)}
+        contributed = {s: self.stacks_before[s] - st.stacks[i] + won[s] for i, s in enumerate(self.order)}
+        live = set(self.order) - {seat for _, seat, kind, _ in self.expected.actions if kind == "fold"}
+        board = list(st.get_board_cards(0))
+        hand_type = _HIGH if self.sim.holes == 2 else _OMAHA
+        try:
+            strength = {s: hand_type.from_game([_CARD[c] for c in self.expected.hole_cards[s]], board).rank
+                        for s in live}
+        except (KeyError, ValueError):
+            return {}
+        ruled = rulebook_shares(contributed, live, strength, self.order, self.game.smallest_chip)
+        if sum(ruled.values()) != sum(won.values()):
+            return {}
+        return {s: ruled.get(s, 0) - won[s] for s in self.order if ruled.get(s, 0) != won[s]}
 
     def _cleanup(self) -> None:
         """Every card of the hand back into the shoe: board, burn, muck, then the seats."""
