@@ -156,12 +156,15 @@ class SensedChoreography(Choreography):
         if got is not None:
             self.inputs.append(got)
 
+    # enter/leave run for every chip and card motion: the lookups are inlined, falling back on a miss.
     def enter(self, zone: str, uid: str) -> None:
-        self.inputs.append(ev.ZoneEntered(self.t, _canonical(zone), self._tag(uid)))
+        self.inputs.append(ev.ZoneEntered(self.t, _CANONICAL.get(zone) or _canonical(zone),
+                                          self.tags.get(uid) or self._tag(uid)))
         self.where[uid] = zone
 
     def leave(self, zone: str, uid: str) -> None:
-        self.inputs.append(ev.ZoneLeft(self.t, _canonical(zone), self._tag(uid)))
+        self.inputs.append(ev.ZoneLeft(self.t, _CANONICAL.get(zone) or _canonical(zone),
+                                       self.tags.get(uid) or self._tag(uid)))
         if self.where.get(uid) == zone:
             del self.where[uid]
 

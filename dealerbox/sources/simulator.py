@@ -73,6 +73,17 @@ HEARTBEAT_PERIOD = 5.0   # seconds between the board's heartbeats in records()
 
 _CARD = {repr(c): c for c in Card.parse("".join(r + s for r in "23456789TJQKA" for s in "cdhs"))}
 _CARD_ID = {c: i for i, c in enumerate(_CARD.values())}   # phevaluator's card numbers: 2c=0, 2d=1, ... As=51
+# The same numbers by object identity: pokerkit keeps the very Card objects we deal (from _CARD), and hashing
+# a Card runs Python code, which showdown (every hand against every pot) would do thousands of times.
+_CARD_NUMBER = {id(c): i for c, i in _CARD_ID.items()}
+
+
+def _numbers(cards: Any) -> list[int]:
+    cards = tuple(cards)  # pokerkit may pass a one-shot iterator
+    try:
+        return [_CARD_NUMBER[id(c)] for c in cards]
+    except KeyError:  # a Card pokerkit made itself: look it up by value
+        return [_CARD_ID[c] for c in cards]
 
 
 class _RankedHand(Hand):
@@ -88,8 +99,8 @@ class _RankedHand(Hand):
 
     @classmethod
     def from_game(cls, hole_cards: Any, board_cards: Any = ()) -> Hand:
-        hole = [_CARD_ID[c] for c in hole_cards]
-        board = [_CARD_ID[c] for c in board_cards]
+        hole = _numbers(hole_cards)
+        board = _numbers(board_cards)
         hand = object.__new__(cls)
         if not cls.omaha:
             if not 5 <= len(hole) + len(board) <= 7:
@@ -485,13 +496,14 @@ class _Hand:
                      tuple(self.stacks_before[s] for s in self.order), len(self.order), mode=Mode.TOURNAMENT)  # one runout, no run-it-twice
 
     def _sync_deck(self) -> None:
-        """pokerkit's deck in our dealing order: it looks up and removes each dealt card by scanning its deck
-        (Card equality in Python), so the next card first makes that a single comparison."""
-        order = [_CARD[self._premature_burn]] if self._premature_burn else []
-        order += (_CARD[card] for card in reversed(self.deck))
-        ours = set(order)
-        # Cards already on the table that pokerkit has not been given (a boxed card) stay in its deck too.
-        order += (card for card in self.st.deck_cards if card not in ours)
+        """pokerkit's deck: only the cards this hand can still deal, in our dealing order.
+
+        pokerkit hashes its whole deck and scans it (Card hashing and equality run in Python) for every card
+        dealt or burnt; with the next card first and no more cards than the hand can use, that stays short.
+        At most: every hole card, 3 burns, 5 board cards, and a few more drawn by an irregularity."""
+        can_use = self.sim.holes * len(self.order) + 8 + 4
+        order = [_CARD[self._premature_burn]] if self._premature_burn else []  # dealt early, burnt later
+        order += (_CARD[card] for card in self.deck[:-can_use - 1:-1])
         self.st.deck_cards.clear()
         self.st.deck_cards.extend(order)
 
@@ -750,10 +762,19 @@ class _Hand:
         premature_done = False
         while st.status:
             self._sync_ops(st)
+            # A player's turn first: it is the common case and pokerkit answers it without a trial deal.
+            if st.actor_index is not None:
+                if (self.kind == "premature-flop" and not premature_done and self.street == "preflop"
+                        and self._premature_ok(st)):
+                    premature_done = True
+                    self.applied = True
+                    self._premature_flop()
+                self._act(st)
+                continue
             if st.can_show_or_muck_hole_cards():
                 st.show_or_muck_hole_cards(True)  # cards speak: everyone shows
                 continue
-            if st.can_burn_card():
+            if st.card_burning_status and st.can_burn_card():  # the flag first: the check copies the deck
                 self.street = streets[st.street_index] if st.street_index is not None else self.street
                 if self._premature_burn:
                     st.burn_card(_CARD[self._premature_burn])  # the burn stays; the new flop comes without one
@@ -766,14 +787,6 @@ class _Hand:
                 count = 3 if not list(st.get_board_cards(0)) else 1
                 cards = [self._card("board") for _ in range(count)]
                 st.deal_board(tuple(_CARD[card] for card in cards))
-                continue
-            if st.actor_index is not None:
-                if (self.kind == "premature-flop" and not premature_done and self.street == "preflop"
-                        and self._premature_ok(st)):
-                    premature_done = True
-                    self.applied = True
-                    self._premature_flop()
-                self._act(st)
                 continue
             if st.can_push_chips():
                 self._award(st)
