@@ -69,3 +69,17 @@ def test_a_table_filled_afresh_is_a_new_game_nobody_owes_or_waits():
     t.quiet()
     started = t.kinds("HandStarted")[-1]
     assert set(started.seats) == {1, 2, 3, 4, 5, 6}
+
+
+def test_heads_up_big_blind_all_in_for_less_than_the_small_blind_is_not_reversed_blinds():
+    # heads-up, seat 3 (big blind) has 1 chip and posts it; the button posts the small blind of 1: the blinds
+    # are in the right seats (Blinds 3 is not broken), nobody has anything to call, the board runs out
+    t = Table(seats=(2, 3), button=2, stack=200)
+    t.tap("leave", seat=3).tap("sit", seat=3, amount=1)
+    t.bet(3, 1).bet(2, 1).deal_holes({3: ("7c", "2d"), 2: ("Ah", "Kh")}).gather()
+    t.burn("5d").board(*FLOP).burn("6d").board(TURN).burn("8s").board(RIVER).run()
+    t.quiet()
+    t.push(2).take(2).tap("award", ref="0", seats=(2,)).cleanup().run()
+    t.quiet()
+    ended = t.kinds("HandEnded")[0]
+    assert ended.stacks == {2: 201, 3: 0}

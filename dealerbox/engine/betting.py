@@ -585,7 +585,9 @@ class HandBetting:
         req = self.required.get(seat)
         if req is not None:
             kind, amount = req
-            if self.pos.heads_up and kind == "bb" and present < amount and not self.voluntary_actions:
+            # a big blind short of chips posts what it has (all in): not a small blind in the wrong seat
+            if (self.pos.heads_up and kind == "bb" and present < min(amount, self._stack(seat))
+                    and not self.voluntary_actions):
                 out += self._blinds3(t)
             if self.pos.heads_up and kind == "sb" and present >= g.big_blind and not self.voluntary_actions:
                 out += self._blinds3(t)
@@ -667,10 +669,13 @@ class HandBetting:
             self.last_raise = max(self.last_raise, b.wager)
         self.full_level = max(self.full_level, self.cur, self.game.big_blind if self.pos.big_blind else 0)
         self.raises = 1
+        out: list[te.TableEvent] = [te.ActionTaken(t, self.hand, seat, "straddle" if kind == "straddle" else "post",
+                                                   live + dead, b.wager, self.street)]
         if not self.voluntary_actions:
             self.pending = self._preflop_order()
-        return [te.ActionTaken(t, self.hand, seat, "straddle" if kind == "straddle" else "post", live + dead,
-                               b.wager, self.street)]
+            # a blind all in for its post can leave one player with nothing to call: nobody is to act
+            out += self._advance(t)
+        return out
 
     # --- the rules of a wager ---------------------------------------------------------------------------
     def _pot_now(self, seat: int) -> int:
