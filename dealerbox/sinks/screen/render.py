@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Iterable
 
 import pygame
@@ -21,6 +21,7 @@ import pygame
 from ...engine import events as te
 from ...engine.state import FindingView, SeatView, TableState
 from . import cards, theme
+from .cache import LRU
 from .health import HealthView
 from .history import hand_records, pot_name
 
@@ -29,6 +30,8 @@ PHASE_NAMES = {"idle": "Waiting", "deal": "Dealing", "preflop": "Pre-flop", "flo
                "river": "River", "showdown": "Showdown", "ended": "Hand over"}
 IN_HAND_PHASES = ("deal", "preflop", "flop", "turn", "river", "showdown")
 BETTING_PHASES = ("preflop", "flop", "turn", "river")
+# Transparent pixels of pre-drawn pieces (rounded corners, hollow slots); no theme colour is this.
+COLORKEY = (255, 0, 254)
 
 
 @dataclass(frozen=True, slots=True)
@@ -109,9 +112,15 @@ def awarded_pots(state: TableState, events: Iterable[te.TableEvent]) -> set[int]
 
 
 class Renderer:
-    """Draws frames at one size; fonts and geometry scale from the 800x480 design."""
+    """Draws frames at one size; fonts and geometry scale from the 800x480 design.
 
-    def __init__(self, size: tuple[int, int]) -> None:
+    A frame is always drawn whole, but from pre-drawn pieces: the empty table and bars (one blit), and the
+    top bar, each seat, the banner, keys, cards, chips and text glyphs, each drawn once per look and kept
+    in a small LRU with the facts it recorded. ``target``: draw straight into this surface (the display),
+    else into an offscreen one; pieces are made in the target's pixel format so blits need no conversion.
+    """
+
+    def __init__(self, size: tuple[int, int], target: pygame.Surface | None = None) -> None:
         pygame.font.init()
         self.size = size
         w, h = size
@@ -119,10 +128,13 @@ class Renderer:
         self.fonts = {name: pygame.font.Font(None, max(12, round(px * s))) for name, px in
                       (("huge", 52), ("big", 40), ("med", 32), ("small", 26), ("tiny", 22))}
         self.card_font_cache: dict[int, pygame.font.Font] = {}
-        self.surface = pygame.Surface(size)
-        self._text_cache: dict[tuple, pygame.Surface] = {}
-        self._layout_cache: dict[tuple, object] = {}
-        self._table_cache: dict[tuple, pygame.Surface] = {}
+        self.surface = target if target is not None else pygame.Surface(size)
+        self._text_cache: LRU[pygame.Surface] = LRU(768)      # glyphs: (text, font, colour)
+        self._layout_cache: LRU[object] = LRU(2048)            # fits, wraps and text sizes
+        self._sprites: LRU[pygame.Surface] = LRU(256)          # cards, slots, chips, keys
+        self._layers: LRU[tuple] = LRU(48)                     # top bar, seats, banner: pixels + facts
+        self._bases: LRU[pygame.Surface] = LRU(3)              # whole-frame backgrounds (big: keep few)
+        self._geometry: LRU[tuple] = LRU(16)
 
     # --- helpers -----------------------------------------------------------------------------------
 
@@ -133,10 +145,70 @@ class Renderer:
         key = (text, font, colour)
         img = self._text_cache.get(key)
         if img is None:
-            if len(self._text_cache) > 2000:  # labels change with every bet: keep the cache bounded
-                self._text_cache.clear()
-            img = self._text_cache[key] = self.fonts[font].render(text, True, colour)
+            img = self._text_cache.put(key, self.fonts[font].render(text, True, colour))
         return img
+
+    def text_size(self, text: str, font: str) -> tuple[int, int]:
+        """``Font.size`` remembered: bets and labels are measured on every frame to lay them out."""
+        key = ("size", text, font)
+        size = self._layout_cache.get(key)
+        if size is None:
+            size = self._layout_cache.put(key, self.fonts[font].size(text))
+        return size
+
+    def image(self, size: tuple[int, int], keyed: bool = True) -> pygame.Surface:
+        """A blank piece in the frame's pixel format; ``keyed``: starts transparent (colour key)."""
+        img = pygame.Surface(size, 0, self.surface)
+        if keyed:
+            img.fill(COLORKEY)
+        return img
+
+    def sprite(self, key: tuple, size: tuple[int, int], draw) -> pygame.Surface:
+        """A small piece drawn once by ``draw(surface)`` on a transparent background, then reused."""
+        img = self._sprites.get(key)
+        if img is None:
+            img = self.image(size)
+            draw(img)
+            img.set_colorkey(COLORKEY, pygame.RLEACCEL)
+            self._sprites.put(key, img)
+        return img
+
+    def layer(self, frame: Frame, key: tuple, area: pygame.Rect, draw, keyed: bool = True) -> None:
+        """Blit the piece ``draw(local_frame, local_area)`` makes for ``area`` and record its facts (drawn
+        things and touch targets) where they are on the frame, drawing it only the first time ``key`` is seen.
+        ``keyed``: the piece has transparent parts (rounded corners); else it covers ``area`` whole."""
+        hit = self._layers.get(key)
+        if hit is None:
+            # Moved by even amounts only: layouts round halves to even, so this draws exactly what drawing
+            # in place would (an odd edge gets one transparent column or row in front).
+            dx, dy = area.left & ~1, area.top & ~1
+            keyed = keyed or (dx, dy) != area.topleft
+            img = self.image((area.right - dx, area.bottom - dy), keyed)
+            local = Frame(img)
+            draw(local, area.move(-dx, -dy))
+            if keyed:
+                img.set_colorkey(COLORKEY, pygame.RLEACCEL)
+            hit = self._layers.put(key, (img, tuple(Drawn(d.kind, d.text, d.rect.move(dx, dy), d.ref)
+                                                    for d in local.drawn),
+                                         tuple(replace(t, rect=t.rect.move(dx, dy)) for t in local.targets)))
+        img, drawn, targets = hit
+        frame.surface.blit(img, (area.left & ~1, area.top & ~1))
+        frame.drawn.extend(drawn)
+        # Targets are handed out as copies: the mouse handler keeps them after the cache has moved on.
+        frame.targets.extend(replace(t, rect=t.rect.copy()) for t in targets)
+
+    def card(self, surface: pygame.Surface, rect: pygame.Rect, name: str, face_up: bool,
+             font: pygame.font.Font | None = None, outline: theme.Colour | None = None, corner: bool = False) -> None:
+        """One card (face or back) from the sprite cache: a card face is ~20 pygame calls to draw."""
+        m = 2 * (rect.height // 6 + 1)  # a suit may stand out of a narrow card: the sprite has room round it
+        local = pygame.Rect((m, m), rect.size)
+        size = (rect.width + 2 * m, rect.height + 2 * m)
+        if face_up:
+            key = ("face", rect.size, name, id(font), outline, corner)
+            img = self.sprite(key, size, lambda s: cards.draw_face(s, local, name, font, outline, corner))
+        else:
+            img = self.sprite(("back", rect.size), size, lambda s: cards.draw_back(s, local))
+        surface.blit(img, (rect.left - m, rect.top - m))
 
     def text(self, frame: Frame, text: str, font: str, colour: theme.Colour, kind: str | None = None,
              ref: object = None, **anchor: tuple[int, int]) -> pygame.Rect:
@@ -150,20 +222,22 @@ class Renderer:
     def fit(self, text: str, font: str, width: int) -> str:
         """``text`` cut with an ellipsis to fit ``width`` px."""
         key = ("fit", text, font, width)
-        if key not in self._layout_cache:
+        out = self._layout_cache.get(key)
+        if out is None:
             f = self.fonts[font]
             out = text
             if f.size(text)[0] > width:
                 while out and f.size(out + "…")[0] > width:
                     out = out[:-1]
                 out = out.rstrip() + "…"
-            self._remember(key, out)
-        return self._layout_cache[key]
+            self._layout_cache.put(key, out)
+        return out
 
     def wrap(self, text: str, font: str, width: int, max_lines: int) -> list[str]:
         """Words into at most ``max_lines`` lines of ``width`` px; the last one cut with an ellipsis."""
         key = ("wrap", text, font, width, max_lines)
-        if key not in self._layout_cache:
+        lines = self._layout_cache.get(key)
+        if lines is None:
             f = self.fonts[font]
             lines: list[str] = []
             current = ""
@@ -179,18 +253,13 @@ class Renderer:
             if len(lines) > max_lines:
                 lines = lines[:max_lines]
                 lines[-1] = self.fit(lines[-1] + " …", font, width)
-            self._remember(key, [self.fit(line, font, width) for line in lines])
-        return self._layout_cache[key]
+            lines = self._layout_cache.put(key, [self.fit(line, font, width) for line in lines])
+        return lines
 
     def fits(self, text: str, font: str, width: int, max_lines: int) -> bool:
         """True when ``text`` wraps into ``max_lines`` lines of ``width`` px without cutting a word."""
         lines = self.wrap(text, font, width, max_lines)
         return " ".join(lines) == " ".join(text.split())
-
-    def _remember(self, key: tuple, value: object) -> None:
-        if len(self._layout_cache) > 4000:  # labels change with every bet: keep the cache bounded
-            self._layout_cache.clear()
-        self._layout_cache[key] = value
 
     def card_font(self, height: int) -> pygame.font.Font:
         size = max(12, int(height * 0.62))
@@ -204,10 +273,20 @@ class Renderer:
         """An action key; disabled (dim, no target) when ``target`` is None. Long labels take two lines."""
         if target is None:
             colour, text_colour = theme.KEY_DISABLED, theme.KEY_DISABLED_TEXT
-        pygame.draw.rect(frame.surface, colour, rect, border_radius=self.px(8))
-        room = rect.width - self.px(10)
+        img = self.sprite(("key", rect.size, label, colour, text_colour), rect.size,
+                          lambda surface: self._draw_key(surface, label, colour, text_colour))
+        frame.surface.blit(img, rect.topleft)
         kind = "key" if target else "key-disabled"
         ref = target.key if target else label
+        # One record per key with its whole label, where the key is (tests look keys up by label).
+        frame.drawn.append(Drawn(kind, label, rect.copy(), ref))
+        if target:
+            frame.targets.append(target)
+
+    def _draw_key(self, surface: pygame.Surface, label: str, colour: theme.Colour, text_colour: theme.Colour) -> None:
+        rect = surface.get_rect()
+        pygame.draw.rect(surface, colour, rect, border_radius=self.px(8))
+        room = rect.width - self.px(10)
         for font in ("med", "small", "tiny"):
             max_lines = max(1, min(2, (rect.height - self.px(4)) // self.fonts[font].get_linesize()))
             if self.fits(label, font, room, max_lines):
@@ -218,18 +297,14 @@ class Renderer:
         line_h = self.fonts[font].get_linesize()
         y = rect.centery - len(lines) * line_h // 2
         for line in lines:
-            self.text(frame, line, font, text_colour, midtop=(rect.centerx, y))
+            img = self._render_text(line, font, text_colour)
+            surface.blit(img, img.get_rect(midtop=(rect.centerx, y)))
             y += line_h
-        # One record per key with its whole label, where the key is (tests look keys up by label).
-        frame.drawn.append(Drawn(kind, label, rect.copy(), ref))
-        if target:
-            frame.targets.append(target)
 
     # --- the frame ---------------------------------------------------------------------------------
 
     def render(self, state: TableState, health: HealthView, events: list[te.TableEvent], ui: UiState) -> Frame:
         frame = Frame(self.surface)
-        frame.surface.fill(theme.BACKGROUND)
         w, h = self.size
         findings = open_findings(state, events)
         frame.banner = findings[0] if findings else None
@@ -249,6 +324,8 @@ class Renderer:
             banner = pygame.Rect(0, y, left_w, max(2 * theme.MIN_TOUCH + 3 * self.px(6), self.px(116)))
             y = banner.bottom
         body = pygame.Rect(0, y, left_w, h - y)
+        felt = None if ui.history else self.seat_geometry(body, len(state.seats) or 9)[2]
+        frame.surface.blit(self.base(top, keys, body, felt), (0, 0))
 
         self.draw_top(frame, top, state, health)
         if alert:
@@ -262,7 +339,30 @@ class Renderer:
         self.draw_keys(frame, keys, state, events, ui)
         return frame
 
+    def base(self, top: pygame.Rect, keys: pygame.Rect, body: pygame.Rect, felt: pygame.Rect | None) -> pygame.Surface:
+        """Background, bars and the empty table for one layout: one blit instead of a fill and the two big
+        rounded rectangles of the felt, the slowest things on the frame to draw."""
+        key = (tuple(top), tuple(keys), tuple(body), tuple(felt) if felt else None)
+        img = self._bases.get(key)
+        if img is None:
+            img = self.image(self.size, keyed=False)
+            img.fill(theme.BACKGROUND)
+            pygame.draw.rect(img, theme.BAR, top)
+            pygame.draw.rect(img, theme.BAR, keys)
+            if felt is not None:
+                table = img.subsurface(body)  # drawn clipped to the body, as the table always was
+                rim = felt.inflate(self.px(16), self.px(16)).move(-body.left, -body.top)
+                pygame.draw.rect(table, theme.FELT_EDGE, rim, border_radius=rim.height // 2)
+                pygame.draw.rect(table, theme.FELT, felt.move(-body.left, -body.top), border_radius=felt.height // 2)
+            self._bases.put(key, img)
+        return img
+
     def draw_top(self, frame: Frame, rect: pygame.Rect, state: TableState, health: HealthView) -> None:
+        key = ("top", tuple(rect), state.hand, state.phase, state.game, state.deck_id,
+               health.board, health.board_level, health.floor, health.floor_level)
+        self.layer(frame, key, rect, lambda f, r: self._draw_top(f, r, state, health), keyed=False)
+
+    def _draw_top(self, frame: Frame, rect: pygame.Rect, state: TableState, health: HealthView) -> None:
         pygame.draw.rect(frame.surface, theme.BAR, rect)
         pad = self.px(12)
         hand = f"Hand {state.hand}" if state.hand is not None else "No hand yet"
@@ -290,7 +390,7 @@ class Renderer:
         text_colour = theme.WHITE if health.level == "bad" else theme.BLACK
         pygame.draw.rect(frame.surface, colour, rect)
         width = rect.width - self.px(24)
-        font = "small" if self.fonts["small"].size(health.message)[0] <= width else "tiny"
+        font = "small" if self.text_size(health.message, "small")[0] <= width else "tiny"
         self.text(frame, self.fit(health.message, font, width), font, text_colour,
                   kind="health-alert", ref=health.level, midleft=(self.px(12), rect.centery))
 
@@ -299,7 +399,16 @@ class Renderer:
     def seat_geometry(self, body: pygame.Rect, n: int) -> tuple[dict[int, pygame.Rect], dict[int, tuple[float, float]],
                                                                   pygame.Rect]:
         """Seat boxes evenly spaced round a stadium-shaped table, seat 1 at the dealer's left (bottom left),
-        clockwise to seat n at the dealer's right; the dealer's spot (bottom centre) stays free."""
+        clockwise to seat n at the dealer's right; the dealer's spot (bottom centre) stays free.
+        Worked out once per body and seat count (the result is shared: read it, never change it)."""
+        key = (tuple(body), n)
+        geometry = self._geometry.get(key)
+        if geometry is None:
+            geometry = self._geometry.put(key, self._seat_geometry(body, n))
+        return geometry
+
+    def _seat_geometry(self, body: pygame.Rect, n: int) -> tuple[dict[int, pygame.Rect],
+                                                                   dict[int, tuple[float, float]], pygame.Rect]:
         sh = min(self.px(66), body.height // 4)
         pad = self.px(4)
         sw = min(self.px(132), body.width // 5)
@@ -331,8 +440,7 @@ class Renderer:
                    events: list[te.TableEvent]) -> None:
         surf = frame.surface
         n = len(state.seats) or 9
-        boxes, inward, felt = self.seat_geometry(body, n)
-        surf.blit(self.table_image(body, felt), body.topleft)
+        boxes, inward, felt = self.seat_geometry(body, n)  # the empty table is in the base layer
         showdown = state.phase in ("showdown", "ended") and any(s.shown for s in state.seats)
 
         # Highlights: every seat an open finding concerns, in that finding's colour (the banner's on top).
@@ -360,7 +468,7 @@ class Renderer:
             bx, by = round(box.centerx + dx * (edge + chip_r * 1.2)), round(box.centery + dy * (edge + chip_r * 1.2))
             label_right = dx >= -0.2
             if seat.bet:
-                label_w = self.fonts["med"].size(f"{seat.bet:,}")[0]
+                label_w = self.text_size(f"{seat.bet:,}", "med")[0]
                 anchor = {"midleft": (bx + chip_r + self.px(4), by)} if label_right else \
                     {"midright": (bx - chip_r - self.px(4), by)}
                 area = pygame.Rect(0, 0, 2 * chip_r + self.px(4) + label_w, 2 * chip_r + self.px(4))
@@ -390,34 +498,36 @@ class Renderer:
         for seat in state.seats:
             if seat.seat in boxes:
                 self.draw_seat(frame, boxes[seat.seat], seat, state, highlight.get(seat.seat), showdown)
+        rc = chip_r + self.px(2) + 1
+        chip = self.sprite(("chip", chip_r), (2 * rc, 2 * rc), lambda s: (
+            pygame.draw.circle(s, theme.CHIP_EDGE, (rc, rc), chip_r + self.px(2)),
+            pygame.draw.circle(s, theme.CHIP, (rc, rc), chip_r)))
         for seat, (bx, by), anchor, _ in bets:
-            pygame.draw.circle(surf, theme.CHIP_EDGE, (bx, by), chip_r + self.px(2))
-            pygame.draw.circle(surf, theme.CHIP, (bx, by), chip_r)
+            surf.blit(chip, (bx - rc, by - rc))
             self.text(frame, f"{seat.bet:,}", "med", theme.WHITE, kind="bet", ref=seat.seat, **anchor)
         if puck is not None:
-            pygame.draw.circle(surf, theme.BUTTON_PUCK, puck, puck_r)
-            pygame.draw.circle(surf, theme.BLACK, puck, puck_r, width=max(1, self.px(2)))
+            rp = puck_r + 1
+            disc = self.sprite(("puck", puck_r), (2 * rp, 2 * rp), lambda s: (
+                pygame.draw.circle(s, theme.BUTTON_PUCK, (rp, rp), puck_r),
+                pygame.draw.circle(s, theme.BLACK, (rp, rp), puck_r, width=max(1, self.px(2)))))
+            surf.blit(disc, (puck[0] - rp, puck[1] - rp))
             self.text(frame, "D", "small", theme.BLACK, kind="button", ref=state.button, center=puck)
-
-    def table_image(self, body: pygame.Rect, felt: pygame.Rect) -> pygame.Surface:
-        """The empty table, drawn once per layout: big rounded rectangles are the slowest thing to draw."""
-        key = (tuple(body), tuple(felt))
-        image = self._table_cache.get(key)
-        if image is None:
-            if len(self._table_cache) > 8:
-                self._table_cache.clear()
-            image = pygame.Surface(body.size)
-            image.fill(theme.BACKGROUND)
-            rim = felt.inflate(self.px(16), self.px(16)).move(-body.left, -body.top)
-            pygame.draw.rect(image, theme.FELT_EDGE, rim, border_radius=rim.height // 2)
-            pygame.draw.rect(image, theme.FELT, felt.move(-body.left, -body.top), border_radius=felt.height // 2)
-            self._table_cache[key] = image
-        return image
 
     def draw_seat(self, frame: Frame, box: pygame.Rect, seat: SeatView, state: TableState,
                   outline: theme.Colour | None, showdown: bool) -> None:
-        surf = frame.surface
         winner = seat.seat in state.winners
+        # A seat looks the same until its view changes: most seats are unchanged from one update to the next.
+        area = box.inflate(self.px(8), self.px(8)) if outline else box
+        self.layer(frame, ("seat", tuple(box), seat, winner, outline), area,
+                   lambda f, r: self._draw_seat(f, box.move(r.left - area.left, r.top - area.top), seat, winner,
+                                                outline))
+        if winner:
+            self.text(frame, f"WINS {state.winners[seat.seat]:,}", "small", theme.WHITE, kind="winner",
+                      ref=seat.seat, midbottom=(box.centerx, box.top - self.px(2)))
+
+    def _draw_seat(self, frame: Frame, box: pygame.Rect, seat: SeatView, winner: bool,
+                   outline: theme.Colour | None) -> None:
+        surf = frame.surface
         status, fill, text_colour = self.seat_status(seat, winner)
         pygame.draw.rect(surf, fill, box, border_radius=self.px(10))
         if outline:
@@ -432,12 +542,12 @@ class Renderer:
                       bottomleft=(box.left + pad, box.bottom - pad // 2))
             return
         stack = f"{seat.stack:,}"
-        stack_font = "small" if seat.shown or self.fonts["med"].size(stack)[0] > box.width * 0.6 else "med"
+        stack_font = "small" if seat.shown or self.text_size(stack, "med")[0] > box.width * 0.6 else "med"
         self.text(frame, stack, stack_font, text_colour, kind="stack", ref=seat.seat,
                   bottomleft=(box.left + pad, box.bottom - pad // 2))
         if status and not seat.shown:
             self.text(frame, status, "tiny", text_colour, kind="seat-status", ref=seat.seat,
-                      midleft=(box.left + pad + self.fonts["big"].size(str(seat.seat))[0] + pad,
+                      midleft=(box.left + pad + self.text_size(str(seat.seat), "big")[0] + pad,
                                box.top + pad // 2 + self.fonts["big"].get_height() // 2))
         # Cards: face-up only once shown at showdown; otherwise backs, as many as held, never which.
         if seat.shown:
@@ -450,9 +560,6 @@ class Renderer:
             area = pygame.Rect(0, 0, round(ch * 0.72 * (n + 0.15 if n <= 2 else 1 + 0.45 * (n - 1))), ch)
             area.bottomright = (box.right - pad, box.bottom - pad)
             self.draw_fan(frame, area, [""] * seat.cards_held, face_up=False, kind="card-back", ref=seat.seat)
-        if winner:
-            self.text(frame, f"WINS {state.winners[seat.seat]:,}", "small", theme.WHITE, kind="winner",
-                      ref=seat.seat, midbottom=(box.centerx, box.top - self.px(2)))
 
     @staticmethod
     def seat_status(seat: SeatView, winner: bool) -> tuple[str, theme.Colour, theme.Colour]:
@@ -488,11 +595,10 @@ class Renderer:
         for i, name in enumerate(names):
             rect = pygame.Rect(round(x0 + i * step), area.top, cw, ch)
             if face_up:
-                cards.draw_face(frame.surface, rect, name, font, (outlines or {}).get(name),
-                                corner=step < cw * 0.9)
+                self.card(frame.surface, rect, name, True, font, (outlines or {}).get(name), corner=step < cw * 0.9)
                 frame.drawn.append(Drawn(kind, name, rect, ref))
             else:
-                cards.draw_back(frame.surface, rect)
+                self.card(frame.surface, rect, "", False)
                 frame.drawn.append(Drawn(kind, "", rect, ref))
 
     def draw_middle(self, frame: Frame, felt: pygame.Rect, band: tuple[int, int], obstacles: list[pygame.Rect],
@@ -524,12 +630,12 @@ class Renderer:
         line_h = self.fonts["small"].get_linesize()
         pot_font = "huge" if self.fonts["huge"].get_linesize() * 2 < avail else "big"
         pot_h = self.fonts[pot_font].get_linesize()
-        label_w = max(self.fonts["small"].size(t)[0] for t in (f"Burn {state.burn_count}", f"Muck {state.muck_count}"))
+        label_w = max(self.text_size(t, "small")[0] for t in (f"Burn {state.burn_count}", f"Muck {state.muck_count}"))
         extra = (line_h if multi else 0) + (line_h if pushing else 0)
         stacked = avail - pot_h - extra >= self.px(44)
         if not stacked:
             pot_font, pot_h = "big", self.fonts["big"].get_linesize()
-        pot_w = self.fonts[pot_font].size(main)[0]
+        pot_w = self.text_size(main, pot_font)[0]
         # Stacked: push line, board with the counts either side, pot, side pots. Row: counts, board, pot.
         card_h = min(self.px(64), avail - pot_h - extra if stacked else avail - (line_h if multi else 0))
         for _ in range(2):  # the free width depends on where the block sits, which depends on its size
@@ -551,10 +657,12 @@ class Renderer:
             slot = pygame.Rect(board.left + i * (card_w + gap), board.top, card_w, card_h)
             if i < len(state.board):
                 name = state.board[i]
-                cards.draw_face(surf, slot, name, self.card_font(card_h), flagged.get(name))
+                self.card(surf, slot, name, True, self.card_font(card_h), flagged.get(name))
                 frame.drawn.append(Drawn("board-card", name, slot, i))
             else:
-                pygame.draw.rect(surf, (30, 120, 70), slot, width=max(1, self.px(2)), border_radius=self.px(5))
+                empty = self.sprite(("slot", slot.size), slot.size, lambda s: pygame.draw.rect(
+                    s, (30, 120, 70), s.get_rect(), width=max(1, self.px(2)), border_radius=self.px(5)))
+                surf.blit(empty, slot.topleft)
         burn, muck = f"Burn {state.burn_count}", f"Muck {state.muck_count}"
         if stacked:
             self.text(frame, burn, "small", theme.TEXT, kind="burn", ref=state.burn_count,
@@ -590,7 +698,7 @@ class Renderer:
              top: int | None = None, bottom: int | None = None) -> None:
         """One centred line in the x ``span``: small font, tiny if that is what fits, cut as a last resort."""
         width = span[1] - span[0]
-        font = "small" if self.fonts["small"].size(text)[0] <= width else "tiny"
+        font = "small" if self.text_size(text, "small")[0] <= width else "tiny"
         anchor = {"midtop": ((span[0] + span[1]) // 2, top)} if top is not None else \
             {"midbottom": ((span[0] + span[1]) // 2, bottom)}
         self.text(frame, self.fit(text, font, width), font, colour, kind=kind, **anchor)
@@ -599,6 +707,13 @@ class Renderer:
 
     def draw_banner(self, frame: Frame, rect: pygame.Rect, finding: FindingView, more: int,
                     in_hand: bool = True) -> None:
+        # The keys' white rims may stand out of a short banner by a few pixels: the piece takes them in.
+        rim = self.px(2)
+        area = rect.inflate(2 * rim, 2 * rim)
+        self.layer(frame, ("banner", tuple(rect), finding, more, in_hand), area,
+                   lambda f, r: self._draw_banner(f, r.inflate(-2 * rim, -2 * rim), finding, more, in_hand))
+
+    def _draw_banner(self, frame: Frame, rect: pygame.Rect, finding: FindingView, more: int, in_hand: bool) -> None:
         surf = frame.surface
         colour = theme.SEVERITY_COLOURS.get(finding.severity, theme.SEVERITY_COLOURS["floor"])
         ink = theme.SEVERITY_TEXT.get(finding.severity, theme.WHITE)
@@ -645,7 +760,7 @@ class Renderer:
 
     def draw_keys(self, frame: Frame, rect: pygame.Rect, state: TableState, events: list[te.TableEvent],
                   ui: UiState) -> None:
-        pygame.draw.rect(frame.surface, theme.BAR, rect)
+        # The column's bar is in the base layer.
         pad = self.px(8)
         in_hand = state.phase in IN_HAND_PHASES
         keys: list[tuple[str, Target | None, theme.Colour]] = []

@@ -7,8 +7,10 @@ Wiring (``dealerbox run``)::
     screen.run(bus.subscribe("screen"), submit)         # blocks until QUIT or a None on the queue
 
 ``submit`` receives each DealerInput (call it from any thread-safe input queue). Cheap on a Pi: the loop
-blocks in ``pygame.event.wait``; an update wakes it with a custom event; a frame is drawn only when what
-it would show changed; a one-second tick ages the heartbeat while the board is silent.
+sleeps on a threading.Event that an update sets (so updates are drawn at once) and wakes ``POLL_S`` apart
+to read taps; a frame is drawn only when what it would show changed; a one-second tick ages the
+heartbeat while the board is silent. Not ``pygame.event.wait``: pygame implements it by pumping SDL's
+events every millisecond (1,000 wake-ups a second, ~1% of a core here, more on a Pi).
 """
 
 from __future__ import annotations
@@ -32,7 +34,8 @@ from .render import Frame, Renderer, Target, UiState
 
 log = logging.getLogger(__name__)
 
-TICK_MS = 1000          # wake once a second while idle: heartbeat age, confirm timeout
+TICK_S = 1.0            # look again once a second while idle: heartbeat age, confirm timeout
+POLL_S = 0.04           # taps are read this often: a finger cannot tell 40 ms, a Pi's CPU can tell 1 ms
 CONFIRM_TIMEOUT_S = 8.0  # an unanswered "Confirm misdeal?" goes away by itself
 KEEP_EVENTS = 4000      # enough for the last few hands in the history view
 
@@ -145,55 +148,62 @@ class Screen:
     def run(self, updates: queue.Queue, submit: Callable[[DealerInput], None],
             stop: threading.Event | Callable[[], bool] | None = None, mode: str | None = None) -> None:
         """The main-thread loop. Ends on window close, Esc (window only), a None on ``updates``, or ``stop``
-        (an Event or a callable, checked at least once a second)."""
+        (an Event or a callable, checked every ``POLL_S``)."""
         mode = mode or self.mode or display_mode(self.config.display.mode)
         if mode == "headless":
             mode = "window"  # the caller asked for a screen: SDL's own driver choice decides (dummy in tests)
         stopped = (stop.is_set if hasattr(stop, "is_set") else stop) or (lambda: False)
         display = open_display(mode, self.size)
-        if display.get_size() != self.size:
-            self.renderer = Renderer(display.get_size())
+        # Drawn straight into the display (no full-frame copy), its pieces made in the display's format.
+        self.renderer = Renderer(display.get_size(), target=display)
+        self.frame = None
         # Motion and finger events would wake the loop for nothing; taps arrive as button events.
         pygame.event.set_blocked([pygame.MOUSEMOTION, pygame.FINGERMOTION, pygame.FINGERDOWN, pygame.FINGERUP,
                                   pygame.MOUSEWHEEL])
-        wake = pygame.event.custom_type()
         pending: deque = deque()
-        posted = threading.Event()
+        woke = threading.Event()
         done = threading.Event()
 
         def feed() -> None:
             while not done.is_set():
                 item = updates.get()
                 pending.append(item)
-                if not posted.is_set():  # one wake-up per burst: the loop drains everything pending
-                    posted.set()
-                    pygame.event.post(pygame.event.Event(wake))
+                woke.set()  # one wake-up per burst: the loop drains everything pending
                 if item is None:
                     return
 
         threading.Thread(target=feed, name="screen-feed", daemon=True).start()
         try:
             running = True
+            tick_at = 0.0
             while running and not stopped():
-                batch = [pygame.event.wait(TICK_MS)] + pygame.event.get()
-                for event in batch:
+                woke.wait(POLL_S)
+                woke.clear()
+                busy = False
+                for event in pygame.event.get():
                     if event.type == pygame.QUIT or (event.type == pygame.KEYDOWN and event.key == pygame.K_ESCAPE
                                                      and mode == "window"):
                         running = False
-                    elif event.type == wake:
-                        posted.clear()
-                        while pending:
-                            item = pending.popleft()
-                            if item is None:
-                                running = False
-                                break
-                            self.accept(item)
                     elif event.type in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
+                        busy = True
                         dealer_input = self.handle_mouse(event)
                         if dealer_input is not None:
                             submit(dealer_input)
+                while pending:
+                    busy = True
+                    item = pending.popleft()
+                    if item is None:
+                        running = False
+                        break
+                    self.accept(item)
+                now = time.monotonic()
+                # Between updates and taps only the clock can change the picture: look once a second.
+                if not busy and now < tick_at:
+                    continue
+                tick_at = now + TICK_S
                 if running and self.redraw_if_changed():
-                    display.blit(self.frame.surface, (0, 0))
+                    if self.frame.surface is not display:
+                        display.blit(self.frame.surface, (0, 0))
                     pygame.display.flip()
         finally:
             done.set()
