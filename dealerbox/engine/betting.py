@@ -401,15 +401,25 @@ class HandBetting:
     # --- sensor input ---------------------------------------------------------------------------------
     def tick(self, t: float) -> list[te.TableEvent]:
         """Close chip motions whose gap has passed, settle take-backs and declared raises at rest."""
+        if not (self.motions or self.leaving or self.held):
+            return []       # the common case: called before every input
         out: list[te.TableEvent] = []
-        for seat in sorted((s for s, m in self.motions.items() if t - m.last >= MOTION_GAP),
-                           key=lambda s: self.motions[s].start):
-            out += self._close_motion(t, seat)
-        for uid in [u for u, (lt, _, _) in self.leaving.items() if t - lt >= TAKE_BACK_GAP]:
-            _, seat, value = self.leaving.pop(uid)
-            out += self._taken_back(t, seat, value)
-        for seat in [s for s, ht in self.held.items() if t - ht >= DECLARE_HOLD and s not in self.motions]:
-            out += self._release(t, seat)
+        if self.motions:
+            for seat in sorted((s for s, m in self.motions.items() if t - m.last >= MOTION_GAP),
+                               key=lambda s: self.motions[s].start):
+                out += self._close_motion(t, seat)
+        if self.leaving:
+            due = []
+            for uid, (lt, _, _) in self.leaving.items():   # in the order they left (chip_left keeps it so)
+                if t - lt < TAKE_BACK_GAP:
+                    break
+                due.append(uid)
+            for uid in due:
+                _, seat, value = self.leaving.pop(uid)
+                out += self._taken_back(t, seat, value)
+        if self.held:
+            for seat in [s for s, ht in self.held.items() if t - ht >= DECLARE_HOLD and s not in self.motions]:
+                out += self._release(t, seat)
         return out
 
     def _sync(self, t: float, seat: int | None = None) -> list[te.TableEvent]:
@@ -460,6 +470,7 @@ class HandBetting:
             if m and value in m.values:
                 m.values.remove(value)      # put in and taken out within one motion: never happened
             else:
+                self.leaving.pop(tag.uid, None)     # re-inserted at the end: the dict stays in time order
                 self.leaving[tag.uid] = (t, seat, value)
         return out
 
