@@ -4,6 +4,10 @@ Every hand must end with the same pots (amounts and winners) and the same stacks
 raise nothing above ``info``: pokerkit only makes legal moves, so any finding here is a false alarm.
 Hands use short and deep stacks so all-ins and side pots are common. Cards come from a seeded
 ``random.Random`` so every run is the same.
+
+This is the fast, focused check of ``HandBetting`` alone (chips and taps straight in, no cards, no table):
+about 1,000 hands per structure. The 10,000-hands-per-structure proof against pokerkit is the whole-pipeline
+``tests/test_simulated_hands.py`` (simulator sensor events through the whole engine).
 """
 
 from __future__ import annotations
@@ -281,6 +285,6 @@ def test_crosscheck_quick(variant):
 
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", ["nlhe", "plhe", "flhe", "plo"])
-def test_crosscheck_10000_hands(variant):
-    stats = run(variant, 10_000, seed=2024)
-    assert stats["hands"] == 10_000 and stats["side pots"] > 100
+def test_crosscheck_1000_hands(variant):
+    stats = run(variant, 1_000, seed=2024)
+    assert stats["hands"] == 1_000 and stats["side pots"] > 10

@@ -2,12 +2,13 @@
 against pokerkit's account of the same hands: the same pots, winners and final stacks on every hand, and
 not one finding above ``info`` (the no-false-alarm requirement shared with the card rules).
 
-10,000 hands per structure run in the slow test; a short run keeps the everyday suite honest.
+10,000 hands per structure run in the slow test; a short run keeps the everyday suite honest. Where pokerkit and
+the rulebook differ (docs/betting.md), the simulator plays inside both; the one difference it cannot avoid,
+pokerkit's odd chips in a split pot, is pushed by the rulebook and recorded in ``Expected.odd_chips``.
 """
 
 from __future__ import annotations
 
-import time
 from collections import Counter
 
 import pytest
@@ -41,12 +42,14 @@ def check_hands(variant: str, n: int, seed: int) -> Counter:
         ours = {s: end.stacks[s] for s in exp.stacks}
         assert ours == exp.stacks, where + (end.stacks, exp.stacks)
         if exp.odd_chips:
-            # pokerkit merges pots once the losers are killed and splits the merged amount; the simulated
-            # dealer pushes by Ties 4 and 5(d) (each pot split on its own, one odd chip per winner), and
-            # ``expected`` says so: the same total, at most a chip a pot away from pokerkit's split
+            # pokerkit merges pots once the losers are killed and may give one player all of a pot's odd
+            # chips; the simulated dealer pushes by Ties 4 and 5(d) (each pot split on its own, one odd chip
+            # per winner clockwise from the button) and ``expected`` says so: the same total, and no seat
+            # further from pokerkit's split than the odd chips there were
             stats["odd-chip splits"] += 1
             assert sum(exp.odd_chips.values()) == 0, where
-            assert all(abs(d) <= len(end.pots) for d in exp.odd_chips.values()), where + (exp.odd_chips,)
+            odd = sum(len(p.winners) - 1 for p in end.pots if len(p.winners) > 1)
+            assert all(abs(d) <= odd for d in exp.odd_chips.values()), where + (exp.odd_chips,)
         if any(len(p.eligible) > 1 for p in end.pots):
             # won without a showdown, pokerkit hands back the whole last bet, we only its unmatched part:
             # same stacks, different pot size (docs/betting.md), so only contested pots compare chip for chip
@@ -62,20 +65,12 @@ def check_hands(variant: str, n: int, seed: int) -> Counter:
     return stats
 
 
-SIMULATOR_GAP = pytest.mark.xfail(strict=True, reason=(
-    "the simulator still makes moves the rulebook corrects: a raise put in as one lone chip facing a bet (a call, "
-    "No-Limit 9 / Betting 15), a fifth bet preflop in limit (Betting 3 counts the blind), a raise after a short "
-    "all-in (No-Limit 3 / Betting 5); tests/test_crosscheck_pokerkit.py pick_raise shows the legal subset"))
-
-
-@SIMULATOR_GAP
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_simulated_hands_agree_with_pokerkit(variant):
     stats = check_hands(variant, 40, seed=3)
     assert stats["hands"] == 40
 
 
-@SIMULATOR_GAP
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS)
 def test_10000_simulated_hands_agree_with_pokerkit(variant):
