@@ -393,3 +393,27 @@ def test_run_draws_updates_and_submits_taps():
     stop.set()
     assert [(i.action, i.seat) for i in got] == [("check", 3)]
     assert screen.state == clean_hand()
+
+
+# --- cached pieces ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_frame_from_cached_pieces_is_the_frame_drawn_from_scratch(size):
+    """The renderer reuses seats, banner, keys, cards and the felt from earlier frames: after any sequence of
+    frames, every pixel, drawn fact and target must be what a fresh renderer draws for the same moment."""
+    bad_health = {"reader": {"connected": False}, "floor": {"connected": False, "outbox_depth": 3}}
+    moments = [(clean_hand(), OK_HEALTH, []), (misdeal(), OK_HEALTH, []), (showdown(), bad_health, []),
+               (void_hand(), OK_HEALTH, hand_events()), (clean_hand(6), bad_health, []), (showdown(), OK_HEALTH, []),
+               (clean_hand(), OK_HEALTH, hand_events()), (misdeal(), bad_health, [])]
+
+    def facts(screen, surface):
+        f = screen.frame
+        return (pygame.image.tobytes(surface, "RGB"), [(d.kind, d.text, tuple(d.rect), d.ref) for d in f.drawn],
+                [(t.key, t.label, tuple(t.rect), t.action, t.seat, t.ref, t.seats, t.ui) for t in f.targets])
+
+    warm = Screen(Config(), size, clock=Clock())
+    for i, moment in enumerate(moments + moments[::-1]):
+        warm.ui.history = i == 9  # and once through the history view and back
+        fresh = Screen(Config(), size, clock=Clock())
+        fresh.ui.history = warm.ui.history
+        assert facts(warm, warm.render(*moment)) == facts(fresh, fresh.render(*moment)), f"frame {i}"

@@ -325,7 +325,11 @@ class Renderer:
             y = banner.bottom
         body = pygame.Rect(0, y, left_w, h - y)
         felt = None if ui.history else self.seat_geometry(body, len(state.seats) or 9)[2]
-        frame.surface.blit(self.base(top, keys, body, felt), (0, 0))
+        base = self.base(top, keys, body, felt)
+        # The top bar, alert strip and banner paint their whole rectangles, so the base goes only under the
+        # table and the keys: a blit costs by the pixel, and these are the frame's biggest ones.
+        frame.surface.blit(base, keys, keys)
+        frame.surface.blit(base, body, body)
 
         self.draw_top(frame, top, state, health)
         if alert:
