@@ -180,9 +180,8 @@ class Renderer:
         hit = self._layers.get(key)
         if hit is None:
             # Moved by even amounts only: layouts round halves to even, so this draws exactly what drawing
-            # in place would (an odd edge gets one transparent column or row in front).
+            # in place would (an odd edge gets one spare column or row in front, never shown).
             dx, dy = area.left & ~1, area.top & ~1
-            keyed = keyed or (dx, dy) != area.topleft
             img = self.image((area.right - dx, area.bottom - dy), keyed)
             local = Frame(img)
             draw(local, area.move(-dx, -dy))
@@ -192,7 +191,8 @@ class Renderer:
                                                     for d in local.drawn),
                                          tuple(replace(t, rect=t.rect.move(dx, dy)) for t in local.targets)))
         img, drawn, targets = hit
-        frame.surface.blit(img, (area.left & ~1, area.top & ~1))
+        dx, dy = area.left & ~1, area.top & ~1
+        frame.surface.blit(img, area.topleft, pygame.Rect(area.left - dx, area.top - dy, area.width, area.height))
         frame.drawn.extend(drawn)
         # Targets are handed out as copies: the mouse handler keeps them after the cache has moved on.
         frame.targets.extend(replace(t, rect=t.rect.copy()) for t in targets)
@@ -711,11 +711,18 @@ class Renderer:
 
     def draw_banner(self, frame: Frame, rect: pygame.Rect, finding: FindingView, more: int,
                     in_hand: bool = True) -> None:
-        # The keys' white rims may stand out of a short banner by a few pixels: the piece takes them in.
-        rim = self.px(2)
-        area = rect.inflate(2 * rim, 2 * rim)
-        self.layer(frame, ("banner", tuple(rect), finding, more, in_hand), area,
-                   lambda f, r: self._draw_banner(f, r.inflate(-2 * rim, -2 * rim), finding, more, in_hand))
+        first = len(frame.targets)
+        self.layer(frame, ("banner", tuple(rect), finding, more, in_hand), rect,
+                   lambda f, r: self._draw_banner(f, r, finding, more, in_hand), keyed=False)
+        # A key's white rim may stand out of a short banner by a few pixels: that part goes on the frame.
+        for target in frame.targets[first:]:
+            outer = target.rect.inflate(self.px(4), self.px(4))
+            for part in (pygame.Rect(outer.left, outer.top, outer.width, rect.top - outer.top),
+                         pygame.Rect(outer.left, rect.bottom, outer.width, outer.bottom - rect.bottom)):
+                if part.height > 0:
+                    frame.surface.set_clip(part)
+                    pygame.draw.rect(frame.surface, theme.WHITE, outer, border_radius=self.px(10))
+                    frame.surface.set_clip(None)
 
     def _draw_banner(self, frame: Frame, rect: pygame.Rect, finding: FindingView, more: int, in_hand: bool) -> None:
         surf = frame.surface
