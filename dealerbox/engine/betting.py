@@ -329,13 +329,13 @@ class HandBetting:
     # --- queries --------------------------------------------------------------------------------------
     @property
     def to_act(self) -> int | None:
-        if self.settled or self._live_count() <= 1:
+        if self.settled or not self.pending or self._live_count() <= 1:
             return None
-        return self.pending[0] if self.pending else None
+        return self.pending[0]
 
     @property
     def round_complete(self) -> bool:
-        return self.to_act is None and not self.held and not self.motions
+        return not self.held and not self.motions and self.to_act is None
 
     @property
     def actions_after_blinds(self) -> int:
@@ -351,7 +351,7 @@ class HandBetting:
 
     def in_hand(self, seat: int) -> bool:
         b = self.seats.get(seat)
-        return bool(b and b.live)
+        return b is not None and not b.folded and not b.dead
 
     def all_in(self, seat: int) -> bool:
         b = self.seats.get(seat)
@@ -370,8 +370,18 @@ class HandBetting:
         all_in = {s for s, b in self.seats.items() if b.all_in}
         return build_pots(totals, live, sum(self.dead_money.values()), all_in)
 
+    def live_seats(self) -> set[int]:
+        """Seats still contesting the pot (not folded, not dead)."""
+        return {s for s, b in self.seats.items() if not b.folded and not b.dead}
+
+    def pot_total(self) -> int:
+        """What ``pots()`` adds up to (every pot together), without building the side pots."""
+        totals = [self.contributed[s] + b.wager for s, b in self.seats.items()]
+        _, extra = uncalled(dict(zip(self.seats, totals)))
+        return sum(totals) - extra + sum(self.dead_money.values())
+
     def _live_count(self) -> int:
-        return sum(1 for b in self.seats.values() if b.live)
+        return sum(1 for b in self.seats.values() if not b.folded and not b.dead)
 
     def _active(self) -> list[int]:
         """Seats that can still bet: live and not all-in, in order from the button."""
@@ -405,8 +415,10 @@ class HandBetting:
             return []       # the common case: called before every input
         out: list[te.TableEvent] = []
         if self.motions:
-            for seat in sorted((s for s, m in self.motions.items() if t - m.last >= MOTION_GAP),
-                               key=lambda s: self.motions[s].start):
+            due = [s for s, m in self.motions.items() if t - m.last >= MOTION_GAP]
+            if len(due) > 1:
+                due.sort(key=lambda s: self.motions[s].start)
+            for seat in due:
                 out += self._close_motion(t, seat)
         if self.leaving:
             due = []
@@ -425,6 +437,8 @@ class HandBetting:
     def _sync(self, t: float, seat: int | None = None) -> list[te.TableEvent]:
         """Before any act of ``seat``: close motions, and complete other seats' declared raises."""
         out = self.tick(t)
+        if not self.held:
+            return out
         for other in [s for s in self.held if s != seat]:
             if other in self.motions:
                 out += self._close_motion(t, other)
@@ -1024,7 +1038,7 @@ class HandBetting:
             return []
         out = self._end_round(t)
         self.ended_streets.add(self.street)
-        out.append(te.BettingRoundEnded(t, self.hand, self.street, sum(p.amount for p in self.pots())))
+        out.append(te.BettingRoundEnded(t, self.hand, self.street, self.pot_total()))
         self.street = street
         self.aggressor = None if street != "showdown" else self.aggressor
         self.pending = self._postflop_order() if street != "showdown" else []

@@ -7,6 +7,7 @@ Phases: ``deal`` (starting hands going out) -> ``preflop`` / ``flop`` / ``turn``
 
 from __future__ import annotations
 
+from collections.abc import Container
 from dataclasses import dataclass, field
 
 from .deal import Deal
@@ -62,5 +63,7 @@ class Hand:
     def hole(self, seat: int) -> list[str]:
         return list(self.deal.held.get(seat, ()))
 
-    def contenders(self, in_hand) -> list[int]:
-        return [s for s in self.order if in_hand(s) and s not in self.dead and s not in self.folded]
+    def contenders(self, live: Container[int]) -> list[int]:
+        """Seats still in the hand, in dealing order; ``live``: the betting's live seats (not folded or dead)."""
+        dead, folded = self.dead, self.folded
+        return [s for s in self.order if s in live and s not in dead and s not in folded]

@@ -25,10 +25,33 @@ from .betting import TableBetting
 STREET_AFTER = {"preflop": "flop", "flop": "turn", "turn": "river"}
 
 
-def _seat(zone: str, prefix: str = "seat") -> int | None:
+def _parse_seat(zone: str, prefix: str) -> int | None:
     if zone.startswith(prefix) and zone[len(prefix):].isdigit():
         return int(zone[len(prefix):])
     return None
+
+
+class _ZoneSeats(dict):
+    """Zone name -> seat number for one prefix (``seat3`` -> 3, anything else -> None), parsed once per name:
+    every chip and card input asks, and a table has a few dozen zone names."""
+
+    def __init__(self, prefix: str) -> None:
+        super().__init__()
+        self.prefix = prefix
+
+    def __missing__(self, zone: str) -> int | None:
+        seat = _parse_seat(zone, self.prefix)
+        if len(self) < 4096:      # zone names come from the decoder's finite set; never grow without bound
+            self[zone] = seat
+        return seat
+
+
+SEAT_OF = _ZoneSeats("seat")
+BET_OF = _ZoneSeats("bet")
+
+
+def _seat(zone: str, prefix: str = "seat") -> int | None:
+    return SEAT_OF[zone] if prefix == "seat" else BET_OF[zone] if prefix == "bet" else _parse_seat(zone, prefix)
 
 
 class Engine:
@@ -65,38 +88,51 @@ class Engine:
     def apply(self, event: ev.EngineInput) -> list[te.TableEvent]:
         t = event.t
         out: list[te.TableEvent] = []
-        running = self.hand is not None and self.hand.phase != "ended"
+        h = self.hand
+        running = h is not None and h.phase != "ended"
         if running:
-            out += self._betting_events(self.hb.tick(t))
-        if self.ledger.transit or (running and self.hand.provisional_boxed is not None):
+            hb = self.hb
+            if hb.motions or hb.leaving or hb.held:   # otherwise tick has nothing to close (most inputs)
+                out += self._betting_events(hb.tick(t))
+        if self.ledger.transit or (running and h.provisional_boxed is not None):
             out += self._resolve_pending(event)
-        kind, tag = type(event), getattr(event, "tag", None)
-        quiet = True     # a chip arriving or leaving with nothing to report changes no card rule
+        kind = type(event)
         if kind is ev.ZoneEntered or kind is ev.ZoneLeft:
-            entered = kind is ev.ZoneEntered
-            if type(tag) is ChipTag:
-                more = self._chip_entered(t, event.zone, tag) if entered else self._chip_left(t, event.zone, tag)
+            tag = event.tag
+            tag_kind = type(tag)
+            if tag_kind is ChipTag:
+                # a chip arriving or leaving with nothing to report changes no card rule: no progress check
+                more = self._chip_entered(t, event.zone, tag) if kind is ev.ZoneEntered else \
+                    self._chip_left(t, event.zone, tag)
+                if not more:
+                    if out:
+                        out += self._progress(t)
+                    return out
                 out += more
-                quiet = not more
-            elif type(tag) is CardTag:
-                out += self._card_entered(t, event.zone, tag) if entered else self._card_left(t, event.zone, tag)
-                quiet = False
-            elif type(tag) is MarkerTag:
-                if tag.kind == "button" and entered:
+            elif tag_kind is CardTag:
+                out += self._card_entered(t, event.zone, tag) if kind is ev.ZoneEntered else \
+                    self._card_left(t, event.zone, tag)
+            elif tag_kind is MarkerTag:
+                if tag.kind == "button" and kind is ev.ZoneEntered:
                     out += self._puck_entered(t, event.zone)
-                elif tag.kind == "button" and _seat(event.zone) == self.puck:
+                elif tag.kind == "button" and SEAT_OF[event.zone] == self.puck:
                     self.puck = None
-            elif entered:   # UnknownTag
+                if not out:
+                    return out
+            elif kind is ev.ZoneEntered:   # UnknownTag
                 out.append(te.UnknownTagSeen(t, self.hand_no, event.zone, tag.uid))
-                seat = _seat(event.zone, "bet")
+                seat = BET_OF[event.zone]
                 if running and seat is not None:
                     out += self._betting_events(self.hb.chip_entered(t, seat, tag))
+            elif not out:
+                return out
         elif kind is ev.CardFaceSensed:
-            if type(tag) is CardTag:
-                self.ledger.face_sensed(tag, event.face_up)
+            if type(event.tag) is CardTag:
+                self.ledger.face_sensed(event.tag, event.face_up)
+            if not out:
+                return out
         elif kind is ev.DealerInput:
             out += self._dealer(event)
-            quiet = False
         elif kind is ev.BoardHello:
             out.append(te.BoardConnected(t, self.hand_no, event.protocol, event.firmware, event.zones))
         elif kind is ev.ReaderFaulted:
@@ -104,8 +140,9 @@ class Engine:
                                               event.code))
         elif kind is ev.FramesLost:
             out.append(te.SensorDataLost(t, self.hand_no, event.count, event.reason))
-        if out or not quiet:
-            out += self._progress(t)
+        elif not out:
+            return out
+        out += self._progress(t)
         return out
 
     # --- helpers -------------------------------------------------------------------------------------------
@@ -117,6 +154,8 @@ class Engine:
 
     def _betting_events(self, events: list[te.TableEvent]) -> list[te.TableEvent]:
         """Pass B's events through, noting the actions the card rules care about (joker held, deal over)."""
+        if not events:
+            return []
         out = list(events)
         h = self.hand
         if h is None:
@@ -344,7 +383,7 @@ class Engine:
             return self._end_hand(t, "complete")   # cleanup began: the award is over
         if self._running() and h.cards_out and self._all_back(h):
             # Every card of the hand is back in the shoe and the hand never reached its end here.
-            live = h.contenders(self.hb.in_hand)
+            live = h.contenders(self.hb.live_seats())
             out: list[te.TableEvent] = []
             if len(h.board) == 5 and len(live) >= 2:
                 out += self._showdown(t, live)
@@ -577,13 +616,23 @@ class Engine:
 
     # --- chips -------------------------------------------------------------------------------------------------
     def _chip_entered(self, t: float, zone: str, tag: ChipTag) -> list[te.TableEvent]:
-        came = self.chip_from.pop(tag.uid, None)
-        self.pot_leaving.pop(tag.uid, None)
-        if zone == "pot":
-            self.pot_zone[tag.uid] = tag.value
-        seat = _seat(zone, "bet")
-        if seat is None and zone != "pot":
-            return []
+        uid = tag.uid
+        came = self.chip_from.pop(uid, None)
+        if self.pot_leaving:
+            self.pot_leaving.pop(uid, None)
+        to_pot = zone == "pot"
+        if to_pot:
+            self.pot_zone[uid] = tag.value
+            seat = None
+        else:
+            seat = BET_OF[zone]
+            if seat is None:
+                return []
+        h = self.hand
+        if h is not None and h.phase != "ended" and not h.decided:
+            # the common case, a wager or a gather during the betting
+            events = self.hb.chip_to_pot(t, tag) if to_pot else self.hb.chip_entered(t, seat, tag)
+            return self._betting_events(events) if events else events
         out: list[te.TableEvent] = []
         if not self._running():
             if seat is None or (came and came[0] == "pot") or self._misdealt_cards_out():
@@ -610,22 +659,26 @@ class Engine:
         return out + self._betting_events(self.hb.chip_entered(t, seat, tag))
 
     def _chip_left(self, t: float, zone: str, tag: ChipTag) -> list[te.TableEvent]:
+        uid = tag.uid
         if len(self.chip_from) > 2000:   # chips taken by hand never land: forget the old ones
             self.chip_from = {u: v for u, v in self.chip_from.items() if t - v[1] < 60.0}
-        self.chip_from[tag.uid] = (zone, t)
+        self.chip_from[uid] = (zone, t)
         if zone == "pot":
-            self.pot_leaving[tag.uid] = t
-        if zone == "pot":
-            self.pot_zone.pop(tag.uid, None)
-        if not self._running():
-            return []
+            self.pot_leaving[uid] = t
+            self.pot_zone.pop(uid, None)
         h = self.hand
-        seat = _seat(zone, "bet")
-        if zone == "pot":
-            return [] if h.decided else self._betting_events(self.hb.chip_from_pot(t, tag))
-        if seat is None or tag.uid in h.pushed_chips:
+        if h is None or h.phase == "ended":
             return []
-        return self._betting_events(self.hb.chip_left(t, seat, tag))
+        if zone == "pot":
+            if h.decided:
+                return []
+            events = self.hb.chip_from_pot(t, tag)
+        else:
+            seat = BET_OF[zone]
+            if seat is None or uid in h.pushed_chips:
+                return []
+            events = self.hb.chip_left(t, seat, tag)
+        return self._betting_events(events) if events else events
 
     # --- dealer taps ------------------------------------------------------------------------------------------
     def _dealer(self, e: ev.DealerInput) -> list[te.TableEvent]:
@@ -744,15 +797,16 @@ class Engine:
 
     # --- the hand moving on by itself --------------------------------------------------------------------------
     def _progress(self, t: float) -> list[te.TableEvent]:
-        if not self._running():
-            return []
         h = self.hand
-        if h.decided or h.deal.first_uid is None and h.voluntary_actions == 0:
+        if h is None or h.phase in ("ended", "showdown"):
             return []
-        live = h.contenders(self.hb.in_hand)
+        if h.deal.first_uid is None and h.voluntary_actions == 0:
+            return []
+        hb = self.hb
+        live = h.contenders(hb.live_seats())
         if len(live) <= 1:
             return self._decide(t, live)
-        if not self.hb.round_complete:
+        if not hb.round_complete:
             return []
         if len(h.board) == 5 and h.street == "river":
             return self._showdown(t, live)
