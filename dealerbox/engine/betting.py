@@ -241,6 +241,7 @@ class HandBetting:
         self.binding_told: set[tuple[int, str, int]] = set()
         self.order = clockwise(button, dealt_in, self.n)
         self.seats = {s: SeatBet(s) for s in self.order}
+        self.live: set[int] = set(self.order)   # seats neither folded nor dead, kept by fold and kill_hand
         self.zones: dict[int, dict[str, int]] = {}          # bet zones of seats not dealt in
         self.pos = positions(button, self.order, self.n, table.last_big_blind, table.config.table.button == "dead")
         self.killer: int | None = None
@@ -350,8 +351,7 @@ class HandBetting:
         return {s: b.wager for s, b in self.seats.items() if b.wager}
 
     def in_hand(self, seat: int) -> bool:
-        b = self.seats.get(seat)
-        return b is not None and not b.folded and not b.dead
+        return seat in self.live
 
     def all_in(self, seat: int) -> bool:
         b = self.seats.get(seat)
@@ -371,8 +371,8 @@ class HandBetting:
         return build_pots(totals, live, sum(self.dead_money.values()), all_in)
 
     def live_seats(self) -> set[int]:
-        """Seats still contesting the pot (not folded, not dead)."""
-        return {s for s, b in self.seats.items() if not b.folded and not b.dead}
+        """Seats still contesting the pot (not folded, not dead). Read only."""
+        return self.live
 
     def pot_total(self) -> int:
         """What ``pots()`` adds up to (every pot together), without building the side pots."""
@@ -381,7 +381,7 @@ class HandBetting:
         return sum(totals) - extra + sum(self.dead_money.values())
 
     def _live_count(self) -> int:
-        return sum(1 for b in self.seats.values() if not b.folded and not b.dead)
+        return len(self.live)
 
     def _active(self) -> list[int]:
         """Seats that can still bet: live and not all-in, in order from the button."""
@@ -938,6 +938,7 @@ class HandBetting:
                     if k != "_stack":
                         setattr(self, k, v)
                 self.table._stacks[seat] = snap["_stack"]
+                self.live = {s for s, x in self.seats.items() if x.live}
                 self.seats[seat].zone = zone
                 self.seats[seat].credited = present
                 self.withdrawable = None
@@ -990,6 +991,7 @@ class HandBetting:
                                      f"Seat {seat} folded out of turn (seat {self.to_act} is to act): the fold stands.",
                                      (seat,)))
         b.folded = True
+        self.live.discard(seat)
         b.voluntary = True
         if self.street == "preflop":
             self.voluntary_actions += 1
@@ -1006,6 +1008,7 @@ class HandBetting:
         if b is None or not b.live:
             return out
         b.dead = True
+        self.live.discard(seat)
         if seat in self.pending:
             self.pending.remove(seat)
         return out + self._advance(t)

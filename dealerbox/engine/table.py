@@ -648,7 +648,7 @@ class Engine:
         if h.decided and came and came[0] == "pot":
             h.pushed_chips.add(tag.uid)
             out.append(te.ChipsMoved(t, h.number, zone, seat, tag.value, (tag.value,)))
-            if seat not in {w for ws in h.winners for w in ws} and seat not in h.wrong_pushes:
+            if seat not in h.wrong_pushes and all(seat not in ws for ws in h.winners):
                 h.wrong_pushes.add(seat)
                 out += self._rulings(t, [Ruling("showdown.3", "continues", f"Chips are being pushed to seat {seat}, "
                                      f"which wins no pot: stop; the cards give {self._winners_text(h)}.",
