@@ -20,7 +20,7 @@ from .engine import inputs as ev
 from .engine.events import TableEvent
 from .engine.table import Engine
 from .record.logformat import Entry, Header, Input, Link, Rx
-from .tags import ChipSet, Deck, TagRegistry, UnknownTag
+from .tags import ChipSet, Deck, Tag, TagRegistry, UnknownTag
 from .wire import protocol as p
 from .wire.decoder import FrameDecoder
 
@@ -32,6 +32,9 @@ class Pipeline:
         self.decoder = FrameDecoder()
         self.engine = Engine(config, registry)
         self.unknown_tags = 0
+        # Every frame names a tag and a zone; both are looked up once (known tags only: bounded by the registry).
+        self._tags: dict[bytes | str, Tag] = {}
+        self._zones: dict[int, str] = {}
 
     @classmethod
     def from_header(cls, header: Header) -> "Pipeline":
@@ -67,10 +70,16 @@ class Pipeline:
             out.append(ev.FramesLost(t, frame.gap, "sequence-gap"))
         m = frame.message
         if isinstance(m, p.TagArrived | p.TagLeft | p.CardFace):
-            tag = self.registry.lookup(m.uid)
-            if isinstance(tag, UnknownTag):
-                self.unknown_tags += 1
-            zone = p.zone_name(m.zone)
+            tag = self._tags.get(m.uid)
+            if tag is None:
+                tag = self.registry.lookup(m.uid)
+                if isinstance(tag, UnknownTag):
+                    self.unknown_tags += 1
+                else:
+                    self._tags[m.uid] = tag
+            zone = self._zones.get(m.zone)
+            if zone is None:
+                zone = self._zones[m.zone] = p.zone_name(m.zone)
             if isinstance(m, p.TagArrived):
                 out.append(ev.ZoneEntered(t, zone, tag))
             elif isinstance(m, p.TagLeft):

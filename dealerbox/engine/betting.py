@@ -31,7 +31,7 @@ import copy
 from dataclasses import dataclass, field
 
 from ..config import Config
-from ..tags import Tag
+from ..tags import ChipTag, Tag
 from . import events as te
 from .blinds import Positions, between_big_blind_and_button, clockwise, next_seat, positions
 from .chips import FOREIGN, NOT_A_CHIP, PLAYS, TOO_SMALL, chip_value, classify
@@ -45,7 +45,7 @@ TAKE_BACK_GAP = 0.5   # a chip that left a bet zone and did not reach the pot wi
 DECLARE_HOLD = 3.0    # a declared raise is complete once the hands rest this long (No-Limit 8)
 
 
-@dataclass
+@dataclass(slots=True)
 class Motion:
     start: float
     last: float
@@ -233,6 +233,8 @@ class HandBetting:
         self.table = table
         self.game = table.game
         self.findings = table.findings
+        self.house = table.config.enrolment.house
+        self.smallest_chip = self.game.smallest_chip
         self.hand = hand
         self.t0 = t
         self.button = button
@@ -460,14 +462,18 @@ class HandBetting:
         out = self._sync(t, seat)
         if self.settled:
             return out
-        kind = classify(tag, self.table.config.enrolment.house, self.game.smallest_chip)
-        if kind == NOT_A_CHIP:
-            return out
+        if type(tag) is ChipTag and tag.house == self.house and tag.value >= self.smallest_chip:
+            kind = PLAYS    # the common case, one of our own chips, without the full classification
+        else:
+            kind = classify(tag, self.house, self.smallest_chip)
+            if kind == NOT_A_CHIP:
+                return out
         m = self.motions.get(seat) or Motion(t, t)
         m.last = t
         if kind == PLAYS:
-            self._zone(seat)[tag.uid] = chip_value(tag)
-            m.values.append(chip_value(tag))
+            value = tag.value
+            self._zone(seat)[tag.uid] = value
+            m.values.append(value)
         elif kind == FOREIGN:
             m.foreign.append(getattr(tag, "house", "unregistered"))
         elif kind == TOO_SMALL:

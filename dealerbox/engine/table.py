@@ -178,6 +178,8 @@ class Engine:
 
     def _rulings(self, t: float, rulings: list[Ruling]) -> list[te.TableEvent]:
         """Raise each ruling as a finding and apply its outcome."""
+        if not rulings:
+            return []
         out: list[te.TableEvent] = []
         was_running = self._running()
         for r in rulings:
@@ -453,7 +455,7 @@ class Engine:
         if seat is not None:
             h.last_dealt = tag.uid
             # dealt in at the start and still seated: a blind that put a short stack all in still gets its cards
-            rulings += h.deal.card_to_seat(seat, tag.uid, set(h.order) & set(self.occupied), self._window(),
+            rulings += h.deal.card_to_seat(seat, tag.uid, self.occupied.intersection(h.order), self._window(),
                                            acted=h.voluntary_actions > 0)
             out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))
             if any(r.outcome in ("misdeal", "void") for r in rulings):
@@ -629,8 +631,8 @@ class Engine:
             if seat is None:
                 return []
         h = self.hand
-        if h is not None and h.phase != "ended" and not h.decided:
-            # the common case, a wager or a gather during the betting
+        if h is not None and h.phase not in ("showdown", "ended"):
+            # the common case, a wager or a gather during the betting (the hand is running, not decided)
             events = self.hb.chip_to_pot(t, tag) if to_pot else self.hb.chip_entered(t, seat, tag)
             return self._betting_events(events) if events else events
         out: list[te.TableEvent] = []
