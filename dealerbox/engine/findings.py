@@ -22,3 +22,12 @@ class FindingLog:
             severity=severity, outcome=outcome, ruling=ruling, seats=tuple(seats), cards=tuple(cards))
         self.raised.append(finding)
         return finding
+
+    def open(self, current_hand: int | None, acknowledged: set[str]) -> list[FindingRaised]:
+        """Findings still in front of the dealer: this hand's, and any floor call not yet acknowledged.
+
+        Older ones are forgotten here (the recorded log and the floor keep them), so a long session
+        neither grows memory nor drags a stale banner into the next hand."""
+        self.raised = [f for f in self.raised
+                       if f.hand == current_hand or (f.severity == "floor" and f.id not in acknowledged)]
+        return self.raised

@@ -882,7 +882,7 @@ class Engine:
         current = self.hand_no
         findings = tuple(FindingView(f.id, f.rule, f.citation, f.severity, f.outcome, f.ruling, f.seats, f.cards,
                                      f.id in self.acked)
-                         for f in self.findings.raised if f.id not in self.acked or f.hand == current)
+                         for f in self.findings.open(current, self.acked))
         pots = tuple((p.amount, tuple(p.eligible)) for p in hb.pots()) if running else ()
         winners: dict[int, int] = {}
         if h is not None and h.decided:

@@ -94,14 +94,19 @@ class LogSource:
 
     def _read_part(self, file: Path, prev: str | None) -> Iterator[Record]:
         try:
-            data = file.read_bytes()
+            fh = file.open("rb")
         except OSError:
             self.counters["skipped_lines"] += 1
             return
-        lines = data.split(b"\n")
-        if lines[-1]:
-            self.counters["partial_lines"] += 1  # a power cut mid-line: the rest is still good
-        for raw in lines[:-1]:
+        with fh:  # streamed line by line: a day's log part must not sit in memory
+            yield from self._read_lines(fh, prev)
+
+    def _read_lines(self, fh, prev: str | None) -> Iterator[Record]:
+        for raw in fh:
+            if not raw.endswith(b"\n"):
+                self.counters["partial_lines"] += 1  # a power cut mid-line: the rest is still good
+                break
+            raw = raw[:-1]
             try:
                 rec = json.loads(raw)
                 entry: Entry = from_record(rec)
