@@ -30,6 +30,7 @@ from .bus import EventBus, Update
 log = logging.getLogger("dealerbox")
 
 HEALTH_PERIOD_S = 1.0  # how often the screen and floor get a health refresh with no table events
+MAX_BATCH = 500       # records applied before the sinks get an update, when records arrive faster than that
 
 
 def load_registry(config: Config) -> TagRegistry:
@@ -146,42 +147,54 @@ class Terminal:
     # --- the core thread: the only caller of the pipeline ----------------------------------------------
     def _core_loop(self) -> None:
         while not self.stopped.is_set():
+            events: list[TableEvent] = []
             try:
                 entry: Record | None = self.source.entries.get(timeout=0.05)
             except queue.Empty:
                 entry = None
-            if entry is not None:
+            # Apply everything already waiting, then publish once: one snapshot per batch, not per
+            # record, so a burst (a replay, a reconnect inventory) cannot starve the sinks. A lone
+            # entry is published at once, so a live finding is never held back.
+            for _ in range(MAX_BATCH):
+                if entry is None:
+                    break
                 self._last_t, self._last_clock = entry.t, self.clock()
                 if isinstance(entry, Link):
                     self._link_up = entry.up
                 elif isinstance(entry, Rx):
                     self._link_up = True
-                self._step(entry)
+                events.extend(self._step(entry))
+                try:
+                    entry = self.source.entries.get_nowait()
+                except queue.Empty:
+                    entry = None
+            if entry is not None:
+                events.extend(self._step(entry))
             while True:
                 try:
                     tap = self._inputs.get_nowait()
                 except queue.Empty:
                     break
                 try:
-                    self._step(Input(self._stamp(tap)))
+                    events.extend(self._step(Input(self._stamp(tap))))
                 except ValueError as e:  # an unknown action from a floor command or a bad tap
                     log.warning("dealer input refused: %s", e)
-            if self.clock() - self._last_health >= HEALTH_PERIOD_S:
+            if events:
+                self._publish(tuple(events))
+                # Counted after publishing, so a caller waiting on it finds the events already queued.
+                self.hands_ended += sum(1 for e in events if e.kind == "HandEnded")
+            elif self.clock() - self._last_health >= HEALTH_PERIOD_S:
                 self._publish(())
 
     def idle_for(self) -> float:
         """Seconds since the core thread last applied an entry."""
         return self.clock() - self._last_step
 
-    def _step(self, entry: Record) -> None:
+    def _step(self, entry: Record) -> list[TableEvent]:
         self._last_step = self.clock()
         if self.recorder is not None:
             self.recorder.write(entry)
-        events = self.pipeline.feed(entry)
-        if events:
-            self._publish(tuple(events))
-            # Counted after publishing, so a caller waiting on it finds the events already queued.
-            self.hands_ended += sum(1 for e in events if e.kind == "HandEnded")
+        return self.pipeline.feed(entry)
 
     def _publish(self, events: tuple[TableEvent, ...]) -> None:
         self._last_health = self.clock()
