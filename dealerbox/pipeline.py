@@ -32,6 +32,8 @@ class Pipeline:
         self.decoder = FrameDecoder()
         self.engine = Engine(config, registry)
         self.unknown_tags = 0
+        self.last_heartbeat_t: float | None = None   # source time of the board's last heartbeat
+        self.faulty_readers = 0                      # bitmask from that heartbeat
         # Every frame names a tag and a zone; both are looked up once (known tags only: bounded by the registry).
         self._tags: dict[bytes | str, Tag] = {}
         self._zones: dict[int, str] = {}
@@ -92,6 +94,7 @@ class Pipeline:
         elif isinstance(m, p.ReaderFault):
             out.append(ev.ReaderFaulted(t, m.reader, p.zone_name(m.zone), m.code))
         elif isinstance(m, p.Heartbeat):
+            self.last_heartbeat_t, self.faulty_readers = t, m.faulty_readers
             out.append(ev.BoardAlive(t, m.uptime_ms, m.tags_present, m.faulty_readers))
         return out
 

@@ -65,3 +65,29 @@ def test_replay_a_scenario_on_the_terminal_rules_the_misdeal_and_stops_at_the_en
     assert ended and ended[-1]["outcome"] == "misdeal"
     # Replaying is not a new session: nothing is recorded.
     assert not (tmp_path / "var" / "logs").exists()
+
+
+def test_health_reports_heartbeat_age_and_faulty_readers_on_the_source_clock():
+    from dealerbox.pipeline import Pipeline
+    from dealerbox.runtime.app import Terminal
+    from dealerbox.sources.scenario import compile_text
+
+    scn = compile_text("hello\nheartbeat faulty 5\nwait 3s\n", "health.scn")
+    pipe = Pipeline.from_header(scn.header)
+
+    class Clock:  # the terminal's clock, passed in
+        now = 100.0
+
+        def __call__(self):
+            return self.now
+
+    clock = Clock()
+    terminal = Terminal(pipe.config, pipe.registry, source=None, clock=clock)
+    for record in scn.records:
+        terminal._last_t, terminal._last_clock = record.t, clock()
+        terminal._step(record)
+    reader = terminal.health()["reader"]
+    assert reader["faulty_readers"] == 2          # bits 0 and 2 of the mask
+    age = reader["heartbeat_age_s"]
+    clock.now += 4.0                               # four seconds with nothing from the board
+    assert terminal.health()["reader"]["heartbeat_age_s"] == age + 4.0

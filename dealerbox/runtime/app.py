@@ -202,7 +202,12 @@ class Terminal:
 
     def health(self) -> dict[str, Any]:
         """What the screen's health strip and the floor's state topic show (keys in docs/screen.md)."""
-        h: dict[str, Any] = {"reader": {"connected": self._link_up, **self.pipeline.counters()}}
+        beat = self.pipeline.last_heartbeat_t
+        now = self._last_t + max(0.0, self.clock() - self._last_clock)  # on the source's clock
+        h: dict[str, Any] = {"reader": {
+            "connected": self._link_up, **self.pipeline.counters(),
+            "heartbeat_age_s": None if beat is None else round(now - beat, 1),
+            "faulty_readers": bin(self.pipeline.faulty_readers).count("1")}}
         counters = getattr(self.source, "counters", None)
         if counters is not None:
             h["reader"]["source"] = counters if isinstance(counters, dict) else vars(counters)
