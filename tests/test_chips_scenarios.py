@@ -39,6 +39,11 @@ def expectations(path: Path) -> list[tuple[str, str, tuple[int, ...]]] | None:
     return out
 
 
+def absent(path: Path) -> set[str]:
+    """`# absent: RULE ...`: rules a near-miss must not raise even as info (e.g. no kill due at all)."""
+    return {w for line in path.read_text().splitlines() if line.startswith("# absent:") for w in line[9:].split()}
+
+
 def findings_by_pipeline(path: Path) -> list[dict]:
     compiled = compile_file(path)
     pipe = Pipeline.from_header(compiled.header)
@@ -79,6 +84,7 @@ def test_chip_scenario_finding_reaches_replay_jsonl(path):
     got = [(f["rule"], f["outcome"], tuple(f["seats"])) for f in by_pipe]
     if exp is None:
         assert [f for f in by_pipe if f["severity"] in LOUD] == [], got
+        assert not absent(path) & {f["rule"] for f in by_pipe}, got
         return
     for want in exp:
         assert want in got, f"{want} not among {got}"
