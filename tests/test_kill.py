@@ -111,3 +111,21 @@ def test_kill1_split_pot_without_the_holder_leaves_the_button_neutral():
     assert kill.holder == 4 and kill.due is None
     g.events += g.table.leave(g.t, 4)           # Kill Pots 1(b): the winner quit
     assert kill.holder is None
+
+
+def test_kill5_a_leg_survives_the_holder_stepping_away():
+    g = kill_table()
+    steal(g, 1, 4)                              # seat 4 has a leg up
+    g.events += g.table.leave(g.t, 4)
+    assert g.table.kill.holder is None          # Kill Pots 1(b): the button is neutral while seat 4 is gone
+    g.sit(4, 200)
+    assert g.table.kill.holder == 4             # Kill Pots 5: back in the game, still a leg up
+
+
+def test_kill5_near_miss_a_pot_won_while_away_ends_the_leg():
+    g = kill_table()
+    steal(g, 1, 4)
+    g.events += g.table.leave(g.t, 4)
+    g.table.kill.record_win((2,), 10, None)     # someone else won a pot meanwhile
+    g.sit(4, 200)
+    assert g.table.kill.holder == 2

@@ -105,6 +105,7 @@ class TableBetting:
 
     def sit(self, t: float, seat: int, amount: int | None) -> list[te.TableEvent]:
         self._stacks[seat] = amount or self.game.buy_in
+        self.kill.seat_taken(seat)
         if self.hands_played:
             # Blinds 4/12b: a player joining a running game posts a big blind or waits for it.
             self.new_players.add(seat)

@@ -20,6 +20,7 @@ class KillTracker:
     due: int | None = None        # seat that must kill the next pot
     killer_last: int | None = None  # seat that killed the hand just played
     history: list[str] = field(default_factory=list)
+    away: int | None = None       # Kill Pots 5: seat that left holding a leg (kept until it returns)
 
     @property
     def enabled(self) -> bool:
@@ -33,16 +34,25 @@ class KillTracker:
         return SCALE.get(self.mode, 1.0)
 
     def seat_left(self, seat: int) -> None:
-        """Kill Pots 1b: the winner quitting makes the button neutral; a leg held by a player who merely
-        steps away is kept (Kill Pots 5): the tracker only forgets it when the seat is given up for good."""
+        """Kill Pots 1b: the winner quitting makes the button neutral. Kill Pots 5: a player who steps away
+        with a leg up still has it on returning, so the leg is parked until the seat is taken again."""
         if self.holder == seat:
             self.holder = None
+            self.away = seat
+
+    def seat_taken(self, seat: int) -> None:
+        """Kill Pots 5: the player back in the seat before anyone else won a pot gets the leg back."""
+        if self.away == seat and self.holder is None:
+            self.holder = seat
+        self.away = None
 
     def record_win(self, winners: tuple[int, ...], won: int, killer: int | None) -> str:
         """After a hand: ``winners`` of the main pot, ``won`` = chips the sole winner took beyond what they
         put in; ``killer`` = who killed this hand. Returns the reason if a kill is due next hand."""
         self.killer_last = killer
         self.due = None
+        if winners:
+            self.away = None      # another pot was won while the leg holder was away: the streak is over
         if not self.enabled or not winners:
             return ""
         if len(winners) > 1:
