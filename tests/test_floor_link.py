@@ -26,6 +26,7 @@ from dealerbox.sinks.floor.view import FloorView
 from dealerbox.tags import demo_registry
 
 from .test_floor_contract import ROOT, assert_no_hole_cards, count_events, hand_updates, link_config
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -114,7 +115,7 @@ def test_every_payload_matches_its_schema_and_hole_cards_stay_off(broker, view_o
 def test_retained_status_and_state_reach_a_late_subscriber_and_the_will_says_offline(broker, view_of, links, tmp_path):
     link = links(link_config(tmp_path, broker.port))
     play(link, range(1, 2), FindingLog())
-    assert _wait(lambda: link.health()["outbox_depth"] == 0 and link.health()["states_published"] > 0, 10)
+    assert wait_until(lambda: link.health()["outbox_depth"] == 0 and link.health()["states_published"] > 0, 10)
     late = view_of(broker)   # subscribes after everything was published
     assert late.wait_until(lambda v: "T01" in v.tables and v.tables["T01"].online and v.tables["T01"].state, 5)
     assert late.tables["T01"].state["hand"] == 1 and late.tables["T01"].status["boot"] == link.boot
@@ -136,10 +137,10 @@ def test_broker_killed_mid_stream_loses_nothing_and_keeps_order(make_broker, vie
     fl = FindingLog()
     n1, _ = play(link, range(1, 4), fl)
     assert view.wait_until(lambda v: len(v.events("T01")) == n1, 10)
-    assert _wait(lambda: (broker.dir / "mosquitto.db").exists(), 5)   # the view's session is on disk
+    assert wait_until(lambda: (broker.dir / "mosquitto.db").exists(), 5)   # the view's session is on disk
     broker.kill()
     n2, _ = play(link, range(4, 9), fl)   # the table goes on while the broker is gone
-    assert _wait(lambda: link.health()["spooled"] >= n1 + n2 + 8 and link.health()["link"] in ("down", "connecting"), 10)
+    assert wait_until(lambda: link.health()["spooled"] >= n1 + n2 + 8 and link.health()["link"] in ("down", "connecting"), 10)
     assert link.health()["outbox_depth"] >= n2
     broker.start()
     n3, _ = play(link, range(9, 11), fl)   # and while it comes back
@@ -151,7 +152,7 @@ def test_broker_killed_mid_stream_loses_nothing_and_keeps_order(make_broker, vie
     assert set(range(n1 + 1, n1 + n2 + 1)) <= late   # everything made during the outage came out late, flagged
     assert any(a["replayed"] for a in view.tables["T01"].alerts)
     assert view.tables["T01"].gaps() == {}
-    assert link.health()["connects"] >= 2 and _wait(lambda: link.health()["outbox_depth"] == 0, 5)
+    assert link.health()["connects"] >= 2 and wait_until(lambda: link.health()["outbox_depth"] == 0, 5)
     validate_all(view)
     assert_no_hole_cards(list(view.raw), secret_cards(range(1, 11)))
 
@@ -162,7 +163,7 @@ def test_terminal_closed_without_draining_drains_after_restart(broker, view_of, 
     first = FloorLink(config, reconnect_min=0.05, reconnect_max=0.3).start()
     fl = FindingLog()
     n, _ = play(first, range(1, 11), fl)
-    assert _wait(lambda: first.health()["spooled"] >= n + 10, 10)   # events and the 10 alerts are on disk
+    assert wait_until(lambda: first.health()["spooled"] >= n + 10, 10)   # events and the 10 alerts are on disk
     first.abandon()   # mid-stream: the replay rate cap keeps most rows in the outbox
     left = sqlite3.connect(config.floor.outbox).execute("SELECT COUNT(*) FROM outbox").fetchone()[0]
     assert left > 0
@@ -172,7 +173,7 @@ def test_terminal_closed_without_draining_drains_after_restart(broker, view_of, 
         assert view.wait_until(lambda v: len(v.events("T01")) == n, 20), (len(view.events("T01")), n)
         assert event_seqs(view) == [(first.boot, i) for i in range(1, n + 1)]
         assert view.tables["T01"].gaps() == {}
-        assert _wait(lambda: second.health()["outbox_depth"] == 0, 5)
+        assert wait_until(lambda: second.health()["outbox_depth"] == 0, 5)
     finally:
         second.stop(timeout=1)
     validate_all(view)
@@ -192,7 +193,7 @@ def test_a_full_outbox_reaches_the_floor_with_its_drops_announced(broker, view_o
     try:
         assert view.wait_until(lambda v: "T01" in v.tables and len(v.tables["T01"].alerts) == 9
                                and v.events("T01", "FloorEventsDropped"), 15)
-        assert _wait(lambda: online.health()["outbox_depth"] == 0, 10)
+        assert wait_until(lambda: online.health()["outbox_depth"] == 0, 10)
         time.sleep(0.2)
         assert view.gaps() == {}                       # every missing seq was announced as dropped
         dropped = sum(e["data"]["count"] for e in view.events("T01", "FloorEventsDropped"))
@@ -269,7 +270,7 @@ def test_commands_over_the_broker_accepted_or_refused(broker, view_of, links, tm
     states_before = link.health()["states_published"]
     view.refresh("T01")
     assert link.commands.get(timeout=5).cmd == "refresh"
-    assert _wait(lambda: link.health()["states_published"] > states_before, 5)
+    assert wait_until(lambda: link.health()["states_published"] > states_before, 5)
     raw = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
     raw.connect(broker.host, broker.port)
     raw.loop_start()
@@ -277,7 +278,7 @@ def test_commands_over_the_broker_accepted_or_refused(broker, view_of, links, tm
         for payload in (b"\x00garbage", b'{"v":1}', json.dumps({**json.loads(json.dumps(
                 c.command_payload(c.Envelope("demo", "floor", "x"), "ack", 1.0, "evil", "h99-1", table="T01")))}).encode()):
             raw.publish("dealerbox/demo/T01/cmd", payload, qos=1).wait_for_publish(5)
-        assert _wait(lambda: link.health()["commands_refused"] >= 3, 5)
+        assert wait_until(lambda: link.health()["commands_refused"] >= 3, 5)
     finally:
         raw.loop_stop()
         raw.disconnect()
@@ -316,10 +317,3 @@ def secret_cards(hands: range) -> set[str]:
     return hole - public
 
 
-def _wait(cond, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True

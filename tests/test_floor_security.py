@@ -21,19 +21,13 @@ from dealerbox.sinks.floor.link import FloorLink
 from dealerbox.sinks.floor.view import FloorView
 
 from .test_floor_contract import ROOT, assert_no_hole_cards, count_events, hand_updates, link_config
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(90)
 
 USERS = {"T01": "pw-t01", "T02": "pw-t02", "floor": "pw-floor", "broadcast": "pw-bc"}
 
 
-def _wait(cond, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
 
 
 def _password_file(tmp_path, user: str, password: str | None = None):
@@ -57,7 +51,7 @@ class Raw:
 
     def publish(self, topic: str, payload: bytes) -> int:
         info = self.client.publish(topic, payload, qos=1)
-        assert _wait(lambda: info.mid in self.acks, 5), f"no PUBACK for {topic}"
+        assert wait_until(lambda: info.mid in self.acks, 5), f"no PUBACK for {topic}"
         return self.acks[info.mid]
 
     def close(self) -> None:
@@ -113,7 +107,7 @@ def test_a_misconfigured_table_id_is_refused_by_the_acl_and_says_so(secured, tmp
     try:
         for u in hand_updates(1, FindingLog())[0]:
             link.submit(u)
-        assert _wait(lambda: link.health()["link"] == "refused", 10)
+        assert wait_until(lambda: link.health()["link"] == "refused", 10)
         h = link.health()
         assert "ACL" in h["last_error"] and "'T01'" in h["last_error"] and "dealerbox/demo/T02/status" in h["last_error"]
         assert h["outbox_depth"] > 0 and h["acked"] == 0 and h["published"] == 0   # kept, not sent into a void
@@ -130,8 +124,8 @@ def test_refused_credentials_give_a_clear_message_and_keep_spooling(secured, tmp
         ups, _ = hand_updates(1, FindingLog())
         for u in ups:
             link.submit(u)
-        assert _wait(lambda: link.health()["link"] == "refused", 10)
-        assert _wait(lambda: link.health()["outbox_depth"] == count_events(ups) + 1, 10)
+        assert wait_until(lambda: link.health()["link"] == "refused", 10)
+        assert wait_until(lambda: link.health()["outbox_depth"] == count_events(ups) + 1, 10)
         h = link.health()
         assert f"{secured.host}:{secured.port}" in h["last_error"]
         assert "floor.password_file" in h["last_error"] and h["connect_failures"] >= 1 and not h["connected"]
@@ -140,7 +134,7 @@ def test_refused_credentials_give_a_clear_message_and_keep_spooling(secured, tmp
     missing = FloorLink(link_config(tmp_path, secured.port, username="T01",
                                     password_file=str(tmp_path / "nope.pw")), reconnect_min=0.05).start()
     try:
-        assert _wait(lambda: missing.health()["link"] == "config-error", 5)
+        assert wait_until(lambda: missing.health()["link"] == "config-error", 5)
         assert "nope.pw" in missing.health()["last_error"]
     finally:
         missing.stop(timeout=0.2)
@@ -161,8 +155,8 @@ def test_hole_cards_only_on_the_restricted_topic_and_only_for_broadcast(secured,
         for u in ups:
             link.submit(u)
         secret_events = sum(1 for u in ups for e in u.events if e.SECRET_FIELDS)
-        assert _wait(lambda: len(bc.got) == secret_events, 10), (len(bc.got), secret_events)
-        assert _wait(lambda: any(t.endswith("/alert") for t, _ in snoop.got), 5)
+        assert wait_until(lambda: len(bc.got) == secret_events, 10), (len(bc.got), secret_events)
+        assert wait_until(lambda: any(t.endswith("/alert") for t, _ in snoop.got), 5)
         time.sleep(0.3)
         assert not [t for t, _ in snoop.got if t.endswith("/holecards")]
         assert_no_hole_cards(snoop.got, hole - public)
@@ -244,7 +238,7 @@ def test_tls_with_client_certificates_and_a_wrong_ca_is_refused(make_broker, pki
         assert link.health()["connected"]
         for _t, payload, _r, _p in list(view.messages):
             c.validate(c.parse_topic(_t)[2], payload)
-        assert _wait(lambda: "certificate verify failed" in wrong.health()["last_error"], 10), wrong.health()
+        assert wait_until(lambda: "certificate verify failed" in wrong.health()["last_error"], 10), wrong.health()
         assert not wrong.health()["connected"]
     finally:
         link.stop(timeout=1)

@@ -18,17 +18,11 @@ from dealerbox.sinks.floor.link import FloorLink
 from dealerbox.sinks.floor.view import FloorView
 
 from .test_floor_contract import ROOT, count_events, hand_updates, link_config
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(90)
 
 
-def _wait(cond, timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    while not cond():
-        if time.monotonic() > deadline:
-            return False
-        time.sleep(0.02)
-    return True
 
 
 def _event(env: c.Envelope, seq: int, name: str = "ChipsMoved", **data) -> bytes:
@@ -91,7 +85,7 @@ def test_shared_subscription_splits_alerts_but_every_member_sees_every_status(br
                 for u in hand_updates(hand, fl, t0=hand * 100.0)[0]:
                     link.submit(u)
         total_alerts = 8
-        assert _wait(lambda: sum(len(tv.alerts) for m in members for tv in m.tables.values()) >= total_alerts, 15)
+        assert wait_until(lambda: sum(len(tv.alerts) for m in members for tv in m.tables.values()) >= total_alerts, 15)
         time.sleep(0.3)
         got = [(t, a["seq"]) for m in members for t, tv in m.tables.items() for a in tv.alerts]
         assert len(got) == total_alerts and len(set(got)) == total_alerts   # each alert to exactly one member
@@ -115,7 +109,7 @@ def test_floor_command_shows_tables_and_acknowledges(broker, tmp_path):
         ups, _ = hand_updates(7, FindingLog())
         for u in ups:
             link.submit(u)
-        assert _wait(lambda: link.health()["outbox_depth"] == 0 and link.health()["acked"] > 0, 10)
+        assert wait_until(lambda: link.health()["outbox_depth"] == 0 and link.health()["acked"] > 0, 10)
         once = _dealerbox("floor", "--port", str(broker.port), "--once", "--settle", "0.5")
         assert once.returncode == 0, once.stderr
         row = [line for line in once.stdout.splitlines() if line.startswith("T01")]
@@ -143,7 +137,7 @@ def test_alert_latency_submit_to_dashboard(broker, tmp_path, capsys):
     view = FloorView(broker.host, broker.port, "demo").start()
     link = FloorLink(link_config(tmp_path, broker.port), reconnect_min=0.05).start()
     try:
-        assert _wait(lambda: link.health()["connected"], 5)
+        assert wait_until(lambda: link.health()["connected"], 5)
         fl = FindingLog()
         latencies = []
         ups, _ = hand_updates(1, fl)
