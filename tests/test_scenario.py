@@ -12,6 +12,7 @@ from dealerbox.pipeline import Pipeline
 from dealerbox.record.logformat import Input, Link, Rx
 from dealerbox.sources.scenario import ScenarioError, compile_file, compile_text
 from dealerbox.tags import CardTag, ChipTag, MarkerTag, UnknownTag
+from tests.table_checks import final_zones
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 
@@ -61,12 +62,7 @@ def test_clean_hand_deals_clockwise_from_left_of_the_button_and_ends_with_the_de
     bets = [(i.zone, i.tag.value) for i in inputs if isinstance(i, ev.ZoneEntered) and i.zone.startswith("bet")
             and isinstance(i.tag, ChipTag) and i.t < 40]
     assert sum(v for z, v in bets if z == "bet5") == 16 and sum(v for z, v in bets if z == "bet1") == 1
-    where: dict[str, str] = {}
-    for i in inputs:
-        if isinstance(i, ev.ZoneEntered):
-            where[i.tag.uid] = i.zone
-        elif isinstance(i, ev.ZoneLeft) and where.get(i.tag.uid) == i.zone:
-            del where[i.tag.uid]
+    where = final_zones(inputs)
     cards = [z for u, z in where.items() if isinstance(compiled.registry.lookup(u), CardTag)]
     assert len(cards) == 52 and set(cards) == {"shoe"}
     assert not [u for u, z in where.items() if isinstance(compiled.registry.lookup(u), ChipTag)]

@@ -12,6 +12,7 @@ from dealerbox.pipeline import Pipeline, registry_from_enrolment
 from dealerbox.record.logformat import Input, Rx
 from dealerbox.sources.simulator import (IRREGULARITIES, SimulatedSource, Simulator, SimulatorError)
 from dealerbox.tags import CardTag, ChipTag, MarkerTag, UnknownTag, demo_registry
+from tests.table_checks import final_zones
 
 VARIANTS = ("nlhe", "plhe", "flhe", "plo")
 
@@ -97,12 +98,7 @@ def test_choreography_of_dealing_and_chips():
                 assert gap < 0.5 or gap > 0.9
                 last[i.zone] = i.t
         # after the hand every card of the deck is back in the shoe, and no chip is left in a zone
-        where: dict[str, str] = {}
-        for i in inputs:
-            if isinstance(i, ev.ZoneEntered):
-                where[i.tag.uid] = i.zone
-            elif isinstance(i, ev.ZoneLeft) and where.get(i.tag.uid) == i.zone:
-                del where[i.tag.uid]
+        where = final_zones(inputs)
         assert all(z == "shoe" for u, z in where.items() if isinstance(sim.registry.lookup(u), CardTag)), where
         assert not [u for u, z in where.items() if isinstance(sim.registry.lookup(u), ChipTag)]
 
