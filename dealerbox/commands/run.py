@@ -1,14 +1,19 @@
 """``dealerbox run``: the dealer terminal.
 
 Picks the reader board when one is attached (config ``reader.port``), else the built-in simulator; the
-display when there is one, else headless (table events printed, one per line).
+display when there is one, else headless (table events printed, one per line). With ``reader.source =
+"serial"`` a board that is not there yet (the Pi boots first) is waited for: the terminal comes up, says
+which port it waits on and what to do, and follows the table once the board says hello. Ctrl-C or SIGTERM
+stops it cleanly.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import signal
 import sys
+import threading
 import time
 
 from ..config import Config, ConfigError, from_dict
@@ -76,8 +81,14 @@ def run(args: argparse.Namespace) -> int:
              f"{config.floor.host}:{config.floor.port}" if floor else "off",
              config.record.dir if recorder else "off")
     started = time.monotonic()
+    terminated = threading.Event()
+    if threading.current_thread() is threading.main_thread():
+        # systemd stops the kiosk with SIGTERM: finish like Ctrl-C (recorder closed, floor told).
+        signal.signal(signal.SIGTERM, lambda signum, frame: terminated.set())
 
     def done(t: Terminal) -> bool:
+        if terminated.is_set():
+            return True
         if args.hands is not None and t.hands_ended >= args.hands:
             return True
         if kind == "replay" and source.finished.is_set() and source.entries.empty():
@@ -110,7 +121,9 @@ def run(args: argparse.Namespace) -> int:
 def _make_source(kind: str, config: Config, registry, speed: float | None):
     if kind == "serial":
         from ..sources.serial_port import SerialSource
-        return SerialSource(config.reader.port, config.reader.baud, reconnect_max_s=config.reader.reconnect_max_s)
+        # A board not plugged in yet is waited for (and shown), not an exit: the Pi often boots first.
+        return SerialSource(config.reader.port, config.reader.baud, reconnect_max_s=config.reader.reconnect_max_s,
+                            wait_for_board=True)
     from ..sources.simulator import SimulatedSource, Simulator
     sim = Simulator(config, registry, seed=config.simulator.seed)
     return SimulatedSource(sim, speed=speed or config.simulator.speed)

@@ -105,6 +105,7 @@ class Terminal:
         self._link_up = False
         self._threads: list[threading.Thread] = []
         self.errors: list[str] = []
+        self._waiting_said = ""   # the last "waiting for the board" sentence logged, so a retry is not news
 
     # --- inputs from people -------------------------------------------------------------------------
     def submit(self, dealer_input: DealerInput | dict) -> None:
@@ -147,6 +148,7 @@ class Terminal:
     # --- the core thread: the only caller of the pipeline ----------------------------------------------
     def _core_loop(self) -> None:
         while not self.stopped.is_set():
+            self._say_waiting()
             events: list[TableEvent] = []
             try:
                 entry: Record | None = self.source.entries.get(timeout=0.05)
@@ -186,6 +188,14 @@ class Terminal:
             elif self.clock() - self._last_health >= HEALTH_PERIOD_S:
                 self._publish(())
 
+    def _say_waiting(self) -> None:
+        # Logged when the reason changes (board missing, then forbidden, then found), never per retry.
+        waiting = getattr(self.source, "waiting", "")
+        if waiting != self._waiting_said:
+            if waiting:
+                log.warning("%s", waiting)
+            self._waiting_said = waiting
+
     def idle_for(self) -> float:
         """Seconds since the core thread last applied an entry."""
         return self.clock() - self._last_step
@@ -211,6 +221,9 @@ class Terminal:
         counters = getattr(self.source, "counters", None)
         if counters is not None:
             h["reader"]["source"] = counters if isinstance(counters, dict) else vars(counters)
+        waiting = getattr(self.source, "waiting", "")
+        if waiting:  # no board yet (or unplugged): the sentence says which port and what to do
+            h["reader"]["waiting"] = waiting
         if self.floor is not None:
             h["floor"] = self.floor.health()
         if self.recorder is not None and hasattr(self.recorder, "health"):

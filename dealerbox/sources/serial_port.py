@@ -60,12 +60,26 @@ def explain(port: str, error: BaseException) -> str:
     return f"cannot use {port}: {error}"
 
 
+UDEV_RULE = "hardware/99-dealerbox-reader.rules"
+
+
+def waiting_message(port: str, code: int | None, error: str = "") -> str:
+    """What the screen, the floor and the log say while the terminal waits for the board on ``port``."""
+    if code in (errno.EACCES, errno.EPERM):
+        return (f"waiting for the reader board on {port}: permission denied; add the user to the dialout group "
+                f"(sudo usermod -aG dialout $USER, then log in again) or install the udev rule {UDEV_RULE}")
+    if code == errno.ENOENT or not error:
+        return (f"waiting for the reader board on {port}: plug in its USB cable; if it is plugged in, check the "
+                f"udev rule {UDEV_RULE} (it makes {port})")
+    return f"waiting for the reader board on {port}: {error}"
+
+
 class SerialSource:
     """Reads the reader board's port on its own thread; ``.entries`` is a queue of Rx / Tx / Link records."""
 
     def __init__(self, port: str, baud: int = 115200, clock: Callable[[], float] = time.monotonic, *,
                  sleep: Callable[[float], Any] | None = None, reconnect_max_s: float = 5.0,
-                 reconnect_min_s: float = RECONNECT_MIN_S) -> None:
+                 reconnect_min_s: float = RECONNECT_MIN_S, wait_for_board: bool = False) -> None:
         self.port = port
         self.baud = baud
         self.clock = clock
@@ -80,7 +94,12 @@ class SerialSource:
         self._thread: threading.Thread | None = None
         self._counters = {"bytes": 0, "chunks": 0, "reconnects": 0, "errors": 0, "tx_frames": 0}
         self.last_error = ""
-        if not os.path.exists(port):
+        # wait_for_board: a missing or forbidden port is a state to show and retry, not an error to raise
+        # (the Pi boots before the board, or without it).
+        self.wait_for_board = wait_for_board
+        self._wait_code: int | None = None if os.path.exists(port) else errno.ENOENT
+        self._ever_connected = False
+        if not os.path.exists(port) and not wait_for_board:
             # Fail where the source is chosen, so the operator hears about it before anything starts.
             raise SerialSourceError(explain(port, FileNotFoundError(errno.ENOENT, "no such file", port)), errno.ENOENT)
 
@@ -91,8 +110,11 @@ class SerialSource:
         try:
             self._open()
         except (serial.SerialException, OSError) as e:
-            raise SerialSourceError(explain(self.port, e), getattr(e, "errno", None)) from None
-        self.entries.put(Link(self.clock(), True, self.port, "opened"))
+            if not self.wait_for_board:
+                raise SerialSourceError(explain(self.port, e), getattr(e, "errno", None)) from None
+            self._note_open_failure(e)  # the reader thread keeps retrying
+        else:
+            self.entries.put(Link(self.clock(), True, self.port, "opened"))
         self._thread = threading.Thread(target=self._run, name="dealerbox-serial", daemon=True)
         self._thread.start()
 
@@ -105,6 +127,13 @@ class SerialSource:
     @property
     def connected(self) -> bool:
         return self._serial is not None
+
+    @property
+    def waiting(self) -> str:
+        """Empty while the board is connected; else one sentence naming the port and what to do."""
+        if self._serial is not None:
+            return ""
+        return waiting_message(self.port, self._wait_code, self.last_error)
 
     @property
     def counters(self) -> dict[str, int]:
@@ -166,16 +195,18 @@ class SerialSource:
             self._sleep(wait)
             if self._stopped.is_set():
                 return
-            if os.path.exists(self.port):
+            if not os.path.exists(self.port):
+                self._wait_code = errno.ENOENT
+            else:
+                first = not self._ever_connected
                 try:
                     self._open()
                 except (serial.SerialException, OSError) as e:
-                    self.last_error = explain(self.port, e)
-                    self._counters["errors"] += 1
+                    self._note_open_failure(e)
                 else:
                     self._counters["reconnects"] += 1
-                    self.entries.put(Link(self.clock(), True, self.port, "reconnected"))
-                    log.info("reader board back on %s", self.port)
+                    self.entries.put(Link(self.clock(), True, self.port, "opened" if first else "reconnected"))
+                    log.info("reader board %s on %s", "found" if first else "back", self.port)
                     # The board re-reports what it sees, so the table state catches up with the gap.
                     self.send(p.CmdHello())
                     self.send(p.CmdInventory())
@@ -188,6 +219,13 @@ class SerialSource:
         ser = serial.Serial(self.port, self.baud, timeout=READ_TIMEOUT_S, write_timeout=1.0, exclusive=True)
         with self._write_lock:
             self._serial = ser
+        self._ever_connected = True
+        self._wait_code = None
+
+    def _note_open_failure(self, error: BaseException) -> None:
+        self.last_error = explain(self.port, error)
+        self._wait_code = getattr(error, "errno", None)
+        self._counters["errors"] += 1
 
     def _close(self) -> None:
         with self._write_lock:
