@@ -24,6 +24,7 @@ from . import cards, theme
 from .cache import LRU
 from .health import HealthView
 from .history import hand_records, pot_name
+from .sheet import KEYPAD_MODES, SeatSheet
 
 BASE = (800, 480)
 PHASE_NAMES = {"idle": "Waiting", "deal": "Dealing", "preflop": "Pre-flop", "flop": "Flop", "turn": "Turn",
@@ -54,6 +55,7 @@ class Target:
     ref: str | None = None
     seats: tuple[int, ...] = ()
     ui: str | None = None
+    amount: int | None = None        # a buy-in or rebuy typed on the seat sheet
 
 
 @dataclass(slots=True)
@@ -63,6 +65,7 @@ class UiState:
     history_page: int = 0
     confirm: str | None = None       # "misdeal" or "new-hand" while waiting for the second tap
     history_pages: int = 1
+    sheet: SeatSheet | None = None   # the seat sheet, while one is open
 
 
 @dataclass(slots=True)
@@ -105,6 +108,22 @@ def open_findings(state: TableState, events: Iterable[te.TableEvent] = ()) -> li
             order.setdefault(f.id, len(order))
     live = [f for f in found.values() if f.id not in acked]
     return sorted(live, key=lambda f: (-theme.SEVERITY_RANK.get(f.severity, 0), -order[f.id]))
+
+
+def sheet_must_close(sheet: SeatSheet, state: TableState, banner: FindingView | None, history: bool) -> bool:
+    """Findings come first: a dealer or floor finding bannered after the sheet opened closes it (the typed
+    amount is dropped), as does the seat no longer being what the sheet was for (seated or left meanwhile)."""
+    if history:
+        return True
+    if banner is not None and banner.severity in ("dealer", "floor") and banner.id != sheet.banner:
+        return True
+    view = next((v for v in state.seats if v.seat == sheet.seat), None)
+    return view is None or view.occupied != sheet.occupied
+
+
+def seat_in_play(state: TableState, seat: SeatView) -> bool:
+    """The seat holds a live hand in the running hand: no chips added, no leaving until it is over."""
+    return state.phase in IN_HAND_PHASES and (seat.in_hand or seat.all_in) and not seat.folded
 
 
 def awarded_pots(state: TableState, events: Iterable[te.TableEvent]) -> set[int]:
@@ -308,6 +327,8 @@ class Renderer:
         w, h = self.size
         findings = open_findings(state, events)
         frame.banner = findings[0] if findings else None
+        if ui.sheet is not None and sheet_must_close(ui.sheet, state, frame.banner, ui.history):
+            ui.sheet = None
 
         # A column of keys down the right: on a wide screen height is what the table is short of.
         top = pygame.Rect(0, 0, w, self.px(44))
@@ -338,6 +359,8 @@ class Renderer:
             self.draw_history(frame, body, events, ui)
         else:
             self.draw_table(frame, body, state, findings, events)
+            if ui.sheet is not None:
+                self.draw_sheet(frame, body, state, ui.sheet)
         if banner:
             self.draw_banner(frame, banner, frame.banner, len(findings) - 1, state.phase in IN_HAND_PHASES)
         self.draw_keys(frame, keys, state, events, ui)
@@ -538,6 +561,9 @@ class Renderer:
             pygame.draw.rect(surf, outline, box.inflate(self.px(8), self.px(8)), width=self.px(5),
                              border_radius=self.px(12))
         frame.drawn.append(Drawn("seat", status, box.copy(), seat.seat))
+        # The whole box is the seat's key: it opens the seat sheet.
+        frame.targets.append(Target(f"seat:{seat.seat}", f"Seat {seat.seat}", box.copy(), ui="seat", seat=seat.seat,
+                                    ref="taken" if seat.occupied else "open"))
         pad = self.px(6)
         self.text(frame, str(seat.seat), "big", text_colour, kind="seat-number", ref=seat.seat,
                   topleft=(box.left + pad, box.top + pad // 2))
@@ -706,6 +732,118 @@ class Renderer:
         anchor = {"midtop": ((span[0] + span[1]) // 2, top)} if top is not None else \
             {"midbottom": ((span[0] + span[1]) // 2, bottom)}
         self.text(frame, self.fit(text, font, width), font, colour, kind=kind, **anchor)
+
+    # --- seat sheet --------------------------------------------------------------------------------
+
+    def sheet_rect(self, body: pygame.Rect) -> pygame.Rect:
+        """The sheet over the middle of the table; the banner and the key column stay uncovered."""
+        pad = self.px(8)
+        rect = body.inflate(-2 * pad, -2 * pad)
+        rect.width, rect.height = min(rect.width, self.px(600)), min(rect.height, self.px(380))
+        rect.center = body.center
+        return rect
+
+    def draw_sheet(self, frame: Frame, body: pygame.Rect, state: TableState, sheet: SeatSheet) -> None:
+        # Under the sheet the seats are not keys: a tap beside a sheet key must not open another seat.
+        frame.targets[:] = [t for t in frame.targets if t.ui != "seat"]
+        rect = self.sheet_rect(body)
+        rim = self.px(3)
+        panel = self.sprite(("sheet", rect.size), rect.size, lambda s: (
+            pygame.draw.rect(s, theme.WHITE, s.get_rect(), border_radius=self.px(14)),
+            pygame.draw.rect(s, theme.BAR, s.get_rect().inflate(-2 * rim, -2 * rim), border_radius=self.px(12))))
+        frame.surface.blit(panel, rect.topleft)
+        frame.drawn.append(Drawn("sheet", sheet.mode, rect.copy(), sheet.seat))
+        view = next(v for v in state.seats if v.seat == sheet.seat)
+        pad = self.px(12)
+        inner = rect.inflate(-2 * pad, -2 * pad)
+        title = {"sit": f"Seat {sheet.seat}: seat a player", "menu": f"Seat {sheet.seat}",
+                 "rebuy": f"Seat {sheet.seat}: rebuy", "leave": f"Seat {sheet.seat}: leave the table?"}[sheet.mode]
+        if sheet.occupied:
+            title += f"   stack {view.stack:,}"
+        r = self.text(frame, self.fit(title, "big", inner.width), "big", theme.TEXT, kind="sheet-title",
+                      ref=sheet.seat, topleft=inner.topleft)
+        area = pygame.Rect(inner.left, r.bottom + pad // 2, inner.width, inner.bottom - r.bottom - pad // 2)
+        if sheet.mode in KEYPAD_MODES:
+            self._draw_keypad(frame, area, sheet)
+        elif sheet.mode == "menu":
+            self._draw_seat_menu(frame, area, state, view, sheet)
+        else:
+            self._draw_leave(frame, area, view, sheet)
+
+    def _draw_keypad(self, frame: Frame, area: pygame.Rect, sheet: SeatSheet) -> None:
+        """Digits on the left (phone layout), the amount and OK / Cancel on the right."""
+        gap = self.px(8)
+        key_h = max(theme.MIN_TOUCH, min(self.px(64), (area.height - 3 * gap) // 4))
+        key_w = max(theme.MIN_TOUCH, min(self.px(84), (area.width // 2 - 2 * gap) // 3))
+        for i, label in enumerate(("1", "2", "3", "4", "5", "6", "7", "8", "9", "Clear", "0", "Del")):
+            r = pygame.Rect(area.left + (i % 3) * (key_w + gap), area.top + (i // 3) * (key_h + gap), key_w, key_h)
+            ui = {"Clear": "sheet:clear", "Del": "sheet:back"}.get(label, f"sheet:digit:{label}")
+            self.key(frame, r, label, theme.KEY, Target(ui, label, r, ui=ui))
+        col = pygame.Rect(area.left + 3 * key_w + 4 * gap, area.top, 0, area.height)
+        col.width = area.right - col.left
+        amount, message = sheet.amount()
+        field = pygame.Rect(col.left, col.top, col.width, self.fonts["huge"].get_linesize() + self.px(12))
+        pygame.draw.rect(frame.surface, theme.BACKGROUND, field, border_radius=self.px(6))
+        pygame.draw.rect(frame.surface, theme.WHITE if amount else theme.HEALTH_WARN, field, width=self.px(2),
+                         border_radius=self.px(6))
+        shown = f"{int(sheet.entry):,}" if sheet.entry else ""
+        self.text(frame, shown, "huge", theme.WHITE, kind="sheet-amount", ref=amount, center=field.center)
+        hint = message if amount is None else \
+            (f"buy-in {sheet.prefill:,}: type to change" if sheet.fresh else message)
+        self.text(frame, self.fit(hint, "small", col.width), "small",
+                  theme.HEALTH_WARN if amount is None else theme.TEXT_DIM, kind="sheet-hint", ref=sheet.seat,
+                  midtop=(col.centerx, field.bottom + self.px(4)))
+        cancel = pygame.Rect(col.left, area.top + 3 * (key_h + gap), col.width, key_h)
+        ok = cancel.move(0, -(key_h + gap))
+        verb = "Seat" if sheet.mode == "sit" else "Add"
+        ok_target = None
+        if amount is not None:
+            ok_target = Target("sheet:ok", f"{verb} {amount:,}", ok, action=sheet.mode, seat=sheet.seat, amount=amount)
+        self.key(frame, ok, ok_target.label if ok_target else "OK", theme.KEY_CONFIRM, ok_target)
+        self.key(frame, cancel, "Cancel", theme.KEY, Target("sheet:cancel", "Cancel", cancel, ui="sheet:cancel"))
+
+    def _draw_seat_menu(self, frame: Frame, area: pygame.Rect, state: TableState, view: SeatView,
+                        sheet: SeatSheet) -> None:
+        gap = self.px(8)
+        busy = seat_in_play(state, view)
+        hint_h = self.fonts["small"].get_linesize() + gap if busy else 0
+        key_h = max(theme.MIN_TOUCH, min(self.px(72), (area.height - hint_h - 2 * gap) // 3))
+        key_w = (area.width - gap) // 2
+        n = sheet.seat
+        items = [("Rebuy", None if busy else Target("sheet:rebuy", "Rebuy", pygame.Rect(0, 0, 0, 0), ui="sheet:rebuy"),
+                  theme.KEY_CONFIRM),
+                 ("Sit out / wait for big blind", Target("sheet:wait-for-bb", "Sit out / wait for big blind",
+                                                         pygame.Rect(0, 0, 0, 0), action="wait-for-bb", seat=n),
+                  theme.KEY),
+                 ("Back in", Target("sheet:back-in", "Back in", pygame.Rect(0, 0, 0, 0), action="back-in", seat=n),
+                  theme.KEY),
+                 ("Leave", None if busy else Target("sheet:leave", "Leave", pygame.Rect(0, 0, 0, 0), ui="sheet:leave"),
+                  theme.KEY_DANGER)]
+        for i, (label, target, colour) in enumerate(items):
+            r = pygame.Rect(area.left + (i % 2) * (key_w + gap), area.top + (i // 2) * (key_h + gap), key_w, key_h)
+            if target is not None:
+                target.rect.update(r)
+            self.key(frame, r, label, colour, target)
+        cancel = pygame.Rect(area.left, area.top + 2 * (key_h + gap), area.width, key_h)
+        self.key(frame, cancel, "Cancel", theme.KEY, Target("sheet:cancel", "Cancel", cancel, ui="sheet:cancel"))
+        if busy:  # The Buy-in 2: chips are added between hands
+            self.text(frame, self.fit("In this hand: rebuy or leave once it is over", "small", area.width), "small",
+                      theme.TEXT_DIM, kind="sheet-hint", ref=n, topleft=(area.left, cancel.bottom + gap))
+
+    def _draw_leave(self, frame: Frame, area: pygame.Rect, view: SeatView, sheet: SeatSheet) -> None:
+        gap = self.px(8)
+        y = area.top
+        prompt = f"The player takes {view.stack:,} in chips and seat {sheet.seat} opens. This cannot be undone."
+        for line in self.wrap(prompt, "med", area.width, 3):
+            y = self.text(frame, line, "med", theme.TEXT, kind="sheet-prompt", ref=sheet.seat,
+                          topleft=(area.left, y)).bottom
+        key_h = max(theme.MIN_TOUCH, min(self.px(72), area.bottom - y - gap))
+        key_w = (area.width - gap) // 2
+        leave = pygame.Rect(area.left, area.bottom - key_h, key_w, key_h)
+        cancel = leave.move(key_w + gap, 0)
+        self.key(frame, leave, "Leave the table", theme.KEY_DANGER,
+                 Target("sheet:leave-confirm", "Leave the table", leave, action="leave", seat=sheet.seat))
+        self.key(frame, cancel, "Cancel", theme.KEY, Target("sheet:cancel", "Cancel", cancel, ui="sheet:cancel"))
 
     # --- findings banner ---------------------------------------------------------------------------
 

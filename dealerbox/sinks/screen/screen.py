@@ -31,12 +31,14 @@ from ...engine.inputs import DealerInput
 from ...engine.state import TableState
 from .health import HealthMonitor, HealthView
 from .render import Frame, Renderer, Target, UiState
+from .sheet import SeatSheet, max_amount
 
 log = logging.getLogger(__name__)
 
 TICK_S = 1.0            # look again once a second while idle: heartbeat age, confirm timeout
 POLL_S = 0.04           # taps are read this often: a finger cannot tell 40 ms, a Pi's CPU can tell 1 ms
 CONFIRM_TIMEOUT_S = 8.0  # an unanswered "Confirm misdeal?" goes away by itself
+SHEET_TIMEOUT_S = 30.0   # a seat sheet left alone goes away: it covers the board
 KEEP_EVENTS = 4000      # enough for the last few hands in the history view
 
 
@@ -136,9 +138,12 @@ class Screen:
         now = self.clock()
         if self.ui.confirm and now - self._confirm_at > CONFIRM_TIMEOUT_S:
             self.ui.confirm = None
+        if self.ui.sheet and now - self.ui.sheet.opened_at > SHEET_TIMEOUT_S:
+            self.ui.sheet = None
         view = self.monitor.judge(self.health, now, extra_age=now - self.health_at)
         last = self.events[-1] if self.events else None
-        shown = (self.state, view, len(self.events), id(last), self.ui.history, self.ui.history_page, self.ui.confirm)
+        shown = (self.state, view, len(self.events), id(last), self.ui.history, self.ui.history_page, self.ui.confirm,
+                 self.ui.sheet)
         if self.frame is not None and self._shown is not None and _same(shown, self._shown):
             return False
         self._shown = shown
@@ -223,6 +228,12 @@ class Screen:
         return None
 
     def _activate(self, target: Target) -> DealerInput | None:
+        self._shown = None  # the screen itself changed: draw next time round
+        if target.key.startswith("sheet:") and target.ui:
+            self._sheet_key(target.ui)
+            return None
+        # Any other key closes the seat sheet: the dealer has moved on.
+        self.ui.sheet = None
         if target.ui:
             if target.ui.startswith("confirm:"):
                 self.ui.confirm = target.ui.split(":", 1)[1]
@@ -236,11 +247,32 @@ class Screen:
                 self.ui.history_page += 1
             elif target.ui == "newer":
                 self.ui.history_page = max(0, self.ui.history_page - 1)
-            self._shown = None  # the screen itself changed: draw next time round
+            elif target.ui == "seat" and target.seat is not None:
+                game = self.config.game
+                banner = self.frame.banner.id if self.frame and self.frame.banner else None
+                self.ui.confirm = None
+                self.ui.sheet = SeatSheet.open(target.seat, target.ref == "taken", game.buy_in,
+                                               max_amount(game.buy_in, game.big_blind), banner, self.clock())
             return None
         self.ui.confirm = None
-        self._shown = None
-        return DealerInput(self.clock(), target.action, seat=target.seat, ref=target.ref, seats=target.seats)
+        return DealerInput(self.clock(), target.action, seat=target.seat, ref=target.ref, seats=target.seats,
+                           amount=target.amount)
+
+    def _sheet_key(self, ui: str) -> None:
+        """A key on the seat sheet that only changes the sheet (digits, modes, cancel)."""
+        sheet, now = self.ui.sheet, self.clock()
+        if sheet is None:
+            return
+        if ui.startswith("sheet:digit:"):
+            self.ui.sheet = sheet.digit(ui.rsplit(":", 1)[1], now)
+        elif ui == "sheet:back":
+            self.ui.sheet = sheet.backspace(now)
+        elif ui == "sheet:clear":
+            self.ui.sheet = sheet.clear(now)
+        elif ui in ("sheet:rebuy", "sheet:leave"):
+            self.ui.sheet = sheet.to(ui.split(":", 1)[1], now)
+        elif ui == "sheet:cancel":
+            self.ui.sheet = None
 
 
 def _same(a: tuple, b: tuple) -> bool:
