@@ -67,27 +67,49 @@ def arrivals_from_log(path: str) -> Iterator[tuple[int, str]]:
                     yield frame.message.zone, frame.message.uid.hex()
 
 
-def arrivals_from_port(port: str, baud: int, idle: float, enough: int | None) -> Iterator[tuple[int, str]]:
+def arrivals_from_port(port: str, baud: int, idle: float, enough: int | None,
+                       zone: int | None = None) -> Iterator[tuple[int, str]]:
+    """(zone, uid) of every TAG_ARRIVED from a live board, until ``enough`` tags arrived in ``zone`` (any
+    zone when None) or none did for ``idle`` seconds after the first: the dealer may take a while to start."""
     from ..sources.serial_port import SerialSource  # the live reader's owner; imported only when used
     source = SerialSource(port, baud)
     decoder = FrameDecoder()
     source.start()
-    seen, last = 0, time.monotonic()
+    seen, last = 0, None
     print(f"scanning on {port}: present the tags now (stops {idle:.0f} s after the last one)", file=sys.stderr)
     try:
-        while time.monotonic() - last < idle and (enough is None or seen < enough):
+        while (last is None or time.monotonic() - last < idle) and (enough is None or seen < enough):
             try:
-                record = source.entries.get(timeout=0.5)
+                record = source.entries.get(timeout=0.1)
             except queue.Empty:
                 continue
             if isinstance(record, Rx):
                 for frame in decoder.feed(record.data):
                     if isinstance(frame.message, p.TagArrived):
-                        seen += 1
-                        last = time.monotonic()
+                        if zone is None or frame.message.zone == zone:  # a stray tag elsewhere is not a card
+                            seen += 1
+                            last = time.monotonic()
                         yield frame.message.zone, frame.message.uid.hex()
+                        if enough is not None and seen >= enough:
+                            return
     finally:
         source.stop()
+
+
+def _announced(arrivals: Iterator[tuple[int, str]], deck: bool) -> Iterator[tuple[int, str]]:
+    """Name every tag as it is read, so the dealer catches a slip at that card rather than at the end."""
+    seen: dict[str, str] = {}
+    for zone, uid in arrivals:
+        if deck and zone != p.ZONE_SHOE:
+            print(f"       {uid} seen outside the shoe (zone {zone}): ignored", file=sys.stderr)
+        elif uid in seen:
+            print(f"       {uid} again (already {seen[uid]}): this scan will be refused; re-scan from 2c"
+                  if deck else f"       {uid} again: counted once", file=sys.stderr)
+        else:
+            n = len(seen) + 1
+            seen[uid] = SCAN_ORDER[n - 1] if deck and n <= len(SCAN_ORDER) else "chip" if not deck else "extra"
+            print(f"{n:3d}/{len(SCAN_ORDER)} {seen[uid]} {uid}" if deck else f"{n:4d} {uid}", file=sys.stderr)
+        yield zone, uid
 
 
 # --- turning a scan into files ----------------------------------------------------------------------
@@ -141,9 +163,12 @@ def run(args: argparse.Namespace) -> int:
     except (EnrolError, EnrolmentError) as e:
         print(f"dealerbox enrol: {e}", file=sys.stderr)
         return 2
-    except FileNotFoundError as e:
+    except OSError as e:  # a missing file, or the board's port (SerialSourceError says which and what to do)
         print(f"dealerbox enrol: {e}", file=sys.stderr)
         return 2
+    except KeyboardInterrupt:
+        print("dealerbox enrol: stopped; nothing written", file=sys.stderr)
+        return 130
     except ValueError as e:  # a log that cannot be read at all (LogError, ScenarioError)
         print(f"dealerbox enrol: {e}", file=sys.stderr)
         return 2
@@ -167,7 +192,9 @@ def _run(args: argparse.Namespace) -> int:
     if args.log:
         arrivals = list(arrivals_from_log(args.log))
     else:
-        arrivals = list(arrivals_from_port(args.port, args.cfg.reader.baud, args.idle, enough))
+        live = arrivals_from_port(args.port, args.cfg.reader.baud, args.idle, enough,
+                                  p.ZONE_SHOE if args.what == "deck" else None)
+        arrivals = list(_announced(live, args.what == "deck"))
     if args.what == "deck":
         uids = [uid for zone, uid in arrivals if zone == p.ZONE_SHOE]
         others = len(arrivals) - len(uids)
