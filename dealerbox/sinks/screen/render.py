@@ -735,26 +735,35 @@ class Renderer:
 
     # --- seat sheet --------------------------------------------------------------------------------
 
-    def sheet_rect(self, body: pygame.Rect) -> pygame.Rect:
-        """The sheet over the middle of the table; the banner and the key column stay uncovered."""
+    def sheet_rect(self, body: pygame.Rect, content_h: int) -> pygame.Rect:
+        """The sheet over the middle of the table, as tall as its content; banner and key column stay clear."""
         pad = self.px(8)
         rect = body.inflate(-2 * pad, -2 * pad)
-        rect.width, rect.height = min(rect.width, self.px(600)), min(rect.height, self.px(380))
+        rect.width, rect.height = min(rect.width, self.px(600)), min(rect.height, content_h)
         rect.center = body.center
         return rect
 
     def draw_sheet(self, frame: Frame, body: pygame.Rect, state: TableState, sheet: SeatSheet) -> None:
         # Under the sheet the seats are not keys: a tap beside a sheet key must not open another seat.
         frame.targets[:] = [t for t in frame.targets if t.ui != "seat"]
-        rect = self.sheet_rect(body)
+        view = next(v for v in state.seats if v.seat == sheet.seat)
+        pad, gap = self.px(12), self.px(8)
+        width = min(body.width - 2 * self.px(8), self.px(600)) - 2 * pad
+        if sheet.mode in KEYPAD_MODES:
+            content = 4 * self.px(64) + 3 * gap
+        elif sheet.mode == "menu":
+            content = 3 * self.px(72) + 2 * gap + \
+                (self.fonts["small"].get_linesize() + gap if seat_in_play(state, view) else 0)
+        else:
+            lines = len(self.wrap(self.leave_prompt(view), "med", width, 3))
+            content = lines * self.fonts["med"].get_linesize() + gap + self.px(72)
+        rect = self.sheet_rect(body, 2 * pad + self.fonts["big"].get_linesize() + pad // 2 + content)
         rim = self.px(3)
         panel = self.sprite(("sheet", rect.size), rect.size, lambda s: (
             pygame.draw.rect(s, theme.WHITE, s.get_rect(), border_radius=self.px(14)),
             pygame.draw.rect(s, theme.BAR, s.get_rect().inflate(-2 * rim, -2 * rim), border_radius=self.px(12))))
         frame.surface.blit(panel, rect.topleft)
         frame.drawn.append(Drawn("sheet", sheet.mode, rect.copy(), sheet.seat))
-        view = next(v for v in state.seats if v.seat == sheet.seat)
-        pad = self.px(12)
         inner = rect.inflate(-2 * pad, -2 * pad)
         title = {"sit": f"Seat {sheet.seat}: seat a player", "menu": f"Seat {sheet.seat}",
                  "rebuy": f"Seat {sheet.seat}: rebuy", "leave": f"Seat {sheet.seat}: leave the table?"}[sheet.mode]
@@ -830,11 +839,14 @@ class Renderer:
             self.text(frame, self.fit("In this hand: rebuy or leave once it is over", "small", area.width), "small",
                       theme.TEXT_DIM, kind="sheet-hint", ref=n, topleft=(area.left, cancel.bottom + gap))
 
+    @staticmethod
+    def leave_prompt(view: SeatView) -> str:
+        return f"The player takes {view.stack:,} in chips and seat {view.seat} opens. This cannot be undone."
+
     def _draw_leave(self, frame: Frame, area: pygame.Rect, view: SeatView, sheet: SeatSheet) -> None:
         gap = self.px(8)
         y = area.top
-        prompt = f"The player takes {view.stack:,} in chips and seat {sheet.seat} opens. This cannot be undone."
-        for line in self.wrap(prompt, "med", area.width, 3):
+        for line in self.wrap(self.leave_prompt(view), "med", area.width, 3):
             y = self.text(frame, line, "med", theme.TEXT, kind="sheet-prompt", ref=sheet.seat,
                           topleft=(area.left, y)).bottom
         key_h = max(theme.MIN_TOUCH, min(self.px(72), area.bottom - y - gap))

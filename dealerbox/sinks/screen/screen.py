@@ -248,15 +248,23 @@ class Screen:
             elif target.ui == "newer":
                 self.ui.history_page = max(0, self.ui.history_page - 1)
             elif target.ui == "seat" and target.seat is not None:
-                game = self.config.game
-                banner = self.frame.banner.id if self.frame and self.frame.banner else None
-                self.ui.confirm = None
-                self.ui.sheet = SeatSheet.open(target.seat, target.ref == "taken", game.buy_in,
-                                               max_amount(game.buy_in, game.big_blind), banner, self.clock())
+                self.open_sheet(target.seat, target.ref == "taken")
             return None
         self.ui.confirm = None
         return DealerInput(self.clock(), target.action, seat=target.seat, ref=target.ref, seats=target.seats,
                            amount=target.amount)
+
+    def open_sheet(self, seat: int, occupied: bool, mode: str | None = None) -> None:
+        """Open the seat sheet as a tap on the seat box does; ``mode`` ("rebuy", "leave") goes one step on.
+        The finding bannered now is remembered: only a newer one needing the dealer closes the sheet."""
+        game, now = self.config.game, self.clock()
+        banner = self.frame.banner.id if self.frame and self.frame.banner else None
+        self.ui.confirm = None
+        self.ui.sheet = SeatSheet.open(seat, occupied, game.buy_in, max_amount(game.buy_in, game.big_blind),
+                                       banner, now)
+        if mode and mode != self.ui.sheet.mode:
+            self.ui.sheet = self.ui.sheet.to(mode, now)
+        self._shown = None
 
     def _sheet_key(self, ui: str) -> None:
         """A key on the seat sheet that only changes the sheet (digits, modes, cancel)."""
