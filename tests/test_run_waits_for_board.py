@@ -112,3 +112,20 @@ def test_a_forbidden_port_is_explained_and_retried_until_permitted(pty_board, ca
     finally:
         gate.set()
         src.stop()
+
+
+def test_ctrl_c_while_waiting_for_the_board_exits_cleanly(tmp_path):
+    cfg = tmp_path / "t.toml"
+    cfg.write_text(f'[reader]\nsource = "serial"\nport = "{tmp_path / "none"}"\n')
+    err = tmp_path / "err.txt"
+    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT)}
+    with open(err, "w") as e:
+        proc = subprocess.Popen([sys.executable, "-m", "dealerbox", "--config", str(cfg), "run", "--headless",
+                                 "--no-floor", "--no-record"], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
+                                stderr=e)
+    try:
+        assert wait_until(lambda: WAITING in _read(err), 60), _read(err)
+    finally:
+        proc.send_signal(signal.SIGINT)
+        code = proc.wait(timeout=15)
+    assert code == 0 and "Traceback" not in _read(err), _read(err)
