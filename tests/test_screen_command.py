@@ -59,3 +59,32 @@ def test_parse_size():
     assert parse_size("1024x600") == (1024, 600)
     with pytest.raises(ValueError):
         parse_size("320x200")
+
+
+def test_seat_sheet_screenshot(tmp_path, capsys):
+    out = tmp_path / "sheet.png"
+    assert main(["screenshot", f"{SCENARIOS}/clean-hand.scn", "--step", "8", "--seat", "2", "--out", str(out)]) == 0
+    image = pygame.image.load(str(out))
+    from dealerbox.commands.screenshot import save_png
+    from dealerbox.config import Config
+    state, health, events = table_after(f"{SCENARIOS}/clean-hand.scn", 8)
+    screen = save_png(Config(), (800, 480), state, health, events, tmp_path / "again.png", seat=(2, None))
+    sheet = screen.frame.find("sheet")[0]
+    assert (sheet.text, sheet.ref) == ("sit", 2) and screen.frame.texts("sheet-amount") == ["200"]
+    # The file holds the sheet: its white rim where the frame says the sheet is.
+    assert tuple(image.get_at((sheet.rect.centerx, sheet.rect.top + 1)))[:3] == (255, 255, 255)
+    assert not {"9c", "9d", "Ah", "Kd", "7s", "2h"} & {d.text for d in screen.frame.drawn}
+    screen = save_png(Config(), (800, 480), state, health, events, tmp_path / "rebuy.png", seat=(3, "rebuy"))
+    assert screen.frame.texts("sheet-title") == ["Seat 3: rebuy   stack 148"]
+
+
+def test_bad_seat_arguments_say_what_is_wrong(tmp_path, capsys):
+    base = ["screenshot", f"{SCENARIOS}/clean-hand.scn", "--step", "8", "--out", str(tmp_path / "x.png")]
+    assert main(base + ["--seat", "two"]) == 2
+    assert "--seat: 'two' is not a seat number" in capsys.readouterr().err
+    assert main(base + ["--seat", "2:rebuy"]) == 2
+    assert "seat 2 is empty" in capsys.readouterr().err
+    assert main(base + ["--seat", "9"]) == 2
+    assert "there is no seat 9" in capsys.readouterr().err
+    assert main(base + ["--seat", "2", "--history"]) == 2
+    assert "--history" in capsys.readouterr().err

@@ -23,6 +23,16 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--size", default=None, metavar="WxH",
                         help="screen size, e.g. 800x480, 1024x600, 1280x800 (default: display.width x height)")
     parser.add_argument("--history", action="store_true", help="show the hand history view instead of the table")
+    parser.add_argument("--seat", default=None, metavar="N[:rebuy|:leave]",
+                        help="with the seat sheet of seat N open, as a tap on its box opens it "
+                             "(':rebuy' or ':leave' goes one step on for an occupied seat)")
+
+
+def parse_seat(text: str) -> tuple[int, str | None]:
+    m = re.fullmatch(r"\s*(\d{1,2})\s*(?::\s*(rebuy|leave)\s*)?", text)
+    if not m:
+        raise ValueError(f"--seat: {text!r} is not a seat number, optionally with :rebuy or :leave (e.g. 4, 2:rebuy)")
+    return int(m.group(1)), m.group(2)
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -56,8 +66,9 @@ def table_after(scenario: str | Path, step: int | None):
 
 
 def save_png(config, size: tuple[int, int], state, health: dict, events: list, out: str | Path,
-             history: bool = False):
-    """Draw the screen offscreen and write it as a PNG; returns the Screen (its ``frame`` says what was drawn)."""
+             history: bool = False, seat: tuple[int, str | None] | None = None):
+    """Draw the screen offscreen and write it as a PNG; returns the Screen (its ``frame`` says what was drawn).
+    ``seat``: (seat, None | "rebuy" | "leave") draws it with that seat's sheet open."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
@@ -67,6 +78,16 @@ def save_png(config, size: tuple[int, int], state, health: dict, events: list, o
     screen = Screen(config, size)
     screen.ui.history = history
     surface = screen.render(state, health, events)
+    if seat is not None:
+        if history:
+            raise ValueError("--seat with --history: the seat sheet is drawn over the table, not the history")
+        view = next((v for v in state.seats if v.seat == seat[0]), None)
+        if view is None:
+            raise ValueError(f"--seat: the table has seats 1..{len(state.seats)}; there is no seat {seat[0]}")
+        if seat[1] and not view.occupied:
+            raise ValueError(f"--seat: seat {seat[0]} is empty, so it has no {seat[1]} (use --seat {seat[0]})")
+        screen.open_sheet(seat[0], view.occupied, seat[1])
+        surface = screen.render(state, health, events)
     Path(out).parent.mkdir(parents=True, exist_ok=True)
     pygame.image.save(surface, str(out))
     return screen
@@ -76,13 +97,14 @@ def run(args: argparse.Namespace) -> int:
     config = args.cfg
     try:
         size = parse_size(args.size) if args.size else (config.display.width, config.display.height)
+        seat = parse_seat(args.seat) if args.seat else None
         if not Path(args.scenario).is_file():
             raise ValueError(f"{args.scenario}: no such scenario file")
         try:
             state, health, events = table_after(args.scenario, args.step)
         except ImportError as e:
             raise ValueError(f"the scenario compiler is not available in this build ({e})") from e
-        save_png(config, size, state, health, events, args.out, history=args.history)
+        save_png(config, size, state, health, events, args.out, history=args.history, seat=seat)
     except (ValueError, OSError, _scenario_error()) as e:  # the message names the file (and line)
         print(f"dealerbox screenshot: {e}", file=sys.stderr)
         return 2
