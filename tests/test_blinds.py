@@ -128,3 +128,73 @@ def test_blinds10_near_miss_posted_before_the_deal():
     g.put(3, 3)
     g.deal()
     assert g.found("blinds.10") == []
+
+
+# --- the back-in tap (Blinds 9, and Blinds 7 for blinds made up) ------------------------------------------
+
+def waited_past_the_small_blind(g: BettingTable) -> None:
+    walk(g, 1)                                   # sb 2, bb 3: seat 3 posts its big blind
+    g.table.wait_for_bb(g.t, 3)
+    walk(g, 2)                                   # seat 3 waits: the small blind (seat 4) passes it
+    assert 3 not in g.hand.seats and g.table.owes[3] == {"sb"}
+    assert g.table.stacks[3] == 201               # won the blinds in the first hand
+
+
+def test_blinds9_back_in_deals_a_waiting_seat_in_before_the_big_blind():
+    g = BettingTable()
+    waited_past_the_small_blind(g)
+    assert 3 not in g.table.entitled(4, [1, 2, 3, 4])     # still waiting: the big blind is seat 2
+    assert g.table.back_in(g.t, 3) == []
+    assert 3 in g.table.entitled(4, [1, 2, 3, 4])
+    h = g.start(button=4, deal=False)
+    g.put(3, 3)                                  # the big blind live, the missed small blind dead
+    g.deal()
+    f = only(g, "blinds.9")
+    assert f.severity == "info" and h.bets[3] == 2 and h.dead_money == {3: 1}
+    assert g.table.stacks[3] == 201 - 3 and 3 not in g.table.owes and g.found("blinds.10") == []
+
+
+def test_blinds9_back_in_short_post_charges_the_small_blind_and_the_make_up_is_silent():
+    g = BettingTable()
+    waited_past_the_small_blind(g)
+    g.table.back_in(g.t, 3)
+    h = g.start(button=4, deal=False)
+    g.put(3, 2)                                  # only the big blind
+    f = only(g, "blinds.9")
+    assert f.outcome == "wager-corrected" and f.seats == (3,) and "1 more" in f.ruling
+    assert h.dead_money == {3: 1} and g.table.stacks[3] == 201 - 3   # the ruling is applied at once
+    g.put(3, 1)                                  # the dealer carries it out: no second finding
+    g.deal()
+    assert len(g.found()) == 1 and h.to_act == 3 and h.bets[3] == 2
+    g.put(3, 6)                                  # its turn: the option to raise (Blinds 9)
+    assert (3, "raise", 8) in g.actions() and g.loud() == [f]
+
+
+def test_blinds9_back_in_without_posting_is_blinds10():
+    g = BettingTable()
+    waited_past_the_small_blind(g)
+    g.table.back_in(g.t, 3)
+    g.start(button=4)                            # dealt in, nothing posted
+    assert only(g, "blinds.10").seats == (3,)
+
+
+def test_blinds9_back_in_cannot_make_up_blinds_between_the_big_blind_and_the_button():
+    g = BettingTable()
+    waited_past_the_small_blind(g)
+    g.table.back_in(g.t, 3)
+    assert 3 not in g.table.entitled(3, [1, 2, 3, 4])     # seat 3 would be the button (Blinds 7)
+    walk(g, 3)
+    assert 3 not in g.hand.seats and 3 in g.table.returning
+    assert 3 in g.table.entitled(4, [1, 2, 3, 4])         # the button has passed
+    g.start(button=4)
+    assert 3 in g.hand.seats and 3 not in g.table.returning
+
+
+def test_blinds9_back_in_near_miss_owing_nothing_is_just_dealt_in():
+    g = BettingTable()
+    walk(g, 1)
+    g.table.wait_for_bb(g.t, 4)                  # waits, then changes its mind before missing anything
+    g.table.back_in(g.t, 4)
+    assert 4 in g.table.entitled(2, [1, 2, 3, 4]) and not g.table.returning
+    g.start(button=2)
+    assert g.found() == []

@@ -22,7 +22,8 @@ Additions to the agreed API (all additive; the engine may ignore them):
 - ``HandBetting.opening_events``: findings raised by ``start_hand`` (new player between the blinds, dead
   button, kill due); the engine emits them after ``HandStarted``.
 - ``next_street(t, "showdown")`` closes the last betting round without opening another.
-- ``TableBetting.entitled(button, occupied)``, ``button_for(occupied)``, ``wait_for_bb(t, seat)``.
+- ``TableBetting.entitled(button, occupied)``, ``button_for(occupied)``, ``wait_for_bb(t, seat)``,
+  ``back_in(t, seat)`` (the ``back-in`` tap), ``kill_puck(t, seat)`` (the kill button puck put in front of a seat).
 """
 
 from __future__ import annotations
@@ -90,6 +91,7 @@ class TableBetting:
         self.owes: dict[int, set[str]] = {}       # missed "sb"/"bb", or "bb" for a new player (Blinds 4, 9)
         self.new_players: set[int] = set()        # sat down since the game started, not yet dealt in
         self.waiting_for_bb: set[int] = set()
+        self.returning: set[int] = set()          # tapped back-in owing blinds, not dealt in yet (Blinds 7, 9)
         self.hands_played = 0
         self.last_big_blind: int | None = None
         self.last_button: int | None = None
@@ -117,6 +119,7 @@ class TableBetting:
         self.owes.pop(seat, None)
         self.new_players.discard(seat)
         self.waiting_for_bb.discard(seat)
+        self.returning.discard(seat)
         self.kill.seat_left(seat)
         if not self._stacks:
             self._new_game()
@@ -128,6 +131,7 @@ class TableBetting:
         self.owes.clear()
         self.new_players.clear()
         self.waiting_for_bb.clear()
+        self.returning.clear()
         self.hands_played = 0
         self.last_big_blind = self.last_button = self.last_small_blind = None
         self.kill = KillTracker(self.config.game.kill, self.config.game.kill_qualifier)
@@ -140,7 +144,36 @@ class TableBetting:
     def wait_for_bb(self, t: float, seat: int) -> list[te.TableEvent]:
         """The ``wait-for-bb`` tap: the seat is dealt in again when the big blind reaches it (Blinds 9)."""
         self.waiting_for_bb.add(seat)
+        self.returning.discard(seat)
         return []
+
+    def back_in(self, t: float, seat: int) -> list[te.TableEvent]:
+        """The ``back-in`` tap: a player sitting out or waiting for the big blind is dealt in again from the next
+        hand and posts what they owe before the deal (Blinds 9: the big blind live, a missed small blind dead).
+        Blinds may not be made up between the big blind and the button (Blinds 7): until the button passes,
+        the seat stays out."""
+        if seat not in self._stacks:
+            return []
+        self.waiting_for_bb.discard(seat)
+        if self.owes.get(seat) and seat not in self.new_players:
+            self.returning.add(seat)
+        return []
+
+    def kill_puck(self, t: float, seat: int) -> list[te.TableEvent]:
+        """The dealer put the kill button in front of ``seat``. It marks the last pot's winner, who keeps it until
+        the next hand is completed; it is neutral on a new game, after its holder quits or after a split
+        without it (Kill Pots 1), and waits for a holder who stepped away (Kill Pots 5)."""
+        k = self.kill
+        if not k.enabled or seat == k.holder or (k.holder is None and seat == k.away):
+            return []
+        if k.holder is None:
+            return [self.findings.raise_(
+                t, self._hand_no, "kill.1", severity="dealer", outcome="continues", seats=(seat,),
+                ruling=f"The kill button is neutral: nobody has a leg up. Take it away from seat {seat}.")]
+        return [self.findings.raise_(
+            t, self._hand_no, "kill.3", severity="dealer", outcome="continues", seats=(seat, k.holder),
+            ruling=f"The kill button belongs to seat {k.holder}, who won the last pot and has a leg up; seat {seat} "
+                   f"has none. Put it in front of seat {k.holder}.")]
 
     @property
     def _hand_no(self) -> int | None:
@@ -189,7 +222,8 @@ class TableBetting:
                 out.add(w)
         pos = positions(button, sorted(out), self.table_seats)
         for s in list(out):
-            if s in self.new_players and between_big_blind_and_button(s, pos, self.table_seats) and len(out) > 2:
+            if (s in self.new_players or s in self.returning) and len(out) > 2 and \
+                    between_big_blind_and_button(s, pos, self.table_seats):
                 out.discard(s)
         return tuple(clockwise(button, out, self.table_seats))
 
@@ -197,6 +231,7 @@ class TableBetting:
     def start_hand(self, t: float, hand: int, button: int, dealt_in) -> HandBetting:
         dealt = [s for s in dealt_in if s in self._stacks]
         h = HandBetting(self, t, hand, button, dealt)
+        self.returning -= set(h.seats)
         self._record_missed(h)
         self.hand = h
         return h
@@ -629,19 +664,22 @@ class HandBetting:
             return out + self._post(t, seat, min(present, amount), 0, kind, present)
         owed = self.table.owes.get(seat)
         if owed and present >= g.big_blind and not (self.dealing and seat == self.to_act):
-            dead = g.small_blind if ("sb" in owed and present >= self._owed_amount(owed)) else 0
-            if "sb" in owed and not dead:
+            dead = g.small_blind if "sb" in owed else 0
+            short = self._owed_amount(owed) - present
+            if short > 0:
+                # the ruling is applied: the small blind is charged dead now, the chips that make it up are silent
                 out.append(self._finding(t, "blinds.9", "dealer", "wager-corrected",
-                                         f"Seat {seat} missed both blinds: post the small blind of {g.small_blind} "
-                                         f"too (dead, to the middle), or take the chips back and wait for the big "
-                                         f"blind.", (seat,)))
+                                         f"Seat {seat} missed the small blind too: post the small blind of "
+                                         f"{g.small_blind} as well (dead, to the middle); {short} more.", (seat,)))
             elif dead:
                 out.append(self._finding(t, "blinds.9", "info", "continues",
                                          f"Seat {seat} posts the missed blinds: {g.big_blind} live, {dead} dead in the "
                                          f"middle. The player has the option to raise.", (seat,)))
             self.table.owes.pop(seat, None)
             self.table.waiting_for_bb.discard(seat)
-            return out + self._post(t, seat, g.big_blind, dead, "missed", present)
+            out += self._post(t, seat, g.big_blind, dead, "missed", present)
+            b.credited = max(b.credited, present + max(short, 0))
+            return out
         if self.dealing or self.voluntary_actions:
             return None
         straddle_amount = 2 * g.big_blind
