@@ -117,6 +117,8 @@ class Engine:
                     out += self._puck_entered(t, event.zone)
                 elif tag.kind == "button" and SEAT_OF[event.zone] == self.puck:
                     self.puck = None
+                elif tag.kind == "kill" and kind is ev.ZoneEntered:
+                    out += self._kill_puck(t, event.zone)
                 if not out:
                     return out
             elif kind is ev.ZoneEntered:   # UnknownTag
@@ -616,6 +618,14 @@ class Engine:
                     (seat, h.button))])
         return out
 
+    def _kill_puck(self, t: float, zone: str) -> list[te.TableEvent]:
+        """The kill button put in front of a seat (its seat or bet zone): engine.betting knows who holds it. While
+        a decided pot is being pushed the dealer may already be moving it to the winner: not judged then."""
+        seat = SEAT_OF[zone] or BET_OF[zone]
+        if seat is None or (self._running() and self.hand.decided) or not hasattr(self.betting, "kill_puck"):
+            return []
+        return self.betting.kill_puck(t, seat)
+
     # --- chips -------------------------------------------------------------------------------------------------
     def _chip_entered(self, t: float, zone: str, tag: ChipTag) -> list[te.TableEvent]:
         uid = tag.uid
@@ -705,6 +715,8 @@ class Engine:
             return self._award_tap(e)
         if a == "wait-for-bb" and e.seat is not None and hasattr(self.betting, "wait_for_bb"):
             return self._betting_events(self.betting.wait_for_bb(t, e.seat))
+        if a == "back-in" and e.seat is not None and hasattr(self.betting, "back_in"):
+            return self._betting_events(self.betting.back_in(t, e.seat))
         if a == "new-hand":
             out: list[te.TableEvent] = []
             if self._running():
