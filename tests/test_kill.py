@@ -129,3 +129,33 @@ def test_kill5_near_miss_a_pot_won_while_away_ends_the_leg():
     g.table.kill.record_win((2,), 10, None)     # someone else won a pot meanwhile
     g.sit(4, 200)
     assert g.table.kill.holder == 2
+
+
+# --- the kill button puck -------------------------------------------------------------------------------------
+
+def test_kill_puck_in_front_of_the_last_winner_is_quiet():
+    g = kill_table()
+    steal(g, 1, 4)
+    assert g.table.kill_puck(g.t, 4) == []
+
+
+def test_kill_puck_in_front_of_a_seat_without_a_leg():
+    g = kill_table()
+    steal(g, 1, 4)
+    (f,) = g.table.kill_puck(g.t, 2)
+    assert f.rule == "kill.3" and f.seats == (2, 4) and f.severity == "dealer" and "seat 4" in f.ruling
+
+
+def test_kill_puck_when_the_button_is_neutral():
+    g = kill_table()
+    (f,) = g.table.kill_puck(g.t, 1)             # the first hand of a new game (Kill Pots 1a)
+    assert f.rule == "kill.1" and f.seats == (1,)
+    steal(g, 1, 4)
+    g.events += g.table.leave(g.t, 4)            # the holder quits: neutral (1b) ...
+    assert g.table.kill_puck(g.t, 4) == []       # ... but the leg waits at its seat (Kill Pots 5)
+    assert g.table.kill_puck(g.t, 2)[0].rule == "kill.1"
+
+
+def test_kill_puck_means_nothing_without_kill_pots():
+    g = BettingTable()
+    assert g.table.kill_puck(g.t, 2) == []
