@@ -227,6 +227,7 @@ def test_other_keys_cancel_and_the_clock_close_the_sheet():
     open_sheet(screen, clean_hand(), 4)
     screen.state = clean_hand()
     assert screen.redraw_if_changed() is True and screen.frame.find("sheet")
+    assert screen.redraw_if_changed() is False          # an open sheet is not redrawn for nothing
     clock.t += SHEET_TIMEOUT_S - 1
     press(screen, "sheet:digit:7")                      # a tap keeps it open
     clock.t += SHEET_TIMEOUT_S - 1

@@ -758,11 +758,18 @@ class Renderer:
             lines = len(self.wrap(self.leave_prompt(view), "med", width, 3))
             content = lines * self.fonts["med"].get_linesize() + gap + self.px(72)
         rect = self.sheet_rect(body, 2 * pad + self.fonts["big"].get_linesize() + pad // 2 + content)
+        # One piece per look of the sheet (each keystroke is a new look): open, it costs one blit a frame.
+        key = ("sheet", tuple(rect), sheet.seat, sheet.mode, sheet.entry, sheet.fresh, sheet.prefill, sheet.maximum,
+               view.stack, seat_in_play(state, view))
+        self.layer(frame, key, rect, lambda f, r: self._draw_sheet(f, r, state, view, sheet), keyed=False)
+
+    def _draw_sheet(self, frame: Frame, rect: pygame.Rect, state: TableState, view: SeatView,
+                    sheet: SeatSheet) -> None:
+        pad = self.px(12)
         rim = self.px(3)
-        panel = self.sprite(("sheet", rect.size), rect.size, lambda s: (
-            pygame.draw.rect(s, theme.WHITE, s.get_rect(), border_radius=self.px(14)),
-            pygame.draw.rect(s, theme.BAR, s.get_rect().inflate(-2 * rim, -2 * rim), border_radius=self.px(12))))
-        frame.surface.blit(panel, rect.topleft)
+        # Square corners: the piece then covers its rectangle whole and blits without a colour key.
+        pygame.draw.rect(frame.surface, theme.WHITE, rect)
+        pygame.draw.rect(frame.surface, theme.BAR, rect.inflate(-2 * rim, -2 * rim))
         frame.drawn.append(Drawn("sheet", sheet.mode, rect.copy(), sheet.seat))
         inner = rect.inflate(-2 * pad, -2 * pad)
         title = {"sit": f"Seat {sheet.seat}: seat a player", "menu": f"Seat {sheet.seat}",
