@@ -10,6 +10,8 @@ Either flat, or (as ``dealerbox run`` builds it) with the reader's keys under ``
 - ``seq_gaps``, ``frames_lost``, ``bad_crc``, ``garbage_bytes`` (int): the decoder's counters, as
   ``Pipeline.counters()`` names them (the whole dict may be spread in).
 - ``faulty_readers`` (int): readers the board reports faulty in its last heartbeat.
+- ``waiting`` (str): while the serial port cannot be opened, the sentence naming the port and what to do
+  (plug in the cable, the udev rule, the dialout group); shown in place of the bare "disconnected".
 - ``floor`` (dict | None): ``FloorLink.health()`` (``connected``, ``outbox_depth``, ``dropped``);
   None or missing when the floor link is off.
 - ``source`` (str): "serial", "simulator" or "replay", shown small.
@@ -60,9 +62,11 @@ class HealthMonitor:
             health = {**health, **{("board_connected" if k == "connected" else k): v for k, v in reader.items()}}
         connected = health.get("board_connected")
         age = health.get("heartbeat_age_s")
+        waiting = health.get("waiting")
         if connected is False:
             board_level, board = "bad", "down"
-            messages.append("Reader board disconnected: table not read")
+            # while the port cannot even be opened, the dealer needs the fix, not just the symptom
+            messages.append(waiting[:1].upper() + waiting[1:] if waiting else "Reader board disconnected: table not read")
         elif age is not None:
             age = float(age) + extra_age
             board = f"{age:.0f}s"
