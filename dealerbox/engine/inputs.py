@@ -85,6 +85,7 @@ DEALER_ACTIONS = {
     "award": "the dealer confirms pushing pot `ref` (0 main, 1.. side pots) to `seats`",
     "ack": "the dealer acknowledges finding `ref`",
     "wait-for-bb": "the player in `seat` with missed blinds chooses to wait for the big blind",
+    "sit-out": "the player in `seat` steps away: not dealt in, missing the blinds that pass, until `back-in` or `wait-for-bb`",
     "back-in": "the player in `seat`, sitting out or waiting for the big blind, is dealt in again and posts what they owe",
     "declare-raise": "the player in `seat` declared a raise before putting chips in",
     "muck-unshown": "the player in `seat` threw away their hand at showdown without showing",
