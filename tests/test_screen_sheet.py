@@ -129,7 +129,7 @@ def test_leave_asks_before_it_empties_the_seat(size):
     assert not seat_view(engine, 6).occupied
 
 
-@pytest.mark.parametrize("action", ["wait-for-bb", "back-in"])
+@pytest.mark.parametrize("action", ["sit-out", "wait-for-bb", "back-in"])
 def test_sit_out_and_back_in(action):
     engine, screen = table()
     engine.apply(press_free_sit(5, 90))
@@ -261,7 +261,7 @@ def test_no_rebuy_or_leave_for_a_seat_still_in_the_hand():
     f = screen.frame
     assert f.target("sheet:rebuy") is None and f.target("sheet:leave") is None
     assert {"Rebuy", "Leave"} <= set(f.texts("key-disabled"))
-    assert f.target("sheet:wait-for-bb") is not None and f.target("sheet:back-in") is not None
+    assert all(f.target(f"sheet:{a}") is not None for a in ("sit-out", "wait-for-bb", "back-in"))
     assert f.texts("sheet-hint") == ["In this hand: rebuy or leave once it is over"]
     folded = replace(clean_hand(), seats=tuple(replace(s, folded=True, in_hand=False, cards_held=0)
                                                if s.seat == 5 else s for s in clean_hand().seats))

@@ -828,20 +828,22 @@ class Renderer:
         n = sheet.seat
         items = [("Rebuy", None if busy else Target("sheet:rebuy", "Rebuy", pygame.Rect(0, 0, 0, 0), ui="sheet:rebuy"),
                   theme.KEY_CONFIRM),
-                 ("Sit out / wait for big blind", Target("sheet:wait-for-bb", "Sit out / wait for big blind",
-                                                         pygame.Rect(0, 0, 0, 0), action="wait-for-bb", seat=n),
+                 ("Leave", None if busy else Target("sheet:leave", "Leave", pygame.Rect(0, 0, 0, 0), ui="sheet:leave"),
+                  theme.KEY_DANGER),
+                 # Blinds 9: away now (misses the blinds that pass) is not the same as back at the big blind
+                 ("Sit out", Target("sheet:sit-out", "Sit out", pygame.Rect(0, 0, 0, 0), action="sit-out", seat=n),
                   theme.KEY),
+                 ("Wait for big blind", Target("sheet:wait-for-bb", "Wait for big blind", pygame.Rect(0, 0, 0, 0),
+                                               action="wait-for-bb", seat=n), theme.KEY),
                  ("Back in", Target("sheet:back-in", "Back in", pygame.Rect(0, 0, 0, 0), action="back-in", seat=n),
                   theme.KEY),
-                 ("Leave", None if busy else Target("sheet:leave", "Leave", pygame.Rect(0, 0, 0, 0), ui="sheet:leave"),
-                  theme.KEY_DANGER)]
+                 ("Cancel", Target("sheet:cancel", "Cancel", pygame.Rect(0, 0, 0, 0), ui="sheet:cancel"), theme.KEY)]
         for i, (label, target, colour) in enumerate(items):
             r = pygame.Rect(area.left + (i % 2) * (key_w + gap), area.top + (i // 2) * (key_h + gap), key_w, key_h)
             if target is not None:
                 target.rect.update(r)
             self.key(frame, r, label, colour, target)
-        cancel = pygame.Rect(area.left, area.top + 2 * (key_h + gap), area.width, key_h)
-        self.key(frame, cancel, "Cancel", theme.KEY, Target("sheet:cancel", "Cancel", cancel, ui="sheet:cancel"))
+        cancel = r   # the last key: the hint goes under it
         if busy:  # The Buy-in 2: chips are added between hands
             self.text(frame, self.fit("In this hand: rebuy or leave once it is over", "small", area.width), "small",
                       theme.TEXT_DIM, kind="sheet-hint", ref=n, topleft=(area.left, cancel.bottom + gap))
