@@ -198,3 +198,22 @@ def test_blinds9_back_in_near_miss_owing_nothing_is_just_dealt_in():
     assert 4 in g.table.entitled(2, [1, 2, 3, 4]) and not g.table.returning
     g.start(button=2)
     assert g.found() == []
+
+
+def test_blinds9_two_seats_waiting_come_in_one_at_a_time_as_the_big_blind_reaches_them():
+    g = BettingTable(seats=(1, 2, 3, 4, 5))
+    walk(g, 1)                                   # sb 2, bb 3
+    g.table.wait_for_bb(g.t, 3)
+    g.table.wait_for_bb(g.t, 4)
+    walk(g, 2)                                   # sb 5: the small blind passes both waiting seats
+    assert g.table.owes[3] == g.table.owes[4] == {"sb"}
+    walk(g, 5)                                   # sb 1, bb 2
+    everyone = [1, 2, 3, 4, 5]
+    assert g.table.entitled(1, everyone) == (2, 3, 5, 1)     # the big blind reaches seat 3 only
+    g.start(button=1)                            # sb 2, bb 3; seat 4 still waits
+    assert 4 not in g.hand.seats and g.found() == []
+    g.hand.settle(g.t, [])
+    assert g.table.entitled(2, everyone) == (3, 4, 5, 1, 2)  # now the big blind reaches seat 4
+    assert g.table.blinds_for(2, everyone) == {3: 1, 4: 2}
+    g.start(button=2)
+    assert g.found() == [] and not g.table.owes and not g.table.waiting_for_bb

@@ -216,10 +216,12 @@ class TableBetting:
         reaches them) and new players between the big blind and the button (Blinds 7)."""
         players = self._players(occupied)
         active = [s for s in players if s not in self.waiting_for_bb]
-        out = set(active)
-        for w in self.waiting_for_bb & set(players):
+        out = set(active) if active else set(players)   # nobody to wait behind: everyone plays
+        waiting = [s for s in players if s in self.waiting_for_bb] if active else []
+        for w in clockwise(button, waiting, self.table_seats):
             if positions(button, active + [w], self.table_seats).big_blind == w:
                 out.add(w)
+                break       # one big blind a hand: a waiting seat further round waits for the next one
         pos = positions(button, sorted(out), self.table_seats)
         for s in list(out):
             if (s in self.new_players or s in self.returning) and len(out) > 2 and \
