@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from tests.test_betting import BettingTable
 from tests.test_betting_rules import only
 
@@ -159,3 +161,18 @@ def test_kill_puck_when_the_button_is_neutral():
 def test_kill_puck_means_nothing_without_kill_pots():
     g = BettingTable()
     assert g.table.kill_puck(g.t, 2) == []
+
+
+@pytest.mark.parametrize("button, blinds", [(3, {4: 4, 1: 2}), (2, {3: 1, 4: 4})],
+                         ids=["killer-in-the-small-blind", "killer-in-the-big-blind"])
+def test_kill_in_a_blind_seat_the_kill_is_the_whole_post(button, blinds):
+    """The kill is the killer's blind for the hand, only larger: a killer in a blind seat posts the kill alone,
+    the same amount wherever the killer sits (Kill Pots 7), and HandStarted.blinds says so."""
+    g = kill_table()
+    steal(g, 1, 4); steal(g, 3, 4)
+    assert g.table.kill.due == 4
+    assert g.table.blinds_for(button, [1, 2, 3, 4]) == blinds
+    before = g.table.stacks[4]
+    h = g.start(button=button)                    # posts exactly what blinds_for says
+    assert g.loud() == [] and h.bets[4] == 4 and h.required[4] == ("kill", 4)
+    assert g.table.stacks[4] == before - 4 and h.bets == blinds

@@ -198,7 +198,8 @@ class TableBetting:
         return next_seat(self.last_button, players, self.table_seats)
 
     def blinds_for(self, button: int, occupied) -> dict[int, int]:
-        """Seat -> forced amount for the hand: small and big blind, and a kill that is due (all-in if short)."""
+        """Seat -> forced amount for the hand: small and big blind, and a kill that is due (all-in if short). A
+        killer in a blind seat posts the kill alone, as ``HandBetting`` requires (docs/betting.md)."""
         entitled = set(self.entitled(button, occupied))
         players = [s for s in self._players(occupied) if s not in self.waiting_for_bb or s in entitled]
         pos = positions(button, players, self.table_seats, self.last_big_blind, self.config.table.button == "dead")
@@ -208,7 +209,8 @@ class TableBetting:
         if pos.big_blind is not None:
             out[pos.big_blind] = self.game.big_blind
         if self.kill.due in players:
-            out[self.kill.due] = out.get(self.kill.due, 0) + self.kill.amount(self.game.big_blind)
+            # the kill is the killer's blind for the hand, only larger: in a blind seat it replaces that blind
+            out[self.kill.due] = self.kill.amount(self.game.big_blind)
         return {s: min(a, self._stacks.get(s, 0)) for s, a in out.items()}
 
     def entitled(self, button: int, occupied) -> tuple[int, ...]:
