@@ -137,7 +137,7 @@ def waited_past_the_small_blind(g: BettingTable) -> None:
     g.table.wait_for_bb(g.t, 3)
     walk(g, 2)                                   # seat 3 waits: the small blind (seat 4) passes it
     assert 3 not in g.hand.seats and g.table.owes[3] == {"sb"}
-    assert g.table.stacks[3] == 201               # won the blinds in the first hand
+    assert g.table.stacks[3] == 200 + g.config.game.small_blind   # won the blinds in the first hand
 
 
 def test_blinds9_back_in_deals_a_waiting_seat_in_before_the_big_blind():
@@ -147,27 +147,65 @@ def test_blinds9_back_in_deals_a_waiting_seat_in_before_the_big_blind():
     assert g.table.back_in(g.t, 3) == []
     assert 3 in g.table.entitled(4, [1, 2, 3, 4])
     h = g.start(button=4, deal=False)
-    g.put(3, 3)                                  # the big blind live, the missed small blind dead
+    g.put(3, 1)                                  # all it missed: the small blind, live (under the opening bet)
     g.deal()
     f = only(g, "blinds.9")
-    assert f.severity == "info" and h.bets[3] == 2 and h.dead_money == {3: 1}
-    assert g.table.stacks[3] == 201 - 3 and 3 not in g.table.owes and g.found("blinds.10") == []
+    assert f.severity == "info" and "live" in f.ruling and h.bets[3] == 1 and h.dead_money == {}
+    assert g.table.stacks[3] == 201 - 1 and 3 not in g.table.owes and g.found("blinds.10") == []
+    assert h.to_act == 3                         # in turn it calls the big blind with 1 more, or raises
+    g.put(3, 1)
+    assert (3, "call", 2) in g.actions() and g.loud() == []
 
 
-def test_blinds9_back_in_short_post_charges_the_small_blind_and_the_make_up_is_silent():
+def test_blinds9_missed_only_the_small_blind_may_post_a_big_blind_instead():
     g = BettingTable()
     waited_past_the_small_blind(g)
     g.table.back_in(g.t, 3)
     h = g.start(button=4, deal=False)
-    g.put(3, 2)                                  # only the big blind
+    g.put(3, 2)                                  # a big blind to play at once, as a new player may (Blinds 4, 13)
+    g.deal()
+    assert g.loud() == [] and h.bets[3] == 2 and h.dead_money == {} and g.table.stacks[3] == 201 - 2
+    assert h.to_act == 3 and 3 not in g.table.owes
+    g.put(3, 6)                                  # its turn: the option to raise (Blinds 9)
+    assert (3, "raise", 8) in g.actions() and g.loud() == []
+
+
+def test_blinds9_missed_only_the_small_blind_posting_both_is_taken_at_its_word():
+    g = BettingTable()
+    waited_past_the_small_blind(g)
+    g.table.back_in(g.t, 3)
+    h = g.start(button=4, deal=False)
+    g.put(3, 3)                                  # the big blind plays, the rest goes to the middle
+    g.deal()
+    assert only(g, "blinds.9").severity == "info" and h.bets[3] == 2 and h.dead_money == {3: 1}
+
+
+def test_blinds9_short_of_the_missed_small_blind_is_brought_up_and_the_make_up_is_silent():
+    g = BettingTable(small_blind=2, big_blind=5)
+    waited_past_the_small_blind(g)
+    g.table.back_in(g.t, 3)
+    before = g.table.stacks[3]
+    h = g.start(button=4, deal=False)
+    g.put(3, 1)                                  # less than the small blind it missed
     f = only(g, "blinds.9")
     assert f.outcome == "wager-corrected" and f.seats == (3,) and "1 more" in f.ruling
-    assert h.dead_money == {3: 1} and g.table.stacks[3] == 201 - 3   # the ruling is applied at once
+    assert h.bets[3] == 2 and h.dead_money == {} and g.table.stacks[3] == before - 2   # applied at once
     g.put(3, 1)                                  # the dealer carries it out: no second finding
     g.deal()
-    assert len(g.found()) == 1 and h.to_act == 3 and h.bets[3] == 2
-    g.put(3, 6)                                  # its turn: the option to raise (Blinds 9)
-    assert (3, "raise", 8) in g.actions() and g.loud() == [f]
+    assert g.loud() == [f] and h.to_act == 3
+
+
+def test_blinds9_missed_both_and_short_of_the_big_blind_is_charged_both():
+    g = BettingTable()
+    missed_both(g)
+    h = g.start(button=4, deal=False)
+    g.put(3, 1)
+    f = only(g, "blinds.9")
+    assert f.outcome == "wager-corrected" and "2 more" in f.ruling
+    assert h.bets[3] == 2 and h.dead_money == {3: 1} and g.table.stacks[3] == 200 - 3
+    g.put(3, 2)
+    g.deal()
+    assert g.loud() == [f] and h.to_act == 3
 
 
 def test_blinds9_back_in_without_posting_is_blinds10():

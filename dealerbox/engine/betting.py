@@ -644,8 +644,57 @@ class HandBetting:
         return out + self._advance(t)
 
     # --- posts -----------------------------------------------------------------------------------------
+    def _owed_post(self, owed: set[str]) -> tuple[int, int]:
+        """The smallest correct make-up (live, dead), Blinds 9: all the blinds missed, live up to the big blind.
+        Only the small blind missed: the small blind, live. The big blind missed: the big blind live and a
+        missed small blind dead. (A new player owes the big blind, Blinds 4.)"""
+        g = self.game
+        if "bb" not in owed:
+            return g.small_blind, 0
+        return g.big_blind, (g.small_blind if "sb" in owed else 0)
+
     def _owed_amount(self, owed: set[str]) -> int:
-        return self.game.big_blind + (self.game.small_blind if "sb" in owed else 0)
+        return sum(self._owed_post(owed))
+
+    def _missed_post(self, t: float, seat: int, owed: set[str], present: int, live_due: int,
+                     dead_due: int) -> list[te.TableEvent]:
+        g, b = self.game, self.seats[seat]
+        out: list[te.TableEvent] = []
+        short = live_due + dead_due - present
+        if short > 0:
+            # the ruling is applied: the whole make-up is charged now, the chips that bring it up are silent
+            live, dead = live_due, dead_due
+            if dead_due and present >= g.big_blind:
+                what = (f"missed the small blind too: post the small blind of {g.small_blind} as well (dead, to "
+                        f"the middle)")
+            elif dead_due:
+                what = (f"missed both blinds: post the big blind of {g.big_blind} live and the small blind of "
+                        f"{g.small_blind} dead, to the middle")
+            elif "bb" in owed:
+                what = f"owes the big blind of {g.big_blind}"
+            else:
+                what = (f"missed the small blind: post it, {g.small_blind}, live (or a big blind of {g.big_blind} "
+                        f"to play at once)")
+            out.append(self._finding(t, "blinds.9", "dealer", "wager-corrected",
+                                     f"Seat {seat} {what}; {short} more.", (seat,)))
+        else:
+            # up to the big blind plays; what is above it goes to the middle, at most the small blind missed
+            live = min(present, g.big_blind)
+            dead = min(present - live, g.small_blind) if "sb" in owed else 0
+            if dead:
+                out.append(self._finding(t, "blinds.9", "info", "continues",
+                                         f"Seat {seat} posts the missed blinds: {live} live, {dead} dead in the "
+                                         f"middle. The player has the option to raise.", (seat,)))
+            elif "bb" not in owed:
+                out.append(self._finding(t, "blinds.9", "info", "continues",
+                                         f"Seat {seat} missed the small blind and posts {live}, all live (it is not "
+                                         f"over the big blind): it counts toward the call, with the option to "
+                                         f"raise.", (seat,)))
+        self.table.owes.pop(seat, None)
+        self.table.waiting_for_bb.discard(seat)
+        out += self._post(t, seat, live, dead, "missed", present)
+        b.credited = max(b.credited, present + max(short, 0))
+        return out
 
     def _try_post(self, t: float, seat: int, present: int) -> list[te.TableEvent] | None:
         b = self.seats[seat]
@@ -667,23 +716,11 @@ class HandBetting:
                 self.table.waiting_for_bb.discard(seat)
             return out + self._post(t, seat, min(present, amount), 0, kind, present)
         owed = self.table.owes.get(seat)
-        if owed and present >= g.big_blind and not (self.dealing and seat == self.to_act):
-            dead = g.small_blind if "sb" in owed else 0
-            short = self._owed_amount(owed) - present
-            if short > 0:
-                # the ruling is applied: the small blind is charged dead now, the chips that make it up are silent
-                out.append(self._finding(t, "blinds.9", "dealer", "wager-corrected",
-                                         f"Seat {seat} missed the small blind too: post the small blind of "
-                                         f"{g.small_blind} as well (dead, to the middle); {short} more.", (seat,)))
-            elif dead:
-                out.append(self._finding(t, "blinds.9", "info", "continues",
-                                         f"Seat {seat} posts the missed blinds: {g.big_blind} live, {dead} dead in the "
-                                         f"middle. The player has the option to raise.", (seat,)))
-            self.table.owes.pop(seat, None)
-            self.table.waiting_for_bb.discard(seat)
-            out += self._post(t, seat, g.big_blind, dead, "missed", present)
-            b.credited = max(b.credited, present + max(short, 0))
-            return out
+        if owed and not (self.dealing and seat == self.to_act):
+            live_due, dead_due = self._owed_post(owed)
+            # a missed blind made up before the deal may come in short; after it, small chips are a bet
+            if present >= live_due or not (self.dealing or seat in self.table.new_players):
+                return self._missed_post(t, seat, owed, present, live_due, dead_due)
         if self.dealing or self.voluntary_actions:
             return None
         straddle_amount = 2 * g.big_blind
