@@ -255,3 +255,63 @@ def test_blinds9_two_seats_waiting_come_in_one_at_a_time_as_the_big_blind_reache
     assert g.table.blinds_for(2, everyone) == {3: 1, 4: 2}
     g.start(button=2)
     assert g.found() == [] and not g.table.owes and not g.table.waiting_for_bb
+
+
+# --- the sit-out tap: a player steps away and misses the blinds that pass ---------------------------------
+
+def sat_out_a_whole_orbit(g: BettingTable) -> None:
+    walk(g, 1)                                   # sb 2, bb 3
+    assert g.table.sit_out(g.t, 4) == []
+    assert 4 not in g.table.entitled(2, [1, 2, 3, 4])
+    walk(g, 2)                                   # sb 3, bb 1: the big blind passes seat 4
+    assert 4 not in g.hand.seats and g.table.owes[4] == {"bb"}
+    walk(g, 3)                                   # sb 1, bb 2: and the small blind
+    assert 4 not in g.hand.seats and g.table.owes[4] == {"sb", "bb"}
+
+
+def test_sit_out_back_in_waits_for_the_button_then_posts_both_blinds():
+    g = BettingTable()
+    sat_out_a_whole_orbit(g)
+    g.table.back_in(g.t, 4)
+    assert 4 not in g.table.entitled(4, [1, 2, 3, 4])     # it would be the button (Blinds 7)
+    walk(g, 4)
+    assert 4 not in g.hand.seats and g.table.owes[4] == {"sb", "bb"}
+    assert 4 in g.table.entitled(1, [1, 2, 3, 4])
+    h = g.start(button=1, deal=False)            # sb 2, bb 3, seat 4 first to act
+    g.put(4, 3)
+    g.deal()
+    assert only(g, "blinds.9").severity == "info" and g.loud() == []
+    assert h.bets[4] == 2 and h.dead_money == {4: 1} and 4 not in g.table.owes and h.to_act == 4
+
+
+def test_sit_out_back_in_posting_only_the_big_blind_owes_the_small_too():
+    g = BettingTable()
+    sat_out_a_whole_orbit(g)
+    g.table.back_in(g.t, 4)
+    walk(g, 4)
+    h = g.start(button=1, deal=False)
+    g.put(4, 2)
+    f = only(g, "blinds.9")
+    assert f.outcome == "wager-corrected" and "small blind of 1" in f.ruling and h.dead_money == {4: 1}
+
+
+def test_sit_out_then_wait_for_bb_comes_in_at_the_big_blind_owing_nothing():
+    g = BettingTable()
+    sat_out_a_whole_orbit(g)
+    g.table.wait_for_bb(g.t, 4)
+    walk(g, 4)                                   # sb 1, bb 2
+    assert 4 not in g.table.entitled(1, [1, 2, 3, 4])     # sb 2, bb 3
+    walk(g, 1)
+    assert 4 in g.table.entitled(2, [1, 2, 3, 4])         # sb 3, bb 4
+    h = g.start(button=2)
+    assert g.found() == [] and h.bets[4] == 2 and not g.table.owes
+
+
+def test_sit_out_near_miss_back_before_any_blind_passes_is_just_dealt_in():
+    g = BettingTable()
+    walk(g, 1)                                   # sb 2, bb 3
+    g.table.sit_out(g.t, 2)                      # steps away after posting the small blind
+    g.table.back_in(g.t, 2)                      # and is back before the next deal
+    assert 2 in g.table.entitled(2, [1, 2, 3, 4]) and not g.table.returning
+    g.start(button=2)
+    assert g.found() == [] and not g.table.owes

@@ -23,7 +23,8 @@ Additions to the agreed API (all additive; the engine may ignore them):
   button, kill due); the engine emits them after ``HandStarted``.
 - ``next_street(t, "showdown")`` closes the last betting round without opening another.
 - ``TableBetting.entitled(button, occupied)``, ``button_for(occupied)``, ``wait_for_bb(t, seat)``,
-  ``back_in(t, seat)`` (the ``back-in`` tap), ``kill_puck(t, seat)`` (the kill button puck put in front of a seat).
+  ``back_in(t, seat)`` (the ``back-in`` tap), ``sit_out(t, seat)`` (the ``sit-out`` tap), ``kill_puck(t, seat)``
+  (the kill button puck put in front of a seat).
 """
 
 from __future__ import annotations
@@ -91,6 +92,7 @@ class TableBetting:
         self.owes: dict[int, set[str]] = {}       # missed "sb"/"bb", or "bb" for a new player (Blinds 4, 9)
         self.new_players: set[int] = set()        # sat down since the game started, not yet dealt in
         self.waiting_for_bb: set[int] = set()
+        self.sitting_out: set[int] = set()        # the sit-out tap: not dealt in until back-in or wait-for-bb
         self.returning: set[int] = set()          # tapped back-in owing blinds, not dealt in yet (Blinds 7, 9)
         self.hands_played = 0
         self.last_big_blind: int | None = None
@@ -119,6 +121,7 @@ class TableBetting:
         self.owes.pop(seat, None)
         self.new_players.discard(seat)
         self.waiting_for_bb.discard(seat)
+        self.sitting_out.discard(seat)
         self.returning.discard(seat)
         self.kill.seat_left(seat)
         if not self._stacks:
@@ -131,6 +134,7 @@ class TableBetting:
         self.owes.clear()
         self.new_players.clear()
         self.waiting_for_bb.clear()
+        self.sitting_out.clear()
         self.returning.clear()
         self.hands_played = 0
         self.last_big_blind = self.last_button = self.last_small_blind = None
@@ -144,6 +148,17 @@ class TableBetting:
     def wait_for_bb(self, t: float, seat: int) -> list[te.TableEvent]:
         """The ``wait-for-bb`` tap: the seat is dealt in again when the big blind reaches it (Blinds 9)."""
         self.waiting_for_bb.add(seat)
+        self.sitting_out.discard(seat)
+        self.returning.discard(seat)
+        return []
+
+    def sit_out(self, t: float, seat: int) -> list[te.TableEvent]:
+        """The ``sit-out`` tap: the player steps away. From the next hand the seat is not dealt in and every blind
+        that passes it is owed (Blinds 9), until ``back-in`` or ``wait-for-bb``."""
+        if seat not in self._stacks:
+            return []
+        self.sitting_out.add(seat)
+        self.waiting_for_bb.discard(seat)
         self.returning.discard(seat)
         return []
 
@@ -155,6 +170,7 @@ class TableBetting:
         if seat not in self._stacks:
             return []
         self.waiting_for_bb.discard(seat)
+        self.sitting_out.discard(seat)
         if self.owes.get(seat) and seat not in self.new_players:
             self.returning.add(seat)
         return []
@@ -201,7 +217,8 @@ class TableBetting:
         """Seat -> forced amount for the hand: small and big blind, and a kill that is due (all-in if short). A
         killer in a blind seat posts the kill alone, as ``HandBetting`` requires (docs/betting.md)."""
         entitled = set(self.entitled(button, occupied))
-        players = [s for s in self._players(occupied) if s not in self.waiting_for_bb or s in entitled]
+        players = [s for s in self._players(occupied)
+                   if s in entitled or (s not in self.waiting_for_bb and s not in self.sitting_out)]
         pos = positions(button, players, self.table_seats, self.last_big_blind, self.config.table.button == "dead")
         out: dict[int, int] = {}
         if pos.small_blind is not None:
@@ -214,9 +231,9 @@ class TableBetting:
         return {s: min(a, self._stacks.get(s, 0)) for s, a in out.items()}
 
     def entitled(self, button: int, occupied) -> tuple[int, ...]:
-        """Seats entitled to a hand: players with chips, except those waiting for the big blind (until it
-        reaches them) and new players between the big blind and the button (Blinds 7)."""
-        players = self._players(occupied)
+        """Seats entitled to a hand: players with chips, except those sitting out, those waiting for the big blind
+        (until it reaches them) and new or returning players between the big blind and the button (Blinds 7)."""
+        players = [s for s in self._players(occupied) if s not in self.sitting_out]
         active = [s for s in players if s not in self.waiting_for_bb]
         out = set(active) if active else set(players)   # nobody to wait behind: everyone plays
         waiting = [s for s in players if s in self.waiting_for_bb] if active else []

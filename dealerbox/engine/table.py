@@ -717,6 +717,8 @@ class Engine:
             return self._betting_events(self.betting.wait_for_bb(t, e.seat))
         if a == "back-in" and e.seat is not None and hasattr(self.betting, "back_in"):
             return self._betting_events(self.betting.back_in(t, e.seat))
+        if a == "sit-out" and e.seat is not None and hasattr(self.betting, "sit_out"):
+            return self._betting_events(self.betting.sit_out(t, e.seat))
         if a == "new-hand":
             out: list[te.TableEvent] = []
             if self._running():
