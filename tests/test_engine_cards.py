@@ -215,3 +215,14 @@ def test_the_award_ends_the_hand_with_every_pot_and_stack():
     assert ended[0].stacks == {1: 198, 2: 206, 3: 198, 4: 198}
     assert ended[0].board == (*FLOP, TURN, RIVER)
     t.quiet()
+
+
+# --- who is dealt in at a fresh table ------------------------------------------------------------------------------
+
+def test_a_player_who_sits_out_before_the_first_hand_is_not_dealt_in():
+    t = Table(seats=(1, 2, 3, 4, 5))
+    t.tap("sit-out", seat=5)
+    t.blinds().run()
+    started = t.kinds("HandStarted")[0]
+    assert 5 not in started.seats and set(started.seats) == {1, 2, 3, 4}
+    t.quiet()

@@ -233,8 +233,8 @@ class Engine:
         # A table filled afresh has no "new player between the blinds" (Blinds 7): everyone with chips plays.
         order = tuple(self.betting.entitled(button, self.occupied))
         if self.fresh_table:
-            waiting = getattr(self.betting, "waiting_for_bb", set())
-            order = tuple(clockwise_from(button, set(order) | (set(self._entitled()) - waiting), self.seats))
+            away = self.betting.waiting_for_bb | self.betting.sitting_out   # their choice, made before the deal
+            order = tuple(clockwise_from(button, set(order) | (set(self._entitled()) - away), self.seats))
         out += self._deck_at_start(t, order)
         self.hand = Hand(self.hand_no, button, order, self.variant, self.deck_id, self.back)
         self.hb = self.betting.start_hand(t, self.hand_no, button, order)
