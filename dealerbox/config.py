@@ -40,6 +40,7 @@ class GameConfig:
     smallest_chip: int = 1          # chips below this do not play (Betting 7)
     straddle: bool = False          # live straddle allowed (No-Limit 12)
     sb_counts_as_bb: bool = False   # pot-limit sizing option (Pot-Limit 6)
+    pot_round_to: int = 0           # pot-limit: the pot size is rounded up to a multiple of this (Pot-Limit 5); 0 = exact
     kill: str = "none"              # "none" | "half" | "full" (Kill Pots)
     kill_qualifier: int = 0         # pot size that makes a leg; 0 = every pot won
     buy_in: int = 200               # default buy-in for the simulator and the "sit" tap

@@ -410,3 +410,31 @@ def test_potlimit7_near_miss_single_chip_inside_the_pot():
     preflop_all_call(g)
     g.put(2, chips=[g.chip(5)])
     assert g.found() == [] and h.bets[2] == 5
+
+
+def test_potlimit5_rounded_pot_a_bet_up_to_the_rounded_size_is_quiet():
+    g = BettingTable("plhe", pot_round_to=5)
+    h = g.start()
+    preflop_all_call(g)                         # pot 6, rounded up to 10 (Pot-Limit 5)
+    g.put(2, 10)
+    assert g.found() == [] and h.bets[2] == 10
+
+
+def test_potlimit5_rounded_pot_a_bet_over_the_rounded_size_is_reduced_to_it():
+    g = BettingTable("plhe", pot_round_to=5)
+    h = g.start()
+    preflop_all_call(g)
+    g.put(2, 11)
+    f = only(g, "pot-limit.1")
+    assert "rounded up to a multiple of 5" in f.ruling and "reduced to 10" in f.ruling and h.bets[2] == 10
+
+
+def test_potlimit5_rounding_applies_to_the_pot_after_the_call():
+    g = BettingTable("plhe", pot_round_to=5)
+    h = g.start()
+    g.put(4, 11)                                # pot 3 + call 2 = 5, already a multiple: 2 + 5 = 7 in all
+    assert "7 in all" in only(g, "pot-limit.4").ruling and h.bets[4] == 7
+    g2 = BettingTable("plhe", pot_round_to=4)
+    h2 = g2.start()
+    g2.put(4, 8)                                # 5 rounded up to 8: 2 + 8 = 10 in all, so 8 is quiet
+    assert g2.found() == [] and h2.bets[4] == 8

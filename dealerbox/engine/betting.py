@@ -814,6 +814,10 @@ class HandBetting:
             pot += self.game.big_blind - self.game.small_blind     # Pot-Limit 6
         return pot
 
+    def _rounding(self) -> str:
+        r = self.structure.pot_round_to
+        return f" (rounded up to a multiple of {r})" if r > 1 else ""
+
     def _raise_range(self, seat: int, max_total: int) -> tuple[int, int]:
         st, b = self.structure, self.seats[seat]
         if st.is_limit:
@@ -917,12 +921,13 @@ class HandBetting:
                 rule("pot-limit.7", f"Seat {seat}'s single {single} chip is larger than the pot: it is a pot-sized "
                                     f"bet of {max_to}; return {surplus}.")
             elif cur == 0:
-                rule("pot-limit.1", f"Seat {seat}'s bet is over the pot: it is reduced to {max_to}; return {surplus}.")
+                rule("pot-limit.1", f"Seat {seat}'s bet is over the pot{self._rounding()}: it is reduced to {max_to}; "
+                                    f"return {surplus}.")
             elif self.street == "preflop" and st.sb_counts_as_bb:
                 rule("pot-limit.6", f"With the small blind counted as a big blind the most seat {seat} may make it is "
                                     f"{max_to}; return {surplus}.")
             else:
-                rule("pot-limit.4", f"The largest raise is the pot after the call: seat {seat} makes it {max_to} "
+                rule("pot-limit.4", f"The largest raise is the pot after the call{self._rounding()}: seat {seat} makes it {max_to} "
                                     f"in all; return {surplus}.")
             total = max_to
         return out + self._apply(t, seat, total)

@@ -29,11 +29,12 @@ class Structure:
     max_raises: int          # limit: a bet and this many raises (Betting 3)
     sb_counts_as_bb: bool    # pot-limit option (Pot-Limit 6)
     scale: float = 1.0       # killed pot: 2.0 full kill, 1.5 half kill (Kill Pots)
+    pot_round_to: int = 0    # pot-limit option: pot size rounded up to a multiple of this (Pot-Limit 5)
 
     @classmethod
     def from_game(cls, game: GameConfig, scale: float = 1.0) -> Structure:
         return cls(STRUCTURE_OF.get(game.variant, NO_LIMIT), game.small_blind, game.big_blind, game.small_bet,
-                   game.big_bet, game.max_raises, game.sb_counts_as_bb, scale)
+                   game.big_bet, game.max_raises, game.sb_counts_as_bb, scale, game.pot_round_to)
 
     @property
     def is_limit(self) -> bool:
@@ -58,5 +59,9 @@ class Structure:
     def pot_max_to(self, current: int, wager: int, pot: int) -> int:
         """Pot-limit: the largest total wager for a seat that has ``wager`` in, facing ``current``, with
         ``pot`` = everything in the middle and every bet zone (Pot-Limit 4: call, then raise the pot)."""
-        to_call = current - wager
-        return current + pot + to_call
+        return current + self.pot_size(pot + current - wager)
+
+    def pot_size(self, pot: int) -> int:
+        """The pot size a pot-limit raise may be: exact, or rounded up to the house's unit (Pot-Limit 5)."""
+        r = self.pot_round_to
+        return -(-pot // r) * r if r > 1 else pot
