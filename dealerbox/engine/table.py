@@ -243,7 +243,7 @@ class Engine:
         self.fresh_table = False
         self.last_button = button
         out.append(te.HandStarted(t, self.hand_no, button, order, self.variant.key, self.hand.blinds))
-        out += list(getattr(self.hb, "opening_events", ()))
+        out += self.hb.opening_events
         return out
 
     def _deck_at_start(self, t: float, order: tuple[int, ...]) -> list[te.TableEvent]:
@@ -622,7 +622,7 @@ class Engine:
         """The kill button put in front of a seat (its seat or bet zone): engine.betting knows who holds it. While
         a decided pot is being pushed the dealer may already be moving it to the winner: not judged then."""
         seat = SEAT_OF[zone] or BET_OF[zone]
-        if seat is None or (self._running() and self.hand.decided) or not hasattr(self.betting, "kill_puck"):
+        if seat is None or (self._running() and self.hand.decided):
             return []
         return self.betting.kill_puck(t, seat)
 
@@ -713,11 +713,11 @@ class Engine:
             return [te.FloorCalled(t, self.hand_no, e.ref or "dealer")]
         if a == "award":
             return self._award_tap(e)
-        if a == "wait-for-bb" and e.seat is not None and hasattr(self.betting, "wait_for_bb"):
+        if a == "wait-for-bb" and e.seat is not None:
             return self._betting_events(self.betting.wait_for_bb(t, e.seat))
-        if a == "back-in" and e.seat is not None and hasattr(self.betting, "back_in"):
+        if a == "back-in" and e.seat is not None:
             return self._betting_events(self.betting.back_in(t, e.seat))
-        if a == "sit-out" and e.seat is not None and hasattr(self.betting, "sit_out"):
+        if a == "sit-out" and e.seat is not None:
             return self._betting_events(self.betting.sit_out(t, e.seat))
         if a == "new-hand":
             out: list[te.TableEvent] = []
