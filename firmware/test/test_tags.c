@@ -4,17 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-static int failures, checks;
-#define CHECK(cond, ...)                                                   \
-    do {                                                                   \
-        checks++;                                                          \
-        if (!(cond)) {                                                     \
-            failures++;                                                    \
-            fprintf(stderr, "FAIL %s:%d: ", __FILE__, __LINE__);           \
-            fprintf(stderr, __VA_ARGS__);                                  \
-            fputc('\n', stderr);                                           \
-        }                                                                  \
-    } while (0)
+#include "check.h"
 
 typedef struct {
     uint8_t reader, left, uid_len, uid[UID_MAX_LEN];
