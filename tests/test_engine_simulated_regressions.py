@@ -19,16 +19,22 @@ def test_a_big_blind_all_in_for_its_post_still_gets_its_cards():
     assert t.engine.snapshot().pot_winners[0] == (2,)
 
 
-def test_award_taps_numbering_pots_with_the_same_winner_as_one():
-    # seat 2 (royal flush) wins the main pot and the first side pot; seat 4 the last side pot. A dealer
-    # pushing both of seat 2's pots at once calls the last one "pot 1"
+def three_pots_to_the_river() -> Table:
+    """Seat 1 all in for 20, seat 2 for 50, seats 3 and 4 check it down: seat 2 (royal flush) wins the main pot
+    and the first side pot, seat 4 the last one."""
     hands = {2: ("Ah", "Kh"), 3: ("7c", "2d"), 4: ("Qs", "Qd"), 1: ("9c", "9d")}
     t = Table(stack=200)
     t.tap("leave", seat=1).tap("sit", seat=1, amount=20)
     t.tap("leave", seat=2).tap("sit", seat=2, amount=50)
     t.blinds().deal_holes(hands).bet(4, 100).bet(1, 20).bet(2, 49).bet(3, 98).gather()
     t.checked_street("5d", *FLOP, seats=(3, 4)).checked_street("6d", TURN, seats=(3, 4))
-    t.checked_street("8s", RIVER, seats=(3, 4)).run()
+    t.checked_street("8s", RIVER, seats=(3, 4))
+    return t
+
+
+def test_award_taps_numbering_pots_with_the_same_winner_as_one():
+    # a dealer pushing both of seat 2's pots at once calls seat 4's, the last, "pot 1"
+    t = three_pots_to_the_river().run()
     assert t.engine.snapshot().pot_winners == ((2,), (2,), (4,))
     t.push(2, 80 + 90).tap("award", ref="0", seats=(2,)).take(2)
     t.push(4).tap("award", ref="1", seats=(4,)).take(4).cleanup().run()
@@ -38,13 +44,8 @@ def test_award_taps_numbering_pots_with_the_same_winner_as_one():
 
 
 def test_award_tap_naming_a_loser_is_still_flagged_with_merged_numbering():
-    hands = {2: ("Ah", "Kh"), 3: ("7c", "2d"), 4: ("Qs", "Qd"), 1: ("9c", "9d")}
-    t = Table(stack=200)
-    t.tap("leave", seat=1).tap("sit", seat=1, amount=20)
-    t.tap("leave", seat=2).tap("sit", seat=2, amount=50)
-    t.blinds().deal_holes(hands).bet(4, 100).bet(1, 20).bet(2, 49).bet(3, 98).gather()
-    t.checked_street("5d", *FLOP, seats=(3, 4)).checked_street("6d", TURN, seats=(3, 4))
-    t.checked_street("8s", RIVER, seats=(3, 4)).tap("award", ref="1", seats=(1,)).run()
+    t = three_pots_to_the_river()
+    t.tap("award", ref="1", seats=(1,)).run()
     assert t.finding("showdown.3").severity == "floor"
 
 
