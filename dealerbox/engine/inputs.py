@@ -89,6 +89,7 @@ DEALER_ACTIONS = {
     "back-in": "the player in `seat`, sitting out or waiting for the big blind, is dealt in again and posts what they owe",
     "declare-raise": "the player in `seat` declared a raise before putting chips in",
     "muck-unshown": "the player in `seat` threw away their hand at showdown without showing",
+    "answer": "the dealer answers the engine's open question `ref` with `choice` (one of its answers)",
 }
 
 
@@ -101,6 +102,7 @@ class DealerInput:
     amount: int | None = None
     ref: str | None = None
     seats: tuple[int, ...] = field(default=())
+    choice: str | None = None     # with "answer": the key of the answer the dealer tapped
 
     def __post_init__(self) -> None:
         if self.action not in DEALER_ACTIONS:

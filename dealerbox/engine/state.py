@@ -37,6 +37,20 @@ class FindingView:
 
 
 @dataclass(frozen=True, slots=True)
+class QuestionView:
+    """A question only the dealer can answer (the chips cannot tell): the hand waits for one tap.
+
+    ``answers`` are (key, label) pairs, the first the likely one; a tap sends
+    ``DealerInput(action="answer", ref=id, choice=key)``.
+    """
+    id: str
+    text: str
+    answers: tuple[tuple[str, str], ...]
+    seat: int | None = None
+    rule: str = ""
+
+
+@dataclass(frozen=True, slots=True)
 class TableState:
     hand: int | None = None
     phase: str = "idle"      # "idle", "deal", "preflop", "flop", "turn", "river", "showdown", "ended"
@@ -53,3 +67,4 @@ class TableState:
     deck_id: str | None = None
     winners: dict[int, int] = field(default_factory=dict)  # seat -> chips to push, at showdown
     pot_winners: tuple[tuple[int, ...], ...] = ()  # winners of each pot in `pots` order, at showdown
+    question: QuestionView | None = None  # an open question to the dealer; the hand waits for its answer

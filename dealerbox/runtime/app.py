@@ -7,6 +7,7 @@ headless, prints events. They meet through queues, so a slow sink never blocks t
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import logging
 import os
@@ -117,8 +118,7 @@ class Terminal:
         t = self._last_t + max(0.0, self.clock() - self._last_clock)
         if isinstance(d, dict):
             return DealerInput(t=t, **d)
-        return DealerInput(t=t, action=d.action, seat=d.seat, card=d.card, amount=d.amount, ref=d.ref,
-                           seats=d.seats)
+        return dataclasses.replace(d, t=t)
 
     # --- life cycle -----------------------------------------------------------------------------------
     def start(self) -> None:

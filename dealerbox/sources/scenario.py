@@ -580,15 +580,15 @@ class _Compiler:
             fields["card"] = rest.pop(0)
         elif rest and action == "ack" and rest[0] not in ("seat", "ref"):
             fields["ref"] = rest.pop(0)
-        for k, v in _pairs(rest, f"{action} [seat N] [card C] [amount A] [ref R] [seats 1,2]").items():
+        for k, v in _pairs(rest, f"{action} [seat N] [card C] [amount A] [ref R] [seats 1,2] [choice C]").items():
             if k in ("seat", "amount"):
                 fields[k] = int(v)
             elif k == "seats":
                 fields[k] = tuple(int(s) for s in v.split(","))
-            elif k in ("card", "ref"):
+            elif k in ("card", "ref", "choice"):
                 fields[k] = v
             else:
-                raise _Fail(f"{action}: unknown field {k!r} (seat, card, amount, ref, seats)")
+                raise _Fail(f"{action}: unknown field {k!r} (seat, card, amount, ref, seats, choice)")
         self.c.tap(action, **fields)
 
     def _do_tap(self, args: list[str]) -> None:
