@@ -33,6 +33,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hands", type=int, metavar="N", help="stop after N hands have ended")
     parser.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds")
     parser.add_argument("--no-floor", action="store_true", help="do not connect to the floor broker")
+    parser.add_argument("--review-floor", action="store_true", help="with --replay: show the replay on the floor "
+                        "under review/dealerbox/... (replayed: true, never retained); a replay is off the floor "
+                        "without it")
     parser.add_argument("--no-record", action="store_true", help="do not write the recorded log")
 
 
@@ -70,9 +73,10 @@ def run(args: argparse.Namespace) -> int:
         from ..record.recorder import Recorder
         recorder = Recorder(config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024)
     floor = None
-    if config.floor.enabled and not args.no_floor:
+    # a replay never poses as the live table: off the floor unless asked, and then only under review/
+    if config.floor.enabled and not args.no_floor and (kind != "replay" or args.review_floor):
         from ..sinks.floor.link import FloorLink
-        floor = FloorLink(config)
+        floor = FloorLink(config, review=kind == "replay")
     display = choose_display(config, args.headless or args.jsonl)
     terminal = Terminal(config, registry, source, recorder=recorder, floor=floor)
     terminal.panel = _make_panel(config, terminal.submit)

@@ -127,7 +127,8 @@ def test_another_sites_topics_are_refused(make_broker, tmp_path):
             link.submit(u)
         assert wait_until(lambda: link.health()["link"] == "refused", 10)
         assert "dealerbox/othersite/T01/status" in link.health()["last_error"]
-        assert link.health()["acked"] == 0 and link.health()["outbox_depth"] > 0
+        assert wait_until(lambda: link.health()["outbox_depth"] > 0, 5)    # kept for when the config is fixed
+        assert link.health()["acked"] == 0
     finally:
         link.stop(timeout=0.3)
 

@@ -25,6 +25,7 @@ from ...engine.state import TableState
 
 VERSION = 1
 ROOT = "dealerbox"
+REVIEW = "review"             # review replays publish under review/dealerbox/...: never the live topics
 KINDS = ("status", "state", "event", "alert", "holecards", "cmd")
 ALERT_SEVERITIES = ("dealer", "floor")
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
@@ -44,8 +45,9 @@ PRIORITY_LOW, PRIORITY_NORMAL, PRIORITY_KEEP = 0, 1, 2
 DROPPED_NOTICE = "FloorEventsDropped"
 
 
-def topic(site: str, table: str, kind: str) -> str:
-    return f"{ROOT}/{site}/{table}/{kind}"
+def topic(site: str, table: str, kind: str, review: bool = False) -> str:
+    """The live topic, or with ``review`` its copy for a replayed log (``review/dealerbox/<site>/<table>/<kind>``)."""
+    return f"{REVIEW}/{ROOT}/{site}/{table}/{kind}" if review else f"{ROOT}/{site}/{table}/{kind}"
 
 
 def parse_topic(name: str) -> tuple[str, str, str] | None:
@@ -199,6 +201,7 @@ class Envelope:
     table: str
     boot: str
     seqs: dict[str, int] = dataclasses.field(default_factory=dict)
+    replayed: bool = False    # True for a review replay: every payload then says so from the start
 
     def next(self, kind: str) -> int:
         self.seqs[kind] = self.seqs.get(kind, 0) + 1
@@ -210,7 +213,7 @@ class Envelope:
     def wrap(self, kind: str, t: float, at: float, body: dict[str, Any], seq: int | None = None) -> dict[str, Any]:
         return {"v": VERSION, "kind": kind, "site": self.site, "table": self.table, "boot": self.boot,
                 "seq": self.next(kind) if seq is None else seq, "t": float(t), "at": float(at),
-                "replayed": False, **body}
+                "replayed": self.replayed, **body}
 
 
 def is_alert(event: TableEvent) -> bool:

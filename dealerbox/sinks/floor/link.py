@@ -42,14 +42,22 @@ class FloorLink(Spooler, Session, CommandDesk):
 
     def __init__(self, config: Config, boot_id: str | None = None, clock: Callable[[], float] = time.time, *,
                  reconnect_min: float = 0.5, reconnect_max: float = 30.0, window: int = 20,
-                 max_pages: int | None = None) -> None:
+                 max_pages: int | None = None, review: bool = False) -> None:
         self.config = config
         self.fc = config.floor
         self.site = c.check_name("table.site", config.table.site)
         self.table = c.check_name("table.id", config.table.id)
         self.boot = c.check_name("boot id", boot_id or uuid.uuid4().hex)
         self.clock = clock
-        self.env = c.Envelope(self.site, self.table, self.boot)
+        # A review replay (``run --replay LOG --review-floor``) is never mistaken for the live table: its own
+        # topics (review/dealerbox/...), replayed: true on every payload, nothing retained, no commands, no hole
+        # cards, and its own outbox beside the live one so no live row is ever sent under review or vice versa.
+        self.review = review
+        self.retain = not review
+        self.hole_cards = self.fc.hole_cards_topic and not review
+        live = Path(self.fc.outbox)
+        self.outbox_path = str(live.with_name(f"{live.stem}-review{live.suffix}") if review else live)
+        self.env = c.Envelope(self.site, self.table, self.boot, replayed=review)
         self.commands: queue.Queue[FloorCommand] = queue.Queue()
         self.reconnect_min, self.reconnect_max, self.window = reconnect_min, reconnect_max, window
         self.max_pages = max_pages
@@ -97,11 +105,15 @@ class FloorLink(Spooler, Session, CommandDesk):
         self.refusals: deque[str] = deque(maxlen=50)
         self._depth = 0
 
+    def topic(self, kind: str) -> str:
+        """This table's topic of ``kind``: the live one, or its review copy."""
+        return c.topic(self.site, self.table, kind, review=self.review)
+
     # --- the engine side ----------------------------------------------------------------------------
 
     def start(self) -> "FloorLink":
         """Open the outbox (raises OutboxError with the file name if it cannot) and start both threads."""
-        path = Path(self.fc.outbox)
+        path = Path(self.outbox_path)
         # each thread opens its own connection; opening here first surfaces a bad path before any thread runs
         probe = Outbox(path, "FULL", self.max_pages)
         self._depth = probe.depth()

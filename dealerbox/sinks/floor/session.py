@@ -94,6 +94,11 @@ class Session:
     """Mixed into :class:`FloorLink`, whose __init__ sets the attributes below; runs on the publisher thread."""
 
     fc: FloorConfig
+    review: bool
+    retain: bool
+    hole_cards: bool
+    outbox_path: str
+    topic: Callable[[str], str]        # FloorLink's: this table's topic of a kind (live or review)
     site: str
     table: str
     boot: str
@@ -131,7 +136,7 @@ class Session:
     handle_command: Callable[[str, bytes], Any]    # the command desk's
 
     def _net_loop(self) -> None:
-        self._net_db = Outbox(self.fc.outbox, "NORMAL")
+        self._net_db = Outbox(self.outbox_path, "NORMAL")
         backoff = self.reconnect_min
         try:
             while not self._stop_evt.is_set():
@@ -153,7 +158,7 @@ class Session:
         configure_security(client, self.fc.username, self.fc.password_file, self.fc.tls, self.fc.ca_file,
                            self.fc.cert_file, self.fc.key_file)
         will = c.status_payload(self.env, "offline", "will", self._last_t, self.clock())
-        client.will_set(c.topic(self.site, self.table, "status"), json.dumps(will), qos=1, retain=True,
+        client.will_set(self.topic("status"), json.dumps(will), qos=1, retain=self.retain,
                         properties=publish_properties("status"))
         client.on_connect = self._on_connect
         client.on_publish = self._on_publish
@@ -230,9 +235,10 @@ class Session:
         self.counters["connects"] += 1
         self._set_link("connected")
         self.last_error = ""
-        client.subscribe(c.topic(self.site, self.table, "cmd"), qos=1)
+        if not self.review:   # a review copy takes no floor commands: there is no dealer to act on them
+            client.subscribe(self.topic("cmd"), qos=1)
         birth = self._publish_json(client, "status", c.status_payload(self.env, "online", "birth", self._last_t,
-                                                                      self.clock()), retain=True)
+                                                                      self.clock()), retain=self.retain)
         # Wait for the birth's PUBACK before draining: it proves the ACL lets us publish. mosquitto closes the
         # connection right after refusing a publish, so a refusal is best caught before anything else is sent.
         deadline = time.monotonic() + CONNACK_TIMEOUT_S
@@ -247,8 +253,8 @@ class Session:
                 self._session_refused = True
                 self._set_link("refused", f"the floor broker {self.fc.host}:{self.fc.port} closed the connection "
                                           f"right after accepting it: most likely its ACL refuses user "
-                                          f"{self.fc.username!r} for {c.topic(self.site, self.table, 'status')}; check floor.username "
-                                          f"and table.id")
+                                          f"{self.fc.username!r} for {self.topic('status')}; "
+                                          f"check floor.username and table.id")
             close_socket(client)
             return False
         return True
@@ -309,7 +315,7 @@ class Session:
 
     def _publish_json(self, client: mqtt.Client, kind: str, payload: dict,
                       retain: bool = False) -> mqtt.MQTTMessageInfo:
-        name = c.topic(self.site, self.table, kind)
+        name = self.topic(kind)
         info = client.publish(name, json.dumps(payload, separators=(",", ":")), qos=1, retain=retain,
                               properties=publish_properties(kind))
         with self._lock:
@@ -323,7 +329,7 @@ class Session:
             state, t, reader = self._state_body
             self._state_dirty = self._refresh = False
         payload = c.state_payload(self.env, state, t, self.clock(), reader, self.health())
-        self._publish_json(client, "state", payload, retain=True)
+        self._publish_json(client, "state", payload, retain=self.retain)
         self.counters["states_published"] += 1
         return True
 
@@ -358,9 +364,9 @@ class Session:
         wait_io(client, self._wake_r, timeout)
 
     def _goodbye(self, client: mqtt.Client) -> None:
-        """Clean stop: retained offline status, wait for its PUBACK briefly, DISCONNECT (no will)."""
+        """Clean stop: offline status (retained unless a review), wait for its PUBACK briefly, DISCONNECT (no will)."""
         payload = c.status_payload(self.env, "offline", "stopped", self._last_t, self.clock())
-        info = client.publish(c.topic(self.site, self.table, "status"), json.dumps(payload), qos=1, retain=True,
+        info = client.publish(self.topic("status"), json.dumps(payload), qos=1, retain=self.retain,
                               properties=publish_properties("status"))
         deadline = time.monotonic() + 2.0
         while not info.is_published() and client.socket() is not None and time.monotonic() < deadline:

@@ -27,6 +27,11 @@ class Spooler:
     """Mixed into :class:`FloorLink`, whose __init__ sets the attributes below; runs on its own thread."""
 
     fc: FloorConfig
+    review: bool
+    retain: bool
+    hole_cards: bool
+    outbox_path: str
+    topic: Callable[[str], str]        # FloorLink's: this table's topic of a kind (live or review)
     site: str
     table: str
     boot: str
@@ -53,7 +58,7 @@ class Spooler:
     _poke: Callable[[], None]          # FloorLink's: wakes the publisher
 
     def _spool_loop(self) -> None:
-        db = Outbox(self.fc.outbox, "FULL", self.max_pages)
+        db = Outbox(self.outbox_path, "FULL", self.max_pages)
         try:
             stopping = False
             while not self._abandon and not stopping:
@@ -78,7 +83,7 @@ class Spooler:
                     try:
                         self._spool(db, batch)
                     except sqlite3.Error as e:
-                        self.last_error = f"{self.fc.outbox}: outbox write failed ({e})"
+                        self.last_error = f"{self.outbox_path}: outbox write failed ({e})"
                         log.error("%s", self.last_error)
                 self._flush_notice(db, force=False)
             if not self._abandon:
@@ -115,15 +120,15 @@ class Spooler:
     def _payloads(self, update: Any, at: float, session: int, rows: list[tuple], holecards: list[dict]) -> None:
         for event in update.events:
             payload = c.event_payload(self.env, event, at)
-            rows.append((c.topic(self.site, self.table, "event"), "event", c.priority(event.kind), self.boot,
+            rows.append((self.topic("event"), "event", c.priority(event.kind), self.boot,
                          payload["seq"], session, payload))
             if c.is_alert(event):
                 alert = c.alert_payload(self.env, event, payload["seq"], at)
-                rows.append((c.topic(self.site, self.table, "alert"), "alert", c.PRIORITY_KEEP, self.boot,
+                rows.append((self.topic("alert"), "alert", c.PRIORITY_KEEP, self.boot,
                              alert["seq"], session, alert))
             if isinstance(event, FindingRaised):
                 self._known_findings.add(event.id)
-            if self.fc.hole_cards_topic and event.SECRET_FIELDS:
+            if self.hole_cards and event.SECRET_FIELDS:
                 holecards.append(c.holecards_payload(self.env, event, at))
             self._last_t = max(self._last_t, float(event.t))
         for finding in update.state.findings:
@@ -144,7 +149,7 @@ class Spooler:
             if getattr(e, "sqlite_errorcode", None) != sqlite3.SQLITE_FULL:
                 raise
             self.counters["disk_full"] += 1
-            self.last_error = (f"{self.fc.outbox}: disk full; dropping low-value events to keep alerts "
+            self.last_error = (f"{self.outbox_path}: disk full; dropping low-value events to keep alerts "
                                f"(free space on that disk or lower floor.outbox_max)")
             log.error("%s", self.last_error)
             freed = db.drop_oldest(max(64, 4 * len(rows)), c.PRIORITY_KEEP)
@@ -185,7 +190,7 @@ class Spooler:
         self._last_notice = now
         payload = c.dropped_payload(self.env, self._last_t, self.clock(), c.seq_ranges(pairs), len(pairs),
                                     self.counters["dropped"], self._pending_reason)
-        self._store(db, [(c.topic(self.site, self.table, "event"), "event", c.PRIORITY_KEEP, self.boot,
+        self._store(db, [(self.topic("event"), "event", c.PRIORITY_KEEP, self.boot,
                           payload["seq"], self._session if self._connected else -1, payload)],
                     cap=False)  # a notice may overshoot the cap by one row rather than drop an event unreported
         self._poke()
