@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import unicodedata
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -56,6 +57,26 @@ def parse_topic(name: str) -> tuple[str, str, str] | None:
     if len(parts) == 4 and parts[0] == ROOT and parts[3] in KINDS:
         return parts[1], parts[2], parts[3]
     return None
+
+
+def inert(text: object, limit: int = 500) -> str:
+    """Text a table sent, made safe to print on a floor console: control characters (ESC sequences, C1
+    codes, DEL), bidirectional overrides and other invisible format characters become visible escapes
+    (``\\x1b``, ``\\u202e``), so a payload can neither drive the terminal nor hide or reorder what it shows.
+    Longer text is cut at ``limit`` characters with a mark. HTML escaping is the dashboard's templates' job."""
+    out = []
+    for ch in str(text):
+        if ch in "\\":
+            out.append("\\\\")
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp"):
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+        else:
+            out.append(ch)
+        if len(out) >= limit:
+            out.append("…")
+            break
+    return "".join(out)
 
 
 def check_name(what: str, value: str) -> str:

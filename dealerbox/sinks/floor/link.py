@@ -25,6 +25,7 @@ from typing import Any, Callable
 from ...config import Config
 from . import contract as c
 from .commands import CommandDesk, FloorCommand
+from .holecards import HoleCards
 from .outbox import Outbox, OutboxError
 from .security import configure_security, publish_properties, read_password
 from .session import Session
@@ -36,7 +37,7 @@ __all__ = ["FloorCommand", "FloorLink", "OutboxError", "configure_security", "pu
            "read_password"]
 
 
-class FloorLink(Spooler, Session, CommandDesk):
+class FloorLink(Spooler, Session, HoleCards, CommandDesk):
     """``FloorLink(config).start()``; ``submit(update)`` from the engine side; ``health()`` for the screen;
     ``commands`` is a queue of :class:`FloorCommand`; ``stop()`` drains and says goodbye."""
 
@@ -87,6 +88,8 @@ class FloorLink(Spooler, Session, CommandDesk):
         self._state_dirty = False
         self._refresh = False
         self._holecards: deque[dict] = deque(maxlen=1000)
+        self._holecards_trial: int | None = None
+        self._holecards_allowed: bool | None = None
         self._known_findings: set[str] = set()
         self._pending_drops: list[tuple[str, int]] = []
         self._pending_reason = "outbox-full"
@@ -100,6 +103,7 @@ class FloorLink(Spooler, Session, CommandDesk):
             "submitted": 0, "spooled": 0, "published": 0, "acked": 0, "replayed": 0, "dropped": 0,
             "disk_full": 0, "publish_refused": 0, "connects": 0, "connect_failures": 0,
             "commands_accepted": 0, "commands_refused": 0, "holecards_published": 0, "holecards_lost": 0,
+            "holecards_refused": 0, "quarantined": 0,
             "states_published": 0, "bad_updates": 0,
         }
         self.refusals: deque[str] = deque(maxlen=50)
@@ -116,8 +120,18 @@ class FloorLink(Spooler, Session, CommandDesk):
         path = Path(self.outbox_path)
         # each thread opens its own connection; opening here first surfaces a bad path before any thread runs
         probe = Outbox(path, "FULL", self.max_pages)
-        self._depth = probe.depth()
-        probe.close()
+        try:
+            moved, foreign = probe.quarantine_foreign(tuple(self.topic(kind) for kind in ("event", "alert")))
+            self._depth = probe.depth()
+        finally:
+            probe.close()
+        if moved:
+            # one line, once: retrying rows the ACL refuses (another table's topics) would loop forever
+            self.counters["quarantined"] = moved
+            log.warning("floor outbox %s: %d row(s) for other topics (%s) moved to its quarantine table, not "
+                        "sent; this outbox belongs to %s/%s (check table.id or where the file came from)",
+                        path, moved, ", ".join(foreign[:4]) + (" ..." if len(foreign) > 4 else ""),
+                        self.site, self.table)
         self._set_link("connecting")
         for name, target in (("floor-spool", self._spool_loop), ("floor-publish", self._net_loop)):
             th = threading.Thread(target=target, name=f"{name}-{self.table}", daemon=True)

@@ -34,6 +34,17 @@ CREATE TABLE IF NOT EXISTS outbox (
     payload  TEXT    NOT NULL
 );
 CREATE INDEX IF NOT EXISTS outbox_by_priority ON outbox(priority, id);
+-- rows written under another table's (or site's) topics: kept for a technician to look at, never sent
+CREATE TABLE IF NOT EXISTS quarantine (
+    id       INTEGER PRIMARY KEY,
+    topic    TEXT    NOT NULL,
+    kind     TEXT    NOT NULL,
+    priority INTEGER NOT NULL,
+    boot     TEXT    NOT NULL,
+    seq      INTEGER NOT NULL,
+    session  INTEGER NOT NULL,
+    payload  TEXT    NOT NULL
+);
 """
 
 
@@ -117,6 +128,24 @@ class Outbox:
         return [Row(*r) for r in self.db.execute(
             "SELECT id, topic, kind, priority, boot, seq, session, payload FROM outbox WHERE priority < ? "
             "ORDER BY priority, id LIMIT ?", (below_priority, count))]
+
+    def quarantine_foreign(self, own_topics: tuple[str, ...]) -> tuple[int, list[str]]:
+        """Move every row whose topic is not one of ``own_topics`` (an outbox copied from another table, or a
+        table.id changed with rows pending) to ``quarantine``: (how many, the foreign topics)."""
+        marks = ",".join("?" * len(own_topics))
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            topics = [r[0] for r in self.db.execute(
+                f"SELECT DISTINCT topic FROM outbox WHERE topic NOT IN ({marks}) ORDER BY topic", own_topics)]
+            self.db.execute(f"INSERT OR REPLACE INTO quarantine SELECT * FROM outbox WHERE topic NOT IN ({marks})",
+                            own_topics)
+            n = self.db.execute(f"DELETE FROM outbox WHERE topic NOT IN ({marks})", own_topics).rowcount
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
+        return n, topics
 
     def after(self, last_id: int, limit: int) -> list[Row]:
         """The next rows to publish, in order."""

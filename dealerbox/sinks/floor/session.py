@@ -90,6 +90,21 @@ def wait_io(client: mqtt.Client, wake: socket.socket, timeout: float) -> None:
         client.loop_misc()
 
 
+
+def goodbye(client: mqtt.Client, wake: socket.socket, topic: str, payload: str, retain: bool) -> None:
+    """Clean stop: offline status (retained unless a review), wait for its PUBACK briefly, DISCONNECT (no
+    will), then close."""
+    info = client.publish(topic, payload, qos=1, retain=retain, properties=publish_properties("status"))
+    deadline = time.monotonic() + 2.0
+    while not info.is_published() and client.socket() is not None and time.monotonic() < deadline:
+        wait_io(client, wake, 0.05)
+    client.disconnect()
+    deadline = time.monotonic() + 1.0
+    while client.socket() is not None and time.monotonic() < deadline:
+        wait_io(client, wake, 0.05)
+    close_socket(client)
+
+
 class Session:
     """Mixed into :class:`FloorLink`, whose __init__ sets the attributes below; runs on the publisher thread."""
 
@@ -134,6 +149,11 @@ class Session:
     _set_link: Callable[..., None]                 # FloorLink's
     health: Callable[[], dict[str, Any]]           # FloorLink's
     handle_command: Callable[[str, bytes], Any]    # the command desk's
+    _holecards_trial: int | None                   # the hole-card mixin's
+    _holecards_allowed: bool | None
+    _holecards_refused: Callable[[str], None]
+    _holecards_session_ended: Callable[[], None]
+    _publish_holecards: Callable[[mqtt.Client], None]
 
     def _net_loop(self) -> None:
         self._net_db = Outbox(self.outbox_path, "NORMAL")
@@ -176,6 +196,7 @@ class Session:
             return True, True
         self._serve(client)
         self._settle_acks()
+        self._holecards_session_ended()
         with self._lock:
             self._connected = False
             self._inflight = {}
@@ -333,20 +354,14 @@ class Session:
         self.counters["states_published"] += 1
         return True
 
-    def _publish_holecards(self, client: mqtt.Client) -> None:
-        while True:
-            with self._lock:
-                if not self._holecards:
-                    return
-                payload = self._holecards.popleft()
-            self._publish_json(client, "holecards", payload)
-            self.counters["holecards_published"] += 1
-
     def _settle_acks(self) -> None:
         with self._lock:
             acked, self._acked = self._acked, []
             refused, self._refused = self._refused, []
         for topic, reason in refused:
+            if topic == self.topic("holecards"):
+                self._holecards_refused(reason)
+                continue
             self.counters["publish_refused"] += 1
             self._session_refused = True
             self._set_link("refused", f"the broker refused a publish to {topic} ({reason}); check the ACL for "
@@ -364,18 +379,8 @@ class Session:
         wait_io(client, self._wake_r, timeout)
 
     def _goodbye(self, client: mqtt.Client) -> None:
-        """Clean stop: offline status (retained unless a review), wait for its PUBACK briefly, DISCONNECT (no will)."""
         payload = c.status_payload(self.env, "offline", "stopped", self._last_t, self.clock())
-        info = client.publish(self.topic("status"), json.dumps(payload), qos=1, retain=self.retain,
-                              properties=publish_properties("status"))
-        deadline = time.monotonic() + 2.0
-        while not info.is_published() and client.socket() is not None and time.monotonic() < deadline:
-            self._io(client, 0.05)
-        client.disconnect()
-        deadline = time.monotonic() + 1.0
-        while client.socket() is not None and time.monotonic() < deadline:
-            self._io(client, 0.05)
-        close_socket(client)
+        goodbye(client, self._wake_r, self.topic("status"), json.dumps(payload), self.retain)
 
     # paho callbacks: they run inside loop_read/loop_write on the publisher thread
 
@@ -389,6 +394,8 @@ class Session:
         with self._lock:
             row = self._inflight.pop(mid, None)
             topic = self._topics.pop(mid, None)
+            if mid == self._holecards_trial and not reason_code.is_failure:
+                self._holecards_allowed = True
             if reason_code.is_failure:
                 # the row stays in the outbox: a broker that refuses is misconfigured, and the data is kept
                 self._refused.append((topic, str(reason_code)))
