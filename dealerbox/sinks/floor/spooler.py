@@ -21,6 +21,7 @@ log = logging.getLogger("dealerbox.floor")
 
 GROUP_MAX = 2000         # updates per outbox transaction: bounds one commit's size after a long backlog
 STOP = object()          # put on the update queue by stop()/abandon()
+CHECKPOINT_EVERY = 1000  # spooler commits between WAL checkpoints when it is never idle
 
 
 class Spooler:
@@ -58,7 +59,12 @@ class Spooler:
     _poke: Callable[[], None]          # FloorLink's: wakes the publisher
 
     def _spool_loop(self) -> None:
-        db = Outbox(self.outbox_path, "FULL", self.max_pages)
+        # No automatic WAL checkpoint on this connection: its copy and fsync of the main file would land on
+        # the commit an alert is waiting for (the p99 of frame -> floor alert). The publisher's connection
+        # checkpoints on its deletes; while the floor is away this one does it when idle, or every
+        # CHECKPOINT_EVERY commits, so the WAL stays bounded through an outage.
+        db = Outbox(self.outbox_path, "FULL", self.max_pages, checkpoints=False)
+        unchecked = 0
         try:
             stopping = False
             while not self._abandon and not stopping:
@@ -82,9 +88,13 @@ class Spooler:
                 if batch:
                     try:
                         self._spool(db, batch)
+                        unchecked += 1
                     except sqlite3.Error as e:
                         self.last_error = f"{self.outbox_path}: outbox write failed ({e})"
                         log.error("%s", self.last_error)
+                if unchecked and (not batch or unchecked >= CHECKPOINT_EVERY):
+                    db.checkpoint()
+                    unchecked = 0
                 self._flush_notice(db, force=False)
             if not self._abandon:
                 self._flush_notice(db, force=True)
