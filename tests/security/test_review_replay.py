@@ -96,3 +96,36 @@ def test_review_floor_publishes_only_under_review_replayed_and_never_retained(br
         assert (tmp_path / "outbox-review.sqlite").exists() and not (tmp_path / "outbox.sqlite").exists()
     finally:
         late.close()
+
+
+def test_the_shipped_acl_lets_a_table_show_a_review_and_the_floor_read_it(make_broker, tmp_path):
+    from dealerbox.engine.findings import FindingLog
+    from dealerbox.sinks.floor.link import FloorLink
+    from tests.test_floor_contract import count_events, hand_updates, link_config
+    from tests.test_floor_security import USERS, _password_file
+
+    broker = make_broker(users=USERS, acl=(ROOT / "docs/mosquitto/acl").read_text(),
+                         extra="use_username_as_clientid true")
+    floor = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+    got: list[str] = []
+    floor.on_message = lambda cl, u, m: got.append(m.topic)
+    floor.username_pw_set("floor", USERS["floor"])
+    floor.connect(broker.host, broker.port)
+    floor.subscribe("review/dealerbox/demo/+/+", qos=1)
+    floor.loop_start()
+    time.sleep(0.2)
+    link = FloorLink(link_config(tmp_path, broker.port, username="demo/T01",
+                                 password_file=_password_file(tmp_path, "demo/T01")), review=True,
+                     reconnect_min=0.05).start()
+    try:
+        ups, _ = hand_updates(1, FindingLog())
+        for u in ups:
+            link.submit(u)
+        assert wait_until(lambda: sum(t.endswith("/event") for t in got) == count_events(ups), 10)
+        h = link.health()
+        assert h["publish_refused"] == 0 and h["connects"] == 1 and h["acked"] >= count_events(ups)
+        assert all(t.startswith("review/dealerbox/demo/T01/") for t in got)
+    finally:
+        link.stop(timeout=1)
+        floor.disconnect()
+        floor.loop_stop()
