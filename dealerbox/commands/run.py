@@ -15,6 +15,7 @@ import signal
 import sys
 import threading
 import time
+from pathlib import Path
 
 from ..config import Config, ConfigError, from_dict
 from ..runtime.app import Terminal, choose_display, choose_source, load_registry, make_header, print_error
@@ -76,7 +77,10 @@ def run(args: argparse.Namespace) -> int:
     # a replay never poses as the live table: off the floor unless asked, and then only under review/
     if config.floor.enabled and not args.no_floor and (kind != "replay" or args.review_floor):
         from ..sinks.floor.link import FloorLink
-        floor = FloorLink(config, review=kind == "replay")
+        # simulated hands spool in their own data directory, never into the real table's outbox
+        demo_outbox = str(Path(config.floor.outbox).parent / "demo" / Path(config.floor.outbox).name) \
+            if kind == "simulator" else None
+        floor = FloorLink(config, review=kind == "replay", outbox=demo_outbox)
     display = choose_display(config, args.headless or args.jsonl)
     terminal = Terminal(config, registry, source, recorder=recorder, floor=floor)
     terminal.panel = _make_panel(config, terminal.submit)

@@ -88,3 +88,18 @@ def test_text_from_a_table_is_inert_on_a_console(sent, shown):
 
 def test_inert_cuts_a_flood():
     assert c.inert("x" * 10_000, limit=50) == "x" * 50 + "…"
+
+
+def test_the_demo_never_touches_the_real_tables_outbox(broker, tmp_path):
+    from tests.test_terminal import _run
+
+    real = tmp_path / "var" / "outbox.sqlite"
+    cfg = tmp_path / "t.toml"
+    cfg.write_text(f'[floor]\nport = {broker.port}\noutbox = "{real}"\n')
+    r = _run(["--config", str(cfg), "run", "--source", "simulator", "--jsonl", "--speed", "500", "--hands", "1",
+              "--no-record"], tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert not real.exists()
+    demo = tmp_path / "var" / "demo" / "outbox.sqlite"
+    assert demo.exists()
+    assert sqlite3.connect(demo).execute("SELECT COUNT(*) FROM outbox").fetchone()[0] == 0   # all delivered

@@ -43,7 +43,7 @@ class FloorLink(Spooler, Session, HoleCards, CommandDesk):
 
     def __init__(self, config: Config, boot_id: str | None = None, clock: Callable[[], float] = time.time, *,
                  reconnect_min: float = 0.5, reconnect_max: float = 30.0, window: int = 20,
-                 max_pages: int | None = None, review: bool = False) -> None:
+                 max_pages: int | None = None, review: bool = False, outbox: str | None = None) -> None:
         self.config = config
         self.fc = config.floor
         self.site = c.check_name("table.site", config.table.site)
@@ -56,7 +56,7 @@ class FloorLink(Spooler, Session, HoleCards, CommandDesk):
         self.review = review
         self.retain = not review
         self.hole_cards = self.fc.hole_cards_topic and not review
-        live = Path(self.fc.outbox)
+        live = Path(outbox or self.fc.outbox)   # ``outbox``: a simulated table's own file (run --source simulator)
         self.outbox_path = str(live.with_name(f"{live.stem}-review{live.suffix}") if review else live)
         self.env = c.Envelope(self.site, self.table, self.boot, replayed=review)
         self.commands: queue.Queue[FloorCommand] = queue.Queue()
