@@ -122,8 +122,9 @@ def test_the_shipped_acl_lets_a_table_show_a_review_and_the_floor_read_it(make_b
         for u in ups:
             link.submit(u)
         assert wait_until(lambda: sum(t.endswith("/event") for t in got) == count_events(ups), 10)
+        assert wait_until(lambda: link.health()["acked"] >= count_events(ups), 5)   # PUBACKs may trail delivery
         h = link.health()
-        assert h["publish_refused"] == 0 and h["connects"] == 1 and h["acked"] >= count_events(ups)
+        assert h["publish_refused"] == 0 and h["connects"] == 1
         assert all(t.startswith("review/dealerbox/demo/T01/") for t in got)
     finally:
         link.stop(timeout=1)
