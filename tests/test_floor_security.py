@@ -25,13 +25,13 @@ from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(90)
 
-USERS = {"T01": "pw-t01", "T02": "pw-t02", "floor": "pw-floor", "broadcast": "pw-bc"}
+USERS = {"demo/T01": "pw-t01", "demo/T02": "pw-t02", "floor": "pw-floor", "broadcast": "pw-bc"}
 
 
 
 
 def _password_file(tmp_path, user: str, password: str | None = None):
-    path = tmp_path / f"{user}.pw"
+    path = tmp_path / f"{user.replace('/', '-')}.pw"
     path.write_text((password or USERS[user]) + "\n")
     return str(path)
 
@@ -66,9 +66,9 @@ def secured(make_broker):
 
 def test_acl_a_table_writes_only_its_own_topics_and_the_floor_reads_all(secured, tmp_path):
     floor = FloorView(secured.host, secured.port, "demo", username="floor", password=USERS["floor"]).start()
-    t01 = FloorLink(link_config(tmp_path, secured.port, username="T01",
-                                password_file=_password_file(tmp_path, "T01")), reconnect_min=0.05).start()
-    raw = Raw(secured, "T01")
+    t01 = FloorLink(link_config(tmp_path, secured.port, username="demo/T01",
+                                password_file=_password_file(tmp_path, "demo/T01")), reconnect_min=0.05).start()
+    raw = Raw(secured, "demo/T01")
     try:
         ups, _ = hand_updates(1, FindingLog())
         for u in ups:
@@ -102,14 +102,14 @@ def test_acl_a_table_writes_only_its_own_topics_and_the_floor_reads_all(secured,
 
 def test_a_misconfigured_table_id_is_refused_by_the_acl_and_says_so(secured, tmp_path):
     # The terminal's config says T02 but it logs in as T01: every publish is refused, nothing is lost.
-    link = FloorLink(link_config(tmp_path, secured.port, table="T02", username="T01",
-                                 password_file=_password_file(tmp_path, "T01")), reconnect_min=0.05).start()
+    link = FloorLink(link_config(tmp_path, secured.port, table="T02", username="demo/T01",
+                                 password_file=_password_file(tmp_path, "demo/T01")), reconnect_min=0.05).start()
     try:
         for u in hand_updates(1, FindingLog())[0]:
             link.submit(u)
         assert wait_until(lambda: link.health()["link"] == "refused", 10)
         h = link.health()
-        assert "ACL" in h["last_error"] and "'T01'" in h["last_error"] and "dealerbox/demo/T02/status" in h["last_error"]
+        assert "ACL" in h["last_error"] and "'demo/T01'" in h["last_error"] and "dealerbox/demo/T02/status" in h["last_error"]
         assert h["outbox_depth"] > 0 and h["acked"] == 0 and h["published"] == 0   # kept, not sent into a void
         assert h["connects"] <= 2   # and it does not hammer the broker (slow retry after a refusal)
     finally:
@@ -117,8 +117,8 @@ def test_a_misconfigured_table_id_is_refused_by_the_acl_and_says_so(secured, tmp
 
 
 def test_refused_credentials_give_a_clear_message_and_keep_spooling(secured, tmp_path):
-    link = FloorLink(link_config(tmp_path, secured.port, username="T01",
-                                 password_file=_password_file(tmp_path, "T01", "wrong")),
+    link = FloorLink(link_config(tmp_path, secured.port, username="demo/T01",
+                                 password_file=_password_file(tmp_path, "demo/T01", "wrong")),
                      reconnect_min=0.05, reconnect_max=0.2).start()
     try:
         ups, _ = hand_updates(1, FindingLog())
@@ -131,7 +131,7 @@ def test_refused_credentials_give_a_clear_message_and_keep_spooling(secured, tmp
         assert "floor.password_file" in h["last_error"] and h["connect_failures"] >= 1 and not h["connected"]
     finally:
         link.stop(timeout=0.2)
-    missing = FloorLink(link_config(tmp_path, secured.port, username="T01",
+    missing = FloorLink(link_config(tmp_path, secured.port, username="demo/T01",
                                     password_file=str(tmp_path / "nope.pw")), reconnect_min=0.05).start()
     try:
         assert wait_until(lambda: missing.health()["link"] == "config-error", 5)
@@ -146,8 +146,8 @@ def test_hole_cards_only_on_the_restricted_topic_and_only_for_broadcast(secured,
     bc = Raw(secured, "broadcast")
     bc.client.subscribe("dealerbox/demo/+/holecards", qos=1)
     time.sleep(0.2)
-    link = FloorLink(link_config(tmp_path, secured.port, username="T01", hole_cards_topic=True,
-                                 password_file=_password_file(tmp_path, "T01")), reconnect_min=0.05).start()
+    link = FloorLink(link_config(tmp_path, secured.port, username="demo/T01", hole_cards_topic=True,
+                                 password_file=_password_file(tmp_path, "demo/T01")), reconnect_min=0.05).start()
     try:
         fl = FindingLog()
         ups, hole = hand_updates(1, fl)
@@ -214,7 +214,7 @@ def pki(tmp_path):
         "ca": _write(d / "ca.crt", ca), "other_ca": _write(d / "other.crt", other_ca),
         "cert": _write(d / "broker.crt", _cert("127.0.0.1", srv_key, ca_name, ca_key, server=True)),
         "key": _write(d / "broker.key", key=srv_key),
-        "client_cert": _write(d / "t01.crt", _cert("T01", cli_key, ca_name, ca_key)),
+        "client_cert": _write(d / "t01.crt", _cert("demo/T01", cli_key, ca_name, ca_key)),
         "client_key": _write(d / "t01.key", key=cli_key),
     }
 
@@ -224,11 +224,11 @@ def test_tls_with_client_certificates_and_a_wrong_ca_is_refused(make_broker, pki
                          tls={"ca": pki["ca"], "cert": pki["cert"], "key": pki["key"], "require": True})
     view = FloorView(broker.host, broker.tls_port, "demo", username="floor", password=USERS["floor"], tls=True,
                      ca_file=pki["ca"], cert_file=pki["client_cert"], key_file=pki["client_key"]).start()
-    link = FloorLink(link_config(tmp_path, broker.tls_port, username="T01", password_file=_password_file(tmp_path, "T01"),
+    link = FloorLink(link_config(tmp_path, broker.tls_port, username="demo/T01", password_file=_password_file(tmp_path, "demo/T01"),
                                  tls=True, ca_file=pki["ca"], cert_file=pki["client_cert"], key_file=pki["client_key"]),
                      reconnect_min=0.05).start()
-    wrong = FloorLink(link_config(tmp_path, broker.tls_port, table="T02", username="T02",
-                                  password_file=_password_file(tmp_path, "T02"), tls=True, ca_file=pki["other_ca"],
+    wrong = FloorLink(link_config(tmp_path, broker.tls_port, table="T02", username="demo/T02",
+                                  password_file=_password_file(tmp_path, "demo/T02"), tls=True, ca_file=pki["other_ca"],
                                   cert_file=pki["client_cert"], key_file=pki["client_key"]), reconnect_min=0.05).start()
     try:
         ups, hole = hand_updates(2, FindingLog())

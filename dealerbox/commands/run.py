@@ -15,6 +15,7 @@ import signal
 import sys
 import threading
 import time
+from pathlib import Path
 
 from ..config import Config, ConfigError, from_dict
 from ..runtime.app import Terminal, choose_display, choose_source, load_registry, make_header, print_error
@@ -33,6 +34,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--hands", type=int, metavar="N", help="stop after N hands have ended")
     parser.add_argument("--seconds", type=float, metavar="S", help="stop after S seconds")
     parser.add_argument("--no-floor", action="store_true", help="do not connect to the floor broker")
+    parser.add_argument("--review-floor", action="store_true", help="with --replay: show the replay on the floor "
+                        "under review/dealerbox/... (replayed: true, never retained); a replay is off the floor "
+                        "without it")
     parser.add_argument("--no-record", action="store_true", help="do not write the recorded log")
 
 
@@ -70,9 +74,13 @@ def run(args: argparse.Namespace) -> int:
         from ..record.recorder import Recorder
         recorder = Recorder(config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024)
     floor = None
-    if config.floor.enabled and not args.no_floor:
+    # a replay never poses as the live table: off the floor unless asked, and then only under review/
+    if config.floor.enabled and not args.no_floor and (kind != "replay" or args.review_floor):
         from ..sinks.floor.link import FloorLink
-        floor = FloorLink(config)
+        # simulated hands spool in their own data directory, never into the real table's outbox
+        demo_outbox = str(Path(config.floor.outbox).parent / "demo" / Path(config.floor.outbox).name) \
+            if kind == "simulator" else None
+        floor = FloorLink(config, review=kind == "replay", outbox=demo_outbox)
     display = choose_display(config, args.headless or args.jsonl)
     terminal = Terminal(config, registry, source, recorder=recorder, floor=floor)
     terminal.panel = _make_panel(config, terminal.submit)

@@ -13,6 +13,7 @@ from __future__ import annotations
 import dataclasses
 import json
 import re
+import unicodedata
 from functools import cache
 from importlib import resources
 from typing import Any
@@ -25,6 +26,7 @@ from ...engine.state import TableState
 
 VERSION = 1
 ROOT = "dealerbox"
+REVIEW = "review"             # review replays publish under review/dealerbox/...: never the live topics
 KINDS = ("status", "state", "event", "alert", "holecards", "cmd")
 ALERT_SEVERITIES = ("dealer", "floor")
 NAME = re.compile(r"^[A-Za-z0-9_-]{1,32}$")
@@ -44,8 +46,9 @@ PRIORITY_LOW, PRIORITY_NORMAL, PRIORITY_KEEP = 0, 1, 2
 DROPPED_NOTICE = "FloorEventsDropped"
 
 
-def topic(site: str, table: str, kind: str) -> str:
-    return f"{ROOT}/{site}/{table}/{kind}"
+def topic(site: str, table: str, kind: str, review: bool = False) -> str:
+    """The live topic, or with ``review`` its copy for a replayed log (``review/dealerbox/<site>/<table>/<kind>``)."""
+    return f"{REVIEW}/{ROOT}/{site}/{table}/{kind}" if review else f"{ROOT}/{site}/{table}/{kind}"
 
 
 def parse_topic(name: str) -> tuple[str, str, str] | None:
@@ -54,6 +57,26 @@ def parse_topic(name: str) -> tuple[str, str, str] | None:
     if len(parts) == 4 and parts[0] == ROOT and parts[3] in KINDS:
         return parts[1], parts[2], parts[3]
     return None
+
+
+def inert(text: object, limit: int = 500) -> str:
+    """Text a table sent, made safe to print on a floor console: control characters (ESC sequences, C1
+    codes, DEL), bidirectional overrides and other invisible format characters become visible escapes
+    (``\\x1b``, ``\\u202e``), so a payload can neither drive the terminal nor hide or reorder what it shows.
+    Longer text is cut at ``limit`` characters with a mark. HTML escaping is the dashboard's templates' job."""
+    out = []
+    for ch in str(text):
+        if ch in "\\":
+            out.append("\\\\")
+        elif unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Co", "Zl", "Zp"):
+            code = ord(ch)
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}" if code < 0x10000 else f"\\U{code:08x}")
+        else:
+            out.append(ch)
+        if len(out) >= limit:
+            out.append("…")
+            break
+    return "".join(out)
 
 
 def check_name(what: str, value: str) -> str:
@@ -199,6 +222,7 @@ class Envelope:
     table: str
     boot: str
     seqs: dict[str, int] = dataclasses.field(default_factory=dict)
+    replayed: bool = False    # True for a review replay: every payload then says so from the start
 
     def next(self, kind: str) -> int:
         self.seqs[kind] = self.seqs.get(kind, 0) + 1
@@ -210,7 +234,7 @@ class Envelope:
     def wrap(self, kind: str, t: float, at: float, body: dict[str, Any], seq: int | None = None) -> dict[str, Any]:
         return {"v": VERSION, "kind": kind, "site": self.site, "table": self.table, "boot": self.boot,
                 "seq": self.next(kind) if seq is None else seq, "t": float(t), "at": float(at),
-                "replayed": False, **body}
+                "replayed": self.replayed, **body}
 
 
 def is_alert(event: TableEvent) -> bool:

@@ -34,6 +34,17 @@ CREATE TABLE IF NOT EXISTS outbox (
     payload  TEXT    NOT NULL
 );
 CREATE INDEX IF NOT EXISTS outbox_by_priority ON outbox(priority, id);
+-- rows written under another table's (or site's) topics: kept for a technician to look at, never sent
+CREATE TABLE IF NOT EXISTS quarantine (
+    id       INTEGER PRIMARY KEY,
+    topic    TEXT    NOT NULL,
+    kind     TEXT    NOT NULL,
+    priority INTEGER NOT NULL,
+    boot     TEXT    NOT NULL,
+    seq      INTEGER NOT NULL,
+    session  INTEGER NOT NULL,
+    payload  TEXT    NOT NULL
+);
 """
 
 
@@ -57,13 +68,18 @@ class OutboxError(RuntimeError):
 
 
 class Outbox:
-    def __init__(self, path: str | Path, synchronous: str = "FULL", max_pages: int | None = None) -> None:
+    def __init__(self, path: str | Path, synchronous: str = "FULL", max_pages: int | None = None,
+                 checkpoints: bool = True) -> None:
         self.path = Path(path)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, timeout=10.0, isolation_level=None, check_same_thread=True)
             self.db.execute("PRAGMA journal_mode=WAL")
             self.db.execute(f"PRAGMA synchronous={synchronous}")
+            if not checkpoints:
+                # the WAL checkpoint (copy to the main file + its fsync) then runs on the other connection's
+                # commits, off the path every alert takes before it is published
+                self.db.execute("PRAGMA wal_autocheckpoint=0")
             if max_pages:
                 # Stands in for a small disk: SQLite then fails with SQLITE_FULL exactly as on a full card.
                 self.db.execute(f"PRAGMA max_page_count={int(max_pages)}")
@@ -104,6 +120,14 @@ class Outbox:
             raise
         return ids
 
+    def checkpoint(self) -> None:
+        """Copy the WAL into the main file where no reader needs it (PASSIVE: never waits on the other
+        connection), so the WAL does not grow while nobody else checkpoints."""
+        try:
+            self.db.execute("PRAGMA wal_checkpoint(PASSIVE)")
+        except sqlite3.OperationalError:
+            pass  # busy or a full disk: the next idle moment tries again
+
     def drop_oldest(self, count: int, below_priority: int) -> list[Row]:
         """Delete up to ``count`` of the oldest rows with priority < ``below_priority``, lowest priority first."""
         rows = self._select_oldest(count, below_priority)
@@ -117,6 +141,24 @@ class Outbox:
         return [Row(*r) for r in self.db.execute(
             "SELECT id, topic, kind, priority, boot, seq, session, payload FROM outbox WHERE priority < ? "
             "ORDER BY priority, id LIMIT ?", (below_priority, count))]
+
+    def quarantine_foreign(self, own_topics: tuple[str, ...]) -> tuple[int, list[str]]:
+        """Move every row whose topic is not one of ``own_topics`` (an outbox copied from another table, or a
+        table.id changed with rows pending) to ``quarantine``: (how many, the foreign topics)."""
+        marks = ",".join("?" * len(own_topics))
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            topics = [r[0] for r in self.db.execute(
+                f"SELECT DISTINCT topic FROM outbox WHERE topic NOT IN ({marks}) ORDER BY topic", own_topics)]
+            self.db.execute(f"INSERT OR REPLACE INTO quarantine SELECT * FROM outbox WHERE topic NOT IN ({marks})",
+                            own_topics)
+            n = self.db.execute(f"DELETE FROM outbox WHERE topic NOT IN ({marks})", own_topics).rowcount
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
+        return n, topics
 
     def after(self, last_id: int, limit: int) -> list[Row]:
         """The next rows to publish, in order."""

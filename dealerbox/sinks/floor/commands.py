@@ -1,0 +1,79 @@
+"""Floor commands arriving on ``dealerbox/<site>/<table>/cmd``: each one checked (JSON, schema, address,
+duplicates, a finding this table raised) before the runtime sees it."""
+
+from __future__ import annotations
+
+import json
+import logging
+import queue
+import threading
+from collections import deque
+from dataclasses import dataclass
+
+from ...engine.inputs import DealerInput
+from . import contract as c
+
+log = logging.getLogger("dealerbox.floor")
+
+
+@dataclass(frozen=True, slots=True)
+class FloorCommand:
+    """A floor command that passed every check; the runtime turns an ``ack`` into the dealer's ``ack`` input."""
+    cmd: str                 # "ack" | "refresh"
+    finding: str | None
+    sender: str
+    boot: str
+    seq: int
+    at: float
+
+    def as_input(self, t: float) -> DealerInput | None:
+        return DealerInput(t, "ack", ref=self.finding) if self.cmd == "ack" else None
+
+
+
+class CommandDesk:
+    """The command half of :class:`FloorLink` (mixed into it; the attributes below are set by its __init__)."""
+
+    site: str
+    table: str
+    commands: "queue.Queue[FloorCommand]"
+    counters: dict[str, int]
+    refusals: deque[str]
+    _lock: threading.Lock
+    _seen_cmds: deque[tuple[str, int]]
+    _known_findings: set[str]
+    _refresh: bool
+
+    def _on_message(self, client, userdata, message) -> None:
+        self.handle_command(message.topic, message.payload)
+
+    def handle_command(self, topic: str, raw: bytes) -> FloorCommand | None:
+        """Check one message from the command topic; accepted commands go to ``commands``."""
+        try:
+            data = json.loads(raw.decode("utf-8"))
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            return self._refuse(topic, f"malformed JSON ({e})")
+        errors = c.schema_errors("cmd", data)
+        if errors:
+            return self._refuse(topic, f"schema: {errors[0]}")
+        if data["site"] != self.site or data["table"] != self.table:
+            return self._refuse(topic, f"addressed to {data['site']}/{data['table']}, this is {self.site}/{self.table}")
+        if (data["boot"], data["seq"]) in self._seen_cmds:
+            return self._refuse(topic, f"duplicate command {data['boot']}#{data['seq']}")
+        if data["cmd"] == "ack" and data["finding"] not in self._known_findings:
+            return self._refuse(topic, f"unknown finding {data['finding']}")
+        self._seen_cmds.append((data["boot"], data["seq"]))
+        command = FloorCommand(data["cmd"], data.get("finding"), data["from"], data["boot"], data["seq"], data["at"])
+        if command.cmd == "refresh":
+            with self._lock:
+                self._refresh = True
+        self.counters["commands_accepted"] += 1
+        log.info("floor command accepted from %s: %s %s", command.sender, command.cmd, command.finding or "")
+        self.commands.put(command)
+        return command
+
+    def _refuse(self, topic: str, reason: str) -> None:
+        self.counters["commands_refused"] += 1
+        self.refusals.append(reason)
+        log.warning("floor command on %s refused: %s", topic, reason)
+        return None

@@ -1,0 +1,404 @@
+"""The publisher half of the floor link: owns the socket. Connects with backoff, publishes the birth status
+and the state, drains the outbox in order (QoS 1, a window of in-flight messages, a rate cap on late rows),
+deletes a row on its PUBACK, and hands messages on ``.../cmd`` to the command desk.
+
+A fresh paho client is made for every connection so that paho never re-sends a message on its own: the
+outbox is the only source of retries, which is what lets a late message say ``replayed: true``.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import random
+import select
+import socket
+import ssl
+import threading
+import time
+from collections import deque
+from typing import Any, Callable
+
+import paho.mqtt.client as mqtt
+
+from ...config import FloorConfig
+from . import contract as c
+from .outbox import Outbox, OutboxError
+from .security import PROPERTIES, client_id, configure_security, publish_properties
+
+log = logging.getLogger("dealerbox.floor")
+
+KEEPALIVE_S = 15
+CONNACK_TIMEOUT_S = 10.0
+
+
+class Bucket:
+    """Token bucket for the replay rate cap (messages per second)."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = max(float(rate), 1.0)
+        self.capacity = max(1.0, self.rate / 5)
+        self.tokens = self.capacity
+        self.stamp = time.monotonic()
+
+    def take(self) -> float:
+        """0 when a message may go now, else seconds until it may."""
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return 0.0
+        return (1 - self.tokens) / self.rate
+
+
+
+def close_socket(client: mqtt.Client) -> None:
+    """Drop the connection without DISCONNECT: the broker then publishes the last will."""
+    sock = client.socket()
+    if sock is not None:
+        try:
+            sock.shutdown(socket.SHUT_RDWR)
+        except OSError:
+            pass
+        sock.close()
+
+
+def wait_io(client: mqtt.Client, wake: socket.socket, timeout: float) -> None:
+    """Wait up to ``timeout`` for the socket or a poke on ``wake``, then let paho read, write and tick."""
+    sock = client.socket()
+    if sock is None:
+        return
+    if getattr(sock, "pending", None) and sock.pending():
+        timeout = 0  # TLS: bytes already decrypted, select would not see them
+    want = [sock] if client.want_write() else []
+    try:
+        readable, writable, _ = select.select([sock, wake], want, [], max(0.0, timeout))
+    except (OSError, ValueError):
+        readable, writable = [sock], []
+    if wake in readable:
+        try:
+            while wake.recv(4096):
+                pass
+        except (BlockingIOError, OSError):
+            pass
+    if sock in readable:
+        client.loop_read()
+    if client.socket() is not None and (sock in writable or client.want_write()):
+        client.loop_write()
+    if client.socket() is not None:
+        client.loop_misc()
+
+
+
+def goodbye(client: mqtt.Client, wake: socket.socket, topic: str, payload: str, retain: bool) -> None:
+    """Clean stop: offline status (retained unless a review), wait for its PUBACK briefly, DISCONNECT (no
+    will), then close."""
+    info = client.publish(topic, payload, qos=1, retain=retain, properties=publish_properties("status"))
+    deadline = time.monotonic() + 2.0
+    while not info.is_published() and client.socket() is not None and time.monotonic() < deadline:
+        wait_io(client, wake, 0.05)
+    client.disconnect()
+    deadline = time.monotonic() + 1.0
+    while client.socket() is not None and time.monotonic() < deadline:
+        wait_io(client, wake, 0.05)
+    close_socket(client)
+
+
+class Session:
+    """Mixed into :class:`FloorLink`, whose __init__ sets the attributes below; runs on the publisher thread."""
+
+    fc: FloorConfig
+    review: bool
+    retain: bool
+    hole_cards: bool
+    outbox_path: str
+    topic: Callable[[str], str]        # FloorLink's: this table's topic of a kind (live or review)
+    site: str
+    table: str
+    boot: str
+    env: c.Envelope
+    clock: Callable[[], float]
+    counters: dict[str, int]
+    last_error: str
+    window: int
+    reconnect_min: float
+    reconnect_max: float
+    _lock: threading.Lock
+    _stop_evt: threading.Event
+    _wake_r: socket.socket
+    _abandon: bool
+    _drain: bool
+    _drain_timeout: float
+    _net_db: Outbox | None
+    _session: int
+    _connected: bool
+    _connack: tuple[bool, str, Any] | None
+    _last_refused: bool
+    _inflight: dict[int, int]
+    _acked: list[int]
+    _refused: list[tuple[str | None, str]]
+    _topics: dict[int, str]
+    _session_refused: bool
+    _depth: int
+    _state_body: tuple[Any, float, dict] | None
+    _state_dirty: bool
+    _refresh: bool
+    _holecards: deque[dict]
+    _last_t: float
+    _set_link: Callable[..., None]                 # FloorLink's
+    health: Callable[[], dict[str, Any]]           # FloorLink's
+    handle_command: Callable[[str, bytes], Any]    # the command desk's
+    _holecards_trial: int | None                   # the hole-card mixin's
+    _holecards_allowed: bool | None
+    _holecards_refused: Callable[[str], None]
+    _holecards_session_ended: Callable[[], None]
+    _publish_holecards: Callable[[mqtt.Client], None]
+
+    def _net_loop(self) -> None:
+        self._net_db = Outbox(self.outbox_path, "NORMAL")
+        backoff = self.reconnect_min
+        try:
+            while not self._stop_evt.is_set():
+                began = time.monotonic()
+                was_up, refused = self._session_once()
+                if self._stop_evt.is_set():
+                    break
+                # only a connection that lasted resets the backoff: one dropped at once must not spin
+                lasted = was_up and time.monotonic() - began > 10 * self.reconnect_min
+                backoff = self.reconnect_min if lasted else min(backoff * 2, self.reconnect_max)
+                delay = self.reconnect_max if refused else backoff
+                self._stop_evt.wait(delay * random.uniform(0.8, 1.2))  # jitter: tables don't reconnect in step
+        finally:
+            self._net_db.close()
+
+    def _make_client(self) -> mqtt.Client:
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id(self.site, self.table),
+                             protocol=mqtt.MQTTv5)
+        configure_security(client, self.fc.username, self.fc.password_file, self.fc.tls, self.fc.ca_file,
+                           self.fc.cert_file, self.fc.key_file)
+        will = c.status_payload(self.env, "offline", "will", self._last_t, self.clock())
+        client.will_set(self.topic("status"), json.dumps(will), qos=1, retain=self.retain,
+                        properties=publish_properties("status"))
+        client.on_connect = self._on_connect
+        client.on_publish = self._on_publish
+        client.on_message = self._on_message
+        client.on_disconnect = self._on_disconnect
+        client.max_inflight_messages_set(self.window)
+        return client
+
+    def _session_once(self) -> tuple[bool, bool]:
+        """One connection, from connect to loss. Returns (was connected, refused by the broker)."""
+        client = self._connect()
+        if client is None:
+            return False, self._last_refused
+        if not self._birth(client):
+            return True, True
+        self._serve(client)
+        self._settle_acks()
+        self._holecards_session_ended()
+        with self._lock:
+            self._connected = False
+            self._inflight = {}
+            self._topics = {}
+        if self._session_refused:
+            return True, True   # mosquitto drops a client after refusing its publish: retry slowly
+        if not self._stop_evt.is_set():
+            self._set_link("down", f"lost the floor broker {self.fc.host}:{self.fc.port}")
+        return True, False
+
+    def _connect(self) -> mqtt.Client | None:
+        """A client connected and CONNACKed, or None (``_last_refused`` says whether the broker refused)."""
+        where = f"{self.fc.host}:{self.fc.port}"
+        self._last_refused = False
+        try:
+            client = self._make_client()
+        except OutboxError as e:
+            self._set_link("config-error", str(e))
+            log.error("%s", e)
+            self._last_refused = True
+            return None
+        self._set_link("connecting")
+        self._connack = None
+        try:
+            client.connect(self.fc.host, self.fc.port, keepalive=KEEPALIVE_S, clean_start=True)
+        except (OSError, ssl.SSLError, ValueError) as e:
+            self.counters["connect_failures"] += 1
+            self._set_link("down", f"cannot reach the floor broker {where}: {e}")
+            return None
+        deadline = time.monotonic() + CONNACK_TIMEOUT_S
+        while self._connack is None and client.socket() is not None and not self._stop_evt.is_set():
+            if time.monotonic() > deadline:
+                break
+            self._io(client, 0.2)
+        if self._connack is None or not self._connack[0]:
+            self.counters["connect_failures"] += 1
+            reason = self._connack[1] if self._connack else "no answer"
+            refused = self._connack is not None
+            hint = " (check floor.username and floor.password_file against the broker's password file)" \
+                if refused else ""
+            self._set_link("refused" if refused else "down", f"floor broker {where} refused the connection: "
+                           f"{reason}{hint}" if refused else f"floor broker {where}: {reason}")
+            close_socket(client)
+            self._last_refused = refused
+            return None
+        return client
+
+    def _birth(self, client: mqtt.Client) -> bool:
+        """Count the session, subscribe to commands, publish the birth status and wait for its PUBACK; False
+        (and the socket closed) when the broker refused it."""
+        with self._lock:
+            self._session += 1
+            self._connected = True
+            self._inflight = {}
+            self._topics = {}
+        self._session_refused = False
+        self.counters["connects"] += 1
+        self._set_link("connected")
+        self.last_error = ""
+        if not self.review:   # a review copy takes no floor commands: there is no dealer to act on them
+            client.subscribe(self.topic("cmd"), qos=1)
+        birth = self._publish_json(client, "status", c.status_payload(self.env, "online", "birth", self._last_t,
+                                                                      self.clock()), retain=self.retain)
+        # Wait for the birth's PUBACK before draining: it proves the ACL lets us publish. mosquitto closes the
+        # connection right after refusing a publish, so a refusal is best caught before anything else is sent.
+        deadline = time.monotonic() + CONNACK_TIMEOUT_S
+        while not birth.is_published() and client.socket() is not None and time.monotonic() < deadline \
+                and not self._stop_evt.is_set():
+            self._io(client, 0.1)
+        self._settle_acks()
+        if client.socket() is None or self._session_refused:
+            with self._lock:
+                self._connected = False
+            if not self._session_refused:
+                self._session_refused = True
+                self._set_link("refused", f"the floor broker {self.fc.host}:{self.fc.port} closed the connection "
+                                          f"right after accepting it: most likely its ACL refuses user "
+                                          f"{self.fc.username!r} for {self.topic('status')}; "
+                                          f"check floor.username and table.id")
+            close_socket(client)
+            return False
+        return True
+
+    def _serve(self, client: mqtt.Client) -> None:
+        """Drain the outbox, keep the state fresh and send hole cards until the socket goes or we stop."""
+        receive_max = getattr(self._connack[2], "ReceiveMaximum", None) if self._connack else None
+        window = max(1, min(self.window, receive_max or self.window))
+        with self._lock:
+            self._state_dirty = self._state_body is not None
+        bucket = Bucket(self.fc.replay_rate)
+        last_id = 0
+        drain_deadline = None
+        last_state = time.monotonic()
+        while client.socket() is not None:
+            if self._stop_evt.is_set():
+                if self._abandon:
+                    close_socket(client)
+                    break
+                if drain_deadline is None:
+                    drain_deadline = time.monotonic() + (self._drain_timeout if self._drain else 0)
+                if time.monotonic() >= drain_deadline or (self._depth == 0 and not self._inflight):
+                    self._goodbye(client)
+                    break
+            self._settle_acks()
+            timeout, last_id = self._pump(client, bucket, last_id, window)
+            if time.monotonic() - last_state >= c.STATE_HEARTBEAT_S:
+                with self._lock:
+                    self._state_dirty = self._state_body is not None
+            if self._publish_state(client):
+                last_state = time.monotonic()
+            self._publish_holecards(client)
+            self._io(client, timeout if not self._stop_evt.is_set() else min(timeout, 0.05))
+
+    def _pump(self, client: mqtt.Client, bucket: Bucket, last_id: int, window: int) -> tuple[float, int]:
+        """Publish the next outbox rows in order; returns (how long the I/O wait may be, last id sent)."""
+        room = window - len(self._inflight)
+        if room <= 0:
+            return 1.0, last_id
+        for row in self._net_db.after(last_id, room):
+            late = row.boot != self.boot or row.session != self._session
+            if late:
+                wait = bucket.take()
+                if wait:
+                    return wait, last_id
+            # the envelope's flag is the first "replayed" in the text (wrap() puts it before the body)
+            text = row.payload.replace('"replayed":false', '"replayed":true', 1) if late else row.payload
+            info = client.publish(row.topic, text, qos=1, properties=PROPERTIES[row.kind])
+            if info.rc != mqtt.MQTT_ERR_SUCCESS:
+                return 0.05, last_id
+            with self._lock:
+                self._inflight[info.mid] = row.id
+                self._topics[info.mid] = row.topic
+            last_id = row.id
+            self.counters["published"] += 1
+            self.counters["replayed"] += late
+        return 1.0, last_id
+
+    def _publish_json(self, client: mqtt.Client, kind: str, payload: dict,
+                      retain: bool = False) -> mqtt.MQTTMessageInfo:
+        name = self.topic(kind)
+        info = client.publish(name, json.dumps(payload, separators=(",", ":")), qos=1, retain=retain,
+                              properties=publish_properties(kind))
+        with self._lock:
+            self._topics[info.mid] = name
+        return info
+
+    def _publish_state(self, client: mqtt.Client) -> bool:
+        with self._lock:
+            if not (self._state_dirty or self._refresh) or self._state_body is None:
+                return False
+            state, t, reader = self._state_body
+            self._state_dirty = self._refresh = False
+        payload = c.state_payload(self.env, state, t, self.clock(), reader, self.health())
+        self._publish_json(client, "state", payload, retain=self.retain)
+        self.counters["states_published"] += 1
+        return True
+
+    def _settle_acks(self) -> None:
+        with self._lock:
+            acked, self._acked = self._acked, []
+            refused, self._refused = self._refused, []
+        for topic, reason in refused:
+            if topic == self.topic("holecards"):
+                self._holecards_refused(reason)
+                continue
+            self.counters["publish_refused"] += 1
+            self._session_refused = True
+            self._set_link("refused", f"the broker refused a publish to {topic} ({reason}); check the ACL for "
+                                      f"user {self.fc.username!r} and table.id {self.table!r}")
+            log.error("floor %s/%s: %s", self.site, self.table, self.last_error)
+        if acked:
+            n = self._net_db.delete(acked)
+            with self._lock:
+                self._depth -= n
+                self.counters["acked"] += n
+                if self._depth == 0 and self._state_body is not None:
+                    self._state_dirty = True  # the floor's copy of our health should show the drained outbox
+
+    def _io(self, client: mqtt.Client, timeout: float) -> None:
+        wait_io(client, self._wake_r, timeout)
+
+    def _goodbye(self, client: mqtt.Client) -> None:
+        payload = c.status_payload(self.env, "offline", "stopped", self._last_t, self.clock())
+        goodbye(client, self._wake_r, self.topic("status"), json.dumps(payload), self.retain)
+
+    # paho callbacks: they run inside loop_read/loop_write on the publisher thread
+
+    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+        self._connack = (not reason_code.is_failure, str(reason_code), properties)
+
+    def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
+        pass  # the session loop sees the socket gone
+
+    def _on_publish(self, client, userdata, mid, reason_code, properties) -> None:
+        with self._lock:
+            row = self._inflight.pop(mid, None)
+            topic = self._topics.pop(mid, None)
+            if mid == self._holecards_trial and not reason_code.is_failure:
+                self._holecards_allowed = True
+            if reason_code.is_failure:
+                # the row stays in the outbox: a broker that refuses is misconfigured, and the data is kept
+                self._refused.append((topic, str(reason_code)))
+            elif row is not None:
+                self._acked.append(row)
+

@@ -1,0 +1,206 @@
+"""The spooler half of the floor link: turns engine updates into payloads and writes them to the durable
+outbox (one transaction and one fsync per group) before anything is published; applies the outbox cap,
+lowest priority first, and tells the floor what it dropped."""
+
+from __future__ import annotations
+
+import logging
+import queue
+import sqlite3
+import threading
+import time
+from collections import deque
+from typing import Any, Callable
+
+from ...config import FloorConfig
+from ...engine.events import FindingRaised
+from . import contract as c
+from .outbox import Outbox
+
+log = logging.getLogger("dealerbox.floor")
+
+GROUP_MAX = 2000         # updates per outbox transaction: bounds one commit's size after a long backlog
+STOP = object()          # put on the update queue by stop()/abandon()
+CHECKPOINT_EVERY = 1000  # spooler commits between WAL checkpoints when it is never idle
+
+
+class Spooler:
+    """Mixed into :class:`FloorLink`, whose __init__ sets the attributes below; runs on its own thread."""
+
+    fc: FloorConfig
+    review: bool
+    retain: bool
+    hole_cards: bool
+    outbox_path: str
+    topic: Callable[[str], str]        # FloorLink's: this table's topic of a kind (live or review)
+    site: str
+    table: str
+    boot: str
+    env: c.Envelope
+    clock: Callable[[], float]
+    counters: dict[str, int]
+    last_error: str
+    max_pages: int | None
+    _updates: queue.Queue
+    _lock: threading.Lock
+    _abandon: bool
+    _session: int
+    _connected: bool
+    _depth: int
+    _state_body: tuple[Any, float, dict] | None
+    _state_dirty: bool
+    _holecards: deque[dict]
+    _known_findings: set[str]
+    _pending_drops: list[tuple[str, int]]
+    _pending_reason: str
+    _last_notice: float
+    _unspooled: list[tuple]
+    _last_t: float
+    _poke: Callable[[], None]          # FloorLink's: wakes the publisher
+
+    def _spool_loop(self) -> None:
+        # No automatic WAL checkpoint on this connection: its copy and fsync of the main file would land on
+        # the commit an alert is waiting for (the p99 of frame -> floor alert). The publisher's connection
+        # checkpoints on its deletes; while the floor is away this one does it when idle, or every
+        # CHECKPOINT_EVERY commits, so the WAL stays bounded through an outage.
+        db = Outbox(self.outbox_path, "FULL", self.max_pages, checkpoints=False)
+        unchecked = 0
+        try:
+            stopping = False
+            while not self._abandon and not stopping:
+                try:
+                    # the timeout only paces the drop notice; a submitted update wakes this at once
+                    batch = [self._updates.get(timeout=0.5)]
+                except queue.Empty:
+                    batch = []
+                # Group commit: everything queued at this moment goes in one transaction and one fsync,
+                # so a burst costs one disk sync rather than one per update.
+                while len(batch) < GROUP_MAX:
+                    try:
+                        batch.append(self._updates.get_nowait())
+                    except queue.Empty:
+                        break
+                if STOP in batch:
+                    stopping = True
+                    batch = batch[:batch.index(STOP)]
+                if self._abandon:
+                    break
+                if batch:
+                    try:
+                        self._spool(db, batch)
+                        unchecked += 1
+                    except sqlite3.Error as e:
+                        self.last_error = f"{self.outbox_path}: outbox write failed ({e})"
+                        log.error("%s", self.last_error)
+                if unchecked and (not batch or unchecked >= CHECKPOINT_EVERY):
+                    db.checkpoint()
+                    unchecked = 0
+                self._flush_notice(db, force=False)
+            if not self._abandon:
+                self._flush_notice(db, force=True)
+        finally:
+            db.close()
+
+    def _spool(self, db: Outbox, updates: list[Any]) -> None:
+        """Payloads for every update of one group, written in one transaction, then the publisher woken."""
+        at = self.clock()
+        session = self._session if self._connected else -1
+        rows: list[tuple] = []
+        holecards: list[dict] = []
+        latest = None
+        for update in updates:
+            try:
+                n_rows, n_holecards = len(rows), len(holecards)
+                self._payloads(update, at, session, rows, holecards)
+                latest = update
+            except Exception as e:  # a malformed update must not stop the spooler for the next ones
+                del rows[n_rows:], holecards[n_holecards:]
+                self.counters["bad_updates"] += 1
+                self.last_error = f"floor link: could not spool an update ({type(e).__name__}: {e})"
+                log.exception("%s", self.last_error)
+        if rows or self._unspooled:
+            self._store(db, rows)
+        if latest is not None:
+            with self._lock:
+                self._state_body = (latest.state, self._last_t, dict(latest.health or {}))
+                self._state_dirty = True
+                self._holecards.extend(holecards)
+        self._poke()
+
+    def _payloads(self, update: Any, at: float, session: int, rows: list[tuple], holecards: list[dict]) -> None:
+        for event in update.events:
+            payload = c.event_payload(self.env, event, at)
+            rows.append((self.topic("event"), "event", c.priority(event.kind), self.boot,
+                         payload["seq"], session, payload))
+            if c.is_alert(event):
+                alert = c.alert_payload(self.env, event, payload["seq"], at)
+                rows.append((self.topic("alert"), "alert", c.PRIORITY_KEEP, self.boot,
+                             alert["seq"], session, alert))
+            if isinstance(event, FindingRaised):
+                self._known_findings.add(event.id)
+            if self.hole_cards and event.SECRET_FIELDS:
+                holecards.append(c.holecards_payload(self.env, event, at))
+            self._last_t = max(self._last_t, float(event.t))
+        for finding in update.state.findings:
+            self._known_findings.add(finding.id)
+
+    def _store(self, db: Outbox, rows: list[tuple], cap: bool = True) -> None:
+        rows = self._unspooled + rows
+        self._unspooled = []
+        over = self._depth + len(rows) - self.fc.outbox_max if cap else 0
+        try:
+            # the cap is applied in the same transaction, over the stored rows and this group alike, so a
+            # group larger than the room left still drops lowest priority, oldest first
+            trimmed: list = []
+            db.insert(rows, trim=over, below_priority=c.PRIORITY_KEEP, dropped=trimmed)
+            inserted = len(rows)
+            self._dropped(trimmed, "outbox-full")
+        except sqlite3.OperationalError as e:
+            if getattr(e, "sqlite_errorcode", None) != sqlite3.SQLITE_FULL:
+                raise
+            self.counters["disk_full"] += 1
+            self.last_error = (f"{self.outbox_path}: disk full; dropping low-value events to keep alerts "
+                               f"(free space on that disk or lower floor.outbox_max)")
+            log.error("%s", self.last_error)
+            freed = db.drop_oldest(max(64, 4 * len(rows)), c.PRIORITY_KEEP)
+            self._dropped(freed, "disk-full")
+            keep = [r for r in rows if r[2] == c.PRIORITY_KEEP]
+            lost = [r for r in rows if r[2] != c.PRIORITY_KEEP]
+            self._note_drops([(r[3], r[4]) for r in lost if r[1] == "event"], "disk-full")
+            try:
+                db.insert(keep)
+                inserted = len(keep)
+            except sqlite3.OperationalError:
+                self._unspooled = keep  # alerts wait in memory and are retried with the next update
+                inserted = 0
+        with self._lock:
+            self._depth += inserted
+            self.counters["spooled"] += inserted
+
+    def _dropped(self, rows: list, reason: str) -> None:
+        if rows:
+            with self._lock:
+                self._depth -= len(rows)
+            self._note_drops([(r.boot, r.seq) for r in rows if r.kind == "event"], reason)
+
+    def _note_drops(self, pairs: list[tuple[str, int]], reason: str) -> None:
+        if pairs:
+            self.counters["dropped"] += len(pairs)
+            self._pending_drops.extend(pairs)
+            self._pending_reason = reason
+            log.warning("floor outbox %s: dropped %d low-value events (%d in all)", reason, len(pairs),
+                        self.counters["dropped"])
+
+    def _flush_notice(self, db: Outbox, force: bool) -> None:
+        """One FloorEventsDropped notice per second at most, naming every dropped seq."""
+        now = time.monotonic()
+        if not self._pending_drops or (not force and now - self._last_notice < 1.0):
+            return
+        pairs, self._pending_drops = sorted(self._pending_drops), []
+        self._last_notice = now
+        payload = c.dropped_payload(self.env, self._last_t, self.clock(), c.seq_ranges(pairs), len(pairs),
+                                    self.counters["dropped"], self._pending_reason)
+        self._store(db, [(self.topic("event"), "event", c.PRIORITY_KEEP, self.boot,
+                          payload["seq"], self._session if self._connected else -1, payload)],
+                    cap=False)  # a notice may overshoot the cap by one row rather than drop an event unreported
+        self._poke()
