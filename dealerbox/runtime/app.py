@@ -182,9 +182,12 @@ class Terminal:
                 except ValueError as e:  # an unknown action from a floor command or a bad tap
                     log.warning("dealer input refused: %s", e)
             if events:
+                ended = sum(1 for e in events if e.kind == "HandEnded")
+                if ended and self.recorder is not None and hasattr(self.recorder, "seal"):
+                    self.recorder.seal()  # signs the log at every hand's end; the update carries the anchor
                 self._publish(tuple(events))
                 # Counted after publishing, so a caller waiting on it finds the events already queued.
-                self.hands_ended += sum(1 for e in events if e.kind == "HandEnded")
+                self.hands_ended += ended
             elif self.clock() - self._last_health >= HEALTH_PERIOD_S:
                 self._publish(())
 

@@ -38,6 +38,7 @@ from paho.mqtt.properties import Properties
 from ...config import Config
 from ...engine.events import FindingRaised
 from ...engine.inputs import DealerInput
+from ...record.anchor import anchor_payload
 from . import contract as c
 from .outbox import Outbox, OutboxError
 
@@ -565,6 +566,10 @@ class FloorLink:
             self._state_dirty = self._refresh = False
         payload = c.state_payload(self.env, state, t, self.clock(), reader, self.health())
         self._publish_json(client, "state", payload, retain=True)
+        anchor = anchor_payload(self.site, reader)   # the log's latest signed head (issue 14, evidence)
+        if anchor is not None and anchor != getattr(self, "_anchor_sent", None):
+            self._publish_json(client, "anchor", anchor, retain=True)
+            self._anchor_sent = anchor
         self.counters["states_published"] += 1
         return True
 
