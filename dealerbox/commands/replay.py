@@ -2,7 +2,9 @@
 
 ``--jsonl`` prints one JSON object per table event (the contract in docs/table-events.md), hole cards
 masked unless ``--reveal-hole-cards``; otherwise one readable line per event. Decoder counters go to
-stderr at the end. A missing or unreadable file is one clear line and exit 2.
+stderr at the end. A missing, empty, non-UTF-8 or non-log file is one clear line naming it and exit 2; a log
+whose chain is broken or has damaged lines replays what is there, then names the first damaged line (as
+``verify`` does) and exits 1, so a script never takes a tampered log for a clean replay.
 """
 
 from __future__ import annotations
@@ -15,6 +17,7 @@ from typing import Any
 
 from ..config import ConfigError
 from ..pipeline import Pipeline
+from ..record.verify import verify_log
 from ..sources import LogError, open_log
 from ..sources.pacing import paced
 from ..tags import EnrolmentError
@@ -31,6 +34,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep) -> int:
     from ..sources.scenario import ScenarioError
+    problem = _not_a_log(args.log)
+    if problem:
+        print(f"dealerbox replay: {problem}", file=sys.stderr)
+        return 2
     try:
         source = open_log(args.log)
         pipeline = Pipeline.from_header(source.header)
@@ -48,7 +55,31 @@ def run(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep) -> int
     print("dealerbox replay: " + summary(pipeline, source), file=sys.stderr)
     if pipeline.decoder.refusal:
         print(f"dealerbox replay: {pipeline.decoder.refusal}", file=sys.stderr)
+    if source.counters.get("chain_breaks") or source.counters.get("skipped_lines"):
+        report = verify_log(args.log)
+        where = report.problems[0] if report.problems else "a damaged line"
+        print(f"dealerbox replay: the log is damaged or was edited: {where}; the events above are not evidence",
+              file=sys.stderr)
+        return 1
     return 0
+
+
+def _not_a_log(path: str) -> str:
+    """Why ``path`` cannot be replayed at all, naming file and line, or "" (the reader judges the rest)."""
+    if str(path).endswith(".scn"):
+        return ""
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline()
+    except OSError:
+        return ""  # open_log says what is wrong with the path
+    if not first:
+        return f"{path} line 1: empty file, not a recorded log (nothing was recorded, or it was emptied)"
+    try:
+        first.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return f"{path} line 1: not UTF-8 text (byte {e.start + 1}), not a recorded log"
+    return ""
 
 
 def describe(event: dict[str, Any]) -> str:

@@ -17,12 +17,15 @@ hash: a rewrite that recomputed every unkeyed hash, a cut end, or a swapped part
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .logformat import GENESIS, LOG_FORMAT, chain, part_number, part_path
 from .signing import check_signature
+
+_STORED_H = re.compile(rb'"h":"([0-9a-f]{64})"')
 
 
 @dataclass(frozen=True)
@@ -143,12 +146,15 @@ def _verify_part(file: Path, data: bytes, n: int, first: int, prev: str, report:
     lines = data.split(b"\n")
     partial = lines.pop()  # b"" when the file ends with a newline
     recs: list[dict[str, Any] | None] = []
-    for raw in lines:
+    stored_h: dict[int, str] = {}     # the ``h`` still readable in a damaged line, so the next line checks
+    for i, raw in enumerate(lines):
         try:
-            rec = json.loads(raw)
+            rec = json.loads(raw.decode("utf-8"))
             recs.append(rec if isinstance(rec, dict) else None)
         except (ValueError, UnicodeDecodeError):
             recs.append(None)
+        if recs[-1] is None and (m := _STORED_H.search(raw)):
+            stored_h[i] = m.group(1).decode()
     name = file.name
     if not lines and not partial:
         report.problems.append(Problem(name, 1, "empty file: not a dealerbox log (no header)"))
@@ -165,6 +171,7 @@ def _verify_part(file: Path, data: bytes, n: int, first: int, prev: str, report:
         line = i + 1
         if rec is None:
             report.problems.append(Problem(name, line, "not a JSON record (the line was damaged or edited)"))
+            prev = stored_h.get(i, "")   # unknown: the next line's hash cannot be checked, only this one blamed
             continue
         if closed and rec.get("k") != "sig":
             report.problems.append(Problem(name, line, "a record after the closing record (appended later)"))
@@ -184,7 +191,7 @@ def _verify_part(file: Path, data: bytes, n: int, first: int, prev: str, report:
                 if seals:
                     seals.header(rec)
         want = chain(prev, rec)
-        if rec.get("h") != want:
+        if rec.get("h") != want and (prev or i == 0):
             report.problems.append(Problem(name, line, _diagnose(recs, i, prev)))
         kind = rec.get("k")
         if seals and kind == "sig" and i > 0:
