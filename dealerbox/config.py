@@ -114,6 +114,12 @@ class SimulatorConfig:
 
 
 @dataclass(frozen=True)
+class AuditConfig:
+    supervisors: dict[str, str] = field(default_factory=dict)   # supervisor id -> argon2 hash of the PIN
+    journal: str = "var/audit.jsonl"   # every reveal of hole cards, hash-chained (docs/security.md)
+
+
+@dataclass(frozen=True)
 class Config:
     table: TableConfig = field(default_factory=TableConfig)
     game: GameConfig = field(default_factory=GameConfig)
@@ -124,11 +130,14 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     record: RecordConfig = field(default_factory=RecordConfig)
     simulator: SimulatorConfig = field(default_factory=SimulatorConfig)
+    audit: AuditConfig = field(default_factory=AuditConfig)
     path: str = ""                  # the file it came from ("" for defaults)
 
     def to_dict(self) -> dict[str, Any]:
-        """The config as plain data (for the recorded log header); secrets are not in it, only file names."""
-        return {f.name: _section_dict(getattr(self, f.name)) for f in fields(self) if f.name != "path"}
+        """The config as plain data (for the recorded log header); secrets are not in it, only file names.
+
+        The audit section stays out: PIN hashes in every log would invite an offline guess of short PINs."""
+        return {f.name: _section_dict(getattr(self, f.name)) for f in fields(self) if f.name not in ("path", "audit")}
 
 
 def _section_dict(section: Any) -> dict[str, Any]:

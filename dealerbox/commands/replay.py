@@ -29,11 +29,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--speed", type=float, default=0.0, metavar="X",
                         help="replay at X times recorded time (default: as fast as possible)")
     parser.add_argument("--reveal-hole-cards", action="store_true",
-                        help="show hole cards in the output (audit use only)")
+                        help="show hole cards in the output: needs a supervisor's PIN, and is journalled and "
+                             "sent to the floor (docs/security.md)")
+    parser.add_argument("--supervisor", metavar="ID", default="", help="the supervisor revealing (audit.supervisors)")
 
 
 def run(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep) -> int:
     from ..sources.scenario import ScenarioError
+    if args.reveal_hole_cards and not _reveal_allowed(args):
+        return 2
     problem = _not_a_log(args.log)
     if problem:
         print(f"dealerbox replay: {problem}", file=sys.stderr)
@@ -62,6 +66,23 @@ def run(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep) -> int
               file=sys.stderr)
         return 1
     return 0
+
+
+def _reveal_allowed(args: argparse.Namespace) -> bool:
+    """A supervisor's PIN (asked on the terminal, or one line on stdin for a script), journalled either way."""
+    from ..record.audit import authorise_reveal
+    if not args.cfg.audit.supervisors:
+        print("dealerbox replay: --reveal-hole-cards needs a supervisor, and audit.supervisors is empty in the "
+              "config; hole cards stay hidden", file=sys.stderr)
+        return False
+    if sys.stdin.isatty():
+        import getpass
+        pin = getpass.getpass(f"PIN of supervisor {args.supervisor}: ")
+    else:
+        pin = sys.stdin.readline().strip()
+    granted, message = authorise_reveal(args.cfg, args.supervisor, pin, subject=f"replay {args.log}")
+    print(f"dealerbox replay: {message}", file=sys.stderr)
+    return granted
 
 
 def _not_a_log(path: str) -> str:
