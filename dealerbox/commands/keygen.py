@@ -17,10 +17,15 @@ from ..record.signing import KeyFileError, generate, key_id
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", metavar="FILE", help="private key file (default: record.key)")
     parser.add_argument("--force", action="store_true", help="replace an existing key (a key rotation)")
+    parser.add_argument("--pin-hash", action="store_true",
+                        help="instead: read a supervisor's PIN (terminal, or a line on stdin) and print the argon2 "
+                             "hash to put in audit.supervisors")
 
 
 def run(args: argparse.Namespace) -> int:
     config: Config = args.cfg
+    if args.pin_hash:
+        return _pin_hash()
     target = args.out or config.record.key
     if not target:
         print("dealerbox keygen: no key file: set record.key in the config or pass --out FILE", file=sys.stderr)
@@ -38,4 +43,18 @@ def run(args: argparse.Namespace) -> int:
     text = public.read_text().strip()
     print(f"dealerbox keygen: private key {path} (0600), public key {public} (id {key_id(text)}); give the public "
           f"key to the floor for `dealerbox verify --pubkey`")
+    return 0
+
+
+def _pin_hash() -> int:
+    from ..record.audit import hash_pin
+    if sys.stdin.isatty():
+        import getpass
+        pin = getpass.getpass("new supervisor PIN: ")
+    else:
+        pin = sys.stdin.readline().strip()
+    if len(pin) < 4:
+        print("dealerbox keygen: a PIN needs at least 4 characters", file=sys.stderr)
+        return 2
+    print(hash_pin(pin))
     return 0

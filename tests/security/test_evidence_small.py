@@ -106,3 +106,24 @@ def test_possible_stakes_with_a_large_smallest_chip_load(tmp_path):
     cfg = tmp_path / "c.toml"
     cfg.write_text("[game]\nsmall_blind = 25\nbig_blind = 50\nsmallest_chip = 25\nbuy_in = 1000\n")
     assert main(["rules", "--config", str(cfg)]) == 0
+
+
+def test_keygen_pin_hash_prints_a_hash_the_config_accepts_and_the_pin_matches(tmp_path, monkeypatch, capsys):
+    import io
+
+    from dealerbox.config import load
+    from dealerbox.record.audit import pin_ok
+    monkeypatch.setattr("sys.stdin", io.StringIO("80451\n"))
+    assert main(["keygen", "--pin-hash"]) == 0
+    hashed = capsys.readouterr().out.strip()
+    cfg = tmp_path / "c.toml"
+    cfg.write_text(f'[audit]\nsupervisors = {{ S07 = "{hashed}" }}\n')
+    config = load(cfg)
+    assert pin_ok(config, "S07", "80451") and not pin_ok(config, "S07", "80452") and not pin_ok(config, "S08", "80451")
+
+
+def test_a_plain_pin_in_the_config_is_refused_naming_the_field(tmp_path, capsys):
+    cfg = tmp_path / "c.toml"
+    cfg.write_text('[audit]\nsupervisors = { S07 = "1234" }\n')
+    assert main(["rules", "--config", str(cfg)]) == 2
+    assert "audit.supervisors.S07" in capsys.readouterr().err
