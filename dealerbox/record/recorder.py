@@ -40,6 +40,7 @@ from typing import Any
 from ..wire import protocol as p
 from ..wire.decoder import FrameDecoder
 from .logformat import ChainWriter, Closed, Entry, Gap, Header, Input, Link, Record, Rx, Sig, part_path
+from .clock import clock_status
 from .signing import Signer, key_id
 
 log = logging.getLogger("dealerbox.record")
@@ -134,7 +135,7 @@ class Recorder:
             return {"ok": not self._pending and not self.directory_error, "path": str(self.current_path),
                     "part": self.part, "records": self.records, "bytes": self.bytes_written,
                     "write_errors": self.write_errors, "buffered": len(self._pending), "dropped": self.dropped,
-                    "last_error": self.last_error, "anchor": self.anchor}
+                    "last_error": self.last_error, "anchor": self.anchor, "clock": clock_status()}
 
     @property
     def current_path(self) -> Path:
