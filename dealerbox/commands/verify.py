@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
+from ..config import Config
 from ..record.signing import KeyFileError, load_public
 from ..record.verify import verify_log
 
@@ -77,37 +78,43 @@ def read_anchors(path: str) -> list[dict[str, Any]]:
     return data
 
 
-def floor_anchors(config: Any, where: str, timeout_s: float = 5.0) -> list[dict[str, Any]]:
+def floor_anchors(config: Config, where: str, timeout_s: float = 5.0) -> list[dict[str, Any]]:
     """The retained anchor of this table from the floor broker (topic in docs/floor-topics.md)."""
     import threading
 
-    import paho.mqtt.client as mqtt
-
-    from ..record.anchor import anchor_topic
+    from ..record.anchor import anchor_errors, anchor_topic
+    from ..record.audit import floor_client
     host, _, port = where.rpartition(":")
     if not host or not port.isdigit():
         raise AnchorError(f"--from-floor {where}: expected HOST:PORT")
     got: list[dict[str, Any]] = []
     done = threading.Event()
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2)
-    if config.floor.username:
-        password = Path(config.floor.password_file).read_text().strip() if config.floor.password_file else None
-        client.username_pw_set(config.floor.username, password)
+    try:
+        client = floor_client(config)
+    except (OSError, ValueError) as e:
+        raise AnchorError(f"--from-floor {where}: cannot use the floor credentials ({e})") from None
     topic = anchor_topic(config.table.site, config.table.id)
+
+    bad: list[str] = []
 
     def on_message(c, userdata, msg) -> None:
         try:
-            got.append(json.loads(msg.payload))
+            payload = json.loads(msg.payload)
         except ValueError:
-            pass
+            payload = None
+        problems = anchor_errors(payload)
+        if problems:
+            bad.append(problems[0])
+        else:
+            got.append(payload)
         done.set()
 
     client.on_connect = lambda c, u, f, rc, p=None: c.subscribe(topic, qos=1)
     client.on_message = on_message
     try:
         client.connect(host, int(port))
-    except OSError as e:
-        raise AnchorError(f"--from-floor {where}: cannot connect ({e.strerror or e})") from None
+    except (OSError, ValueError) as e:
+        raise AnchorError(f"--from-floor {where}: cannot connect ({getattr(e, 'strerror', None) or e})") from None
     client.loop_start()
     try:
         if not done.wait(timeout_s):
@@ -115,4 +122,7 @@ def floor_anchors(config: Any, where: str, timeout_s: float = 5.0) -> list[dict[
     finally:
         client.loop_stop()
         client.disconnect()
+    if bad:
+        raise AnchorError(f"--from-floor {where}: the anchor on {topic} is not valid ({bad[0]}); "
+                          f"ask the floor for its stored copies and use --anchors")
     return got

@@ -39,7 +39,7 @@ def anchor_payload(site: str, health: dict[str, Any] | None) -> dict[str, Any] |
     return payload
 
 
-def anchor_errors(payload: Any) -> list[str]:
+def anchor_errors(payload: object) -> list[str]:
     """What is wrong with a received anchor (empty when it is valid)."""
     return [f"{'.'.join(map(str, e.absolute_path)) or '(top level)'}: {e.message}"
             for e in _validator().iter_errors(payload)]

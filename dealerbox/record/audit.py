@@ -15,12 +15,15 @@ import socket
 import threading
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError
 
 from ..config import Config
+
+if TYPE_CHECKING:
+    import paho.mqtt.client as mqtt
 from .logformat import GENESIS, chain
 
 _HASHER = PasswordHasher()
@@ -76,20 +79,13 @@ def journal(path: str | Path, payload: dict[str, Any], floor: str) -> dict[str, 
 
 def send_to_floor(config: Config, payload: dict[str, Any], timeout_s: float = 5.0) -> str:
     """Publish the audit event (QoS 1, not retained); "sent" once the broker acknowledged it, else why not."""
-    import paho.mqtt.client as mqtt
-
     fc = config.floor
     if not fc.enabled:
         return "not sent: floor.enabled is false"
-    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
     acked = threading.Event()
-    client.on_publish = lambda c, u, mid, rc, props: acked.set()
     try:
-        if fc.username:
-            password = Path(fc.password_file).read_text().strip() if fc.password_file else None
-            client.username_pw_set(fc.username, password)
-        if fc.tls:
-            client.tls_set(ca_certs=fc.ca_file or None, certfile=fc.cert_file or None, keyfile=fc.key_file or None)
+        client = floor_client(config)
+        client.on_publish = lambda c, u, mid, rc, props: acked.set()
         client.connect(fc.host, fc.port)
     except (OSError, ValueError) as e:
         return f"not sent: floor broker {fc.host}:{fc.port}: {getattr(e, 'strerror', None) or e}"
@@ -100,6 +96,19 @@ def send_to_floor(config: Config, payload: dict[str, Any], timeout_s: float = 5.
     finally:
         client.loop_stop()
         client.disconnect()
+
+
+def floor_client(config: Config) -> "mqtt.Client":
+    """A one-shot MQTT 5 client with the table's floor credentials (``floor.*``); raises OSError/ValueError."""
+    import paho.mqtt.client as mqtt
+    fc = config.floor
+    client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+    if fc.username:
+        password = Path(fc.password_file).read_text().strip() if fc.password_file else None
+        client.username_pw_set(fc.username, password)
+    if fc.tls:
+        client.tls_set(ca_certs=fc.ca_file or None, certfile=fc.cert_file or None, keyfile=fc.key_file or None)
+    return client
 
 
 def authorise_reveal(config: Config, supervisor: str, pin: str, subject: str) -> tuple[bool, str]:
