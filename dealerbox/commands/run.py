@@ -68,9 +68,11 @@ def run(args: argparse.Namespace) -> int:
     recorder = None
     if config.record.enabled and not args.no_record and kind != "replay":
         from ..record.recorder import Recorder
+        from ..record.sequence import sequence_path
         from ..record.signing import table_signer
         recorder = Recorder(config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
-                            signer=table_signer(config.record.key, config.table.id))
+                            signer=table_signer(config.record.key, config.table.id),
+                            hand_count=sequence_path(config.record.dir, config.table.id))
     floor = None
     if config.floor.enabled and not args.no_floor:
         from ..sinks.floor.link import FloorLink

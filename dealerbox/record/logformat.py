@@ -63,6 +63,7 @@ class Header:
     prev: str = GENESIS
     hello: dict[str, Any] | None = None
     signer: str = ""                # the table's public key (hex) when the log is signed
+    hands_before: int = 0           # hands the table ended before this recording: numbering continues after
 
     def to_record(self) -> dict[str, Any]:
         rec = {"k": "header", "format": LOG_FORMAT, "version": SIGNED_VERSION if self.signer else LOG_VERSION,
@@ -70,6 +71,8 @@ class Header:
                "enrolment": self.enrolment, "hello": self.hello}
         if self.signer:
             rec["signer"] = self.signer
+        if self.hands_before:
+            rec["hands_before"] = self.hands_before
         return rec
 
     @property
@@ -199,7 +202,7 @@ def from_record(rec: dict[str, Any]) -> Entry:
                 raise LogFormatError(f"version: {rec.get('version')!r} is not one of {VERSIONS}; upgrade dealerbox")
             return Header(config=rec["config"], enrolment=rec["enrolment"], created=rec.get("created", ""),
                           part=int(rec.get("part", 0)), prev=rec.get("prev", GENESIS), hello=rec.get("hello"),
-                          signer=str(rec.get("signer", "")))
+                          signer=str(rec.get("signer", "")), hands_before=int(rec.get("hands_before", 0)))
         t = float(rec["t"])
         if k == "rx":
             return Rx(t, bytes.fromhex(rec["d"]))

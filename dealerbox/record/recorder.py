@@ -41,6 +41,7 @@ from ..wire import protocol as p
 from ..wire.decoder import FrameDecoder
 from .logformat import ChainWriter, Closed, Entry, Gap, Header, Input, Link, Record, Rx, Sig, part_path
 from .clock import clock_status
+from .sequence import last_hand, save_hand
 from .signing import Signer, key_id
 
 log = logging.getLogger("dealerbox.record")
@@ -55,7 +56,7 @@ class Recorder:
     def __init__(self, directory: str | os.PathLike, header: Header, rotate_bytes: int = DEFAULT_ROTATE_BYTES, *,
                  name: str | None = None, clock: Callable[[], float] = time.monotonic,
                  fsync_every_s: float = 1.0, retry_every_s: float = 1.0, buffer_max: int = 10_000,
-                 signer: Signer | None = None) -> None:
+                 signer: Signer | None = None, hand_count: str | os.PathLike | None = None) -> None:
         self.directory = Path(directory)
         self.rotate_bytes = max(1024, int(rotate_bytes))
         self.clock = clock
@@ -64,8 +65,10 @@ class Recorder:
         self.buffer_max = buffer_max
         created = header.created or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         self.signer = signer
+        self._hand_count = Path(hand_count) if hand_count else None
+        self.hands_before = last_hand(self._hand_count, header.table) if self._hand_count else header.hands_before
         self._header = dataclasses.replace(header, created=created, part=0,
-                                           signer=signer.public_hex if signer else "")
+                                           signer=signer.public_hex if signer else "", hands_before=self.hands_before)
         self.anchor: dict[str, Any] | None = None   # the latest signed head, for the floor (signing.py)
         self._lock = threading.Lock()
         self._chain = ChainWriter()
@@ -104,8 +107,15 @@ class Recorder:
             while len(self._pending) > self.buffer_max:
                 self._drop_oldest()
 
-    def seal(self, t: float | None = None) -> None:
-        """Sign the chain head as it stands after every record written so far (a hand just ended)."""
+    def seal(self, t: float | None = None, hand: int | None = None) -> None:
+        """A hand ended: keep the hand count, and sign the chain head as it stands after every record so far."""
+        if hand is not None and self._hand_count is not None:
+            try:
+                save_hand(self._hand_count, self._header.table, hand)
+            except OSError as e:   # the log itself goes on; numbering may repeat after a restart, so say so
+                self.write_errors += 1
+                log.error("recorder: cannot keep the hand count in %s (%s); hand numbers may repeat after a "
+                          "restart: free space or check record.dir", self._hand_count, e.strerror or e)
         with self._lock:
             if self._closed or self.signer is None:
                 return

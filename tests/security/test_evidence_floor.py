@@ -145,3 +145,10 @@ def test_replay_without_reveal_still_masks_hole_cards(sim_log, capsys):
     assert main(["replay", "--jsonl", sim_log]) == 0
     dealt = [json.loads(line) for line in capsys.readouterr().out.splitlines() if '"CardDealt"' in line]
     assert dealt and not any(e.get("card") for e in dealt)
+
+
+def test_a_scenario_script_reveals_without_a_pin_its_cards_are_in_its_own_text(capsys):
+    scenario = Path(__file__).resolve().parents[1] / "scenarios" / "clean-hand.scn"
+    assert main(["replay", "--jsonl", str(scenario), "--reveal-hole-cards"]) == 0
+    dealt = [json.loads(line) for line in capsys.readouterr().out.splitlines() if '"CardDealt"' in line]
+    assert dealt and all(e.get("card") for e in dealt)
