@@ -39,8 +39,8 @@ from typing import Any
 
 from ..wire import protocol as p
 from ..wire.decoder import FrameDecoder
-from .logformat import ChainWriter, Closed, Entry, Gap, Header, Input, Link, Record, Rx, Sig, part_path
 from .clock import clock_status
+from .logformat import ChainWriter, Closed, Entry, Gap, Header, Input, Link, Record, Rx, Sig, part_path
 from .sequence import last_hand, save_hand
 from .signing import Signer, key_id
 

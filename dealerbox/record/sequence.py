@@ -1,7 +1,8 @@
 """The table's hand count across restarts, so a hand number names one hand for the table's lifetime.
 
-Kept next to the log directory (``<record.dir>/../hands-<table>.json``, so the log directory holds only logs), written atomically at every hand's end. A new
-recording starts numbering after the last hand ended; the log header says where (``hands_before``), so a
+Kept next to the log directory (``<record.dir>/../hands-<table>.json``, so the log directory holds only
+logs), written atomically at every hand's end by the recorder (no recording, no count). A new recording
+starts numbering after the last hand ended; the log header says where (``hands_before``), so a
 replay numbers the hands exactly as the live table did. Finding ids are built from the hand number, so they
 are unique the same way. (table id, hand number) is unique; the log's ``created`` gives the date.
 """
