@@ -15,7 +15,7 @@ from typing import Any
 import jsonschema
 
 ANCHOR_VERSION = 1
-ANCHOR_FIELDS = ("table", "log", "part", "n", "head", "sig", "key", "t", "at")
+ANCHOR_FIELDS = ("table", "log", "origin", "part", "n", "head", "sig", "key", "t", "at")
 
 
 def anchor_topic(site: str, table: str) -> str:

@@ -70,6 +70,7 @@ class Recorder:
         self._header = dataclasses.replace(header, created=created, part=0,
                                            signer=signer.public_hex if signer else "", hands_before=self.hands_before)
         self.anchor: dict[str, Any] | None = None   # the latest signed head, for the floor (signing.py)
+        self.origin = ""                            # the hash of the first header line
         self._lock = threading.Lock()
         self._chain = ChainWriter()
         self._hello_watch = FrameDecoder()  # only to put the board's last HELLO into later parts' headers
@@ -181,6 +182,8 @@ class Recorder:
             else:
                 self._pending.popleft()
             self._chain.commit(h, header=isinstance(entry, Header))
+            if isinstance(entry, Header) and entry.part == 0:
+                self.origin = h     # names this log among the table's logs (anchors carry it)
             self._size += len(data)
             self.bytes_written += len(data)
             if isinstance(entry, Sig):
@@ -273,7 +276,8 @@ class Recorder:
 
     def _anchored(self, sig: Sig) -> None:
         assert self.signer is not None
-        self.anchor = {"table": self.signer.table, "log": self.path.name, "part": self.part, "n": sig.of,
+        self.anchor = {"table": self.signer.table, "log": self.path.name, "origin": self.origin,
+                       "part": self.part, "n": sig.of,
                        "head": sig.head, "sig": sig.sig, "key": key_id(self.signer.public_hex), "t": sig.t,
                        "at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
 

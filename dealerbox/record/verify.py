@@ -55,7 +55,9 @@ class VerifyReport:
     last_signed: Problem | None = None        # where the last good signature is
     unsigned_tail: int = 0                    # records after the last good signature
     heads: dict[tuple[int, int], str] = field(default_factory=dict)   # (part, n) -> h, for anchors
+    origin: str = ""                          # h of part 0's header: the log's identity for anchors
     anchors_checked: int = 0
+    anchors_other: int = 0                    # anchors of the table's other logs, not this one's
 
     @property
     def intact(self) -> bool:
@@ -71,8 +73,10 @@ class VerifyReport:
         signed = ""
         if self.pubkey:
             signed = f", {self.signatures} signatures good"
-            if self.anchors_checked:
+            if self.anchors_checked or self.anchors_other:
                 signed += f", {self.anchors_checked} anchors found"
+            if self.anchors_other:
+                signed += f" ({self.anchors_other} given are of other logs)"
         if not self.closed:
             tail = f"; {self.partial_line}" if self.partial_line else ""
             if self.pubkey and self.unsigned_tail:
@@ -119,8 +123,16 @@ def _check_anchors(report: VerifyReport, anchors: list[dict[str, Any]], path: Pa
     name = part_path(path, 0).name
     last = max(report.heads, default=(first, -1))
     for a in sorted(anchors, key=lambda a: (int(a.get("part", 0)), int(a.get("n", 0)))):
-        if a.get("log") not in (None, "", name, path.name):
-            continue  # an anchor of another log of this table
+        # Which log an anchor is of: by its origin (any file name), or by name when verifying from a later part.
+        named = a.get("log") in (None, "", name, path.name)
+        mine = a.get("origin") == report.origin if a.get("origin") and report.origin else named
+        if not mine and named:
+            report.problems.append(Problem(name, 1, f"not the log the floor anchored under this name (its first "
+                                                    f"line differs): another recording was put in its place"))
+            continue
+        if not mine:
+            report.anchors_other += 1
+            continue
         part, n, head = int(a.get("part", 0)), int(a.get("n", 0)), str(a.get("head", ""))
         if part < first:
             continue
@@ -201,6 +213,8 @@ def _verify_part(file: Path, data: bytes, n: int, first: int, prev: str, report:
         prev = rec.get("h", want)  # follow the stored chain so one damage is reported once
         if isinstance(rec.get("n"), int):
             report.heads[(n, rec["n"])] = str(prev)
+            if n == 0 and i == 0:
+                report.origin = str(prev)
         if kind == "closed":
             closed = line
         elif kind not in ("header",) and isinstance(rec.get("t"), int | float) and kind != "gap":

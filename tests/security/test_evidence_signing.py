@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import dataclasses
 import json
 import os
 import stat
@@ -27,9 +28,9 @@ def keys(tmp_path):
     return private, public
 
 
-def _signed_log(tmp_path, keys, hands=3, rotate_bytes=1 << 30, name="T01-test", salt=0):
+def _signed_log(tmp_path, keys, hands=3, rotate_bytes=1 << 30, name="T01-test", salt=0, created=HEADER.created):
     signer = load_signer(keys[0], "T01")
-    rec = Recorder(tmp_path / "logs", HEADER, rotate_bytes=rotate_bytes, name=name, signer=signer)
+    rec = Recorder(tmp_path / "logs", dataclasses.replace(HEADER, created=created), rotate_bytes=rotate_bytes, name=name, signer=signer)
     t = 0.0
     for hand in range(hands):
         for i in range(5):
@@ -182,3 +183,18 @@ def test_a_log_signed_by_another_table_key_fails(tmp_path, keys):
     other = generate(tmp_path / "other" / "t02.key")
     report = verify_log(rec.path, pubkey=load_public(other))
     assert not report.intact and "another key" in str(report.problems[0])
+
+
+def test_anchors_find_their_log_under_any_file_name_and_skip_the_table_s_other_logs(tmp_path, keys, capsys):
+    rec = _signed_log(tmp_path / "today", keys)
+    other = _signed_log(tmp_path / "yesterday", keys, salt=2, created="2025-12-31T00:00:00Z")
+    anchors = tmp_path / "floor.jsonl"
+    anchors.write_text(json.dumps(rec.anchor) + "\n" + json.dumps(other.anchor) + "\n")
+    copy = tmp_path / "exhibit-7.log"
+    copy.write_bytes(rec.path.read_bytes())
+    assert main(["verify", str(copy), "--pubkey", str(keys[1]), "--anchors", str(anchors)]) == 0
+    assert "1 anchors found (1 given are of other logs)" in capsys.readouterr().out
+    # yesterday's (validly signed) log put in today's place under today's name: the floor's anchor says not
+    rec.path.write_bytes(other.path.read_bytes())
+    report = verify_log(rec.path, pubkey=load_public(keys[1]), anchors=[rec.anchor])
+    assert not report.intact and "another recording was put in its place" in str(report.problems[0])
