@@ -42,3 +42,16 @@ def test_a_signed_terminal_log_verifies_and_hand_numbers_continue_across_a_resta
     replayed = _run(["replay", "--jsonl", str(later)], tmp_path)
     assert replayed.returncode == 0, replayed.stderr
     assert _hands(replayed.stdout)[:len(after)] == after
+
+
+def test_a_missing_or_exposed_signing_key_stops_the_terminal_with_one_clear_line(tmp_path):
+    key = tmp_path / "keys" / "T01.key"
+    cfg = tmp_path / "t.toml"
+    cfg.write_text(f'[record]\nkey = "{key}"\n')
+    missing = _run(["run", "--config", str(cfg), "--jsonl", "--hands", "1", "--no-floor"], tmp_path)
+    assert missing.returncode == 2 and "no signing key; create one with `dealerbox keygen`" in missing.stderr
+    assert "Traceback" not in missing.stderr
+    generate(key)
+    key.chmod(0o644)
+    exposed = _run(["run", "--config", str(cfg), "--jsonl", "--hands", "1", "--no-floor"], tmp_path)
+    assert exposed.returncode == 2 and "readable by others" in exposed.stderr and "Traceback" not in exposed.stderr
