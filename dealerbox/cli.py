@@ -25,6 +25,7 @@ COMMANDS = {
     "screenshot": "render the screen after step N of a scenario to a PNG",
     "floor": "the reference floor view: every table's status and live alerts",
     "doctor": "check the floor identity (what it may and may not publish), memory, disk, logs and outbox",
+    "keygen": "make the table's log-signing key pair (private key 0600, outside the log directory)",
 }
 
 
@@ -35,6 +36,8 @@ def build_parser() -> argparse.ArgumentParser:
     for name, help_text in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
         p.set_defaults(_module=f"dealerbox.commands.{name.replace('-', '_')}")
+        # Also accepted after the subcommand; SUPPRESS keeps the one given before it when this is absent.
+        p.add_argument("--config", "-c", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
         _module(name).add_arguments(p)
     return parser
 

@@ -103,6 +103,7 @@ class RecordConfig:
     enabled: bool = True
     dir: str = "var/logs"
     rotate_mb: int = 64
+    key: str = ""                   # the table's signing key (dealerbox keygen); "" = logs are not signed
 
 
 @dataclass(frozen=True)
@@ -110,6 +111,12 @@ class SimulatorConfig:
     seed: int = 1
     speed: float = 1.0              # 1.0 = a real dealer's pace
     irregularities: float = 0.0     # chance per hand of injecting an irregularity
+
+
+@dataclass(frozen=True)
+class AuditConfig:
+    supervisors: dict[str, str] = field(default_factory=dict)   # supervisor id -> argon2 hash of the PIN
+    journal: str = "var/audit.jsonl"   # every reveal of hole cards, hash-chained (docs/security.md)
 
 
 @dataclass(frozen=True)
@@ -123,11 +130,14 @@ class Config:
     display: DisplayConfig = field(default_factory=DisplayConfig)
     record: RecordConfig = field(default_factory=RecordConfig)
     simulator: SimulatorConfig = field(default_factory=SimulatorConfig)
+    audit: AuditConfig = field(default_factory=AuditConfig)
     path: str = ""                  # the file it came from ("" for defaults)
 
     def to_dict(self) -> dict[str, Any]:
-        """The config as plain data (for the recorded log header); secrets are not in it, only file names."""
-        return {f.name: _section_dict(getattr(self, f.name)) for f in fields(self) if f.name != "path"}
+        """The config as plain data (for the recorded log header); secrets are not in it, only file names.
+
+        The audit section stays out: PIN hashes in every log would invite an offline guess of short PINs."""
+        return {f.name: _section_dict(getattr(self, f.name)) for f in fields(self) if f.name not in ("path", "audit")}
 
 
 def _section_dict(section: Any) -> dict[str, Any]:
@@ -171,12 +181,27 @@ def _check_consistency(c: Config, source: str) -> None:
         raise ConfigError(f"{source}: game.small_blind: {g.small_blind} is more than game.big_blind {g.big_blind}")
     if g.small_bet > g.big_bet:
         raise ConfigError(f"{source}: game.small_bet: {g.small_bet} is more than game.big_bet {g.big_bet}")
+    key = c.record.key
+    if key and Path(c.record.dir).resolve() in Path(key).resolve().parents:
+        raise ConfigError(f"{source}: record.key: {key} is inside record.dir {c.record.dir}; keep the signing "
+                          f"key out of the log directory (copies of the logs must not carry it)")
     pins = {k: v for k, v in _section_dict(c.panel).items() if k.startswith(("button_", "light_", "buzzer"))}
     seen: dict[int, str] = {}
     for key, pin in pins.items():
         if pin in seen:
             raise ConfigError(f"{source}: panel.{key}: GPIO {pin} is already used by panel.{seen[pin]}")
         seen[pin] = key
+
+
+def check_stakes(c: Config, source: str) -> None:
+    """Stakes the table's chips cannot make. Checked on a config file only: a log or scenario replays as recorded."""
+    g = c.game
+    names = ("small_blind", "big_blind", "buy_in") + (("small_bet", "big_bet") if g.variant == "flhe" else ())
+    for name in names:
+        value = getattr(g, name)
+        if value % g.smallest_chip:
+            raise ConfigError(f"{source}: game.{name}: {value} cannot be made with chips of "
+                              f"game.smallest_chip {g.smallest_chip}; make it a multiple of it")
 
 
 def load(path: str | Path | None) -> Config:
@@ -196,4 +221,6 @@ def load(path: str | Path | None) -> Config:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise ConfigError(f"{path}: not valid TOML: {e}") from None
-    return from_dict(data, str(path))
+    config = from_dict(data, str(path))
+    check_stakes(config, str(path))
+    return config

@@ -41,7 +41,9 @@ class Pipeline:
     @classmethod
     def from_header(cls, header: Header) -> "Pipeline":
         """A pipeline set up exactly as the recorded table was: its config and its enrolment."""
-        return cls(from_dict(header.config, "log header"), registry_from_enrolment(header.enrolment))
+        pipeline = cls(from_dict(header.config, "log header"), registry_from_enrolment(header.enrolment))
+        pipeline.engine.hands_before = header.hands_before   # hand numbers as the live table gave them
+        return pipeline
 
     def feed(self, entry: Entry) -> list[TableEvent]:
         """Apply one log entry (what every source yields)."""

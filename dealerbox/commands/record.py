@@ -14,6 +14,7 @@ from ..config import Config
 from ..pipeline import enrolment_of
 from ..record.logformat import Header
 from ..record.recorder import Recorder
+from ..record.signing import table_signer
 from ..sources.serial_port import SerialSource, SerialSourceError
 from ..tags import EnrolmentError
 from ..wire import protocol as p
@@ -33,6 +34,7 @@ def run(args: argparse.Namespace, clock=time.monotonic) -> int:
     except EnrolmentError as e:
         print(f"dealerbox record: {e}", file=sys.stderr)
         return 2
+    signer = table_signer(config.record.key, config.table.id)   # before the port: a bad key is exit 2, no log
     port = args.port or config.reader.port
     try:
         source = SerialSource(port, config.reader.baud, clock=clock, reconnect_max_s=config.reader.reconnect_max_s)
@@ -43,7 +45,7 @@ def run(args: argparse.Namespace, clock=time.monotonic) -> int:
     header = Header(config=config.to_dict(), enrolment=enrolment_of(registry),
                     created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
     recorder = Recorder(args.out or config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
-                        clock=clock)
+                        clock=clock, signer=signer)
     print(f"dealerbox record: recording {port} to {recorder.path}", file=sys.stderr)
     # The board introduces itself and reports every tag it sees, so the log starts from the table as it is.
     source.send(p.CmdHello())

@@ -2,7 +2,10 @@
 
 ``--jsonl`` prints one JSON object per table event (the contract in docs/table-events.md), hole cards
 masked unless ``--reveal-hole-cards``; otherwise one readable line per event. Decoder counters go to
-stderr at the end. A missing or unreadable file is one clear line and exit 2.
+stderr at the end. A missing, empty, non-UTF-8 or non-log file is one clear line naming it and exit 2; a log
+whose chain is broken or has damaged lines replays what is there, then names the first damaged line (as
+``verify`` does) and exits 1, so a script never takes a tampered log for a clean replay. Revealing a
+recorded log's hole cards needs a supervisor's PIN (record/audit.py); a scenario's are in its own text.
 """
 
 from __future__ import annotations
@@ -15,6 +18,7 @@ from typing import Any
 
 from ..config import ConfigError
 from ..pipeline import Pipeline
+from ..record.verify import verify_log
 from ..sources import LogError, open_log
 from ..sources.pacing import paced
 from ..tags import EnrolmentError
@@ -26,11 +30,20 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--speed", type=float, default=0.0, metavar="X",
                         help="replay at X times recorded time (default: as fast as possible)")
     parser.add_argument("--reveal-hole-cards", action="store_true",
-                        help="show hole cards in the output (audit use only)")
+                        help="show hole cards in the output: needs a supervisor's PIN, and is journalled and "
+                             "sent to the floor (docs/security.md)")
+    parser.add_argument("--supervisor", metavar="ID", default="", help="the supervisor revealing (audit.supervisors)")
 
 
 def run(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep) -> int:
     from ..sources.scenario import ScenarioError
+    # A scenario's cards are written in the script itself; a recorded log's are real players' cards.
+    if args.reveal_hole_cards and not str(args.log).endswith(".scn") and not _reveal_allowed(args):
+        return 2
+    problem = _not_a_log(args.log)
+    if problem:
+        print(f"dealerbox replay: {problem}", file=sys.stderr)
+        return 2
     try:
         source = open_log(args.log)
         pipeline = Pipeline.from_header(source.header)
@@ -48,7 +61,48 @@ def run(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep) -> int
     print("dealerbox replay: " + summary(pipeline, source), file=sys.stderr)
     if pipeline.decoder.refusal:
         print(f"dealerbox replay: {pipeline.decoder.refusal}", file=sys.stderr)
+    if source.counters.get("chain_breaks") or source.counters.get("skipped_lines"):
+        report = verify_log(args.log)
+        where = report.problems[0] if report.problems else "a damaged line"
+        print(f"dealerbox replay: the log is damaged or was edited: {where}; the events above are not evidence",
+              file=sys.stderr)
+        return 1
     return 0
+
+
+def _reveal_allowed(args: argparse.Namespace) -> bool:
+    """A supervisor's PIN (asked on the terminal, or one line on stdin for a script), journalled either way."""
+    from ..record.audit import authorise_reveal
+    if not args.cfg.audit.supervisors:
+        print("dealerbox replay: --reveal-hole-cards needs a supervisor, and audit.supervisors is empty in the "
+              "config; hole cards stay hidden", file=sys.stderr)
+        return False
+    if sys.stdin.isatty():
+        import getpass
+        pin = getpass.getpass(f"PIN of supervisor {args.supervisor}: ")
+    else:
+        pin = sys.stdin.readline().strip()
+    granted, message = authorise_reveal(args.cfg, args.supervisor, pin, subject=f"replay {args.log}")
+    print(f"dealerbox replay: {message}", file=sys.stderr)
+    return granted
+
+
+def _not_a_log(path: str) -> str:
+    """Why ``path`` cannot be replayed at all, naming file and line, or "" (the reader judges the rest)."""
+    if str(path).endswith(".scn"):
+        return ""
+    try:
+        with open(path, "rb") as fh:
+            first = fh.readline()
+    except OSError:
+        return ""  # open_log says what is wrong with the path
+    if not first:
+        return f"{path} line 1: empty file, not a recorded log (nothing was recorded, or it was emptied)"
+    try:
+        first.decode("utf-8")
+    except UnicodeDecodeError as e:
+        return f"{path} line 1: not UTF-8 text (byte {e.start + 1}), not a recorded log"
+    return ""
 
 
 def describe(event: dict[str, Any]) -> str:

@@ -72,7 +72,11 @@ def run(args: argparse.Namespace) -> int:
     recorder = None
     if config.record.enabled and not args.no_record and kind != "replay":
         from ..record.recorder import Recorder
-        recorder = Recorder(config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024)
+        from ..record.sequence import sequence_path
+        from ..record.signing import table_signer
+        recorder = Recorder(config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
+                            signer=table_signer(config.record.key, config.table.id),
+                            hand_count=sequence_path(config.record.dir, config.table.id))
     floor = None
     # a replay never poses as the live table: off the floor unless asked, and then only under review/
     if config.floor.enabled and not args.no_floor and (kind != "replay" or args.review_floor):

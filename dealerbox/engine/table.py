@@ -64,6 +64,7 @@ class Engine:
         self.betting = TableBetting(config, self.findings)
         self.ledger = CardLedger()
         self.hand_no: int | None = None
+        self.hands_before = 0                    # hands of earlier runs (record/sequence.py): numbering continues
         self.hand: Hand | None = None
         self.hb = None                           # engine.betting.HandBetting of the running hand
         self.occupied: set[int] = set()
@@ -229,7 +230,7 @@ class Engine:
     def _start_hand(self, t: float) -> list[te.TableEvent]:
         out: list[te.TableEvent] = []
         button = self._expected_button(self._entitled()) or (self.puck or 1)
-        self.hand_no = (self.hand_no or 0) + 1
+        self.hand_no = (self.hand_no or self.hands_before) + 1
         # A table filled afresh has no "new player between the blinds" (Blinds 7): everyone with chips plays.
         order = tuple(self.betting.entitled(button, self.occupied))
         if self.fresh_table:

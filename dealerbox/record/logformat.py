@@ -15,6 +15,11 @@ Record kinds (``k``):
 - ``gap``: the recorder had to drop ``records`` records here (disk full for too long; ``reason``);
 - ``closed``: the recorder closed the log cleanly (``records`` in the whole log, ``parts``). Only the last
   part ends with one; a log without it was cut short (power cut, crash, or truncation).
+- ``sig`` (version 2, signed logs only): the table's Ed25519 signature (``sig``) of the chain head ``head``,
+  the ``h`` of line ``of`` (see signing.py); written at every hand's end, at a part's end and after ``closed``.
+
+A signed log's header says ``version`` 2 and carries ``signer``, the table's public key (hex); an unsigned
+log is version 1, exactly as before, and still reads and verifies (as unsigned).
 
 Every line also carries ``n``, its index within its part (the header is 0), so a deleted line is named
 as a deletion rather than as an edit. A rotated set is ``NAME.jsonl``, ``NAME.part1.jsonl``, ... (see
@@ -34,6 +39,8 @@ from ..engine.inputs import DealerInput
 
 LOG_FORMAT = "dealerbox-log"
 LOG_VERSION = 1
+SIGNED_VERSION = 2              # a header with a signer and ``sig`` records; version 1 readers refuse it cleanly
+VERSIONS = (LOG_VERSION, SIGNED_VERSION)
 GENESIS = "0" * 64
 
 
@@ -55,11 +62,23 @@ class Header:
     part: int = 0
     prev: str = GENESIS
     hello: dict[str, Any] | None = None
+    signer: str = ""                # the table's public key (hex) when the log is signed
+    hands_before: int = 0           # hands the table ended before this recording: numbering continues after
 
     def to_record(self) -> dict[str, Any]:
-        return {"k": "header", "format": LOG_FORMAT, "version": LOG_VERSION, "created": self.created,
-                "part": self.part, "prev": self.prev, "config": self.config, "enrolment": self.enrolment,
-                "hello": self.hello}
+        rec = {"k": "header", "format": LOG_FORMAT, "version": SIGNED_VERSION if self.signer else LOG_VERSION,
+               "created": self.created, "part": self.part, "prev": self.prev, "config": self.config,
+               "enrolment": self.enrolment, "hello": self.hello}
+        if self.signer:
+            rec["signer"] = self.signer
+        if self.hands_before:
+            rec["hands_before"] = self.hands_before
+        return rec
+
+    @property
+    def table(self) -> str:
+        table = self.config.get("table", {}) if isinstance(self.config, dict) else {}
+        return str(table.get("id", "")) if isinstance(table, dict) else ""
 
 
 @dataclass(frozen=True, slots=True)
@@ -135,8 +154,21 @@ class Closed:
         return {"k": "closed", "t": round(self.t, 6), "records": self.records, "parts": self.parts}
 
 
+@dataclass(frozen=True, slots=True)
+class Sig:
+    """The table's signature of the chain head: the ``h`` (``head``) of this part's line ``of``."""
+
+    t: float
+    of: int
+    head: str
+    sig: str
+
+    def to_record(self) -> dict[str, Any]:
+        return {"k": "sig", "t": round(self.t, 6), "of": self.of, "head": self.head, "sig": self.sig}
+
+
 Record = Rx | Tx | Input | Link
-Entry = Header | Record | Gap | Closed
+Entry = Header | Record | Gap | Closed | Sig
 
 _PART = re.compile(r"^(?P<stem>.*?)(\.part(?P<n>[1-9][0-9]*))?\.jsonl$")
 
@@ -166,10 +198,11 @@ def from_record(rec: dict[str, Any]) -> Entry:
         if k == "header":
             if rec.get("format") != LOG_FORMAT:
                 raise LogFormatError(f"format: expected {LOG_FORMAT!r}")
-            if rec.get("version") != LOG_VERSION:
-                raise LogFormatError(f"version: {rec.get('version')!r} is not {LOG_VERSION}; upgrade dealerbox")
+            if rec.get("version") not in VERSIONS:
+                raise LogFormatError(f"version: {rec.get('version')!r} is not one of {VERSIONS}; upgrade dealerbox")
             return Header(config=rec["config"], enrolment=rec["enrolment"], created=rec.get("created", ""),
-                          part=int(rec.get("part", 0)), prev=rec.get("prev", GENESIS), hello=rec.get("hello"))
+                          part=int(rec.get("part", 0)), prev=rec.get("prev", GENESIS), hello=rec.get("hello"),
+                          signer=str(rec.get("signer", "")), hands_before=int(rec.get("hands_before", 0)))
         t = float(rec["t"])
         if k == "rx":
             return Rx(t, bytes.fromhex(rec["d"]))
@@ -185,6 +218,8 @@ def from_record(rec: dict[str, Any]) -> Entry:
             return Gap(t, int(rec["records"]), rec.get("reason", ""))
         if k == "closed":
             return Closed(t, int(rec["records"]), int(rec["parts"]))
+        if k == "sig":
+            return Sig(t, int(rec["of"]), str(rec["head"]), str(rec["sig"]))
     except KeyError as e:
         raise LogFormatError(f"missing field {e.args[0]!r}") from None
     except (TypeError, ValueError) as e:

@@ -11,6 +11,10 @@ once with what to do, and the records wait in a bounded memory buffer that is re
 ``retry_every_s``. If the buffer overflows, the oldest waiting records are dropped and a ``gap`` record
 says how many, so the chain stays whole and honest.
 
+With a ``signer`` (the table's key, signing.py) the log is signed: a ``sig`` record after every hand's end
+(:meth:`Recorder.seal`, called by the terminal), as the last line of every rotated part, and after the
+closing line. Files are created 0640: the group (the floor's log collector) may read, nobody else.
+
 >>> import tempfile
 >>> from dealerbox.record.logformat import Header, Rx
 >>> rec = Recorder(tempfile.mkdtemp(), Header(config={}, enrolment={}), name="demo")
@@ -35,11 +39,15 @@ from typing import Any
 
 from ..wire import protocol as p
 from ..wire.decoder import FrameDecoder
-from .logformat import ChainWriter, Closed, Entry, Gap, Header, Input, Link, Record, Rx, part_path
+from .clock import clock_status
+from .logformat import ChainWriter, Closed, Entry, Gap, Header, Input, Link, Record, Rx, Sig, part_path
+from .sequence import last_hand, save_hand
+from .signing import Signer, key_id
 
 log = logging.getLogger("dealerbox.record")
 
 DEFAULT_ROTATE_BYTES = 64 * 1024 * 1024
+LOG_MODE = 0o640
 
 
 class Recorder:
@@ -47,7 +55,8 @@ class Recorder:
 
     def __init__(self, directory: str | os.PathLike, header: Header, rotate_bytes: int = DEFAULT_ROTATE_BYTES, *,
                  name: str | None = None, clock: Callable[[], float] = time.monotonic,
-                 fsync_every_s: float = 1.0, retry_every_s: float = 1.0, buffer_max: int = 10_000) -> None:
+                 fsync_every_s: float = 1.0, retry_every_s: float = 1.0, buffer_max: int = 10_000,
+                 signer: Signer | None = None, hand_count: str | os.PathLike | None = None) -> None:
         self.directory = Path(directory)
         self.rotate_bytes = max(1024, int(rotate_bytes))
         self.clock = clock
@@ -55,7 +64,13 @@ class Recorder:
         self.retry_every_s = retry_every_s
         self.buffer_max = buffer_max
         created = header.created or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
-        self._header = dataclasses.replace(header, created=created, part=0)
+        self.signer = signer
+        self._hand_count = Path(hand_count) if hand_count else None
+        self.hands_before = last_hand(self._hand_count, header.table) if self._hand_count else header.hands_before
+        self._header = dataclasses.replace(header, created=created, part=0,
+                                           signer=signer.public_hex if signer else "", hands_before=self.hands_before)
+        self.anchor: dict[str, Any] | None = None   # the latest signed head, for the floor (signing.py)
+        self.origin = ""                            # the hash of the first header line
         self._lock = threading.Lock()
         self._chain = ChainWriter()
         self._hello_watch = FrameDecoder()  # only to put the board's last HELLO into later parts' headers
@@ -93,6 +108,21 @@ class Recorder:
             while len(self._pending) > self.buffer_max:
                 self._drop_oldest()
 
+    def seal(self, t: float | None = None, hand: int | None = None) -> None:
+        """A hand ended: keep the hand count, and sign the chain head as it stands after every record so far."""
+        if hand is not None and self._hand_count is not None:
+            try:
+                save_hand(self._hand_count, self._header.table, hand)
+            except OSError as e:   # the log itself goes on; numbering may repeat after a restart, so say so
+                self.write_errors += 1
+                log.error("recorder: cannot keep the hand count in %s (%s); hand numbers may repeat after a "
+                          "restart: free space or check record.dir", self._hand_count, e.strerror or e)
+        with self._lock:
+            if self._closed or self.signer is None:
+                return
+            self._pending.append(Sig(self._last_t if t is None else t, -1, "", ""))
+            self._drain(force=True)
+
     def close(self) -> None:
         """Write the closing line and fsync. Waiting records get one last try."""
         with self._lock:
@@ -100,8 +130,10 @@ class Recorder:
                 return
             last_t = next((e.t for e in reversed(self._pending) if hasattr(e, "t")), self._last_t)
             self._pending.append(Closed(last_t, self.records + sum(1 for e in self._pending
-                                                                    if not isinstance(e, Header | Closed)),
+                                                                    if not isinstance(e, Header | Closed | Sig)),
                                         self.part + 1))
+            if self.signer is not None:
+                self._pending.append(Sig(last_t, -1, "", ""))  # signs the closing line: a forged end has none
             self._drain(force=True, sync=True)
             if self._pending:
                 log.error("recorder: closing %s with %d records never written (%s)", self.path.name,
@@ -114,7 +146,7 @@ class Recorder:
             return {"ok": not self._pending and not self.directory_error, "path": str(self.current_path),
                     "part": self.part, "records": self.records, "bytes": self.bytes_written,
                     "write_errors": self.write_errors, "buffered": len(self._pending), "dropped": self.dropped,
-                    "last_error": self.last_error}
+                    "last_error": self.last_error, "anchor": self.anchor, "clock": clock_status()}
 
     @property
     def current_path(self) -> Path:
@@ -139,6 +171,8 @@ class Recorder:
             gap_first = self._dropped_since is not None and not isinstance(head, Header)
             entry = Gap(*self._dropped_since, "the disk could not be written and the memory buffer overflowed") \
                 if gap_first else head
+            if isinstance(entry, Sig) and not entry.sig:
+                entry = self._signature(entry.t)
             text, h = self._chain.peek(entry)
             data = text.encode()
             if not self._append(data):
@@ -148,14 +182,18 @@ class Recorder:
             else:
                 self._pending.popleft()
             self._chain.commit(h, header=isinstance(entry, Header))
+            if isinstance(entry, Header) and entry.part == 0:
+                self.origin = h     # names this log among the table's logs (anchors carry it)
             self._size += len(data)
             self.bytes_written += len(data)
-            if not isinstance(entry, Header | Closed | Gap):
+            if isinstance(entry, Sig):
+                self._anchored(entry)
+            if not isinstance(entry, Header | Closed | Gap | Sig):
                 self.records += 1
                 self._last_t = entry.t
-            wrote_important |= isinstance(entry, Input | Link | Header | Closed)
+            wrote_important |= isinstance(entry, Input | Link | Header | Closed | Sig)
             # A part holds at least one record, however large the header is.
-            if self._size >= self.rotate_bytes and not isinstance(entry, Header | Closed):
+            if self._size >= self.rotate_bytes and not isinstance(entry, Header | Closed | Sig):
                 self._rotate()
         if self.last_error and not self._pending:
             log.warning("recorder: writing to %s again; nothing lost beyond %d dropped records",
@@ -183,7 +221,8 @@ class Recorder:
     def _open(self) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
         path = self.current_path
-        self._file = open(path, "ab", buffering=0)  # noqa: SIM115 - kept open across writes on purpose
+        self._file = open(path, "ab", buffering=0,  # noqa: SIM115 - kept open across writes on purpose
+                          opener=lambda name, flags: os.open(name, flags, LOG_MODE))
         try:
             if self._file.tell() != self._size:
                 # A half-written line from a failed attempt: cut back to the last whole record.
@@ -213,6 +252,15 @@ class Recorder:
         self._dropped_since = (first_t, count + 1)
 
     def _rotate(self) -> None:
+        if self.signer is not None:
+            # The part's last line signs it, so a swapped or cut part shows even before the next one is read.
+            sig = self._signature(self._last_t)
+            text, h = self._chain.peek(sig)
+            if self._append(text.encode()):
+                self._chain.commit(h)
+                self._size += len(text.encode())
+                self.bytes_written += len(text.encode())
+                self._anchored(sig)
         self._fsync()
         self._close_file()
         self.part += 1
@@ -220,6 +268,18 @@ class Recorder:
         hello = self._hello_dict()
         self._pending.appendleft(dataclasses.replace(self._header, part=self.part, prev=self._chain.prev,
                                                      hello=hello if hello is not None else self._header.hello))
+
+    def _signature(self, t: float) -> Sig:
+        assert self.signer is not None
+        n = self._chain.count - 1   # the line whose hash is the head
+        return Sig(t, n, self._chain.prev, self.signer.sign(self.part, n, self._chain.prev))
+
+    def _anchored(self, sig: Sig) -> None:
+        assert self.signer is not None
+        self.anchor = {"table": self.signer.table, "log": self.path.name, "origin": self.origin,
+                       "part": self.part, "n": sig.of,
+                       "head": sig.head, "sig": sig.sig, "key": key_id(self.signer.public_hex), "t": sig.t,
+                       "at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
     def _fsync(self) -> None:
         self._last_fsync = self.clock()

@@ -1,5 +1,10 @@
 """Checks a recorded log's hash chain across its parts and says exactly where and how it breaks.
 
+Given the table's public key, it also checks the signatures (signing.py): every ``sig`` must sign the head it
+follows, every part but the last must end with one, a closed log must end with one after ``closed``, and an
+unsigned log fails. Given anchors (signed heads the floor saw), each must be found in the log with the same
+hash: a rewrite that recomputed every unkeyed hash, a cut end, or a swapped part all fail.
+
 >>> import tempfile
 >>> from dealerbox.record.logformat import Header, Rx
 >>> from dealerbox.record.recorder import Recorder
@@ -12,11 +17,15 @@
 from __future__ import annotations
 
 import json
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from .logformat import GENESIS, LOG_FORMAT, chain, part_number, part_path
+from .signing import check_signature
+
+_STORED_H = re.compile(rb'"h":"([0-9a-f]{64})"')
 
 
 @dataclass(frozen=True)
@@ -40,6 +49,15 @@ class VerifyReport:
     closed: bool = False
     partial_line: Problem | None = None       # the power-cut signature: an unfinished last line
     problems: list[Problem] = field(default_factory=list)
+    pubkey: str = ""                          # checking signatures with this key (hex); "" = chain only
+    table: str = ""
+    signatures: int = 0                       # good signatures seen
+    last_signed: Problem | None = None        # where the last good signature is
+    unsigned_tail: int = 0                    # records after the last good signature
+    heads: dict[tuple[int, int], str] = field(default_factory=dict)   # (part, n) -> h, for anchors
+    origin: str = ""                          # h of part 0's header: the log's identity for anchors
+    anchors_checked: int = 0
+    anchors_other: int = 0                    # anchors of the table's other logs, not this one's
 
     @property
     def intact(self) -> bool:
@@ -52,35 +70,87 @@ class VerifyReport:
         what = f"{self.records} records in {self.parts} part{'s' if self.parts != 1 else ''}, {span}"
         if self.problems:
             return f"BROKEN: {self.problems[0]}"
+        signed = ""
+        if self.pubkey:
+            signed = f", {self.signatures} signatures good"
+            if self.anchors_checked or self.anchors_other:
+                signed += f", {self.anchors_checked} anchors found"
+            if self.anchors_other:
+                signed += f" ({self.anchors_other} given are of other logs)"
         if not self.closed:
             tail = f"; {self.partial_line}" if self.partial_line else ""
-            return (f"INCOMPLETE: {what}, chain intact, but the log has no closing record: recording stopped "
-                    f"without closing (power cut, crash) or the end was cut off{tail}")
-        return f"intact: {what}, created {self.created or '?'}"
+            if self.pubkey and self.unsigned_tail:
+                tail += (f"; the last {self.unsigned_tail} records come after the last signature "
+                         f"({self.last_signed or 'none'}) and are not proven")
+            return (f"INCOMPLETE: {what}{signed}, chain intact, but the log has no closing record: recording "
+                    f"stopped without closing (power cut, crash) or the end was cut off{tail}")
+        return f"intact: {what}{signed}, created {self.created or '?'}"
 
 
-def verify_log(path: str | Path) -> VerifyReport:
-    """Walk every part from ``path`` on; raises OSError only if ``path`` itself cannot be read."""
+def verify_log(path: str | Path, pubkey: str = "", anchors: list[dict[str, Any]] | None = None) -> VerifyReport:
+    """Walk every part from ``path`` on; raises OSError only if ``path`` itself cannot be read.
+
+    Any file name works: the one given is read as is, later parts are looked for by the naming rule.
+    """
     path = Path(path)
     first = part_number(path)
-    report = VerifyReport(str(path))
+    report = VerifyReport(str(path), pubkey=pubkey)
     prev = GENESIS
     closed_at: tuple[str, int] | None = None
     n = first
+    last_file = path
     while True:
-        file = part_path(path, n)
+        file = path if n == first else part_path(path, n)
         if n != first and not file.exists():
             break
         data = file.read_bytes()
         report.parts += 1
+        last_file = file
         prev, closed = _verify_part(file, data, n, first, prev, report)
         if closed:
             closed_at = (file.name, closed)
         n += 1
-    if closed_at and report.parts != 0 and closed_at[0] != part_path(path, n - 1).name:
+    if closed_at and report.parts != 0 and closed_at[0] != last_file.name:
         report.problems.append(Problem(closed_at[0], closed_at[1], "closing record is not in the last part"))
     report.closed = closed_at is not None
+    if anchors:
+        _check_anchors(report, anchors, path, first)
     return report
+
+
+def _check_anchors(report: VerifyReport, anchors: list[dict[str, Any]], path: Path, first: int) -> None:
+    """Each anchor (a signed head the floor kept) must be in the log, unchanged."""
+    name = part_path(path, 0).name
+    last = max(report.heads, default=(first, -1))
+    for a in sorted(anchors, key=lambda a: (int(a.get("part", 0)), int(a.get("n", 0)))):
+        # Which log an anchor is of: by its origin (any file name), or by name when verifying from a later part.
+        named = a.get("log") in (None, "", name, path.name)
+        mine = a.get("origin") == report.origin if a.get("origin") and report.origin else named
+        if not mine and named:
+            report.problems.append(Problem(name, 1, f"not the log the floor anchored under this name (its first "
+                                                    f"line differs): another recording was put in its place"))
+            continue
+        if not mine:
+            report.anchors_other += 1
+            continue
+        part, n, head = int(a.get("part", 0)), int(a.get("n", 0)), str(a.get("head", ""))
+        if part < first:
+            continue
+        if report.pubkey and a.get("sig") and not check_signature(report.pubkey, report.table, part, n, head,
+                                                                 str(a["sig"])):
+            report.problems.append(Problem(name, 0, f"anchor for part {part} record {n} is not signed by this "
+                                                   f"key (a forged anchor, or the wrong --pubkey)"))
+            continue
+        file = part_path(path, part).name
+        got = report.heads.get((part, n))
+        if got is None and (part, n) > last:
+            report.problems.append(Problem(file, n + 1, f"the log ends before the anchored head (part {part} "
+                                                        f"record {n}): its end was cut off"))
+        elif got != head:
+            report.problems.append(Problem(file, n + 1, f"record {n} differs from the head the floor anchored: "
+                                                        f"the log was rewritten at or before this line"))
+        else:
+            report.anchors_checked += 1
 
 
 def _verify_part(file: Path, data: bytes, n: int, first: int, prev: str, report: VerifyReport) -> tuple[str, int]:
@@ -88,13 +158,20 @@ def _verify_part(file: Path, data: bytes, n: int, first: int, prev: str, report:
     lines = data.split(b"\n")
     partial = lines.pop()  # b"" when the file ends with a newline
     recs: list[dict[str, Any] | None] = []
-    for raw in lines:
+    stored_h: dict[int, str] = {}     # the ``h`` still readable in a damaged line, so the next line checks
+    for i, raw in enumerate(lines):
         try:
-            rec = json.loads(raw)
+            rec = json.loads(raw.decode("utf-8"))
             recs.append(rec if isinstance(rec, dict) else None)
         except (ValueError, UnicodeDecodeError):
             recs.append(None)
+        if recs[-1] is None and (m := _STORED_H.search(raw)):
+            stored_h[i] = m.group(1).decode()
     name = file.name
+    if not lines and not partial:
+        report.problems.append(Problem(name, 1, "empty file: not a dealerbox log (no header)"))
+        return prev, 0
+    seals = _Seals(report, name, n) if report.pubkey else None
     if partial:
         problem = Problem(name, len(lines) + 1, f"unfinished last line ({len(partial)} bytes), skipped")
         if part_path(file, n + 1).exists():
@@ -106,8 +183,9 @@ def _verify_part(file: Path, data: bytes, n: int, first: int, prev: str, report:
         line = i + 1
         if rec is None:
             report.problems.append(Problem(name, line, "not a JSON record (the line was damaged or edited)"))
+            prev = stored_h.get(i, "")   # unknown: the next line's hash cannot be checked, only this one blamed
             continue
-        if closed:
+        if closed and rec.get("k") != "sig":
             report.problems.append(Problem(name, line, "a record after the closing record (appended later)"))
             closed = 0
         if i == 0:
@@ -122,11 +200,21 @@ def _verify_part(file: Path, data: bytes, n: int, first: int, prev: str, report:
                     report.problems.append(Problem(name, line, "header does not follow on from the previous part "
                                                    "(lines were cut from its end, or a part was replaced)"))
                 report.created = report.created or str(rec.get("created", ""))
+                if seals:
+                    seals.header(rec)
         want = chain(prev, rec)
-        if rec.get("h") != want:
+        if rec.get("h") != want and (prev or i == 0):
             report.problems.append(Problem(name, line, _diagnose(recs, i, prev)))
-        prev = rec.get("h", want)  # follow the stored chain so one damage is reported once
         kind = rec.get("k")
+        if seals and kind == "sig" and i > 0:
+            seals.sig(rec, line, recs[i - 1], prev)
+        elif seals and i > 0:
+            seals.unsigned(kind)
+        prev = rec.get("h", want)  # follow the stored chain so one damage is reported once
+        if isinstance(rec.get("n"), int):
+            report.heads[(n, rec["n"])] = str(prev)
+            if n == 0 and i == 0:
+                report.origin = str(prev)
         if kind == "closed":
             closed = line
         elif kind not in ("header",) and isinstance(rec.get("t"), int | float) and kind != "gap":
@@ -134,7 +222,60 @@ def _verify_part(file: Path, data: bytes, n: int, first: int, prev: str, report:
             t = float(rec["t"])
             report.first_t = t if report.first_t is None else min(report.first_t, t)
             report.last_t = t if report.last_t is None else max(report.last_t, t)
+    if seals:
+        seals.end(len(recs), more=part_path(file, n + 1).exists(), closed=bool(closed))
     return prev, closed
+
+
+class _Seals:
+    """The signature checks of one part (only when a public key is given)."""
+
+    def __init__(self, report: VerifyReport, name: str, part: int) -> None:
+        self.report, self.name, self.part = report, name, part
+        self.last_is_sig = False
+        self.signed = False
+
+    def header(self, rec: dict[str, Any]) -> None:
+        r = self.report
+        table = rec.get("config", {}).get("table", {}) if isinstance(rec.get("config"), dict) else {}
+        r.table = str(table.get("id", "")) if isinstance(table, dict) else ""
+        if not rec.get("signer"):
+            r.problems.append(Problem(self.name, 1, "the log is not signed (version 1 header): nothing proves "
+                                                    "it was not rewritten"))
+        elif rec["signer"] != r.pubkey:
+            r.problems.append(Problem(self.name, 1, "signed with another key than --pubkey (another table's "
+                                                    "log, a replaced part, or the key was rotated)"))
+
+    def sig(self, rec: dict[str, Any], line: int, before: dict[str, Any] | None, prev: str) -> None:
+        r = self.report
+        of = before.get("n") if isinstance(before, dict) else None
+        good = (rec.get("head") == prev and rec.get("of") == of and
+                check_signature(r.pubkey, r.table, self.part, int(of or 0), prev, str(rec.get("sig", ""))))
+        if not good:
+            since = f"after {r.last_signed}" if r.last_signed else "from the start of the log"
+            r.problems.append(Problem(self.name, line, f"signature does not match the chain: the lines {since} "
+                                                       f"up to line {line - 1} are not what the table signed "
+                                                       f"(rewritten, and the hashes recomputed)"))
+        else:
+            r.signatures += 1
+            r.last_signed = Problem(self.name, line, "last good signature")
+            r.unsigned_tail = 0
+        self.last_is_sig = good
+
+    def unsigned(self, kind: Any) -> None:
+        self.last_is_sig = False
+        if kind != "closed":
+            self.report.unsigned_tail += 1
+
+    def end(self, lines: int, more: bool, closed: bool) -> None:
+        if self.last_is_sig:
+            return
+        if more:
+            self.report.problems.append(Problem(self.name, lines, "the part does not end with its signature (lines "
+                                                                  "were cut from its end, or the part was replaced)"))
+        elif closed:
+            self.report.problems.append(Problem(self.name, lines, "the closing line is not signed: the end of the "
+                                                                  "log was cut off and a closing line forged"))
 
 
 def _diagnose(recs: list[dict[str, Any] | None], i: int, prev: str) -> str:

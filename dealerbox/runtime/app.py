@@ -98,6 +98,7 @@ class Terminal:
 
     def __post_init__(self) -> None:
         self.pipeline = Pipeline(self.config, self.registry)
+        self.pipeline.engine.hands_before = getattr(self.recorder, "hands_before", 0)   # numbers continue
         self._inputs: queue.Queue = queue.Queue()   # dealer taps from the screen, panel and floor
         self._last_t = 0.0
         self._last_clock = self.clock()
@@ -182,9 +183,13 @@ class Terminal:
                 except ValueError as e:  # an unknown action from a floor command or a bad tap
                     log.warning("dealer input refused: %s", e)
             if events:
+                ended = sum(1 for e in events if e.kind == "HandEnded")
+                if ended and self.recorder is not None and hasattr(self.recorder, "seal"):
+                    # keeps the hand count and signs the log at every hand's end; the update carries the anchor
+                    self.recorder.seal(hand=max(e.hand for e in events if e.kind == "HandEnded"))
                 self._publish(tuple(events))
                 # Counted after publishing, so a caller waiting on it finds the events already queued.
-                self.hands_ended += sum(1 for e in events if e.kind == "HandEnded")
+                self.hands_ended += ended
             elif self.clock() - self._last_health >= HEALTH_PERIOD_S:
                 self._publish(())
 

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
-from ..record.logformat import (GENESIS, Closed, Entry, Header, LogFormatError, Record, chain, from_record,
+from ..record.logformat import (GENESIS, Closed, Entry, Header, LogFormatError, Record, Sig, chain, from_record,
                                 part_number, part_path)
 
 SCENARIO_SUFFIX = ".scn"
@@ -117,7 +117,7 @@ class LogSource:
             if expected_prev is not None and rec.get("h") != chain(expected_prev, rec):
                 self.counters["chain_breaks"] += 1
             prev = self._last_hash = rec.get("h")
-            if isinstance(entry, Header | Closed):
+            if isinstance(entry, Header | Closed | Sig):  # sig: evidence, not table input
                 continue
             self.counters["records"] += 1
             yield entry

@@ -54,6 +54,7 @@ class FloorLink(Spooler, Session, HoleCards, CommandDesk):
         # topics (review/dealerbox/...), replayed: true on every payload, nothing retained, no commands, no hole
         # cards, and its own outbox beside the live one so no live row is ever sent under review or vice versa.
         self.review = review
+        self._anchor_sent = None
         self.retain = not review
         self.hole_cards = self.fc.hole_cards_topic and not review
         live = Path(outbox or self.fc.outbox)   # ``outbox``: a simulated table's own file (run --source simulator)

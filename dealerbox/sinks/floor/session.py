@@ -22,6 +22,7 @@ from typing import Any, Callable
 import paho.mqtt.client as mqtt
 
 from ...config import FloorConfig
+from ...record.anchor import anchor_payload
 from . import contract as c
 from .outbox import Outbox, OutboxError
 from .security import PROPERTIES, client_id, configure_security, publish_properties
@@ -122,6 +123,7 @@ class Session:
     counters: dict[str, int]
     last_error: str
     window: int
+    _anchor_sent: dict | None           # the last signed head published, so an unchanged one is not resent
     reconnect_min: float
     reconnect_max: float
     _lock: threading.Lock
@@ -351,6 +353,10 @@ class Session:
             self._state_dirty = self._refresh = False
         payload = c.state_payload(self.env, state, t, self.clock(), reader, self.health())
         self._publish_json(client, "state", payload, retain=self.retain)
+        anchor = anchor_payload(self.site, reader)   # the log's latest signed head: the floor keeps it (issue 14)
+        if anchor is not None and not self.review and anchor != self._anchor_sent:
+            self._publish_json(client, "anchor", anchor, retain=True)
+            self._anchor_sent = anchor
         self.counters["states_published"] += 1
         return True
 

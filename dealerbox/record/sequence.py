@@ -1,0 +1,51 @@
+"""The table's hand count across restarts, so a hand number names one hand for the table's lifetime.
+
+Kept next to the log directory (``<record.dir>/../hands-<table>.json``, so the log directory holds only
+logs), written atomically at every hand's end by the recorder (no recording, no count). A new recording
+starts numbering after the last hand ended; the log header says where (``hands_before``), so a
+replay numbers the hands exactly as the live table did. Finding ids are built from the hand number, so they
+are unique the same way. (table id, hand number) is unique; the log's ``created`` gives the date.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+from datetime import datetime, timezone
+from pathlib import Path
+
+log = logging.getLogger("dealerbox.record")
+
+
+def sequence_path(record_dir: str | os.PathLike, table: str) -> Path:
+    safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in table) or "table"
+    return Path(record_dir).parent / f"hands-{safe}.json"
+
+
+def last_hand(path: Path, table: str) -> int:
+    """The last hand number this table ended (0 if none); a damaged file is logged and counted from 0."""
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        if data.get("table") == table and isinstance(data.get("last_hand"), int) and data["last_hand"] >= 0:
+            return data["last_hand"]
+        log.error("recorder: %s is not this table's hand count (table %r); hand numbers restart at 1: "
+                  "restore it from a backup if it was damaged", path, data.get("table"))
+    except FileNotFoundError:
+        pass
+    except (OSError, ValueError, AttributeError) as e:
+        log.error("recorder: cannot read the hand count %s (%s); hand numbers restart at 1: restore it from a "
+                  "backup if it was damaged", path, e)
+    return 0
+
+
+def save_hand(path: Path, table: str, hand: int) -> None:
+    """Write the count atomically (a power cut leaves the old or the new file, never half of one)."""
+    tmp = path.with_name(path.name + ".new")
+    body = {"table": table, "last_hand": hand, "at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o640)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        json.dump(body, fh)
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.replace(tmp, path)

@@ -1,0 +1,122 @@
+"""The table's Ed25519 key pair: it signs the log's chain head, so a rewritten log cannot be re-hashed into passing.
+
+The unkeyed SHA-256 chain (logformat.py) only proves a log is internally consistent; anyone with a shell can
+recompute it. A ``sig`` record signs the chain head (the ``h`` of the line before it) with the table's private
+key, which lives outside the log directory with mode 0600. What is signed is fixed text, so a signature can
+never be moved to another table, part or position:
+
+    dealerbox-log-head/1 <table> <part> <n> <head hash>
+
+where ``n`` is the index of the line whose ``h`` is the head. Keys are files of 64 hex characters (the 32-byte
+seed for the private key, the 32-byte verify key for the public one) plus a newline.
+"""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+from nacl.exceptions import BadSignatureError
+from nacl.signing import SigningKey, VerifyKey
+
+from ..config import ConfigError
+
+SIGNED_PREFIX = "dealerbox-log-head/1"
+
+
+class KeyFileError(ConfigError):
+    """A key file that is missing, unreadable, too open or not a key; the message names the file.
+
+    A ConfigError, so every command reports it as one line and exits 2."""
+
+
+def signed_text(table: str, part: int, n: int, head: str) -> bytes:
+    return f"{SIGNED_PREFIX} {table} {part} {n} {head}".encode()
+
+
+def key_id(verify_key_hex: str) -> str:
+    """A short name for a public key (its first 16 hex digits), written in headers and anchors."""
+    return verify_key_hex[:16]
+
+
+@dataclass(frozen=True)
+class Signer:
+    """Signs chain heads for one table."""
+
+    table: str
+    key: SigningKey
+
+    @property
+    def public_hex(self) -> str:
+        return self.key.verify_key.encode().hex()
+
+    def sign(self, part: int, n: int, head: str) -> str:
+        return self.key.sign(signed_text(self.table, part, n, head)).signature.hex()
+
+
+def check_signature(public_hex: str, table: str, part: int, n: int, head: str, signature_hex: str) -> bool:
+    try:
+        VerifyKey(bytes.fromhex(public_hex)).verify(signed_text(table, part, n, head), bytes.fromhex(signature_hex))
+        return True
+    except (BadSignatureError, ValueError, TypeError):
+        return False
+
+
+def generate(private_path: str | Path, public_path: str | Path | None = None, *, force: bool = False) -> Path:
+    """Write a new key pair: the private key 0600 (created so, never readable by others), the public beside it."""
+    private_path = Path(private_path)
+    public_path = Path(public_path) if public_path else private_path.with_suffix(".pub")
+    if private_path.exists() and not force:
+        raise KeyFileError(f"{private_path}: a key is already there; rotating keys is a deliberate act "
+                        f"(see docs/security.md), pass --force to replace it")
+    private_path.parent.mkdir(parents=True, exist_ok=True)
+    key = SigningKey.generate()
+    tmp = private_path.with_name(private_path.name + ".new")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(key.encode().hex() + "\n")
+        fh.flush()
+        os.fsync(fh.fileno())
+    os.chmod(tmp, 0o600)
+    os.replace(tmp, private_path)
+    public_path.write_text(key.verify_key.encode().hex() + "\n")
+    return public_path
+
+
+def load_signer(private_path: str | Path, table: str) -> Signer:
+    """The table's signer; refuses a key file others can read (it would let them forge the table's logs)."""
+    path = Path(private_path)
+    try:
+        mode = path.stat().st_mode & 0o777
+        text = path.read_text().strip()
+    except FileNotFoundError:
+        raise KeyFileError(f"{path}: no signing key; create one with `dealerbox keygen`") from None
+    except OSError as e:
+        raise KeyFileError(f"{path}: cannot read the signing key ({e.strerror})") from None
+    if mode & 0o077:
+        raise KeyFileError(f"{path}: signing key is readable by others (mode {mode:o}); chmod 600 it, or make a new "
+                        f"one with `dealerbox keygen --force` if it may have been copied")
+    try:
+        return Signer(table, SigningKey(bytes.fromhex(text)))
+    except (ValueError, TypeError):
+        raise KeyFileError(f"{path}: not a dealerbox signing key (64 hex digits expected)") from None
+
+
+def load_public(path: str | Path) -> str:
+    """A public key file's hex; raises KeyFileError naming the file."""
+    path = Path(path)
+    try:
+        text = path.read_text().strip()
+    except OSError as e:
+        raise KeyFileError(f"{path}: cannot read the public key ({e.strerror})") from None
+    try:
+        VerifyKey(bytes.fromhex(text))
+    except (ValueError, TypeError):
+        raise KeyFileError(f"{path}: not a dealerbox public key (64 hex digits expected)") from None
+    return text
+
+
+def table_signer(key_path: str, table: str) -> Signer | None:
+    """The signer record.key names, or None when logs are not signed; a bad key raises KeyFileError."""
+    return load_signer(key_path, table) if key_path else None
