@@ -1,6 +1,8 @@
 """The dealer's touchscreen (pygame). ``Screen(config, size)``: ``render``, ``handle_mouse``, ``run``."""
 
-from .render import Drawn, Frame, Renderer, Target, UiState, open_findings
+from .canvas import Drawn, Frame, Target
+from .model import UiState, open_findings
+from .render import Renderer
 from .screen import Screen, display_mode, open_display
 from .theme import SEVERITY_COLOURS
 
