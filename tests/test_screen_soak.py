@@ -3,6 +3,7 @@ it holds bounded. Counted in objects, surfaces and bytes of pixels, not in time 
 
 from dealerbox.config import Config
 from dealerbox.engine import events as te
+from dealerbox.engine.state import TableState
 from dealerbox.sinks.screen import Screen
 from dealerbox.sinks.screen.history import KEEP_HANDS, RecentEvents
 from tests.screen_soak import hands, held
@@ -71,3 +72,30 @@ def test_recent_events_are_capped_even_inside_one_endless_hand():
     assert len(recent) == 50 and recent[-1].amount == 499
     recent.extend([te.HandStarted(1.0, 2, 1, (1, 2), "nlhe")])
     assert recent[-1].hand == 2 and len(recent) == 50
+
+
+UPKEEP = {"reader": {"connected": True}, "memory_mb": 61.6, "disk_free_mb": 12034, "log_days": 14,
+          "outbox_depth": 3}
+
+
+def test_the_history_view_shows_memory_disk_log_days_and_outbox():
+    screen = Screen(Config(), (800, 480))
+    screen.ui.history = True
+    screen.render(TableState(), UPKEEP, [])
+    line = screen.frame.find("upkeep")[0]
+    assert line.text == "memory 62 MB   disk 12,034 MB free   logs 14 days kept   outbox 3"
+    assert not line.rect.colliderect(screen.frame.find("history-page")[0].rect)
+    assert not screen.frame.find("health-alert")  # all fine: small, not an alarm
+    screen.render(TableState(), {"reader": {"connected": True}}, [])
+    assert not screen.frame.find("upkeep")   # not passed, not shown (and never guessed)
+
+
+def test_a_disk_nearly_full_or_memory_over_budget_is_an_alert():
+    screen = Screen(Config(), (800, 480))
+    screen.render(TableState(), {**UPKEEP, "disk_free_mb": 300}, [])
+    assert screen.frame.texts("health-alert") == ["Disk nearly full: 300 MB left"]
+    screen.render(TableState(), {**UPKEEP, "disk_free_mb": 20, "memory_mb": 95.0}, [])
+    alert = screen.frame.find("health-alert")[0]
+    assert alert.ref == "bad" and "Memory high: 95 MB" in alert.text and "Disk full: 20 MB left" in alert.text
+    screen.render(TableState(), {**UPKEEP, "disk_free_mb": "lots"}, [])   # not a number: not shown, no crash
+    assert not screen.frame.find("health-alert")

@@ -56,7 +56,7 @@ class Renderer(TablePainter, SheetPainter, BannerPainter):
         if at.alert:
             self.draw_alert(frame, at.alert, health)
         if ui.history:
-            frame.history_pages = self.draw_history(frame, at.body, events, ui.history_page)
+            frame.history_pages = self.draw_history(frame, at.body, events, ui.history_page, health.upkeep)
         else:
             self.draw_table(frame, at.body, state, findings, events)
             if ui.sheet is not None:
@@ -139,7 +139,8 @@ class Renderer(TablePainter, SheetPainter, BannerPainter):
         else:
             self.keys_down(frame, rect, table_keys(state, events, frame.banner))
 
-    def draw_history(self, frame: Frame, body: pygame.Rect, events: list[te.TableEvent], page: int) -> int:
+    def draw_history(self, frame: Frame, body: pygame.Rect, events: list[te.TableEvent], page: int,
+                     upkeep: str = "") -> int:
         """The hand history's ``page`` (clamped to the last); returns how many pages there are."""
         records = hand_records(events, keep=8)
         pad = self.px(12)
@@ -150,7 +151,8 @@ class Renderer(TablePainter, SheetPainter, BannerPainter):
             for line in reversed(rec.lines):  # newest first: the dispute is usually about the last action
                 colour = theme.SEVERITY_COLOURS.get(line.severity, theme.TEXT) if line.severity else theme.TEXT
                 rows.append(("history-line", line.text, colour, rec.hand))
-        per_page = max(1, (body.height - 2 * pad) // line_h)
+        # With the upkeep line under the history, one row fewer: the line must not sit on the last row.
+        per_page = max(1, (body.height - 2 * pad) // line_h - (1 if upkeep else 0))
         pages = max(1, math.ceil(len(rows) / per_page))
         page = min(page, pages - 1)
         start = page * per_page
@@ -164,6 +166,9 @@ class Renderer(TablePainter, SheetPainter, BannerPainter):
             self.text(frame, self.fit(text, font, body.width - 2 * pad - indent), font, colour, kind=kind, ref=ref,
                       topleft=(body.left + pad + indent, y))
             y += line_h
-        self.text(frame, f"page {page + 1}/{pages}", "tiny", theme.TEXT_DIM, kind="history-page",
-                  bottomright=(body.right - pad, body.bottom - pad // 2))
+        r = self.text(frame, f"page {page + 1}/{pages}", "tiny", theme.TEXT_DIM, kind="history-page",
+                      bottomright=(body.right - pad, body.bottom - pad // 2))
+        if upkeep:  # the terminal's own figures, where the dealer (or a technician) looks back
+            self.text(frame, self.fit(upkeep, "tiny", r.left - body.left - 3 * pad), "tiny", theme.TEXT_DIM,
+                      kind="upkeep", bottomleft=(body.left + pad, body.bottom - pad // 2))
         return pages
