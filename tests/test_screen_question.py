@@ -3,18 +3,13 @@ question as a bar above the table with one key per answer, the likely one first 
 sends DealerInput(action="answer", ref=question id, choice=answer key). TableState is built by hand."""
 
 import dataclasses
-import itertools
-import queue
-import threading
 
-import pygame
 import pytest
 
 from dealerbox.config import Config
 from dealerbox.engine.state import QuestionView
-from dealerbox.runtime.bus import Update
 from dealerbox.sinks.screen import Screen, theme
-from tests.test_screen import OK_HEALTH, SIZES, Clock, colour_at, press
+from tests.test_screen import OK_HEALTH, SIZES, Clock, assert_fits, colour_at, press, run_and_tap
 from tests.test_screen_moments import clean_hand, misdeal
 
 QUESTION = QuestionView("q1", "Seat 2 stands by the call?", (("stands", "Yes, stands"), ("takes-back", "Takes it back")),
@@ -62,13 +57,7 @@ def test_the_question_blocks_nothing_the_dealer_needs(screen):
     assert {"answer:q1:stands", "answer:q1:takes-back", "call-floor", "new-hand", "history", "misdeal",
             "ack:h8-1"} <= keys
     assert {d.ref for d in f.find("seat")} == set(range(1, 10))
-    bounds = pygame.Rect((0, 0), screen.size)
-    for d in f.drawn:
-        assert bounds.contains(d.rect), (d.kind, d.text, d.rect)
-    for t in f.targets:
-        assert t.rect.width >= theme.MIN_TOUCH and t.rect.height >= theme.MIN_TOUCH, (t.key, t.rect)
-    for a, b in itertools.combinations(f.targets, 2):
-        assert not a.rect.colliderect(b.rect), (a.key, b.key)
+    assert_fits(screen)
     question, banner = f.find("question")[0].rect, f.find("banner")[0].rect
     assert not question.colliderect(banner)
 
@@ -97,28 +86,5 @@ def test_no_question_no_bar_and_the_table_gets_its_room_back():
 
 def test_the_run_loop_submits_the_answer_tapped():
     """The real main loop on the dummy driver, the tap posted as SDL mouse events."""
-    screen = Screen(Config(), (1024, 600))
-    updates: queue.Queue = queue.Queue()
-    got: list = []
-
-    def submit(dealer_input):
-        got.append(dealer_input)
-        updates.put(None)
-
-    def driver():
-        updates.put(Update((), asked(), OK_HEALTH))
-        for _ in range(500):
-            frame = screen.frame
-            if frame is not None and frame.target("answer:q1:stands") is not None:
-                break
-            threading.Event().wait(0.01)
-        target = screen.frame.target("answer:q1:stands")
-        for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
-            pygame.event.post(pygame.event.Event(kind, pos=target.rect.center, button=1))
-
-    threading.Thread(target=driver, daemon=True).start()
-    stop = threading.Event()
-    threading.Timer(10, stop.set).start()
-    screen.run(updates, submit, stop=stop, mode="window")
-    stop.set()
+    got = run_and_tap(Screen(Config(), (1024, 600)), asked(), "answer:q1:stands")
     assert [(i.action, i.ref, i.choice) for i in got] == [("answer", "q1", "stands")]
