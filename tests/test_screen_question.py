@@ -38,6 +38,11 @@ def test_the_question_shows_with_one_key_per_answer_the_likely_one_first_and_gre
     assert colour_at(surface, (stands.rect.centerx, stands.rect.top + 2)) == theme.KEY_CONFIRM
     assert colour_at(surface, (back.rect.centerx, back.rect.top + 2)) == theme.KEY
     assert colour_at(surface, (bar.left + 2, bar.bottom - 2)) == theme.QUESTION
+    # The seat the question is about is ringed in the bar's colour, so the dealer knows whom to ask.
+    box = f.find("seat", 2)[0].rect
+    assert colour_at(surface, (box.centerx, box.top - 2)) == theme.QUESTION
+    other = f.find("seat", 4)[0].rect
+    assert colour_at(surface, (other.centerx, other.top - 2)) != theme.QUESTION
 
 
 def test_a_tap_on_an_answer_sends_the_answer_with_the_question_id(screen):

@@ -37,6 +37,8 @@ class TablePainter(Canvas):
         for f in reversed(findings):
             for seat in f.seats:
                 highlight[seat] = theme.SEVERITY_COLOURS.get(f.severity, theme.WHITE)
+        if state.question is not None and state.question.seat is not None:  # the seat the question is about
+            highlight.setdefault(state.question.seat, theme.QUESTION)
         flagged_cards = {c: theme.SEVERITY_COLOURS.get(f.severity, theme.WHITE) for f in reversed(findings)
                          for c in f.cards}
 
