@@ -93,3 +93,8 @@ def test_the_run_loop_submits_the_answer_tapped():
     """The real main loop on the dummy driver, the tap posted as SDL mouse events."""
     got = run_and_tap(Screen(Config(), (1024, 600)), asked(), "answer:q1:stands")
     assert [(i.action, i.ref, i.choice) for i in got] == [("answer", "q1", "stands")]
+
+
+def test_the_question_colour_is_legible_and_no_severitys():
+    assert theme.contrast_ratio(theme.QUESTION, theme.QUESTION_TEXT) >= 4.5
+    assert theme.QUESTION not in theme.SEVERITY_COLOURS.values()  # a question is not a finding
