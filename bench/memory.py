@@ -105,6 +105,9 @@ def run(ctx: Context) -> list[Figure]:
         Figure("memory", "RSS slope, 2nd half of the run", slope, "KiB/100 hands",
                note="flat means within noise of 0; a leak shows as a steady positive slope",
                extra={"samples": [(h, rss) for h, rss, _ in samples[:: max(1, len(samples) // 60)]]}),
+        # What the screen holds at the end: its caches are budgeted in bytes, its events kept by hands.
+        Figure("memory", "screen pixel caches at the end", screen.renderer.cache_bytes() / (1 << 20), "MB",
+               note=f"800x480; {len(screen.events)} table events kept for the history view"),
     ]
     return out
 

@@ -9,7 +9,7 @@ from gpiozero.pins.mock import MockFactory
 
 from dealerbox.config import PanelConfig
 from dealerbox.engine import events as te
-from dealerbox.engine.state import FindingView, TableState
+from dealerbox.engine.state import FindingView, QuestionView, TableState
 from dealerbox.runtime.bus import EventBus, Update
 from dealerbox.sinks.panel import Panel, light_for
 
@@ -144,3 +144,9 @@ def test_create_with_a_factory_passed_in():
 def test_light_for_is_pure():
     assert light_for(TableState()) == "green"
     assert light_for(TableState(), floor_called=True) == "red"
+
+
+def test_a_question_to_the_dealer_lights_amber_and_the_floor_still_wins():
+    asked = TableState(question=QuestionView("q1", "Seat 2 stands by the call?", (("yes", "Yes"), ("no", "No"))))
+    assert light_for(asked) == "amber"
+    assert light_for(asked, floor_called=True) == "red"

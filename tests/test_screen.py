@@ -201,6 +201,11 @@ def test_omaha_hands_show_four_backs_then_four_faces():
 @pytest.mark.parametrize("moment", [clean_hand, misdeal, void_hand, showdown])
 def test_layout_fits_and_targets_are_finger_sized(screen, moment):
     screen.render(moment(), {"reader": {"connected": False}}, [])  # with the health strip too
+    assert_fits(screen)
+
+
+def assert_fits(screen):
+    """Everything drawn is on the screen, every target is finger-sized, no two targets or seats overlap."""
     f = screen.frame
     bounds = pygame.Rect((0, 0), screen.size)
     for d in f.drawn:
@@ -365,9 +370,9 @@ def test_a_silent_board_shows_up_without_any_update():
 
 # --- the loop ----------------------------------------------------------------------------------------
 
-def test_run_draws_updates_and_submits_taps():
-    """The real main loop on the dummy driver: an update wakes it, a tap becomes a submitted input."""
-    screen = Screen(Config(), (800, 480))
+def run_and_tap(screen, state, key):
+    """The real main loop on the dummy driver: an update wakes it, a tap on ``key`` (posted as SDL mouse
+    events) becomes a submitted input, and the loop ends. Returns the inputs submitted."""
     updates: queue.Queue = queue.Queue()
     got: list = []
 
@@ -376,13 +381,13 @@ def test_run_draws_updates_and_submits_taps():
         updates.put(None)  # done: the loop ends on None
 
     def driver():
-        updates.put(Update((), clean_hand(), OK_HEALTH))
+        updates.put(Update((), state, OK_HEALTH))
         for _ in range(500):  # until the loop has drawn the update
             frame = screen.frame
-            if frame is not None and frame.target("check") is not None:
+            if frame is not None and frame.target(key) is not None:
                 break
             threading.Event().wait(0.01)
-        target = screen.frame.target("check")
+        target = screen.frame.target(key)
         for kind in (pygame.MOUSEBUTTONDOWN, pygame.MOUSEBUTTONUP):
             pygame.event.post(pygame.event.Event(kind, pos=target.rect.center, button=1))
 
@@ -391,6 +396,12 @@ def test_run_draws_updates_and_submits_taps():
     threading.Timer(10, stop.set).start()  # a broken loop fails the test instead of hanging it
     screen.run(updates, submit, stop=stop, mode="window")
     stop.set()
+    return got
+
+
+def test_run_draws_updates_and_submits_taps():
+    screen = Screen(Config(), (800, 480))
+    got = run_and_tap(screen, clean_hand(), "check")
     assert [(i.action, i.seat) for i in got] == [("check", 3)]
     assert screen.state == clean_hand()
 

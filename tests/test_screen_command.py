@@ -1,5 +1,7 @@
 """``dealerbox screenshot`` on real scenarios: compiled, run through the real pipeline, drawn, saved."""
 
+import dataclasses
+
 import pygame
 import pytest
 
@@ -88,3 +90,36 @@ def test_bad_seat_arguments_say_what_is_wrong(tmp_path, capsys):
     assert "there is no seat 9" in capsys.readouterr().err
     assert main(base + ["--seat", "2", "--history"]) == 2
     assert "--history" in capsys.readouterr().err
+
+
+def test_a_screenshot_with_the_dealers_question(tmp_path, capsys):
+    out = tmp_path / "question.png"
+    args = ["screenshot", f"{SCENARIOS}/clean-hand.scn", "--step", "12", "--size", "1024x600", "--out", str(out),
+            "--question", "Seat 2 stands by the call?", "--answer", "stands=Stands by the call",
+            "--answer", "takes-back=Takes it back"]
+    assert main(args) == 0
+    image = pygame.image.load(str(out))
+    from dealerbox.commands.screenshot import parse_question, save_png
+    from dealerbox.config import Config
+    from dealerbox.sinks.screen import theme
+    state, health, events = table_after(f"{SCENARIOS}/clean-hand.scn", 12)
+    question = parse_question("Seat 2 stands by the call?", ["stands=Stands by the call", "takes-back=Takes it back"])
+    screen = save_png(Config(), (1024, 600), dataclasses.replace(state, question=question), health, events,
+                      tmp_path / "again.png")
+    assert screen.frame.texts("question-text") == ["Seat 2 stands by the call?"]
+    stands = screen.frame.target("answer:q1:stands")
+    assert (stands.label, stands.choice, stands.ref) == ("Stands by the call", "stands", "q1")
+    assert tuple(image.get_at((stands.rect.centerx, stands.rect.top + 2)))[:3] == theme.KEY_CONFIRM
+    bar = screen.frame.find("question")[0].rect
+    assert tuple(image.get_at((bar.left + 2, bar.bottom - 2)))[:3] == theme.QUESTION
+
+
+def test_bad_question_arguments_say_what_is_wrong(tmp_path, capsys):
+    base = ["screenshot", f"{SCENARIOS}/clean-hand.scn", "--out", str(tmp_path / "x.png")]
+    assert main(base + ["--answer", "yes=Yes"]) == 2
+    assert "answers belong to a --question" in capsys.readouterr().err
+    assert main(base + ["--question", "Stands?", "--answer", "yes"]) == 2
+    assert "--answer: 'yes' is not KEY=LABEL" in capsys.readouterr().err
+    assert main(base + ["--question", "  "]) == 2
+    assert "--question: the question is empty" in capsys.readouterr().err
+    assert not (tmp_path / "x.png").exists()

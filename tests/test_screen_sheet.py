@@ -340,3 +340,16 @@ def test_a_cached_frame_with_the_sheet_is_the_fresh_one(size):
         assert pygame.image.tobytes(a, "RGB") == pygame.image.tobytes(b, "RGB")
         assert [(t.key, tuple(t.rect), t.action, t.seat, t.amount) for t in warm.frame.targets] == \
             [(t.key, tuple(t.rect), t.action, t.seat, t.amount) for t in fresh.frame.targets]
+
+
+def test_the_renderer_only_reads_the_ui_state_the_screen_closes_the_sheet():
+    """Closing the sheet for a newer finding is the controller's decision: the renderer draws what it is
+    given and never changes UiState; the Screen closes the sheet before it draws."""
+    _, screen = table()
+    state = clean_hand()
+    open_sheet(screen, state, 4)
+    sheet = screen.ui.sheet
+    frame = screen.renderer.render(misdeal(), screen.monitor.judge(OK_HEALTH, 0.0), [], screen.ui)
+    assert screen.ui.sheet is sheet and frame.find("banner")  # drawn as asked, nothing changed
+    screen.render(misdeal(), OK_HEALTH, [])
+    assert screen.ui.sheet is None and not screen.frame.find("sheet")

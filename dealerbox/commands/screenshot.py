@@ -9,6 +9,7 @@ SDL's dummy video driver: no display needed.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import os
 import re
 import sys
@@ -26,6 +27,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--seat", default=None, metavar="N[:rebuy|:leave]",
                         help="with the seat sheet of seat N open, as a tap on its box opens it "
                              "(':rebuy' or ':leave' goes one step on for an occupied seat)")
+    parser.add_argument("--question", default=None, metavar="TEXT",
+                        help="with this question to the dealer on screen (as the engine asks one when the chips "
+                             "cannot tell), e.g. 'Seat 2 stands by the call?'")
+    parser.add_argument("--answer", action="append", default=None, metavar="KEY=LABEL",
+                        help="an answer key of --question, the likely one first; repeat for each "
+                             "(default: yes=Yes no=No)")
 
 
 def parse_seat(text: str) -> tuple[int, str | None]:
@@ -33,6 +40,21 @@ def parse_seat(text: str) -> tuple[int, str | None]:
     if not m:
         raise ValueError(f"--seat: {text!r} is not a seat number, optionally with :rebuy or :leave (e.g. 4, 2:rebuy)")
     return int(m.group(1)), m.group(2)
+
+
+def parse_question(text: str, answers: list[str] | None):
+    """A QuestionView for ``--question`` and its ``--answer KEY=LABEL`` options (id "q1", as a scenario's first)."""
+    from ..engine.state import QuestionView
+
+    if not text.strip():
+        raise ValueError("--question: the question is empty; give the sentence the dealer should read")
+    pairs = []
+    for answer in answers or ["yes=Yes", "no=No"]:
+        key, sep, label = answer.partition("=")
+        if not sep or not key.strip() or not label.strip():
+            raise ValueError(f"--answer: {answer!r} is not KEY=LABEL (e.g. stands='Stands by the call')")
+        pairs.append((key.strip(), label.strip()))
+    return QuestionView("q1", text.strip(), tuple(pairs))
 
 
 def parse_size(text: str) -> tuple[int, int]:
@@ -98,10 +120,15 @@ def run(args: argparse.Namespace) -> int:
     try:
         size = parse_size(args.size) if args.size else (config.display.width, config.display.height)
         seat = parse_seat(args.seat) if args.seat else None
+        if args.answer and not args.question:
+            raise ValueError("--answer: answers belong to a --question; give the question too")
+        question = parse_question(args.question, args.answer) if args.question is not None else None
         if not Path(args.scenario).is_file():
             raise ValueError(f"{args.scenario}: no such scenario file")
         try:
             state, health, events = table_after(args.scenario, args.step)
+            if question is not None:
+                state = dataclasses.replace(state, question=question)
         except ImportError as e:
             raise ValueError(f"the scenario compiler is not available in this build ({e})") from e
         save_png(config, size, state, health, events, args.out, history=args.history, seat=seat)

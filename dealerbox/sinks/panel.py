@@ -4,7 +4,8 @@ Buttons: *call floor* acts on a press; *misdeal* and *new hand* act on a one-sec
 button must not end a hand. The light tells the table's situation at a glance:
 
 - green: play goes on;
-- amber: the dealer must act (a dealer-severity finding is open, or a showdown waits for the award);
+- amber: the dealer must act (a dealer-severity finding is open, a showdown waits for the award, or the
+  engine asks the dealer a question and the hand waits for the answer);
 - red: the floor is needed (a floor finding is open, or the floor was called); the buzzer sounds once
   for each new floor finding.
 
@@ -41,7 +42,8 @@ def light_for(state: TableState, floor_called: bool = False) -> str:
     open_findings = [f for f in state.findings if not f.acknowledged]
     if floor_called or any(f.severity == "floor" for f in open_findings):
         return "red"
-    if any(f.severity == "dealer" for f in open_findings) or (state.phase == "showdown" and state.winners):
+    if any(f.severity == "dealer" for f in open_findings) or (state.phase == "showdown" and state.winners) \
+            or state.question is not None:  # the hand waits for the dealer's answer
         return "amber"
     return "green"
 

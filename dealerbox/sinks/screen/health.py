@@ -15,6 +15,10 @@ Either flat, or (as ``dealerbox run`` builds it) with the reader's keys under ``
 - ``floor`` (dict | None): ``FloorLink.health()`` (``connected``, ``outbox_depth``, ``dropped``);
   None or missing when the floor link is off.
 - ``source`` (str): "serial", "simulator" or "replay", shown small.
+- ``memory_mb`` (float), ``disk_free_mb`` (float), ``log_days`` (int), ``outbox_depth`` (int): the terminal's
+  own upkeep (its RSS, the free space where the log is written, how many days of log it keeps, the floor
+  outbox's depth), shown as one line under the hand history; a disk nearly full or memory over budget is
+  also an alert.
 
 A missing key is "unknown" and never an alarm: the simulator has no heartbeat.
 """
@@ -27,6 +31,9 @@ HEARTBEAT_WARN_S = 2.5   # the board beats every second: two missed is worth a g
 HEARTBEAT_BAD_S = 5.0
 GAP_WARN_S = 30.0        # a sequence gap stays on screen this long, then drops back to the small counter
 OUTBOX_WARN = 1000
+MEMORY_WARN_MB = 80.0    # the terminal's budget on a Pi 4
+DISK_WARN_MB = 500.0     # a busy table writes some tens of MB a day: days left, not weeks
+DISK_BAD_MB = 50.0       # the recorder is about to stop: the hand is still ruled, not recorded
 
 LEVELS = ("ok", "warn", "bad")
 
@@ -40,6 +47,7 @@ class HealthView:
     floor_level: str
     message: str = ""                # the sentence for the alert strip when level is not ok
     gaps: int = 0
+    upkeep: str = ""                 # memory, disk left, log days, outbox depth: one line, when known
 
 
 def _worse(a: str, b: str) -> str:
@@ -104,5 +112,38 @@ class HealthMonitor:
             else:
                 floor_level, floor = "warn", f"down {depth}"
                 messages.append(f"Floor link down: {depth} queued")
-        level = _worse(board_level, floor_level)
-        return HealthView(level, board, board_level, floor, floor_level, "; ".join(messages), gaps)
+        upkeep_level, upkeep = judge_upkeep(health, messages)
+        level = _worse(_worse(board_level, floor_level), upkeep_level)
+        return HealthView(level, board, board_level, floor, floor_level, "; ".join(messages), gaps, upkeep)
+
+
+def _number(value: object) -> float | None:
+    """A figure from the health dict, or None when it is missing or not a number (never an alarm)."""
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        return None
+    return float(value)
+
+
+def judge_upkeep(health: dict, messages: list[str]) -> tuple[str, str]:
+    """(level, the upkeep line) from the terminal's own figures; alerts are added to ``messages``."""
+    level, parts = "ok", []
+    memory, disk = _number(health.get("memory_mb")), _number(health.get("disk_free_mb"))
+    days, depth = _number(health.get("log_days")), _number(health.get("outbox_depth"))
+    if memory is not None:
+        parts.append(f"memory {memory:,.0f} MB")
+        if memory > MEMORY_WARN_MB:
+            level = "warn"
+            messages.append(f"Memory high: {memory:,.0f} MB (budget {MEMORY_WARN_MB:.0f})")
+    if disk is not None:
+        parts.append(f"disk {disk:,.0f} MB free")
+        if disk < DISK_BAD_MB:
+            level = "bad"
+            messages.append(f"Disk full: {disk:,.0f} MB left, the table log cannot be kept; call the floor")
+        elif disk < DISK_WARN_MB:
+            level = _worse(level, "warn")
+            messages.append(f"Disk nearly full: {disk:,.0f} MB left")
+    if days is not None:
+        parts.append(f"logs {days:.0f} day{'' if days == 1 else 's'} kept")
+    if depth is not None:
+        parts.append(f"outbox {depth:,.0f}")
+    return level, "   ".join(parts)

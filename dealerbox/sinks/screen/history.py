@@ -1,4 +1,5 @@
-"""The hand history view's content: table events turned into one plain line each, grouped by hand.
+"""The hand history view's content: table events turned into one plain line each, grouped by hand; and
+the bounded store of recent events the screen draws from.
 
 Pure: events in, lines out. Hole cards are never in a line unless the event already made them public
 (a face-up deal, a hand shown at showdown); ``CardDealt`` and ``CardBurned`` of hidden cards say only that
@@ -7,8 +8,10 @@ a card moved.
 
 from __future__ import annotations
 
+import itertools
+from collections import deque
 from dataclasses import dataclass, field
-from typing import Iterable
+from typing import Iterable, Iterator
 
 from ...engine import events as te
 
@@ -100,3 +103,52 @@ def hand_records(events: Iterable[te.TableEvent], keep: int = 4) -> list[HandRec
             record.lines.append(line)
     ordered = sorted(records.values(), key=lambda r: -1 if r.hand is None else r.hand, reverse=True)
     return [r for r in ordered if r.lines][:keep]
+
+
+KEEP_HANDS = 10         # hands kept whole: the history view shows the last 8 (and what came between them)
+KEEP_EVENTS = 4000      # and never more events than this, however long one hand runs
+KEEP_FLOOR = 16         # floor findings from older hands still waiting for their acknowledgement
+
+
+class RecentEvents:
+    """The table events the screen keeps: the last ``hands`` hands whole, plus every floor finding from
+    before them that no FindingAcknowledged has named yet (it stays bannered until it is), at most ``most``
+    events in all. Bounded by hands, not by a count alone: a count of 4,000 kept some 30 hands' worth of
+    events for a view that shows 8, and read them all on every frame."""
+
+    def __init__(self, hands: int = KEEP_HANDS, most: int = KEEP_EVENTS) -> None:
+        self.hands = hands
+        self._events: deque[te.TableEvent] = deque(maxlen=most)
+        self._starts: deque[int] = deque()   # how many events were kept before each kept HandStarted
+
+    def extend(self, events: Iterable[te.TableEvent]) -> None:
+        for e in events:
+            if isinstance(e, te.HandStarted):
+                self._starts.append(len(self._events))
+                if len(self._starts) > self.hands:
+                    self._cut()
+            if len(self._events) == self._events.maxlen and self._starts:
+                self._starts = deque(max(0, s - 1) for s in self._starts)  # the oldest event is about to go
+            self._events.append(e)
+
+    def _cut(self) -> None:
+        """Drop everything before the oldest hand kept, but its unanswered floor findings."""
+        self._starts.popleft()
+        cut = self._starts[0]
+        old = list(itertools.islice(self._events, cut))
+        acked = {e.id for e in self._events if isinstance(e, te.FindingAcknowledged)}
+        waiting = [e for e in old if isinstance(e, te.FindingRaised) and e.severity == "floor"
+                   and e.id not in acked][-KEEP_FLOOR:]
+        kept = waiting + list(itertools.islice(self._events, cut, None))
+        self._events = deque(kept, maxlen=self._events.maxlen)
+        shift = cut - len(waiting)
+        self._starts = deque(s - shift for s in self._starts)
+
+    def __iter__(self) -> Iterator[te.TableEvent]:
+        return iter(self._events)
+
+    def __len__(self) -> int:
+        return len(self._events)
+
+    def __getitem__(self, index: int) -> te.TableEvent:
+        return self._events[index]

@@ -30,7 +30,10 @@ from ...engine import events as te
 from ...engine.inputs import DealerInput
 from ...engine.state import TableState
 from .health import HealthMonitor, HealthView
-from .render import Frame, Renderer, Target, UiState
+from .history import RecentEvents
+from .canvas import Frame, Target
+from .model import UiState, open_findings, sheet_must_close
+from .render import Renderer
 from .sheet import SeatSheet, max_amount
 
 log = logging.getLogger(__name__)
@@ -39,7 +42,6 @@ TICK_S = 1.0            # look again once a second while idle: heartbeat age, co
 POLL_S = 0.04           # taps are read this often: a finger cannot tell 40 ms, a Pi's CPU can tell 1 ms
 CONFIRM_TIMEOUT_S = 8.0  # an unanswered "Confirm misdeal?" goes away by itself
 SHEET_TIMEOUT_S = 30.0   # a seat sheet left alone goes away: it covers the board
-KEEP_EVENTS = 4000      # enough for the last few hands in the history view
 
 
 def display_mode(mode: str, environ: dict | None = None) -> str:
@@ -90,7 +92,7 @@ class Screen:
         self.state = TableState()
         self.health: dict = {}
         self.health_at = clock()
-        self.events: deque[te.TableEvent] = deque(maxlen=KEEP_EVENTS)
+        self.events = RecentEvents()
         self._pressed: str | None = None
         self._confirm_at = 0.0
         self._shown: tuple | None = None   # what the last drawn frame showed, to skip identical redraws
@@ -217,7 +219,14 @@ class Screen:
     # --- inside --------------------------------------------------------------------------------------
 
     def _draw(self, state: TableState, view: HealthView, events: list[te.TableEvent]) -> pygame.Surface:
+        findings = open_findings(state, events)
+        if self.ui.sheet is not None and sheet_must_close(self.ui.sheet, state, findings[0] if findings else None,
+                                                          self.ui.history):
+            self.ui.sheet = None
         self.frame = self.renderer.render(state, view, events, self.ui)
+        if self.ui.history:  # the history may have fewer pages than when the dealer turned the last one
+            self.ui.history_pages = self.frame.history_pages
+            self.ui.history_page = min(self.ui.history_page, self.frame.history_pages - 1)
         return self.frame.surface
 
     def _target_at(self, pos: tuple[int, int]) -> Target | None:
@@ -252,7 +261,7 @@ class Screen:
             return None
         self.ui.confirm = None
         return DealerInput(self.clock(), target.action, seat=target.seat, ref=target.ref, seats=target.seats,
-                           amount=target.amount)
+                           amount=target.amount, choice=target.choice)
 
     def open_sheet(self, seat: int, occupied: bool, mode: str | None = None) -> None:
         """Open the seat sheet as a tap on the seat box does; ``mode`` ("rebuy", "leave") goes one step on.

@@ -26,6 +26,9 @@ SEVERITY_COLOURS: dict[str, Colour] = {
     "floor": (200, 20, 30),     # red: call the floor; stays until acknowledged
 }
 SEVERITY_TEXT: dict[str, Colour] = {"info": WHITE, "dealer": BLACK, "floor": WHITE}
+# The dealer's question: teal, unlike any severity, since nothing is wrong yet; the hand only waits.
+QUESTION: Colour = (0, 110, 130)
+QUESTION_TEXT: Colour = WHITE
 SEVERITY_RANK: dict[str, int] = {s: i for i, s in enumerate(SEVERITIES)}  # higher = more serious
 
 # Seats: fill colour per situation; the first that applies wins (to act > all-in > in hand > folded).

@@ -1,0 +1,183 @@
+"""What the dealer's screen shows, decided without pygame: pure functions from a TableState, the table
+events and the screen's own UI state to plain descriptions (which findings are open, which keys exist and
+what each one sends, what a seat box says). The painters turn these into pixels; tests can read them
+without a display.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Iterable
+
+from ...engine import events as te
+from ...engine.state import FindingView, QuestionView, SeatView, TableState
+from . import theme
+from .sheet import SeatSheet
+
+PHASE_NAMES = {"idle": "Waiting", "deal": "Dealing", "preflop": "Pre-flop", "flop": "Flop", "turn": "Turn",
+               "river": "River", "showdown": "Showdown", "ended": "Hand over"}
+IN_HAND_PHASES = ("deal", "preflop", "flop", "turn", "river", "showdown")
+BETTING_PHASES = ("preflop", "flop", "turn", "river")
+CONFIRM_PROMPTS = {"misdeal": "Misdeal? Cards back to the shoe, blinds returned.",
+                   "new-hand": "Start a new hand? This hand is abandoned."}
+
+
+@dataclass(slots=True)
+class UiState:
+    """What the screen itself remembers between frames (not table state)."""
+    history: bool = False
+    history_page: int = 0
+    confirm: str | None = None       # "misdeal" or "new-hand" while waiting for the second tap
+    history_pages: int = 1
+    sheet: SeatSheet | None = None   # the seat sheet, while one is open
+
+
+@dataclass(frozen=True, slots=True)
+class KeySpec:
+    """One key as the dealer sees it: ``label`` on it, ``colour``; ``key`` None means disabled (dim, no
+    target). The rest is what a tap does: ``action`` makes a DealerInput, ``ui`` only changes the screen."""
+    label: str
+    colour: theme.Colour
+    key: str | None = None
+    name: str = ""                   # the target's label, when it says more than the key (e.g. "Exposed card")
+    action: str | None = None
+    ui: str | None = None
+    seat: int | None = None
+    ref: str | None = None
+    seats: tuple[int, ...] = ()
+    amount: int | None = None
+    choice: str | None = None        # with "answer": the answer's key
+
+
+def open_findings(state: TableState, events: Iterable[te.TableEvent] = ()) -> list[FindingView]:
+    """Unacknowledged findings, most serious then newest first.
+
+    Floor findings seen in events stay here until a FindingAcknowledged names them, even if a snapshot
+    no longer lists them: the floor must see them.
+    """
+    found: dict[str, FindingView] = {}
+    acked: set[str] = set()
+    order: dict[str, int] = {}
+    for e in events:
+        if isinstance(e, te.FindingRaised) and e.severity == "floor":
+            found[e.id] = FindingView(e.id, e.rule, e.citation, e.severity, e.outcome, e.ruling, e.seats, e.cards)
+            order.setdefault(e.id, len(order))
+        elif isinstance(e, te.FindingAcknowledged):
+            acked.add(e.id)
+    for f in state.findings:
+        if f.acknowledged:
+            acked.add(f.id)
+        else:
+            found[f.id] = f
+            order.setdefault(f.id, len(order))
+    live = [f for f in found.values() if f.id not in acked]
+    return sorted(live, key=lambda f: (-theme.SEVERITY_RANK.get(f.severity, 0), -order[f.id]))
+
+
+def sheet_must_close(sheet: SeatSheet, state: TableState, banner: FindingView | None, history: bool) -> bool:
+    """Findings come first: a dealer or floor finding bannered after the sheet opened closes it (the typed
+    amount is dropped), as does the seat no longer being what the sheet was for (seated or left meanwhile)."""
+    if history:
+        return True
+    if banner is not None and banner.severity in ("dealer", "floor") and banner.id != sheet.banner:
+        return True
+    view = next((v for v in state.seats if v.seat == sheet.seat), None)
+    return view is None or view.occupied != sheet.occupied
+
+
+def seat_in_play(state: TableState, seat: SeatView) -> bool:
+    """The seat holds a live hand in the running hand: no chips added, no leaving until it is over."""
+    return state.phase in IN_HAND_PHASES and (seat.in_hand or seat.all_in) and not seat.folded
+
+
+def awarded_pots(state: TableState, events: Iterable[te.TableEvent]) -> set[int]:
+    return {e.index for e in events if isinstance(e, te.PotAwarded) and e.hand == state.hand}
+
+
+def seat_status(seat: SeatView, winner: bool) -> tuple[str, theme.Colour, theme.Colour]:
+    """The word under the seat number and the box colours; the first that applies wins."""
+    if not seat.occupied:
+        return "", theme.SEAT_EMPTY, theme.TEXT_DIM
+    if winner:
+        return "WINNER", theme.SEAT_WINNER, theme.WHITE
+    if seat.dead:
+        return "DEAD", theme.SEAT_DEAD, theme.WHITE
+    if seat.to_act:
+        return "TO ACT", theme.SEAT_TO_ACT, theme.BLACK
+    if seat.all_in:
+        return "ALL-IN", theme.SEAT_ALL_IN, theme.WHITE
+    if seat.folded:
+        return "FOLD", theme.SEAT_FOLDED, theme.TEXT_DIM
+    if seat.in_hand:
+        return "", theme.SEAT_IN_HAND, theme.WHITE
+    return "out", theme.SEAT_IDLE, theme.TEXT
+
+
+def leave_prompt(view: SeatView) -> str:
+    return f"The player takes {view.stack:,} in chips and seat {view.seat} opens. This cannot be undone."
+
+
+def confirm_keys(confirm: str) -> tuple[str, list[KeySpec]]:
+    """The prompt and keys while a misdeal or a new hand waits for its second tap."""
+    label = "Confirm misdeal" if confirm == "misdeal" else "Start new hand"
+    return CONFIRM_PROMPTS[confirm], [KeySpec(label, theme.KEY_DANGER, f"confirm:{confirm}", action=confirm),
+                                      KeySpec("Cancel", theme.KEY, "cancel", ui="cancel")]
+
+
+def history_keys(page: int, pages: int) -> list[KeySpec]:
+    return [KeySpec("Older", theme.KEY, "older" if page < pages - 1 else None, ui="older"),
+            KeySpec("Newer", theme.KEY, "newer" if page > 0 else None, ui="newer"),
+            KeySpec("Back to table", theme.KEY_CONFIRM, "table", ui="history")]
+
+
+def table_keys(state: TableState, events: Iterable[te.TableEvent], banner: FindingView | None) -> list[KeySpec]:
+    """The key column beside the table: award keys at showdown, else check / exposed / misdeal; then the
+    keys that are always there."""
+    in_hand = state.phase in IN_HAND_PHASES
+    keys: list[KeySpec] = []
+    if state.phase in ("showdown", "ended") and (state.winners or state.pot_winners):
+        done = awarded_pots(state, events)
+        if state.pot_winners:
+            for i, winners in enumerate(state.pot_winners):
+                if winners and i not in done:
+                    label = f"Award {'main' if i == 0 else f'side {i}'} to " + " ".join(f"S{s}" for s in winners)
+                    keys.append(KeySpec(label, theme.KEY_CONFIRM, f"award:{i}", action="award", ref=str(i),
+                                        seats=tuple(winners)))
+        elif 0 not in done:
+            seats = tuple(sorted(state.winners))
+            label = "Award to " + " ".join(f"S{s}" for s in seats)
+            keys.append(KeySpec(label, theme.KEY_CONFIRM, "award:0", action="award", ref="0", seats=seats))
+    else:
+        if state.to_act is not None and state.phase in BETTING_PHASES:
+            keys.append(KeySpec(f"Check S{state.to_act}", theme.KEY_CONFIRM, "check", action="check",
+                                seat=state.to_act))
+        else:
+            keys.append(KeySpec("Check", theme.KEY_CONFIRM))
+        keys.append(KeySpec("Exposed", theme.KEY, "exposed" if in_hand else None, name="Exposed card",
+                            action="exposed"))
+        keys.append(KeySpec("Misdeal", theme.KEY_DANGER, "misdeal" if in_hand else None, ui="confirm:misdeal"))
+    keys.append(KeySpec("Call floor", theme.KEY, "call-floor", action="call-floor",
+                        ref=banner.id if banner else None))
+    confirm_first = in_hand and state.phase != "showdown"
+    keys.append(KeySpec("New hand", theme.KEY, "new-hand", ui="confirm:new-hand" if confirm_first else None,
+                        action=None if confirm_first else "new-hand"))
+    keys.append(KeySpec("History", theme.KEY, "history", ui="history"))
+    return keys
+
+
+def seat_menu_keys(busy: bool, seat: int) -> list[KeySpec]:
+    """An occupied seat's sheet; chips are added and players leave between hands only (The Buy-in 2)."""
+    return [KeySpec("Rebuy", theme.KEY_CONFIRM, None if busy else "sheet:rebuy", ui="sheet:rebuy"),
+            KeySpec("Leave", theme.KEY_DANGER, None if busy else "sheet:leave", ui="sheet:leave"),
+            # Blinds 9: away now (misses the blinds that pass) is not the same as back at the big blind
+            KeySpec("Sit out", theme.KEY, "sheet:sit-out", action="sit-out", seat=seat),
+            KeySpec("Wait for big blind", theme.KEY, "sheet:wait-for-bb", action="wait-for-bb", seat=seat),
+            KeySpec("Back in", theme.KEY, "sheet:back-in", action="back-in", seat=seat),
+            KeySpec("Cancel", theme.KEY, "sheet:cancel", ui="sheet:cancel")]
+
+
+def question_keys(question: QuestionView) -> list[KeySpec]:
+    """One key per answer; the first (the likely one) stands out."""
+    return [KeySpec(label, theme.KEY_CONFIRM if i == 0 else theme.KEY, f"answer:{question.id}:{key}",
+                    action="answer", ref=question.id, choice=key)
+            for i, (key, label) in enumerate(question.answers)]
