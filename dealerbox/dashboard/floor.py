@@ -1,0 +1,117 @@
+"""What the dashboard does with one floor message: parse it with the contract's checks, drop redeliveries, file
+it in the store and journal what browsers must be told. No network here, so tests feed bytes straight in and the
+console view (``dealerbox floor``) and the web dashboard judge payloads the same way (``contract.display_errors``
+and view.Stream for the sequence numbers).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from ..sinks.floor import contract as c
+from ..sinks.floor.view import STREAMS, Stream
+from .store import Store
+
+MAX_PAYLOAD = 256 * 1024          # a table's biggest state is a few KiB; anything this big is refused and counted
+SEEN_IDS_KEPT = 50_000            # envelope ids remembered for dropping QoS 1 redeliveries
+ESCALATION = "escalation"         # the topic kind the dashboard publishes (dealerbox/<site>/<table>/escalation)
+
+
+@dataclass
+class Received:
+    """What one message changed: the journal ids to push, and whether it was filed."""
+    journal: list[int]
+    filed: bool
+    reason: str = ""
+
+
+class FloorIngest:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.streams: dict[tuple[str, str, str, str], Stream] = {}      # (site, table, kind, boot)
+        self.seen_ids: OrderedDict[str, None] = OrderedDict()
+        self.duplicates = 0
+
+    def receive(self, topic: str, raw: bytes, now: float) -> Received:
+        parsed = c.parse_topic(topic)
+        if parsed is None:
+            return self._refuse(None, None, topic, "not a floor topic", now)
+        site, table, kind = parsed
+        if kind in ("cmd", "holecards"):
+            return Received([], False, "not for the dashboard")    # we never subscribe to them; ignore if routed
+        if len(raw) > MAX_PAYLOAD:
+            return self._refuse(site, table, topic, f"oversized payload ({len(raw)} bytes > {MAX_PAYLOAD})", now)
+        try:
+            payload = json.loads(raw)
+        except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            return self._refuse(site, table, topic, f"malformed JSON: {e}", now)
+        errors = c.display_errors(kind, payload)
+        if not errors and (payload.get("table") != table or payload.get("site") != site):
+            errors = [f"payload says {payload.get('site')}/{payload.get('table')}, topic says {site}/{table}"]
+        if errors:
+            return self._refuse(site, table, topic, errors[0], now)
+        if self._redelivered(site, table, kind, payload):
+            self.duplicates += 1
+            return Received([], False, "duplicate")
+        with self.store.engine.begin() as conn:
+            ids: list[int] = []
+            if kind == "status":
+                self.store.touch_table(conn, site, table, now, status=payload["status"], reason=payload["reason"])
+                ids.append(self.store.log(conn, "table", site, {"site": site, "table": table}, now))
+            elif kind == "state":
+                self.store.touch_table(conn, site, table, now, state=json.dumps(payload), state_at=now,
+                                       status="online")
+                ids.append(self.store.log(conn, "table", site, {"site": site, "table": table}, now))
+            elif kind == "event":
+                self.store.touch_table(conn, site, table, now)
+                data = payload["data"]
+                self.store.add_event(conn, site, table, data, now)
+                if data["event"] == "FindingAcknowledged":
+                    ids += self._acked_at_table(conn, site, table, payload["boot"], data["id"], now)
+            else:
+                self.store.touch_table(conn, site, table, now)
+                f = payload["finding"]
+                row = {"site": site, "table_id": table, "boot": payload["boot"], "finding": f["id"],
+                       "rule": str(f.get("rule") or ""), "citation": f["citation"], "severity": f["severity"],
+                       "ruling": f["ruling"], "seats": json.dumps(f.get("seats") or []),
+                       "hand": f.get("hand") if isinstance(f.get("hand"), int) else None, "raised_at": now}
+                alert_id = self.store.add_alert(conn, row)
+                if alert_id is None:
+                    self.duplicates += 1
+                    return Received([], False, "duplicate")
+                ids.append(self.store.log(conn, "alert", site, {"id": alert_id}, now))
+            self.store.bump(conn, "received")
+        return Received(ids, True)
+
+    def _acked_at_table(self, conn, site: str, table: str, boot: str, finding: str, now: float) -> list[int]:
+        """The dealer (or another floor view) acknowledged at the table: close our alert too."""
+        for a in self.store.alerts(site=site, table=table, open_only=True):
+            if a.finding == finding and a.boot == boot:
+                self.store.update_alert(conn, a.id, acked_at=now, acked_by=a.acked_by or "table")
+                return [self.store.log(conn, "alert", site, {"id": a.id}, now)]
+        return []
+
+    def _redelivered(self, site: str, table: str, kind: str, payload: dict) -> bool:
+        """QoS 1 may deliver twice: drop by the envelope's id when it has one, else by (boot, seq) per stream."""
+        envelope_id = payload.get("id")
+        if isinstance(envelope_id, str) and kind in STREAMS:
+            if envelope_id in self.seen_ids:
+                return True
+            self.seen_ids[envelope_id] = None
+            if len(self.seen_ids) > SEEN_IDS_KEPT:
+                self.seen_ids.popitem(last=False)
+            return False
+        if kind not in STREAMS:
+            return False
+        stream = self.streams.setdefault((site, table, kind, payload["boot"]), Stream())
+        return not stream.accept(payload["seq"])
+
+    def _refuse(self, site: str | None, table: str | None, topic: str, reason: str, now: float) -> Received:
+        with self.store.engine.begin() as conn:
+            self.store.bump(conn, "invalid")
+            if site and table and c.NAME.match(site) and c.NAME.match(table):
+                self.store.touch_table(conn, site, table, now, invalid=True)
+            ids = [self.store.log(conn, "invalid", site, {"topic": topic[:200], "reason": reason[:300]}, now)]
+        return Received(ids, False, reason)

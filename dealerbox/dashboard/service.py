@@ -1,0 +1,204 @@
+"""The running dashboard: the store, the MQTT subscriber (aiomqtt, MQTT 5, reconnecting), escalation on an
+injected clock, the commands it publishes (ack over the table's ``cmd`` topic, escalations on their own topic),
+and the wake-up that tells every SSE stream there is something new in the journal."""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import secrets
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Callable
+
+import aiomqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from ..sinks.floor import contract as c
+from .floor import ESCALATION, FloorIngest
+from .store import Alert, Store
+
+log = logging.getLogger("dealerbox.dashboard")
+ESCALATE_AFTER_S = 60.0
+ESCALATION_SCHEMA = "dealerbox.floor.escalation/1"
+
+
+@dataclass
+class BrokerSettings:
+    host: str = "127.0.0.1"
+    port: int = 1883
+    site: str = "+"                      # "+" watches every site (a central dashboard behind bridges)
+    username: str | None = None
+    password: str | None = None
+    tls: bool = False
+    ca_file: str | None = None
+    cert_file: str | None = None
+    key_file: str | None = None
+
+    def filters(self) -> list[str]:
+        base = f"{c.ROOT}/{self.site}/+"
+        return [f"{base}/{kind}" for kind in ("status", "state", "event", "alert")]
+
+
+def escalation_payload(boot: str, seq: int, alert: Alert, now: float, after_s: float, sender: str) -> dict:
+    return {"v": 1, "kind": ESCALATION, "site": alert.site, "table": alert.table_id, "boot": boot, "seq": seq,
+            "t": now, "at": now, "from": sender, "after_s": after_s,
+            "alert": {"boot": alert.boot, "finding": alert.finding, "rule": alert.rule, "citation": alert.citation,
+                      "severity": alert.severity, "ruling": alert.ruling, "hand": alert.hand,
+                      "raised_at": alert.raised_at}}
+
+
+def _props(schema: str) -> Properties:
+    props = Properties(PacketTypes.PUBLISH)
+    props.ContentType = c.CONTENT_TYPE
+    props.PayloadFormatIndicator = 1
+    props.UserProperty = [("schema", schema)]
+    return props
+
+
+@dataclass
+class Dashboard:
+    store: Store
+    broker: BrokerSettings | None = None
+    clock: Callable[[], float] = time.time
+    escalate_after: float = ESCALATE_AFTER_S
+    name: str = "dashboard"
+    boot: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+    def __post_init__(self) -> None:
+        self.ingest = FloorIngest(self.store)
+        self.client: aiomqtt.Client | None = None
+        self.connected = False
+        self.broker_note = "not started"
+        self.seqs: dict[str, int] = {}
+        self.session_key = self.store.setting("session_key", lambda: secrets.token_urlsafe(32))
+        self._wake: asyncio.Event | None = None
+
+    # --- telling the browsers -----------------------------------------------------------------------
+
+    def wake(self) -> None:
+        if self._wake is not None:
+            self._wake.set()
+            self._wake = asyncio.Event()
+
+    async def wait(self, timeout: float) -> None:
+        if self._wake is None:
+            self._wake = asyncio.Event()
+        try:
+            await asyncio.wait_for(self._wake.wait(), timeout)
+        except TimeoutError:
+            pass
+
+    # --- receiving -----------------------------------------------------------------------------------------
+
+    def receive(self, topic: str, raw: bytes) -> None:
+        got = self.ingest.receive(topic, raw, self.clock())
+        if got.journal:
+            self.wake()
+
+    async def run_mqtt(self) -> None:
+        """Subscribe and file, forever; on a lost broker wait a little and come back (resubscribing)."""
+        b = self.broker
+        if b is None:
+            return
+        tls = aiomqtt.TLSParameters(ca_certs=b.ca_file, certfile=b.cert_file, keyfile=b.key_file) if b.tls else None
+        while True:
+            try:
+                async with aiomqtt.Client(b.host, b.port, username=b.username, password=b.password,
+                                          protocol=aiomqtt.ProtocolVersion.V5, tls_params=tls, keepalive=10,
+                                          identifier=f"dealerbox-dashboard-{self.boot[:12]}") as client:
+                    await client.subscribe([(f, 1) for f in b.filters()])
+                    self.client, self.connected = client, True
+                    self._broker_state(f"connected to {b.host}:{b.port}")
+                    async for message in client.messages:
+                        payload = message.payload if isinstance(message.payload, bytes) else \
+                            str(message.payload).encode()
+                        self.receive(message.topic.value, payload)
+            except aiomqtt.MqttError as e:
+                self.client, self.connected = None, False
+                self._broker_state(f"lost {b.host}:{b.port}: {e}")
+                await asyncio.sleep(0.5)
+
+    def _broker_state(self, note: str) -> None:
+        if note == self.broker_note:
+            return
+        self.broker_note = note
+        log.info("floor broker: %s", note)
+        with self.store.engine.begin() as conn:
+            self.store.log(conn, "broker", None, {"connected": self.connected, "note": note}, self.clock())
+        self.wake()
+
+    # --- acting ----------------------------------------------------------------------------------------
+
+    async def _publish(self, topic: str, payload: dict, props: Properties) -> None:
+        if self.client is None:
+            raise ConnectionError("the floor broker is not connected: try again in a moment")
+        await self.client.publish(topic, json.dumps(payload), qos=1, properties=props)
+
+    def _next(self, kind: str) -> int:
+        self.seqs[kind] = self.seqs.get(kind, 0) + 1
+        return self.seqs[kind]
+
+    async def acknowledge(self, alert_id: int, user: str) -> Alert:
+        a = self._open_alert(alert_id)
+        env = c.Envelope(a.site, c.check_name("dashboard name", self.name), self.boot, self.seqs)
+        payload = c.command_payload(env, "ack", self.clock(), f"{self.name}:{user}"[:64], a.finding, table=a.table_id)
+        await self._publish(c.topic(a.site, a.table_id, "cmd"), payload, _props("dealerbox.floor.cmd/1"))
+        return self._change(alert_id, acked_by=user, acked_at=self.clock())
+
+    def assign(self, alert_id: int, to: str) -> Alert:
+        if self.store.user(to) is None:
+            raise ValueError(f"assign: no user named {to!r}")
+        return self._change(alert_id, assigned_to=to)
+
+    def resolve(self, alert_id: int, user: str, note: str) -> Alert:
+        if not note.strip():
+            raise ValueError("resolve: write a note saying how it was settled")
+        a = self.store.alert(alert_id)
+        if a is None:
+            raise LookupError(f"no alert {alert_id}")
+        extra = {} if a.acked_at else {"acked_by": user, "acked_at": self.clock()}
+        return self._change(alert_id, resolved_by=user, resolved_at=self.clock(), note=note[:2000], **extra)
+
+    def _open_alert(self, alert_id: int) -> Alert:
+        a = self.store.alert(alert_id)
+        if a is None:
+            raise LookupError(f"no alert {alert_id}")
+        if not a.open:
+            raise ValueError(f"alert {alert_id} is already acknowledged by {a.acked_by or a.resolved_by}")
+        return a
+
+    def _change(self, alert_id: int, **values: object) -> Alert:
+        with self.store.engine.begin() as conn:
+            self.store.update_alert(conn, alert_id, **values)
+            a = self.store.alert(alert_id)
+            self.store.log(conn, "alert", a.site if a else None, {"id": alert_id}, self.clock())
+        self.wake()
+        found = self.store.alert(alert_id)
+        assert found is not None
+        return found
+
+    async def escalate_due(self) -> list[Alert]:
+        """Escalate every floor alert nobody acknowledged within ``escalate_after`` (by the injected clock)."""
+        done = []
+        for a in self.store.due_for_escalation(self.clock(), self.escalate_after):
+            payload = escalation_payload(self.boot, self._next(ESCALATION), a, self.clock(), self.escalate_after,
+                                         self.name)
+            try:
+                await self._publish(c.topic(a.site, a.table_id, ESCALATION), payload, _props(ESCALATION_SCHEMA))
+            except ConnectionError:
+                log.warning("escalation of %s/%s %s kept for later: broker down", a.site, a.table_id, a.finding)
+                continue
+            done.append(self._change(a.id, escalated_at=self.clock()))
+        return done
+
+    async def run_escalation(self, every: float = 1.0) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.escalate_due()
+            except aiomqtt.MqttError as e:
+                log.warning("escalation publish failed: %s", e)
