@@ -15,7 +15,8 @@ from argon2.exceptions import InvalidHashError, VerificationError
 from .store import ROLES, Store
 
 _hasher = PasswordHasher()
-LOGIN_TRIES = 5                  # failed logins allowed per window, per address and per name
+LOGIN_TRIES = 5                  # failed logins allowed per window for one name
+ADDRESS_TRIES = 30               # and from one address (a floor office shares one NAT address: be generous)
 LOGIN_WINDOW_S = 60.0
 
 
@@ -53,8 +54,8 @@ def csrf_ok(session_token: str | None, sent: str | None) -> bool:
 
 class LoginLimit:
     def __init__(self, clock: Callable[[], float] = time.monotonic, tries: int = LOGIN_TRIES,
-                 window: float = LOGIN_WINDOW_S) -> None:
-        self.clock, self.tries, self.window = clock, tries, window
+                 address_tries: int = ADDRESS_TRIES, window: float = LOGIN_WINDOW_S) -> None:
+        self.clock, self.tries, self.address_tries, self.window = clock, tries, address_tries, window
         self.failures: dict[str, deque[float]] = defaultdict(deque)
 
     def blocked(self, *keys: str) -> bool:
@@ -63,7 +64,7 @@ class LoginLimit:
             q = self.failures[key]
             while q and q[0] < now - self.window:
                 q.popleft()
-            if len(q) >= self.tries:
+            if len(q) >= (self.address_tries if key.startswith("ip:") else self.tries):
                 return True
         return False
 

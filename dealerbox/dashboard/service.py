@@ -23,6 +23,7 @@ from .store import Alert, Store
 
 log = logging.getLogger("dealerbox.dashboard")
 ESCALATE_AFTER_S = 60.0
+SESSION_EXPIRY_S = 3600
 ESCALATION_SCHEMA = "dealerbox.floor.escalation/1"
 
 
@@ -37,6 +38,7 @@ class BrokerSettings:
     ca_file: str | None = None
     cert_file: str | None = None
     key_file: str | None = None
+    client_id: str | None = None         # default dealerbox-dashboard-<name>: a stable id keeps the broker session
 
     def filters(self) -> list[str]:
         base = f"{c.ROOT}/{self.site}/+"
@@ -105,11 +107,14 @@ class Dashboard:
         if b is None:
             return
         tls = aiomqtt.TLSParameters(ca_certs=b.ca_file, certfile=b.cert_file, keyfile=b.key_file) if b.tls else None
+        connect = Properties(PacketTypes.CONNECT)
+        connect.SessionExpiryInterval = SESSION_EXPIRY_S   # the broker queues alerts for us while we restart
         while True:
             try:
                 async with aiomqtt.Client(b.host, b.port, username=b.username, password=b.password,
                                           protocol=aiomqtt.ProtocolVersion.V5, tls_params=tls, keepalive=10,
-                                          identifier=f"dealerbox-dashboard-{self.boot[:12]}") as client:
+                                          identifier=b.client_id or f"dealerbox-dashboard-{self.name}",
+                                          clean_start=False, properties=connect) as client:
                     await client.subscribe([(f, 1) for f in b.filters()])
                     self.client, self.connected = client, True
                     self._broker_state(f"connected to {b.host}:{b.port}")
