@@ -100,5 +100,5 @@ def _serve(args: argparse.Namespace, store) -> int:
         return 2
     print(f"dealerbox dashboard on http://{addr}:{port}/ watching dealerbox/{site}/+ on {broker.host}:{broker.port}",
           flush=True)
-    uvicorn.run(create_app(dash), host=addr, port=int(port), log_level="warning")
+    uvicorn.run(create_app(dash), host=addr, port=int(port), log_level="warning", timeout_graceful_shutdown=2)
     return 0

@@ -51,6 +51,7 @@ class Running:
         self.dash = Dashboard(self.store, BrokerSettings(self.broker.host, self.broker.port, "+"), clock=self.clock,
                               escalate_after=self.escalate_after)
         config = uvicorn.Config(create_app(self.dash), host="127.0.0.1", port=self.port, log_level="warning",
+                                timeout_graceful_shutdown=1,
                                 lifespan="on")
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
@@ -65,6 +66,7 @@ class Running:
         if self.server is not None:
             self.server.should_exit = True
             self.thread.join(15)
+            assert not self.thread.is_alive(), "the dashboard did not stop"
             self.store.close()
             self.server = None
 

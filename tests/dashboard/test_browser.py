@@ -181,6 +181,7 @@ def test_browser_catches_up_after_the_dashboard_restarts(signed_in, dashboard):
     page.wait_for_selector("text=before the restart", timeout=5000)
     dashboard.server.should_exit = True                      # the dashboard goes away ...
     dashboard.thread.join(15)
+    assert not dashboard.thread.is_alive()
     # ... an alert comes while it is away: the broker keeps it in the dashboard's persistent session
     send_raw(dashboard.broker, "dealerbox/demo/B07/alert",
              alert_bytes("demo", "B07", "h2-1", "while it was down", seq=2, hand=2))
