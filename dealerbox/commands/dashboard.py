@@ -17,8 +17,9 @@ DEFAULT_DB = "sqlite:///dealerbox-floor.db"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", nargs="?", default="serve", choices=("serve", "add-user"),
-                        help="serve the dashboard (default) or add/change a user")
+    parser.add_argument("action", nargs="?", default="serve", choices=("serve", "add-user", "demo"),
+                        help="serve the dashboard (default), add/change a user, or demo: a local broker, "
+                             "simulated tables and the dashboard in one go")
     parser.add_argument("user", nargs="?", help="add-user: the user's name")
     parser.add_argument("--role", default="admin", choices=("viewer", "supervisor", "admin"),
                         help="add-user: the user's role (default admin, for the first one)")
@@ -36,6 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help=f"SQLAlchemy URL: sqlite:///FILE (default {DEFAULT_DB}) or postgresql+psycopg://...")
     parser.add_argument("--escalate-after", type=float, default=60.0, metavar="SECONDS",
                         help="escalate a floor alert nobody acknowledged within this long (default 60)")
+    parser.add_argument("--tables", type=int, default=4, help="demo: how many simulated tables")
+    parser.add_argument("--speed", type=float, default=10.0, help="demo: the simulated dealers' pace")
     parser.add_argument("--name", default="dashboard", help="this dashboard's name in the commands it sends")
 
 
@@ -53,6 +56,10 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as e:
         print(f"dealerbox dashboard: {e.name} is missing: pip install 'dealerbox[floor]'", file=sys.stderr)
         return 2
+    if args.action == "demo":
+        from ..dashboard.demo import run_demo
+        addr, _, port = args.listen.rpartition(":")
+        return run_demo(args.tables, int(port) if port.isdigit() else 8080, args.speed)
     try:
         store = Store(args.db)
     except Exception as e:      # noqa: BLE001 - any driver's connect error: name the URL and stop
