@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -75,6 +76,8 @@ def run_demo(tables: int, listen_port: int, speed: float) -> int:
         print(f"broker 127.0.0.1:{port}, {tables} simulated tables, files in {work}")
         print(f"dashboard: http://127.0.0.1:{listen_port}/   first login: floor / {password}   (Ctrl-C stops all)",
               flush=True)
+        # uvicorn re-raises SIGTERM after its own shutdown: turn it into an exit so the clean-up below still runs
+        signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         uvicorn.run(create_app(dash), host="127.0.0.1", port=listen_port, log_level="warning",
                     timeout_graceful_shutdown=2)
         return 0
