@@ -11,10 +11,10 @@ from collections import OrderedDict
 from dataclasses import dataclass
 
 from ..sinks.floor import contract as c
-from ..sinks.floor.view import STREAMS, Stream
+from ..sinks.floor.view import MAX_PAYLOAD, STREAMS, Stream, judge
 from .store import Store
 
-MAX_PAYLOAD = 256 * 1024          # a table's biggest state is a few KiB; anything this big is refused and counted
+__all__ = ["MAX_PAYLOAD", "FloorIngest", "Received"]
 SEEN_IDS_KEPT = 50_000            # envelope ids remembered for dropping QoS 1 redeliveries
 ESCALATION = "escalation"         # the topic kind the dashboard publishes (dealerbox/<site>/<table>/escalation)
 
@@ -38,20 +38,12 @@ class FloorIngest:
         parsed = c.parse_topic(topic)
         if parsed is None:
             return self._refuse(None, None, topic, "not a floor topic", now)
-        site, table, kind = parsed
-        if kind in ("cmd", "holecards"):
+        if parsed[2] in ("cmd", "holecards", ESCALATION):
             return Received([], False, "not for the dashboard")    # we never subscribe to them; ignore if routed
-        if len(raw) > MAX_PAYLOAD:
-            return self._refuse(site, table, topic, f"oversized payload ({len(raw)} bytes > {MAX_PAYLOAD})", now)
-        try:
-            payload = json.loads(raw)
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            return self._refuse(site, table, topic, f"malformed JSON: {e}", now)
-        errors = c.display_errors(kind, payload)
-        if not errors and (payload.get("table") != table or payload.get("site") != site):
-            errors = [f"payload says {payload.get('site')}/{payload.get('table')}, topic says {site}/{table}"]
-        if errors:
-            return self._refuse(site, table, topic, errors[0], now)
+        judged = judge(topic, raw)
+        if len(judged) == 2:
+            return self._refuse(parsed[0], parsed[1], topic, str(judged[0]), now)
+        site, table, kind, payload = judged
         if self._redelivered(site, table, kind, payload):
             self.duplicates += 1
             return Received([], False, "duplicate")
