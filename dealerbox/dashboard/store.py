@@ -181,6 +181,15 @@ class Store:
             row["state"] = json.loads(row["state"]) if row["state"] else None
         return out
 
+    def table(self, site: str, table: str) -> dict | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(tables).where(tables.c.site == site, tables.c.table_id == table)).first()
+        if row is None:
+            return None
+        out = dict(row._mapping)
+        out["state"] = json.loads(out["state"]) if out["state"] else None
+        return out
+
     def sites(self) -> list[str]:
         with self.engine.connect() as conn:
             return [r[0] for r in conn.execute(sa.select(tables.c.site).distinct().order_by(tables.c.site))]
