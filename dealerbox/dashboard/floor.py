@@ -12,7 +12,11 @@ from dataclasses import dataclass
 
 from ..sinks.floor import contract as c
 from ..sinks.floor.view import MAX_PAYLOAD, STREAMS, Stream, judge
+import sqlalchemy as sa
+
 from .store import Store
+
+TILE_FIELDS = ("hand", "phase", "game", "stakes", "dealer", "pot", "findings", "health")
 
 __all__ = ["MAX_PAYLOAD", "FloorIngest", "Received"]
 SEEN_IDS_KEPT = 50_000            # envelope ids remembered for dropping QoS 1 redeliveries
@@ -33,48 +37,63 @@ class FloorIngest:
         self.streams: dict[tuple[str, str, str, str], Stream] = {}      # (site, table, kind, boot)
         self.seen_ids: OrderedDict[str, None] = OrderedDict()
         self.duplicates = 0
+        self.shown: dict[tuple[str, str], tuple[str, ...]] = {}     # what each tile last showed
 
-    def receive(self, topic: str, raw: bytes, now: float) -> Received:
+    def receive_many(self, messages: list[tuple[str, bytes]], now: float) -> list[int]:
+        """File a burst in one transaction (one commit instead of one per message); the journal ids to push."""
+        ids: list[int] = []
+        with self.store.engine.begin() as conn:
+            for topic, raw in messages:
+                ids += self.receive(topic, raw, now, conn).journal
+        return ids
+
+    def receive(self, topic: str, raw: bytes, now: float, conn: sa.Connection | None = None) -> Received:
+        if conn is None:
+            with self.store.engine.begin() as own:
+                return self.receive(topic, raw, now, own)
         parsed = c.parse_topic(topic)
         if parsed is None:
-            return self._refuse(None, None, topic, "not a floor topic", now)
+            return self._refuse(conn, None, None, topic, "not a floor topic", now)
         if parsed[2] in ("cmd", "holecards", ESCALATION):
             return Received([], False, "not for the dashboard")    # we never subscribe to them; ignore if routed
         judged = judge(topic, raw)
         if len(judged) == 2:
-            return self._refuse(parsed[0], parsed[1], topic, str(judged[0]), now)
+            return self._refuse(conn, parsed[0], parsed[1], topic, str(judged[0]), now)
         site, table, kind, payload = judged
         if self._redelivered(site, table, kind, payload):
             self.duplicates += 1
             return Received([], False, "duplicate")
-        with self.store.engine.begin() as conn:
-            ids: list[int] = []
-            if kind == "status":
-                self.store.touch_table(conn, site, table, now, status=payload["status"], reason=payload["reason"])
+        ids: list[int] = []
+        if kind == "status":
+            self.store.touch_table(conn, site, table, now, status=payload["status"], reason=payload["reason"])
+            ids.append(self.store.log(conn, "table", site, {"site": site, "table": table}, now))
+        elif kind == "state":
+            self.store.touch_table(conn, site, table, now, state=json.dumps(payload), state_at=now,
+                                   status="online")
+            # a state arrives every second from every table: browsers hear of it only when a tile would change
+            shown = tuple(json.dumps(payload.get(k), sort_keys=True) for k in TILE_FIELDS)
+            if self.shown.get((site, table)) != shown:
+                self.shown[(site, table)] = shown
                 ids.append(self.store.log(conn, "table", site, {"site": site, "table": table}, now))
-            elif kind == "state":
-                self.store.touch_table(conn, site, table, now, state=json.dumps(payload), state_at=now,
-                                       status="online")
-                ids.append(self.store.log(conn, "table", site, {"site": site, "table": table}, now))
-            elif kind == "event":
-                self.store.touch_table(conn, site, table, now)
-                data = payload["data"]
-                self.store.add_event(conn, site, table, data, now)
-                if data["event"] == "FindingAcknowledged":
-                    ids += self._acked_at_table(conn, site, table, payload["boot"], data["id"], now)
-            else:
-                self.store.touch_table(conn, site, table, now)
-                f = payload["finding"]
-                row = {"site": site, "table_id": table, "boot": payload["boot"], "finding": f["id"],
-                       "rule": str(f.get("rule") or ""), "citation": f["citation"], "severity": f["severity"],
-                       "ruling": f["ruling"], "seats": json.dumps(f.get("seats") or []),
-                       "hand": f.get("hand") if isinstance(f.get("hand"), int) else None, "raised_at": now}
-                alert_id = self.store.add_alert(conn, row)
-                if alert_id is None:
-                    self.duplicates += 1
-                    return Received([], False, "duplicate")
-                ids.append(self.store.log(conn, "alert", site, {"id": alert_id}, now))
-            self.store.bump(conn, "received")
+        elif kind == "event":
+            self.store.touch_table(conn, site, table, now)
+            data = payload["data"]
+            self.store.add_event(conn, site, table, data, now)
+            if data["event"] == "FindingAcknowledged":
+                ids += self._acked_at_table(conn, site, table, payload["boot"], data["id"], now)
+        else:
+            self.store.touch_table(conn, site, table, now)
+            f = payload["finding"]
+            row = {"site": site, "table_id": table, "boot": payload["boot"], "finding": f["id"],
+                   "rule": str(f.get("rule") or ""), "citation": f["citation"], "severity": f["severity"],
+                   "ruling": f["ruling"], "seats": json.dumps(f.get("seats") or []),
+                   "hand": f.get("hand") if isinstance(f.get("hand"), int) else None, "raised_at": now}
+            alert_id = self.store.add_alert(conn, row)
+            if alert_id is None:
+                self.duplicates += 1
+                return Received([], False, "duplicate")
+            ids.append(self.store.log(conn, "alert", site, {"id": alert_id}, now))
+        self.store.bump(conn, "received")
         return Received(ids, True)
 
     def _acked_at_table(self, conn, site: str, table: str, boot: str, finding: str, now: float) -> list[int]:
@@ -100,10 +119,10 @@ class FloorIngest:
         stream = self.streams.setdefault((site, table, kind, payload["boot"]), Stream())
         return not stream.accept(payload["seq"])
 
-    def _refuse(self, site: str | None, table: str | None, topic: str, reason: str, now: float) -> Received:
-        with self.store.engine.begin() as conn:
-            self.store.bump(conn, "invalid")
-            if site and table and c.NAME.match(site) and c.NAME.match(table):
-                self.store.touch_table(conn, site, table, now, invalid=True)
-            ids = [self.store.log(conn, "invalid", site, {"topic": topic[:200], "reason": reason[:300]}, now)]
+    def _refuse(self, conn: sa.Connection, site: str | None, table: str | None, topic: str, reason: str,
+                now: float) -> Received:
+        self.store.bump(conn, "invalid")
+        if site and table and c.NAME.match(site) and c.NAME.match(table):
+            self.store.touch_table(conn, site, table, now, invalid=True)
+        ids = [self.store.log(conn, "invalid", site, {"topic": topic[:200], "reason": reason[:300]}, now)]
         return Received(ids, False, reason)

@@ -24,6 +24,7 @@ from .store import Alert, Store
 log = logging.getLogger("dealerbox.dashboard")
 ESCALATE_AFTER_S = 60.0
 SESSION_EXPIRY_S = 3600
+BATCH_MAX = 1000                  # messages filed in one transaction at most
 ESCALATION_SCHEMA = "dealerbox.floor.escalation/1"
 
 
@@ -78,6 +79,7 @@ class Dashboard:
         self.seqs: dict[str, int] = {}
         self.session_key = self.store.setting("session_key", lambda: secrets.token_urlsafe(32))
         self._wake: asyncio.Event | None = None
+        self.stale: set[tuple[str, str]] = set()
 
     # --- telling the browsers -----------------------------------------------------------------------
 
@@ -101,12 +103,44 @@ class Dashboard:
         if got.journal:
             self.wake()
 
+    async def _file(self, inbox: asyncio.Queue) -> None:
+        """Take what arrived in bursts: one transaction (one commit) for everything queued at that moment."""
+        while True:
+            batch = [await inbox.get()]
+            while not inbox.empty() and len(batch) < BATCH_MAX:
+                batch.append(inbox.get_nowait())
+            if self.ingest.receive_many(batch, self.clock()):
+                self.wake()
+
+    def sweep_stale(self) -> None:
+        """A table that stops without its last will goes dead when its state expires: tell the browsers once."""
+        now = self.clock()
+        with self.store.engine.begin() as conn:
+            for t in self.store.tables():
+                key = (t["site"], t["table_id"])
+                stale = t["state_at"] is not None and now - t["state_at"] > c.STATE_EXPIRY_S
+                if stale and key not in self.stale:
+                    self.store.log(conn, "table", t["site"], {"site": t["site"], "table": t["table_id"]}, now)
+                    self.wake()
+                if stale:
+                    self.stale.add(key)
+                else:
+                    self.stale.discard(key)
+
     async def run_mqtt(self) -> None:
         """Subscribe and file, forever; on a lost broker wait a little and come back (resubscribing)."""
         b = self.broker
         if b is None:
             return
         tls = aiomqtt.TLSParameters(ca_certs=b.ca_file, certfile=b.cert_file, keyfile=b.key_file) if b.tls else None
+        inbox: asyncio.Queue = asyncio.Queue()
+        filer = asyncio.create_task(self._file(inbox))
+        try:
+            await self._subscribe(b, tls, inbox)
+        finally:
+            filer.cancel()
+
+    async def _subscribe(self, b: BrokerSettings, tls: aiomqtt.TLSParameters | None, inbox: asyncio.Queue) -> None:
         connect = Properties(PacketTypes.CONNECT)
         connect.SessionExpiryInterval = SESSION_EXPIRY_S   # the broker queues alerts for us while we restart
         while True:
@@ -121,7 +155,7 @@ class Dashboard:
                     async for message in client.messages:
                         payload = message.payload if isinstance(message.payload, bytes) else \
                             str(message.payload).encode()
-                        self.receive(message.topic.value, payload)
+                        inbox.put_nowait((message.topic.value, payload))
             except aiomqtt.MqttError as e:
                 self.client, self.connected = None, False
                 self._broker_state(f"lost {b.host}:{b.port}: {e}")
@@ -205,5 +239,6 @@ class Dashboard:
             await asyncio.sleep(every)
             try:
                 await self.escalate_due()
+                self.sweep_stale()
             except aiomqtt.MqttError as e:
                 log.warning("escalation publish failed: %s", e)
