@@ -136,3 +136,42 @@ def test_add_user_command(tmp_path):
     empty = subprocess.run([sys.executable, "-m", "dealerbox", "dashboard", "--db", f"sqlite:///{tmp_path}/e.db"],
                            capture_output=True, text=True, timeout=60)
     assert empty.returncode == 2 and "add-user" in empty.stderr
+
+
+def test_a_silent_table_goes_dead_when_its_state_expires(tmp_path):
+    from starlette.testclient import TestClient
+
+    from dealerbox.dashboard import auth
+    from dealerbox.dashboard.app import create_app
+    from dealerbox.dashboard.service import Dashboard
+    from dealerbox.sinks.floor import contract as c
+
+    now = [1000.0]
+    store = Store(f"sqlite:///{tmp_path / 's.db'}")
+    store.put_user("vic", "viewer", auth.hash_password("viewer-pass-1"))
+    dash = Dashboard(store, clock=lambda: now[0])
+    env = c.Envelope("demo", "Z01", "boot1")
+    dash.receive("dealerbox/demo/Z01/status", json.dumps(env.wrap("status", 0, 0, {"status": "online",
+                                                                                   "reason": "birth"}, seq=0)).encode())
+    dash.receive("dealerbox/demo/Z01/state", json.dumps(env.wrap("state", 1, 1, {
+        "event_seq": 0, "hand": 3, "phase": "flop", "game": "nlhe", "findings": [], "health": {}})).encode())
+    with TestClient(create_app(dash, background=False)) as client:
+        import re
+        token = re.search(r'name="csrf" value="([^"]+)"', client.get("/login").text).group(1)
+        client.post("/login", data={"name": "vic", "password": "viewer-pass-1", "csrf": token})
+        assert 'class="tile alive' in client.get("/").text
+        before = store.last_journal_id()
+        now[0] += 301                          # no last will, no new state: past the state's 300 s expiry
+        dash.sweep_stale()
+        dash.sweep_stale()                     # told once, not every tick
+        assert store.last_journal_id() == before + 1
+        page = client.get("/").text
+        assert 'class="tile dead' in page and ">stale<" in page
+
+
+def test_the_terminal_never_imports_the_dashboard():
+    code = ("import sys, dealerbox.cli, dealerbox.commands.run, dealerbox.pipeline; "
+            "bad = sorted(m for m in sys.modules if m.startswith(('dealerbox.dashboard', 'starlette', 'uvicorn', "
+            "'sqlalchemy', 'aiomqtt', 'argon2', 'jinja2'))); print(bad); sys.exit(1 if bad else 0)")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stdout + done.stderr
