@@ -38,19 +38,40 @@ class FloorIngest:
         self.seen_ids: OrderedDict[str, None] = OrderedDict()
         self.duplicates = 0
         self.shown: dict[tuple[str, str], tuple[str, ...]] = {}     # what each tile last showed
+        self.heard: dict[tuple[str, str], int] = {}                  # events and alerts per table, this burst
+        self.states: dict[tuple[str, str], tuple[str, int]] = {}    # the latest state per table and how many
+        self.events: list[dict] = []
+        self.filed = 0
+        self.known = store.table_keys()
 
     def receive_many(self, messages: list[tuple[str, bytes]], now: float) -> list[int]:
         """File a burst in one transaction (one commit instead of one per message); the journal ids to push."""
         ids: list[int] = []
         with self.store.engine.begin() as conn:
             for topic, raw in messages:
-                ids += self.receive(topic, raw, now, conn).journal
+                ids += self._receive(topic, raw, now, conn).journal
+            self._flush(conn, now)
         return ids
 
-    def receive(self, topic: str, raw: bytes, now: float, conn: sa.Connection | None = None) -> Received:
-        if conn is None:
-            with self.store.engine.begin() as own:
-                return self.receive(topic, raw, now, own)
+    def _flush(self, conn: sa.Connection, now: float) -> None:
+        """A burst's counts, states and events in a few executemany statements instead of several per message."""
+        for key in set(self.heard) | set(self.states):
+            if key not in self.known:          # a table heard of for the first time gets its row first
+                self.store.touch_table(conn, key[0], key[1], now, count=0)
+                self.known.add(key)
+        self.store.file_burst(conn, now, self.heard, self.states, self.events)
+        if self.filed:
+            self.store.bump(conn, "received", self.filed)
+        self.heard, self.states, self.events = {}, {}, []
+        self.filed = 0
+
+    def receive(self, topic: str, raw: bytes, now: float) -> Received:
+        with self.store.engine.begin() as conn:
+            got = self._receive(topic, raw, now, conn)
+            self._flush(conn, now)
+        return got
+
+    def _receive(self, topic: str, raw: bytes, now: float, conn: sa.Connection) -> Received:
         parsed = c.parse_topic(topic)
         if parsed is None:
             return self._refuse(conn, None, None, topic, "not a floor topic", now)
@@ -68,21 +89,20 @@ class FloorIngest:
             self.store.touch_table(conn, site, table, now, status=payload["status"], reason=payload["reason"])
             ids.append(self.store.log(conn, "table", site, {"site": site, "table": table}, now))
         elif kind == "state":
-            self.store.touch_table(conn, site, table, now, state=json.dumps(payload), state_at=now,
-                                   status="online")
+            key = (site, table)
+            self.states[key] = (json.dumps(payload), self.states.get(key, ("", 0))[1] + 1)
             # a state arrives every second from every table: browsers hear of it only when a tile would change
             shown = tuple(json.dumps(payload.get(k), sort_keys=True) for k in TILE_FIELDS)
             if self.shown.get((site, table)) != shown:
                 self.shown[(site, table)] = shown
                 ids.append(self.store.log(conn, "table", site, {"site": site, "table": table}, now))
         elif kind == "event":
-            self.store.touch_table(conn, site, table, now)
             data = payload["data"]
-            self.store.add_event(conn, site, table, data, now)
+            self.events.append({"site": site, "table_id": table, "hand": data.get("hand"), "name": data["event"],
+                                "data": json.dumps(data), "at": now})
             if data["event"] == "FindingAcknowledged":
                 ids += self._acked_at_table(conn, site, table, payload["boot"], data["id"], now)
         else:
-            self.store.touch_table(conn, site, table, now)
             f = payload["finding"]
             row = {"site": site, "table_id": table, "boot": payload["boot"], "finding": f["id"],
                    "rule": str(f.get("rule") or ""), "citation": f["citation"], "severity": f["severity"],
@@ -93,7 +113,10 @@ class FloorIngest:
                 self.duplicates += 1
                 return Received([], False, "duplicate")
             ids.append(self.store.log(conn, "alert", site, {"id": alert_id}, now))
-        self.store.bump(conn, "received")
+        if kind in STREAMS:
+            key = (site, table)
+            self.heard[key] = self.heard.get(key, 0) + 1
+        self.filed += 1
         return Received(ids, True)
 
     def _acked_at_table(self, conn, site: str, table: str, boot: str, finding: str, now: float) -> list[int]:

@@ -55,6 +55,15 @@ ROLES = ("viewer", "supervisor", "admin")
 ALERT_COLUMNS = [c.name for c in alerts.columns]
 
 
+# Bursts are filed with prebuilt statements run as executemany: building a statement per message costs more
+# than the SQL itself at a few thousand messages a second.
+_HEARD = (tables.update().where(tables.c.site == sa.bindparam("k_site"), tables.c.table_id == sa.bindparam("k_table"))
+          .values(last_seen=sa.bindparam("at"), received=tables.c.received + sa.bindparam("n")))
+_STATED = (tables.update().where(tables.c.site == sa.bindparam("k_site"), tables.c.table_id == sa.bindparam("k_table"))
+           .values(last_seen=sa.bindparam("at"), received=tables.c.received + sa.bindparam("n"),
+                   state=sa.bindparam("state"), state_at=sa.bindparam("at"), status="online"))
+
+
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cur = dbapi_connection.cursor()
     cur.execute("PRAGMA journal_mode=WAL")       # readers (page views) never wait for the subscriber's writes
@@ -164,12 +173,13 @@ class Store:
     # --- tables -------------------------------------------------------------------------------------------
 
     def touch_table(self, conn: sa.Connection, site: str, table: str, at: float, *, invalid: bool = False,
-                    **values: object) -> None:
+                    count: int = 1, **values: object) -> None:
         key = (tables.c.site == site) & (tables.c.table_id == table)
-        inc = {"invalid": tables.c.invalid + 1} if invalid else {"received": tables.c.received + 1}
+        inc = {"invalid": tables.c.invalid + count} if invalid else {"received": tables.c.received + count}
         if conn.execute(tables.update().where(key).values(last_seen=at, **inc, **values)).rowcount == 0:
-            conn.execute(tables.insert().values(site=site, table_id=table, last_seen=at, received=0 if invalid else 1,
-                                                invalid=1 if invalid else 0, **values))
+            conn.execute(tables.insert().values(site=site, table_id=table, last_seen=at,
+                                                received=0 if invalid else count, invalid=count if invalid else 0,
+                                                **values))
 
     def tables(self, site: str | None = None) -> list[dict]:
         q = sa.select(tables).order_by(tables.c.site, tables.c.table_id)
@@ -180,6 +190,22 @@ class Store:
         for row in out:
             row["state"] = json.loads(row["state"]) if row["state"] else None
         return out
+
+    def table_keys(self) -> set[tuple[str, str]]:
+        with self.engine.connect() as conn:
+            return {(r[0], r[1]) for r in conn.execute(sa.select(tables.c.site, tables.c.table_id))}
+
+    def file_burst(self, conn: sa.Connection, at: float, heard: dict[tuple[str, str], int],
+                   states: dict[tuple[str, str], tuple[str, int]], events: list[dict]) -> None:
+        """Counts per table, the latest state per table and the events of one burst, in three statements."""
+        if states:
+            conn.execute(_STATED, [{"k_site": s, "k_table": t, "at": at, "state": st, "n": n}
+                                        for (s, t), (st, n) in states.items()])
+        rest = [{"k_site": s, "k_table": t, "at": at, "n": n} for (s, t), n in heard.items() if (s, t) not in states]
+        if rest:
+            conn.execute(_HEARD, rest)
+        if events:
+            conn.execute(hand_events.insert(), events)
 
     def table(self, site: str, table: str) -> dict | None:
         with self.engine.connect() as conn:
