@@ -245,7 +245,7 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
         yield "retry: 1000\n\n"
         may = (lambda need: auth.may(role, need))
         while True:
-            rows = dash.store.journal_after(last)
+            rows = dash.journal_after(last)
             out = []
             for jid, kind, row_site, data in rows:
                 last = jid

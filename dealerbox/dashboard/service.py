@@ -5,6 +5,7 @@ and the wake-up that tells every SSE stream there is something new in the journa
 from __future__ import annotations
 
 import asyncio
+import bisect
 import json
 import logging
 import secrets
@@ -24,6 +25,7 @@ from .store import Alert, Store
 log = logging.getLogger("dealerbox.dashboard")
 ESCALATE_AFTER_S = 60.0
 SESSION_EXPIRY_S = 3600
+TAIL_KEPT = 5000                  # newest journal rows kept in memory for the SSE streams
 BATCH_MAX = 1000                  # messages filed in one transaction at most
 ESCALATION_SCHEMA = "dealerbox.floor.escalation/1"
 
@@ -41,9 +43,11 @@ class BrokerSettings:
     key_file: str | None = None
     client_id: str | None = None         # default dealerbox-dashboard-<name>: a stable id keeps the broker session
 
-    def filters(self) -> list[str]:
+    def filters(self) -> list[tuple[str, int]]:
         base = f"{c.ROOT}/{self.site}/+"
-        return [f"{base}/{kind}" for kind in ("status", "state", "event", "alert")]
+        # state is retained and superseded every second: QoS 0 spares a PUBACK per snapshot (half the traffic of
+        # a busy room); the streams that must not be lost stay QoS 1
+        return [(f"{base}/status", 1), (f"{base}/state", 0), (f"{base}/event", 1), (f"{base}/alert", 1)]
 
 
 def escalation_payload(boot: str, seq: int, alert: Alert, now: float, after_s: float, sender: str) -> dict:
@@ -80,10 +84,30 @@ class Dashboard:
         self.session_key = self.store.setting("session_key", lambda: secrets.token_urlsafe(32))
         self._wake: asyncio.Event | None = None
         self.stale: set[tuple[str, str]] = set()
+        self._tail: list[tuple[int, str, str | None, str]] = []
+        self._tail_from = self.store.last_journal_id()
+        self._tail_dirty = False
 
     # --- telling the browsers -----------------------------------------------------------------------
 
+    def journal_after(self, last: int) -> list[tuple[int, str, str | None, str]]:
+        """What the journal holds after ``last``. Every SSE stream asks after each wake-up, so the newest rows are
+        read from the database once and kept; a stream far behind (a reconnect) reads the database itself."""
+        if self._tail_dirty:
+            self._tail_dirty = False
+            fresh = self.store.journal_after(self._tail[-1][0] if self._tail else self._tail_from, TAIL_KEPT)
+            self._tail += fresh
+            self._tail_dirty = len(fresh) == TAIL_KEPT      # more than one read's worth: read on next time too
+            del self._tail[:-TAIL_KEPT]
+        if self._tail and last >= self._tail[0][0] - 1:
+            at = bisect.bisect_right(self._tail, last, key=lambda row: row[0])
+            return self._tail[at:at + 500]
+        if not self._tail and last >= self._tail_from:
+            return []
+        return self.store.journal_after(last)
+
     def wake(self) -> None:
+        self._tail_dirty = True
         if self._wake is not None:
             self._wake.set()
             self._wake = asyncio.Event()
@@ -149,7 +173,7 @@ class Dashboard:
                                           protocol=aiomqtt.ProtocolVersion.V5, tls_params=tls, keepalive=10,
                                           identifier=b.client_id or f"dealerbox-dashboard-{self.name}",
                                           clean_start=False, properties=connect) as client:
-                    await client.subscribe([(f, 1) for f in b.filters()])
+                    await client.subscribe(b.filters())
                     self.client, self.connected = client, True
                     self._broker_state(f"connected to {b.host}:{b.port}")
                     async for message in client.messages:
