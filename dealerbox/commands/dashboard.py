@@ -10,8 +10,12 @@ import argparse
 import getpass
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..sinks.floor.contract import check_name
+
+if TYPE_CHECKING:
+    from ..dashboard.store import Store
 
 DEFAULT_DB = "sqlite:///dealerbox-floor.db"
 
@@ -80,7 +84,7 @@ def run(args: argparse.Namespace) -> int:
     return _serve(args, store)
 
 
-def _serve(args: argparse.Namespace, store) -> int:
+def _serve(args: argparse.Namespace, store: Store) -> int:
     import uvicorn
 
     from ..dashboard.app import create_app

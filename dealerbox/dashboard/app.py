@@ -14,7 +14,7 @@ import io
 import json
 import secrets
 from importlib import resources
-from typing import AsyncIterator
+from typing import AsyncIterator, Awaitable, Callable
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -80,15 +80,15 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
             raise Refused(403, f"{who[0]} is a {who[1]}: this needs a {needed}")
         return who[0], {k: str(v) for k, v in form.items()}
 
-    def viewer(handler):
+    def viewer(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         async def wrapped(request: Request) -> Response:
             if user(request) is None:
                 return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
             return await handler(request)
         return wrapped
 
-    def action(needed: str):
-        def wrap(handler):
+    def action(needed: str) -> Callable[[Callable[..., Awaitable[object]]], Callable[[Request], Awaitable[Response]]]:
+        def wrap(handler: Callable[..., Awaitable[object]]) -> Callable[[Request], Awaitable[Response]]:
             async def wrapped(request: Request) -> Response:
                 try:
                     name, form = await guard(request, needed)
@@ -264,7 +264,7 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
                     return
                 yield ": keepalive\n\n"
 
-    def _cached_body(jid: int, kind: str, data: str, acts: bool, may) -> str | None:
+    def _cached_body(jid: int, kind: str, data: str, acts: bool, may: Callable[[str], bool]) -> str | None:
         key = (jid, acts)
         if key not in bodies:
             body = _event_body(kind, json.loads(data), may, TOKEN_SLOT)
@@ -273,7 +273,7 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
                 bodies.popitem(last=False)
         return bodies[key]
 
-    def _event_body(kind: str, data: dict, may, token: str) -> dict | None:
+    def _event_body(kind: str, data: dict, may: Callable[[str], bool], token: str) -> dict | None:
         if kind == "alert":
             a = dash.store.alert(data["id"])
             if a is None:

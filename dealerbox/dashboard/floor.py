@@ -119,7 +119,7 @@ class FloorIngest:
         self.filed += 1
         return Received(ids, True)
 
-    def _acked_at_table(self, conn, site: str, table: str, boot: str, finding: str, now: float) -> list[int]:
+    def _acked_at_table(self, conn: sa.Connection, site: str, table: str, boot: str, finding: str, now: float) -> list[int]:
         """The dealer (or another floor view) acknowledged at the table: close our alert too."""
         for a in self.store.alerts(site=site, table=table, open_only=True):
             if a.finding == finding and a.boot == boot:

@@ -8,7 +8,6 @@ import re
 import time
 
 import httpx
-import paho.mqtt.client as mqtt
 import pytest
 
 from tests.test_floor_contract import assert_no_hole_cards
