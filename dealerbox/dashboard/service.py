@@ -133,7 +133,8 @@ class Dashboard:
             batch = [await inbox.get()]
             while not inbox.empty() and len(batch) < BATCH_MAX:
                 batch.append(inbox.get_nowait())
-            if self.ingest.receive_many(batch, self.clock()):
+            # on a worker thread: the event loop goes on reading the socket (and serving pages) meanwhile
+            if await asyncio.to_thread(self.ingest.receive_many, batch, self.clock()):
                 self.wake()
 
     def sweep_stale(self) -> None:

@@ -61,7 +61,9 @@ def test_two_sites_bridged_to_one_dashboard(tmp_path):
         assert wait_until(lambda: {(a.site, a.table_id) for a in dash.store.alerts()} ==
                           {("north", "N01"), ("south", "S01")}, 15), dash.store.alerts()
         # retained status and state crossed the bridge retained, with the state's expiry still on it
-        states = [m for m in _retained(central, "dealerbox/+/+/state")]
+        seen = _retained(central, "dealerbox/+/+/state")
+        # the first message per topic on subscribing is the retained one; a table may publish live ones after it
+        states = [next(m for m in seen if m.topic == t) for t in dict.fromkeys(m.topic for m in seen)]
         assert {m.topic for m in states} == {"dealerbox/north/N01/state", "dealerbox/south/S01/state"}
         assert all(m.retain for m in states)
         assert all(0 < m.properties.MessageExpiryInterval <= 300 for m in states)
