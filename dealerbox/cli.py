@@ -26,6 +26,7 @@ COMMANDS = {
     "floor": "the reference floor view: every table's status and live alerts",
     "doctor": "check the floor identity (what it may and may not publish), memory, disk, logs and outbox",
     "keygen": "make the table's log-signing key pair (private key 0600, outside the log directory)",
+    "dashboard": "the floor web dashboard: table map, alert queue, history (pip install dealerbox[floor])",
 }
 
 

@@ -36,6 +36,29 @@ EVENTS_KEPT = 5_000               # per table
 ALERTS_KEPT = 1_000               # per table
 FEED_KEPT = 1_000
 FULL_CHECK_EVERY = 100            # one message in this many also goes through the full JSON Schema
+MAX_PAYLOAD = 256 * 1024          # a table's biggest state is a few KiB; anything this big is refused and counted
+
+
+def judge(topic: str, raw: bytes) -> tuple[str, str, str, dict] | tuple[str, str | None]:
+    """The checks every floor reader makes (this console view and the web dashboard): a floor topic, a sane
+    size, JSON, the contract's display check, and a payload that names the table of its topic.
+    (site, table, kind, payload) when usable, else (why, kind or None)."""
+    parsed = c.parse_topic(topic)
+    if parsed is None:
+        return ("not a floor topic", None)
+    site, table, kind = parsed
+    if len(raw) > MAX_PAYLOAD:
+        return (f"oversized payload ({len(raw)} bytes > {MAX_PAYLOAD})", kind)
+    try:
+        payload = json.loads(raw)
+    except (UnicodeDecodeError, json.JSONDecodeError) as e:
+        return (f"malformed JSON: {e}", kind)
+    errors = c.display_errors(kind, payload)
+    if not errors and (payload.get("table") != table or payload.get("site") != site):
+        errors = [f"payload says {payload.get('site')}/{payload.get('table')}, topic says {site}/{table}"]
+    if errors:
+        return (errors[0], kind)
+    return site, table, kind, payload
 
 
 @dataclass
@@ -178,31 +201,27 @@ class FloorView:
 
     def receive(self, topic: str, raw: bytes, retain: bool = False, props: dict | None = None) -> None:
         """Take one message (public so a recorded capture can be replayed into a view)."""
-        parsed = c.parse_topic(topic)
-        if parsed is None:
-            self.invalid.append((topic, "not a floor topic"))
+        judged = judge(topic, raw)
+        if len(judged) == 2:
+            why, kind = judged
+            self.invalid.append((topic, str(why)))
+            if kind is None:
+                return
+            if str(why).startswith(("malformed JSON", "oversized")):
+                self.messages.append((topic, None, retain, props or {}))
+                return
+            self.messages.append((topic, json.loads(raw), retain, props or {}))
+            self.received += 1
+            self._line(f"!! {topic}: invalid payload: {why}")
             return
-        site, table, kind = parsed
-        try:
-            payload = json.loads(raw)
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            self.invalid.append((topic, f"malformed JSON: {e}"))
-            self.messages.append((topic, None, retain, props or {}))
-            return
+        site, table, kind, payload = judged
         self.messages.append((topic, payload, retain, props or {}))
         self.received += 1
-        errors = c.display_errors(kind, payload)
-        if not errors and self.full_check_every and self.received % self.full_check_every == 0:
+        if self.full_check_every and self.received % self.full_check_every == 0:
             full = c.schema_errors(kind, payload)
             if full:
                 self.schema_mismatches.append((topic, full[0]))
                 log.warning("floor %s: payload breaks the schema (filed anyway): %s", topic, full[0])
-        if not errors and (payload.get("table") != table or payload.get("site") != site):
-            errors = [f"payload says {payload.get('site')}/{payload.get('table')}, topic says {site}/{table}"]
-        if errors:
-            self.invalid.append((topic, errors[0]))
-            self._line(f"!! {topic}: invalid payload: {errors[0]}")
-            return
         tv = self.tables.setdefault(table, TableView(site, table))
         if kind == "status":
             was = tv.status["status"] if tv.status else None

@@ -1,0 +1,115 @@
+"""``dealerbox dashboard``: the floor's web dashboard (needs ``pip install 'dealerbox[floor]'``).
+
+    dealerbox dashboard add-user alice --role admin            # asks for the password (or --password-file)
+    dealerbox dashboard --host 10.0.0.5 --site demo --listen 0.0.0.0:8080 --db sqlite:///floor.db
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from ..sinks.floor.contract import check_name
+
+if TYPE_CHECKING:
+    from ..dashboard.store import Store
+
+DEFAULT_DB = "sqlite:///dealerbox-floor.db"
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("action", nargs="?", default="serve", choices=("serve", "add-user", "demo"),
+                        help="serve the dashboard (default), add/change a user, or demo: a local broker, "
+                             "simulated tables and the dashboard in one go")
+    parser.add_argument("user", nargs="?", help="add-user: the user's name")
+    parser.add_argument("--role", default="admin", choices=("viewer", "supervisor", "admin"),
+                        help="add-user: the user's role (default admin, for the first one)")
+    parser.add_argument("--site", help="site to watch; '+' for every site (default: table.site from the config)")
+    parser.add_argument("--host", help="broker host (default: floor.host)")
+    parser.add_argument("--port", type=int, help="broker port (default: floor.port)")
+    parser.add_argument("--username", help="the dashboard's broker user (not a table's)")
+    parser.add_argument("--password-file", help="add-user: the new user's password; serve: the broker password")
+    parser.add_argument("--tls", action="store_true", help="connect with TLS (use --ca-file, --cert-file, --key-file)")
+    parser.add_argument("--ca-file")
+    parser.add_argument("--cert-file")
+    parser.add_argument("--key-file")
+    parser.add_argument("--listen", default="127.0.0.1:8080", metavar="ADDR:PORT", help="where to serve HTTP")
+    parser.add_argument("--db", default=DEFAULT_DB, metavar="URL",
+                        help=f"SQLAlchemy URL: sqlite:///FILE (default {DEFAULT_DB}) or postgresql+psycopg://...")
+    parser.add_argument("--escalate-after", type=float, default=60.0, metavar="SECONDS",
+                        help="escalate a floor alert nobody acknowledged within this long (default 60)")
+    parser.add_argument("--tables", type=int, default=4, help="demo: how many simulated tables")
+    parser.add_argument("--speed", type=float, default=10.0, help="demo: the simulated dealers' pace")
+    parser.add_argument("--name", default="dashboard", help="this dashboard's name in the commands it sends")
+
+
+def _first_line(path: str) -> str:
+    try:
+        return Path(path).read_text(encoding="utf-8").splitlines()[0]
+    except (OSError, IndexError) as e:
+        raise ValueError(f"--password-file {path}: cannot read a first line ({e})") from None
+
+
+def run(args: argparse.Namespace) -> int:
+    try:
+        from ..dashboard import auth
+        from ..dashboard.store import Store
+    except ImportError as e:
+        print(f"dealerbox dashboard: {e.name} is missing: pip install 'dealerbox[floor]'", file=sys.stderr)
+        return 2
+    if args.action == "demo":
+        from ..dashboard.demo import run_demo
+        addr, _, port = args.listen.rpartition(":")
+        return run_demo(args.tables, int(port) if port.isdigit() else 8080, args.speed)
+    try:
+        store = Store(args.db)
+    except Exception as e:      # noqa: BLE001 - any driver's connect error: name the URL and stop
+        print(f"dealerbox dashboard: cannot open --db {args.db}: {e}", file=sys.stderr)
+        return 2
+    if args.action == "add-user":
+        try:
+            if not args.user:
+                raise ValueError("add-user: give the user's name")
+            check_name("user name", args.user)
+            password = _first_line(args.password_file) if args.password_file else getpass.getpass("password: ")
+            store.put_user(args.user, args.role, auth.hash_password(password))
+        except ValueError as e:
+            print(f"dealerbox dashboard: {e}", file=sys.stderr)
+            return 2
+        print(f"user {args.user} ({args.role}) saved in {args.db}")
+        return 0
+    return _serve(args, store)
+
+
+def _serve(args: argparse.Namespace, store: Store) -> int:
+    import uvicorn
+
+    from ..dashboard.app import create_app
+    from ..dashboard.service import BrokerSettings, Dashboard
+
+    fc = args.cfg.floor
+    try:
+        site = args.site or args.cfg.table.site
+        if site != "+":
+            check_name("--site", site)
+        addr, _, port = args.listen.rpartition(":")
+        if not addr or not port.isdigit():
+            raise ValueError(f"--listen {args.listen!r}: use ADDR:PORT, e.g. 127.0.0.1:8080")
+        password = _first_line(args.password_file) if args.password_file else None
+    except ValueError as e:
+        print(f"dealerbox dashboard: {e}", file=sys.stderr)
+        return 2
+    broker = BrokerSettings(args.host or fc.host, args.port or fc.port, site, args.username, password, args.tls,
+                            args.ca_file, args.cert_file, args.key_file)
+    dash = Dashboard(store, broker, escalate_after=args.escalate_after, name=args.name)
+    if not store.user_names():
+        print("dealerbox dashboard: no users yet: run `dealerbox dashboard add-user NAME --db ...` first",
+              file=sys.stderr)
+        return 2
+    print(f"dealerbox dashboard on http://{addr}:{port}/ watching dealerbox/{site}/+ on {broker.host}:{broker.port}",
+          flush=True)
+    uvicorn.run(create_app(dash), host=addr, port=int(port), log_level="warning", timeout_graceful_shutdown=2)
+    return 0

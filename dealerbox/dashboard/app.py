@@ -1,0 +1,331 @@
+"""The Starlette application: pages (map, alert queue and history, table, hand, health, users), the actions
+(POST, CSRF-checked, role-checked), the CSV export and the server-sent event stream.
+
+    app = create_app(Dashboard(Store("sqlite:///floor.db"), BrokerSettings(port=1883)))
+"""
+
+from __future__ import annotations
+
+import asyncio
+import collections
+import contextlib
+import csv
+import io
+import json
+import secrets
+from importlib import resources
+from typing import AsyncIterator, Awaitable, Callable
+
+from starlette.applications import Starlette
+from starlette.middleware import Middleware
+from starlette.middleware.sessions import SessionMiddleware
+from starlette.requests import Request
+from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response, StreamingResponse
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+
+from . import auth
+from .render import environment, inert, tile
+from .service import Dashboard
+from .store import ROLES, Alert
+
+CSV_COLUMNS = ("id", "site", "table_id", "finding", "rule", "citation", "severity", "ruling", "hand", "raised_at",
+               "acked_by", "acked_at", "assigned_to", "resolved_by", "resolved_at", "note", "escalated_at")
+KEEPALIVE_S = 15.0
+COALESCE_S = 0.03          # after a wake-up, gather what else arrives this long: one query serves a burst
+BODIES_KEPT = 20_000       # rendered SSE bodies kept: every client of the same role sends the same bytes
+
+
+TOKEN_SLOT = f"@@csrf-{secrets.token_hex(8)}@@"   # unguessable: a table cannot plant it in a ruling
+
+
+class Refused(Exception):
+    def __init__(self, status: int, text: str) -> None:
+        super().__init__(text)
+        self.status, self.text = status, text
+
+
+def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
+    env = environment()
+    limit = auth.LoginLimit()
+    bodies: "collections.OrderedDict[tuple[int, bool], str | None]" = collections.OrderedDict()
+
+    def user(request: Request) -> tuple[str, str] | None:
+        name, role = request.session.get("user"), request.session.get("role")
+        return (name, role) if name and role in ROLES else None
+
+    def csrf(request: Request) -> str:
+        if "csrf" not in request.session:
+            request.session["csrf"] = auth.new_csrf()
+        return request.session["csrf"]
+
+    def page(request: Request, name: str, status: int = 200, **context: object) -> HTMLResponse:
+        who = user(request)
+        html = env.get_template(name).render(user=who[0] if who else None, role=who[1] if who else None,
+                                             csrf=csrf(request), may=lambda need: bool(who) and auth.may(who[1], need),
+                                             broker=dash.broker_note, connected=dash.connected,
+                                             now=dash.clock(), **context)
+        return HTMLResponse(html, status_code=status)
+
+    async def guard(request: Request, needed: str) -> tuple[str, dict]:
+        """The signed-in user's name and the form, or Refused: not signed in, wrong CSRF token, role too low."""
+        who = user(request)
+        if who is None:
+            raise Refused(401, "sign in first")
+        form = dict(await request.form()) if request.method == "POST" else {}
+        if request.method == "POST" and not auth.csrf_ok(request.session.get("csrf"),
+                                                         request.headers.get("x-csrf-token") or form.get("csrf")):
+            raise Refused(403, "the form's CSRF token is missing or stale: reload the page and try again")
+        if not auth.may(who[1], needed):
+            raise Refused(403, f"{who[0]} is a {who[1]}: this needs a {needed}")
+        return who[0], {k: str(v) for k, v in form.items()}
+
+    def viewer(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
+        async def wrapped(request: Request) -> Response:
+            if user(request) is None:
+                return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
+            return await handler(request)
+        return wrapped
+
+    def action(needed: str) -> Callable[[Callable[..., Awaitable[object]]], Callable[[Request], Awaitable[Response]]]:
+        def wrap(handler: Callable[..., Awaitable[object]]) -> Callable[[Request], Awaitable[Response]]:
+            async def wrapped(request: Request) -> Response:
+                try:
+                    name, form = await guard(request, needed)
+                    result = await handler(request, name, form)
+                except Refused as e:
+                    return PlainTextResponse(e.text, status_code=e.status)
+                except (ValueError, LookupError, ConnectionError) as e:
+                    return PlainTextResponse(str(e), status_code=409)
+                if request.headers.get("x-csrf-token"):
+                    return result if isinstance(result, Response) else PlainTextResponse("ok")
+                return result if isinstance(result, Response) else \
+                    RedirectResponse(request.headers.get("referer") or "/alerts", status_code=303)
+            return wrapped
+        return wrap
+
+    # --- signing in ---------------------------------------------------------------------------------------
+
+    async def login_page(request: Request) -> Response:
+        return page(request, "login.html", error="", next=request.query_params.get("next", "/"))
+
+    async def login(request: Request) -> Response:
+        form = await request.form()
+        name, password = str(form.get("name", "")), str(form.get("password", ""))
+        where = request.client.host if request.client else "?"
+        nxt = str(form.get("next") or "/")
+        nxt = nxt if nxt.startswith("/") and not nxt.startswith("//") else "/"
+        if not auth.csrf_ok(request.session.get("csrf"), str(form.get("csrf", ""))):
+            return page(request, "login.html", 403, error="The form was stale: try again.", next=nxt)
+        if limit.blocked(f"ip:{where}", f"user:{name}"):
+            return page(request, "login.html", 429, error="Too many failed sign-ins: wait a minute.", next=nxt)
+        role = await asyncio.to_thread(auth.check_password, dash.store, name, password)
+        if role is None:
+            limit.failed(f"ip:{where}", f"user:{name}")
+            return page(request, "login.html", 401, error="Wrong name or password.", next=nxt)
+        request.session.clear()
+        request.session.update(user=name, role=role, csrf=auth.new_csrf())
+        return RedirectResponse(nxt, status_code=303)
+
+    @action("viewer")
+    async def logout(request: Request, name: str, form: dict) -> Response:
+        request.session.clear()
+        return RedirectResponse("/login", status_code=303)
+
+    # --- pages ----------------------------------------------------------------------------------------
+
+    def site_filter(request: Request) -> str | None:
+        return request.query_params.get("site") or None
+
+    @viewer
+    async def floor_map(request: Request) -> Response:
+        site = site_filter(request)
+        alerts = dash.store.alerts(site=site, open_only=True, limit=5000)
+        by_table: dict[tuple[str, str], list[Alert]] = {}
+        for a in alerts:
+            by_table.setdefault((a.site, a.table_id), []).append(a)
+        tiles = [tile(t, by_table.get((t["site"], t["table_id"]), []), dash.clock()) for t in dash.store.tables(site)]
+        return page(request, "map.html", tiles=tiles, site=site or "", sites=dash.store.sites(),
+                    after=dash.store.last_journal_id(), alarm=any(a.severity == "floor" for a in alerts))
+
+    def filters(request: Request) -> dict:
+        q = request.query_params
+        out: dict = {k: q.get(k) or None for k in ("site", "table", "rule", "severity", "supervisor")}
+        for key in ("since", "until"):
+            try:
+                out[key] = float(q[key]) if q.get(key) else None
+            except ValueError:
+                out[key] = None
+        return out
+
+    @viewer
+    async def alert_queue(request: Request) -> Response:
+        f = filters(request)
+        alerts = dash.store.alerts(**f)
+        return page(request, "alerts.html", alerts=alerts, f={k: v or "" for k, v in f.items()}, site=f["site"] or "",
+                    users=[n for n, r in dash.store.user_names() if auth.may(r, "supervisor")],
+                    after=dash.store.last_journal_id(),
+                    alarm=any(a.open and a.severity == "floor" for a in alerts))
+
+    @viewer
+    async def export_csv(request: Request) -> Response:
+        out = io.StringIO()
+        w = csv.writer(out)
+        w.writerow(CSV_COLUMNS)
+        for a in dash.store.alerts(**filters(request), limit=100_000):
+            # a cell starting with = + - @ would be a formula in a spreadsheet: quote it as text
+            w.writerow([_cell(getattr(a, k)) for k in CSV_COLUMNS])
+        return Response(out.getvalue(), media_type="text/csv",
+                        headers={"content-disposition": "attachment; filename=dealerbox-alerts.csv"})
+
+    @viewer
+    async def table_page(request: Request) -> Response:
+        site, table = request.path_params["site"], request.path_params["table"]
+        rows = [t for t in dash.store.tables(site) if t["table_id"] == table]
+        if not rows:
+            return PlainTextResponse(f"no table {site}/{table} has been heard from", status_code=404)
+        alerts = dash.store.alerts(site=site, table=table, limit=50)
+        return page(request, "table.html", t=tile(rows[0], alerts, dash.clock()), state=rows[0]["state"] or {},
+                    alerts=alerts, hands=dash.store.hands(site, table), site=site,
+                    after=dash.store.last_journal_id(), alarm=False)
+
+    @viewer
+    async def hand_page(request: Request) -> Response:
+        site, table, hand = request.path_params["site"], request.path_params["table"], request.path_params["hand"]
+        events = dash.store.hand(site, table, hand)
+        return page(request, "hand.html", site=site, table=table, hand=hand, events=events,
+                    events_json=json.dumps(events), alerts=dash.store.alerts(site=site, table=table, limit=2000))
+
+    @viewer
+    async def health_page(request: Request) -> Response:
+        return page(request, "health.html", tables=dash.store.tables(), counters=dash.store.counters(),
+                    duplicates=dash.ingest.duplicates, site="")
+
+    @viewer
+    async def users_page(request: Request) -> Response:
+        return page(request, "users.html", people=dash.store.user_names(), roles=ROLES, site="")
+
+    # --- actions -----------------------------------------------------------------------------------------
+
+    @action("supervisor")
+    async def ack(request: Request, name: str, form: dict) -> None:
+        await dash.acknowledge(request.path_params["id"], name)
+
+    @action("supervisor")
+    async def assign(request: Request, name: str, form: dict) -> None:
+        dash.assign(request.path_params["id"], form.get("to", ""))
+
+    @action("supervisor")
+    async def resolve(request: Request, name: str, form: dict) -> None:
+        dash.resolve(request.path_params["id"], name, form.get("note", ""))
+
+    @action("admin")
+    async def add_user(request: Request, name: str, form: dict) -> Response:
+        dash.store.put_user(form.get("name", "").strip(), form.get("role", ""),
+                            auth.hash_password(form.get("password", "")))
+        return RedirectResponse("/users", status_code=303)
+
+    # --- the live stream ------------------------------------------------------------------------------
+
+    async def events(request: Request) -> Response:
+        who = user(request)
+        if who is None:
+            return PlainTextResponse("sign in first", status_code=401)
+        site = site_filter(request)
+        try:
+            last = int(request.headers.get("last-event-id") or request.query_params.get("after") or -1)
+        except ValueError:
+            last = -1
+        if last < 0:
+            last = dash.store.last_journal_id()
+        return StreamingResponse(_stream(request, who[1], csrf(request), site, last), media_type="text/event-stream",
+                                 headers={"cache-control": "no-store", "x-accel-buffering": "no"})
+
+    async def _stream(request: Request, role: str, token: str, site: str | None, last: int) -> AsyncIterator[str]:
+        yield "retry: 1000\n\n"
+        may = (lambda need: auth.may(role, need))
+        while True:
+            rows = dash.journal_after(last)
+            out = []
+            for jid, kind, row_site, data in rows:
+                last = jid
+                if site and row_site and row_site != site:
+                    continue
+                body = _cached_body(jid, kind, data, may("supervisor"), may)
+                if body is not None:
+                    # the CSRF token is per session: the cached body has a placeholder where it goes
+                    out.append(f"id: {jid}\nevent: {kind}\ndata: {body.replace(TOKEN_SLOT, token)}\n\n")
+            if out:
+                yield "".join(out)
+            if not rows:
+                await dash.wait(KEEPALIVE_S)
+                await asyncio.sleep(COALESCE_S)
+                if await request.is_disconnected():
+                    return
+                yield ": keepalive\n\n"
+
+    def _cached_body(jid: int, kind: str, data: str, acts: bool, may: Callable[[str], bool]) -> str | None:
+        key = (jid, acts)
+        if key not in bodies:
+            body = _event_body(kind, json.loads(data), may, TOKEN_SLOT)
+            bodies[key] = None if body is None else json.dumps(body)
+            if len(bodies) > BODIES_KEPT:
+                bodies.popitem(last=False)
+        return bodies[key]
+
+    def _event_body(kind: str, data: dict, may: Callable[[str], bool], token: str) -> dict | None:
+        if kind == "alert":
+            a = dash.store.alert(data["id"])
+            if a is None:
+                return None
+            html = env.get_template("_alert.html").render(a=a, may=may, now=dash.clock(), csrf=token,
+                                                         users=[])
+            t = dash.store.table(a.site, a.table_id)
+            tile_html = _tile_html(t) if t else ""
+            return {"id": a.id, "open": a.open, "severity": a.severity, "escalated": a.escalated_at is not None,
+                    "html": html, "tile": tile_html, "key": f"{a.site}/{a.table_id}", "site": a.site}
+        if kind == "table":
+            t = dash.store.table(data["site"], data["table"])
+            return {"key": f"{data['site']}/{data['table']}", "tile": _tile_html(t)} if t else None
+        return data
+
+    def _tile_html(table: dict) -> str:
+        alerts = dash.store.alerts(site=table["site"], table=table["table_id"], open_only=True)
+        return env.get_template("_tile.html").render(t=tile(table, alerts, dash.clock()))
+
+    @contextlib.asynccontextmanager
+    async def lifespan(app: Starlette) -> AsyncIterator[None]:
+        tasks = [asyncio.create_task(dash.run_mqtt()), asyncio.create_task(dash.run_escalation())] \
+            if background else []
+        try:
+            yield
+        finally:
+            for t in tasks:
+                t.cancel()
+            for t in tasks:
+                with contextlib.suppress(asyncio.CancelledError):
+                    await t
+
+    static = str(resources.files("dealerbox.dashboard").joinpath("static"))
+    routes = [
+        Route("/login", login_page, methods=["GET"]), Route("/login", login, methods=["POST"]),
+        Route("/logout", logout, methods=["POST"]),
+        Route("/", floor_map), Route("/alerts", alert_queue), Route("/alerts.csv", export_csv),
+        Route("/alerts/{id:int}/ack", ack, methods=["POST"]), Route("/alerts/{id:int}/assign", assign, methods=["POST"]),
+        Route("/alerts/{id:int}/resolve", resolve, methods=["POST"]),
+        Route("/tables/{site}/{table}", table_page), Route("/tables/{site}/{table}/hands/{hand:int}", hand_page),
+        Route("/health", health_page), Route("/users", users_page), Route("/users", add_user, methods=["POST"]),
+        Route("/events", events), Mount("/static", StaticFiles(directory=static), name="static"),
+    ]
+    middleware = [Middleware(SessionMiddleware, secret_key=dash.session_key, session_cookie="dealerbox_floor",
+                             same_site="strict", https_only=False, max_age=12 * 3600)]
+    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app.state.dashboard = dash
+    return app
+
+
+def _cell(value: object) -> object:
+    value = inert(value)      # control codes shown as \xNN: a `cat` of the export cannot drive a terminal
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value

@@ -1,0 +1,151 @@
+"""What the dashboard does with one floor message: parse it with the contract's checks, drop redeliveries, file
+it in the store and journal what browsers must be told. No network here, so tests feed bytes straight in and the
+console view (``dealerbox floor``) and the web dashboard judge payloads the same way (``contract.display_errors``
+and view.Stream for the sequence numbers).
+"""
+
+from __future__ import annotations
+
+import json
+from collections import OrderedDict
+from dataclasses import dataclass
+
+from ..sinks.floor import contract as c
+from ..sinks.floor.view import MAX_PAYLOAD, STREAMS, Stream, judge
+import sqlalchemy as sa
+
+from .store import Store
+
+TILE_FIELDS = ("hand", "phase", "game", "stakes", "dealer", "pot", "findings", "health")
+
+__all__ = ["MAX_PAYLOAD", "FloorIngest", "Received"]
+SEEN_IDS_KEPT = 50_000            # envelope ids remembered for dropping QoS 1 redeliveries
+ESCALATION = "escalation"         # the topic kind the dashboard publishes (dealerbox/<site>/<table>/escalation)
+
+
+@dataclass
+class Received:
+    """What one message changed: the journal ids to push, and whether it was filed."""
+    journal: list[int]
+    filed: bool
+    reason: str = ""
+
+
+class FloorIngest:
+    def __init__(self, store: Store) -> None:
+        self.store = store
+        self.streams: dict[tuple[str, str, str, str], Stream] = {}      # (site, table, kind, boot)
+        self.seen_ids: OrderedDict[str, None] = OrderedDict()
+        self.duplicates = 0
+        self.shown: dict[tuple[str, str], tuple[str, ...]] = {}     # what each tile last showed
+        self.heard: dict[tuple[str, str], int] = {}                  # events and alerts per table, this burst
+        self.states: dict[tuple[str, str], tuple[str, int]] = {}    # the latest state per table and how many
+        self.events: list[dict] = []
+        self.filed = 0
+        self.known = store.table_keys()
+
+    def receive_many(self, messages: list[tuple[str, bytes]], now: float) -> list[int]:
+        """File a burst in one transaction (one commit instead of one per message); the journal ids to push."""
+        ids: list[int] = []
+        with self.store.engine.begin() as conn:
+            for topic, raw in messages:
+                ids += self._receive(topic, raw, now, conn).journal
+            self._flush(conn, now)
+        return ids
+
+    def _flush(self, conn: sa.Connection, now: float) -> None:
+        """A burst's counts, states and events in a few executemany statements instead of several per message."""
+        for key in set(self.heard) | set(self.states):
+            if key not in self.known:          # a table heard of for the first time gets its row first
+                self.store.touch_table(conn, key[0], key[1], now, count=0)
+                self.known.add(key)
+        self.store.file_burst(conn, now, self.heard, self.states, self.events)
+        if self.filed:
+            self.store.bump(conn, "received", self.filed)
+        self.heard, self.states, self.events = {}, {}, []
+        self.filed = 0
+
+    def receive(self, topic: str, raw: bytes, now: float) -> Received:
+        with self.store.engine.begin() as conn:
+            got = self._receive(topic, raw, now, conn)
+            self._flush(conn, now)
+        return got
+
+    def _receive(self, topic: str, raw: bytes, now: float, conn: sa.Connection) -> Received:
+        parsed = c.parse_topic(topic)
+        if parsed is None:
+            return self._refuse(conn, None, None, topic, "not a floor topic", now)
+        if parsed[2] in ("cmd", "holecards", ESCALATION):
+            return Received([], False, "not for the dashboard")    # we never subscribe to them; ignore if routed
+        judged = judge(topic, raw)
+        if len(judged) == 2:
+            return self._refuse(conn, parsed[0], parsed[1], topic, str(judged[0]), now)
+        site, table, kind, payload = judged
+        if self._redelivered(site, table, kind, payload):
+            self.duplicates += 1
+            return Received([], False, "duplicate")
+        ids: list[int] = []
+        if kind == "status":
+            self.store.touch_table(conn, site, table, now, status=payload["status"], reason=payload["reason"])
+            ids.append(self.store.log(conn, "table", site, {"site": site, "table": table}, now))
+        elif kind == "state":
+            key = (site, table)
+            self.states[key] = (json.dumps(payload), self.states.get(key, ("", 0))[1] + 1)
+            # a state arrives every second from every table: browsers hear of it only when a tile would change
+            shown = tuple(json.dumps(payload.get(k), sort_keys=True) for k in TILE_FIELDS)
+            if self.shown.get((site, table)) != shown:
+                self.shown[(site, table)] = shown
+                ids.append(self.store.log(conn, "table", site, {"site": site, "table": table}, now))
+        elif kind == "event":
+            data = payload["data"]
+            self.events.append({"site": site, "table_id": table, "hand": data.get("hand"), "name": data["event"],
+                                "data": json.dumps(data), "at": now})
+            if data["event"] == "FindingAcknowledged":
+                ids += self._acked_at_table(conn, site, table, payload["boot"], data["id"], now)
+        else:
+            f = payload["finding"]
+            row = {"site": site, "table_id": table, "boot": payload["boot"], "finding": f["id"],
+                   "rule": str(f.get("rule") or ""), "citation": f["citation"], "severity": f["severity"],
+                   "ruling": f["ruling"], "seats": json.dumps(f.get("seats") or []),
+                   "hand": f.get("hand") if isinstance(f.get("hand"), int) else None, "raised_at": now}
+            alert_id = self.store.add_alert(conn, row)
+            if alert_id is None:
+                self.duplicates += 1
+                return Received([], False, "duplicate")
+            ids.append(self.store.log(conn, "alert", site, {"id": alert_id}, now))
+        if kind in STREAMS:
+            key = (site, table)
+            self.heard[key] = self.heard.get(key, 0) + 1
+        self.filed += 1
+        return Received(ids, True)
+
+    def _acked_at_table(self, conn: sa.Connection, site: str, table: str, boot: str, finding: str, now: float) -> list[int]:
+        """The dealer (or another floor view) acknowledged at the table: close our alert too."""
+        for a in self.store.alerts(site=site, table=table, open_only=True):
+            if a.finding == finding and a.boot == boot:
+                self.store.update_alert(conn, a.id, acked_at=now, acked_by=a.acked_by or "table")
+                return [self.store.log(conn, "alert", site, {"id": a.id}, now)]
+        return []
+
+    def _redelivered(self, site: str, table: str, kind: str, payload: dict) -> bool:
+        """QoS 1 may deliver twice: drop by the envelope's id when it has one, else by (boot, seq) per stream."""
+        envelope_id = payload.get("id")
+        if isinstance(envelope_id, str) and kind in STREAMS:
+            if envelope_id in self.seen_ids:
+                return True
+            self.seen_ids[envelope_id] = None
+            if len(self.seen_ids) > SEEN_IDS_KEPT:
+                self.seen_ids.popitem(last=False)
+            return False
+        if kind not in STREAMS:
+            return False
+        stream = self.streams.setdefault((site, table, kind, payload["boot"]), Stream())
+        return not stream.accept(payload["seq"])
+
+    def _refuse(self, conn: sa.Connection, site: str | None, table: str | None, topic: str, reason: str,
+                now: float) -> Received:
+        self.store.bump(conn, "invalid")
+        if site and table and c.NAME.match(site) and c.NAME.match(table):
+            self.store.touch_table(conn, site, table, now, invalid=True)
+        ids = [self.store.log(conn, "invalid", site, {"topic": topic[:200], "reason": reason[:300]}, now)]
+        return Received(ids, False, reason)

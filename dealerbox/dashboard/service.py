@@ -1,0 +1,269 @@
+"""The running dashboard: the store, the MQTT subscriber (aiomqtt, MQTT 5, reconnecting), escalation on an
+injected clock, the commands it publishes (ack over the table's ``cmd`` topic, escalations on their own topic),
+and the wake-up that tells every SSE stream there is something new in the journal."""
+
+from __future__ import annotations
+
+import asyncio
+import bisect
+import json
+import logging
+import secrets
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Callable
+
+import aiomqtt
+from paho.mqtt.packettypes import PacketTypes
+from paho.mqtt.properties import Properties
+
+from ..sinks.floor import contract as c
+from .floor import ESCALATION, FloorIngest
+from .store import Alert, Store
+
+log = logging.getLogger("dealerbox.dashboard")
+ESCALATE_AFTER_S = 60.0
+SESSION_EXPIRY_S = 3600
+TAIL_KEPT = 5000                  # newest journal rows kept in memory for the SSE streams
+BATCH_MAX = 1000                  # messages filed in one transaction at most
+ESCALATION_SCHEMA = "dealerbox.floor.escalation/1"
+
+
+@dataclass
+class BrokerSettings:
+    host: str = "127.0.0.1"
+    port: int = 1883
+    site: str = "+"                      # "+" watches every site (a central dashboard behind bridges)
+    username: str | None = None
+    password: str | None = None
+    tls: bool = False
+    ca_file: str | None = None
+    cert_file: str | None = None
+    key_file: str | None = None
+    client_id: str | None = None         # default dealerbox-dashboard-<name>: a stable id keeps the broker session
+
+    def filters(self) -> list[tuple[str, int]]:
+        base = f"{c.ROOT}/{self.site}/+"
+        # state is retained and superseded every second: QoS 0 spares a PUBACK per snapshot (half the traffic of
+        # a busy room); the streams that must not be lost stay QoS 1
+        return [(f"{base}/status", 1), (f"{base}/state", 0), (f"{base}/event", 1), (f"{base}/alert", 1)]
+
+
+def escalation_payload(boot: str, seq: int, alert: Alert, now: float, after_s: float, sender: str) -> dict:
+    return {"v": 1, "kind": ESCALATION, "site": alert.site, "table": alert.table_id, "boot": boot, "seq": seq,
+            "t": now, "at": now, "from": sender, "after_s": after_s,
+            "alert": {"boot": alert.boot, "finding": alert.finding, "rule": alert.rule, "citation": alert.citation,
+                      "severity": alert.severity, "ruling": alert.ruling, "hand": alert.hand,
+                      "raised_at": alert.raised_at}}
+
+
+def _props(schema: str) -> Properties:
+    props = Properties(PacketTypes.PUBLISH)
+    props.ContentType = c.CONTENT_TYPE
+    props.PayloadFormatIndicator = 1
+    props.UserProperty = [("schema", schema)]
+    return props
+
+
+@dataclass
+class Dashboard:
+    store: Store
+    broker: BrokerSettings | None = None
+    clock: Callable[[], float] = time.time
+    escalate_after: float = ESCALATE_AFTER_S
+    name: str = "dashboard"
+    boot: str = field(default_factory=lambda: uuid.uuid4().hex)
+
+    def __post_init__(self) -> None:
+        self.ingest = FloorIngest(self.store)
+        self.client: aiomqtt.Client | None = None
+        self.connected = False
+        self.broker_note = "not started"
+        self.seqs: dict[str, int] = {}
+        self.session_key = self.store.setting("session_key", lambda: secrets.token_urlsafe(32))
+        self._wake: asyncio.Event | None = None
+        self.stale: set[tuple[str, str]] = set()
+        self._tail: list[tuple[int, str, str | None, str]] = []
+        self._tail_from = self.store.last_journal_id()
+        self._tail_dirty = False
+
+    # --- telling the browsers -----------------------------------------------------------------------
+
+    def journal_after(self, last: int) -> list[tuple[int, str, str | None, str]]:
+        """What the journal holds after ``last``. Every SSE stream asks after each wake-up, so the newest rows are
+        read from the database once and kept; a stream far behind (a reconnect) reads the database itself."""
+        if self._tail_dirty:
+            self._tail_dirty = False
+            fresh = self.store.journal_after(self._tail[-1][0] if self._tail else self._tail_from, TAIL_KEPT)
+            self._tail += fresh
+            self._tail_dirty = len(fresh) == TAIL_KEPT      # more than one read's worth: read on next time too
+            del self._tail[:-TAIL_KEPT]
+        if self._tail and last >= self._tail[0][0] - 1:
+            at = bisect.bisect_right(self._tail, last, key=lambda row: row[0])
+            return self._tail[at:at + 500]
+        if not self._tail and last >= self._tail_from:
+            return []
+        return self.store.journal_after(last)
+
+    def wake(self) -> None:
+        self._tail_dirty = True
+        if self._wake is not None:
+            self._wake.set()
+            self._wake = asyncio.Event()
+
+    async def wait(self, timeout: float) -> None:
+        if self._wake is None:
+            self._wake = asyncio.Event()
+        try:
+            await asyncio.wait_for(self._wake.wait(), timeout)
+        except TimeoutError:
+            pass
+
+    # --- receiving -----------------------------------------------------------------------------------------
+
+    def receive(self, topic: str, raw: bytes) -> None:
+        got = self.ingest.receive(topic, raw, self.clock())
+        if got.journal:
+            self.wake()
+
+    async def _file(self, inbox: asyncio.Queue) -> None:
+        """Take what arrived in bursts: one transaction (one commit) for everything queued at that moment."""
+        while True:
+            batch = [await inbox.get()]
+            while not inbox.empty() and len(batch) < BATCH_MAX:
+                batch.append(inbox.get_nowait())
+            # on a worker thread: the event loop goes on reading the socket (and serving pages) meanwhile
+            if await asyncio.to_thread(self.ingest.receive_many, batch, self.clock()):
+                self.wake()
+
+    def sweep_stale(self) -> None:
+        """A table that stops without its last will goes dead when its state expires: tell the browsers once."""
+        now = self.clock()
+        with self.store.engine.begin() as conn:
+            for t in self.store.tables():
+                key = (t["site"], t["table_id"])
+                stale = t["state_at"] is not None and now - t["state_at"] > c.STATE_EXPIRY_S
+                if stale and key not in self.stale:
+                    self.store.log(conn, "table", t["site"], {"site": t["site"], "table": t["table_id"]}, now)
+                    self.wake()
+                if stale:
+                    self.stale.add(key)
+                else:
+                    self.stale.discard(key)
+
+    async def run_mqtt(self) -> None:
+        """Subscribe and file, forever; on a lost broker wait a little and come back (resubscribing)."""
+        b = self.broker
+        if b is None:
+            return
+        tls = aiomqtt.TLSParameters(ca_certs=b.ca_file, certfile=b.cert_file, keyfile=b.key_file) if b.tls else None
+        inbox: asyncio.Queue = asyncio.Queue()
+        filer = asyncio.create_task(self._file(inbox))
+        try:
+            await self._subscribe(b, tls, inbox)
+        finally:
+            filer.cancel()
+
+    async def _subscribe(self, b: BrokerSettings, tls: aiomqtt.TLSParameters | None, inbox: asyncio.Queue) -> None:
+        connect = Properties(PacketTypes.CONNECT)
+        connect.SessionExpiryInterval = SESSION_EXPIRY_S   # the broker queues alerts for us while we restart
+        while True:
+            try:
+                async with aiomqtt.Client(b.host, b.port, username=b.username, password=b.password,
+                                          protocol=aiomqtt.ProtocolVersion.V5, tls_params=tls, keepalive=10,
+                                          identifier=b.client_id or f"dealerbox-dashboard-{self.name}",
+                                          clean_start=False, properties=connect) as client:
+                    await client.subscribe(b.filters())
+                    self.client, self.connected = client, True
+                    self._broker_state(f"connected to {b.host}:{b.port}")
+                    async for message in client.messages:
+                        payload = message.payload if isinstance(message.payload, bytes) else \
+                            str(message.payload).encode()
+                        inbox.put_nowait((message.topic.value, payload))
+            except aiomqtt.MqttError as e:
+                self.client, self.connected = None, False
+                self._broker_state(f"lost {b.host}:{b.port}: {e}")
+                await asyncio.sleep(0.5)
+
+    def _broker_state(self, note: str) -> None:
+        if note == self.broker_note:
+            return
+        self.broker_note = note
+        log.info("floor broker: %s", note)
+        with self.store.engine.begin() as conn:
+            self.store.log(conn, "broker", None, {"connected": self.connected, "note": note}, self.clock())
+        self.wake()
+
+    # --- acting ----------------------------------------------------------------------------------------
+
+    async def _publish(self, topic: str, payload: dict, props: Properties) -> None:
+        if self.client is None:
+            raise ConnectionError("the floor broker is not connected: try again in a moment")
+        await self.client.publish(topic, json.dumps(payload), qos=1, properties=props)
+
+    def _next(self, kind: str) -> int:
+        self.seqs[kind] = self.seqs.get(kind, 0) + 1
+        return self.seqs[kind]
+
+    async def acknowledge(self, alert_id: int, user: str) -> Alert:
+        a = self._open_alert(alert_id)
+        env = c.Envelope(a.site, c.check_name("dashboard name", self.name), self.boot, self.seqs)
+        payload = c.command_payload(env, "ack", self.clock(), f"{self.name}:{user}"[:64], a.finding, table=a.table_id)
+        await self._publish(c.topic(a.site, a.table_id, "cmd"), payload, _props("dealerbox.floor.cmd/1"))
+        return self._change(alert_id, acked_by=user, acked_at=self.clock())
+
+    def assign(self, alert_id: int, to: str) -> Alert:
+        if self.store.user(to) is None:
+            raise ValueError(f"assign: no user named {to!r}")
+        return self._change(alert_id, assigned_to=to)
+
+    def resolve(self, alert_id: int, user: str, note: str) -> Alert:
+        if not note.strip():
+            raise ValueError("resolve: write a note saying how it was settled")
+        a = self.store.alert(alert_id)
+        if a is None:
+            raise LookupError(f"no alert {alert_id}")
+        extra = {} if a.acked_at else {"acked_by": user, "acked_at": self.clock()}
+        return self._change(alert_id, resolved_by=user, resolved_at=self.clock(), note=note[:2000], **extra)
+
+    def _open_alert(self, alert_id: int) -> Alert:
+        a = self.store.alert(alert_id)
+        if a is None:
+            raise LookupError(f"no alert {alert_id}")
+        if not a.open:
+            raise ValueError(f"alert {alert_id} is already acknowledged by {a.acked_by or a.resolved_by}")
+        return a
+
+    def _change(self, alert_id: int, **values: object) -> Alert:
+        with self.store.engine.begin() as conn:
+            self.store.update_alert(conn, alert_id, **values)
+            a = self.store.alert(alert_id)
+            self.store.log(conn, "alert", a.site if a else None, {"id": alert_id}, self.clock())
+        self.wake()
+        found = self.store.alert(alert_id)
+        assert found is not None
+        return found
+
+    async def escalate_due(self) -> list[Alert]:
+        """Escalate every floor alert nobody acknowledged within ``escalate_after`` (by the injected clock)."""
+        done = []
+        for a in self.store.due_for_escalation(self.clock(), self.escalate_after):
+            payload = escalation_payload(self.boot, self._next(ESCALATION), a, self.clock(), self.escalate_after,
+                                         self.name)
+            try:
+                await self._publish(c.topic(a.site, a.table_id, ESCALATION), payload, _props(ESCALATION_SCHEMA))
+            except ConnectionError:
+                log.warning("escalation of %s/%s %s kept for later: broker down", a.site, a.table_id, a.finding)
+                continue
+            done.append(self._change(a.id, escalated_at=self.clock()))
+        return done
+
+    async def run_escalation(self, every: float = 1.0) -> None:
+        while True:
+            await asyncio.sleep(every)
+            try:
+                await self.escalate_due()
+                self.sweep_stale()
+            except aiomqtt.MqttError as e:
+                log.warning("escalation publish failed: %s", e)

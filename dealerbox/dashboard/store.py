@@ -1,0 +1,309 @@
+"""The dashboard's memory: users, tables, alerts and their handling, per-hand events and a journal of what was
+pushed to browsers (its ids are the SSE ``id:`` so a browser that reconnects with ``Last-Event-ID`` gets what it
+missed). SQLAlchemy Core, so one set of statements runs on SQLite (the default, WAL, created on first start) and
+on PostgreSQL (by URL). Schema changes are numbered steps recorded in ``schema_migrations``.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+
+import sqlalchemy as sa
+from sqlalchemy import event as sa_event
+
+meta = sa.MetaData()
+
+migrations = sa.Table("schema_migrations", meta, sa.Column("version", sa.Integer, primary_key=True),
+                      sa.Column("applied_at", sa.Float, nullable=False))
+users = sa.Table("users", meta, sa.Column("name", sa.String(64), primary_key=True),
+                 sa.Column("role", sa.String(16), nullable=False),
+                 sa.Column("password_hash", sa.String(256), nullable=False))
+tables = sa.Table("floor_tables", meta, sa.Column("site", sa.String(32), primary_key=True),
+                  sa.Column("table_id", sa.String(32), primary_key=True),
+                  sa.Column("status", sa.String(16)), sa.Column("reason", sa.String(64)),
+                  sa.Column("state", sa.Text), sa.Column("state_at", sa.Float),
+                  sa.Column("last_seen", sa.Float), sa.Column("received", sa.Integer, nullable=False, default=0),
+                  sa.Column("invalid", sa.Integer, nullable=False, default=0))
+alerts = sa.Table("alerts", meta, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+                  sa.Column("site", sa.String(32), nullable=False), sa.Column("table_id", sa.String(32), nullable=False),
+                  sa.Column("boot", sa.String(64), nullable=False), sa.Column("finding", sa.String(32), nullable=False),
+                  sa.Column("rule", sa.String(64)), sa.Column("citation", sa.Text), sa.Column("severity", sa.String(16)),
+                  sa.Column("ruling", sa.Text), sa.Column("seats", sa.Text), sa.Column("hand", sa.Integer),
+                  sa.Column("raised_at", sa.Float, nullable=False), sa.Column("acked_by", sa.String(64)),
+                  sa.Column("acked_at", sa.Float), sa.Column("assigned_to", sa.String(64)),
+                  sa.Column("resolved_by", sa.String(64)), sa.Column("resolved_at", sa.Float),
+                  sa.Column("note", sa.Text), sa.Column("escalated_at", sa.Float),
+                  sa.UniqueConstraint("site", "table_id", "boot", "finding", name="alerts_once"))
+hand_events = sa.Table("hand_events", meta, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+                       sa.Column("site", sa.String(32), nullable=False),
+                       sa.Column("table_id", sa.String(32), nullable=False),
+                       sa.Column("hand", sa.Integer), sa.Column("name", sa.String(64), nullable=False),
+                       sa.Column("data", sa.Text, nullable=False), sa.Column("at", sa.Float, nullable=False))
+sa.Index("hand_events_by_hand", hand_events.c.site, hand_events.c.table_id, hand_events.c.hand)
+journal = sa.Table("journal", meta, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+                   sa.Column("at", sa.Float, nullable=False), sa.Column("kind", sa.String(16), nullable=False),
+                   sa.Column("site", sa.String(32)), sa.Column("data", sa.Text, nullable=False))
+settings = sa.Table("settings", meta, sa.Column("name", sa.String(64), primary_key=True),
+                    sa.Column("value", sa.Text, nullable=False))
+counters = sa.Table("counters", meta, sa.Column("name", sa.String(64), primary_key=True),
+                    sa.Column("value", sa.Integer, nullable=False))
+
+# Each step is idempotent DDL; the version number is what the database remembers having run.
+MIGRATIONS = {1: "the first schema: users, tables, alerts, hand events, journal, counters"}
+ROLES = ("viewer", "supervisor", "admin")
+ALERT_COLUMNS = [c.name for c in alerts.columns]
+
+
+# Bursts are filed with prebuilt statements run as executemany: building a statement per message costs more
+# than the SQL itself at a few thousand messages a second.
+_HEARD = (tables.update().where(tables.c.site == sa.bindparam("k_site"), tables.c.table_id == sa.bindparam("k_table"))
+          .values(last_seen=sa.bindparam("at"), received=tables.c.received + sa.bindparam("n")))
+_STATED = (tables.update().where(tables.c.site == sa.bindparam("k_site"), tables.c.table_id == sa.bindparam("k_table"))
+           .values(last_seen=sa.bindparam("at"), received=tables.c.received + sa.bindparam("n"),
+                   state=sa.bindparam("state"), state_at=sa.bindparam("at"), status="online"))
+
+
+def _sqlite_pragmas(dbapi_connection, _record) -> None:
+    cur = dbapi_connection.cursor()
+    cur.execute("PRAGMA journal_mode=WAL")       # readers (page views) never wait for the subscriber's writes
+    cur.execute("PRAGMA synchronous=NORMAL")     # a power cut may lose the last commits, never corrupt the file
+    cur.execute("PRAGMA busy_timeout=5000")
+    cur.close()
+
+
+@dataclass
+class Alert:
+    id: int
+    site: str
+    table_id: str
+    boot: str
+    finding: str
+    rule: str | None
+    citation: str | None
+    severity: str | None
+    ruling: str | None
+    seats: str | None
+    hand: int | None
+    raised_at: float
+    acked_by: str | None
+    acked_at: float | None
+    assigned_to: str | None
+    resolved_by: str | None
+    resolved_at: float | None
+    note: str | None
+    escalated_at: float | None
+
+    @property
+    def open(self) -> bool:
+        return self.acked_at is None and self.resolved_at is None
+
+    def as_json(self) -> dict:
+        return {k: getattr(self, k) for k in ALERT_COLUMNS}
+
+
+class Store:
+    """One database, by URL: ``sqlite:///path.db`` (default) or ``postgresql+psycopg://user@host:port/db``."""
+
+    def __init__(self, url: str) -> None:
+        self.url = url
+        self.engine = sa.create_engine(url, future=True)
+        if self.engine.dialect.name == "sqlite":
+            sa_event.listen(self.engine, "connect", _sqlite_pragmas)
+        self.migrate()
+
+    def migrate(self) -> None:
+        with self.engine.begin() as conn:
+            migrations.create(conn, checkfirst=True)
+            done = {r[0] for r in conn.execute(sa.select(migrations.c.version))}
+            for version in sorted(MIGRATIONS):
+                if version in done:
+                    continue
+                if version == 1:
+                    meta.create_all(conn, checkfirst=True)
+                conn.execute(migrations.insert().values(version=version, applied_at=0.0))
+
+    def versions(self) -> list[int]:
+        with self.engine.connect() as conn:
+            return sorted(r[0] for r in conn.execute(sa.select(migrations.c.version)))
+
+    def close(self) -> None:
+        self.engine.dispose()
+
+    # --- users --------------------------------------------------------------------------------------------
+
+    def put_user(self, name: str, role: str, password_hash: str) -> None:
+        if role not in ROLES:
+            raise ValueError(f"role: {role!r} is not one of {', '.join(ROLES)}")
+        with self.engine.begin() as conn:
+            conn.execute(users.delete().where(users.c.name == name))
+            conn.execute(users.insert().values(name=name, role=role, password_hash=password_hash))
+
+    def user(self, name: str) -> tuple[str, str] | None:
+        """(role, password hash) or None."""
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(users.c.role, users.c.password_hash).where(users.c.name == name)).first()
+        return (row[0], row[1]) if row else None
+
+    def user_names(self) -> list[tuple[str, str]]:
+        with self.engine.connect() as conn:
+            return [(r[0], r[1]) for r in conn.execute(sa.select(users.c.name, users.c.role).order_by(users.c.name))]
+
+    def setting(self, name: str, make) -> str:
+        """A stored setting, made and kept on first use (the session signing key survives a restart)."""
+        with self.engine.begin() as conn:
+            row = conn.execute(sa.select(settings.c.value).where(settings.c.name == name)).first()
+            if row:
+                return row[0]
+            value = make()
+            conn.execute(settings.insert().values(name=name, value=value))
+            return value
+
+    # --- counters -----------------------------------------------------------------------------------------
+
+    def bump(self, conn: sa.Connection, name: str, by: int = 1) -> None:
+        if conn.execute(counters.update().where(counters.c.name == name)
+                        .values(value=counters.c.value + by)).rowcount == 0:
+            conn.execute(counters.insert().values(name=name, value=by))
+
+    def counters(self) -> dict[str, int]:
+        with self.engine.connect() as conn:
+            return {r[0]: r[1] for r in conn.execute(sa.select(counters.c.name, counters.c.value))}
+
+    # --- tables -------------------------------------------------------------------------------------------
+
+    def touch_table(self, conn: sa.Connection, site: str, table: str, at: float, *, invalid: bool = False,
+                    count: int = 1, **values: object) -> None:
+        key = (tables.c.site == site) & (tables.c.table_id == table)
+        inc = {"invalid": tables.c.invalid + count} if invalid else {"received": tables.c.received + count}
+        if conn.execute(tables.update().where(key).values(last_seen=at, **inc, **values)).rowcount == 0:
+            conn.execute(tables.insert().values(site=site, table_id=table, last_seen=at,
+                                                received=0 if invalid else count, invalid=count if invalid else 0,
+                                                **values))
+
+    def tables(self, site: str | None = None) -> list[dict]:
+        q = sa.select(tables).order_by(tables.c.site, tables.c.table_id)
+        if site:
+            q = q.where(tables.c.site == site)
+        with self.engine.connect() as conn:
+            out = [dict(r._mapping) for r in conn.execute(q)]
+        for row in out:
+            row["state"] = json.loads(row["state"]) if row["state"] else None
+        return out
+
+    def table_keys(self) -> set[tuple[str, str]]:
+        with self.engine.connect() as conn:
+            return {(r[0], r[1]) for r in conn.execute(sa.select(tables.c.site, tables.c.table_id))}
+
+    def file_burst(self, conn: sa.Connection, at: float, heard: dict[tuple[str, str], int],
+                   states: dict[tuple[str, str], tuple[str, int]], events: list[dict]) -> None:
+        """Counts per table, the latest state per table and the events of one burst, in three statements."""
+        if states:
+            conn.execute(_STATED, [{"k_site": s, "k_table": t, "at": at, "state": st, "n": n}
+                                        for (s, t), (st, n) in states.items()])
+        rest = [{"k_site": s, "k_table": t, "at": at, "n": n} for (s, t), n in heard.items() if (s, t) not in states]
+        if rest:
+            conn.execute(_HEARD, rest)
+        if events:
+            conn.execute(hand_events.insert(), events)
+
+    def table(self, site: str, table: str) -> dict | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(tables).where(tables.c.site == site, tables.c.table_id == table)).first()
+        if row is None:
+            return None
+        out = dict(row._mapping)
+        out["state"] = json.loads(out["state"]) if out["state"] else None
+        return out
+
+    def sites(self) -> list[str]:
+        with self.engine.connect() as conn:
+            return [r[0] for r in conn.execute(sa.select(tables.c.site).distinct().order_by(tables.c.site))]
+
+    # --- alerts -------------------------------------------------------------------------------------------
+
+    def add_alert(self, conn: sa.Connection, row: dict) -> int | None:
+        """The new alert's id, or None when this (site, table, boot, finding) is already filed."""
+        found = conn.execute(sa.select(alerts.c.id).where(
+            (alerts.c.site == row["site"]) & (alerts.c.table_id == row["table_id"]) & (alerts.c.boot == row["boot"])
+            & (alerts.c.finding == row["finding"]))).first()
+        if found:
+            return None
+        return conn.execute(alerts.insert().values(**row)).inserted_primary_key[0]
+
+    def alert(self, alert_id: int) -> Alert | None:
+        with self.engine.connect() as conn:
+            row = conn.execute(sa.select(alerts).where(alerts.c.id == alert_id)).first()
+        return Alert(**row._mapping) if row else None
+
+    def alerts(self, *, site: str | None = None, table: str | None = None, rule: str | None = None,
+               severity: str | None = None, supervisor: str | None = None, since: float | None = None,
+               until: float | None = None, open_only: bool = False, limit: int = 500) -> list[Alert]:
+        q = sa.select(alerts)
+        for column, value in ((alerts.c.site, site), (alerts.c.table_id, table), (alerts.c.rule, rule),
+                              (alerts.c.severity, severity)):
+            if value:
+                q = q.where(column == value)
+        if supervisor:
+            q = q.where((alerts.c.acked_by == supervisor) | (alerts.c.assigned_to == supervisor)
+                        | (alerts.c.resolved_by == supervisor))
+        if since is not None:
+            q = q.where(alerts.c.raised_at >= since)
+        if until is not None:
+            q = q.where(alerts.c.raised_at <= until)
+        if open_only:
+            q = q.where(alerts.c.acked_at.is_(None) & alerts.c.resolved_at.is_(None))
+        # escalated first, then newest first
+        q = q.order_by(alerts.c.escalated_at.is_(None), alerts.c.id.desc()).limit(limit)
+        with self.engine.connect() as conn:
+            return [Alert(**r._mapping) for r in conn.execute(q)]
+
+    def update_alert(self, conn: sa.Connection, alert_id: int, **values: object) -> None:
+        conn.execute(alerts.update().where(alerts.c.id == alert_id).values(**values))
+
+    def due_for_escalation(self, now: float, timeout: float) -> list[Alert]:
+        q = sa.select(alerts).where(alerts.c.severity == "floor", alerts.c.acked_at.is_(None),
+                                    alerts.c.resolved_at.is_(None), alerts.c.escalated_at.is_(None),
+                                    alerts.c.raised_at <= now - timeout)
+        with self.engine.connect() as conn:
+            return [Alert(**r._mapping) for r in conn.execute(q)]
+
+    # --- hands --------------------------------------------------------------------------------------------
+
+    def add_event(self, conn: sa.Connection, site: str, table: str, data: dict, at: float) -> None:
+        conn.execute(hand_events.insert().values(site=site, table_id=table, hand=data.get("hand"),
+                                                 name=data["event"], data=json.dumps(data), at=at))
+
+    def hands(self, site: str, table: str, limit: int = 20) -> list[dict]:
+        """The newest hands: number, event count and their findings."""
+        q = (sa.select(hand_events.c.hand, sa.func.count(), sa.func.min(hand_events.c.at))
+             .where(hand_events.c.site == site, hand_events.c.table_id == table, hand_events.c.hand.is_not(None))
+             .group_by(hand_events.c.hand).order_by(hand_events.c.hand.desc()).limit(limit))
+        with self.engine.connect() as conn:
+            rows = conn.execute(q).all()
+        found = {}
+        for a in self.alerts(site=site, table=table, limit=2000):
+            found.setdefault(a.hand, []).append(a)
+        return [{"hand": r[0], "events": r[1], "at": r[2], "findings": found.get(r[0], [])} for r in rows]
+
+    def hand(self, site: str, table: str, hand: int) -> list[dict]:
+        q = (sa.select(hand_events.c.data).where(hand_events.c.site == site, hand_events.c.table_id == table,
+                                                 hand_events.c.hand == hand).order_by(hand_events.c.id))
+        with self.engine.connect() as conn:
+            return [json.loads(r[0]) for r in conn.execute(q)]
+
+    # --- journal (what browsers are pushed) -------------------------------------------------------------
+
+    def log(self, conn: sa.Connection, kind: str, site: str | None, data: dict, at: float) -> int:
+        return conn.execute(journal.insert().values(at=at, kind=kind, site=site, data=json.dumps(data))
+                            ).inserted_primary_key[0]
+
+    def journal_after(self, last_id: int, limit: int = 500) -> list[tuple[int, str, str | None, str]]:
+        q = (sa.select(journal.c.id, journal.c.kind, journal.c.site, journal.c.data)
+             .where(journal.c.id > last_id).order_by(journal.c.id).limit(limit))
+        with self.engine.connect() as conn:
+            return [(r[0], r[1], r[2], r[3]) for r in conn.execute(q)]
+
+    def last_journal_id(self) -> int:
+        with self.engine.connect() as conn:
+            return conn.execute(sa.select(sa.func.coalesce(sa.func.max(journal.c.id), 0))).scalar_one()

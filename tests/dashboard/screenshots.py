@@ -1,0 +1,67 @@
+"""Screenshots of the dashboard for the README, made from the tests' own fixtures (a real broker, real
+FloorLink tables, the dashboard, Debian's chromium):
+
+    PYTHONPATH=. python -m tests.dashboard.screenshots docs/img
+"""
+
+from __future__ import annotations
+
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+from dealerbox.dashboard import auth
+from dealerbox.dashboard.store import Store
+from tests.fixtures.broker import Mosquitto
+from tests.waiting import wait_until
+
+from .conftest import CHROMIUM, CHROMIUM_ARGS, PASSWORD, Running, ShiftedClock
+from .tables import play_hand, start_table
+
+
+def main(out: Path) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        broker = Mosquitto(work / "broker").start()
+        db = f"sqlite:///{work / 'floor.db'}"
+        store = Store(db)
+        store.put_user("sam", "supervisor", auth.hash_password(PASSWORD))
+        store.close()
+        dash = Running(db, broker, ShiftedClock()).start()
+        links = [start_table(work / f"t{n}", broker, f"T{n:02d}") for n in range(1, 13)]
+        try:
+            for n, link in enumerate(links, 1):
+                play_hand(link, n, alert=n % 4 == 1)
+            assert wait_until(lambda: len(dash.store.tables()) == 12 and len(dash.store.alerts()) == 3, 20)
+            links[-1].stop()                                  # one table goes dark
+            time.sleep(1.0)
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+                page = browser.new_page(viewport={"width": 1100, "height": 640})
+                page.goto(dash.url + "/login")
+                page.fill("input[name=name]", "sam")
+                page.fill("input[name=password]", PASSWORD)
+                page.click("button:has-text('Sign in')")
+                page.wait_for_url(dash.url + "/")
+                page.screenshot(path=str(out / "dashboard-map.png"))
+                page.goto(dash.url + "/alerts")
+                page.screenshot(path=str(out / "dashboard-queue.png"))
+                page.goto(dash.url + "/tables/demo/T05/hands/5")
+                for _ in range(8):
+                    page.click("#next")
+                page.screenshot(path=str(out / "dashboard-hand.png"))
+                browser.close()
+        finally:
+            for link in links[:-1]:
+                link.stop()
+            dash.stop()
+            broker.stop()
+    print(f"wrote {out}/dashboard-map.png, dashboard-queue.png, dashboard-hand.png")
+
+
+if __name__ == "__main__":
+    main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/img"))

@@ -1,0 +1,56 @@
+"""The same store and app code on a real PostgreSQL server (started by the test on a free port)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from starlette.testclient import TestClient
+
+from dealerbox.dashboard import auth
+from dealerbox.dashboard.app import create_app
+from dealerbox.dashboard.service import Dashboard
+from dealerbox.dashboard.store import Store
+
+from .postgres import Postgres
+from .tables import alert_bytes
+
+pytestmark = pytest.mark.timeout(180)
+
+
+@pytest.fixture(scope="module")
+def postgres():
+    pg = Postgres().start()
+    yield pg
+    pg.stop()
+
+
+def test_dashboard_runs_on_postgresql(postgres):
+    store = Store(postgres.url)
+    assert store.engine.dialect.name == "postgresql"
+    assert Store(postgres.url).versions() == [1]                 # a second start does not migrate again
+    store.put_user("pat", "supervisor", auth.hash_password("pg-password-1"))
+    dash = Dashboard(store)
+    dash.receive("dealerbox/north/P01/alert", alert_bytes("north", "P01", "h2-1", "<b>loud</b>"))
+    dash.receive("dealerbox/north/P01/alert", alert_bytes("north", "P01", "h2-1", "<b>loud</b>"))   # redelivered
+    dash.receive("dealerbox/north/P01/event", json.dumps({
+        "v": 1, "kind": "event", "site": "north", "table": "P01", "boot": "b", "seq": 1, "t": 1.0, "at": 1.0,
+        "data": {"event": "HandStarted", "t": 1.0, "hand": 2}}).encode())
+    dash.receive("dealerbox/north/P01/state", b"{broken")
+    assert len(store.alerts()) == 1 and store.counters() == {"received": 2, "invalid": 1}
+    with TestClient(create_app(dash, background=False)) as client:
+        token = re.search(r'name="csrf" value="([^"]+)"', client.get("/login").text).group(1)
+        client.post("/login", data={"name": "pat", "password": "pg-password-1", "csrf": token})
+        token = re.search(r'name="csrf" content="([^"]+)"', client.get("/alerts").text).group(1)
+        alert_id = store.alerts()[0].id
+        r = client.post(f"/alerts/{alert_id}/resolve", data={"note": "checked on camera", "csrf": token},
+                        follow_redirects=False)
+        assert r.status_code == 303
+        page = client.get("/alerts?site=north").text
+        assert "&lt;b&gt;loud&lt;/b&gt;" in page and "checked on camera" in page
+        assert "hand 2" in client.get("/tables/north/P01").text
+        assert "checked on camera" in client.get("/alerts.csv?supervisor=pat").text
+        assert client.get("/health").status_code == 200
+    assert store.last_journal_id() >= 3
+    store.close()
