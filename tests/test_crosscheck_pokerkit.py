@@ -255,7 +255,7 @@ def put_raise(game: BettingTable, hand, rng: random.Random, seat: int, amount: i
     """A bet or raise in one motion. A lone chip facing a bet would only call (No-Limit 9, Betting 15), so the
     player either declares the raise first or breaks the chip into smaller ones."""
     chips = game.box.make(amount)
-    facing = hand.cur > hand.seats[seat].wager
+    facing = hand.current_bet > hand.seats[seat].wager
     if len(chips) == 1 and facing:
         if rng.random() < 0.5:
             game.declare(seat)
