@@ -100,6 +100,10 @@ class BettingTurn:
             if serial != self.round.wager_serial:
                 if kind == "check":
                     b.no_raise = True
+                elif b.present > max(b.credited, b.wager):
+                    standing = b.wager + b.present - max(b.credited, b.wager)
+                    if standing >= self.round.current_bet:   # less would not answer the bet: the seat adds or folds
+                        out += self._ask_stands_by(t, seat, standing, single)
                 break
             if kind == "check":
                 if b.wager >= self.round.current_bet:
@@ -148,6 +152,8 @@ class BettingTurn:
             out.append(self._finding(t, "betting.10", "dealer", "continues",
                                      f"Seat {seat} folded out of turn (seat {self.to_act} is to act): the fold stands.",
                                      (seat,)))
+        if self.question is not None and self.question.seat == seat:
+            out += self._close_question(t)
         b.folded = True
         self.live.discard(seat)
         b.voluntary = True

@@ -185,6 +185,11 @@ class ChipMotions:
             return [self._finding(t, "betting.10", "dealer", "wager-corrected",
                                   f"Seat {seat} has no action pending: those {extra} do not play; return them.",
                                   (seat,))]
+        if self.question is not None and self.question.seat == seat:
+            return self._close_question(t) + self._chips_in(t, seat, single, declared)   # read afresh
+        dead = self._dead_blind_owed(seat)
+        if dead and intent - dead >= self.round.current_bet and not declared:
+            return self._ask_late_blind(t, seat, intent, single, dead)
         out = self._act(t, seat, intent, single, declared)
         return out + self._advance(t)
 
@@ -193,6 +198,8 @@ class ChipMotions:
         out: list[te.TableEvent] = [te.ChipsMoved(t, self.hand, f"bet{seat}", seat, -value, (value,))]
         if b is None or self.settled:
             return out
+        if self.question is not None and self.question.seat == seat:
+            out += self._close_question(t)      # the player's own hands answered: the chips are going back
         present = b.present
         top, extra = uncalled({s: x.wager for s, x in self.seats.items()})
         # the uncalled part of a bet handed back at the end of the round; once everyone else has folded the

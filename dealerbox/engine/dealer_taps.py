@@ -58,9 +58,10 @@ class DealerTaps:
             return self._exposed(e)
         if a == "muck-unshown" and e.seat is not None:
             return self._unshown(t, e.seat)
-        # Taps only the betting engine understands, when it offers them.
-        if a == "declare-raise" and hasattr(self.hb, "declare_raise"):
+        if a == "declare-raise":
             return self._betting_events(self.hb.declare_raise(t, e.seat))
+        if a == "answer":
+            return self._betting_events(self.hb.answer(t, e.ref, e.choice))
         return []
 
     def _exposed(self, e: ev.DealerInput) -> list[te.TableEvent]:

@@ -12,6 +12,7 @@ from .betting_turn import BettingTurn
 from .blinds import clockwise, positions
 from .chip_motions import ChipMotions
 from .posting import Posting
+from .questions import DealerQuestions, OpenQuestion
 from .pots import build_pots, split, uncalled
 from .structures import Structure
 from .wager_rules import WagerRules
@@ -20,7 +21,7 @@ if TYPE_CHECKING:     # the table creates each hand: only the annotation refers 
     from .table_betting import TableBetting
 
 
-class HandBetting(ChipMotions, Posting, BettingTurn, WagerRules):
+class HandBetting(ChipMotions, Posting, BettingTurn, WagerRules, DealerQuestions):
     """The betting of one hand. Every method returns table events, except the queries and ``settle``."""
 
     def __init__(self, table: TableBetting, t: float, hand: int, button: int, dealt_in: list[int]) -> None:
@@ -51,6 +52,7 @@ class HandBetting(ChipMotions, Posting, BettingTurn, WagerRules):
         self.leaving: dict[str, tuple[float, int, int]] = {}
         self.held: dict[int, float] = {}
         self.declared: set[int] = set()
+        self.question: OpenQuestion | None = None    # the one question to the dealer the hand waits for
         self.undo_offer: UndoPoint | None = None     # a short call that may be taken back (Betting 12)
         self.dealing = False
         self.pot_chips = 0
@@ -163,7 +165,7 @@ class HandBetting(ChipMotions, Posting, BettingTurn, WagerRules):
         return b.zone if b else self.zones.setdefault(seat, {})
 
     def _end_round(self, t: float) -> list[te.TableEvent]:
-        out = self._flush(t)
+        out = self._flush(t) + self._close_question(t)
         wagers = {s: b.wager for s, b in self.seats.items()}
         seat, extra = uncalled(wagers)
         if seat is not None and self.seats[seat].live:
@@ -203,7 +205,7 @@ class HandBetting(ChipMotions, Posting, BettingTurn, WagerRules):
         self.motions.clear()
         self.held.clear()
         self.leaving.clear()
-        out: list[te.TableEvent] = []
+        out: list[te.TableEvent] = self._close_question(t)
         for s, b in self.seats.items():
             back = self.contributed[s] + b.wager + self.dead_money.get(s, 0)
             if back:
@@ -219,6 +221,7 @@ class HandBetting(ChipMotions, Posting, BettingTurn, WagerRules):
         winners named goes to its only eligible seat. Returns the pots with shares, and every seat's stack."""
         if self.settled:
             return [], self.table.stacks
+        self.question = None     # the hand is over: nothing left to ask
         if self.street != "showdown":
             self._end_round(t)
             self.ended_streets.add(self.street)

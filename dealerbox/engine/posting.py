@@ -72,6 +72,15 @@ class Posting:
             return g.small_blind, 0
         return g.big_blind, (g.small_blind if "sb" in owed else 0)
 
+    def _dead_blind_owed(self, seat: int) -> int:
+        """The dead part a seat still owes when it acts in turn after the deal without having posted (Blinds 10
+        let it play): its chips may include that post, or not. 0 when nothing dead is owed."""
+        b = self.seats[seat]
+        owed = self.table.owes.get(seat)
+        if not owed or not self.dealing or self.street != "preflop" or b.voluntary or b.posted:
+            return 0
+        return self._owed_post(owed)[1]
+
     def _owed_amount(self, owed: set[str]) -> int:
         return sum(self._owed_post(owed))
 

@@ -279,4 +279,5 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
             burn_count=len(h.burns) if h else 0, muck_count=len(self.ledger.in_zone("muck")),
             pot=sum(self.pot_zone.values()), pots=pots, seats=tuple(seats), findings=findings,
             to_act=(hb.to_act if running and not h.decided else None), deck_id=self.deck_id, winners=winners,
-            pot_winners=tuple(h.winners) if h is not None and h.decided else ())
+            pot_winners=tuple(h.winners) if h is not None and h.decided else (),
+            question=hb.question.view() if running and hb.question is not None else None)

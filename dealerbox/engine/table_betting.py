@@ -32,6 +32,7 @@ class TableBetting:
         self.kill = KillTracker(config.game.kill, config.game.kill_qualifier)
         self.kill_reason = ""
         self.hand: HandBetting | None = None
+        self.questions_asked = 0                  # numbers the questions to the dealer: q1, q2, ...
 
     # --- seats ---------------------------------------------------------------------------------------
     @property
