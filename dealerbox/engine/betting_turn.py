@@ -114,6 +114,8 @@ class BettingTurn:
 
     # --- taps and the engine's calls ---------------------------------------------------------------------
     def check(self, t: float, seat: int | None = None) -> list[te.TableEvent]:
+        if self.lost:
+            return []         # lost track of the betting: quiet until the next deal
         out = self._sync(t, seat)
         if self.settled:
             return out
@@ -148,7 +150,7 @@ class BettingTurn:
         b = self.seats.get(seat)
         if self.settled or b is None or not b.live:
             return out
-        if seat != self.to_act and seat in self.round.pending and self.to_act is not None:
+        if seat != self.to_act and seat in self.round.pending and self.to_act is not None and not self.lost:
             out.append(self._finding(t, "betting.10", "dealer", "continues",
                                      f"Seat {seat} folded out of turn (seat {self.to_act} is to act): the fold stands.",
                                      (seat,)))

@@ -137,8 +137,7 @@ class CardFlow:
             return out
         h.dealt.append(tag.uid)
         if h.cards_out == 0:
-            if hasattr(self.hb, "deal_started"):
-                out += self._betting_events(self.hb.deal_started(t))
+            out += self._betting_events(self.hb.deal_started(t))
             if self.puck is not None and self.puck != h.button and len(h.order) >= 2 \
                     and self.puck != self.disputed_puck:
                 # Checked as the deal starts, once per hand: the puck may move until then.

@@ -68,6 +68,8 @@ class ChipMotions:
         return out
 
     def chip_entered(self, t: float, seat: int, tag: Tag) -> list[te.TableEvent]:
+        if self.lost:
+            return []         # lost track of the betting: quiet until the next deal
         out = self._sync(t, seat)
         if self.settled:
             return out
@@ -91,6 +93,8 @@ class ChipMotions:
         return out
 
     def chip_left(self, t: float, seat: int, tag: Tag) -> list[te.TableEvent]:
+        if self.lost:
+            return []         # lost track of the betting: quiet until the next deal
         out = self.tick(t)
         zone = self._zone(seat)
         if tag.uid in zone:
@@ -115,6 +119,8 @@ class ChipMotions:
         return out
 
     def declare_raise(self, t: float, seat: int) -> list[te.TableEvent]:
+        if self.lost:
+            return []         # lost track of the betting: quiet until the next deal
         out = self._sync(t, seat)
         self.declared.add(seat)
         return out

@@ -216,6 +216,12 @@ class FloorCalled(TableEvent):
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class BettingLost(TableEvent):
+    reason: str          # what made the chips unreadable: "sequence-gap", "link-down"
+    text: str            # for the dealer: finish the hand by hand; the terminal picks up at the next deal
+
+
 # --- questions to the dealer --------------------------------------------------------------------------
 
 @dataclass(frozen=True, slots=True)

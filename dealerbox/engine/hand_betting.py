@@ -17,6 +17,8 @@ from .pots import build_pots, split, uncalled
 from .structures import Structure
 from .wager_rules import WagerRules
 
+LOST_TRACK = "Lost track of the betting: finish this hand by hand; the terminal picks up at the next deal."
+
 if TYPE_CHECKING:     # the table creates each hand: only the annotation refers back to it
     from .table_betting import TableBetting
 
@@ -52,6 +54,7 @@ class HandBetting(ChipMotions, Posting, BettingTurn, WagerRules, DealerQuestions
         self.leaving: dict[str, tuple[float, int, int]] = {}
         self.held: dict[int, float] = {}
         self.declared: set[int] = set()
+        self.lost = False        # lost track of the betting: says so once, then quiet until the next deal
         self.question: OpenQuestion | None = None    # the one question to the dealer the hand waits for
         self.undo_offer: UndoPoint | None = None     # a short call that may be taken back (Betting 12)
         self.dealing = False
@@ -163,6 +166,22 @@ class HandBetting(ChipMotions, Posting, BettingTurn, WagerRules, DealerQuestions
     def _zone(self, seat: int) -> dict[str, int]:
         b = self.seats.get(seat)
         return b.zone if b else self.zones.setdefault(seat, {})
+
+    def lose_track(self, t: float, reason: str) -> list[te.TableEvent]:
+        """The chips can no longer be followed (sensor frames were lost while the betting ran, so chips may have
+        moved unseen). Say so once; from here chip motions, taps and answers are not judged, nobody is to act,
+        and the cards are still followed. The next hand starts clean."""
+        if self.lost or self.settled:
+            return []
+        self.lost = True
+        out = self._close_question(t)
+        self.motions.clear()
+        self.held.clear()
+        self.leaving.clear()
+        self.declared.clear()
+        self.undo_offer = None
+        self.round.pending = []
+        return out + [te.BettingLost(t, self.hand, reason, LOST_TRACK)]
 
     def _end_round(self, t: float) -> list[te.TableEvent]:
         out = self._flush(t) + self._close_question(t)

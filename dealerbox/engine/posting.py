@@ -39,6 +39,8 @@ class Posting:
 
     def deal_started(self, t: float) -> list[te.TableEvent]:
         """The first card left the shoe: posts are in. Flags a required kill or owed blinds not posted."""
+        if self.lost:
+            return []         # lost track of the betting: quiet until the next deal
         out = self._sync(t)
         for seat in list(self.motions):
             out += self._close_motion(t, seat)

@@ -79,6 +79,8 @@ class DealerQuestions:
 
     def answer(self, t: float, ref: str | None, choice: str | None) -> list[te.TableEvent]:
         """The ``answer`` tap. An answer to a question no longer open, or not one of its keys, changes nothing."""
+        if self.lost:
+            return []         # lost track of the betting: quiet until the next deal
         out = self._sync(t)
         q = self.question
         if q is None or ref != q.id or choice not in q.keys() or self.settled:

@@ -20,7 +20,7 @@ from .showdown import clockwise_from
 from .state import FindingView, SeatView, TableState
 from .variants import variant
 from .zones import BET_OF, SEAT_OF
-from .betting import TableBetting
+from .betting import HandBetting, TableBetting
 from .card_flow import CardFlow
 from .chip_flow import ChipFlow
 from .dealer_taps import DealerTaps
@@ -41,7 +41,7 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
         self.ledger = CardLedger()
         self.hand_no: int | None = None
         self.hand: Hand | None = None
-        self.hb = None                           # engine.betting.HandBetting of the running hand
+        self.hb: HandBetting | None = None       # the betting of the running hand
         self.occupied: set[int] = set()
         self.puck: int | None = None
         self.last_button: int | None = None      # button of the last hand started
@@ -118,6 +118,8 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
                                               event.code))
         elif kind is ev.FramesLost:
             out.append(te.SensorDataLost(t, self.hand_no, event.count, event.reason))
+            if running and not h.decided:
+                out += self.hb.lose_track(t, event.reason)   # chips may have moved unseen: the betting is lost
         elif not out:
             return out
         out += self._progress(t)
@@ -131,7 +133,7 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
         return window_open(self.hb.actions_after_blinds if self.hb is not None else 0)
 
     def _betting_events(self, events: list[te.TableEvent]) -> list[te.TableEvent]:
-        """Pass B's events through, noting the actions the card rules care about (joker held, deal over)."""
+        """Pass the betting's events through, noting the actions the card rules care about (joker held, deal over)."""
         if not events:
             return []
         out = list(events)
