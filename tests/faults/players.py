@@ -130,6 +130,25 @@ class OverThePot(FaultyPlayers):
         super().raise_by(seat, amount)
 
 
+class ShortRaise(FaultyPlayers):
+    """A minimum bet or raise one chip short, not all-in: brought up to the minimum (No-Limit 2, 10 in big-bet
+    games; Betting 14 or 16 in limit), and the dealer has the player add the chip."""
+    expected = ("no-limit.2", "no-limit.10", "betting.14", "betting.16")
+
+    def raise_by(self, seat: int, amount: int) -> None:
+        b = self.hand.seats[seat]
+        min_to, _ = self.hand._raise_range(seat, b.wager + self.hand._stack(seat))
+        short = b.wager + amount - 1 - self.hand.current_bet
+        if b.wager + amount == min_to and amount < self.hand._stack(seat) and short * 2 >= min_to - \
+                self.hand.current_bet and short > 0 and self._inject(seat, amount):
+            start = len(self.game.events)
+            self.game.put(seat, amount - 1)
+            self._mark(start)
+            self.game.put(seat, 1)
+            return
+        super().raise_by(seat, amount)
+
+
 class OutOfTurnCall(FaultyPlayers):
     """The issue's case: the next seat puts in a call out of turn (Betting 10); the seat whose turn it was then
     calls or raises, so the chips stop binding. When they still match the call the engine asks the dealer;
@@ -195,4 +214,4 @@ class OutOfTurnCall(FaultyPlayers):
         super().raise_by(seat, amount)
 
 
-FAULTS = (ShortCall, ForeignChip, StringRaise, LoneChip, OverThePot, OutOfTurnCall)
+FAULTS = (ShortCall, ForeignChip, StringRaise, LoneChip, OverThePot, ShortRaise, OutOfTurnCall)
