@@ -98,3 +98,17 @@ def test_the_near_misses_ask_nothing():
     for name in ("chips-betting.10-stands-ok.scn", "chips-blinds.9-late-ok.scn"):
         _, events, _ = play(SCENARIOS / name)
         assert not [e for e in events if isinstance(e, te.QuestionAsked | te.QuestionAnswered)], name
+
+
+def test_a_seat_acting_while_the_dealer_is_asked_is_queued_behind_the_answer_not_ruled():
+    # seat 3 (big blind) checks while the question about seat 1 is open: no Betting 10 finding; once the dealer
+    # answers, seat 1's call is made and seat 3's check is its action in turn, closing the round
+    text = (SCENARIOS / "chips-betting.10-stands.scn").read_text()
+    text = text.replace("tap answer ref q1 choice stands\nwait 1s\ntap check seat 3\n",
+                        "tap check seat 3\nwait 1s\ntap answer ref q1 choice stands\nwait 1s\n")
+    _, events, _ = play(text)
+    assert loud_after(events, te.QuestionAsked) == []
+    acts = [(e.seat, e.action) for e in events if isinstance(e, te.ActionTaken) and e.street == "preflop"
+            and e.action not in ("post",)]
+    assert acts == [(5, "call"), (1, "call"), (3, "check")]
+    assert any(isinstance(e, te.BettingRoundEnded) and e.pot == 6 for e in events)

@@ -129,6 +129,9 @@ class BettingTurn:
                                         (seat,))]
         if seat != self.to_act:
             if seat in self.round.pending:
+                if self._waiting_for_answer(seat):
+                    b.out_of_turn = ("check", b.wager, None, None)    # queued behind the answer, not ruled
+                    return out
                 b.out_of_turn = ("check", b.wager, None, self.round.wager_serial)
                 return out + [self._finding(t, "betting.10", "dealer", "continues",
                                             f"Seat {seat} checked out of turn (seat {self.to_act} is to act): the check "

@@ -175,6 +175,9 @@ class ChipMotions:
         intent = b.wager + extra
         if seat != self.to_act:
             if seat in self.round.pending:
+                if self._waiting_for_answer(seat):
+                    b.out_of_turn = ("chips", intent, single, None)   # queued behind the answer, not ruled
+                    return []
                 b.out_of_turn = ("chips", intent, single, self.round.wager_serial)
                 return [self._finding(t, "betting.10", "dealer", "continues",
                                       f"Seat {seat} put chips in out of turn (seat {self.to_act} is to act). It is "

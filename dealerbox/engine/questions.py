@@ -53,7 +53,11 @@ class DealerQuestions:
 
     def _close_question(self, t: float, choice: str = "", by: str = "play") -> list[te.TableEvent]:
         q, self.question = self.question, None
-        return [te.QuestionAnswered(t, self.hand, q.id, choice, by)] if q is not None else []
+        if q is None:
+            return []
+        if by == "play":
+            self._release_queue()       # the answer tap releases the queue after applying the answer
+        return [te.QuestionAnswered(t, self.hand, q.id, choice, by)]
 
     def _ask_stands_by(self, t: float, seat: int, intent: int, single: int | None) -> list[te.TableEvent]:
         """Betting 10: chips put in out of turn stopped binding when someone in between acted, and they still
@@ -77,6 +81,16 @@ class DealerQuestions:
                          ((POSTS, f"Posts {dead} dead, plays {put - dead}"), (ALL_WAGER, f"Plays all {put}")),
                          intent, single, dead)
 
+    def _waiting_for_answer(self, seat: int) -> bool:
+        """The hand waits for the dealer's answer about another seat: what ``seat`` does meanwhile is queued
+        behind it, as if done right after the answer (the player acted while the dealer was asking)."""
+        return self.question is not None and self.question.seat != seat
+
+    def _release_queue(self) -> None:
+        for b in self.seats.values():
+            if b.out_of_turn is not None and b.out_of_turn[3] is None:
+                b.out_of_turn = b.out_of_turn[:3] + (self.round.wager_serial,)
+
     def answer(self, t: float, ref: str | None, choice: str | None) -> list[te.TableEvent]:
         """The ``answer`` tap. An answer to a question no longer open, or not one of its keys, changes nothing."""
         if self.lost:
@@ -89,6 +103,7 @@ class DealerQuestions:
         b, seat = self.seats[q.seat], q.seat
         if q.kind == "stands-by" and choice == TAKES_BACK:
             b.credited = b.present          # the chips in the zone go back: they are not the seat's action
+            self._release_queue()
             return out + self._advance(t)
         if q.kind == "late-blind" and choice == POSTS:
             self.table._stacks[seat] -= min(q.dead, self._stack(seat))
@@ -98,5 +113,7 @@ class DealerQuestions:
             out.append(te.ActionTaken(t, self.hand, seat, "post", q.dead, b.wager, self.street))
             out += self._act(t, seat, q.intent - q.dead, None, False)
             b.credited = b.present
-            return out + self._advance(t)
-        return out + self._act(t, seat, q.intent, q.single, False) + self._advance(t)
+        else:
+            out += self._act(t, seat, q.intent, q.single, False)
+        self._release_queue()
+        return out + self._advance(t)
