@@ -11,12 +11,14 @@ Two objects, and the modules a reader looks for:
   ``chip_motions`` (chips in the bet zones become motions, motions become wagers; take-backs; ``tick``),
   ``posting`` (blinds, missed blinds, straddle, kill; ``deal_started``; the findings of the hand's start),
   ``wager_rules`` (what a wager may be, and the ruling when it is not), ``betting_turn`` (the order of action,
-  out-of-turn actions, ``check``, ``fold``, a dead hand) and ``betting_round`` (the round's state as values:
-  a copy is the undo point of a short call taken back, Betting 12).
+  out-of-turn actions, ``check``, ``fold``, a dead hand), ``questions`` (asking the dealer what the chips
+  cannot tell, and the ``answer`` tap) and ``betting_round`` (the round's state as values: a copy is the undo
+  point of a short call taken back, Betting 12).
 
 The engine calls ``deal_started(t)`` when the first card leaves the shoe (until then chips are posts),
 ``declare_raise(t, seat)`` for the tap, ``next_street(t, street)`` (``"showdown"`` closes the last round),
-``settle`` or ``refund`` at the end; ``opening_events`` are the findings of ``start_hand``.
+``settle`` or ``refund`` at the end, ``lose_track(t, reason)`` when sensor frames were lost mid-hand;
+``opening_events`` are the findings of ``start_hand``.
 """
 
 from __future__ import annotations

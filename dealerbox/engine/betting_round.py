@@ -29,7 +29,8 @@ class SeatBet:
     all_in: bool = False
     acted_serial: int | None = None   # full-raise serial when the seat last acted this round
     no_raise: bool = False            # checked out of turn: may not bet or raise this turn (Betting 10)
-    out_of_turn: tuple | None = None  # (kind, intended total, single chip, wager serial) waiting for the turn
+    out_of_turn: tuple | None = None  # (kind, intended total, single chip, wager serial or None while queued
+    #                                   behind a question to the dealer), waiting for the turn
     voluntary: bool = False           # has acted (not only posted) this hand
     posted: str = ""                  # "sb", "bb", "straddle", "kill", "missed", "new"
 
