@@ -29,7 +29,7 @@ def test_betting3_cap_of_a_bet_and_three_raises_multiway():
     g.put(3, 8)                                 # tries to make it 10
     f = only(g, "betting.3")
     assert f.outcome == "wager-corrected" and f.seats == (3,) and "call of 6" in f.ruling
-    assert h.bets[3] == 8 and h.cur == 8
+    assert h.bets[3] == 8 and h.current_bet == 8
 
 
 def test_betting3_near_miss_calling_the_cap_is_quiet():
@@ -46,7 +46,7 @@ def test_betting4_heads_up_raising_is_unlimited():
     g.put(1, 3); g.put(2, 4); g.put(1, 4); g.put(2, 4)        # 4, 6, 8, then 10: past the cap
     f = only(g, "betting.4")
     assert f.severity == "info" and f.outcome == "continues"
-    assert h.cur == 10 and g.loud() == []
+    assert h.current_bet == 10 and g.loud() == []
 
 
 def test_betting4_capped_before_heads_up_stays_capped():
@@ -56,7 +56,7 @@ def test_betting4_capped_before_heads_up_stays_capped():
     g.fold(1)
     g.put(2, 4)                                  # heads-up now, but the round was capped
     f = only(g, "betting.3")
-    assert "before it became heads-up" in f.ruling and h.cur == 8
+    assert "before it became heads-up" in f.ruling and h.current_bet == 8
 
 
 def test_betting5_all_in_under_half_a_bet_does_not_reopen():
@@ -79,7 +79,7 @@ def test_betting5_near_miss_half_a_bet_counts_as_a_full_bet():
     g.check(2); g.put(3, 1)                     # all-in for 1 on the flop: exactly half of 2
     g.put(4, 1)
     g.put(2, 3)                                 # a full raise over it: 1 + 2
-    assert g.found() == [] and h.cur == 3
+    assert g.found() == [] and h.current_bet == 3
 
 
 def test_betting6_less_than_a_raise_is_a_call():

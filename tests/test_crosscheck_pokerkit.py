@@ -112,7 +112,31 @@ def random_stack(rng: random.Random, bb: int) -> int:
     return rng.randint(150 * bb, 400 * bb)
 
 
-def play_one(rng: random.Random, variant: str, stats: Counter) -> None:
+class CleanPlayers:
+    """How the players' moves reach the chips: the clean way. The fault-injection harness (tests/faults/) swaps
+    in players that make one irregularity and carry out the ruling's remedy."""
+
+    def __init__(self, game: BettingTable, hand, rng: random.Random, stats: Counter) -> None:
+        self.game, self.hand, self.rng, self.stats = game, hand, rng, stats
+
+    def fold(self, seat: int) -> None:
+        self.game.fold(seat)
+
+    def check(self, seat: int) -> None:
+        self.game.check(seat)
+
+    def call(self, seat: int, amount: int) -> None:
+        self.game.put(seat, amount)
+
+    def raise_by(self, seat: int, amount: int) -> None:
+        put_raise(self.game, self.hand, self.rng, seat, amount, self.stats)
+
+    def check_findings(self, context) -> None:
+        loud = [f for f in self.game.found() if f.severity != "info"]
+        assert not loud, (loud, context)
+
+
+def play_one(rng: random.Random, variant: str, stats: Counter, players=CleanPlayers) -> None:
     sb, bb = 1, 2
     n = rng.randint(2, 6)
     seats = sorted(rng.sample(range(1, 10), n))
@@ -123,6 +147,7 @@ def play_one(rng: random.Random, variant: str, stats: Counter) -> None:
                         small_bet=bb, big_bet=2 * bb)
     state = pokerkit_state(variant, stacks, sb, bb)
     hand = game.start(button=button, dealt=order)
+    moves = players(game, hand, rng, stats)
     deck = DECK[:]
     rng.shuffle(deck)
     street = 0
@@ -163,20 +188,20 @@ def play_one(rng: random.Random, variant: str, stats: Counter) -> None:
         roll = rng.random()
         if roll < 0.15 and state.can_fold():
             state.fold()
-            game.fold(seat)
+            moves.fold(seat)
             stats["fold"] += 1
         elif roll < 0.5 and state.can_complete_bet_or_raise_to() and (to := pick_raise(hand, state, seat, rng,
                                                                                         stats)) is not None:
             state.complete_bet_or_raise_to(to)
-            put_raise(game, hand, rng, seat, to - before, stats)
+            moves.raise_by(seat, to - before)
             stats["raise"] += 1
         else:
             op = state.check_or_call()
             if op.amount:
-                game.put(seat, op.amount)
+                moves.call(seat, op.amount)
                 stats["call"] += 1
             else:
-                game.check(seat)
+                moves.check(seat)
                 stats["check"] += 1
     game.street("showdown")
     # pokerkit merges pots once it has killed the losing hands, so winners per pot come from the cards
@@ -221,8 +246,7 @@ def play_one(rng: random.Random, variant: str, stats: Counter) -> None:
         if contested:
             assert [sum(p.shares.get(order[j], 0) for p in pots) for j in range(n)] == won, context
         assert ours == list(state.stacks), context
-    loud = [f for f in game.found() if f.severity != "info"]
-    assert not loud, (loud, context)
+    moves.check_findings(context)
     stats["hands"] += 1
     stats["side pots"] += max(0, len(pots) - 1)
     stats["all-in"] += sum(1 for e in game.events if isinstance(e, te.ActionTaken) and e.action == "all-in")
@@ -255,7 +279,7 @@ def put_raise(game: BettingTable, hand, rng: random.Random, seat: int, amount: i
     """A bet or raise in one motion. A lone chip facing a bet would only call (No-Limit 9, Betting 15), so the
     player either declares the raise first or breaks the chip into smaller ones."""
     chips = game.box.make(amount)
-    facing = hand.cur > hand.seats[seat].wager
+    facing = hand.current_bet > hand.seats[seat].wager
     if len(chips) == 1 and facing:
         if rng.random() < 0.5:
             game.declare(seat)

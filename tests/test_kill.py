@@ -14,7 +14,7 @@ def steal(g: BettingTable, button: int, raiser: int) -> None:
     while h.to_act is not None:
         seat = h.to_act
         if seat == raiser and not h.seats[seat].voluntary:
-            g.put(seat, h.full_level + h.structure.unit("preflop") - h.bets.get(seat, 0))
+            g.put(seat, h.round.full_raise_level + h.structure.unit("preflop") - h.bets.get(seat, 0))
         else:
             g.fold(seat)
     h.settle(g.t, [])
@@ -36,8 +36,8 @@ def test_kill_two_qualifying_wins_in_a_row_require_a_kill():
     assert f.seats == (4,) and "4" in f.ruling
     g.put(1, 1); g.put(2, 2); g.put(4, 4)         # the blinds, then the kill
     g.deal()
-    assert h.structure.unit("preflop") == 4 and h.cur == 4   # limits doubled
-    assert h.to_act == 3 and h.pending == [3, 4, 1, 2]       # the killer acts in turn (Kill Pots 2)
+    assert h.structure.unit("preflop") == 4 and h.current_bet == 4   # limits doubled
+    assert h.to_act == 3 and h.round.pending == [3, 4, 1, 2]       # the killer acts in turn (Kill Pots 2)
 
 
 def test_kill_near_miss_second_pot_too_small_is_no_leg():

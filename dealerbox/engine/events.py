@@ -216,6 +216,30 @@ class FloorCalled(TableEvent):
     reason: str
 
 
+@dataclass(frozen=True, slots=True)
+class BettingLost(TableEvent):
+    reason: str          # what made the chips unreadable: "sequence-gap", "link-down"
+    text: str            # for the dealer: finish the hand by hand; the terminal picks up at the next deal
+
+
+# --- questions to the dealer --------------------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class QuestionAsked(TableEvent):
+    id: str              # "q3": the ref the answer tap carries
+    seat: int | None
+    rule: str            # the rule the answer decides, e.g. "betting.10"
+    text: str
+    answers: tuple[tuple[str, str], ...]   # (key, label), the likely answer first
+
+
+@dataclass(frozen=True, slots=True)
+class QuestionAnswered(TableEvent):
+    id: str
+    choice: str          # the key answered; "" when the play answered it first
+    by: str              # "dealer" (the answer tap) or "play" (the seat's chips or cards moved, or the hand ended)
+
+
 EVENT_TYPES: dict[str, type[TableEvent]] = {
     cls.__name__: cls for cls in TableEvent.__subclasses__()
 }

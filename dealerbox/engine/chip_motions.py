@@ -1,0 +1,237 @@
+"""How chips become actions. Chips entering ``betN`` are seat N's; chips arriving less than ``MOTION_GAP``
+apart in one zone are one motion. A motion closes once the gap has passed (``tick``), and then what the zone
+holds is read as the seat's wager: the total it adds over what was already accounted for is the action.
+Chips leaving a bet zone without reaching the pot are taken back (``TAKE_BACK_GAP``)."""
+
+from __future__ import annotations
+
+from ..tags import ChipTag, Tag
+from . import events as te
+from .betting_round import Motion
+from .chips import FOREIGN, NOT_A_CHIP, PLAYS, TOO_SMALL, chip_value, classify
+from .pots import uncalled
+
+MOTION_GAP = 0.5      # chips arriving closer than this in one zone are one motion (Betting 14)
+TAKE_BACK_GAP = 0.5   # a chip that left a bet zone and did not reach the pot within this was taken back
+DECLARE_HOLD = 3.0    # a declared raise is complete once the hands rest this long (No-Limit 8)
+
+
+class ChipMotions:
+    """Part of :class:`HandBetting`: the bet zones, read motion by motion."""
+
+    # --- sensor input ---------------------------------------------------------------------------------
+    def tick(self, t: float) -> list[te.TableEvent]:
+        """Close chip motions whose gap has passed, settle take-backs and declared raises at rest."""
+        if not (self.motions or self.leaving or self.held):
+            return []       # the common case: called before every input
+        out: list[te.TableEvent] = []
+        if self.motions:
+            due = [s for s, m in self.motions.items() if t - m.last >= MOTION_GAP]
+            if len(due) > 1:
+                due.sort(key=lambda s: self.motions[s].start)
+            for seat in due:
+                out += self._close_motion(t, seat)
+        if self.leaving:
+            due = []
+            for uid, (lt, _, _) in self.leaving.items():   # in the order they left (chip_left keeps it so)
+                if t - lt < TAKE_BACK_GAP:
+                    break
+                due.append(uid)
+            for uid in due:
+                _, seat, value = self.leaving.pop(uid)
+                out += self._taken_back(t, seat, value)
+        if self.held:
+            for seat in [s for s, ht in self.held.items() if t - ht >= DECLARE_HOLD and s not in self.motions]:
+                out += self._release(t, seat)
+        return out
+
+    def _sync(self, t: float, seat: int | None = None) -> list[te.TableEvent]:
+        """Before any act of ``seat``: close motions, and complete other seats' declared raises."""
+        out = self.tick(t)
+        if not self.held:
+            return out
+        for other in [s for s in self.held if s != seat]:
+            if other in self.motions:
+                out += self._close_motion(t, other)
+            out += self._release(t, other)
+        return out
+
+    def _flush(self, t: float) -> list[te.TableEvent]:
+        out = []
+        for seat in list(self.motions):
+            out += self._close_motion(t, seat)
+        for seat in list(self.held):
+            out += self._release(t, seat)
+        for uid in list(self.leaving):
+            _, seat, value = self.leaving.pop(uid)
+            out += self._taken_back(t, seat, value)
+        return out
+
+    def chip_entered(self, t: float, seat: int, tag: Tag) -> list[te.TableEvent]:
+        if self.lost:
+            return []         # lost track of the betting: quiet until the next deal
+        out = self._sync(t, seat)
+        if self.settled:
+            return out
+        if type(tag) is ChipTag and tag.house == self.house and tag.value >= self.smallest_chip:
+            kind = PLAYS    # the common case, one of our own chips, without the full classification
+        else:
+            kind = classify(tag, self.house, self.smallest_chip)
+            if kind == NOT_A_CHIP:
+                return out
+        m = self.motions.get(seat) or Motion(t, t)
+        m.last = t
+        if kind == PLAYS:
+            value = tag.value
+            self._zone(seat)[tag.uid] = value
+            m.values.append(value)
+        elif kind == FOREIGN:
+            m.foreign.append(getattr(tag, "house", "unregistered"))
+        elif kind == TOO_SMALL:
+            m.small.append(chip_value(tag))
+        self.motions[seat] = m
+        return out
+
+    def chip_left(self, t: float, seat: int, tag: Tag) -> list[te.TableEvent]:
+        if self.lost:
+            return []         # lost track of the betting: quiet until the next deal
+        out = self.tick(t)
+        zone = self._zone(seat)
+        if tag.uid in zone:
+            value = zone.pop(tag.uid)
+            m = self.motions.get(seat)
+            if m and value in m.values:
+                m.values.remove(value)      # put in and taken out within one motion: never happened
+            else:
+                self.leaving.pop(tag.uid, None)     # re-inserted at the end: the dict stays in time order
+                self.leaving[tag.uid] = (t, seat, value)
+        return out
+
+    def chip_to_pot(self, t: float, tag: Tag) -> list[te.TableEvent]:
+        out = self.tick(t)
+        self.leaving.pop(tag.uid, None)
+        self.pot_chips += chip_value(tag)
+        return out
+
+    def chip_from_pot(self, t: float, tag: Tag) -> list[te.TableEvent]:
+        out = self.tick(t)
+        self.pot_chips -= chip_value(tag)
+        return out
+
+    def declare_raise(self, t: float, seat: int) -> list[te.TableEvent]:
+        if self.lost:
+            return []         # lost track of the betting: quiet until the next deal
+        out = self._sync(t, seat)
+        self.declared.add(seat)
+        return out
+
+    # --- motions ---------------------------------------------------------------------------------------
+    def _close_motion(self, t: float, seat: int) -> list[te.TableEvent]:
+        m = self.motions.pop(seat)
+        out: list[te.TableEvent] = []
+        if m.foreign:
+            out.append(self._finding(t, "procedures.3", "dealer", "wager-corrected",
+                                     f"Seat {seat}: {len(m.foreign)} chip(s) not of this house do not play; hand "
+                                     f"them back and change them up after the hand.", (seat,)))
+        if m.small:
+            out.append(self._finding(t, "betting.7", "dealer", "wager-corrected",
+                                     f"Seat {seat}: chips of {sorted(set(m.small))} are below the smallest chip in "
+                                     f"play ({self.game.smallest_chip}) and do not play, even in quantity.", (seat,)))
+        if not m.values:
+            return out
+        out.append(te.ChipsMoved(t, self.hand, f"bet{seat}", seat, sum(m.values), tuple(m.values)))
+        if seat in self.declared or seat in self.held:
+            self.declared.discard(seat)
+            self.held[seat] = m.last
+            return out
+        return out + self._chips_in(t, seat, m.values[0] if len(m.values) == 1 else None)
+
+    def _release(self, t: float, seat: int) -> list[te.TableEvent]:
+        if self.held.pop(seat, None) is None:
+            return []
+        return self._chips_in(t, seat, None, declared=True)
+
+    def _chips_in(self, t: float, seat: int, single: int | None, declared: bool = False) -> list[te.TableEvent]:
+        b = self.seats.get(seat)
+        if b is None:
+            return [self._finding(t, "betting.10", "dealer", "wager-corrected",
+                                  f"Seat {seat} is not in this hand: those chips do not play; return them.", (seat,))]
+        present = b.present
+        baseline = max(b.credited, b.wager)
+        if present <= baseline:
+            b.credited = present      # making up a corrected wager: nothing new
+            return []
+        extra = present - baseline
+        if not b.live or b.all_in:
+            b.credited = present
+            why = "has folded" if b.folded else ("has a dead hand" if b.dead else "is all-in")
+            return [self._finding(t, "betting.10", "dealer", "wager-corrected",
+                                  f"Seat {seat} {why} and has no action: those {extra} do not play; return them.",
+                                  (seat,))]
+        if self.street == "preflop" and not b.voluntary:
+            posted = self._try_post(t, seat, present)
+            if posted is not None:
+                return posted
+        intent = b.wager + extra
+        if seat != self.to_act:
+            if seat in self.round.pending:
+                if self._waiting_for_answer(seat):
+                    b.out_of_turn = ("chips", intent, single, None)   # queued behind the answer, not ruled
+                    return []
+                b.out_of_turn = ("chips", intent, single, self.round.wager_serial)
+                return [self._finding(t, "betting.10", "dealer", "continues",
+                                      f"Seat {seat} put chips in out of turn (seat {self.to_act} is to act). It is "
+                                      f"binding if nobody in between bets, calls or raises; otherwise seat {seat} "
+                                      f"may take the chips back and act again.", (seat, self.to_act))]
+            r = self.round
+            if seat == r.last_actor and r.action_serial == r.last_actor_serial and not declared:
+                b.credited = present
+                return [self._finding(t, "betting.14", "dealer", "wager-corrected",
+                                      f"String raise: seat {seat} added {extra} in a second motion without "
+                                      f"declaring a raise. The first action ({b.wager}) stands; return the {extra}.",
+                                      (seat,))]
+            b.credited = present
+            return [self._finding(t, "betting.10", "dealer", "wager-corrected",
+                                  f"Seat {seat} has no action pending: those {extra} do not play; return them.",
+                                  (seat,))]
+        if self.question is not None and self.question.seat == seat:
+            return self._close_question(t) + self._chips_in(t, seat, single, declared)   # read afresh
+        dead = self._dead_blind_owed(seat)
+        if dead and intent - dead >= self.round.current_bet and not declared:
+            return self._ask_late_blind(t, seat, intent, single, dead)
+        out = self._act(t, seat, intent, single, declared)
+        return out + self._advance(t)
+
+    def _taken_back(self, t: float, seat: int, value: int) -> list[te.TableEvent]:
+        b = self.seats.get(seat)
+        out: list[te.TableEvent] = [te.ChipsMoved(t, self.hand, f"bet{seat}", seat, -value, (value,))]
+        if b is None or self.settled:
+            return out
+        if self.question is not None and self.question.seat == seat:
+            out += self._close_question(t)      # the player's own hands answered: the chips are going back
+        present = b.present
+        top, extra = uncalled({s: x.wager for s, x in self.seats.items()})
+        # the uncalled part of a bet handed back at the end of the round; once everyone else has folded the
+        # whole pot is this seat's, so whatever it takes back early changes nothing
+        if (top == seat and self.to_act is None and present >= b.wager - extra) or (
+                b.live and self._live_count() <= 1):
+            b.credited = min(b.credited, present)
+            return out
+        if present < b.wager:
+            undo = self.undo_offer
+            if undo and undo.seat == seat and undo.action_serial + 1 == self.round.action_serial:
+                zone = b.zone
+                self.round = undo.round
+                self.table._stacks[seat] = undo.stack
+                self.live = {s for s, x in self.seats.items() if x.live}
+                self.seats[seat].zone = zone
+                self.seats[seat].credited = present
+                self.undo_offer = None
+                return out
+            if not b.folded and (seat, self.street, b.wager) not in self.binding_reminded:
+                self.binding_reminded.add((seat, self.street, b.wager))
+                out.append(self._finding(t, "betting.12", "dealer", "wager-corrected",
+                                         f"Seat {seat} took chips back: a bet released into the pot is binding; "
+                                         f"put {b.wager - present} back.", (seat,)))
+        b.credited = min(b.credited, present)
+        return out

@@ -1,0 +1,217 @@
+"""Players that make one irregularity in an otherwise clean hand, then carry out the engine's ruling.
+
+Each class is one fault class the engine rules on (a "Chips and betting" row a sensor or a tap can raise). It
+injects at its first chance in the hand (the chance comes at random, so the fault lands anywhere in the hand),
+remembers where in the event stream the fault was, and applies the ruling's remedy the way a dealer would.
+Every remedy here restores the clean hand, so the hand must end with pokerkit's stacks (play_one checks them),
+and ``check_findings`` asks: the expected rule at the fault, and nothing above ``info`` anywhere else.
+"""
+
+from __future__ import annotations
+
+from dealerbox.engine import events as te
+from dealerbox.tags import ChipTag
+from tests.test_crosscheck_pokerkit import CleanPlayers
+
+LOUD = ("dealer", "floor")
+
+
+class FaultyPlayers(CleanPlayers):
+    expected: tuple[str, ...] = ()      # rule ids the ruling may carry (the row's rule, or its sibling)
+    chance = 0.35                       # per opportunity: spreads the fault over the streets
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.fault: tuple[int, int] | None = None    # (first, last) index of the fault's events in game.events
+
+    def _inject(self, seat: int, amount: int) -> bool:
+        """Whether to make the fault now: once a hand, at a random one of its chances."""
+        return self.fault is None and self.rng.random() < self.chance
+
+    def _mark(self, start: int) -> None:
+        self.fault = (start, len(self.game.events))
+
+    def _remove(self, seat: int, chips: list[ChipTag]) -> None:
+        for chip in chips:
+            self.game.events += self.hand.chip_left(self.game.t, seat, chip)
+        self.game._step()
+
+    def check_findings(self, context) -> None:
+        events = self.game.events
+        loud = [(i, e) for i, e in enumerate(events) if isinstance(e, te.FindingRaised) and e.severity in LOUD]
+        if self.fault is None:
+            assert not loud, (loud, context)
+            return
+        first, last = self.fault
+        at_fault = [e.rule for i, e in loud if first <= i < last]
+        elsewhere = [e for i, e in loud if not first <= i < last]
+        assert at_fault and set(at_fault) <= set(self.expected), (type(self).__name__, at_fault, context)
+        assert not elsewhere, (type(self).__name__, elsewhere, context)
+        self.stats[f"injected {type(self).__name__}"] += 1
+
+
+class ShortCall(FaultyPlayers):
+    """A call one chip short, not all-in (Betting 16; Betting 12 when it matches the bet before a raise):
+    ruled brought up, and the dealer has the player add the chip."""
+    expected = ("betting.16", "betting.12")
+
+    def call(self, seat: int, amount: int) -> None:
+        if amount >= 2 and amount < self.hand._stack(seat) and self._inject(seat, amount):
+            start = len(self.game.events)
+            self.game.put(seat, amount - 1)
+            self._mark(start)
+            self.game.put(seat, 1)
+            return
+        super().call(seat, amount)
+
+
+class ForeignChip(FaultyPlayers):
+    """A chip of another card room in the call (Procedures 3): it does not play; it is handed back."""
+    expected = ("procedures.3",)
+
+    def call(self, seat: int, amount: int) -> None:
+        if self._inject(seat, amount):
+            start = len(self.game.events)
+            chips = self.game.box.make(amount) + [self.game.chip(5, "OTHER")]
+            self.game.put(seat, chips=chips)
+            self._mark(start)
+            return
+        super().call(seat, amount)
+
+
+class StringRaise(FaultyPlayers):
+    """A call, then one more chip in a second motion without a word (Betting 14): the call stands and the
+    chip goes back."""
+    expected = ("betting.14",)
+
+    def call(self, seat: int, amount: int) -> None:
+        super().call(seat, amount)
+        if self.hand._stack(seat) >= 1 and self.hand.in_hand(seat) and not self.hand.all_in(seat) and \
+                self._inject(seat, amount):
+            start = len(self.game.events)
+            extra = [self.game.chip(1)]
+            self.game.put(seat, chips=extra)
+            self._mark(start)
+            self._remove(seat, extra)
+
+
+class LoneChip(FaultyPlayers):
+    """A call made with one chip bigger than the call, without a word (No-Limit 9, Betting 15): it is a call
+    and the change goes back (from the dealer's float: the chip stays in the zone)."""
+    expected = ("no-limit.9", "betting.15")
+
+    def call(self, seat: int, amount: int) -> None:
+        chip = next((v for v in (5, 25, 100, 500) if v > amount), None)
+        if chip is not None and chip <= self.hand._stack(seat) and self._inject(seat, amount):
+            start = len(self.game.events)
+            self.game.put(seat, chips=[self.game.chip(chip)])
+            self._mark(start)
+            return
+        super().call(seat, amount)
+
+
+class OverThePot(FaultyPlayers):
+    """Pot limit: a raise to the pot with one chip too many (Pot-Limit 1, 4, 6): cut back to the pot, the
+    chip goes back."""
+    expected = ("pot-limit.1", "pot-limit.4", "pot-limit.6")
+
+    def raise_by(self, seat: int, amount: int) -> None:
+        b = self.hand.seats[seat]
+        _, max_to = self.hand._raise_range(seat, b.wager + self.hand._stack(seat))
+        if self.hand.structure.kind == "pot-limit" and b.wager + amount == max_to and \
+                amount + 1 <= self.hand._stack(seat) and self._inject(seat, amount):
+            start = len(self.game.events)
+            chips = self.game.box.make(amount, (1,)) if amount < 8 else self.game.box.make(amount)
+            extra = [self.game.chip(1)]
+            self.game.put(seat, chips=chips + extra)
+            self._mark(start)
+            self._remove(seat, extra)
+            return
+        super().raise_by(seat, amount)
+
+
+class ShortRaise(FaultyPlayers):
+    """A minimum bet or raise one chip short, not all-in: brought up to the minimum (No-Limit 2, 10 in big-bet
+    games; Betting 14 or 16 in limit), and the dealer has the player add the chip."""
+    expected = ("no-limit.2", "no-limit.10", "betting.14", "betting.16")
+
+    def raise_by(self, seat: int, amount: int) -> None:
+        b = self.hand.seats[seat]
+        min_to, _ = self.hand._raise_range(seat, b.wager + self.hand._stack(seat))
+        short = b.wager + amount - 1 - self.hand.current_bet
+        if b.wager + amount == min_to and amount < self.hand._stack(seat) and short * 2 >= min_to - \
+                self.hand.current_bet and short > 0 and self._inject(seat, amount):
+            start = len(self.game.events)
+            self.game.put(seat, amount - 1)
+            self._mark(start)
+            self.game.put(seat, 1)
+            return
+        super().raise_by(seat, amount)
+
+
+class OutOfTurnCall(FaultyPlayers):
+    """The issue's case: the next seat puts in a call out of turn (Betting 10); the seat whose turn it was then
+    calls or raises, so the chips stop binding. When they still match the call the engine asks the dealer;
+    the answer (or taking the chips back) follows what the player really does next."""
+    expected = ("betting.10",)
+
+    def __init__(self, *args) -> None:
+        super().__init__(*args)
+        self.early: tuple[int, int] | None = None       # (seat, chips it put in out of turn)
+
+    def _out_of_turn(self, seat: int) -> None:
+        pending = self.hand.round.pending
+        if self.fault is not None or self.hand.to_act != seat or len(pending) < 2:
+            return
+        nxt = pending[1]
+        b = self.hand.seats[nxt]
+        owed = self.hand.current_bet - b.wager
+        if 0 < owed < self.hand._stack(nxt) and self._inject(nxt, owed):
+            start = len(self.game.events)
+            self.game.put(nxt, owed)
+            self._mark(start)
+            self.early = (nxt, owed)
+
+    def _settle_early(self, seat: int, move: str, amount: int = 0) -> bool:
+        """At the early seat's turn: answer the question the way the player acted. True when standing by the
+        chips was the whole move."""
+        if self.early is None or self.early[0] != seat:
+            return False
+        _, put = self.early
+        self.early = None
+        q = self.hand.question
+        stands = move == "call" and amount == put
+        if q is not None and q.seat == seat:
+            self.stats["questions asked"] += 1
+            self.game.events += self.hand.answer(self.game.t, q.id, "stands" if stands else "takes-back")
+            self.game._step()
+        if stands:
+            return True             # the player leaves the chips in: that is the call, whether asked or not
+        zone = self.hand.seats[seat].zone
+        taken, got = [], 0
+        for uid, value in reversed(list(zone.items())):   # the chips put in out of turn came in last
+            if got >= put:
+                break
+            taken.append(ChipTag(uid, "DEMO", value))
+            got += value
+        assert got == put, (seat, put, zone)
+        self._remove(seat, taken)
+        return False
+
+    def fold(self, seat: int) -> None:
+        self._settle_early(seat, "fold")
+        super().fold(seat)
+
+    def call(self, seat: int, amount: int) -> None:
+        if self._settle_early(seat, "call", amount):
+            return
+        self._out_of_turn(seat)
+        super().call(seat, amount)
+
+    def raise_by(self, seat: int, amount: int) -> None:
+        self._settle_early(seat, "raise")
+        self._out_of_turn(seat)
+        super().raise_by(seat, amount)
+
+
+FAULTS = (ShortCall, ForeignChip, StringRaise, LoneChip, OverThePot, ShortRaise, OutOfTurnCall)
