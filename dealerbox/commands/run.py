@@ -18,7 +18,9 @@ import time
 
 from ..config import Config, ConfigError, from_dict
 from ..runtime.app import Terminal, choose_display, choose_source, load_registry, make_header, print_error
-from ..tags import EnrolmentError
+from ..runtime.sinks import PanelSink
+from ..sources.base import Source
+from ..tags import EnrolmentError, TagRegistry
 
 log = logging.getLogger("dealerbox")
 
@@ -75,7 +77,9 @@ def run(args: argparse.Namespace) -> int:
         floor = FloorLink(config)
     display = choose_display(config, args.headless or args.jsonl)
     terminal = Terminal(config, registry, source, recorder=recorder, floor=floor)
-    terminal.panel = _make_panel(config, terminal.submit)
+    panel = _make_panel(config, terminal.submit)
+    if panel is not None:
+        terminal.attach(PanelSink(panel))
     log.info("table %s: reader %s, display %s, floor %s, recording %s", config.table.id,
              {"serial": config.reader.port, "replay": f"replay of {args.replay}"}.get(kind, kind), display,
              f"{config.floor.host}:{config.floor.port}" if floor else "off",
@@ -118,7 +122,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _make_source(kind: str, config: Config, registry, speed: float | None):
+def _make_source(kind: str, config: Config, registry: TagRegistry, speed: float | None) -> Source:
     if kind == "serial":
         from ..sources.serial_port import SerialSource
         # A board not plugged in yet is waited for (and shown), not an exit: the Pi often boots first.

@@ -37,17 +37,21 @@ class EventBus:
     def publish(self, update: Update) -> None:
         with self._lock:
             subs = list(self._subs)
-        for name, q, lossless in subs:
-            if lossless:
-                q.put(update)
-                continue
-            while True:
+        for name, q, _lossless in subs:
+            self.dropped[name] += self.offer(q, update)
+
+    @staticmethod
+    def offer(q: queue.Queue, item: Update | None) -> int:
+        """Put ``item`` on a subscriber's queue without blocking; a full (bounded) queue loses its oldest
+        items first, since a display only needs the latest state. Returns how many were dropped."""
+        dropped = 0
+        while True:
+            try:
+                q.put_nowait(item)
+                return dropped
+            except queue.Full:
                 try:
-                    q.put_nowait(update)
-                    break
-                except queue.Full:
-                    try:
-                        q.get_nowait()  # a display only needs the latest state: drop the oldest
-                        self.dropped[name] += 1
-                    except queue.Empty:
-                        pass
+                    q.get_nowait()
+                    dropped += 1
+                except queue.Empty:
+                    pass
