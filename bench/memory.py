@@ -48,8 +48,8 @@ def run(ctx: Context) -> list[Figure]:
     recorder = floor = None
     try:
         from dealerbox.record.recorder import Recorder
-        from dealerbox.runtime.app import make_header
-        recorder = Recorder(config.record.dir, make_header(config, registry), rotate_bytes=config.record.rotate_mb << 20)
+        from dealerbox.record.logformat import table_header
+        recorder = Recorder(config.record.dir, table_header(config, registry, created=True), rotate_bytes=config.record.rotate_mb << 20)
     except ImportError:
         ctx.say("recorder not built: running without it")
     if broker is not None:

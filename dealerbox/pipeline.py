@@ -20,6 +20,7 @@ from .engine import inputs as ev
 from .engine.events import TableEvent
 from .engine.table import Engine
 from .record.logformat import Entry, Header, Input, Link, Rx
+from .record.logformat import enrolment_of  # noqa: F401  (its home moved; callers may still import it here)
 from .tags import ChipSet, Deck, Tag, TagRegistry, UnknownTag
 from .wire import protocol as p
 from .wire.decoder import FrameDecoder
@@ -108,7 +109,5 @@ def registry_from_enrolment(enrolment: dict[str, list[dict[str, Any]]]) -> TagRe
     return TagRegistry(decks, chips)
 
 
-def enrolment_of(registry: TagRegistry) -> dict[str, list[dict[str, Any]]]:
-    return {"decks": [d.to_json() for d in registry.decks], "chips": [c.to_json() for c in registry.chip_sets]}
 
 

@@ -17,7 +17,8 @@ import threading
 import time
 
 from ..config import Config, ConfigError, from_dict
-from ..runtime.app import Terminal, choose_display, choose_source, load_registry, make_header, print_error
+from ..runtime.app import Terminal, choose_display, choose_source, load_registry, print_error
+from ..record.logformat import table_header
 from ..runtime.sinks import PanelSink
 from ..sources.base import Source
 from ..tags import EnrolmentError, TagRegistry
@@ -66,7 +67,7 @@ def run(args: argparse.Namespace) -> int:
         except (OSError, ValueError) as e:
             print_error(str(e))
             return 2
-    header = make_header(config, registry)
+    header = table_header(config, registry, created=True)
     recorder = None
     if config.record.enabled and not args.no_record and kind != "replay":
         from ..record.recorder import Recorder

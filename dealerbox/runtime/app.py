@@ -25,8 +25,8 @@ from typing import TYPE_CHECKING, Callable, TextIO
 from ..config import Config
 from ..engine.events import FindingRaised, TableEvent
 from ..engine.inputs import DealerInput
-from ..pipeline import Pipeline, enrolment_of
-from ..record.logformat import Header, Input, Link, Record, Rx
+from ..pipeline import Pipeline
+from ..record.logformat import Input, Link, Record, Rx
 from ..sources.base import Source
 from ..tags import EnrolmentError, TagRegistry, demo_chips, demo_deck, load_enrolment, Deck, ChipSet
 from .bus import EventBus, Update
@@ -260,11 +260,6 @@ def format_event(e: TableEvent, jsonl: bool) -> str:
         return f"[{e.t:9.2f}] hand {e.hand} FINDING {e.severity.upper()} {e.rule} ({e.citation}): {e.ruling}"
     fields = " ".join(f"{k}={v}" for k, v in d.items() if k not in ("event", "t", "hand") and v not in (None, (), [], {}))
     return f"[{e.t:9.2f}] hand {e.hand} {d['event']} {fields}".rstrip()
-
-
-def make_header(config: Config, registry: TagRegistry) -> Header:
-    return Header(config=config.to_dict(), enrolment=enrolment_of(registry),
-                  created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
 
 
 def new_boot_id() -> str:

@@ -9,8 +9,7 @@ from typing import Any
 
 from ...config import ConfigError
 from ...engine.inputs import DEALER_ACTIONS, DealerInput
-from ...pipeline import enrolment_of
-from ...record.logformat import Header, Input, Link, Record, Rx
+from ...record.logformat import Input, Link, Record, Rx, table_header
 from ...tags import is_card
 from ...wire import protocol as p
 from .chip_steps import ChipSteps
@@ -60,8 +59,7 @@ class ScenarioPlayer(TableSteps, ChipSteps):
             self.steps.append(Step(line.no, line.raw, len(self.records)))
         if not started:
             self.begin(settings)
-        header = Header(config=self.config.to_dict(), enrolment=enrolment_of(self.registry))
-        return CompiledScenario(header, self.records, self.steps, self.name, self.config, self.registry)
+        return CompiledScenario(table_header(self.config, self.registry), self.records, self.steps, self.name, self.config, self.registry)
 
     def _flush(self) -> None:
         """Turn the choreography's new messages into records (the Encoder numbers the frames)."""

@@ -23,7 +23,7 @@ from collections.abc import Iterator, Sequence
 
 from ...config import Config
 from ...engine import inputs as ev
-from ...record.logformat import Header, Input, Record, Rx
+from ...record.logformat import Header, Input, Record, Rx, table_header
 from ...tags import JOKERS, Tag, TagRegistry
 from ...wire import protocol as p
 from ..choreography import Choreography, SensedChoreography, board_hello
@@ -79,10 +79,8 @@ class Simulator:
 
     # --- public API ----------------------------------------------------------------------------------
     def header(self) -> Header:
-        from ...pipeline import enrolment_of
         hello = board_hello(self.config.table.seats)
-        return Header(config=self.config.to_dict(), enrolment=enrolment_of(self.registry),
-                      hello={"protocol": f"{hello.protocol_major}.{hello.protocol_minor}",
+        return table_header(self.config, self.registry, hello={"protocol": f"{hello.protocol_major}.{hello.protocol_minor}",
                              "firmware": ".".join(map(str, hello.firmware)),
                              "zones": [p.zone_name(z) for z in hello.zones]})
 
