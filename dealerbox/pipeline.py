@@ -24,6 +24,7 @@ from .record.logformat import enrolment_of  # noqa: F401  (its home moved; calle
 from .tags import ChipSet, Deck, Tag, TagRegistry, UnknownTag
 from .wire import protocol as p
 from .wire.decoder import FrameDecoder
+from .wire.zones import NAME_OF, zone_name
 
 
 class Pipeline:
@@ -37,7 +38,6 @@ class Pipeline:
         self.faulty_readers = 0                      # bitmask from that heartbeat
         # Every frame names a tag and a zone; both are looked up once (known tags only: bounded by the registry).
         self._tags: dict[bytes | str, Tag] = {}
-        self._zones: dict[int, str] = {}
 
     @classmethod
     def from_header(cls, header: Header) -> "Pipeline":
@@ -80,9 +80,7 @@ class Pipeline:
                     self.unknown_tags += 1
                 else:
                     self._tags[m.uid] = tag
-            zone = self._zones.get(m.zone)
-            if zone is None:
-                zone = self._zones[m.zone] = p.zone_name(m.zone)
+            zone = NAME_OF.get(m.zone) or zone_name(m.zone)
             if isinstance(m, p.TagArrived):
                 out.append(ev.ZoneEntered(t, zone, tag))
             elif isinstance(m, p.TagLeft):
