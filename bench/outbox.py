@@ -27,7 +27,7 @@ SITE = "bench"
 
 def updates_for(n_events: int) -> list[Update]:
     """Updates carrying about ``n_events`` real table events (simulated hands), else synthetic ones."""
-    sim = states.simulated_updates(40) or []
+    sim = states.simulated_updates(40)
     pool = [(tuple(e), s) for e, s in sim] or [(tuple(states.busy_events()[:2]), states.busy_state())]
     out, total, health = [], 0, states.busy_health()
     while total < n_events:

@@ -16,7 +16,7 @@ def run(ctx: Context) -> list[Figure]:
     import pygame
 
     pygame.init()
-    sim = states.simulated_updates(ctx.scale(6, 1)) or []
+    sim = states.simulated_updates(ctx.scale(6, 1))
     scenes = [(states.busy_state(), states.busy_health(), states.busy_events())]
     recent: list = []
     for events, state in sim:  # the screen as it was after each step of real hands

@@ -129,7 +129,7 @@ def _make_source(kind: str, config: Config, registry: TagRegistry, speed: float 
         # A board not plugged in yet is waited for (and shown), not an exit: the Pi often boots first.
         return SerialSource(config.reader.port, config.reader.baud, reconnect_max_s=config.reader.reconnect_max_s,
                             wait_for_board=True)
-    from ..sources.simulator import SimulatedSource, Simulator
+    from ..sources.sim import SimulatedSource, Simulator
     sim = Simulator(config, registry, seed=config.simulator.seed)
     return SimulatedSource(sim, speed=speed or config.simulator.speed)
 
