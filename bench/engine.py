@@ -14,6 +14,9 @@ import gc
 import warnings
 
 from dealerbox.config import Config, GameConfig
+from dealerbox.engine.table import Engine
+from dealerbox.sources.sim import Simulator
+from dealerbox.tags import demo_registry
 
 from .common import Context, Figure, missing, now_ns, percentile
 
@@ -23,23 +26,13 @@ TARGET_STEP_MS = 1.0
 
 
 def run(ctx: Context) -> list[Figure]:
-    try:
-        from dealerbox.engine.table import Engine
-        from dealerbox.sources.simulator import Simulator
-        from dealerbox.tags import demo_registry
-    except ImportError as e:
-        return [missing("engine", "hands/s vs pokerkit", "x", f"a piece is not built yet ({e})", TARGET_RATIO, ">=")]
     n = ctx.scale(120, 4)
     out: list[Figure] = []
     ratios, steps = [], []
     for variant in STRUCTURES:
         config = Config(game=GameConfig(variant=variant))
         registry = demo_registry()
-        try:
-            hands = list(Simulator(config, registry, 2024).play(n))
-        except Exception as e:  # a simulator still being built
-            out.append(missing("engine", f"{variant} hands/s", "hands/s", f"simulator failed: {type(e).__name__}: {e}"))
-            continue
+        hands = list(Simulator(config, registry, 2024).play(n))
         hands = [h for h in hands if h.expected.outcome == "played"]
         inputs = sum(len(h.inputs) for h in hands)
 
@@ -102,7 +95,6 @@ def time_engine(Engine, config, registry, hands) -> tuple[float, int]:
 def time_replay(config, registry, n: int) -> float | None:
     """Hands/s through ``Pipeline.feed`` on the simulator's log records (Rx bytes and dealer inputs)."""
     from dealerbox.pipeline import Pipeline
-    from dealerbox.sources.simulator import Simulator
 
     records = list(Simulator(config, registry, 2024).records(n))
     best = None

@@ -26,11 +26,7 @@ ALERT_EVERY_S = 5.0
 
 
 def run(ctx: Context) -> list[Figure]:
-    try:
-        from dealerbox.sinks.floor.view import FloorView
-    except ImportError as e:
-        return [missing("floor", "tables under p99 100 ms", "tables", f"the floor view is not built yet ({e})",
-                        TARGET_TABLES, ">=")]
+    from dealerbox.sinks.floor.view import FloorView
     sizes = [5] if ctx.quick else [50, 100, 200, 500, 1000]
     window = ctx.scale(12, 2)
     out: list[Figure] = []
@@ -67,7 +63,7 @@ def one_size(ctx: Context, FloorView, n: int, window: float) -> tuple[list[float
     latencies: list[float] = []
     own: list[float] = []           # the view's own part: paho handed it the message -> filed
     arrival = [0.0]
-    with Mosquitto() as broker:
+    with Mosquitto(max_inflight=0) as broker:
         lock = threading.Lock()
         view = None
 

@@ -17,19 +17,14 @@ import time
 from dealerbox.wire import protocol as p
 
 from .broker import BrokerMissing, Mosquitto
-from .common import ROOT, Context, Figure, cpu_ticks, missing, rss_kib
+from .common import ROOT, Context, Figure, cpu_ticks, rss_kib
 
 TARGET_PCT = 2.0
 
 
 def run(ctx: Context) -> list[Figure]:
     try:
-        import dealerbox.sources.serial_port  # noqa: F401
-        board = "serial"
-    except ImportError:
-        board = "simulator"  # no serial source yet: the simulator paused (--speed 1e-6) is an idle table too
-    try:
-        broker = Mosquitto().start()
+        broker = Mosquitto(max_inflight=0).start()
     except BrokerMissing as e:
         broker = None
         ctx.say(f"{e}: measuring with the floor link off")
@@ -37,14 +32,14 @@ def run(ctx: Context) -> list[Figure]:
     try:
         modes = [("screen", "window"), ("headless", "headless")][-1 if ctx.quick else 0:]
         for label, mode in modes:
-            out.append(measure(ctx, label, mode, broker, board))
+            out.append(measure(ctx, label, mode, broker))
     finally:
         if broker:
             broker.stop()
     return out
 
 
-def measure(ctx: Context, label: str, mode: str, broker: Mosquitto | None, board: str) -> Figure:
+def measure(ctx: Context, label: str, mode: str, broker: Mosquitto | None) -> Figure:
     master, slave = os.openpty()
     port = os.ttyname(slave)
     work = ctx.tmp / f"idle-{label}"
@@ -52,7 +47,7 @@ def measure(ctx: Context, label: str, mode: str, broker: Mosquitto | None, board
     floor = (f'[floor]\nenabled = true\nhost = "127.0.0.1"\nport = {broker.port}\noutbox = "{work}/outbox.sqlite"\n'
              if broker else "[floor]\nenabled = false\n")
     (work / "dealerbox.toml").write_text(
-        f'[table]\nid = "IDLE"\nsite = "bench"\n[reader]\nsource = "{board}"\nport = "{port}"\n'
+        f'[table]\nid = "IDLE"\nsite = "bench"\n[reader]\nsource = "serial"\nport = "{port}"\n'
         f'[display]\nmode = "{mode}"\n[record]\nenabled = true\ndir = "{work}/logs"\n'
         f"[panel]\nenabled = false\n{floor}"
     )
@@ -73,8 +68,6 @@ def measure(ctx: Context, label: str, mode: str, broker: Mosquitto | None, board
     th.start()
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy", "PYTHONPATH": str(ROOT)}
     cmd = [sys.executable, "-m", "dealerbox", "--config", str(work / "dealerbox.toml"), "run"]
-    if board == "simulator":
-        cmd += ["--speed", "0.000001"]
     proc = subprocess.Popen(cmd, cwd=work, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     try:
         time.sleep(ctx.scale(4, 2))  # start-up: imports, first frame, broker connect
@@ -91,7 +84,7 @@ def measure(ctx: Context, label: str, mode: str, broker: Mosquitto | None, board
         pct = 100.0 * (c1 - c0) / hz / (t1 - t0)
         return Figure("idle", f"idle CPU ({label})", pct, "% core", TARGET_PCT, "<",
                       note=f"dealerbox run, {window} s window after start-up, "
-                           f"{'board on a pty sending heartbeats 1/s' if board == 'serial' else 'simulator paused (no serial source yet)'}, "
+                           "board on a pty sending heartbeats 1/s, "
                            f"floor {'on' if broker else 'off'}, RSS {rss / 1024:.0f} MB; /proc ticks are 1/{hz} s",
                       extra={"rss_kib": rss})
     finally:

@@ -27,7 +27,7 @@ SITE = "bench"
 
 def updates_for(n_events: int) -> list[Update]:
     """Updates carrying about ``n_events`` real table events (simulated hands), else synthetic ones."""
-    sim = states.simulated_updates(40) or []
+    sim = states.simulated_updates(40)
     pool = [(tuple(e), s) for e, s in sim] or [(tuple(states.busy_events()[:2]), states.busy_state())]
     out, total, health = [], 0, states.busy_health()
     while total < n_events:
@@ -48,10 +48,7 @@ def wait_until(cond, timeout: float, step: float = 0.002) -> bool:
 
 
 def run(ctx: Context) -> list[Figure]:
-    try:
-        from dealerbox.sinks.floor.link import FloorLink
-    except ImportError as e:
-        return [missing("outbox", "drain 10,000 after outage", "s", f"the floor link is not built yet ({e})")]
+    from dealerbox.sinks.floor.link import FloorLink
     n = ctx.scale(10_000, 300)
     updates = updates_for(n)
     n_events = sum(len(u.events) for u in updates)
@@ -73,7 +70,7 @@ def run(ctx: Context) -> list[Figure]:
         spool_s = (now_ns() - t0) / 1e9
         out.append(Figure("outbox", "spool during outage", n_events / spool_s, "events/s",
                           note=f"{n_events} events in {len(updates)} updates, SQLite WAL synchronous=FULL"))
-        broker = Mosquitto(port)
+        broker = Mosquitto(port=port, max_inflight=0)
         t0 = now_ns()
         broker.start()
         listener = Listener(port, [f"dealerbox/{SITE}/+/event"], keep=False)

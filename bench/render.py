@@ -5,22 +5,18 @@ from __future__ import annotations
 from dealerbox.config import Config
 
 from . import states
-from .common import Context, Figure, median, missing, now_ns, percentile
+from .common import Context, Figure, median, now_ns, percentile
 
 RESOLUTIONS = ((800, 480), (1024, 600), (1280, 800))
 TARGET_MS = 8.0
 
 
 def run(ctx: Context) -> list[Figure]:
-    try:
-        from dealerbox.sinks.screen import Screen
-    except ImportError as e:
-        return [missing("render", f"full redraw {w}x{h} p99", "ms", f"the screen is not built yet ({e})", TARGET_MS, "<")
-                for w, h in RESOLUTIONS]
+    from dealerbox.sinks.screen import Screen
     import pygame
 
     pygame.init()
-    sim = states.simulated_updates(ctx.scale(6, 1)) or []
+    sim = states.simulated_updates(ctx.scale(6, 1))
     scenes = [(states.busy_state(), states.busy_health(), states.busy_events())]
     recent: list = []
     for events, state in sim:  # the screen as it was after each step of real hands

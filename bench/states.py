@@ -1,13 +1,15 @@
-"""Table states and events to feed sinks in the benchmarks: real engine snapshots of simulated hands when
-the simulator is there, plus one busy hand-built state (every seat in, full board, side pots, an open
+"""Table states and events to feed sinks in the benchmarks: real engine snapshots of simulated hands, plus
+one busy hand-built state (every seat in, full board, side pots, an open
 floor finding) as the worst case a full redraw has to draw."""
 
 from __future__ import annotations
 
-import sys
-
+from dealerbox.config import Config, GameConfig
 from dealerbox.engine import events as te
 from dealerbox.engine.state import FindingView, SeatView, TableState
+from dealerbox.pipeline import Pipeline
+from dealerbox.sources.sim import Simulator
+from dealerbox.tags import demo_registry
 
 
 def busy_state(seats: int = 10) -> TableState:
@@ -31,25 +33,14 @@ def busy_events() -> list[te.TableEvent]:
 
 
 def simulated_updates(n_hands: int, seed: int = 11, variant: str = "nlhe"):
-    """(events, state) after every engine step of ``n_hands`` simulated hands, or None without a simulator."""
-    try:
-        from dealerbox.config import Config, GameConfig
-        from dealerbox.pipeline import Pipeline
-        from dealerbox.sources.simulator import Simulator
-        from dealerbox.tags import demo_registry
-    except ImportError:
-        return None
+    """(events, state) after every engine step of ``n_hands`` simulated hands."""
     config = Config(game=GameConfig(variant=variant))
     registry = demo_registry()
     pipe = Pipeline(config, registry)
     out = []
-    try:
-        for hand in Simulator(config, registry, seed).play(n_hands):
-            for item in hand.inputs:
-                events = pipe.engine.apply(item)
-                if events:
-                    out.append((events, pipe.engine.snapshot()))
-    except Exception as e:  # a piece still being built must not stop the other figures
-        print(f"  (simulated hands unavailable, using hand-built states: {type(e).__name__}: {e})", file=sys.stderr)
-        return None
+    for hand in Simulator(config, registry, seed).play(n_hands):
+        for item in hand.inputs:
+            events = pipe.engine.apply(item)
+            if events:
+                out.append((events, pipe.engine.snapshot()))
     return out

@@ -20,9 +20,11 @@ from .engine import inputs as ev
 from .engine.events import TableEvent
 from .engine.table import Engine
 from .record.logformat import Entry, Header, Input, Link, Rx
+from .record.logformat import enrolment_of  # noqa: F401  (its home moved; callers may still import it here)
 from .tags import ChipSet, Deck, Tag, TagRegistry, UnknownTag
 from .wire import protocol as p
 from .wire.decoder import FrameDecoder
+from .wire.zones import NAME_OF, zone_name
 
 
 class Pipeline:
@@ -36,7 +38,6 @@ class Pipeline:
         self.faulty_readers = 0                      # bitmask from that heartbeat
         # Every frame names a tag and a zone; both are looked up once (known tags only: bounded by the registry).
         self._tags: dict[bytes | str, Tag] = {}
-        self._zones: dict[int, str] = {}
 
     @classmethod
     def from_header(cls, header: Header) -> "Pipeline":
@@ -81,9 +82,7 @@ class Pipeline:
                     self.unknown_tags += 1
                 else:
                     self._tags[m.uid] = tag
-            zone = self._zones.get(m.zone)
-            if zone is None:
-                zone = self._zones[m.zone] = p.zone_name(m.zone)
+            zone = NAME_OF.get(m.zone) or zone_name(m.zone)
             if isinstance(m, p.TagArrived):
                 out.append(ev.ZoneEntered(t, zone, tag))
             elif isinstance(m, p.TagLeft):
@@ -110,7 +109,5 @@ def registry_from_enrolment(enrolment: dict[str, list[dict[str, Any]]]) -> TagRe
     return TagRegistry(decks, chips)
 
 
-def enrolment_of(registry: TagRegistry) -> dict[str, list[dict[str, Any]]]:
-    return {"decks": [d.to_json() for d in registry.decks], "chips": [c.to_json() for c in registry.chip_sets]}
 
 

@@ -67,12 +67,16 @@ def test_replay_a_scenario_on_the_terminal_rules_the_misdeal_and_stops_at_the_en
     assert not (tmp_path / "var" / "logs").exists()
 
 
-def test_health_reports_heartbeat_age_and_faulty_readers_on_the_source_clock():
+def test_health_reports_heartbeat_age_and_faulty_readers_on_the_source_clock(tmp_path):
     from dealerbox.pipeline import Pipeline
     from dealerbox.runtime.app import Terminal
+    from dealerbox.sources import open_log
+    from dealerbox.sources.replaying import ReplayingSource
     from dealerbox.sources.scenario import compile_text
 
-    scn = compile_text("hello\nheartbeat faulty 5\nwait 3s\n", "health.scn")
+    text = "hello\nheartbeat faulty 5\nwait 3s\n"
+    (tmp_path / "health.scn").write_text(text)
+    scn = compile_text(text, "health.scn")
     pipe = Pipeline.from_header(scn.header)
 
     class Clock:  # the terminal's clock, passed in
@@ -82,7 +86,8 @@ def test_health_reports_heartbeat_age_and_faulty_readers_on_the_source_clock():
             return self.now
 
     clock = Clock()
-    terminal = Terminal(pipe.config, pipe.registry, source=None, clock=clock)
+    source = ReplayingSource(open_log(tmp_path / "health.scn"))  # never started: the test steps by hand
+    terminal = Terminal(pipe.config, pipe.registry, source=source, clock=clock)
     for record in scn.records:
         terminal._last_t, terminal._last_clock = record.t, clock()
         terminal._step(record)

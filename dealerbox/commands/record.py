@@ -11,8 +11,7 @@ import sys
 import time
 
 from ..config import Config
-from ..pipeline import enrolment_of
-from ..record.logformat import Header
+from ..record.logformat import table_header
 from ..record.recorder import Recorder
 from ..record.signing import table_signer
 from ..sources.serial_port import SerialSource, SerialSourceError
@@ -42,8 +41,7 @@ def run(args: argparse.Namespace, clock=time.monotonic) -> int:
     except SerialSourceError as e:
         print(f"dealerbox record: {e}", file=sys.stderr)
         return 2
-    header = Header(config=config.to_dict(), enrolment=enrolment_of(registry),
-                    created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
+    header = table_header(config, registry, created=True)
     recorder = Recorder(args.out or config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
                         clock=clock, signer=signer)
     print(f"dealerbox record: recording {port} to {recorder.path}", file=sys.stderr)

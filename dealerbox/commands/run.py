@@ -18,8 +18,11 @@ import time
 from pathlib import Path
 
 from ..config import Config, ConfigError, from_dict
-from ..runtime.app import Terminal, choose_display, choose_source, load_registry, make_header, print_error
-from ..tags import EnrolmentError
+from ..runtime.app import Terminal, choose_display, choose_source, load_registry, print_error
+from ..record.logformat import table_header
+from ..runtime.sinks import PanelSink
+from ..sources.base import Source
+from ..tags import EnrolmentError, TagRegistry
 
 log = logging.getLogger("dealerbox")
 
@@ -68,7 +71,7 @@ def run(args: argparse.Namespace) -> int:
         except (OSError, ValueError) as e:
             print_error(str(e))
             return 2
-    header = make_header(config, registry)
+    header = table_header(config, registry, created=True)
     recorder = None
     if config.record.enabled and not args.no_record and kind != "replay":
         from ..record.recorder import Recorder
@@ -87,7 +90,9 @@ def run(args: argparse.Namespace) -> int:
         floor = FloorLink(config, review=kind == "replay", outbox=demo_outbox)
     display = choose_display(config, args.headless or args.jsonl)
     terminal = Terminal(config, registry, source, recorder=recorder, floor=floor)
-    terminal.panel = _make_panel(config, terminal.submit)
+    panel = _make_panel(config, terminal.submit)
+    if panel is not None:
+        terminal.attach(PanelSink(panel))
     log.info("table %s: reader %s, display %s, floor %s, recording %s", config.table.id,
              {"serial": config.reader.port, "replay": f"replay of {args.replay}"}.get(kind, kind), display,
              f"{config.floor.host}:{config.floor.port}" if floor else "off",
@@ -130,13 +135,13 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _make_source(kind: str, config: Config, registry, speed: float | None):
+def _make_source(kind: str, config: Config, registry: TagRegistry, speed: float | None) -> Source:
     if kind == "serial":
         from ..sources.serial_port import SerialSource
         # A board not plugged in yet is waited for (and shown), not an exit: the Pi often boots first.
         return SerialSource(config.reader.port, config.reader.baud, reconnect_max_s=config.reader.reconnect_max_s,
                             wait_for_board=True)
-    from ..sources.simulator import SimulatedSource, Simulator
+    from ..sources.sim import SimulatedSource, Simulator
     sim = Simulator(config, registry, seed=config.simulator.seed)
     return SimulatedSource(sim, speed=speed or config.simulator.speed)
 

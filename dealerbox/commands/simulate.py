@@ -12,7 +12,7 @@ from pathlib import Path
 
 from ..record.logformat import part_path
 from ..record.recorder import Recorder
-from ..sources.simulator import IRREGULARITIES, Simulator, SimulatorError
+from ..sources.sim import IRREGULARITIES, Simulator, SimulatorError
 from ..tags import EnrolmentError
 
 

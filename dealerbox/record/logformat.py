@@ -31,11 +31,16 @@ from __future__ import annotations
 import hashlib
 import json
 import re
+import time
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ..engine.inputs import DealerInput
+
+if TYPE_CHECKING:
+    from ..config import Config
+    from ..tags import TagRegistry
 
 LOG_FORMAT = "dealerbox-log"
 LOG_VERSION = 1
@@ -79,6 +84,19 @@ class Header:
     def table(self) -> str:
         table = self.config.get("table", {}) if isinstance(self.config, dict) else {}
         return str(table.get("id", "")) if isinstance(table, dict) else ""
+
+
+def enrolment_of(registry: TagRegistry) -> dict[str, list[dict[str, Any]]]:
+    """The registry as a header carries it: every enrolled deck and chip set."""
+    return {"decks": [d.to_json() for d in registry.decks], "chips": [c.to_json() for c in registry.chip_sets]}
+
+
+def table_header(config: Config, registry: TagRegistry, *, hello: dict[str, Any] | None = None,
+                 created: bool = False) -> Header:
+    """The first record of every log: the table's config and enrolment, the board's hello when known, and
+    the UTC time when ``created`` (simulated and scripted logs leave it out, so they compile identically)."""
+    stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()) if created else ""
+    return Header(config=config.to_dict(), enrolment=enrolment_of(registry), created=stamp, hello=hello)
 
 
 @dataclass(frozen=True, slots=True)

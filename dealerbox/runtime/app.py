@@ -1,8 +1,10 @@
 """The terminal: wires a source, the pure pipeline and the sinks together with one owner per resource.
 
-Threads: the source's reader thread (serial port or simulator) -> ``core`` thread (pipeline, recorder,
-fan-out) -> one thread per lossless sink (floor link, panel); the main thread owns the display (pygame) or,
-headless, prints events. They meet through queues, so a slow sink never blocks the engine.
+Threads: the source's own thread (serial port, replayed log or simulator; see ``sources.base.Source``) ->
+the ``core`` thread (recorder, pipeline, then the ``Notifier``: the floor link is handed each update there,
+the panel follows on its own thread; see ``runtime.sinks.Sink``); the main thread owns the display (pygame)
+or, headless, prints events. Dealer inputs from the screen, the panel and the floor come back through
+``submit`` into one inbox the core thread drains, so a slow sink never blocks the engine.
 """
 
 from __future__ import annotations
@@ -18,15 +20,20 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, Callable, TextIO
+from typing import TYPE_CHECKING, Callable, TextIO
 
 from ..config import Config
 from ..engine.events import FindingRaised, TableEvent
 from ..engine.inputs import DealerInput
-from ..pipeline import Pipeline, enrolment_of
-from ..record.logformat import Header, Input, Link, Record, Rx
+from ..pipeline import Pipeline
+from ..record.logformat import Input, Link, Record, Rx
+from ..sources.base import Source
 from ..tags import EnrolmentError, TagRegistry, demo_chips, demo_deck, load_enrolment, Deck, ChipSet
 from .bus import EventBus, Update
+from .sinks import FloorSink, Notifier, RecordSink, Sink
+
+if TYPE_CHECKING:
+    from ..sinks.floor.link import FloorLink
 
 log = logging.getLogger("dealerbox")
 
@@ -87,10 +94,9 @@ class Terminal:
 
     config: Config
     registry: TagRegistry
-    source: Any                                # SerialSource or SimulatedSource: .start() .stop() .entries
-    recorder: Any = None                       # Recorder or None
-    floor: Any = None                          # FloorLink or None
-    panel: Any = None                          # Panel or None
+    source: Source
+    recorder: RecordSink | None = None
+    floor: FloorLink | None = None             # attached as a FloorSink; other sinks through attach()
     clock: Callable[[], float] = time.monotonic
     bus: EventBus = field(default_factory=EventBus)
     stopped: threading.Event = field(default_factory=threading.Event)
@@ -98,8 +104,12 @@ class Terminal:
 
     def __post_init__(self) -> None:
         self.pipeline = Pipeline(self.config, self.registry)
-        self.pipeline.engine.hands_before = getattr(self.recorder, "hands_before", 0)   # numbers continue
-        self._inputs: queue.Queue = queue.Queue()   # dealer taps from the screen, panel and floor
+        self.notifier = Notifier(self.bus)
+        if self.floor is not None:
+            self.notifier.attach(FloorSink(self.floor))
+        self._inputs: queue.Queue[DealerInput | dict] = queue.Queue()  # taps from the screen, panel and floor
+        # hand numbers continue where the recorder's log says the last run stopped (ids unique for life)
+        self.pipeline.engine.hands_before = self.recorder.hands_before if self.recorder is not None else 0
         self._last_t = 0.0
         self._last_clock = self.clock()
         self._last_health = 0.0
@@ -122,29 +132,25 @@ class Terminal:
         return dataclasses.replace(d, t=t)
 
     # --- life cycle -----------------------------------------------------------------------------------
+    def attach(self, sink: Sink) -> None:
+        """Plug in a sink (the panel, a dashboard feed...) before ``start()``."""
+        self.notifier.attach(sink)
+
     def start(self) -> None:
-        if self.floor is not None:
-            self.floor.start()
-            self._spawn("floor", self._floor_loop, self.bus.subscribe("floor", lossless=True))
-        if self.panel is not None:
-            self._spawn("panel", self._panel_loop, self.bus.subscribe("panel"))
+        self.notifier.start(self.submit)
         self.source.start()
-        self._spawn("core", self._core_loop)
+        core = threading.Thread(target=self._core_loop, name="dealerbox-core", daemon=True)
+        core.start()
+        self._threads.append(core)
 
     def stop(self) -> None:
         self.stopped.set()
         self.source.stop()
         for th in self._threads:
             th.join(timeout=5)
-        if self.floor is not None:
-            self.floor.stop()
+        self.notifier.stop()
         if self.recorder is not None:
             self.recorder.close()
-
-    def _spawn(self, name: str, target: Callable, *args: Any) -> None:
-        th = threading.Thread(target=target, args=args, name=f"dealerbox-{name}", daemon=True)
-        th.start()
-        self._threads.append(th)
 
     # --- the core thread: the only caller of the pipeline ----------------------------------------------
     def _core_loop(self) -> None:
@@ -184,7 +190,7 @@ class Terminal:
                     log.warning("dealer input refused: %s", e)
             if events:
                 ended = sum(1 for e in events if e.kind == "HandEnded")
-                if ended and self.recorder is not None and hasattr(self.recorder, "seal"):
+                if ended and self.recorder is not None:
                     # keeps the hand count and signs the log at every hand's end; the update carries the anchor
                     self.recorder.seal(hand=max(e.hand for e in events if e.kind == "HandEnded"))
                 self._publish(tuple(events))
@@ -195,7 +201,7 @@ class Terminal:
 
     def _say_waiting(self) -> None:
         # Logged when the reason changes (board missing, then forbidden, then found), never per retry.
-        waiting = getattr(self.source, "waiting", "")
+        waiting = self.source.waiting
         if waiting != self._waiting_said:
             if waiting:
                 log.warning("%s", waiting)
@@ -213,47 +219,24 @@ class Terminal:
 
     def _publish(self, events: tuple[TableEvent, ...]) -> None:
         self._last_health = self.clock()
-        self.bus.publish(Update(events, self.pipeline.engine.snapshot(), self.health()))
+        self.notifier.publish(Update(events, self.pipeline.engine.snapshot(), self.health()))
 
-    def health(self) -> dict[str, Any]:
+    def health(self) -> dict[str, dict]:
         """What the screen's health strip and the floor's state topic show (keys in docs/screen.md)."""
         beat = self.pipeline.last_heartbeat_t
         now = self._last_t + max(0.0, self.clock() - self._last_clock)  # on the source's clock
-        h: dict[str, Any] = {"reader": {
+        h: dict[str, dict] = {"reader": {
             "connected": self._link_up, **self.pipeline.counters(),
             "heartbeat_age_s": None if beat is None else round(now - beat, 1),
             "faulty_readers": bin(self.pipeline.faulty_readers).count("1")}}
-        counters = getattr(self.source, "counters", None)
-        if counters is not None:
-            h["reader"]["source"] = counters if isinstance(counters, dict) else vars(counters)
-        waiting = getattr(self.source, "waiting", "")
+        h["reader"]["source"] = self.source.counters
+        waiting = self.source.waiting
         if waiting:  # no board yet (or unplugged): the sentence says which port and what to do
             h["reader"]["waiting"] = waiting
-        if self.floor is not None:
-            h["floor"] = self.floor.health()
-        if self.recorder is not None and hasattr(self.recorder, "health"):
+        h.update(self.notifier.health())
+        if self.recorder is not None:
             h["recorder"] = self.recorder.health()
         return h
-
-    # --- sink threads ---------------------------------------------------------------------------------
-    def _floor_loop(self, q: queue.Queue) -> None:
-        while not self.stopped.is_set():
-            try:
-                self.floor.submit(q.get(timeout=0.2))
-            except queue.Empty:
-                pass
-            for command in _drain(self.floor.commands):
-                tap = command.as_input(0.0)  # re-stamped on the source clock by the core thread
-                if tap is not None:
-                    self.submit(tap)
-
-    def _panel_loop(self, q: queue.Queue) -> None:
-        while not self.stopped.is_set():
-            try:
-                update: Update = q.get(timeout=0.2)
-            except queue.Empty:
-                continue
-            self.panel.accept(update)  # events too: a floor call turns the light red at once
 
     # --- main-thread drivers --------------------------------------------------------------------------
     def run_headless(self, q: queue.Queue, out: TextIO, jsonl: bool, until: Callable[["Terminal"], bool]) -> None:
@@ -274,14 +257,6 @@ class Terminal:
                 return
 
 
-def _drain(q: queue.Queue | None):
-    while q is not None:
-        try:
-            yield q.get_nowait()
-        except queue.Empty:
-            return
-
-
 def format_event(e: TableEvent, jsonl: bool) -> str:
     """One line per event: JSON (the replay contract, hole cards masked) or a readable line."""
     d = e.to_dict(reveal=False)
@@ -291,11 +266,6 @@ def format_event(e: TableEvent, jsonl: bool) -> str:
         return f"[{e.t:9.2f}] hand {e.hand} FINDING {e.severity.upper()} {e.rule} ({e.citation}): {e.ruling}"
     fields = " ".join(f"{k}={v}" for k, v in d.items() if k not in ("event", "t", "hand") and v not in (None, (), [], {}))
     return f"[{e.t:9.2f}] hand {e.hand} {d['event']} {fields}".rstrip()
-
-
-def make_header(config: Config, registry: TagRegistry) -> Header:
-    return Header(config=config.to_dict(), enrolment=enrolment_of(registry),
-                  created=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()))
 
 
 def new_boot_id() -> str:

@@ -23,6 +23,7 @@ from ..engine import inputs as ev
 from ..record.logformat import Input, Record, Rx
 from ..tags import Tag, TagRegistry, UnknownTag
 from ..wire import protocol as p
+from ..wire.zones import CANONICAL, NUMBER_OF, canonical, zone_number
 
 Message = p.Message | ev.DealerInput
 Timed = tuple[float, Message]
@@ -32,15 +33,6 @@ CARD_LEAVE = 0.02        # orientation sensed, then the card clears the shoe ant
 CARD_TRAVEL = 0.18       # shoe to the destination antenna
 CHIP_GAP = 0.06          # chips of one motion (well under the 0.5 s motion window)
 MOVE_TRAVEL = 0.25       # a tag carried from one zone to another
-
-
-_ZONE_IDS = {p.zone_name(z): z for z in range(64) if p.is_valid_zone(z)}
-
-
-def zone_id(name: str) -> int:
-    """``protocol.zone_id`` with the common names looked up in a table (the simulator calls it a lot)."""
-    z = _ZONE_IDS.get(name)
-    return p.zone_id(name) if z is None else z
 
 
 class Choreography:
@@ -63,16 +55,16 @@ class Choreography:
         self.messages.append((self.t if t is None else t, message))
 
     def enter(self, zone: str, uid: str) -> None:
-        self.messages.append((self.t, p.TagArrived(zone_id(zone), bytes.fromhex(uid))))
+        self.messages.append((self.t, p.TagArrived(zone_number(zone), bytes.fromhex(uid))))
         self.where[uid] = zone
 
     def leave(self, zone: str, uid: str) -> None:
-        self.messages.append((self.t, p.TagLeft(zone_id(zone), bytes.fromhex(uid))))
+        self.messages.append((self.t, p.TagLeft(zone_number(zone), bytes.fromhex(uid))))
         if self.where.get(uid) == zone:
             del self.where[uid]
 
     def face(self, uid: str, face_up: bool, zone: str = "shoe") -> None:
-        self.messages.append((self.t, p.CardFace(zone_id(zone), face_up, bytes.fromhex(uid))))
+        self.messages.append((self.t, p.CardFace(zone_number(zone), face_up, bytes.fromhex(uid))))
 
     def tap(self, action: str, **fields) -> None:
         self.messages.append((self.t, ev.DealerInput(self.t, action, **fields)))
@@ -158,32 +150,21 @@ class SensedChoreography(Choreography):
 
     # enter/leave run for every chip and card motion: the lookups are inlined, falling back on a miss.
     def enter(self, zone: str, uid: str) -> None:
-        self.inputs.append(ev.ZoneEntered(self.t, _CANONICAL.get(zone) or _canonical(zone),
+        self.inputs.append(ev.ZoneEntered(self.t, CANONICAL.get(zone) or canonical(zone),
                                           self.tags.get(uid) or self._tag(uid)))
         self.where[uid] = zone
 
     def leave(self, zone: str, uid: str) -> None:
-        self.inputs.append(ev.ZoneLeft(self.t, _CANONICAL.get(zone) or _canonical(zone),
+        self.inputs.append(ev.ZoneLeft(self.t, CANONICAL.get(zone) or canonical(zone),
                                        self.tags.get(uid) or self._tag(uid)))
         if self.where.get(uid) == zone:
             del self.where[uid]
 
     def face(self, uid: str, face_up: bool, zone: str = "shoe") -> None:
-        self.inputs.append(ev.CardFaceSensed(self.t, _canonical(zone), self._tag(uid), face_up))
+        self.inputs.append(ev.CardFaceSensed(self.t, canonical(zone), self._tag(uid), face_up))
 
     def tap(self, action: str, **fields) -> None:
         self.inputs.append(ev.DealerInput(self.t, action, **fields))
-
-
-_CANONICAL: dict[str, str] = {}
-
-
-def _canonical(zone: str) -> str:
-    """The zone name as the Pipeline spells it after the round trip through the zone number."""
-    name = _CANONICAL.get(zone)
-    if name is None:
-        name = _CANONICAL[zone] = p.zone_name(zone_id(zone))
-    return name
 
 
 # --- turning messages into what the engine sees, and into log records -------------------------------
@@ -218,7 +199,6 @@ def to_inputs(messages: Iterable[Timed], registry: TagRegistry) -> list[ev.Engin
     return out
 
 
-_ZONE_NUMBER: dict[str, int] = {}
 _UID_BYTES: dict[str, bytes] = {}
 
 
@@ -231,9 +211,9 @@ def to_messages(inputs: Iterable[ev.EngineInput]) -> list[Timed]:
         if kind is ev.DealerInput:
             append((i.t, i))
             continue
-        zone = _ZONE_NUMBER.get(i.zone)
+        zone = NUMBER_OF.get(i.zone)
         if zone is None:
-            zone = _ZONE_NUMBER[i.zone] = zone_id(i.zone)
+            zone = zone_number(i.zone)
         uid = _UID_BYTES.get(i.tag.uid)
         if uid is None:
             if len(_UID_BYTES) > 4096:  # unknown uids are one-offs: keep the cache bounded

@@ -10,10 +10,13 @@ from __future__ import annotations
 import json
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING
 
 from ..record.logformat import (GENESIS, Closed, Entry, Header, LogFormatError, Record, Sig, chain, from_record,
                                 part_number, part_path)
+
+if TYPE_CHECKING:
+    from .scenario import Step
 
 SCENARIO_SUFFIX = ".scn"
 
@@ -31,7 +34,7 @@ class LogSource:
         self.path = Path(path)
         self.counters: dict[str, int] = {"parts": 0, "records": 0, "skipped_lines": 0, "partial_lines": 0,
                                          "chain_breaks": 0}
-        self.steps: list[Any] = []
+        self.steps: list[Step] = []  # a scenario's lines, each with the records it made
         self._records: list[Record] | None = None
         if self.path.suffix == SCENARIO_SUFFIX:
             self._open_scenario()
@@ -39,7 +42,7 @@ class LogSource:
             self.header = self._read_header()
 
     def _open_scenario(self) -> None:
-        from . import scenario  # written by the scenario owner; imported late so logs never need it
+        from . import scenario  # imported late: reading a recorded log never needs the scenario compiler
         try:
             compiled = scenario.compile_file(self.path)
         except OSError as e:

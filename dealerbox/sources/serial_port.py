@@ -18,16 +18,15 @@ from __future__ import annotations
 import errno
 import logging
 import os
-import queue
 import threading
 import time
 from collections.abc import Callable
-from typing import Any
 
 import serial
 
-from ..record.logformat import Link, Record, Rx, Tx
+from ..record.logformat import Link, Rx, Tx
 from ..wire import protocol as p
+from .base import Sleep, ThreadedSource
 
 log = logging.getLogger("dealerbox.serial")
 
@@ -74,24 +73,24 @@ def waiting_message(port: str, code: int | None, error: str = "") -> str:
     return f"waiting for the reader board on {port}: {error}"
 
 
-class SerialSource:
+class SerialSource(ThreadedSource):
     """Reads the reader board's port on its own thread; ``.entries`` is a queue of Rx / Tx / Link records."""
 
+    thread_name = "serial"
+
     def __init__(self, port: str, baud: int = 115200, clock: Callable[[], float] = time.monotonic, *,
-                 sleep: Callable[[float], Any] | None = None, reconnect_max_s: float = 5.0,
+                 sleep: Sleep | None = None, reconnect_max_s: float = 5.0,
                  reconnect_min_s: float = RECONNECT_MIN_S, wait_for_board: bool = False) -> None:
+        super().__init__()
         self.port = port
         self.baud = baud
         self.clock = clock
         self.reconnect_max_s = reconnect_max_s
         self.reconnect_min_s = min(reconnect_min_s, reconnect_max_s)
-        self.entries: queue.Queue[Record] = queue.Queue()
-        self._stopped = threading.Event()
-        self._sleep = sleep or self._stopped.wait  # the default wait ends at once when stop() is called
+        self._sleep = sleep or self.stopping.wait  # the default wait ends at once when stop() is called
         self._serial: serial.Serial | None = None
         self._write_lock = threading.Lock()
         self._encoder = p.Encoder()
-        self._thread: threading.Thread | None = None
         self._counters = {"bytes": 0, "chunks": 0, "reconnects": 0, "errors": 0, "tx_frames": 0}
         self.last_error = ""
         # wait_for_board: a missing or forbidden port is a state to show and retry, not an error to raise
@@ -115,13 +114,11 @@ class SerialSource:
             self._note_open_failure(e)  # the reader thread keeps retrying
         else:
             self.entries.put(Link(self.clock(), True, self.port, "opened"))
-        self._thread = threading.Thread(target=self._run, name="dealerbox-serial", daemon=True)
-        self._thread.start()
+        super().start()
 
     def stop(self) -> None:
-        self._stopped.set()
-        if self._thread is not None:
-            self._thread.join(timeout=2)
+        self.stopping.set()
+        self.join(2.0)
         self._close()
 
     @property
@@ -160,8 +157,8 @@ class SerialSource:
             return True
 
     # --- the reader thread ----------------------------------------------------------------------------
-    def _run(self) -> None:
-        while not self._stopped.is_set():
+    def produce(self) -> None:
+        while not self.stopping.is_set():
             ser = self._serial
             if ser is None:
                 self._reconnect()
@@ -172,7 +169,7 @@ class SerialSource:
                     data += ser.read(min(more, READ_MAX))  # and takes what came with it as one chunk
             except (serial.SerialException, OSError, TypeError) as e:
                 # TypeError: pyserial's in_waiting on a port closed under it by stop()
-                if self._stopped.is_set():
+                if self.stopping.is_set():
                     return
                 self._lost(e)
                 continue
@@ -191,9 +188,9 @@ class SerialSource:
     def _reconnect(self) -> None:
         """Wait for the device to come back and reopen it, backing off exponentially."""
         wait = self.reconnect_min_s
-        while not self._stopped.is_set():
+        while not self.stopping.is_set():
             self._sleep(wait)
-            if self._stopped.is_set():
+            if self.stopping.is_set():
                 return
             if not os.path.exists(self.port):
                 self._wait_code = errno.ENOENT

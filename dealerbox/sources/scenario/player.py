@@ -1,0 +1,125 @@
+"""The scenario player: acts each line of a script out on a choreography and collects the records a
+reader board and a dealer would have made (the parser is ``script.py``; the steps are ``table_steps.py``
+and ``chip_steps.py``)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from ...config import ConfigError
+from ...engine.inputs import DEALER_ACTIONS, DealerInput
+from ...record.logformat import Input, Link, Record, Rx, table_header
+from ...tags import is_card
+from ...wire import protocol as p
+from .chip_steps import ChipSteps
+from .script import (SETTINGS, CompiledScenario, ScenarioError, Settings, Step, StepError, pairs_arg,
+                     script_lines, seconds_arg)
+from .table_steps import TableSteps
+
+
+def compile_file(path: str | Path) -> CompiledScenario:
+    """A scenario file compiled to records; errors name the file and the line."""
+    path = Path(path)
+    return compile_text(path.read_text(encoding="utf-8"), name=str(path))
+
+
+def compile_text(text: str, name: str = "<scenario>") -> CompiledScenario:
+    """Scenario text compiled to records; ``name`` is what error messages call it."""
+    return ScenarioPlayer(name).compile(text)
+
+
+class ScenarioPlayer(TableSteps, ChipSteps):
+    """Plays one script: settings first, then every step in order, each step's records kept apart."""
+
+    def __init__(self, name: str) -> None:
+        super().__init__(name)
+        self.records: list[Record] = []
+        self.encoder = p.Encoder()
+        self.steps: list[Step] = []
+
+    # --- driving ------------------------------------------------------------------------------------
+    def compile(self, text: str) -> CompiledScenario:
+        settings = Settings(self.name)
+        started = False
+        for line in script_lines(text):
+            try:
+                if line.head in SETTINGS:
+                    if started:
+                        raise StepError(f"'{line.head}' is a setting: put it before the first event")
+                    settings.read(line.head, line.args)
+                    continue
+                if not started:
+                    started = True
+                    self.begin(settings)
+                self._event(line.head, line.args, line.text)
+            except (StepError, ConfigError, ValueError) as e:
+                raise ScenarioError(f"{self.name}:{line.no}: {e}") from None
+            self._flush()
+            self.steps.append(Step(line.no, line.raw, len(self.records)))
+        if not started:
+            self.begin(settings)
+        return CompiledScenario(table_header(self.config, self.registry), self.records, self.steps, self.name, self.config, self.registry)
+
+    def _flush(self) -> None:
+        """Turn the choreography's new messages into records (the Encoder numbers the frames)."""
+        for t, m in self.c.messages:
+            if isinstance(m, DealerInput):
+                self.records.append(Input(m))
+            elif isinstance(m, tuple) and m and m[0] == "link":
+                self.records.append(Link(t, m[1], m[2], m[3]))
+            elif isinstance(m, bytes):
+                self.records.append(Rx(t, m))
+            else:
+                self.records.append(Rx(t, self.encoder.encode(m)))
+        self.c.messages.clear()
+
+    # --- events --------------------------------------------------------------------------------------
+    def _event(self, head: str, args: list[str], line: str) -> None:
+        c = self.c
+        handler = getattr(self, "_do_" + head.replace("-", "_"), None)
+        if head in ("wait", "at"):
+            handler(args)
+            return
+        if handler is None and head in DEALER_ACTIONS:
+            self._tap(head, args)
+        elif handler is None:
+            raise StepError(f"unknown step {head!r}; see docs/scenarios.md for the steps")
+        else:
+            handler(args)
+        c.wait(self.pace)
+
+    def _do_wait(self, args: list[str]) -> None:
+        self.c.wait(seconds_arg(args, "wait 2s"))
+
+    def _do_at(self, args: list[str]) -> None:
+        t = seconds_arg(args, "at 12.5")
+        if t < self.c.t - 1e-9:
+            raise StepError(f"at {t}: time cannot go back (it is already {self.c.t:.3f})")
+        self.c.t = t
+
+    # dealer taps
+    def _tap(self, action: str, args: list[str]) -> None:
+        fields: dict[str, Any] = {}
+        rest = list(args)
+        if rest and rest[0].isdigit() and action not in ("award",):
+            fields["seat"] = int(rest.pop(0))
+        elif rest and action in ("exposed",) and is_card(rest[0]):
+            fields["card"] = rest.pop(0)
+        elif rest and action == "ack" and rest[0] not in ("seat", "ref"):
+            fields["ref"] = rest.pop(0)
+        for k, v in pairs_arg(rest, f"{action} [seat N] [card C] [amount A] [ref R] [seats 1,2] [choice C]").items():
+            if k in ("seat", "amount"):
+                fields[k] = int(v)
+            elif k == "seats":
+                fields[k] = tuple(int(s) for s in v.split(","))
+            elif k in ("card", "ref", "choice"):
+                fields[k] = v
+            else:
+                raise StepError(f"{action}: unknown field {k!r} (seat, card, amount, ref, seats, choice)")
+        self.c.tap(action, **fields)
+
+    def _do_tap(self, args: list[str]) -> None:
+        if not args or args[0] not in DEALER_ACTIONS:
+            raise StepError(f"tap ACTION: one of {', '.join(DEALER_ACTIONS)}")
+        self._tap(args[0], args[1:])

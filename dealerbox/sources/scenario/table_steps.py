@@ -1,0 +1,218 @@
+"""Scenario steps at the table itself: the board's messages and the link, seats and the button, the cards
+(shoe, deal, streets, folds, clean-up). Each ``_do_WORD`` acts one line ``WORD ...`` out."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+
+from ...tags import STANDARD_DECK, is_card
+from ...wire import protocol as p
+from ..choreography import board_hello
+from .scene import Scene
+from .script import HOLE_CARDS, StepError, int_arg, pairs_arg, uid_arg, zone_arg
+
+
+class TableSteps(Scene):
+    # --- board and link ---
+    def _do_hello(self, args: list[str]) -> None:
+        kv = pairs_arg(args, "hello [firmware 1.2.3] [protocol 1.0]")
+        fw = tuple(int(x) for x in kv.get("firmware", "1.0.0").split("."))
+        proto = kv.get("protocol", f"{p.PROTOCOL_VERSION_MAJOR}.{p.PROTOCOL_VERSION_MINOR}").split(".")
+        if len(fw) != 3 or len(proto) != 2:
+            raise StepError("hello: firmware is a.b.c and protocol is major.minor")
+        hello = board_hello(self.config.table.seats, fw)
+        self.c.emit(replace(hello, protocol_major=int(proto[0]), protocol_minor=int(proto[1])))
+
+    def _do_heartbeat(self, args: list[str]) -> None:
+        kv = pairs_arg(args, "heartbeat [tags N] [faulty N]")
+        tags = int(kv.get("tags", len(self.c.where)))
+        self.c.emit(p.Heartbeat(int(self.c.t * 1000), tags, int(kv.get("faulty", 0))))
+
+    def _do_fault(self, args: list[str]) -> None:
+        kv = pairs_arg(args, "fault reader 3 zone seat3 [code 1]")
+        self.c.emit(p.ReaderFault(int(kv.get("reader", 0)), p.zone_id(zone_arg(kv.get("zone", "shoe"))),
+                                  int(kv.get("code", p.FAULT_NO_ANSWER))))
+
+    def _do_recover(self, args: list[str]) -> None:
+        kv = pairs_arg(args, "recover reader 3 zone seat3")
+        self.c.emit(p.ReaderFault(int(kv.get("reader", 0)), p.zone_id(zone_arg(kv.get("zone", "shoe"))),
+                                  p.FAULT_RECOVERED))
+
+    def _do_garbage(self, args: list[str]) -> None:
+        try:
+            data = bytes.fromhex("".join(args))
+        except ValueError:
+            raise StepError("garbage takes hex bytes, e.g. 'garbage de ad 00 be ef'") from None
+        if not data:
+            raise StepError("garbage needs at least one byte")
+        self.c.emit(data)
+
+    def _do_lose(self, args: list[str]) -> None:
+        n = int_arg(args[:1], "lose 3 frames")
+        self.encoder.seq = (self.encoder.seq + n) % p.SEQ_MODULO  # frames the host never received
+
+    def _do_link(self, args: list[str]) -> None:
+        if not args or args[0] not in ("up", "down"):
+            raise StepError("link up|down [reason words]")
+        self.c.emit(("link", args[0] == "up", self.config.reader.port, " ".join(args[1:])))
+
+    # players and button
+    def _do_sit(self, args: list[str]) -> None:
+        seat = self._seat(args[:1], "sit SEAT [AMOUNT]")
+        amount = int(args[1]) if len(args) > 1 else self.config.game.buy_in
+        self.seated[seat] = amount
+        self.c.tap("sit", seat=seat, amount=amount)
+
+    def _do_leave(self, args: list[str]) -> None:
+        seat = self._seat(args[:1], "leave SEAT")
+        self.seated.pop(seat, None)
+        self.c.tap("leave", seat=seat)
+
+    def _do_button(self, args: list[str]) -> None:
+        seat = self._seat(args[:1], "button SEAT")
+        uid = self._marker("button")
+        self.c.move(uid, f"seat{self.button}" if self.button else None, f"seat{seat}", travel=0.6)
+        self.button = seat
+
+    def _marker(self, kind: str) -> str:
+        for cs in self.registry.chip_sets:
+            if cs.house == self.config.enrolment.house:
+                for uid, k in cs.markers.items():
+                    if k == kind:
+                        return uid
+        raise StepError(f"no {kind} puck is registered for house {self.config.enrolment.house}")
+
+    def _do_puck(self, args: list[str]) -> None:
+        """``puck kill -> seat3`` / ``puck kill seat3 -> off``: any marker puck moved."""
+        kind, src, dst = self._arrow(args, "puck KIND [FROM] -> TO")
+        self.c.move(self._marker(kind), src, dst)
+
+    # cards
+    def _card_uid(self, spec: str) -> str:
+        """``Ah`` (deck in use), ``DEMO-2:Ah`` or ``blue:Ah`` (another deck), ``X1`` (joker), ``uid:04..``."""
+        if spec.startswith("uid:"):
+            return uid_arg(spec[4:])
+        deck = self.deck
+        if ":" in spec:
+            which, spec = spec.split(":", 1)
+            found = [d for d in self.registry.decks if d.deck_id == which or d.back == which]
+            if not found:
+                raise StepError(f"no enrolled deck with id or back {which!r}")
+            deck = found[0]
+        if not is_card(spec):
+            raise StepError(f"{spec!r} is not a card (e.g. As, Td, X1)")
+        try:
+            return deck.uid_of(spec)
+        except KeyError:
+            raise StepError(f"card {spec} is not in deck {deck.deck_id}") from None
+
+    def _random_card(self) -> str:
+        out = {uid for uid, z in self.c.where.items() if z != "shoe"}
+        free = [c for c in STANDARD_DECK if self.deck.uid_of(c) not in out and c not in self._taken]
+        if not free:
+            raise StepError("no card left to deal at random")
+        card = self.rng.choice(free)
+        self._taken.add(card)
+        return card
+
+    def _do_card(self, args: list[str]) -> None:
+        """``card Ah [FROM] -> TO [face up]``: from the shoe it is a deal (orientation sensed)."""
+        face_up = args[-2:] == ["face", "up"]
+        if face_up or args[-2:] == ["face", "down"]:
+            args = args[:-2]
+        spec, src, dst = self._arrow(args, "card CARD [FROM] -> TO [face up]")
+        uid = self._card_uid(spec) if spec != "random" else self.deck.uid_of(self._random_card())
+        if src == "shoe":
+            self.c.deal(uid, dst, face_up)
+        else:
+            self.c.move(uid, src, dst)
+
+    def _do_boxed(self, args: list[str]) -> None:
+        """``boxed Ah -> seat3``: a card face up in the deck leaves the shoe."""
+        spec, _, dst = self._arrow(args, "boxed CARD -> TO")
+        self.c.deal(self._card_uid(spec) if spec != "random" else self.deck.uid_of(self._random_card()), dst, True)
+
+    def _do_shoe(self, args: list[str]) -> None:
+        """``shoe loaded``: every card of the deck in use is in the shoe (the board's inventory)."""
+        if args != ["loaded"]:
+            raise StepError("did you mean 'shoe loaded'?")
+        for card in STANDARD_DECK:
+            uid = self.deck.uid_of(card)
+            if self.c.where.get(uid) != "shoe":
+                self.c.enter("shoe", uid)
+        self._taken = set()
+
+    def _deal(self, dest: str, spec: str | None) -> None:
+        card = spec if spec and spec != "random" else self._random_card()
+        uid = self._card_uid(card)
+        if card in STANDARD_DECK and ":" not in card:
+            self._taken.add(card)
+        self.c.deal(uid, dest)
+        self.c.wait(0.2)
+
+    def _order(self) -> list[int]:
+        if self.button is None:
+            raise StepError("place the button first ('button SEAT')")
+        seats = sorted(self.seated)
+        if len(seats) < 2:
+            raise StepError("seat at least two players first ('sit SEAT AMOUNT')")
+        return [s for s in seats if s > self.button] + [s for s in seats if s <= self.button]
+
+    def _do_deal(self, args: list[str]) -> None:
+        """``deal hole cards [3=Ah,Kd 5=2c,2d]``: clockwise from left of the button, one card at a time."""
+        if args[:2] != ["hole", "cards"]:
+            raise StepError("did you mean 'deal hole cards [SEAT=CARD,CARD ...]'?")
+        given: dict[int, list[str]] = {}
+        for a in args[2:]:
+            seat, _, cards = a.partition("=")
+            if not seat.isdigit() or not cards:
+                raise StepError(f"{a!r}: write SEAT=CARD,CARD like 3=Ah,Kd")
+            given[int(seat)] = cards.split(",")
+        order = self._order()
+        rounds = HOLE_CARDS.get(self.config.game.variant, 2)
+        for seat, cards in given.items():
+            if seat not in order:
+                raise StepError(f"seat {seat} has no player ('sit {seat} AMOUNT' first)")
+            if len(cards) != rounds:
+                raise StepError(f"seat {seat}: {len(cards)} cards given, {self.config.game.variant} deals {rounds}")
+            self._taken.update(c for c in cards if c in STANDARD_DECK)
+        for r in range(rounds):
+            for seat in order:
+                self._deal(f"seat{seat}", given.get(seat, [None] * rounds)[r])
+
+    def _do_burn(self, args: list[str]) -> None:
+        self._deal("burn", args[0] if args else None)
+
+    def _street(self, args: list[str], count: int, usage: str) -> None:
+        if args and len(args) != count:
+            raise StepError(f"{usage}: give {count} card(s) or none for random ones")
+        self._deal("burn", None)
+        self.c.wait(0.5)
+        for i in range(count):
+            self._deal("board", args[i] if args else None)
+
+    def _do_flop(self, args: list[str]) -> None:
+        self._street(args, 3, "flop [C C C]")
+
+    def _do_turn(self, args: list[str]) -> None:
+        self._street(args, 1, "turn [C]")
+
+    def _do_river(self, args: list[str]) -> None:
+        self._street(args, 1, "river [C]")
+
+    def _do_fold(self, args: list[str]) -> None:
+        seat = self._seat(args[:1], "fold SEAT")
+        cards = self.c.in_zone(f"seat{seat}")
+        cards = [u for u in cards if self.registry.lookup(u).__class__.__name__ == "CardTag"]
+        if not cards:
+            raise StepError(f"seat {seat} holds no cards to fold")
+        for uid in cards:
+            self.c.move(uid, f"seat{seat}", "muck", travel=0.3)
+
+    def _do_cleanup(self, args: list[str]) -> None:
+        """Every card on an antenna other than the shoe goes back into the shoe."""
+        for uid, zone in list(self.c.where.items()):
+            if zone != "shoe" and self.registry.lookup(uid).__class__.__name__ == "CardTag":
+                self.c.move(uid, zone, "shoe", travel=0.1)
+                self.c.wait(0.05)
+        self._taken = set()

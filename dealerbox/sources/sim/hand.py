@@ -1,0 +1,103 @@
+"""One simulated hand: pokerkit decides what is legal and who wins, the choreography acts it out as the
+antennas would sense it, and the staged irregularity (if any) is slipped in where a real dealer errs."""
+
+from __future__ import annotations
+
+from pokerkit import BettingStructure, BlindOrStraddlePosting, State
+
+from ..raising import RaiseRules
+from .dealing import Dealing
+from .hand_state import DEAL_PACE, DealerStops
+from .outcome import Expected, SimulatorError
+from .referee import CARD, referee_state
+from .wagering import Wagering
+
+__all__ = ["DEAL_PACE", "DealerStops", "HandPlay"]
+
+
+class HandPlay(Dealing, Wagering):
+    """One hand: pokerkit decides, the choreography acts it out; the session comes in as a value and the
+    outcome goes back as :class:`Expected` (the simulator applies the new stacks and keeps the button)."""
+
+    def play(self) -> Expected:
+        st = referee_state(self.game, self.session.structure, self.session.holes,
+                           tuple(self.stacks_before[s] for s in self.order), self.rng)
+        self.st = st
+        self._sync_deck()
+        for op in st.operations:
+            if isinstance(op, BlindOrStraddlePosting):
+                seat = self.order[op.player_index]
+                self.expected.blinds[seat] = op.amount
+                self._put(seat, op.amount)
+                self.c.wait(self.rng.uniform(0.8, 2.0))
+        g = self.game
+        kind = {BettingStructure.FIXED_LIMIT: "limit", BettingStructure.POT_LIMIT: "pot-limit"}.get(
+            self.session.structure, "no-limit")
+        self.rules = RaiseRules(kind, g.big_blind, g.small_bet, g.big_bet, g.max_raises)
+        self.rules.start({self.order[i]: b for i, b in enumerate(st.bets) if b}, len(self.expected.blinds) > 2)
+        self.done_ops = len(st.operations)
+        try:
+            self._deal_holes(st)
+            self._run(st)
+        except DealerStops as a:
+            self._abort(a.outcome)
+            return self.expected
+        self._cleanup()
+        e = self.expected
+        if not self.applied:
+            e.irregularity = e.rule = None  # the chance for it never came up in this hand
+        e.stacks = {s: st.stacks[i] + e.odd_chips.get(s, 0) for i, s in enumerate(self.order)}
+        e.board = tuple(repr(c) for c in st.get_board_cards(0))
+        e.winners = tuple(sorted({w for pot in e.pots for w in pot.winners}))
+        return e
+
+    def _run(self, st: State) -> None:
+        streets = ("preflop", "flop", "turn", "river")
+        premature_done = False
+        while st.status:
+            self._sync_ops(st)
+            # A player's turn first: it is the common case and pokerkit answers it without a trial deal.
+            if st.actor_index is not None:
+                if (self.kind == "premature-flop" and not premature_done and self.street == "preflop"
+                        and self._premature_ok(st)):
+                    premature_done = True
+                    self.applied = True
+                    self._premature_flop()
+                self._act(st)
+                continue
+            if st.can_show_or_muck_hole_cards():
+                st.show_or_muck_hole_cards(True)  # cards speak: everyone shows
+                continue
+            if st.card_burning_status and st.can_burn_card():  # the flag first: the check copies the deck
+                self.street = streets[st.street_index] if st.street_index is not None else self.street
+                if self._premature_burn:
+                    st.burn_card(CARD[self._premature_burn])  # the burn stays; the new flop comes without one
+                    self._premature_burn = None
+                else:
+                    self.c.wait(self.rng.uniform(0.5, 1.5))
+                    st.burn_card(CARD[self._card("burn")])
+                continue
+            if st.can_deal_board():
+                count = 3 if not list(st.get_board_cards(0)) else 1
+                cards = [self._card("board") for _ in range(count)]
+                st.deal_board(tuple(CARD[card] for card in cards))
+                continue
+            if st.can_push_chips():
+                self._award(st)
+                continue
+            raise SimulatorError(f"hand {self.session.hand_no}: the referee is stuck (pokerkit state {st.street_index})")
+
+    def _abort(self, outcome: str) -> None:
+        """Misdeal or void: the dealer says so, every card back to the shoe, every chip to its owner."""
+        self.expected.outcome = outcome
+        self.c.wait(1.5)
+        if outcome == "misdeal":
+            self.c.tap("misdeal")
+            self.c.wait(1.0)
+        self._cleanup()
+        for seat in self.order:
+            if self.bets[seat]:
+                self.c.take(f"bet{seat}", self.bets[seat])
+                self.chips.receive(seat, self.bets[seat])
+                self.bets[seat] = []
+        self.expected.stacks = dict(self.stacks_before)

@@ -1,0 +1,47 @@
+"""What one simulated hand keeps while it is played: the session it was given, the choreography acting it
+out, its seats in order, the shuffled deck, the chips in each zone and the referee's account so far."""
+
+from __future__ import annotations
+
+from ..choreography import Choreography
+from .outcome import CHIP_KINDS, IRREGULARITIES, Expected
+from .session import Session
+
+DEAL_PACE = 0.4          # seconds per card dealt
+
+
+class DealerStops(Exception):
+    """The simulated dealer stops the hand (misdeal or void); ``outcome`` says which."""
+
+    def __init__(self, outcome: str) -> None:
+        self.outcome = outcome
+
+
+class HandState:
+    """The hand's state, shared by its dealing (``dealing.py``) and its betting (``wagering.py``)."""
+
+    def __init__(self, session: Session, c: Choreography, kind: str | None) -> None:
+        self.session, self.c, self.kind, self.rng = session, c, kind, session.rng
+        self.chips = session.chips
+        self.game = session.config.game
+        btn = session.button
+        occupied = sorted(session.stacks)
+        after = [s for s in occupied if s > btn] + [s for s in occupied if s <= btn]
+        self.order = after                         # player index i -> seat, index 0 left of the button
+        self.index = {s: i for i, s in enumerate(after)}
+        self.stacks_before = {s: session.stacks[s] for s in after}
+        self.deck = list(session.cards)
+        self.rng.shuffle(self.deck)
+        self.cards_out: dict[str, str] = {}       # uid -> zone, this hand's cards off the shoe
+        self.bets: dict[int, list[str]] = {s: [] for s in after}
+        self.pot: list[str] = []
+        self.expected = Expected(session.hand_no, self.game.variant, btn, tuple(after), {}, dict(self.stacks_before),
+                                 dict(self.stacks_before), irregularity=kind,
+                                 rule=IRREGULARITIES[kind][0] if kind else None)
+        self.street = "preflop"
+        self.raises_seen = 0
+        self.chip_trick = kind if kind in CHIP_KINDS else None
+        self.trick_at = self.rng.randint(0, 3)    # voluntary actions to let pass before the chip irregularity
+        self.applied = kind is not None and kind not in CHIP_KINDS and kind != "premature-flop"
+        self._premature_burn: str | None = None
+        self._joker_uid: str | None = None

@@ -1,0 +1,144 @@
+"""The simulator's independent referee: pokerkit (pinned), with hands ranked by phevaluator.
+
+pokerkit decides which actions are legal, takes the cards the simulator deals, and computes the pots, winners
+and final stacks the engine is checked against; this module is where its settings live.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Sequence
+from itertools import combinations
+from typing import Any
+
+from phevaluator import evaluate_cards, evaluate_omaha_cards
+from pokerkit import (Automation, BettingStructure, Card, Deck, Hand, Mode, Opening, StandardLookup, State,
+                      Street)
+
+from ...config import GameConfig
+from ..raising import rulebook_shares
+from .outcome import Expected
+
+VARIANTS = {  # config.game.variant -> (betting structure, hole cards)
+    "nlhe": (BettingStructure.NO_LIMIT, 2),
+    "plhe": (BettingStructure.POT_LIMIT, 2),
+    "flhe": (BettingStructure.FIXED_LIMIT, 2),
+    "plo": (BettingStructure.POT_LIMIT, 4),
+}
+# No HOLE_CARDS_SHOWING_OR_MUCKING: its muck decision ranks every hand once per player; _run shows them all
+# (same pots and winners: the hand killing still takes the losers out).
+AUTOMATIONS = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
+               Automation.HAND_KILLING, Automation.CHIPS_PULLING)
+
+
+CARD = {repr(c): c for c in Card.parse("".join(r + s for r in "23456789TJQKA" for s in "cdhs"))}
+_CARD_ID = {c: i for i, c in enumerate(CARD.values())}   # phevaluator's card numbers: 2c=0, 2d=1, ... As=51
+# The same numbers by object identity: pokerkit keeps the very Card objects we deal (from CARD), and hashing
+# a Card runs Python code, which showdown (every hand against every pot) would do thousands of times.
+_CARD_NUMBER = {id(c): i for c, i in _CARD_ID.items()}
+
+
+def _numbers(cards: Any) -> list[int]:
+    cards = tuple(cards)  # pokerkit may pass a one-shot iterator
+    try:
+        return [_CARD_NUMBER[id(c)] for c in cards]
+    except KeyError:  # a Card pokerkit made itself: look it up by value
+        return [_CARD_ID[c] for c in cards]
+
+
+class _RankedHand(Hand):
+    """A pokerkit hand ranked by phevaluator (pinned): pokerkit's own lookup was most of a hand's run time.
+
+    Same strength order as pokerkit's StandardHighHand / OmahaHoldemHand (phevaluator: 1 is the best hand),
+    and the same refusal (ValueError) when the cards cannot make a hand yet.
+    """
+    lookup = StandardLookup()
+    low = False
+    omaha = False
+    __slots__ = ("rank",)
+
+    @classmethod
+    def from_game(cls, hole_cards: Any, board_cards: Any = ()) -> Hand:
+        hole = _numbers(hole_cards)
+        board = _numbers(board_cards)
+        hand = object.__new__(cls)
+        if not cls.omaha:
+            if not 5 <= len(hole) + len(board) <= 7:
+                raise ValueError(f"{len(hole) + len(board)} cards make no hold'em hand")
+            hand.rank = evaluate_cards(*hole, *board)
+        elif len(hole) == 4 and len(board) == 5:
+            hand.rank = evaluate_omaha_cards(*board, *hole)
+        elif len(hole) >= 2 and len(board) >= 3:  # exactly two from the hole and three from the board
+            hand.rank = min(evaluate_cards(*h, *b) for h in combinations(hole, 2) for b in combinations(board, 3))
+        else:
+            raise ValueError("an Omaha hand needs two hole cards and three board cards")
+        return hand
+
+    def __eq__(self, other: Any) -> bool:
+        return self.rank == other.rank
+
+    def __hash__(self) -> int:
+        return hash(self.rank)
+
+    def __lt__(self, other: Any) -> bool:
+        return self.rank > other.rank      # a bigger phevaluator rank is a weaker hand
+
+    def __le__(self, other: Any) -> bool:
+        return self.rank >= other.rank
+
+    def __gt__(self, other: Any) -> bool:
+        return self.rank < other.rank
+
+    def __ge__(self, other: Any) -> bool:
+        return self.rank <= other.rank
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(rank={self.rank})"
+
+
+class HIGH(_RankedHand):
+    pass
+
+
+class OMAHA(_RankedHand):
+    omaha = True
+
+
+def referee_state(game: GameConfig, structure: BettingStructure, holes: int, stacks: tuple[int, ...],
+                  rng: random.Random) -> State:
+    """pokerkit's state for one hand; ``stacks`` in player order (index 0 left of the button)."""
+    fixed = structure is BettingStructure.FIXED_LIMIT
+    cap = game.max_raises + 1 if fixed else None
+    small, big = (game.small_bet, game.big_bet) if fixed else (game.big_blind, game.big_blind)
+    streets = (Street(False, (False,) * holes, 0, False, Opening.POSITION, small, cap),
+               Street(True, (), 3, False, Opening.POSITION, small, cap),
+               Street(True, (), 1, False, Opening.POSITION, big, cap),
+               Street(True, (), 1, False, Opening.POSITION, big, cap))
+    blinds: tuple[int, ...] = (game.small_blind, game.big_blind)
+    if game.straddle and len(stacks) >= 4 and rng.random() < 0.25:
+        blinds = (game.small_blind, game.big_blind, 2 * game.big_blind)
+    hand_types = (HIGH,) if holes == 2 else (OMAHA,)
+    # Tournament mode: one runout, no run-it-twice.
+    return State(AUTOMATIONS, Deck.STANDARD, hand_types, streets, structure, True, 0, blinds, 0, stacks,
+                 len(stacks), mode=Mode.TOURNAMENT)
+
+
+def odd_chips(st: State, pushes: list, order: Sequence[int], stacks_before: dict[int, int],
+              expected: Expected, holes: int, smallest_chip: int) -> dict[int, int]:
+    """Seat -> chips the rulebook's split gives minus pokerkit's, when a split pot's odd chips differ
+    (pokerkit merges pots once the losers are killed; Ties 4 and 5d split each pot on its own)."""
+    if not any(sum(1 for a in op.amounts if a) > 1 for op in pushes):
+        return {}
+    won = {s: sum(op.amounts[i] for op in pushes) for i, s in enumerate(order)}
+    contributed = {s: stacks_before[s] - st.stacks[i] + won[s] for i, s in enumerate(order)}
+    live = set(order) - {seat for _, seat, kind, _ in expected.actions if kind == "fold"}
+    board = list(st.get_board_cards(0))
+    hand_type = HIGH if holes == 2 else OMAHA
+    try:
+        strength = {s: hand_type.from_game([CARD[c] for c in expected.hole_cards[s]], board).rank for s in live}
+    except (KeyError, ValueError):
+        return {}
+    ruled = rulebook_shares(contributed, live, strength, order, smallest_chip)
+    if sum(ruled.values()) != sum(won.values()):
+        return {}
+    return {s: ruled.get(s, 0) - won[s] for s in order if ruled.get(s, 0) != won[s]}

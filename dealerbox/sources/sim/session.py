@@ -1,0 +1,35 @@
+"""What a simulated hand may know of its session, handed to it as one value."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+
+from pokerkit import BettingStructure
+
+from ...config import Config
+from ...tags import Deck, TagRegistry
+from .chips import TableChips
+
+
+@dataclass(frozen=True)
+class Session:
+    """The table as a hand starts: who sits with what, where the button is, the deck and the chips.
+
+    The hand moves chips (``chips`` is the session's rack and pools, shared on purpose: chips are physical)
+    but never writes back into the session; the simulator reads the outcome from the hand's ``Expected``.
+    """
+
+    config: Config
+    registry: TagRegistry
+    rng: random.Random
+    structure: BettingStructure
+    holes: int
+    deck: Deck
+    card_uid: dict[str, str]       # card -> uid in ``deck``
+    cards: tuple[str, ...]         # the 52 cards, jokers left out
+    shoe_uids: frozenset[str]
+    chips: TableChips
+    stacks: dict[int, int]         # seat -> stack, a copy
+    button: int
+    hand_no: int

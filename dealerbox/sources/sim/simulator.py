@@ -1,0 +1,213 @@
+"""The built-in simulator: realistic hands at a table, as the bytes a reader board and taps a dealer produce.
+
+pokerkit (pinned) is the independent referee: it decides which actions are legal, takes the cards this
+simulator deals from its own seeded shuffle of the enrolled deck, and computes the pots, winners and final
+stacks that the engine is checked against (``SimulatedHand.expected``). Everything physical follows the
+choreography in ``docs/scenarios.md`` and goes through :mod:`.choreography`.
+
+Every random choice comes from ``random.Random(seed)``: the same config, registry and seed give the same
+bytes.
+
+>>> from dealerbox.config import Config
+>>> from dealerbox.tags import demo_registry
+>>> sim = Simulator(Config(), demo_registry(), seed=7)
+>>> hand = next(sim.play(1))
+>>> sum(hand.expected.stacks.values()) == sum(hand.expected.stacks_before.values())
+True
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterator, Sequence
+
+from ...config import Config
+from ...engine import inputs as ev
+from ...record.logformat import Header, Input, Record, Rx, table_header
+from ...tags import JOKERS, Tag, TagRegistry
+from ...wire import protocol as p
+from ..choreography import Choreography, SensedChoreography, board_hello
+from .chips import TableChips
+from .hand import HandPlay
+from .outcome import IRREGULARITIES, SimulatedHand, SimulatorError
+from .referee import VARIANTS
+from .session import Session
+
+HEARTBEAT_PERIOD = 5.0   # seconds between the board's heartbeats in records()
+
+
+class Simulator:
+    """Plays hands at one table. See the module docstring; ``irregularities`` is a chance per hand (float)
+    or a list of kinds (one per hand, in order); None takes ``config.simulator.irregularities``."""
+
+    def __init__(self, config: Config, registry: TagRegistry, seed: int | None = None,
+                 irregularities: float | Sequence[str] | None = None, start: float = 0.0) -> None:
+        game = config.game
+        if game.variant not in VARIANTS:
+            raise SimulatorError(f"game.variant: the simulator plays {', '.join(VARIANTS)}, not {game.variant!r}")
+        self.config = config
+        self.registry = registry
+        self.seed = config.simulator.seed if seed is None else seed
+        self.rng = random.Random(self.seed)
+        self.structure, self.holes = VARIANTS[game.variant]
+        if not registry.decks:
+            raise SimulatorError("enrolment.decks: the simulator needs at least one enrolled deck")
+        self.deck = registry.decks[0]
+        self.card_uid = {c: u for u, c in self.deck.cards.items()}
+        self.cards = [c for c in self.card_uid if c not in JOKERS]
+        self.shoe_uids = {self.card_uid[c] for c in self.cards}
+        self._keep_button = False
+        if len(self.cards) != 52:
+            raise SimulatorError(f"deck {self.deck.deck_id} has {len(self.cards)} cards, not 52")
+        self.chips = TableChips(registry, config.enrolment.house, game.smallest_chip)
+        if isinstance(irregularities, (list, tuple)):
+            unknown = [k for k in irregularities if k not in IRREGULARITIES]
+            if unknown:
+                raise SimulatorError(f"unknown irregularities {unknown}; known: {', '.join(IRREGULARITIES)}")
+            self.planned: list[str] = list(irregularities)
+            self.rate = 0.0
+        else:
+            self.planned = []
+            self.rate = config.simulator.irregularities if irregularities is None else float(irregularities)
+        self.t = start
+        self.hand_no = 0
+        self.stacks: dict[int, int] = {}
+        self.button: int | None = None
+        self.new_session = True
+        self._hello_sent = False
+        self._tags: dict[str, Tag] = {}   # uid -> Tag, shared by every hand's choreography
+
+    # --- public API ----------------------------------------------------------------------------------
+    def header(self) -> Header:
+        hello = board_hello(self.config.table.seats)
+        return table_header(self.config, self.registry, hello={"protocol": f"{hello.protocol_major}.{hello.protocol_minor}",
+                             "firmware": ".".join(map(str, hello.firmware)),
+                             "zones": [p.zone_name(z) for z in hello.zones]})
+
+    def play(self, n: int | None = None) -> Iterator[SimulatedHand]:
+        """Play ``n`` hands (None: without end), one SimulatedHand each."""
+        played = 0
+        while n is None or played < n:
+            played += 1
+            yield self._hand()
+
+    def records(self, n: int | None = None) -> Iterator[Record]:
+        """Log records of ``n`` hands: the board's HELLO first, heartbeats every few seconds, Rx per frame."""
+        encoder = p.Encoder()
+        present = 0
+        if not self._hello_sent:
+            self._hello_sent = True
+            yield Rx(self.t, encoder.encode(board_hello(self.config.table.seats)))
+        start = self.t
+        next_beat = self.t + HEARTBEAT_PERIOD
+        for hand in self.play(n):
+            for t, m in hand.messages:
+                while t >= next_beat:
+                    yield Rx(next_beat, encoder.encode(p.Heartbeat(int((next_beat - start) * 1000), present, 0)))
+                    next_beat += HEARTBEAT_PERIOD
+                if isinstance(m, ev.DealerInput):
+                    yield Input(m)
+                    continue
+                if isinstance(m, p.TagArrived):
+                    present += 1
+                elif isinstance(m, p.TagLeft):
+                    present = max(0, present - 1)
+                yield Rx(t, encoder.encode(m))
+
+    # --- one hand ------------------------------------------------------------------------------------
+    def _wait(self, c: Choreography, lo: float, hi: float) -> None:
+        c.wait(self.rng.uniform(lo, hi))
+
+    def _pick_irregularity(self) -> str | None:
+        if self.planned:
+            return self.planned.pop(0)
+        if self.rate and self.rng.random() < self.rate:
+            return self.rng.choice(sorted(IRREGULARITIES))
+        return None
+
+    def _stack_size(self) -> int:
+        g = self.config.game
+        unit = g.smallest_chip
+        if self.rng.random() < 0.3:
+            amount = self.rng.uniform(0.05, 0.4) * g.buy_in
+        else:
+            amount = self.rng.uniform(0.5, 1.5) * g.buy_in
+        return max(unit, g.small_blind, int(amount) // unit * unit)
+
+    def _start_session(self, c: Choreography) -> None:
+        """Everyone sits; at the very first hand the shoe holds the deck and the button puck is placed."""
+        seats = self.config.table.seats
+        for seat in sorted(self.stacks):
+            c.tap("leave", seat=seat)
+            self.chips.empty(seat)
+            c.wait(0.5)
+        self.stacks = {}
+        count = self.rng.randint(2, seats)
+        for seat in sorted(self.rng.sample(range(1, seats + 1), count)):
+            amount = self._stack_size()
+            self.stacks[seat] = amount
+            self.chips.fill(seat, amount)
+            c.tap("sit", seat=seat, amount=amount)
+            c.wait(self.rng.uniform(0.5, 2.0))
+        if self.hand_no == 1:
+            for card in self.cards:
+                c.enter("shoe", self.card_uid[card])
+        new_button = self.rng.choice(sorted(self.stacks))
+        self._place_button(c, new_button)
+        self.new_session = False
+
+    def _button_uid(self) -> str:
+        for uid, kind in self.registry.chips_of(self.config.enrolment.house).markers.items():
+            if kind == "button":
+                return uid
+        raise SimulatorError(f"house {self.config.enrolment.house!r} has no button puck registered")
+
+    def _place_button(self, c: Choreography, seat: int) -> None:
+        uid = self._button_uid()
+        if self.button == seat:
+            return
+        c.move(uid, f"seat{self.button}" if self.button else None, f"seat{seat}", travel=0.6)
+        self.button = seat
+        c.wait(1.0)
+
+    def _next_seat(self, seat: int) -> int:
+        occupied = sorted(self.stacks)
+        return next((s for s in occupied if s > seat), occupied[0])
+
+    def _hand(self) -> SimulatedHand:
+        self.hand_no += 1
+        c = SensedChoreography(self.registry, self.t, self._tags)
+        kind = self._pick_irregularity()
+        if self.new_session or self._table_too_rich():
+            self._start_session(c)
+        elif not self._keep_button:
+            self._place_button(c, self._next_seat(self.button))
+        self._keep_button = False
+        for seat in sorted(self.stacks):
+            if self.stacks[seat] == 0:
+                amount = self._stack_size()
+                self.stacks[seat] = amount
+                self.chips.fill(seat, amount)
+                c.tap("rebuy", seat=seat, amount=amount)
+                c.wait(1.0)
+        c.wait(self.rng.uniform(1.0, 3.0))
+        hand = HandPlay(self._session(), c, kind)
+        expected = hand.play()
+        if expected.outcome == "played":
+            for seat, stack in expected.stacks.items():
+                self.stacks[seat] = stack
+                self.chips.colour_up(seat)
+        else:
+            self._keep_button = True  # a misdeal or void is redealt with the same button
+        self.t = c.t + self.rng.uniform(2.0, 5.0)
+        return SimulatedHand(self.hand_no, c.inputs, expected)
+
+    def _session(self) -> Session:
+        assert self.button is not None  # placed when the session started
+        return Session(self.config, self.registry, self.rng, self.structure, self.holes, self.deck, self.card_uid,
+                       tuple(self.cards), frozenset(self.shoe_uids), self.chips, dict(self.stacks), self.button,
+                       self.hand_no)
+
+    def _table_too_rich(self) -> bool:
+        # Rebuys add chips for ever; a fresh session keeps the table within the registered chips.
+        return sum(self.stacks.values()) > 0.35 * (self.chips.total() + sum(self.stacks.values()))
