@@ -5,16 +5,16 @@
  * The main loop polls the readers in turn. One poll: switch the reader's antenna on (tags in its field
  * power up idle), let them settle, find every tag with REQA/anticollision/SELECT/HLTA until nobody answers,
  * switch the antenna off again (only one antenna radiates at a time: no cross-talk, a quarter of the power).
- * Between polls it answers host commands and sends heartbeats. Timer 0 ticks every millisecond, counts
- * uptime and samples the shoe's orientation sensor.
+ * Between polls it answers host commands and sends heartbeats. The hardware itself (SPI, chip selects, the
+ * 1 ms timer) is behind hal.h; the timer's tick samples the shoe's orientation sensor here.
  */
 #include <avr/interrupt.h>
 #include <avr/io.h>
-#include <avr/sleep.h>
 #include <string.h>
 #include <util/atomic.h>
 
 #include "board.h"
+#include "hal.h"
 #include "mfrc522.h"
 #include "protocol.h"
 #include "tags.h"
@@ -29,27 +29,6 @@
 #define DEFAULT_HEARTBEAT_MS 1000
 
 static const uint8_t reader_zones[READER_COUNT] = READER_ZONES;
-static const struct { char port; uint8_t bit; } reader_selects[READER_COUNT] = READER_SELECTS;
-
-/* --- time ------------------------------------------------------------------------------------------ */
-static volatile uint32_t ms_ticks;
-
-uint32_t millis(void)
-{
-    uint32_t v;
-    ATOMIC_BLOCK(ATOMIC_RESTORESTATE) { v = ms_ticks; }
-    return v;
-}
-
-/* Sleep until `ms` have passed: the timer interrupt wakes the core each millisecond. */
-static void wait_ms(uint16_t ms)
-{
-    uint32_t t0 = millis();
-    while (millis() - t0 < ms) {
-        set_sleep_mode(SLEEP_MODE_IDLE);
-        sleep_mode();
-    }
-}
 
 /* --- shoe orientation: sampled every ms in the timer interrupt -------------------------------------- */
 static volatile uint8_t face_head, face_count;
@@ -57,7 +36,7 @@ static volatile uint8_t face_up_q[FACE_QUEUE];
 static volatile uint32_t face_at_q[FACE_QUEUE];
 static uint16_t pass_samples, pass_dark;
 
-static void sample_shoe(void)
+static void sample_shoe(uint32_t now_ms)
 {
     uint8_t pins = PINE;
     if (!(pins & _BV(SHOE_MOUTH_BIT))) { /* beam blocked: a card is in the mouth */
@@ -73,7 +52,7 @@ static void sample_shoe(void)
             face_count--;
         }
         face_up_q[slot] = (uint8_t)(pass_dark * 2 > pass_samples);
-        face_at_q[slot] = ms_ticks;
+        face_at_q[slot] = now_ms;
         face_count++;
     }
     pass_samples = pass_dark = 0;
@@ -98,12 +77,6 @@ static uint8_t take_face(void)
         }
     }
     return up;
-}
-
-ISR(TIMER0_COMPA_vect)
-{
-    ms_ticks++;
-    sample_shoe();
 }
 
 /* --- UART 0 (the Mega's USB bridge), interrupt driven ------------------------------------------------ */
@@ -163,59 +136,6 @@ static int uart_read(void)
     uint8_t b = rx_buf[rx_tail];
     rx_tail = (uint8_t)((rx_tail + 1) % RX_SIZE);
     return b;
-}
-
-/* --- SPI and chip selects ---------------------------------------------------------------------------- */
-static volatile uint8_t *port_reg(char port)
-{
-    switch (port) {
-    case 'A': return &PORTA;
-    case 'B': return &PORTB;
-    case 'C': return &PORTC;
-    case 'D': return &PORTD;
-    case 'E': return &PORTE;
-    case 'G': return &PORTG;
-    default: return &PORTL;
-    }
-}
-
-void spi_select(uint8_t reader)
-{
-    *port_reg(reader_selects[reader].port) &= (uint8_t)~_BV(reader_selects[reader].bit);
-}
-
-void spi_release(uint8_t reader)
-{
-    *port_reg(reader_selects[reader].port) |= _BV(reader_selects[reader].bit);
-}
-
-uint8_t spi_transfer(uint8_t out)
-{
-    SPDR = out;
-    while (!(SPSR & _BV(SPIF)))
-        ;
-    return SPDR;
-}
-
-static void io_init(void)
-{
-    for (uint8_t r = 0; r < READER_COUNT; r++) {
-        volatile uint8_t *port = port_reg(reader_selects[r].port);
-        *port |= _BV(reader_selects[r].bit);       /* high first: no reader sees a stray select */
-        *(port - 1) |= _BV(reader_selects[r].bit); /* DDRx sits just below PORTx on the ATmega2560 */
-    }
-    PORTL |= _BV(READER_RESET_BIT);
-    DDRL |= _BV(READER_RESET_BIT);
-    /* SCK, MOSI and SS as outputs (SS must not be an input, or a low level would drop us out of master) */
-    DDRB |= _BV(PB0) | _BV(PB1) | _BV(PB2) | _BV(STATUS_LED_BIT);
-    PORTB |= _BV(PB3);                   /* weak pull-up on MISO as well as the board's 10k */
-    SPCR = _BV(SPE) | _BV(MSTR) | _BV(SPR0); /* mode 0, MSB first, 16 MHz / 16 = 1 MHz over ribbon cable */
-    PORTE |= _BV(SHOE_MOUTH_BIT) | _BV(SHOE_FACE_BIT); /* sensor inputs with pull-ups */
-    /* timer 0: CTC, clk/64, 250 counts = 1 ms */
-    TCCR0A = _BV(WGM01);
-    TCCR0B = _BV(CS01) | _BV(CS00);
-    OCR0A = 249;
-    TIMSK0 = _BV(OCIE0A);
 }
 
 /* --- messages ------------------------------------------------------------------------------------------ */
@@ -279,7 +199,7 @@ static void poll_reader(uint8_t r)
         return;
     }
     rc_antenna(r, 1);
-    wait_ms(RF_SETTLE_MS);
+    hal_wait_ms(RF_SETTLE_MS);
     uint8_t uid[UID_MAX_LEN], len = 0, stuck = 0;
     for (uint8_t i = 0; i < MAX_TAGS_PER_POLL; i++) {
         rc_status_t st = rc_next_tag(r, uid, &len);
@@ -341,13 +261,13 @@ static void service_host(void)
 
 int main(void)
 {
-    io_init();
+    hal_init(sample_shoe); /* the shoe's sensor is sampled every millisecond, in the timer interrupt */
     uart_init();
     proto_sender_init(&sender);
     proto_decoder_init(&decoder);
     tags_init(on_tag);
     sei();
-    wait_ms(50); /* MFRC522 power-up after reset release */
+    hal_wait_ms(50); /* MFRC522 power-up after reset release */
     send_hello();
     for (uint8_t r = 0; r < READER_COUNT; r++)
         if (!rc_init(r)) {
