@@ -1,5 +1,7 @@
 """Every kind of damage on the wire is counted, the decoder recovers, and a wrong protocol is refused."""
 
+import pytest
+
 from cobs import cobs
 
 from dealerbox.wire import protocol as p
@@ -123,3 +125,19 @@ def test_bytes_and_garbage_are_counted():
     d.feed(data)
     assert d.counters.bytes == len(data)
     assert d.counters.garbage_bytes == 6
+
+
+@pytest.mark.parametrize("garbage", [bytes(range(1, 200)), b"\xff" * 30, b"\x05abc", b"\x02\x01" * 40],
+                         ids=["long_burst_no_delimiter", "cobs_breaking_burst", "short_burst_bad_crc", "lookalike_burst"])
+def test_a_hello_right_after_a_burst_of_garbage_is_recovered(garbage):
+    d = FrameDecoder()
+    hello = p.Hello(p.PROTOCOL_VERSION_MAJOR, 0, (1, 0, 0), (0, 1, 21))
+    frames = d.feed(garbage + frame(0, hello) + frame(1, p.TagArrived(21, UID)))
+    assert [f.message for f in frames] == [hello, p.TagArrived(21, UID)]
+    assert d.counters.hellos_recovered == 1 and d.counters.garbage_bytes == len(garbage)
+
+
+def test_a_frame_other_than_hello_after_garbage_is_still_dropped_and_counted():
+    d = FrameDecoder()
+    assert d.feed(b"\x05abc" + frame(3, p.TagArrived(0, UID))) == []
+    assert d.counters.bad_crc == 1 and d.counters.hellos_recovered == 0

@@ -12,7 +12,7 @@ from tests.wire_vectors import VECTORS, frame_vectors, stream_vectors
 FRAMES = frame_vectors()
 STREAMS = stream_vectors()
 DAMAGE = ("bad_cobs", "truncated", "oversize", "bad_crc", "bad_body", "unknown_type", "seq_gaps", "frames_lost",
-          "bad_version", "refused", "seq_restarts")
+          "bad_version", "refused", "seq_restarts", "hellos_recovered")
 
 
 def test_the_vector_files_cover_every_message_type():

@@ -78,6 +78,9 @@ STREAMS = [
     ("bad_body", cobs.encode(_with_crc(
         bytes([p.MSG_TAG_ARRIVED, 0, 0, 0, 5, 1, 2, 3, 4, 5]))) + b"\x00" + p.encode_frame(1, HB1),  # UID length 5
      [p.raw_frame(1, HB1)], {"bad_body": 1}),
+    # A board resetting into line noise: its HELLO follows the garbage with no delimiter in between.
+    ("hello_after_garbage", bytes(range(1, 120)) + W["hello_minimal"] + p.encode_frame(1, HB1),
+     [R["hello_minimal"], p.raw_frame(1, HB1)], {"oversize": 1, "hellos_recovered": 1}),
 ]
 
 

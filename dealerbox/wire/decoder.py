@@ -42,6 +42,7 @@ class DecoderCounters:
     bad_version: int = 0     # HELLOs refused for their protocol version
     refused: int = 0         # good frames dropped while the board's protocol version is refused
     seq_restarts: int = 0    # sequence went backwards without a HELLO (board reset, HELLO lost)
+    hellos_recovered: int = 0  # HELLOs found at the end of a damaged chunk (garbage with no delimiter before)
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -64,6 +65,7 @@ class FrameDecoder:
         self.refusal: str | None = None
         self._buf = bytearray()
         self._discarding = False  # inside an over-long chunk: drop until the next delimiter
+        self._tail = b""  # the last bytes of an over-long chunk: a HELLO may end it
         self._next_seq: int | None = None
 
     def feed(self, data: bytes) -> list[p.Frame]:
@@ -82,6 +84,10 @@ class FrameDecoder:
             self._discarding = False
             start = end + 1
             if discarding:
+                frame = self._recover_hello(self._tail)
+                self._tail = b""
+                if frame is not None:
+                    out.append(frame)
                 continue
             if chunk:
                 frame = self._decode_chunk(chunk)
@@ -94,18 +100,45 @@ class FrameDecoder:
             self.counters.garbage_bytes += len(self._buf)
         self._buf.clear()
         self._discarding = False
+        self._tail = b""
 
     def _keep(self, part: bytes) -> None:
         if self._discarding or not part:
             if self._discarding:
                 self.counters.garbage_bytes += len(part)
+                self._tail = (self._tail + part)[-p.FRAME_MAX_ENCODED:]
             return
         self._buf += part
         if len(self._buf) > p.FRAME_MAX_ENCODED:
             self.counters.oversize += 1
             self.counters.garbage_bytes += len(self._buf)
+            self._tail = bytes(self._buf[-p.FRAME_MAX_ENCODED:])
             self._buf.clear()
             self._discarding = True
+
+    def _recover_hello(self, chunk: bytes) -> p.Frame | None:
+        """The HELLO at the end of a damaged chunk, if there is one: a board that resets into line noise
+        sends its HELLO right after the garbage, and losing it would leave the host without the board's
+        zones. Only a HELLO with sequence 0 and a good CRC is taken (COBS of ``01 00 00`` starts ``02 01``),
+        so a random match needs a 1 in 2^32 coincidence on top of a valid body."""
+        for start in range(1, len(chunk) - _MIN_RAW):
+            if chunk[start] != 0x02 or chunk[start + 1] != p.MSG_HELLO:
+                continue
+            suffix = chunk[start:]
+            try:
+                raw = _cobs_decode(suffix)
+            except _CobsError:
+                continue
+            if len(raw) < _MIN_RAW or raw[1] or raw[2] or _crc(raw[:-2], p.CRC16_INIT) != raw[-2] | raw[-1] << 8:
+                continue
+            try:
+                p.Hello.unpack(raw[p.FRAME_HEADER_LEN:-2])
+            except p.BodyError:
+                continue
+            self.counters.hellos_recovered += 1
+            self.counters.garbage_bytes -= len(suffix)
+            return self._decode_chunk(suffix)
+        return None
 
     def _decode_chunk(self, chunk: bytes) -> p.Frame | None:
         c = self.counters
@@ -114,7 +147,7 @@ class FrameDecoder:
         except _CobsError:
             c.bad_cobs += 1
             c.garbage_bytes += len(chunk)
-            return None
+            return self._recover_hello(chunk)
         if len(raw) < _MIN_RAW:
             c.truncated += 1
             c.garbage_bytes += len(chunk)
@@ -123,7 +156,7 @@ class FrameDecoder:
         if _crc(raw[:-2], p.CRC16_INIT) != raw[-2] | raw[-1] << 8:
             c.bad_crc += 1
             c.garbage_bytes += len(chunk)
-            return None
+            return self._recover_hello(chunk)
         mtype = raw[0]
         seq = raw[1] | raw[2] << 8
         # The CRC vouches for the sequence number even when the type or body is unusable.
