@@ -22,6 +22,7 @@ _CobsError = cobs.DecodeError
 _crc = binascii.crc_hqx
 _MIN_RAW = p.FRAME_HEADER_LEN + p.FRAME_CRC_LEN
 _TYPES = p.MESSAGE_TYPES
+_VERSIONED = p.VERSIONED_TYPES
 
 
 @dataclass
@@ -56,11 +57,14 @@ class FrameDecoder:
     """Feed it any chunks of bytes; it returns the complete, checked frames they finish.
 
     After a HELLO with an unsupported protocol major version it refuses every further frame until a
-    supported HELLO arrives; ``refusal`` then holds the message to show the operator.
+    supported HELLO arrives; ``refusal`` then holds the message to show the operator. Tag bodies are read in
+    the layout of the major version the board's last HELLO announced (``board_major``); before any HELLO
+    (a log part or a reconnection that starts mid-stream) each body's own layout is taken, 1.x or 2.x.
     """
 
-    def __init__(self, accept_major: int = p.PROTOCOL_VERSION_MAJOR) -> None:
-        self.accept_major = accept_major
+    def __init__(self, accept_majors: tuple[int, ...] = p.SUPPORTED_MAJORS, board_major: int | None = None) -> None:
+        self.accept_majors = accept_majors
+        self.board_major = board_major
         self.counters = DecoderCounters()
         self.refusal: str | None = None
         self._buf = bytearray()
@@ -165,20 +169,23 @@ class FrameDecoder:
         if cls is None:
             c.unknown_type += 1
             return None
+        body = raw[p.FRAME_HEADER_LEN:-2]
         try:
-            message = cls.unpack(raw[p.FRAME_HEADER_LEN:-2])
+            message = cls.unpack(body, self.board_major) if mtype in _VERSIONED else cls.unpack(body)
         except p.BodyError:
             c.bad_body += 1
             return None
         if mtype == p.MSG_HELLO:
-            if message.protocol_major != self.accept_major:
+            if message.protocol_major not in self.accept_majors:
                 c.bad_version += 1
+                speaks = " or ".join(f"{m}.x" for m in self.accept_majors)
                 self.refusal = (
                     f"reader board speaks protocol {message.protocol_major}.{message.protocol_minor}, "
-                    f"this dealerbox speaks {self.accept_major}.x: update the board's firmware or dealerbox"
+                    f"this dealerbox speaks {speaks}: update the board's firmware or dealerbox"
                 )
                 return None
             self.refusal = None
+            self.board_major = message.protocol_major
         elif self.refusal is not None:
             c.refused += 1
             return None

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#define FIRMWARE_VERSION_MAJOR 1
+#define FIRMWARE_VERSION_MAJOR 2
 #define FIRMWARE_VERSION_MINOR 0
 #define FIRMWARE_VERSION_PATCH 0
 

@@ -157,10 +157,10 @@ static void send_hello(void)
 
 static void on_tag(uint8_t reader, uint8_t left, const uint8_t *uid, uint8_t uid_len)
 {
-    uint8_t body[3 + UID_MAX_LEN], zone = reader_zones[reader];
+    uint8_t body[4 + UID_MAX_LEN], zone = reader_zones[reader], tech = proto_tech_of_uid(uid_len);
     if (left && zone == ZONE_SHOE) /* the orientation belongs before the card's departure (contract) */
-        send(MSG_CARD_FACE, body, proto_body_card_face(body, zone, take_face(), uid, uid_len));
-    send(left ? MSG_TAG_LEFT : MSG_TAG_ARRIVED, body, proto_body_tag(body, zone, uid, uid_len));
+        send(MSG_CARD_FACE, body, proto_body_card_face(body, zone, take_face(), tech, uid, uid_len));
+    send(left ? MSG_TAG_LEFT : MSG_TAG_ARRIVED, body, proto_body_tag(body, zone, tech, uid, uid_len));
 }
 
 /* --- readers ------------------------------------------------------------------------------------------ */

@@ -122,22 +122,27 @@ static void expect_body(const char *name, const uint8_t *body, uint8_t len)
 static void test_bodies(void)
 {
     uint8_t b[FRAME_MAX_BODY];
-    const uint8_t fw100[3] = {1, 0, 0}, fw010[3] = {0, 1, 0};
+    const uint8_t fw200[3] = {2, 0, 0}, fw010[3] = {0, 1, 0};
     const uint8_t all_zones[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
                                  21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
     const uint8_t shoe_only[] = {ZONE_SHOE};
-    expect_body("hello", b, proto_body_hello(b, fw100, all_zones, sizeof all_zones));
+    expect_body("hello", b, proto_body_hello(b, fw200, all_zones, sizeof all_zones));
     expect_body("hello_minimal", b, proto_body_hello(b, fw010, shoe_only, 1));
     const uint8_t u4[] = {0x04, 0xa1, 0xb2, 0xc3};
-    expect_body("tag_arrived_shoe_uid4", b, proto_body_tag(b, ZONE_SHOE, u4, 4));
+    expect_body("tag_arrived_shoe_uid4", b, proto_body_tag(b, ZONE_SHOE, TECH_ISO14443A, u4, 4));
     const uint8_t u7[] = {0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66};
-    expect_body("tag_arrived_seat3_uid7", b, proto_body_tag(b, 3, u7, 7));
+    expect_body("tag_arrived_seat3_uid7", b, proto_body_tag(b, 3, proto_tech_of_uid(7), u7, 7));
     const uint8_t u10[] = {0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99};
-    expect_body("tag_left_bet10_uid10", b, proto_body_tag(b, ZONE_BET_LAST, u10, 10));
+    expect_body("tag_left_bet10_uid10", b, proto_body_tag(b, ZONE_BET_LAST, TECH_ISO14443A, u10, 10));
     const uint8_t up[] = {0x04, 0xde, 0xad, 0xbe, 0xef, 0x00, 0x01};
     const uint8_t down[] = {0x04, 0xde, 0xad, 0xbe, 0xef, 0x00, 0x02};
-    expect_body("card_face_up", b, proto_body_card_face(b, ZONE_SHOE, 1, up, 7));
-    expect_body("card_face_down", b, proto_body_card_face(b, ZONE_SHOE, 0, down, 7));
+    expect_body("card_face_up", b, proto_body_card_face(b, ZONE_SHOE, 1, TECH_ISO14443A, up, 7));
+    expect_body("card_face_down", b, proto_body_card_face(b, ZONE_SHOE, 0, TECH_ISO14443A, down, 7));
+    const uint8_t chip[] = {0xe0, 0x04, 0x01, 0x08, 0x12, 0x34, 0x56, 0x78};
+    expect_body("tag_arrived_bet4_icode", b, proto_body_tag(b, ZONE_BET_FIRST + 3, proto_tech_of_uid(8), chip, 8));
+    expect_body("zone_inventory_complete", b, proto_body_zone_inventory(b, 24, ZONE_READ_COMPLETE, 20));
+    expect_body("zone_inventory_uncertain", b, proto_body_zone_inventory(b, 25, ZONE_READ_UNCERTAIN, 14));
+    expect_body("zone_inventory_unreadable", b, proto_body_zone_inventory(b, 3, ZONE_READ_UNREADABLE, 0));
     expect_body("reader_fault_no_answer", b, proto_body_reader_fault(b, 5, ZONE_MUCK, FAULT_NO_ANSWER));
     expect_body("reader_recovered", b, proto_body_reader_fault(b, 5, ZONE_MUCK, FAULT_RECOVERED));
     expect_body("heartbeat", b, proto_body_heartbeat(b, 3600000UL, 57, 0));
