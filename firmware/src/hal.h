@@ -14,6 +14,9 @@ void spi_select(uint8_t reader);
 void spi_release(uint8_t reader);
 uint8_t spi_transfer(uint8_t out);
 
+/* Reader n's BUSY line (PN5180 readers): 1 while the chip is working on a frame. */
+uint8_t hal_busy(uint8_t reader);
+
 /* Milliseconds since boot (wraps after ~49 days; compare with subtraction). */
 uint32_t millis(void);
 

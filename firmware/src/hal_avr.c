@@ -69,6 +69,16 @@ uint8_t spi_transfer(uint8_t out)
     return SPDR;
 }
 
+static const struct { char port; uint8_t bit; } busy_pins[READER_COUNT - PN5180_FIRST_READER] = PN5180_BUSY_PINS;
+
+uint8_t hal_busy(uint8_t reader)
+{
+    if (reader < PN5180_FIRST_READER || reader >= READER_COUNT)
+        return 0; /* an MFRC522 has no BUSY line */
+    uint8_t bit = _BV(busy_pins[reader - PN5180_FIRST_READER].bit);
+    return (busy_pins[reader - PN5180_FIRST_READER].port == 'K' ? PINK : PINF) & bit ? 1 : 0;
+}
+
 void hal_init(hal_tick_fn on_tick)
 {
     tick_hook = on_tick;
