@@ -25,6 +25,11 @@ from .wire import protocol as p
 from .wire.decoder import FrameDecoder
 
 
+# protocol 2.0 zone read states, as the engine names them (engine/stacks.py READ_STATES)
+READ_STATE_NAMES = {p.ZONE_READ_COMPLETE: "complete", p.ZONE_READ_UNCERTAIN: "uncertain",
+                    p.ZONE_READ_UNREADABLE: "unreadable"}
+
+
 class Pipeline:
     def __init__(self, config: Config, registry: TagRegistry) -> None:
         self.config = config
@@ -93,6 +98,8 @@ class Pipeline:
                                      tuple(p.zone_name(z) for z in m.zones)))
         elif isinstance(m, p.ReaderFault):
             out.append(ev.ReaderFaulted(t, m.reader, p.zone_name(m.zone), m.code))
+        elif isinstance(m, p.ZoneInventory):
+            out.append(ev.ZoneReadState(t, p.zone_name(m.zone), READ_STATE_NAMES[m.state], m.tags))
         elif isinstance(m, p.Heartbeat):
             self.last_heartbeat_t, self.faulty_readers = t, m.faulty_readers
             out.append(ev.BoardAlive(t, m.uptime_ms, m.tags_present, m.faulty_readers))

@@ -17,6 +17,7 @@ from .findings import FindingLog
 from .hand import Hand
 from .misdeal import Ruling, after_action, misdeal, window_open
 from .showdown import clockwise_from, odd_chip_seat, pot_winners, show_order
+from .stacks import StackReads
 from .state import FindingView, SeatView, TableState
 from .variants import evaluate, variant
 
@@ -61,6 +62,7 @@ class Engine:
         self.variant = variant(config.game.variant)
         self.seats = config.table.seats
         self.findings = FindingLog()
+        self.stacks = StackReads()               # chip zones read incompletely (engine/stacks.py)
         self.betting = TableBetting(config, self.findings)
         self.ledger = CardLedger()
         self.hand_no: int | None = None
@@ -142,10 +144,16 @@ class Engine:
                                               event.code))
         elif kind is ev.FramesLost:
             out.append(te.SensorDataLost(t, self.hand_no, event.count, event.reason))
+        elif kind is ev.ZoneReadState:
+            seat = BET_OF[event.zone]
+            amount = int((self.hb.bets or {}).get(seat, 0)) if running and seat is not None else 0
+            out += self.stacks.read(t, self.hand_no, event.zone, event.state, event.tags, seat, amount, self.findings)
+            if not out:
+                return out
         elif not out:
             return out
         out += self._progress(t)
-        return out
+        return self.stacks.hold(out, self.findings) if self.stacks.seats else out
 
     # --- helpers -------------------------------------------------------------------------------------------
     def _running(self) -> bool:
@@ -706,6 +714,8 @@ class Engine:
             return self.betting.leave(t, e.seat) if e.seat in self.betting.stacks else []
         if a == "rebuy" and e.seat is not None:
             return self.betting.rebuy(t, e.seat, e.amount or 0)
+        if a == "answer" and self.stacks.answer(e.ref, e.choice):
+            return []
         if a == "ack" and e.ref:
             self.acked.add(e.ref)
             return [te.FindingAcknowledged(t, self.hand_no, e.ref)]
@@ -909,4 +919,4 @@ class Engine:
             burn_count=len(h.burns) if h else 0, muck_count=len(self.ledger.in_zone("muck")),
             pot=sum(self.pot_zone.values()), pots=pots, seats=tuple(seats), findings=findings,
             to_act=(hb.to_act if running and not h.decided else None), deck_id=self.deck_id, winners=winners,
-            pot_winners=tuple(h.winners) if h is not None and h.decided else ())
+            pot_winners=tuple(h.winners) if h is not None and h.decided else (), question=self.stacks.question)
