@@ -275,3 +275,17 @@ def test_scripted_hand_goes_through_firmware_uart_and_decoder(board):
     assert pipe.unknown_tags == 0  # every UID the firmware reported is enrolled
     rules = [e.rule for e in events if isinstance(e, FindingRaised)]
     assert "misdeal.1c" in rules, f"two boxed cards should be a misdeal; findings: {rules}"
+
+
+def test_a_card_present_but_unreadable_is_its_own_state_never_a_departure(board):
+    """The firmware reports a zone whose tag answers but never reads as unreadable (protocol 2.0), keeps the
+    card it last read there (no TAG_LEFT: not a fold, not a missing card), and says when it reads again."""
+    uid = "04aabbccddee01"
+    sim = board(f"100 add 3 {uid}\n800 garble 3\n1800 ungarble 3\n2600 end\n")
+    frames, decoder = decode(sim.finish())
+    assert_clean(decoder)
+    seat3 = [f.message for f in frames
+             if isinstance(f.message, (p.TagArrived, p.TagLeft, p.ZoneInventory)) and f.message.zone == 3]
+    assert seat3 == [p.TagArrived(3, bytes.fromhex(uid), p.TECH_ISO14443A),
+                     p.ZoneInventory(3, p.ZONE_READ_UNREADABLE, 0),
+                     p.ZoneInventory(3, p.ZONE_READ_COMPLETE, 1)]

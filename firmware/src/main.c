@@ -22,6 +22,7 @@
 #define RF_SETTLE_MS 3          /* field on -> first command: tags need a moment of unmodulated carrier */
 #define MAX_TAGS_PER_POLL 64    /* bounds one poll's time even if a reader reports nonsense */
 #define FAULT_AFTER_POLLS 2     /* consecutive failed polls before a reader is reported faulty */
+#define BAD_READS_GIVE_UP 8     /* bad frames in one poll, none read: the zone is unreadable this poll */
 #define RETRY_FAULTY_EVERY 8    /* sweeps between attempts to revive a faulty reader */
 #define FACE_QUEUE 8            /* cards that passed the shoe's mouth and have not yet left its antenna */
 #define FACE_STALE_MS 3000      /* a passage older than this belongs to no departure */
@@ -167,6 +168,17 @@ static void on_tag(uint8_t reader, uint8_t left, const uint8_t *uid, uint8_t uid
 static uint32_t faulty;                /* bit r: reader r is reported faulty */
 static uint8_t failures[READER_COUNT]; /* consecutive failed polls */
 static uint8_t sweep;
+static uint8_t zone_state[READER_COUNT]; /* last ZONE_READ_* sent per reader; ZONE_READ_COMPLETE (0) at start */
+
+/* Tell the host when a zone's read state changes (protocol 2.0 ZONE_INVENTORY). */
+static void report_read_state(uint8_t r, uint8_t state, uint8_t tags)
+{
+    if (zone_state[r] == state)
+        return;
+    zone_state[r] = state;
+    uint8_t body[3];
+    send(MSG_ZONE_INVENTORY, body, proto_body_zone_inventory(body, reader_zones[r], state, tags));
+}
 
 static void send_fault(uint8_t reader, uint8_t code)
 {
@@ -200,8 +212,8 @@ static void poll_reader(uint8_t r)
     }
     rc_antenna(r, 1);
     hal_wait_ms(RF_SETTLE_MS);
-    uint8_t uid[UID_MAX_LEN], len = 0, stuck = 0;
-    for (uint8_t i = 0; i < MAX_TAGS_PER_POLL; i++) {
+    uint8_t uid[UID_MAX_LEN], len = 0, stuck = 0, read = 0, bad = 0, i;
+    for (i = 0; i < MAX_TAGS_PER_POLL; i++) {
         rc_status_t st = rc_next_tag(r, uid, &len);
         if (st == RC_NO_TAG)
             break;
@@ -209,8 +221,12 @@ static void poll_reader(uint8_t r)
             stuck = 1;
             break;
         }
-        if (st == RC_OK)
+        if (st == RC_OK) {
             tags_seen(r, uid, len);
+            read++;
+        } else if (++bad >= BAD_READS_GIVE_UP && !read) {
+            break; /* something answers and nothing reads: a damaged inlay or a detuned antenna */
+        }
         /* a collision or bad frame: try again; the loser stays idle and answers the next REQA */
     }
     rc_antenna(r, 0);
@@ -223,6 +239,11 @@ static void poll_reader(uint8_t r)
         faulty &= ~(1UL << r);
         send_fault(r, FAULT_RECOVERED);
     }
+    if (bad >= BAD_READS_GIVE_UP && !read) {
+        report_read_state(r, ZONE_READ_UNREADABLE, 0);
+        return; /* its tags stay: an unreadable card is neither folded nor missing */
+    }
+    report_read_state(r, i == MAX_TAGS_PER_POLL ? ZONE_READ_UNCERTAIN : ZONE_READ_COMPLETE, read);
     tags_end_poll(r);
 }
 
