@@ -1,7 +1,7 @@
 /*
  * Host tests of the firmware's protocol code against the golden vectors the Python decoder also reads
- * (firmware/vectors/frames.tsv): one protocol, byte-identical in both languages.
- * Usage: test_protocol <frames.tsv>. Exit status 0 only if every check passed.
+ * (firmware/vectors/frames.tsv and streams.tsv): one protocol, byte-identical in both languages.
+ * Usage: test_protocol <frames.tsv> [<streams.tsv>]. Exit status 0 only if every check passed.
  */
 #include "../src/protocol.h"
 
@@ -285,9 +285,83 @@ static void test_cobs_blocks(void)
     }
 }
 
+/* The damaged streams: the board's decoder (framing and CRC only; sequence numbers, bodies and HELLO
+ * recovery are the host's) must deliver, in order, every expected frame whose recovery needs no more than
+ * framing, and count the same framing damage as the host. */
+static int n_streams;
+
+static void test_streams(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "cannot open %s\n", path);
+        exit(2);
+    }
+    static char line[8192];
+    static uint8_t stream[4096];
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        char *fields[4], *p = line;
+        for (int i = 0; i < 4; i++) {
+            fields[i] = p;
+            p = p ? strpbrk(p, "\t\n") : 0;
+            if (p)
+                *p++ = 0;
+        }
+        n_streams++;
+        size_t n = unhex(fields[1], stream);
+        proto_decoder_t d;
+        proto_decoder_init(&d);
+        uint8_t got[32][FRAME_MAX_RAW];
+        size_t got_len[32];
+        int n_got = 0;
+        for (size_t i = 0; i < n; i++)
+            if (proto_decoder_feed(&d, stream[i]) == PROTO_FRAME && n_got < 32) {
+                got[n_got][0] = d.type, got[n_got][1] = (uint8_t)d.seq, got[n_got][2] = (uint8_t)(d.seq >> 8);
+                memcpy(got[n_got] + 3, d.body, d.body_len);
+                got_len[n_got++] = (size_t)d.body_len + 3;
+            }
+        int host_only = strstr(fields[3], "hellos_recovered") != 0; /* the board does not recover HELLOs */
+        /* every expected frame, in order, among what the board's decoder delivered (it may deliver more:
+         * frames with a bad body or an unknown type, which the host drops after the CRC) */
+        int k = 0, missing = 0;
+        char *tok = strcmp(fields[2], "-") ? strtok(fields[2], " ") : 0;
+        for (; tok; tok = strtok(0, " ")) {
+            uint8_t want[FRAME_MAX_RAW + 2];
+            size_t wl = unhex(tok, want) - 2; /* raw_hex ends with the CRC the decoder has checked */
+            int at = k;
+            while (at < n_got && !(got_len[at] == wl && !memcmp(got[at], want, wl)))
+                at++;
+            if (at == n_got)
+                missing++;
+            else
+                k = at + 1;
+        }
+        CHECK(host_only ? missing == 1 : missing == 0, "stream %s: %d expected frames not delivered", fields[0],
+              missing);
+        unsigned want_cobs = 0, want_trunc = 0, want_crc = 0, want_over = 0;
+        const char *c;
+        if ((c = strstr(fields[3], "bad_cobs=")))
+            want_cobs = (unsigned)atoi(c + 9);
+        if ((c = strstr(fields[3], "truncated=")))
+            want_trunc = (unsigned)atoi(c + 10);
+        if ((c = strstr(fields[3], "bad_crc=")))
+            want_crc = (unsigned)atoi(c + 8);
+        if ((c = strstr(fields[3], "oversize=")))
+            want_over = (unsigned)atoi(c + 9);
+        CHECK(d.bad_cobs == want_cobs && d.truncated == want_trunc && d.bad_crc == want_crc && d.oversize == want_over,
+              "stream %s: board counted cobs %u trunc %u crc %u over %u", fields[0], d.bad_cobs, d.truncated,
+              d.bad_crc, d.oversize);
+    }
+    fclose(f);
+}
+
 int main(int argc, char **argv)
 {
     load(argc > 1 ? argv[1] : "vectors/frames.tsv");
+    test_streams(argc > 2 ? argv[2] : "vectors/streams.tsv");
+    CHECK(n_streams >= 18, "only %d stream vectors read", n_streams);
     CHECK(n_vectors >= 17, "only %d vectors read", n_vectors);
     test_rows();
     test_bodies();
@@ -295,6 +369,7 @@ int main(int argc, char **argv)
     test_commands();
     test_damage();
     test_cobs_blocks();
-    printf("protocol host tests: %d vectors, %d checks, %d failed\n", n_vectors, checks, failures);
+    printf("protocol host tests: %d vectors, %d streams, %d checks, %d failed\n", n_vectors, n_streams, checks,
+           failures);
     return failures ? 1 : 0;
 }
