@@ -289,3 +289,20 @@ def test_a_card_present_but_unreadable_is_its_own_state_never_a_departure(board)
     assert seat3 == [p.TagArrived(3, bytes.fromhex(uid), p.TECH_ISO14443A),
                      p.ZoneInventory(3, p.ZONE_READ_UNREADABLE, 0),
                      p.ZoneInventory(3, p.ZONE_READ_COMPLETE, 1)]
+
+
+def test_an_inventory_request_repeats_the_zones_that_are_not_complete(board):
+    uid = bytes.fromhex("04aabbccddee02")
+    sim = board(f"100 add 3 {uid.hex()}\n400 garble 3\n3000 end\n", realtime=True)
+    unreadable = p.ZoneInventory(3, p.ZONE_READ_UNREADABLE, 0)
+    deadline = time.monotonic() + 5
+    while unreadable not in [f.message for f in decode(list(sim.chunks))[0]]:
+        assert time.monotonic() < deadline, "the firmware never reported seat3 unreadable"
+        time.sleep(0.05)
+    sim.send(p.CmdInventory())  # what a host sends after reconnecting
+    frames, decoder = decode(sim.finish())
+    assert_clean(decoder)
+    seat3 = [f.message for f in frames
+             if isinstance(f.message, (p.TagArrived, p.TagLeft, p.ZoneInventory)) and f.message.zone == 3]
+    assert seat3 == [p.TagArrived(3, uid), unreadable, p.TagArrived(3, uid), unreadable]
+    assert not [f for f in frames if isinstance(f.message, p.ZoneInventory) and f.message.zone != 3]

@@ -169,6 +169,13 @@ static uint32_t faulty;                /* bit r: reader r is reported faulty */
 static uint8_t failures[READER_COUNT]; /* consecutive failed polls */
 static uint8_t sweep;
 static uint8_t zone_state[READER_COUNT]; /* last ZONE_READ_* sent per reader; ZONE_READ_COMPLETE (0) at start */
+static uint8_t zone_tags[READER_COUNT];  /* the tags proven in that read */
+
+static void send_read_state(uint8_t r)
+{
+    uint8_t body[3];
+    send(MSG_ZONE_INVENTORY, body, proto_body_zone_inventory(body, reader_zones[r], zone_state[r], zone_tags[r]));
+}
 
 /* Tell the host when a zone's read state changes (protocol 2.0 ZONE_INVENTORY). */
 static void report_read_state(uint8_t r, uint8_t state, uint8_t tags)
@@ -176,8 +183,8 @@ static void report_read_state(uint8_t r, uint8_t state, uint8_t tags)
     if (zone_state[r] == state)
         return;
     zone_state[r] = state;
-    uint8_t body[3];
-    send(MSG_ZONE_INVENTORY, body, proto_body_zone_inventory(body, reader_zones[r], state, tags));
+    zone_tags[r] = tags;
+    send_read_state(r);
 }
 
 static void send_fault(uint8_t reader, uint8_t code)
@@ -266,6 +273,9 @@ static void service_host(void)
                     send_fault(r, FAULT_NO_ANSWER); /* the host's view restarts with the HELLO */
         } else if (c.kind == CMD_INVENTORY) {
             tags_inventory();
+            for (uint8_t r = 0; r < READER_COUNT; r++)
+                if (zone_state[r] != ZONE_READ_COMPLETE) /* a zone not mentioned is complete */
+                    send_read_state(r);
         } else if (c.kind == CMD_HEARTBEAT_PERIOD) {
             heartbeat_ms = c.period_ms;
             last_heartbeat = millis();
