@@ -81,3 +81,10 @@ def test_the_pipeline_turns_a_zone_inventory_frame_into_a_read_state():
     pipe = Pipeline.from_header(compile_file(SHORT_CALL).header)
     frame = FrameDecoder().feed(p.encode_frame(0, p.ZoneInventory(p.zone_id("bet5"), p.ZONE_READ_UNCERTAIN, 14)))[0]
     assert pipe.sensor_events(1.0, frame) == [ev.ZoneReadState(1.0, "bet5", "uncertain", 14)]
+
+
+def test_a_board_restart_forgets_the_incomplete_reads_it_will_report_again():
+    pipe, _ = play([("bet5", "uncertain", 14)])
+    assert pipe.engine.snapshot().question is not None
+    pipe.engine.apply(ev.BoardHello(120.0, "2.0", "2.0.0", ("shoe", "bet5")))
+    assert pipe.engine.snapshot().question is None and not pipe.engine.stacks.held_seats()

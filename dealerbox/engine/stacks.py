@@ -92,6 +92,11 @@ class StackReads:
         findings.raised = [f for f in findings.raised if f not in dropped]
         return [e for e in events if e not in dropped]
 
+    def board_restarted(self) -> None:
+        """A HELLO: the board's picture starts again (it re-reports every zone that is not complete)."""
+        for zone in list(self.uncertain):
+            self._release(zone)
+
     def _release(self, zone: str) -> None:
         if len(self.advisories) > 256:   # ids only matter while their hand's findings are on screen
             self.advisories.clear()

@@ -138,6 +138,7 @@ class Engine:
         elif kind is ev.DealerInput:
             out += self._dealer(event)
         elif kind is ev.BoardHello:
+            self.stacks.board_restarted()
             out.append(te.BoardConnected(t, self.hand_no, event.protocol, event.firmware, event.zones))
         elif kind is ev.ReaderFaulted:
             out.append(te.ReaderHealthChanged(t, self.hand_no, event.reader, event.zone, event.code == 0,
