@@ -27,6 +27,11 @@ from .wire.decoder import FrameDecoder
 from .wire.zones import NAME_OF, zone_name
 
 
+# protocol 2.0 zone read states, as the engine names them (engine/stacks.py READ_STATES)
+READ_STATE_NAMES = {p.ZONE_READ_COMPLETE: "complete", p.ZONE_READ_UNCERTAIN: "uncertain",
+                    p.ZONE_READ_UNREADABLE: "unreadable"}
+
+
 class Pipeline:
     def __init__(self, config: Config, registry: TagRegistry) -> None:
         self.config = config
@@ -94,6 +99,8 @@ class Pipeline:
                                      tuple(p.zone_name(z) for z in m.zones)))
         elif isinstance(m, p.ReaderFault):
             out.append(ev.ReaderFaulted(t, m.reader, p.zone_name(m.zone), m.code))
+        elif isinstance(m, p.ZoneInventory):
+            out.append(ev.ZoneReadState(t, p.zone_name(m.zone), READ_STATE_NAMES[m.state], m.tags))
         elif isinstance(m, p.Heartbeat):
             self.last_heartbeat_t, self.faulty_readers = t, m.faulty_readers
             out.append(ev.BoardAlive(t, m.uptime_ms, m.tags_present, m.faulty_readers))

@@ -7,6 +7,9 @@ Enrolment files are plain JSON (documented in docs/enrolment.md):
 - chips: ``{"format": "dealerbox-chips", "version": 1, "house": "CASINO",
   "chips": {"uid": 25, ...}, "markers": {"uid": "button", ...}}``.
 
+Card UIDs are ISO 14443A (4, 7 or 10 bytes); chip and marker UIDs may also be ISO 15693 ICODE (8 bytes),
+the chips a PN5180 reads by the stack.
+
 A UID that is in no file is an :class:`UnknownTag`: evidence for the engine, never an error.
 """
 
@@ -16,6 +19,8 @@ import hashlib
 import json
 from dataclasses import dataclass
 from pathlib import Path
+
+from .wire.protocol import TECH_ISO14443A, UID_LENGTHS, UID_LENGTHS_BY_TECH
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"
@@ -129,15 +134,22 @@ class TagRegistry:
 
 # --- files ----------------------------------------------------------------------------------------
 
-def _hex_uid(path: Path, field: str, uid: object) -> str:
+# Cards are ISO 14443A tags (NTAG: 4, 7 or 10 bytes); chips and pucks may also be ISO 15693 (ICODE: 8 bytes).
+CARD_UID_LENGTHS = UID_LENGTHS_BY_TECH[TECH_ISO14443A]
+CHIP_UID_LENGTHS = UID_LENGTHS
+
+
+def _hex_uid(path: Path, field: str, uid: object, lengths: tuple[int, ...] = CHIP_UID_LENGTHS) -> str:
     if not isinstance(uid, str):
         raise EnrolmentError(f"{path}: {field}: UID must be a hex string")
     try:
         raw = bytes.fromhex(uid)
     except ValueError:
         raise EnrolmentError(f"{path}: {field}: {uid!r} is not hex") from None
-    if len(raw) not in (4, 7, 10):
-        raise EnrolmentError(f"{path}: {field}: UID {uid} must be 4, 7 or 10 bytes")
+    if len(raw) not in lengths:
+        allowed = ", ".join(map(str, lengths))
+        raise EnrolmentError(f"{path}: {field}: UID {uid} is {len(raw)} bytes, must be one of {allowed}"
+                             + (" (a card is an ISO 14443A tag; 8-byte ICODE UIDs are chips)" if len(raw) == 8 else ""))
     return raw.hex()
 
 
@@ -164,7 +176,7 @@ def load_enrolment(path: str | Path) -> Deck | ChipSet:
         for uid, card in cards.items():
             if not isinstance(card, str) or not is_card(card):
                 raise EnrolmentError(f"{path}: cards.{uid}: {card!r} is not a card (e.g. As, Td, X1)")
-            out[_hex_uid(path, f"cards.{uid}", uid)] = card
+            out[_hex_uid(path, f"cards.{uid}", uid, CARD_UID_LENGTHS)] = card
         dupes = {c for c in out.values() if list(out.values()).count(c) > 1}
         if dupes:
             raise EnrolmentError(f"{path}: cards: {sorted(dupes)} enrolled twice; re-scan the deck")

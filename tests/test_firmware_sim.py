@@ -174,7 +174,7 @@ def test_hello_then_heartbeats_arrive_decoded(board):
     assert_clean(decoder)
     hello = frames[0].message
     assert frames[0].seq == 0
-    assert hello == p.Hello(p.PROTOCOL_VERSION_MAJOR, p.PROTOCOL_VERSION_MINOR, (1, 0, 0), tuple(READER_ZONES))
+    assert hello == p.Hello(p.PROTOCOL_VERSION_MAJOR, p.PROTOCOL_VERSION_MINOR, (2, 0, 0), tuple(READER_ZONES))
     beats = [f.message for f in frames if isinstance(f.message, p.Heartbeat)]
     assert len(beats) == 2, frames
     assert [b.tags_present for b in beats] == [0, 0]
@@ -275,3 +275,34 @@ def test_scripted_hand_goes_through_firmware_uart_and_decoder(board):
     assert pipe.unknown_tags == 0  # every UID the firmware reported is enrolled
     rules = [e.rule for e in events if isinstance(e, FindingRaised)]
     assert "misdeal.1c" in rules, f"two boxed cards should be a misdeal; findings: {rules}"
+
+
+def test_a_card_present_but_unreadable_is_its_own_state_never_a_departure(board):
+    """The firmware reports a zone whose tag answers but never reads as unreadable (protocol 2.0), keeps the
+    card it last read there (no TAG_LEFT: not a fold, not a missing card), and says when it reads again."""
+    uid = "04aabbccddee01"
+    sim = board(f"100 add 3 {uid}\n800 garble 3\n1800 ungarble 3\n2600 end\n")
+    frames, decoder = decode(sim.finish())
+    assert_clean(decoder)
+    seat3 = [f.message for f in frames
+             if isinstance(f.message, (p.TagArrived, p.TagLeft, p.ZoneInventory)) and f.message.zone == 3]
+    assert seat3 == [p.TagArrived(3, bytes.fromhex(uid), p.TECH_ISO14443A),
+                     p.ZoneInventory(3, p.ZONE_READ_UNREADABLE, 0),
+                     p.ZoneInventory(3, p.ZONE_READ_COMPLETE, 1)]
+
+
+def test_an_inventory_request_repeats_the_zones_that_are_not_complete(board):
+    uid = bytes.fromhex("04aabbccddee02")
+    sim = board(f"100 add 3 {uid.hex()}\n400 garble 3\n3000 end\n", realtime=True)
+    unreadable = p.ZoneInventory(3, p.ZONE_READ_UNREADABLE, 0)
+    deadline = time.monotonic() + 5
+    while unreadable not in [f.message for f in decode(list(sim.chunks))[0]]:
+        assert time.monotonic() < deadline, "the firmware never reported seat3 unreadable"
+        time.sleep(0.05)
+    sim.send(p.CmdInventory())  # what a host sends after reconnecting
+    frames, decoder = decode(sim.finish())
+    assert_clean(decoder)
+    seat3 = [f.message for f in frames
+             if isinstance(f.message, (p.TagArrived, p.TagLeft, p.ZoneInventory)) and f.message.zone == 3]
+    assert seat3 == [p.TagArrived(3, uid), unreadable, p.TagArrived(3, uid), unreadable]
+    assert not [f for f in frames if isinstance(f.message, p.ZoneInventory) and f.message.zone != 3]

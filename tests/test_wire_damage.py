@@ -1,5 +1,7 @@
 """Every kind of damage on the wire is counted, the decoder recovers, and a wrong protocol is refused."""
 
+import pytest
+
 from cobs import cobs
 
 from dealerbox.wire import protocol as p
@@ -95,7 +97,7 @@ def test_unsupported_protocol_is_refused_with_a_clear_message_until_a_good_hello
     future = p.Hello(p.PROTOCOL_VERSION_MAJOR + 1, 3, (9, 0, 0), (0, 1))
     assert d.feed(frame(0, future) + frame(1, p.TagArrived(0, UID))) == []
     assert d.counters.bad_version == 1 and d.counters.refused == 1
-    assert "protocol 2.3" in d.refusal and "update" in d.refusal
+    assert f"protocol {p.PROTOCOL_VERSION_MAJOR + 1}.3" in d.refusal and "update" in d.refusal
     good = p.Hello(p.PROTOCOL_VERSION_MAJOR, 7, (1, 0, 0), (0, 1))
     frames = d.feed(frame(0, good) + frame(1, p.TagArrived(0, UID)))
     assert [f.message for f in frames] == [good, p.TagArrived(0, UID)]
@@ -123,3 +125,37 @@ def test_bytes_and_garbage_are_counted():
     d.feed(data)
     assert d.counters.bytes == len(data)
     assert d.counters.garbage_bytes == 6
+
+
+@pytest.mark.parametrize("garbage", [bytes(range(1, 200)), b"\xff" * 30, b"\x05abc", b"\x02\x01" * 40],
+                         ids=["long_burst_no_delimiter", "cobs_breaking_burst", "short_burst_bad_crc", "lookalike_burst"])
+def test_a_hello_right_after_a_burst_of_garbage_is_recovered(garbage):
+    d = FrameDecoder()
+    hello = p.Hello(p.PROTOCOL_VERSION_MAJOR, 0, (1, 0, 0), (0, 1, 21))
+    frames = d.feed(garbage + frame(0, hello) + frame(1, p.TagArrived(21, UID)))
+    assert [f.message for f in frames] == [hello, p.TagArrived(21, UID)]
+    assert d.counters.hellos_recovered == 1 and d.counters.garbage_bytes == len(garbage)
+
+
+def test_a_frame_other_than_hello_after_garbage_is_still_dropped_and_counted():
+    d = FrameDecoder()
+    assert d.feed(b"\x05abc" + frame(3, p.TagArrived(0, UID))) == []
+    assert d.counters.bad_crc == 1 and d.counters.hellos_recovered == 0
+
+
+def test_before_any_hello_a_tag_body_is_read_in_its_own_layout():
+    """A log part or reconnection that starts mid-stream: 1.x and 2.x tag bodies are told apart by their bytes."""
+    chip = bytes.fromhex("e004010812345678")
+    d = FrameDecoder()
+    frames = d.feed(p.encode_frame(0, p.TagArrived(3, UID), 1) + p.encode_frame(1, p.TagArrived(24, chip, p.TECH_ISO15693)))
+    assert [f.message for f in frames] == [p.TagArrived(3, UID), p.TagArrived(24, chip, p.TECH_ISO15693)]
+
+
+def test_after_a_hello_the_layout_is_the_boards_own():
+    d = FrameDecoder()
+    hello2 = p.Hello(2, 0, (2, 0, 0), (0, 3))
+    assert d.feed(frame(0, hello2) + p.encode_frame(1, p.TagArrived(3, UID), 1)) != []
+    assert d.counters.bad_body == 1 and d.board_major == 2  # a 1.x body from a board that said 2.0
+    hello1 = p.Hello(1, 0, (1, 0, 0), (0, 3))
+    frames = d.feed(p.encode_frame(0, hello1) + p.encode_frame(1, p.TagLeft(3, UID), 1))
+    assert [f.message for f in frames] == [hello1, p.TagLeft(3, UID)] and d.board_major == 1

@@ -6,13 +6,16 @@ from hypothesis import strategies as st
 from dealerbox.wire import protocol as p
 from dealerbox.wire.decoder import FrameDecoder
 
-uids = st.sampled_from(p.UID_LENGTHS).flatmap(lambda n: st.binary(min_size=n, max_size=n))
+# (tech, uid) pairs whose UID length fits the technology: NTAG 4/7/10 bytes, ICODE 8.
+tagged = st.sampled_from([(t, n) for t, lengths in p.UID_LENGTHS_BY_TECH.items() for n in lengths]).flatmap(
+    lambda tn: st.tuples(st.just(tn[0]), st.binary(min_size=tn[1], max_size=tn[1])))
 zones = st.sampled_from([p.zone_id(z) for z in ["shoe", "board", "burn", "muck", "pot"]]
                         + list(range(1, 11)) + list(range(21, 31)))
 messages = st.one_of(
-    st.builds(p.TagArrived, zones, uids),
-    st.builds(p.TagLeft, zones, uids),
-    st.builds(p.CardFace, zones, st.booleans(), uids),
+    st.builds(lambda z, tu: p.TagArrived(z, tu[1], tu[0]), zones, tagged),
+    st.builds(lambda z, tu: p.TagLeft(z, tu[1], tu[0]), zones, tagged),
+    st.builds(lambda z, up, tu: p.CardFace(z, up, tu[1], tu[0]), zones, st.booleans(), tagged),
+    st.builds(p.ZoneInventory, zones, st.sampled_from(p.ZONE_READ_STATES), st.integers(0, 255)),
     st.builds(p.ReaderFault, st.integers(0, 255), zones, st.integers(0, 255)),
     st.builds(p.Heartbeat, st.integers(0, 2**32 - 1), st.integers(0, 2**16 - 1), st.integers(0, 2**32 - 1)),
     st.builds(p.Hello, st.just(p.PROTOCOL_VERSION_MAJOR), st.integers(0, 255),

@@ -30,9 +30,10 @@ def _rows(path: Path) -> list[list[str]]:
     return [line.split("\t") for line in path.read_text().splitlines() if line and not line.startswith("#")]
 
 
-def frame_vectors() -> list[FrameVector]:
+def frame_vectors(file: str = "frames.tsv") -> list[FrameVector]:
+    """The current protocol's vectors; ``frames-v1.tsv`` for the 1.x layouts an older board sends."""
     return [FrameVector(name, int(seq), int(mtype, 16), bytes.fromhex(body), bytes.fromhex(raw), bytes.fromhex(wire))
-            for name, seq, mtype, body, raw, wire in _rows(VECTORS / "frames.tsv")]
+            for name, seq, mtype, body, raw, wire in _rows(VECTORS / file)]
 
 
 def stream_vectors() -> list[StreamVector]:

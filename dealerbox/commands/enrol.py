@@ -19,7 +19,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..record.logformat import Rx
-from ..tags import JOKERS, MARKER_KINDS, STANDARD_DECK, ChipSet, Deck, EnrolmentError, load_enrolment, save_enrolment
+from ..tags import CARD_UID_LENGTHS, JOKERS, MARKER_KINDS, STANDARD_DECK, ChipSet, Deck, EnrolmentError, load_enrolment, save_enrolment
 from ..wire import protocol as p
 from ..wire.decoder import FrameDecoder
 
@@ -118,6 +118,10 @@ def deck_from_scan(uids: list[str], deck_id: str, back: str) -> Deck:
     """Map UIDs scanned over the shoe, in the documented order, to cards; refuse anything doubtful."""
     seen: dict[str, int] = {}
     for i, uid in enumerate(uids):
+        if len(uid) // 2 not in CARD_UID_LENGTHS:
+            raise EnrolError(f"tag {uid} at position {i + 1} is a {len(uid) // 2}-byte UID, not a card's ISO 14443A "
+                             f"tag (4, 7 or 10 bytes): an ICODE chip was over the shoe. Take it away and re-scan "
+                             f"the deck from 2c.")
         if uid in seen:
             raise EnrolError(f"tag {uid} was scanned twice (as {SCAN_ORDER[seen[uid]]} and again at "
                              f"position {i + 1}); the cards after it would be misnamed. Re-scan the deck "

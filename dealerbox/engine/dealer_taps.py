@@ -27,6 +27,8 @@ class DealerTaps:
             return self.betting.leave(t, e.seat) if e.seat in self.betting.stacks else []
         if a == "rebuy" and e.seat is not None:
             return self.betting.rebuy(t, e.seat, e.amount or 0)
+        if a == "answer" and self.stacks.answer(e.ref, e.choice):
+            return []     # the stack count question (engine/stacks.py), not the betting's
         if a == "ack" and e.ref:
             self.acked.add(e.ref)
             return [te.FindingAcknowledged(t, self.hand_no, e.ref)]

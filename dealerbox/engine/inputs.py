@@ -37,6 +37,20 @@ class CardFaceSensed:
 
 
 @dataclass(frozen=True, slots=True)
+class ZoneReadState:
+    """How completely the board read a zone (protocol 2.0 ZONE_INVENTORY; a 1.x board never sends it).
+
+    ``state``: "complete" (the zone's tags are all known), "uncertain" (``tags`` were proven, more may be
+    there: the zone's value is unknown, never a smaller number) or "unreadable" (something answers but no
+    tag reads: neither empty nor changed).
+    """
+    t: float
+    zone: str
+    state: str
+    tags: int
+
+
+@dataclass(frozen=True, slots=True)
 class BoardHello:
     """The reader board (re)started or reconnected."""
     t: float
@@ -109,5 +123,6 @@ class DealerInput:
             raise ValueError(f"unknown dealer action {self.action!r}; known: {', '.join(DEALER_ACTIONS)}")
 
 
-SensorEvent = ZoneEntered | ZoneLeft | CardFaceSensed | BoardHello | ReaderFaulted | BoardAlive | FramesLost
+SensorEvent = (ZoneEntered | ZoneLeft | CardFaceSensed | BoardHello | ReaderFaulted | BoardAlive | FramesLost
+               | ZoneReadState)
 EngineInput = SensorEvent | DealerInput

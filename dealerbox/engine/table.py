@@ -17,6 +17,7 @@ from .findings import FindingLog
 from .hand import Hand
 from .misdeal import Ruling, window_open
 from .showdown import clockwise_from
+from .stacks import StackReads
 from .state import FindingView, SeatView, TableState
 from .variants import variant
 from .zones import BET_OF, SEAT_OF
@@ -37,6 +38,7 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
         self.variant = variant(config.game.variant)
         self.seats = config.table.seats
         self.findings = FindingLog()
+        self.stacks = StackReads()               # chip zones read incompletely (engine/stacks.py)
         self.betting = TableBetting(config, self.findings)
         self.ledger = CardLedger()
         self.hand_no: int | None = None
@@ -113,6 +115,7 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
         elif kind is ev.DealerInput:
             out += self._dealer(event)
         elif kind is ev.BoardHello:
+            self.stacks.board_restarted()
             out.append(te.BoardConnected(t, self.hand_no, event.protocol, event.firmware, event.zones))
         elif kind is ev.ReaderFaulted:
             out.append(te.ReaderHealthChanged(t, self.hand_no, event.reader, event.zone, event.code == 0,
@@ -121,10 +124,17 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
             out.append(te.SensorDataLost(t, self.hand_no, event.count, event.reason))
             if running and not h.decided:
                 out += self.hb.lose_track(t, event.reason)   # chips may have moved unseen: the betting is lost
+        elif kind is ev.ZoneReadState:
+            seat = BET_OF[event.zone]
+            amount = int(self.hb.bets.get(seat, 0)) if running and seat is not None else 0
+            out += self.stacks.read(t, self.hand_no, event.zone, event.state, event.tags, seat, amount, self.findings)
+            if not out:
+                return out
         elif not out:
             return out
         out += self._progress(t)
-        return out
+        # a bet zone read incompletely: its short-wager rulings wait for the dealer's count (engine/stacks.py)
+        return self.stacks.hold(out, self.findings) if self.stacks.seats else out
 
     # --- helpers -------------------------------------------------------------------------------------------
     def _running(self) -> bool:
@@ -283,4 +293,4 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
             pot=sum(self.pot_zone.values()), pots=pots, seats=tuple(seats), findings=findings,
             to_act=(hb.to_act if running and not h.decided else None), deck_id=self.deck_id, winners=winners,
             pot_winners=tuple(h.winners) if h is not None and h.decided else (),
-            question=hb.question.view() if running and hb.question is not None else None)
+            question=(hb.question.view() if running and hb.question is not None else self.stacks.question))

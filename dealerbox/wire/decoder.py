@@ -22,6 +22,7 @@ _CobsError = cobs.DecodeError
 _crc = binascii.crc_hqx
 _MIN_RAW = p.FRAME_HEADER_LEN + p.FRAME_CRC_LEN
 _TYPES = p.MESSAGE_TYPES
+_VERSIONED = p.VERSIONED_TYPES
 
 
 @dataclass
@@ -42,6 +43,7 @@ class DecoderCounters:
     bad_version: int = 0     # HELLOs refused for their protocol version
     refused: int = 0         # good frames dropped while the board's protocol version is refused
     seq_restarts: int = 0    # sequence went backwards without a HELLO (board reset, HELLO lost)
+    hellos_recovered: int = 0  # HELLOs found at the end of a damaged chunk (garbage with no delimiter before)
 
     def as_dict(self) -> dict[str, int]:
         return asdict(self)
@@ -55,15 +57,19 @@ class FrameDecoder:
     """Feed it any chunks of bytes; it returns the complete, checked frames they finish.
 
     After a HELLO with an unsupported protocol major version it refuses every further frame until a
-    supported HELLO arrives; ``refusal`` then holds the message to show the operator.
+    supported HELLO arrives; ``refusal`` then holds the message to show the operator. Tag bodies are read in
+    the layout of the major version the board's last HELLO announced (``board_major``); before any HELLO
+    (a log part or a reconnection that starts mid-stream) each body's own layout is taken, 1.x or 2.x.
     """
 
-    def __init__(self, accept_major: int = p.PROTOCOL_VERSION_MAJOR) -> None:
-        self.accept_major = accept_major
+    def __init__(self, accept_majors: tuple[int, ...] = p.SUPPORTED_MAJORS, board_major: int | None = None) -> None:
+        self.accept_majors = accept_majors
+        self.board_major = board_major
         self.counters = DecoderCounters()
         self.refusal: str | None = None
         self._buf = bytearray()
         self._discarding = False  # inside an over-long chunk: drop until the next delimiter
+        self._tail = b""  # the last bytes of an over-long chunk: a HELLO may end it
         self._next_seq: int | None = None
 
     def feed(self, data: bytes) -> list[p.Frame]:
@@ -82,6 +88,10 @@ class FrameDecoder:
             self._discarding = False
             start = end + 1
             if discarding:
+                frame = self._recover_hello(self._tail)
+                self._tail = b""
+                if frame is not None:
+                    out.append(frame)
                 continue
             if chunk:
                 frame = self._decode_chunk(chunk)
@@ -94,18 +104,45 @@ class FrameDecoder:
             self.counters.garbage_bytes += len(self._buf)
         self._buf.clear()
         self._discarding = False
+        self._tail = b""
 
     def _keep(self, part: bytes) -> None:
         if self._discarding or not part:
             if self._discarding:
                 self.counters.garbage_bytes += len(part)
+                self._tail = (self._tail + part)[-p.FRAME_MAX_ENCODED:]
             return
         self._buf += part
         if len(self._buf) > p.FRAME_MAX_ENCODED:
             self.counters.oversize += 1
             self.counters.garbage_bytes += len(self._buf)
+            self._tail = bytes(self._buf[-p.FRAME_MAX_ENCODED:])
             self._buf.clear()
             self._discarding = True
+
+    def _recover_hello(self, chunk: bytes) -> p.Frame | None:
+        """The HELLO at the end of a damaged chunk, if there is one: a board that resets into line noise
+        sends its HELLO right after the garbage, and losing it would leave the host without the board's
+        zones. Only a HELLO with sequence 0 and a good CRC is taken (COBS of ``01 00 00`` starts ``02 01``),
+        so a random match needs a 1 in 2^32 coincidence on top of a valid body."""
+        for start in range(1, len(chunk) - _MIN_RAW):
+            if chunk[start] != 0x02 or chunk[start + 1] != p.MSG_HELLO:
+                continue
+            suffix = chunk[start:]
+            try:
+                raw = _cobs_decode(suffix)
+            except _CobsError:
+                continue
+            if len(raw) < _MIN_RAW or raw[1] or raw[2] or _crc(raw[:-2], p.CRC16_INIT) != raw[-2] | raw[-1] << 8:
+                continue
+            try:
+                p.Hello.unpack(raw[p.FRAME_HEADER_LEN:-2])
+            except p.BodyError:
+                continue
+            self.counters.hellos_recovered += 1
+            self.counters.garbage_bytes -= len(suffix)
+            return self._decode_chunk(suffix)
+        return None
 
     def _decode_chunk(self, chunk: bytes) -> p.Frame | None:
         c = self.counters
@@ -114,7 +151,7 @@ class FrameDecoder:
         except _CobsError:
             c.bad_cobs += 1
             c.garbage_bytes += len(chunk)
-            return None
+            return self._recover_hello(chunk)
         if len(raw) < _MIN_RAW:
             c.truncated += 1
             c.garbage_bytes += len(chunk)
@@ -123,7 +160,7 @@ class FrameDecoder:
         if _crc(raw[:-2], p.CRC16_INIT) != raw[-2] | raw[-1] << 8:
             c.bad_crc += 1
             c.garbage_bytes += len(chunk)
-            return None
+            return self._recover_hello(chunk)
         mtype = raw[0]
         seq = raw[1] | raw[2] << 8
         # The CRC vouches for the sequence number even when the type or body is unusable.
@@ -132,20 +169,23 @@ class FrameDecoder:
         if cls is None:
             c.unknown_type += 1
             return None
+        body = raw[p.FRAME_HEADER_LEN:-2]
         try:
-            message = cls.unpack(raw[p.FRAME_HEADER_LEN:-2])
+            message = cls.unpack(body, self.board_major) if mtype in _VERSIONED else cls.unpack(body)
         except p.BodyError:
             c.bad_body += 1
             return None
         if mtype == p.MSG_HELLO:
-            if message.protocol_major != self.accept_major:
+            if message.protocol_major not in self.accept_majors:
                 c.bad_version += 1
+                speaks = " or ".join(f"{m}.x" for m in self.accept_majors)
                 self.refusal = (
                     f"reader board speaks protocol {message.protocol_major}.{message.protocol_minor}, "
-                    f"this dealerbox speaks {self.accept_major}.x: update the board's firmware or dealerbox"
+                    f"this dealerbox speaks {speaks}: update the board's firmware or dealerbox"
                 )
                 return None
             self.refusal = None
+            self.board_major = message.protocol_major
         elif self.refusal is not None:
             c.refused += 1
             return None

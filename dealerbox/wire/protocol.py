@@ -24,8 +24,10 @@ from typing import ClassVar
 from cobs import cobs
 
 # --- versions -------------------------------------------------------------------------------------
-PROTOCOL_VERSION_MAJOR = 1
+PROTOCOL_VERSION_MAJOR = 2
 PROTOCOL_VERSION_MINOR = 0
+# Boards this host understands: 1 (tag bodies without technology) and 2 (this module's layouts).
+SUPPORTED_MAJORS = (1, 2)
 
 # --- framing --------------------------------------------------------------------------------------
 FRAME_DELIMITER = 0x00
@@ -45,6 +47,7 @@ MSG_TAG_LEFT = 0x03
 MSG_CARD_FACE = 0x04
 MSG_READER_FAULT = 0x05
 MSG_HEARTBEAT = 0x06
+MSG_ZONE_INVENTORY = 0x07  # since 2.0
 # --- message types: host -> board ----------------------------------------------------------------
 MSG_CMD_HELLO = 0x81
 MSG_CMD_INVENTORY = 0x82
@@ -68,8 +71,18 @@ FAULT_NO_ANSWER = 1
 FAULT_COMM_ERROR = 2
 FAULT_ANTENNA = 3
 
-# --- tag UIDs (ISO 14443A: single, double, triple size) -------------------------------------------
-UID_LENGTHS = (4, 7, 10)
+# --- tag technologies (since 2.0) and their UIDs ----------------------------------------------------
+TECH_ISO14443A = 1  # cards: NTAG213/215, 4/7/10-byte UIDs (single, double, triple size)
+TECH_ISO15693 = 2   # chips: ICODE SLIX/SLIX2, 8-byte UIDs
+# No technology value is a 1.x UID length (4, 7, 10): a tag body tells its layout by itself.
+UID_LENGTHS = (4, 7, 8, 10)
+UID_LENGTHS_BY_TECH: dict[int, tuple[int, ...]] = {TECH_ISO14443A: (4, 7, 10), TECH_ISO15693: (8,)}
+
+# --- how completely a zone was read (ZONE_INVENTORY, since 2.0) ------------------------------------
+ZONE_READ_COMPLETE = 0    # every tag in the field was read: the set is the zone's whole content
+ZONE_READ_UNCERTAIN = 1   # more tags may be there than were read: the count is a floor, not the total
+ZONE_READ_UNREADABLE = 2  # something answers but no UID could be read: neither empty nor a known set
+ZONE_READ_STATES = (ZONE_READ_COMPLETE, ZONE_READ_UNCERTAIN, ZONE_READ_UNREADABLE)
 
 
 def zone_name(zone: int) -> str:
@@ -120,22 +133,36 @@ class BodyError(ValueError):
     """A frame whose CRC was good but whose body does not fit its type (counted as ``bad_body``)."""
 
 
-def _pack_uid(uid: bytes) -> bytes:
-    if len(uid) not in UID_LENGTHS:
-        raise ValueError(f"UID must be 4, 7 or 10 bytes, got {len(uid)}")
-    return bytes([len(uid)]) + uid
+def _pack_uid(uid: bytes, tech: int, major: int) -> bytes:
+    """``[tech] len uid``: protocol 1 has no technology byte and knows ISO 14443A only."""
+    if major < 2 and tech != TECH_ISO14443A:
+        raise ValueError(f"protocol {major}.x carries ISO 14443A tags only, not technology {tech}")
+    if len(uid) not in UID_LENGTHS_BY_TECH.get(tech, ()):
+        raise ValueError(f"a technology {tech} UID must be {UID_LENGTHS_BY_TECH.get(tech, ())} bytes, got {len(uid)}")
+    return (bytes([tech]) if major >= 2 else b"") + bytes([len(uid)]) + uid
 
 
-def _unpack_uid(body: bytes, at: int) -> tuple[bytes, int]:
+def _unpack_uid(body: bytes, at: int, major: int | None) -> tuple[bytes, int, int]:
+    """(uid, technology, end) from ``[tech] len uid`` at ``at``; ``major`` None: the layout is read from the
+    bytes (no technology value is a 1.x UID length, so the byte at ``at`` tells the two apart)."""
+    if major is None:
+        major = 1 if at < len(body) and body[at] in UID_LENGTHS_BY_TECH[TECH_ISO14443A] else 2
+    tech = TECH_ISO14443A
+    if major >= 2:
+        if at >= len(body):
+            raise BodyError("tag technology missing")
+        tech, at = body[at], at + 1
+        if tech not in UID_LENGTHS_BY_TECH:
+            raise BodyError(f"tag technology {tech} is not defined")
     if at >= len(body):
         raise BodyError("UID length missing")
     n = body[at]
-    if n not in UID_LENGTHS:
-        raise BodyError(f"UID length {n} is not 4, 7 or 10")
+    if n not in UID_LENGTHS_BY_TECH[tech]:
+        raise BodyError(f"UID length {n} does not fit technology {tech} ({UID_LENGTHS_BY_TECH[tech]})")
     uid = body[at + 1: at + 1 + n]
     if len(uid) != n:
         raise BodyError("UID truncated")
-    return uid, at + 1 + n
+    return uid, tech, at + 1 + n
 
 
 _VALID_ZONES = frozenset(z for z in range(256) if is_valid_zone(z))  # a set lookup: the decoder's hot path
@@ -175,18 +202,19 @@ class TagArrived:
     TYPE: ClassVar[int] = MSG_TAG_ARRIVED
     zone: int
     uid: bytes
+    tech: int = TECH_ISO14443A
 
-    def pack(self) -> bytes:
-        return bytes([self.zone]) + _pack_uid(self.uid)
+    def pack(self, major: int = PROTOCOL_VERSION_MAJOR) -> bytes:
+        return bytes([self.zone]) + _pack_uid(self.uid, self.tech, major)
 
     @classmethod
-    def unpack(cls, body: bytes) -> "TagArrived":
+    def unpack(cls, body: bytes, major: int | None = PROTOCOL_VERSION_MAJOR) -> "TagArrived":
         if not body:
             raise BodyError("zone missing")
-        uid, end = _unpack_uid(body, 1)
+        uid, tech, end = _unpack_uid(body, 1, major)
         if end != len(body):
             raise BodyError("trailing bytes")
-        return cls(_check_zone(body[0]), uid)
+        return cls(_check_zone(body[0]), uid, tech)
 
 
 @dataclass(frozen=True, slots=True)
@@ -196,13 +224,14 @@ class TagLeft:
     TYPE: ClassVar[int] = MSG_TAG_LEFT
     zone: int
     uid: bytes
+    tech: int = TECH_ISO14443A
 
     pack = TagArrived.pack
 
     @classmethod
-    def unpack(cls, body: bytes) -> "TagLeft":
-        arrived = TagArrived.unpack(body)
-        return cls(arrived.zone, arrived.uid)
+    def unpack(cls, body: bytes, major: int | None = PROTOCOL_VERSION_MAJOR) -> "TagLeft":
+        arrived = TagArrived.unpack(body, major)
+        return cls(arrived.zone, arrived.uid, arrived.tech)
 
 
 @dataclass(frozen=True, slots=True)
@@ -213,18 +242,19 @@ class CardFace:
     zone: int
     face_up: bool
     uid: bytes
+    tech: int = TECH_ISO14443A
 
-    def pack(self) -> bytes:
-        return bytes([self.zone, 1 if self.face_up else 0]) + _pack_uid(self.uid)
+    def pack(self, major: int = PROTOCOL_VERSION_MAJOR) -> bytes:
+        return bytes([self.zone, 1 if self.face_up else 0]) + _pack_uid(self.uid, self.tech, major)
 
     @classmethod
-    def unpack(cls, body: bytes) -> "CardFace":
+    def unpack(cls, body: bytes, major: int | None = PROTOCOL_VERSION_MAJOR) -> "CardFace":
         if len(body) < 2 or body[1] > 1:
             raise BodyError("CARD_FACE needs a zone and a 0/1 face flag")
-        uid, end = _unpack_uid(body, 2)
+        uid, tech, end = _unpack_uid(body, 2, major)
         if end != len(body):
             raise BodyError("trailing bytes")
-        return cls(_check_zone(body[0]), bool(body[1]), uid)
+        return cls(_check_zone(body[0]), bool(body[1]), uid, tech)
 
 
 @dataclass(frozen=True, slots=True)
@@ -263,6 +293,33 @@ class Heartbeat:
         if len(body) != 10:
             raise BodyError("HEARTBEAT body is 10 bytes")
         return cls(*struct.unpack("<IHI", body))
+
+
+@dataclass(frozen=True, slots=True)
+class ZoneInventory:
+    """How completely a zone was read (since 2.0): sent after the zone's TAG_ARRIVED/TAG_LEFT changes.
+
+    ``tags`` is how many tags the reader proved present (read with a good CRC); with
+    ``ZONE_READ_UNCERTAIN`` the zone may hold more, so the count is a floor, never the total.
+    ``ZONE_READ_UNREADABLE``: something answers in the field but no UID reads (a damaged inlay, a
+    detuned antenna): the zone's earlier set stands, and it is neither empty nor a fold.
+    """
+
+    TYPE: ClassVar[int] = MSG_ZONE_INVENTORY
+    zone: int
+    state: int
+    tags: int
+
+    def pack(self) -> bytes:
+        return bytes([self.zone, self.state, self.tags])
+
+    @classmethod
+    def unpack(cls, body: bytes) -> "ZoneInventory":
+        if len(body) != 3:
+            raise BodyError("ZONE_INVENTORY body is 3 bytes")
+        if body[1] not in ZONE_READ_STATES:
+            raise BodyError(f"zone read state {body[1]} is not defined")
+        return cls(_check_zone(body[0]), body[1], body[2])
 
 
 @dataclass(frozen=True, slots=True)
@@ -314,12 +371,28 @@ class CmdHeartbeatPeriod:
         return cls(*struct.unpack("<H", body))
 
 
-Message = Hello | TagArrived | TagLeft | CardFace | ReaderFault | Heartbeat | CmdHello | CmdInventory | CmdHeartbeatPeriod
+Message = (Hello | TagArrived | TagLeft | CardFace | ReaderFault | Heartbeat | ZoneInventory | CmdHello | CmdInventory
+           | CmdHeartbeatPeriod)
 
 MESSAGE_TYPES: dict[int, type] = {
     cls.TYPE: cls
-    for cls in (Hello, TagArrived, TagLeft, CardFace, ReaderFault, Heartbeat, CmdHello, CmdInventory, CmdHeartbeatPeriod)
+    for cls in (Hello, TagArrived, TagLeft, CardFace, ReaderFault, Heartbeat, ZoneInventory, CmdHello, CmdInventory,
+                CmdHeartbeatPeriod)
 }
+# Types whose body layout depends on the board's protocol major version (the tag technology byte of 2.0).
+VERSIONED_TYPES = frozenset({MSG_TAG_ARRIVED, MSG_TAG_LEFT, MSG_CARD_FACE})
+
+
+def pack_body(message: Message, major: int = PROTOCOL_VERSION_MAJOR) -> bytes:
+    """The message's body in the layout of protocol ``major``."""
+    return message.pack(major) if message.TYPE in VERSIONED_TYPES else message.pack()
+
+
+def unpack_body(mtype: int, body: bytes, major: int | None = PROTOCOL_VERSION_MAJOR) -> Message:
+    """The message of type ``mtype`` from a body in the layout of protocol ``major`` (None: whichever layout the
+    body has). KeyError: unknown type."""
+    cls = MESSAGE_TYPES[mtype]
+    return cls.unpack(body, major) if mtype in VERSIONED_TYPES else cls.unpack(body)
 
 
 @dataclass(frozen=True, slots=True)
@@ -337,18 +410,18 @@ def crc16(data: bytes) -> int:
     return binascii.crc_hqx(data, CRC16_INIT)
 
 
-def raw_frame(seq: int, message: Message) -> bytes:
-    """The unframed bytes ``type | seq | body | crc`` (what COBS then encodes)."""
-    body = message.pack()
+def raw_frame(seq: int, message: Message, major: int = PROTOCOL_VERSION_MAJOR) -> bytes:
+    """The unframed bytes ``type | seq | body | crc`` (what COBS then encodes), body in protocol ``major``."""
+    body = pack_body(message, major)
     if len(body) > FRAME_MAX_BODY:
         raise ValueError(f"body of {len(body)} bytes exceeds FRAME_MAX_BODY={FRAME_MAX_BODY}")
     head = struct.pack("<BH", message.TYPE, seq % SEQ_MODULO) + body
     return head + struct.pack("<H", crc16(head))
 
 
-def encode_frame(seq: int, message: Message) -> bytes:
+def encode_frame(seq: int, message: Message, major: int = PROTOCOL_VERSION_MAJOR) -> bytes:
     """The bytes on the wire for one message: COBS-encoded raw frame plus the 0x00 delimiter."""
-    return cobs.encode(raw_frame(seq, message)) + b"\x00"
+    return cobs.encode(raw_frame(seq, message, major)) + b"\x00"
 
 
 def parse_raw(raw: bytes) -> tuple[int, int, bytes]:
@@ -363,14 +436,17 @@ def parse_raw(raw: bytes) -> tuple[int, int, bytes]:
 
 
 class Encoder:
-    """Stateful sender: numbers frames in order, as the board (or a simulator) does."""
+    """Stateful sender: numbers frames in order, as the board (or a simulator) does, and writes bodies in the
+    layout of the protocol its last HELLO announced (so a simulated 1.x board sends 1.x tag frames)."""
 
-    def __init__(self, first_seq: int = 0) -> None:
+    def __init__(self, first_seq: int = 0, major: int = PROTOCOL_VERSION_MAJOR) -> None:
         self.seq = first_seq
+        self.major = major
 
     def encode(self, message: Message) -> bytes:
         if isinstance(message, Hello):
             self.seq = 0  # a HELLO starts a new numbering, as after a board reset
-        out = encode_frame(self.seq, message)
+            self.major = message.protocol_major
+        out = encode_frame(self.seq, message, self.major)
         self.seq = (self.seq + 1) % SEQ_MODULO
         return out

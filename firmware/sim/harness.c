@@ -19,6 +19,7 @@
  *   <ms> slide up|down                only the mouth sensor sees a card pass
  *   <ms> mute|unmute <reader>         the reader drops off the bus / comes back
  *   <ms> stick|unstick <reader>       the reader answers registers but never finishes a command
+ *   <ms> garble|ungarble <reader>     its tags answer with parity errors only (present but unreadable)
  *   <ms> end                          stop here
  */
 #include <errno.h>
@@ -51,7 +52,7 @@ static int cs_low[READERS];
 static avr_irq_t *mouth_pin, *face_pin;
 static int verbose;
 
-enum { EV_ADD, EV_REMOVE, EV_MOUTH, EV_MUTE, EV_UNMUTE, EV_STICK, EV_UNSTICK, EV_END };
+enum { EV_ADD, EV_REMOVE, EV_MOUTH, EV_MUTE, EV_UNMUTE, EV_STICK, EV_UNSTICK, EV_GARBLE, EV_UNGARBLE, EV_END };
 typedef struct {
     unsigned long ms;
     int line, kind, reader, value;
@@ -152,17 +153,19 @@ static void load_script(const char *path)
             push(ms, line, EV_MOUTH)->value = strcmp(a1, "up") ? 1 : 2;
             push(ms + 20, line, EV_MOUTH)->value = 0;
         } else if (!strcmp(action, "mute") || !strcmp(action, "unmute") || !strcmp(action, "stick") ||
-                   !strcmp(action, "unstick")) {
+                   !strcmp(action, "unstick") || !strcmp(action, "garble") || !strcmp(action, "ungarble")) {
             int r = atoi(a1);
             if (got < 3 || r < 0 || r >= READERS)
-                die("%s line %d: expected '<ms> mute|unmute|stick|unstick <reader 0-24>'", path, line);
+                die("%s line %d: expected '<ms> mute|unmute|stick|unstick|garble|ungarble <reader 0-24>'", path, line);
             int kind = !strcmp(action, "mute") ? EV_MUTE : !strcmp(action, "unmute") ? EV_UNMUTE
-                     : !strcmp(action, "stick") ? EV_STICK : EV_UNSTICK;
+                     : !strcmp(action, "stick") ? EV_STICK : !strcmp(action, "unstick") ? EV_UNSTICK
+                     : !strcmp(action, "garble") ? EV_GARBLE : EV_UNGARBLE;
             push(ms, line, kind)->reader = r;
         } else if (!strcmp(action, "end")) {
             push(ms, line, EV_END);
         } else {
-            die("%s line %d: unknown action (add, remove, deal, slide, mute, unmute, stick, unstick, end)",
+            die("%s line %d: unknown action (add, remove, deal, slide, mute, unmute, stick, unstick, garble, "
+                "ungarble, end)",
                 path, line);
         }
     }
@@ -195,6 +198,8 @@ static void apply(const event_t *e)
     case EV_UNMUTE: c->muted = 0; break;
     case EV_STICK: c->stuck = 1; break;
     case EV_UNSTICK: c->stuck = 0; break;
+    case EV_GARBLE: c->garbled = 1; break;
+    case EV_UNGARBLE: c->garbled = 0; break;
     }
     if (verbose)
         fprintf(stderr, "dealerbox-sim: %lu ms: script line %d applied\n", e->ms, e->line);

@@ -117,6 +117,12 @@ static void transceive(rc_sim_t *c)
         no_answer(c);
         return;
     }
+    if (c->garbled && c->n_tags > 0) { /* something answers, nothing reads */
+        uint8_t noise[2] = {0x5A, 0xA5};
+        answer(c, noise, 2, 0);
+        c->regs[R_ERROR] = 0x02; /* ParityErr */
+        return;
+    }
     if (n == 1 && tx_last == 7 && (tx[0] == 0x26 || tx[0] == 0x52)) { /* REQA / WUPA */
         uint8_t atqa[2] = {0, 0};
         int k = 0;

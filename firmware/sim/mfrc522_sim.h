@@ -30,6 +30,7 @@ typedef struct {
     int n_tags;
     int muted;   /* not on the bus at all: MISO stays at its pull-up (reads 0xFF) */
     int stuck;   /* answers registers but never finishes a command */
+    int garbled; /* the tags in the field answer, but every answer has a parity error (a damaged inlay) */
     /* SPI transaction */
     int first;   /* next byte is an address byte */
     int reading;

@@ -7,7 +7,7 @@
 
 #include <stdint.h>
 
-#define FIRMWARE_VERSION_MAJOR 1
+#define FIRMWARE_VERSION_MAJOR 2
 #define FIRMWARE_VERSION_MINOR 0
 #define FIRMWARE_VERSION_PATCH 0
 
@@ -27,6 +27,13 @@
 /* Every reader's NRSTPD (reset / power-down) on one line: D49 = PL0, high = running. */
 #define READER_RESET_PORT 'L'
 #define READER_RESET_BIT 0
+
+/* PN5180 BUSY inputs, for the stack readers of bet1-10 and the pot (readers 14-24) when PN5180 modules
+ * are fitted (hardware/chip-stacks.md): A8-A15 = PK0-PK7 for bet1-bet8, A0-A2 = PF0-PF2 for bet9, bet10,
+ * pot. High while the PN5180 works on a frame; 10 kOhm pull-downs on the board. */
+#define PN5180_FIRST_READER 14
+#define PN5180_BUSY_PINS {{'K', 0}, {'K', 1}, {'K', 2}, {'K', 3}, {'K', 4}, {'K', 5}, {'K', 6}, {'K', 7}, \
+                          {'F', 0}, {'F', 1}, {'F', 2}}
 
 /* Shoe orientation sensor (see hardware/wiring.md): a slotted break-beam at the shoe's mouth says "a card
  * is passing", a reflective IR sensor under it says what side faces the felt. Both inputs have pull-ups.

@@ -5,16 +5,16 @@
  * The main loop polls the readers in turn. One poll: switch the reader's antenna on (tags in its field
  * power up idle), let them settle, find every tag with REQA/anticollision/SELECT/HLTA until nobody answers,
  * switch the antenna off again (only one antenna radiates at a time: no cross-talk, a quarter of the power).
- * Between polls it answers host commands and sends heartbeats. Timer 0 ticks every millisecond, counts
- * uptime and samples the shoe's orientation sensor.
+ * Between polls it answers host commands and sends heartbeats. The hardware itself (SPI, chip selects, the
+ * 1 ms timer) is behind hal.h; the timer's tick samples the shoe's orientation sensor here.
  */
 #include <avr/interrupt.h>
 #include <avr/io.h>
-#include <avr/sleep.h>
 #include <string.h>
 #include <util/atomic.h>
 
 #include "board.h"
+#include "hal.h"
 #include "mfrc522.h"
 #include "protocol.h"
 #include "tags.h"
@@ -22,6 +22,7 @@
 #define RF_SETTLE_MS 3          /* field on -> first command: tags need a moment of unmodulated carrier */
 #define MAX_TAGS_PER_POLL 64    /* bounds one poll's time even if a reader reports nonsense */
 #define FAULT_AFTER_POLLS 2     /* consecutive failed polls before a reader is reported faulty */
+#define BAD_READS_GIVE_UP 8     /* bad frames in one poll, none read: the zone is unreadable this poll */
 #define RETRY_FAULTY_EVERY 8    /* sweeps between attempts to revive a faulty reader */
 #define FACE_QUEUE 8            /* cards that passed the shoe's mouth and have not yet left its antenna */
 #define FACE_STALE_MS 3000      /* a passage older than this belongs to no departure */
@@ -29,27 +30,6 @@
 #define DEFAULT_HEARTBEAT_MS 1000
 
 static const uint8_t reader_zones[READER_COUNT] = READER_ZONES;
-static const struct { char port; uint8_t bit; } reader_selects[READER_COUNT] = READER_SELECTS;
-
-/* --- time ------------------------------------------------------------------------------------------ */
-static volatile uint32_t ms_ticks;
-
-uint32_t millis(void)
-{
-    uint32_t v;
-    ATOMIC_BLOCK(ATOMIC_RESTORESTATE) { v = ms_ticks; }
-    return v;
-}
-
-/* Sleep until `ms` have passed: the timer interrupt wakes the core each millisecond. */
-static void wait_ms(uint16_t ms)
-{
-    uint32_t t0 = millis();
-    while (millis() - t0 < ms) {
-        set_sleep_mode(SLEEP_MODE_IDLE);
-        sleep_mode();
-    }
-}
 
 /* --- shoe orientation: sampled every ms in the timer interrupt -------------------------------------- */
 static volatile uint8_t face_head, face_count;
@@ -57,7 +37,7 @@ static volatile uint8_t face_up_q[FACE_QUEUE];
 static volatile uint32_t face_at_q[FACE_QUEUE];
 static uint16_t pass_samples, pass_dark;
 
-static void sample_shoe(void)
+static void sample_shoe(uint32_t now_ms)
 {
     uint8_t pins = PINE;
     if (!(pins & _BV(SHOE_MOUTH_BIT))) { /* beam blocked: a card is in the mouth */
@@ -73,7 +53,7 @@ static void sample_shoe(void)
             face_count--;
         }
         face_up_q[slot] = (uint8_t)(pass_dark * 2 > pass_samples);
-        face_at_q[slot] = ms_ticks;
+        face_at_q[slot] = now_ms;
         face_count++;
     }
     pass_samples = pass_dark = 0;
@@ -98,12 +78,6 @@ static uint8_t take_face(void)
         }
     }
     return up;
-}
-
-ISR(TIMER0_COMPA_vect)
-{
-    ms_ticks++;
-    sample_shoe();
 }
 
 /* --- UART 0 (the Mega's USB bridge), interrupt driven ------------------------------------------------ */
@@ -165,59 +139,6 @@ static int uart_read(void)
     return b;
 }
 
-/* --- SPI and chip selects ---------------------------------------------------------------------------- */
-static volatile uint8_t *port_reg(char port)
-{
-    switch (port) {
-    case 'A': return &PORTA;
-    case 'B': return &PORTB;
-    case 'C': return &PORTC;
-    case 'D': return &PORTD;
-    case 'E': return &PORTE;
-    case 'G': return &PORTG;
-    default: return &PORTL;
-    }
-}
-
-void spi_select(uint8_t reader)
-{
-    *port_reg(reader_selects[reader].port) &= (uint8_t)~_BV(reader_selects[reader].bit);
-}
-
-void spi_release(uint8_t reader)
-{
-    *port_reg(reader_selects[reader].port) |= _BV(reader_selects[reader].bit);
-}
-
-uint8_t spi_transfer(uint8_t out)
-{
-    SPDR = out;
-    while (!(SPSR & _BV(SPIF)))
-        ;
-    return SPDR;
-}
-
-static void io_init(void)
-{
-    for (uint8_t r = 0; r < READER_COUNT; r++) {
-        volatile uint8_t *port = port_reg(reader_selects[r].port);
-        *port |= _BV(reader_selects[r].bit);       /* high first: no reader sees a stray select */
-        *(port - 1) |= _BV(reader_selects[r].bit); /* DDRx sits just below PORTx on the ATmega2560 */
-    }
-    PORTL |= _BV(READER_RESET_BIT);
-    DDRL |= _BV(READER_RESET_BIT);
-    /* SCK, MOSI and SS as outputs (SS must not be an input, or a low level would drop us out of master) */
-    DDRB |= _BV(PB0) | _BV(PB1) | _BV(PB2) | _BV(STATUS_LED_BIT);
-    PORTB |= _BV(PB3);                   /* weak pull-up on MISO as well as the board's 10k */
-    SPCR = _BV(SPE) | _BV(MSTR) | _BV(SPR0); /* mode 0, MSB first, 16 MHz / 16 = 1 MHz over ribbon cable */
-    PORTE |= _BV(SHOE_MOUTH_BIT) | _BV(SHOE_FACE_BIT); /* sensor inputs with pull-ups */
-    /* timer 0: CTC, clk/64, 250 counts = 1 ms */
-    TCCR0A = _BV(WGM01);
-    TCCR0B = _BV(CS01) | _BV(CS00);
-    OCR0A = 249;
-    TIMSK0 = _BV(OCIE0A);
-}
-
 /* --- messages ------------------------------------------------------------------------------------------ */
 static proto_sender_t sender;
 static uint8_t wire[FRAME_MAX_WIRE];
@@ -237,16 +158,34 @@ static void send_hello(void)
 
 static void on_tag(uint8_t reader, uint8_t left, const uint8_t *uid, uint8_t uid_len)
 {
-    uint8_t body[3 + UID_MAX_LEN], zone = reader_zones[reader];
+    uint8_t body[4 + UID_MAX_LEN], zone = reader_zones[reader], tech = proto_tech_of_uid(uid_len);
     if (left && zone == ZONE_SHOE) /* the orientation belongs before the card's departure (contract) */
-        send(MSG_CARD_FACE, body, proto_body_card_face(body, zone, take_face(), uid, uid_len));
-    send(left ? MSG_TAG_LEFT : MSG_TAG_ARRIVED, body, proto_body_tag(body, zone, uid, uid_len));
+        send(MSG_CARD_FACE, body, proto_body_card_face(body, zone, take_face(), tech, uid, uid_len));
+    send(left ? MSG_TAG_LEFT : MSG_TAG_ARRIVED, body, proto_body_tag(body, zone, tech, uid, uid_len));
 }
 
 /* --- readers ------------------------------------------------------------------------------------------ */
 static uint32_t faulty;                /* bit r: reader r is reported faulty */
 static uint8_t failures[READER_COUNT]; /* consecutive failed polls */
 static uint8_t sweep;
+static uint8_t zone_state[READER_COUNT]; /* last ZONE_READ_* sent per reader; ZONE_READ_COMPLETE (0) at start */
+static uint8_t zone_tags[READER_COUNT];  /* the tags proven in that read */
+
+static void send_read_state(uint8_t r)
+{
+    uint8_t body[3];
+    send(MSG_ZONE_INVENTORY, body, proto_body_zone_inventory(body, reader_zones[r], zone_state[r], zone_tags[r]));
+}
+
+/* Tell the host when a zone's read state changes (protocol 2.0 ZONE_INVENTORY). */
+static void report_read_state(uint8_t r, uint8_t state, uint8_t tags)
+{
+    if (zone_state[r] == state)
+        return;
+    zone_state[r] = state;
+    zone_tags[r] = tags;
+    send_read_state(r);
+}
 
 static void send_fault(uint8_t reader, uint8_t code)
 {
@@ -279,9 +218,9 @@ static void poll_reader(uint8_t r)
         return;
     }
     rc_antenna(r, 1);
-    wait_ms(RF_SETTLE_MS);
-    uint8_t uid[UID_MAX_LEN], len = 0, stuck = 0;
-    for (uint8_t i = 0; i < MAX_TAGS_PER_POLL; i++) {
+    hal_wait_ms(RF_SETTLE_MS);
+    uint8_t uid[UID_MAX_LEN], len = 0, stuck = 0, read = 0, bad = 0, i;
+    for (i = 0; i < MAX_TAGS_PER_POLL; i++) {
         rc_status_t st = rc_next_tag(r, uid, &len);
         if (st == RC_NO_TAG)
             break;
@@ -289,8 +228,12 @@ static void poll_reader(uint8_t r)
             stuck = 1;
             break;
         }
-        if (st == RC_OK)
+        if (st == RC_OK) {
             tags_seen(r, uid, len);
+            read++;
+        } else if (++bad >= BAD_READS_GIVE_UP && !read) {
+            break; /* something answers and nothing reads: a damaged inlay or a detuned antenna */
+        }
         /* a collision or bad frame: try again; the loser stays idle and answers the next REQA */
     }
     rc_antenna(r, 0);
@@ -303,6 +246,11 @@ static void poll_reader(uint8_t r)
         faulty &= ~(1UL << r);
         send_fault(r, FAULT_RECOVERED);
     }
+    if (bad >= BAD_READS_GIVE_UP && !read) {
+        report_read_state(r, ZONE_READ_UNREADABLE, 0);
+        return; /* its tags stay: an unreadable card is neither folded nor missing */
+    }
+    report_read_state(r, i == MAX_TAGS_PER_POLL ? ZONE_READ_UNCERTAIN : ZONE_READ_COMPLETE, read);
     tags_end_poll(r);
 }
 
@@ -325,6 +273,9 @@ static void service_host(void)
                     send_fault(r, FAULT_NO_ANSWER); /* the host's view restarts with the HELLO */
         } else if (c.kind == CMD_INVENTORY) {
             tags_inventory();
+            for (uint8_t r = 0; r < READER_COUNT; r++)
+                if (zone_state[r] != ZONE_READ_COMPLETE) /* a zone not mentioned is complete */
+                    send_read_state(r);
         } else if (c.kind == CMD_HEARTBEAT_PERIOD) {
             heartbeat_ms = c.period_ms;
             last_heartbeat = millis();
@@ -341,13 +292,13 @@ static void service_host(void)
 
 int main(void)
 {
-    io_init();
+    hal_init(sample_shoe); /* the shoe's sensor is sampled every millisecond, in the timer interrupt */
     uart_init();
     proto_sender_init(&sender);
     proto_decoder_init(&decoder);
     tags_init(on_tag);
     sei();
-    wait_ms(50); /* MFRC522 power-up after reset release */
+    hal_wait_ms(50); /* MFRC522 power-up after reset release */
     send_hello();
     for (uint8_t r = 0; r < READER_COUNT; r++)
         if (!rc_init(r)) {

@@ -1,6 +1,8 @@
 /* MFRC522 register-level driver: see mfrc522.h for what it does and why it stays this small. */
 #include "mfrc522.h"
 
+#include "hal.h"
+
 #define STUCK_MS 10 /* the reader's own timer fires after 2 ms; 10 ms without any IRQ means the chip hangs */
 
 /* SPI address byte: bit 7 = read, bits 6..1 = register, bit 0 = 0 (datasheet 8.1.2.3). */

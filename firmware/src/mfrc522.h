@@ -6,8 +6,8 @@
  * 10-byte UIDs), then HLTA so the selected tag stays quiet while the others are found. No MIFARE crypto,
  * no reading of tag memory: the UID is all a card or chip needs to say.
  *
- * The SPI transfer and chip select come from the caller (spi_select / spi_transfer in main.c), so the
- * same code talks to real chips and to the simulated ones in firmware/sim/.
+ * The SPI transfer, chip select and clock come from the hardware-access layer (hal.h: hal_avr.c on the
+ * board, the host test's own versions against firmware/sim/), so the same code talks to real and simulated chips.
  */
 #ifndef DEALERBOX_MFRC522_H
 #define DEALERBOX_MFRC522_H
@@ -53,13 +53,6 @@ typedef enum {
     RC_BAD_FRAME,  /* CRC, parity or protocol error: a tag moved mid-exchange, or noise */
     RC_STUCK       /* the reader itself did not finish the command: a comm fault */
 } rc_status_t;
-
-/* Provided by the caller: assert/release reader n's chip select, and exchange one byte. */
-void spi_select(uint8_t reader);
-void spi_release(uint8_t reader);
-uint8_t spi_transfer(uint8_t out);
-/* Provided by the caller: milliseconds since boot (for bounded waits). */
-uint32_t millis(void);
 
 uint8_t rc_read(uint8_t reader, uint8_t reg);
 void rc_write(uint8_t reader, uint8_t reg, uint8_t value);

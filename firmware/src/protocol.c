@@ -93,21 +93,37 @@ uint8_t proto_body_hello(uint8_t *body, const uint8_t firmware[3], const uint8_t
     return (uint8_t)(6 + n_zones);
 }
 
-uint8_t proto_body_tag(uint8_t *body, uint8_t zone, const uint8_t *uid, uint8_t uid_len)
+uint8_t proto_tech_of_uid(uint8_t uid_len)
 {
-    body[0] = zone;
-    body[1] = uid_len;
-    memcpy(body + 2, uid, uid_len);
-    return (uint8_t)(2 + uid_len);
+    return uid_len == 8 ? TECH_ISO15693 : TECH_ISO14443A;
 }
 
-uint8_t proto_body_card_face(uint8_t *body, uint8_t zone, uint8_t face_up, const uint8_t *uid, uint8_t uid_len)
+uint8_t proto_body_tag(uint8_t *body, uint8_t zone, uint8_t tech, const uint8_t *uid, uint8_t uid_len)
 {
     body[0] = zone;
-    body[1] = face_up ? 1 : 0;
+    body[1] = tech;
     body[2] = uid_len;
     memcpy(body + 3, uid, uid_len);
     return (uint8_t)(3 + uid_len);
+}
+
+uint8_t proto_body_card_face(uint8_t *body, uint8_t zone, uint8_t face_up, uint8_t tech, const uint8_t *uid,
+                             uint8_t uid_len)
+{
+    body[0] = zone;
+    body[1] = face_up ? 1 : 0;
+    body[2] = tech;
+    body[3] = uid_len;
+    memcpy(body + 4, uid, uid_len);
+    return (uint8_t)(4 + uid_len);
+}
+
+uint8_t proto_body_zone_inventory(uint8_t *body, uint8_t zone, uint8_t state, uint8_t tags)
+{
+    body[0] = zone;
+    body[1] = state;
+    body[2] = tags;
+    return 3;
 }
 
 uint8_t proto_body_reader_fault(uint8_t *body, uint8_t reader, uint8_t zone, uint8_t code)

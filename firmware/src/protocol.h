@@ -13,7 +13,7 @@
 #include <stddef.h>
 
 /* --- versions ------------------------------------------------------------------------------------ */
-#define PROTOCOL_VERSION_MAJOR 1
+#define PROTOCOL_VERSION_MAJOR 2
 #define PROTOCOL_VERSION_MINOR 0
 
 /* --- framing ------------------------------------------------------------------------------------- */
@@ -34,6 +34,7 @@
 #define MSG_CARD_FACE 0x04
 #define MSG_READER_FAULT 0x05
 #define MSG_HEARTBEAT 0x06
+#define MSG_ZONE_INVENTORY 0x07 /* since 2.0 */
 /* --- message types: host -> board ---------------------------------------------------------------- */
 #define MSG_CMD_HELLO 0x81
 #define MSG_CMD_INVENTORY 0x82
@@ -57,8 +58,15 @@
 #define FAULT_COMM_ERROR 2
 #define FAULT_ANTENNA 3
 
-/* --- tag UIDs (ISO 14443A single, double, triple size) ------------------------------------------- */
+/* --- tag technologies (since 2.0) and their UIDs ------------------------------------------------- */
+#define TECH_ISO14443A 1 /* cards: NTAG213/215, 4/7/10-byte UIDs */
+#define TECH_ISO15693 2  /* chips: ICODE SLIX/SLIX2, 8-byte UIDs */
 #define UID_MAX_LEN 10
+
+/* --- how completely a zone was read (ZONE_INVENTORY, since 2.0) ---------------------------------- */
+#define ZONE_READ_COMPLETE 0   /* every tag in the field was read */
+#define ZONE_READ_UNCERTAIN 1  /* more may be there than were read: the count is a floor */
+#define ZONE_READ_UNREADABLE 2 /* something answers but no UID reads: neither empty nor a known set */
 
 /* CRC-16/CCITT-FALSE, incremental: start from CRC16_INIT. */
 uint16_t proto_crc16(uint16_t crc, const uint8_t *data, size_t len);
@@ -74,9 +82,14 @@ size_t proto_encode_frame(uint8_t type, uint16_t seq, const uint8_t *body, uint8
 
 /* --- message bodies (layouts as in dealerbox/wire/protocol.py); each returns the body length ------- */
 uint8_t proto_body_hello(uint8_t *body, const uint8_t firmware[3], const uint8_t *zones, uint8_t n_zones);
-/* TAG_ARRIVED and TAG_LEFT share one layout: zone, uid length, uid. */
-uint8_t proto_body_tag(uint8_t *body, uint8_t zone, const uint8_t *uid, uint8_t uid_len);
-uint8_t proto_body_card_face(uint8_t *body, uint8_t zone, uint8_t face_up, const uint8_t *uid, uint8_t uid_len);
+/* The technology a UID of this length belongs to: 8 bytes is ICODE (ISO 15693), 4/7/10 ISO 14443A. */
+uint8_t proto_tech_of_uid(uint8_t uid_len);
+/* TAG_ARRIVED and TAG_LEFT share one layout: zone, technology, uid length, uid. */
+uint8_t proto_body_tag(uint8_t *body, uint8_t zone, uint8_t tech, const uint8_t *uid, uint8_t uid_len);
+uint8_t proto_body_card_face(uint8_t *body, uint8_t zone, uint8_t face_up, uint8_t tech, const uint8_t *uid,
+                             uint8_t uid_len);
+/* ZONE_INVENTORY: zone, read state (ZONE_READ_*), tags proven present. */
+uint8_t proto_body_zone_inventory(uint8_t *body, uint8_t zone, uint8_t state, uint8_t tags);
 uint8_t proto_body_reader_fault(uint8_t *body, uint8_t reader, uint8_t zone, uint8_t code);
 uint8_t proto_body_heartbeat(uint8_t *body, uint32_t uptime_ms, uint16_t tags_present, uint32_t faulty_readers);
 

@@ -1,5 +1,6 @@
 /* Host test: the firmware's MFRC522 driver against the simulated reader and tags (no AVR involved):
  * every tag in a crowded field is found exactly once per field cycle, for 4-, 7- and 10-byte UIDs. */
+#include "../src/hal.h"
 #include "../src/mfrc522.h"
 #include "../sim/mfrc522_sim.h"
 

@@ -1,7 +1,7 @@
 /*
  * Host tests of the firmware's protocol code against the golden vectors the Python decoder also reads
- * (firmware/vectors/frames.tsv): one protocol, byte-identical in both languages.
- * Usage: test_protocol <frames.tsv>. Exit status 0 only if every check passed.
+ * (firmware/vectors/frames.tsv and streams.tsv): one protocol, byte-identical in both languages.
+ * Usage: test_protocol <frames.tsv> [<streams.tsv>]. Exit status 0 only if every check passed.
  */
 #include "../src/protocol.h"
 
@@ -122,22 +122,27 @@ static void expect_body(const char *name, const uint8_t *body, uint8_t len)
 static void test_bodies(void)
 {
     uint8_t b[FRAME_MAX_BODY];
-    const uint8_t fw100[3] = {1, 0, 0}, fw010[3] = {0, 1, 0};
+    const uint8_t fw200[3] = {2, 0, 0}, fw010[3] = {0, 1, 0};
     const uint8_t all_zones[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13,
                                  21, 22, 23, 24, 25, 26, 27, 28, 29, 30, 31};
     const uint8_t shoe_only[] = {ZONE_SHOE};
-    expect_body("hello", b, proto_body_hello(b, fw100, all_zones, sizeof all_zones));
+    expect_body("hello", b, proto_body_hello(b, fw200, all_zones, sizeof all_zones));
     expect_body("hello_minimal", b, proto_body_hello(b, fw010, shoe_only, 1));
     const uint8_t u4[] = {0x04, 0xa1, 0xb2, 0xc3};
-    expect_body("tag_arrived_shoe_uid4", b, proto_body_tag(b, ZONE_SHOE, u4, 4));
+    expect_body("tag_arrived_shoe_uid4", b, proto_body_tag(b, ZONE_SHOE, TECH_ISO14443A, u4, 4));
     const uint8_t u7[] = {0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66};
-    expect_body("tag_arrived_seat3_uid7", b, proto_body_tag(b, 3, u7, 7));
+    expect_body("tag_arrived_seat3_uid7", b, proto_body_tag(b, 3, proto_tech_of_uid(7), u7, 7));
     const uint8_t u10[] = {0x04, 0x11, 0x22, 0x33, 0x44, 0x55, 0x66, 0x77, 0x88, 0x99};
-    expect_body("tag_left_bet10_uid10", b, proto_body_tag(b, ZONE_BET_LAST, u10, 10));
+    expect_body("tag_left_bet10_uid10", b, proto_body_tag(b, ZONE_BET_LAST, TECH_ISO14443A, u10, 10));
     const uint8_t up[] = {0x04, 0xde, 0xad, 0xbe, 0xef, 0x00, 0x01};
     const uint8_t down[] = {0x04, 0xde, 0xad, 0xbe, 0xef, 0x00, 0x02};
-    expect_body("card_face_up", b, proto_body_card_face(b, ZONE_SHOE, 1, up, 7));
-    expect_body("card_face_down", b, proto_body_card_face(b, ZONE_SHOE, 0, down, 7));
+    expect_body("card_face_up", b, proto_body_card_face(b, ZONE_SHOE, 1, TECH_ISO14443A, up, 7));
+    expect_body("card_face_down", b, proto_body_card_face(b, ZONE_SHOE, 0, TECH_ISO14443A, down, 7));
+    const uint8_t chip[] = {0xe0, 0x04, 0x01, 0x08, 0x12, 0x34, 0x56, 0x78};
+    expect_body("tag_arrived_bet4_icode", b, proto_body_tag(b, ZONE_BET_FIRST + 3, proto_tech_of_uid(8), chip, 8));
+    expect_body("zone_inventory_complete", b, proto_body_zone_inventory(b, 24, ZONE_READ_COMPLETE, 20));
+    expect_body("zone_inventory_uncertain", b, proto_body_zone_inventory(b, 25, ZONE_READ_UNCERTAIN, 14));
+    expect_body("zone_inventory_unreadable", b, proto_body_zone_inventory(b, 3, ZONE_READ_UNREADABLE, 0));
     expect_body("reader_fault_no_answer", b, proto_body_reader_fault(b, 5, ZONE_MUCK, FAULT_NO_ANSWER));
     expect_body("reader_recovered", b, proto_body_reader_fault(b, 5, ZONE_MUCK, FAULT_RECOVERED));
     expect_body("heartbeat", b, proto_body_heartbeat(b, 3600000UL, 57, 0));
@@ -280,9 +285,83 @@ static void test_cobs_blocks(void)
     }
 }
 
+/* The damaged streams: the board's decoder (framing and CRC only; sequence numbers, bodies and HELLO
+ * recovery are the host's) must deliver, in order, every expected frame whose recovery needs no more than
+ * framing, and count the same framing damage as the host. */
+static int n_streams;
+
+static void test_streams(const char *path)
+{
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "cannot open %s\n", path);
+        exit(2);
+    }
+    static char line[8192];
+    static uint8_t stream[4096];
+    while (fgets(line, sizeof line, f)) {
+        if (line[0] == '#' || line[0] == '\n')
+            continue;
+        char *fields[4], *p = line;
+        for (int i = 0; i < 4; i++) {
+            fields[i] = p;
+            p = p ? strpbrk(p, "\t\n") : 0;
+            if (p)
+                *p++ = 0;
+        }
+        n_streams++;
+        size_t n = unhex(fields[1], stream);
+        proto_decoder_t d;
+        proto_decoder_init(&d);
+        uint8_t got[32][FRAME_MAX_RAW];
+        size_t got_len[32];
+        int n_got = 0;
+        for (size_t i = 0; i < n; i++)
+            if (proto_decoder_feed(&d, stream[i]) == PROTO_FRAME && n_got < 32) {
+                got[n_got][0] = d.type, got[n_got][1] = (uint8_t)d.seq, got[n_got][2] = (uint8_t)(d.seq >> 8);
+                memcpy(got[n_got] + 3, d.body, d.body_len);
+                got_len[n_got++] = (size_t)d.body_len + 3;
+            }
+        int host_only = strstr(fields[3], "hellos_recovered") != 0; /* the board does not recover HELLOs */
+        /* every expected frame, in order, among what the board's decoder delivered (it may deliver more:
+         * frames with a bad body or an unknown type, which the host drops after the CRC) */
+        int k = 0, missing = 0;
+        char *tok = strcmp(fields[2], "-") ? strtok(fields[2], " ") : 0;
+        for (; tok; tok = strtok(0, " ")) {
+            uint8_t want[FRAME_MAX_RAW + 2];
+            size_t wl = unhex(tok, want) - 2; /* raw_hex ends with the CRC the decoder has checked */
+            int at = k;
+            while (at < n_got && !(got_len[at] == wl && !memcmp(got[at], want, wl)))
+                at++;
+            if (at == n_got)
+                missing++;
+            else
+                k = at + 1;
+        }
+        CHECK(host_only ? missing == 1 : missing == 0, "stream %s: %d expected frames not delivered", fields[0],
+              missing);
+        unsigned want_cobs = 0, want_trunc = 0, want_crc = 0, want_over = 0;
+        const char *c;
+        if ((c = strstr(fields[3], "bad_cobs=")))
+            want_cobs = (unsigned)atoi(c + 9);
+        if ((c = strstr(fields[3], "truncated=")))
+            want_trunc = (unsigned)atoi(c + 10);
+        if ((c = strstr(fields[3], "bad_crc=")))
+            want_crc = (unsigned)atoi(c + 8);
+        if ((c = strstr(fields[3], "oversize=")))
+            want_over = (unsigned)atoi(c + 9);
+        CHECK(d.bad_cobs == want_cobs && d.truncated == want_trunc && d.bad_crc == want_crc && d.oversize == want_over,
+              "stream %s: board counted cobs %u trunc %u crc %u over %u", fields[0], d.bad_cobs, d.truncated,
+              d.bad_crc, d.oversize);
+    }
+    fclose(f);
+}
+
 int main(int argc, char **argv)
 {
     load(argc > 1 ? argv[1] : "vectors/frames.tsv");
+    test_streams(argc > 2 ? argv[2] : "vectors/streams.tsv");
+    CHECK(n_streams >= 18, "only %d stream vectors read", n_streams);
     CHECK(n_vectors >= 17, "only %d vectors read", n_vectors);
     test_rows();
     test_bodies();
@@ -290,6 +369,7 @@ int main(int argc, char **argv)
     test_commands();
     test_damage();
     test_cobs_blocks();
-    printf("protocol host tests: %d vectors, %d checks, %d failed\n", n_vectors, checks, failures);
+    printf("protocol host tests: %d vectors, %d streams, %d checks, %d failed\n", n_vectors, n_streams, checks,
+           failures);
     return failures ? 1 : 0;
 }

@@ -1,0 +1,31 @@
+/*
+ * The hardware-access layer: the few things the drivers need from the board (SPI bus, one chip select per
+ * reader, a millisecond clock). Drivers (mfrc522.c) include this header only, never main.c, so the
+ * dependency runs one way: main -> drivers -> hal. hal_avr.c implements it on the ATmega2560; the host
+ * tests (test/test_driver_sim.c) implement it against the simulated readers.
+ */
+#ifndef DEALERBOX_HAL_H
+#define DEALERBOX_HAL_H
+
+#include <stdint.h>
+
+/* Assert / release reader n's chip select (active low), and exchange one byte on the SPI bus. */
+void spi_select(uint8_t reader);
+void spi_release(uint8_t reader);
+uint8_t spi_transfer(uint8_t out);
+
+/* Reader n's BUSY line (PN5180 readers): 1 while the chip is working on a frame. */
+uint8_t hal_busy(uint8_t reader);
+
+/* Milliseconds since boot (wraps after ~49 days; compare with subtraction). */
+uint32_t millis(void);
+
+/* Called once per millisecond from the timer interrupt (e.g. to sample a sensor); may be NULL. */
+typedef void (*hal_tick_fn)(uint32_t now_ms);
+
+/* Pins, SPI master at 1 MHz, chip selects idle high, readers out of reset, the 1 ms timer. */
+void hal_init(hal_tick_fn on_tick);
+/* Sleep until `ms` have passed (the timer interrupt wakes the core each millisecond). */
+void hal_wait_ms(uint16_t ms);
+
+#endif

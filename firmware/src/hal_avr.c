@@ -1,0 +1,102 @@
+/* The hardware-access layer on the ATmega2560 (Arduino Mega 2560): see hal.h. Wiring in board.h. */
+#include <avr/interrupt.h>
+#include <avr/io.h>
+#include <avr/sleep.h>
+#include <stddef.h>
+#include <util/atomic.h>
+
+#include "board.h"
+#include "hal.h"
+
+static const struct { char port; uint8_t bit; } reader_selects[READER_COUNT] = READER_SELECTS;
+
+/* --- time ------------------------------------------------------------------------------------------ */
+static volatile uint32_t ms_ticks;
+static hal_tick_fn tick_hook;
+
+uint32_t millis(void)
+{
+    uint32_t v;
+    ATOMIC_BLOCK(ATOMIC_RESTORESTATE) { v = ms_ticks; }
+    return v;
+}
+
+void hal_wait_ms(uint16_t ms)
+{
+    uint32_t t0 = millis();
+    while (millis() - t0 < ms) {
+        set_sleep_mode(SLEEP_MODE_IDLE);
+        sleep_mode();
+    }
+}
+
+ISR(TIMER0_COMPA_vect)
+{
+    ms_ticks++;
+    if (tick_hook)
+        tick_hook(ms_ticks);
+}
+
+/* --- SPI and chip selects ---------------------------------------------------------------------------- */
+static volatile uint8_t *port_reg(char port)
+{
+    switch (port) {
+    case 'A': return &PORTA;
+    case 'B': return &PORTB;
+    case 'C': return &PORTC;
+    case 'D': return &PORTD;
+    case 'E': return &PORTE;
+    case 'G': return &PORTG;
+    default: return &PORTL;
+    }
+}
+
+void spi_select(uint8_t reader)
+{
+    *port_reg(reader_selects[reader].port) &= (uint8_t)~_BV(reader_selects[reader].bit);
+}
+
+void spi_release(uint8_t reader)
+{
+    *port_reg(reader_selects[reader].port) |= _BV(reader_selects[reader].bit);
+}
+
+uint8_t spi_transfer(uint8_t out)
+{
+    SPDR = out;
+    while (!(SPSR & _BV(SPIF)))
+        ;
+    return SPDR;
+}
+
+static const struct { char port; uint8_t bit; } busy_pins[READER_COUNT - PN5180_FIRST_READER] = PN5180_BUSY_PINS;
+
+uint8_t hal_busy(uint8_t reader)
+{
+    if (reader < PN5180_FIRST_READER || reader >= READER_COUNT)
+        return 0; /* an MFRC522 has no BUSY line */
+    uint8_t bit = _BV(busy_pins[reader - PN5180_FIRST_READER].bit);
+    return (busy_pins[reader - PN5180_FIRST_READER].port == 'K' ? PINK : PINF) & bit ? 1 : 0;
+}
+
+void hal_init(hal_tick_fn on_tick)
+{
+    tick_hook = on_tick;
+    for (uint8_t r = 0; r < READER_COUNT; r++) {
+        volatile uint8_t *port = port_reg(reader_selects[r].port);
+        *port |= _BV(reader_selects[r].bit);       /* high first: no reader sees a stray select */
+        *(port - 1) |= _BV(reader_selects[r].bit); /* DDRx sits just below PORTx on the ATmega2560 */
+    }
+    PORTL |= _BV(READER_RESET_BIT);
+    DDRL |= _BV(READER_RESET_BIT);
+    /* SCK, MOSI and SS as outputs (SS must not be an input, or a low level would drop us out of master) */
+    DDRB |= _BV(PB0) | _BV(PB1) | _BV(PB2) | _BV(STATUS_LED_BIT);
+    PORTB |= _BV(PB3);                       /* weak pull-up on MISO as well as the board's 10k */
+    SPCR = _BV(SPE) | _BV(MSTR) | _BV(SPR0); /* mode 0, MSB first, 16 MHz / 16 = 1 MHz over ribbon cable */
+    PORTE |= _BV(SHOE_MOUTH_BIT) | _BV(SHOE_FACE_BIT); /* sensor inputs with pull-ups */
+    /* timer 0: CTC, clk/64, 250 counts = 1 ms */
+    TCCR0A = _BV(WGM01);
+    TCCR0B = _BV(CS01) | _BV(CS00);
+    OCR0A = 249;
+    TIMSK0 = _BV(OCIE0A);
+}

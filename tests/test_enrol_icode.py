@@ -1,0 +1,75 @@
+"""Enrolment with ISO 15693 chips: a stack of ICODE chips (8-byte UIDs) read by a 2.0 board becomes a chip
+set; an ICODE tag is never taken for a card."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+
+import pytest
+
+from dealerbox.cli import main
+from dealerbox.record.logformat import ChainWriter, Header, Rx
+from dealerbox.tags import ChipSet, EnrolmentError, TagRegistry, load_enrolment
+from dealerbox.wire import protocol as p
+
+ICODE = p.TECH_ISO15693
+
+
+def chip(i: int) -> bytes:
+    return bytes.fromhex("e00401" + hashlib.sha256(f"chip{i}".encode()).hexdigest()[:10])
+
+
+def card(i: int) -> bytes:
+    return bytes.fromhex("04" + hashlib.sha256(f"card{i}".encode()).hexdigest()[:12])
+
+
+def write_stack_scan(path, tags, zone):
+    """A 2.0 board reading a stack: every chip's TAG_ARRIVED, then the zone's inventory, complete."""
+    enc, chain = p.Encoder(), ChainWriter()
+    lines = [chain.line(Header(config={}, enrolment={"decks": [], "chips": []})),
+             chain.line(Rx(0.0, enc.encode(p.Hello(2, 0, (2, 0, 0), (0, 24)))))]
+    for i, (tech, uid) in enumerate(tags):
+        lines.append(chain.line(Rx(0.1 + i * 0.001, enc.encode(p.TagArrived(zone, uid, tech)))))
+    lines.append(chain.line(Rx(0.2, enc.encode(p.ZoneInventory(zone, p.ZONE_READ_COMPLETE, len(tags))))))
+    path.write_text("".join(lines))
+    return path
+
+
+def test_a_stack_of_icode_chips_enrols_as_a_chip_set(tmp_path, capsys):
+    stack = [(ICODE, chip(i)) for i in range(20)]
+    out = tmp_path / "chips.json"
+    log = write_stack_scan(tmp_path / "stack.jsonl", stack, zone=24)
+    assert main(["enrol", "chips", "--house", "CASINO", "--value", "25", "--out", str(out), "--from", str(log)]) == 0
+    cs = load_enrolment(out)
+    assert isinstance(cs, ChipSet) and len(cs.chips) == 20 and set(cs.chips.values()) == {25}
+    reg = TagRegistry([], [cs])
+    assert all(reg.lookup(uid).value == 25 for _, uid in stack)
+    assert all(len(bytes.fromhex(u)) == 8 for u in cs.chips)
+
+
+def test_an_icode_tag_over_the_shoe_is_refused_as_a_card(tmp_path, capsys):
+    tags = [(p.TECH_ISO14443A, card(i)) for i in range(10)] + [(ICODE, chip(1))] + \
+        [(p.TECH_ISO14443A, card(i)) for i in range(10, 52)]
+    out = tmp_path / "D.json"
+    log = write_stack_scan(tmp_path / "deck.jsonl", tags, zone=p.ZONE_SHOE)
+    assert main(["enrol", "deck", "--deck-id", "D", "--back", "red", "--out", str(out), "--from", str(log)]) == 2
+    err = capsys.readouterr().err
+    assert "position 11" in err and "ICODE" in err and "re-scan" in err
+    assert not out.exists()
+
+
+def test_a_deck_file_with_an_8_byte_uid_names_the_field(tmp_path):
+    path = tmp_path / "deck.json"
+    path.write_text(json.dumps({"format": "dealerbox-deck", "version": 1, "deck_id": "D", "back": "red",
+                                "cards": {chip(1).hex(): "As"}}))
+    with pytest.raises(EnrolmentError, match=rf"cards\.{chip(1).hex()}: .*8 bytes.*ICODE"):
+        load_enrolment(path)
+
+
+def test_a_chip_file_accepts_icode_and_ntag_chips_alike(tmp_path):
+    path = tmp_path / "chips.json"
+    path.write_text(json.dumps({"format": "dealerbox-chips", "version": 1, "house": "H",
+                                "chips": {chip(1).hex(): 5, card(1).hex(): 25}, "markers": {chip(2).hex(): "button"}}))
+    cs = load_enrolment(path)
+    assert cs.chips == {chip(1).hex(): 5, card(1).hex(): 25} and cs.markers == {chip(2).hex(): "button"}

@@ -1,0 +1,90 @@
+"""A stack read incompletely never rules a short bet: the dealer is asked to confirm the amount, and the
+finding says the chip values are advisory. Driven through the real pipeline and engine, with the short call
+of Betting 16 (seat 5 calls 1 facing a big blind of 2) as the bet a partial read could fake."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dealerbox.engine import inputs as ev
+from dealerbox.pipeline import Pipeline
+from dealerbox.record.logformat import Input
+from dealerbox.sources.scenario import compile_file
+from dealerbox.wire import protocol as p
+from dealerbox.wire.decoder import FrameDecoder
+
+SHORT_CALL = Path(__file__).resolve().parent / "scenarios" / "chips-betting.16.scn"
+
+
+def play(read_states: list[tuple[str, str, int]]):
+    """The short-call scenario with the given (zone, state, tags) reads applied just before the call."""
+    compiled = compile_file(SHORT_CALL)
+    pipe = Pipeline.from_header(compiled.header)
+    call = next(s for s in compiled.steps if s.text.startswith("chips 1x1 -> bet5"))
+    before = compiled.steps[compiled.steps.index(call) - 1].end
+    events = []
+    for i, record in enumerate(compiled.records):
+        if i == before:
+            for zone, state, tags in read_states:
+                events += pipe.engine.apply(ev.ZoneReadState(record.t, zone, state, tags))
+        events += pipe.feed(record)
+    return pipe, events
+
+
+def rules(events) -> list[str]:
+    return [e.rule for e in events if e.kind == "FindingRaised"]
+
+
+def test_a_short_call_read_completely_is_ruled():
+    pipe, events = play([("bet5", "complete", 1)])
+    assert "betting.16" in rules(events)
+    assert pipe.engine.snapshot().question is None
+
+
+def test_a_short_call_on_an_uncertain_read_is_not_ruled_and_the_dealer_is_asked():
+    pipe, events = play([("bet5", "uncertain", 14)])
+    advisory = [e for e in events if e.kind == "FindingRaised"]
+    assert len(advisory) == 1 and "advisory" in advisory[0].ruling and "at least 14 chips" in advisory[0].ruling
+    assert advisory[0].seats == (5,) and advisory[0].outcome == "continues"
+    state = pipe.engine.snapshot()
+    assert all("advisory" in f.ruling for f in state.findings)   # no short-call ruling on the screen either
+    q = state.question
+    assert q is not None and q.seat == 5 and [k for k, _ in q.answers] == ["confirm", "recount"]
+    assert "bet5" in q.text and "Is the amount" in q.text
+    pipe.feed(Input(ev.DealerInput(99.0, "answer", ref=q.id, choice="confirm")))
+    assert pipe.engine.snapshot().question is None and not pipe.engine.stacks.uncertain
+
+
+def test_an_unreadable_bet_zone_asks_too_and_recount_keeps_the_hold():
+    pipe, events = play([("bet5", "unreadable", 0)])
+    assert rules(events) == ["betting.16"] and "cannot be read" in events[[e.kind for e in events].index(
+        "FindingRaised")].ruling
+    q = pipe.engine.snapshot().question
+    pipe.feed(Input(ev.DealerInput(99.0, "answer", ref=q.id, choice="recount")))
+    assert pipe.engine.snapshot().question is None and pipe.engine.stacks.held_seats() == {5}
+
+
+def test_a_complete_read_after_an_uncertain_one_lets_the_ruling_stand():
+    pipe, events = play([("bet5", "uncertain", 14), ("bet5", "complete", 1)])
+    assert rules(events) == ["betting.16", "betting.16"]   # the advisory note, then the short-call ruling
+    assert any(e.outcome == "wager-corrected" for e in events if e.kind == "FindingRaised")
+    assert pipe.engine.snapshot().question is None
+
+
+def test_an_unreadable_card_zone_is_neither_a_fold_nor_a_question():
+    pipe, events = play([("seat3", "unreadable", 0)])
+    assert "betting.16" in rules(events) and pipe.engine.snapshot().question is None
+    assert not [e for e in events if e.kind == "ActionTaken" and e.action == "fold"]
+
+
+def test_the_pipeline_turns_a_zone_inventory_frame_into_a_read_state():
+    pipe = Pipeline.from_header(compile_file(SHORT_CALL).header)
+    frame = FrameDecoder().feed(p.encode_frame(0, p.ZoneInventory(p.zone_id("bet5"), p.ZONE_READ_UNCERTAIN, 14)))[0]
+    assert pipe.sensor_events(1.0, frame) == [ev.ZoneReadState(1.0, "bet5", "uncertain", 14)]
+
+
+def test_a_board_restart_forgets_the_incomplete_reads_it_will_report_again():
+    pipe, _ = play([("bet5", "uncertain", 14)])
+    assert pipe.engine.snapshot().question is not None
+    pipe.engine.apply(ev.BoardHello(120.0, "2.0", "2.0.0", ("shoe", "bet5")))
+    assert pipe.engine.snapshot().question is None and not pipe.engine.stacks.held_seats()
