@@ -1,0 +1,59 @@
+"""Table events of a recorded log or scenario, for tools that read whole logs (export, audit, bench).
+
+The same path as ``dealerbox replay``: :func:`dealerbox.sources.open_log`, then ``Pipeline.from_header``
+(the log's own config and enrolment), then the decoder and the engine.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..engine.events import TableEvent
+from ..pipeline import Pipeline
+from ..sources import LogSource, open_log
+from .summary import HandSummary, Stakes, summarise, stakes_of
+
+
+@dataclass
+class LogHands:
+    """Every hand of one log, with what is needed to say where it came from."""
+    path: Path
+    table: str
+    created: datetime.datetime | None
+    stakes: Stakes
+    hands: list[HandSummary]
+    counters: dict[str, int] = field(default_factory=dict)   # the reader's and the decoder's
+
+
+def created_of(header) -> datetime.datetime | None:
+    """The header's UTC ``created`` stamp (anchors source time to the wall clock); None if absent or bad."""
+    text = getattr(header, "created", None)
+    if not text:
+        return None
+    try:
+        return datetime.datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def table_of(header) -> str:
+    table = header.config.get("table", {}) if isinstance(header.config, dict) else {}
+    return str(table.get("id", "")) if isinstance(table, dict) else ""
+
+
+def events(source: LogSource, pipeline: Pipeline) -> Iterator[TableEvent]:
+    for entry in source:
+        yield from pipeline.feed(entry)
+
+
+def read_hands(path: str | Path, reveal: bool = False) -> LogHands:
+    """Replay one log and summarise its hands. Raises LogError (and the config/enrolment errors) like replay."""
+    source = open_log(path)
+    pipeline = Pipeline.from_header(source.header)
+    table, stakes = table_of(source.header), stakes_of(source.header.config)
+    hands = summarise(events(source, pipeline), table, stakes, reveal)
+    counters = {**{k: v for k, v in source.counters.items()}, **pipeline.counters()}
+    return LogHands(Path(path), table, created_of(source.header), stakes, hands, counters)
