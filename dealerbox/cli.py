@@ -24,6 +24,7 @@ COMMANDS = {
     "rules": "list the rulings the engine implements",
     "screenshot": "render the screen after step N of a scenario to a PNG",
     "floor": "the reference floor view: every table's status and live alerts",
+    "export": "write every hand of recorded logs as Poker Hand History (PHH)",
 }
 
 

@@ -134,6 +134,9 @@ def user_fields(hand: HandSummary) -> dict:
     f: dict = {"_table": hand.table, "_game": hand.game, "_button": hand.button, "_outcome": hand.outcome,
                "_started_t": f"{hand.started_t:.3f}", "_ended_t": f"{hand.ended_t:.3f}",
                "_pots": [p.amount for p in hand.pots]}
+    odd = [i for i, p in enumerate(hand.pots) if len(p.winners) > 1 and p.amount % len(p.winners)]
+    if odd:   # the rulebook's odd chip (Ties 4) can land on another seat than pokerkit's split puts it
+        f["_odd_chip_pots"] = odd
     if hand.game == "plhe":
         f["_betting"] = "pot-limit (PHH has no pot-limit hold'em code: written as NT, every wager was pot-limit legal)"
     if hand.findings:
