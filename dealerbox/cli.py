@@ -25,6 +25,7 @@ COMMANDS = {
     "screenshot": "render the screen after step N of a scenario to a PNG",
     "floor": "the reference floor view: every table's status and live alerts",
     "export": "write every hand of recorded logs as Poker Hand History (PHH)",
+    "audit": "verify and replay a room's logs in parallel: findings per rule, table, hour; HTML and CSV",
 }
 
 

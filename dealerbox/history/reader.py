@@ -14,7 +14,7 @@ from pathlib import Path
 from ..engine.events import TableEvent
 from ..pipeline import Pipeline
 from ..sources import LogSource, open_log
-from .summary import HandSummary, Stakes, summarise, stakes_of
+from .summary import Finding, HandBook, HandSummary, Stakes, stakes_of
 
 
 @dataclass
@@ -25,6 +25,8 @@ class LogHands:
     created: datetime.datetime | None
     stakes: Stakes
     hands: list[HandSummary]
+    dealer: str = ""                                           # the signed-in dealer, when the log names one
+    stray: list[Finding] = field(default_factory=list)        # findings raised outside any hand
     counters: dict[str, int] = field(default_factory=dict)   # the reader's and the decoder's
 
 
@@ -54,6 +56,18 @@ def read_hands(path: str | Path, reveal: bool = False) -> LogHands:
     source = open_log(path)
     pipeline = Pipeline.from_header(source.header)
     table, stakes = table_of(source.header), stakes_of(source.header.config)
-    hands = summarise(events(source, pipeline), table, stakes, reveal)
-    counters = {**{k: v for k, v in source.counters.items()}, **pipeline.counters()}
-    return LogHands(Path(path), table, created_of(source.header), stakes, hands, counters)
+    book = HandBook(table, stakes, reveal)
+    hands = [s for s in map(book.feed, events(source, pipeline)) if s is not None]
+    last = book.flush()
+    if last is not None:
+        hands.append(last)
+    counters = {**source.counters, **pipeline.counters()}
+    return LogHands(Path(path), table, created_of(source.header), stakes, hands, dealer_of(source.header.config),
+                    book.stray_findings, counters)
+
+
+def dealer_of(config: dict) -> str:
+    """The dealer signed in for the log, when its config names one (``table.dealer``; the evidence issue)."""
+    table = config.get("table", {}) if isinstance(config, dict) else {}
+    name = table.get("dealer") if isinstance(table, dict) else None
+    return str(name) if name else ""
