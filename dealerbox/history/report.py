@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import csv
 import html
+import re
 from pathlib import Path
 
 from .audit import Room
 
 CSV_FILES = ("hands.csv", "findings.csv", "logs.csv", "summary.csv")
+# pygal always embeds its tooltip config as an inline script; the page is static, so it goes.
+_SCRIPT = re.compile(r"<script\b.*?</script>", re.S)
 
 
 def _chart(kind: str, title: str, labels: list[str], series: dict[str, list[float]], height: int = 320) -> str:
@@ -21,7 +24,7 @@ def _chart(kind: str, title: str, labels: list[str], series: dict[str, list[floa
     chart.x_labels = labels
     for name, values in series.items():
         chart.add(name, values)
-    return chart.render(is_unicode=True)
+    return _SCRIPT.sub("", chart.render(is_unicode=True))
 
 
 def _table(head: list[str], rows: list[list[object]]) -> str:
