@@ -18,7 +18,7 @@ from pathlib import Path
 
 from ..config import ConfigError
 from ..history import phh
-from ..history.reader import read_hands
+from ..history.fastlog import read_hands_fast
 from ..sources import LogError
 from ..tags import EnrolmentError
 
@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     sections, failed, hands, other = [], 0, 0, 0
     for log in args.logs:
         try:
-            got = read_hands(log, reveal=args.reveal_hole_cards)
+            got = read_hands_fast(log, reveal=args.reveal_hole_cards).hands
         except (LogError, ConfigError, EnrolmentError, OSError) as e:
             print(f"dealerbox export: {log}: {e}; skipped, the other logs are exported", file=sys.stderr)
             failed += 1
