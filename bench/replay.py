@@ -73,7 +73,7 @@ def run(ctx: Context) -> list[Figure]:
     from dealerbox.history.audit import Room, audit_room
     from dealerbox.history.fastlog import read_hands_fast
     from dealerbox.history.reader import read_hands
-    n = ctx.scale(400, 8)
+    n = ctx.scale(250, 8)
     out: list[Figure] = []
     paths = {}
     with ProcessPoolExecutor(2) as pool:   # writing the logs is not what is measured: both cores
@@ -101,6 +101,7 @@ def run(ctx: Context) -> list[Figure]:
         ctx.say(f"{v}: ordinary {len(hands) / slow_s:.0f}, one-pass {len(hands) / fast_s:.0f}, "
                 f"pokerkit {len(played) / pk_s:.0f} hands/s")
 
+    ctx.say("writing the room's 20 logs (not timed)")
     logs, per = ctx.scale(20, 4), ctx.scale(350, 5)
     room = ctx.tmp / "room"
     room.mkdir()
@@ -108,6 +109,7 @@ def run(ctx: Context) -> list[Figure]:
         made = [pool.submit(simulate, str(room / f"T{i:02d}.jsonl"), STRUCTURES[i % 4], per, 100 + i, f"T{i:02d}")
                 for i in range(logs)]
         files = [f.result() for f in made]
+    ctx.say("auditing the room")
     t0 = time.perf_counter()
     result = Room.of(audit_room(files, jobs=2))
     wall = time.perf_counter() - t0
