@@ -144,6 +144,7 @@ class Room:
     by_table: Counter = field(default_factory=Counter)
     by_dealer: Counter = field(default_factory=Counter)
     by_hour: Counter = field(default_factory=Counter)          # findings per hour
+    by_hour_severity: Counter = field(default_factory=Counter) # (hour, severity) -> findings
     hands_by_hour: Counter = field(default_factory=Counter)
     by_severity: Counter = field(default_factory=Counter)
     floor: list[tuple[HandRow, Finding]] = field(default_factory=list)
@@ -176,6 +177,7 @@ class Room:
             self.by_dealer[dealer] += 1
         if hour:
             self.by_hour[hour] += 1
+            self.by_hour_severity[hour, f.severity] += 1
         self.by_severity[f.severity] += 1
         if f.severity == "floor" and row is not None:
             self.floor.append((row, f))

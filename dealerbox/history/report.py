@@ -48,7 +48,9 @@ def html_page(room: Room, title: str = "dealerbox audit") -> str:
                             [[x.path, x.status, x.first_bad or x.error, x.verdict] for x in room.damaged]))
     if hours:
         parts.append(_chart("Bar", "Hands per hour (UTC)", hours, {"hands": [room.hands_by_hour[h] for h in hours]}))
-        parts.append(_chart("Bar", "Findings per hour (UTC)", hours, {"findings": [room.by_hour[h] for h in hours]}))
+        # only rulings: the info notes (showdown order, cards speak) outnumber them ten to one and would hide them
+        parts.append(_chart("StackedBar", "Rulings per hour (UTC): floor and dealer findings", hours,
+                            {sev: [room.by_hour_severity[h, sev] for h in hours] for sev in ("floor", "dealer")}))
     if rules:
         parts.append(_chart("HorizontalBar", "Findings per rule (top 25)", rules[::-1],
                             {"findings": [room.by_rule[r] for r in rules[::-1]]}, height=max(320, 22 * len(rules))))
