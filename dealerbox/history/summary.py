@@ -102,6 +102,16 @@ class HandSummary:
         return put
 
     @property
+    def returned(self) -> dict[int, int]:
+        """Seat -> chips handed back uncalled (not in any pot): what the end stacks show beyond the pots."""
+        if self.outcome != "complete":
+            return {}
+        put, won = self.contributed, self.winnings
+        back = {s: self.stacks_after.get(s, 0) - self.stacks_before.get(s, 0) + put.get(s, 0) - won.get(s, 0)
+                for s in self.seats}
+        return {s: n for s, n in back.items() if n}
+
+    @property
     def floor_findings(self) -> tuple[Finding, ...]:
         return tuple(f for f in self.findings if f.severity == "floor")
 
