@@ -73,7 +73,7 @@ def run(ctx: Context) -> list[Figure]:
     from dealerbox.history.audit import Room, audit_room
     from dealerbox.history.fastlog import read_hands_fast
     from dealerbox.history.reader import read_hands
-    n = ctx.scale(250, 8)
+    n = ctx.scale(250, 4)
     out: list[Figure] = []
     paths = {}
     with ProcessPoolExecutor(2) as pool:   # writing the logs is not what is measured: both cores
@@ -102,7 +102,7 @@ def run(ctx: Context) -> list[Figure]:
                 f"pokerkit {len(played) / pk_s:.0f} hands/s")
 
     ctx.say("writing the room's 20 logs (not timed)")
-    logs, per = ctx.scale(20, 4), ctx.scale(350, 5)
+    logs, per = ctx.scale(20, 2), ctx.scale(350, 3)
     room = ctx.tmp / "room"
     room.mkdir()
     with ProcessPoolExecutor(2) as pool:
