@@ -1,7 +1,7 @@
 """Replay and audit: recorded logs back to hands and findings, as ``dealerbox audit`` and ``export`` read them.
 
-Per structure (nlhe, plhe, flhe, plo): a simulated log of 500 hands is written first (outside every timer); then, timed in
-CPU seconds of this process (``time.process_time``; the machine is shared, wall time is not ours):
+Per structure (nlhe, plhe, flhe, plo): a simulated log of 500 hands is written first (outside every timer);
+then, timed in CPU seconds of this process (``time.process_time``; the machine is shared, wall time is not ours):
 - the ordinary path (``LogSource`` + ``Pipeline`` + hand summaries, what ``dealerbox replay`` reads);
 - the one-pass path (``history.fastlog``: orjson, chain checked while replaying; what audit and export use);
 - pokerkit replaying the very same hands from their PHH export (``HandHistory`` parsed and played through).
