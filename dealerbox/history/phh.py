@@ -16,10 +16,10 @@ from __future__ import annotations
 import datetime
 import json
 
+from ..engine.variants import VARIANTS
 from .summary import HandSummary
 
 CODES = {"nlhe": "NT", "plhe": "NT", "flhe": "FT", "plo": "PO"}   # PHH has no pot-limit hold'em code
-HOLE_CARDS = {"nlhe": 2, "plhe": 2, "flhe": 2, "plo": 4}
 _BOARD_BEFORE = {"flop": 3, "turn": 4, "river": 5}   # board cards out before this street's first action
 
 
@@ -43,7 +43,7 @@ def player_of(hand: HandSummary) -> dict[int, str]:
 def actions_of(hand: HandSummary, reveal: bool = False) -> list[str]:
     """PHH action lines: hole cards, each street's board and wagers, the showdown."""
     p = player_of(hand)
-    holes = HOLE_CARDS.get(hand.game, 2)
+    holes = VARIANTS[hand.game].hole_cards
     out = []
     for seat in hand.seats:
         cards = hand.hole_cards.get(seat, ()) if reveal else ()
