@@ -27,10 +27,11 @@ BENCHMARKS = {
     "floor": "bench.floor",
     "idle": "bench.idle",
     "memory": "bench.memory",
+    "replay": "bench.replay",
 }
 # Wall-clock budget per benchmark (full mode); a benchmark that overruns is reported, not waited for.
 BUDGET_S = {"decoder": 60, "engine": 120, "render": 60, "outbox": 180, "e2e": 60, "floor": 300, "idle": 60,
-            "memory": 240}
+            "memory": 240, "replay": 900}
 
 
 def main(argv: list[str] | None = None) -> int:

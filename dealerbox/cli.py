@@ -27,6 +27,8 @@ COMMANDS = {
     "doctor": "check the floor identity (what it may and may not publish), memory, disk, logs and outbox",
     "keygen": "make the table's log-signing key pair (private key 0600, outside the log directory)",
     "dashboard": "the floor web dashboard: table map, alert queue, history (pip install dealerbox[floor])",
+    "export": "write every hand of recorded logs as Poker Hand History (PHH)",
+    "audit": "verify and replay a room's logs in parallel: findings per rule, table, hour; HTML and CSV",
 }
 
 

@@ -1,0 +1,139 @@
+"""Replay and audit: recorded logs back to hands and findings, as ``dealerbox audit`` and ``export`` read them.
+
+Per structure (nlhe, plhe, flhe, plo): a simulated log of 500 hands is written first (outside every timer);
+then, timed in CPU seconds of this process (``time.process_time``; the machine is shared, wall time is not ours):
+- the ordinary path (``LogSource`` + ``Pipeline`` + hand summaries, what ``dealerbox replay`` reads);
+- the one-pass path (``history.fastlog``: orjson, chain checked while replaying; what audit and export use);
+- pokerkit replaying the very same hands from their PHH export (``HandHistory`` parsed and played through).
+The engine/pokerkit ratio is information, not a target. Then a room's day: 20 logs holding 7,000 hands
+audited with ``audit_room(jobs=2)``, wall time, start-up of the worker processes included.
+"""
+
+from __future__ import annotations
+
+import gc
+import os
+import time
+import tomllib
+import warnings
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+
+from dealerbox.config import Config, GameConfig
+
+from .common import Context, Figure
+
+STRUCTURES = ("nlhe", "plhe", "flhe", "plo")
+TARGET_HPS = 500.0       # one log, one core
+TARGET_ROOM_S = 10.0     # 7,000 hands in about 20 logs, two cores
+
+
+def simulate(path: str, variant: str, hands: int, seed: int, table: str = "T01") -> str:
+    from dealerbox.record.recorder import Recorder
+    from dealerbox.sources.simulator import Simulator
+    from dealerbox.tags import demo_registry
+    config = Config(game=GameConfig(variant=variant))
+    config = _with_table(config, table)
+    sim = Simulator(config, demo_registry(), seed=seed, irregularities=0.05)
+    p = Path(path)
+    rec = Recorder(p.parent, sim.header(), rotate_bytes=1 << 40, name=p.stem, fsync_every_s=600.0)
+    for record in sim.records(hands):
+        rec.write(record)
+    rec.close()
+    return path
+
+
+def _with_table(config: Config, table: str) -> Config:
+    import dataclasses
+    return dataclasses.replace(config, table=dataclasses.replace(config.table, id=table))
+
+
+def cpu(fn, *args):
+    gc.collect()
+    t0 = time.process_time()
+    out = fn(*args)
+    return time.process_time() - t0, out
+
+
+def pokerkit_seconds(sections: list[str]) -> tuple[float, int]:
+    """pokerkit replaying every PHH section (timed), and how many end with other stacks than dealerbox's
+    (a split pot's odd chip may sit elsewhere where ``_odd_chip_pots`` says so; total chips still equal)."""
+    from pokerkit import HandHistory
+    raws = [tomllib.loads(s)[s[1:s.index("]")]] for s in sections]
+    ends = []
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")
+        gc.collect()
+        t0 = time.process_time()
+        for fields in raws:
+            state = None
+            for state in HandHistory(**HandHistory._filter_non_fields(**fields)):
+                pass
+            ends.append(state.stacks)
+        took = time.process_time() - t0
+    wrong = 0
+    for fields, got in zip(raws, ends):
+        want = list(fields["finishing_stacks"])
+        odd = len(fields.get("_odd_chip_pots", ()))
+        if odd:
+            wrong += sum(got) != sum(want) or max(abs(a - b) for a, b in zip(got, want)) > odd
+        else:
+            wrong += list(got) != want
+    return took, wrong
+
+
+def run(ctx: Context) -> list[Figure]:
+    from dealerbox.history import phh
+    from dealerbox.history.audit import Room, audit_room
+    from dealerbox.history.fastlog import read_hands_fast
+    from dealerbox.history.reader import read_hands
+    n = ctx.scale(500, 4)
+    out: list[Figure] = []
+    paths = {}
+    checked = mismatches = 0
+    with ProcessPoolExecutor(2) as pool:   # writing the logs is not what is measured: both cores
+        futures = {v: pool.submit(simulate, str(ctx.tmp / f"{v}.jsonl"), v, n, 2024) for v in STRUCTURES}
+        for v, f in futures.items():
+            paths[v] = f.result()
+    for v in STRUCTURES:
+        slow_s, slow = cpu(read_hands, paths[v])
+        fast_s, fast = cpu(read_hands_fast, paths[v])
+        hands = fast.hands.hands
+        assert hands == slow.hands, f"{v}: the one-pass reader disagrees with the ordinary replay"
+        played = [h for h in hands if phh.expressible(h) is None]
+        sections = [phh.section(h, i + 1, fast.hands.created) for i, h in enumerate(played)]
+        pk_s, wrong = pokerkit_seconds(sections)
+        mismatches += wrong
+        checked += len(sections)
+        mb = os.path.getsize(paths[v]) / 1e6
+        out.append(Figure("replay", f"{v} one log, ordinary path", len(hands) / slow_s, "hands/s",
+                          note=f"{len(hands)} hands, {mb:.0f} MB log; LogSource + Pipeline + summaries, CPU time"))
+        out.append(Figure("replay", f"{v} one log, one-pass path", len(hands) / fast_s, "hands/s", TARGET_HPS, ">=",
+                          note="history.fastlog: orjson, chain checked in the same pass, CPU time"))
+        engine_hps = len(played) / (fast_s * len(played) / len(hands))
+        out.append(Figure("replay", f"{v} pokerkit from PHH", len(played) / pk_s, "hands/s",
+                          note=f"the same {len(played)} played hands, HandHistory parsed and replayed"))
+        out.append(Figure("replay", f"{v} dealerbox / pokerkit", engine_hps / (len(played) / pk_s), "x",
+                          note="bytes->decoder->engine->summary vs PHH->pokerkit; information, not a target"))
+        ctx.say(f"{v}: ordinary {len(hands) / slow_s:.0f}, one-pass {len(hands) / fast_s:.0f}, "
+                f"pokerkit {len(played) / pk_s:.0f} hands/s")
+
+    out.append(Figure("replay", "PHH round trip: hands pokerkit ends differently", mismatches, "hands", 1, "<",
+                      note=f"{checked} exported hands loaded with pokerkit's HandHistory and replayed; "
+                           f"final stacks compared with dealerbox's"))
+    ctx.say("writing the room's 20 logs (not timed)")
+    logs, per = ctx.scale(20, 2), ctx.scale(350, 3)
+    room = ctx.tmp / "room"
+    room.mkdir()
+    with ProcessPoolExecutor(2) as pool:
+        made = [pool.submit(simulate, str(room / f"T{i:02d}.jsonl"), STRUCTURES[i % 4], per, 100 + i, f"T{i:02d}")
+                for i in range(logs)]
+        files = [f.result() for f in made]
+    ctx.say("auditing the room")
+    t0 = time.perf_counter()
+    result = Room.of(audit_room(files, jobs=2))
+    wall = time.perf_counter() - t0
+    out.append(Figure("replay", f"room audit, {result.hands} hands in {logs} logs", wall, "s", TARGET_ROOM_S, "<",
+                      note=f"audit_room(jobs=2) wall time: verify + replay + summaries; "
+                           f"{result.hands / wall:.0f} hands/s over both cores"))
+    return out

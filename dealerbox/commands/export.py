@@ -1,0 +1,88 @@
+"""``dealerbox export LOG... --phh OUT``: every hand of recorded logs (or scenarios) as Poker Hand History.
+
+Each log is replayed through the same decoder and engine as ``dealerbox replay``; each hand becomes one PHH
+section (see docs/hand-history.md). A hand PHH cannot express (misdeal, void, a kill pot, a hand the log
+ended in) is written as comments in its place, never dropped. Hole cards stay ``????`` unless
+``--reveal-hole-cards``; asking for them is recorded in ``OUT.audit`` beside the export and on stderr.
+
+Exit codes: 0 every log exported, 1 some logs could not be read (the rest are exported), 2 nothing exported.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import getpass
+import sys
+from pathlib import Path
+
+from ..config import ConfigError
+from ..history import phh
+from ..history.fastlog import read_hands_fast
+from ..sources import LogError
+from ..tags import EnrolmentError
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("logs", nargs="+", metavar="LOG", help="recorded logs (first parts) or scenarios (*.scn)")
+    parser.add_argument("--phh", required=True, metavar="OUT", help="PHH file to write (e.g. day.phhs)")
+    parser.add_argument("--reveal-hole-cards", action="store_true",
+                        help="write the hole cards dealt (audit use only; the asking is recorded in OUT.audit)")
+
+
+def audit_path(out: Path) -> Path:
+    return out.with_name(out.name + ".audit")
+
+
+def record_reveal(out: Path, logs: list[str], now: datetime.datetime | None = None) -> str:
+    """Append who asked for hole cards, when, for which logs, to OUT.audit; return the line (also for stderr)."""
+    now = now or datetime.datetime.now(datetime.timezone.utc)
+    try:
+        user = getpass.getuser()
+    except (KeyError, OSError):   # no name for this uid (a container): say so rather than guess
+        user = "unknown-user"
+    line = f"{now.strftime('%Y-%m-%dT%H:%M:%SZ')} hole cards revealed by {user} into {out}: {' '.join(logs)}"
+    with open(audit_path(out), "a", encoding="utf-8") as f:
+        f.write(line + "\n")
+    return line
+
+
+def run(args: argparse.Namespace) -> int:
+    out = Path(args.phh)
+    if not out.parent.is_dir():
+        print(f"dealerbox export: --phh {out}: the folder {out.parent} does not exist", file=sys.stderr)
+        return 2
+    if args.reveal_hole_cards:
+        try:
+            line = record_reveal(out, args.logs)
+        except OSError as e:
+            print(f"dealerbox export: cannot record the hole-card request in {audit_path(out)}: "
+                  f"{e.strerror or e}; nothing exported", file=sys.stderr)
+            return 2
+        print(f"dealerbox export: {line}", file=sys.stderr)
+    sections, failed, hands, other = [], 0, 0, 0
+    for log in args.logs:
+        try:
+            got = read_hands_fast(log, reveal=args.reveal_hole_cards).hands
+        except (LogError, ConfigError, EnrolmentError, OSError) as e:
+            print(f"dealerbox export: {log}: {e}; skipped, the other logs are exported", file=sys.stderr)
+            failed += 1
+            continue
+        sections.append(f"# from {log}: table {got.table or '?'}, {len(got.hands)} hands")
+        for hand in got.hands:
+            hands += 1
+            other += phh.expressible(hand) is not None
+            sections.append(phh.section(hand, hands, got.created, args.reveal_hole_cards))
+    if failed == len(args.logs):
+        print("dealerbox export: no log could be read; nothing written", file=sys.stderr)
+        return 2
+    head = (f"# dealerbox export: {hands} hands, {hands - other} as PHH, {other} not expressible in PHH "
+            f"(comments below); hole cards {'REVEALED' if args.reveal_hole_cards else 'hidden (????)'}")
+    try:
+        out.write_text(head + "\n\n" + "\n\n".join(sections) + "\n", encoding="utf-8")
+    except OSError as e:
+        print(f"dealerbox export: cannot write {out}: {e.strerror or e}", file=sys.stderr)
+        return 2
+    print(f"dealerbox export: {hands} hands ({other} not expressible in PHH) from {len(args.logs) - failed} logs "
+          f"-> {out}", file=sys.stderr)
+    return 1 if failed else 0

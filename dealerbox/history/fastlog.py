@@ -1,0 +1,172 @@
+"""The fast way through a whole recorded log, for tools that read many (audit, bench): one pass that checks
+the hash chain and replays the hands together.
+
+``dealerbox replay`` reads a log with :class:`dealerbox.sources.LogSource` (stdlib JSON, a Record object per
+line, the chain re-encoded with ``json.dumps``) and ``dealerbox verify`` reads it a second time. Here each
+line is parsed once with orjson, its canonical form for the chain is orjson's sorted-keys encoding (checked
+against the stdlib encoding whenever they disagree, so the verdict never depends on the library), and rx
+bytes go straight to the decoder without an ``Rx`` object. The decoder, the tag registry and the engine are
+the very same ``Pipeline`` as replay's, so the table events are identical (tests/history/test_fastlog.py).
+
+A log is called intact here only if every line parsed, every hash matched and a closing record was found;
+anything else is handed to :func:`dealerbox.record.verify.verify_log` for the authoritative diagnosis.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..pipeline import Pipeline
+from ..record.logformat import GENESIS, Header, LogFormatError, canonical, from_record, part_number, part_path
+from ..sources import LogError
+from .reader import LogHands, created_of, dealer_of, read_hands, table_of
+from .summary import HandBook, stakes_of
+
+try:   # optional speed-up: the same records, parsed and encoded several times faster
+    import orjson
+
+    _loads = orjson.loads
+
+    def _canonical(body: dict) -> bytes:
+        return orjson.dumps(body, option=orjson.OPT_SORT_KEYS)
+except ImportError:  # pragma: no cover - orjson is pinned, but the stdlib path must still work
+    _loads = json.loads
+
+    def _canonical(body: dict) -> bytes:
+        return canonical(body)
+
+
+@dataclass
+class ChainCheck:
+    """What the single pass saw of the log's integrity."""
+    parts: int = 0
+    lines: int = 0
+    damaged: int = 0          # lines that are not JSON records, or whose hash does not match
+    closed: bool = False
+    partial: bool = False     # an unfinished last line (power cut)
+    created: str = ""
+    first_t: float | None = None
+    last_t: float | None = None
+
+    @property
+    def intact(self) -> bool:
+        return self.closed and not self.damaged and not self.partial
+
+    def summary(self, path: str) -> str:
+        span = "no records" if self.first_t is None else \
+            f"t {self.first_t:.3f} .. {self.last_t:.3f} s ({self.last_t - self.first_t:.1f} s)"
+        return (f"intact: {self.lines - 2 * self.parts + 1} records in {self.parts} "
+                f"part{'s' if self.parts != 1 else ''}, {span}, created {self.created or '?'}")
+
+
+@dataclass
+class FastResult:
+    hands: LogHands
+    check: ChainCheck = field(default_factory=ChainCheck)
+
+
+def _hash_ok(prev: str, rec: dict) -> bool:
+    """Takes ``h`` out of ``rec`` (the caller keeps it) and checks it against the chain."""
+    want = rec.pop("h", None)
+    body = rec
+    if hashlib.sha256(prev.encode() + _canonical(body)).hexdigest() == want:
+        return True
+    # orjson and json.dumps can spell the same number differently: the stdlib form is the definition
+    return hashlib.sha256(prev.encode() + canonical(body)).hexdigest() == want
+
+
+def read_hands_fast(path: str | Path, reveal: bool = False) -> FastResult:
+    """Replay a recorded log (all its parts) in one pass, checking its chain as it goes. Scenarios take the
+    ordinary path (they have no chain). Raises LogError like ``open_log`` when the first line is no header."""
+    path = Path(path)
+    if path.suffix == ".scn":
+        return FastResult(read_hands(path, reveal), ChainCheck(closed=True))
+    files = [path]
+    n = part_number(path) + 1
+    while (nxt := part_path(path, n)).exists():
+        files.append(nxt)
+        n += 1
+    check = ChainCheck()
+    pipeline = book = None
+    got: LogHands | None = None
+    prev = GENESIS
+    for index, file in enumerate(files):
+        try:
+            data = file.read_bytes()
+        except FileNotFoundError:
+            raise LogError(f"no such log: {file}") from None
+        except OSError as e:
+            raise LogError(f"cannot read log {file}: {e.strerror or e}") from None
+        check.parts += 1
+        lines = data.split(b"\n")
+        if lines.pop():
+            check.partial = True   # a power cut mid-line: the rest is still good
+        for i, raw in enumerate(lines):
+            check.lines += 1
+            try:
+                rec = _loads(raw)
+                kind = rec["k"]
+            except (ValueError, TypeError, KeyError):
+                if index == 0 and i == 0:
+                    raise LogError(f"{file}: line 1 is not a dealerbox log header; "
+                                   f"is this a recorded log or a scenario (*.scn)?") from None
+                check.damaged += 1
+                continue
+            if index == 0 and i == 0 and rec.get("part", 0) > 0:
+                prev = rec.get("prev", GENESIS)   # starting mid-set: trust where this part says it follows on
+            h = rec.get("h", prev)
+            if not _hash_ok(prev, rec):
+                check.damaged += 1
+            prev = h
+            if kind == "rx":
+                try:
+                    t, chunk = float(rec["t"]), bytes.fromhex(rec["d"])
+                except (KeyError, TypeError, ValueError):
+                    continue   # the ordinary reader skips such a line too
+                check.first_t = t if check.first_t is None else check.first_t
+                check.last_t = t
+                for event in pipeline.feed_bytes(t, chunk):
+                    done = book.feed(event)
+                    if done is not None:
+                        got.hands.append(done)
+                continue
+            try:
+                entry = from_record(rec)
+            except LogFormatError:
+                if index == 0 and i == 0:
+                    raise LogError(f"{file}: line 1 is not a dealerbox log header") from None
+                continue
+            if isinstance(entry, Header):
+                if got is None:
+                    if index != 0 or i != 0:
+                        raise LogError(f"{file}: line 1 is not a dealerbox log header")
+                    pipeline = Pipeline.from_header(entry)
+                    table, stakes = table_of(entry), stakes_of(entry.config)
+                    book = HandBook(table, stakes, reveal)
+                    got = LogHands(path, table, created_of(entry), stakes, [], dealer_of(entry.config))
+                    check.created = entry.created
+                continue
+            if got is None:
+                raise LogError(f"{file}: line 1 is not a dealerbox log header")
+            if rec.get("k") == "closed":
+                check.closed = True
+                continue
+            t = getattr(entry, "t", None)
+            if t is not None:
+                check.first_t = t if check.first_t is None else check.first_t
+                check.last_t = t
+            for event in pipeline.feed(entry):
+                done = book.feed(event)
+                if done is not None:
+                    got.hands.append(done)
+    if got is None:
+        raise LogError(f"{path}: empty; not a dealerbox log")
+    last = book.flush()
+    if last is not None:
+        got.hands.append(last)
+    got.stray = book.stray_findings
+    got.counters = pipeline.counters()
+    return FastResult(got, check)

@@ -1,0 +1,73 @@
+"""Table events of a recorded log or scenario, for tools that read whole logs (export, audit, bench).
+
+The same path as ``dealerbox replay``: :func:`dealerbox.sources.open_log`, then ``Pipeline.from_header``
+(the log's own config and enrolment), then the decoder and the engine.
+"""
+
+from __future__ import annotations
+
+import datetime
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..engine.events import TableEvent
+from ..pipeline import Pipeline
+from ..sources import LogSource, open_log
+from .summary import Finding, HandBook, HandSummary, Stakes, stakes_of
+
+
+@dataclass
+class LogHands:
+    """Every hand of one log, with what is needed to say where it came from."""
+    path: Path
+    table: str
+    created: datetime.datetime | None
+    stakes: Stakes
+    hands: list[HandSummary]
+    dealer: str = ""                                           # the signed-in dealer, when the log names one
+    stray: list[Finding] = field(default_factory=list)        # findings raised outside any hand
+    counters: dict[str, int] = field(default_factory=dict)   # the reader's and the decoder's
+
+
+def created_of(header) -> datetime.datetime | None:
+    """The header's UTC ``created`` stamp (anchors source time to the wall clock); None if absent or bad."""
+    text = getattr(header, "created", None)
+    if not text:
+        return None
+    try:
+        return datetime.datetime.fromisoformat(str(text).replace("Z", "+00:00"))
+    except ValueError:
+        return None
+
+
+def table_of(header) -> str:
+    table = header.config.get("table", {}) if isinstance(header.config, dict) else {}
+    return str(table.get("id", "")) if isinstance(table, dict) else ""
+
+
+def events(source: LogSource, pipeline: Pipeline) -> Iterator[TableEvent]:
+    for entry in source:
+        yield from pipeline.feed(entry)
+
+
+def read_hands(path: str | Path, reveal: bool = False) -> LogHands:
+    """Replay one log and summarise its hands. Raises LogError (and the config/enrolment errors) like replay."""
+    source = open_log(path)
+    pipeline = Pipeline.from_header(source.header)
+    table, stakes = table_of(source.header), stakes_of(source.header.config)
+    book = HandBook(table, stakes, reveal)
+    hands = [s for s in map(book.feed, events(source, pipeline)) if s is not None]
+    last = book.flush()
+    if last is not None:
+        hands.append(last)
+    counters = {**source.counters, **pipeline.counters()}
+    return LogHands(Path(path), table, created_of(source.header), stakes, hands, dealer_of(source.header.config),
+                    book.stray_findings, counters)
+
+
+def dealer_of(config: dict) -> str:
+    """The dealer signed in for the log, when its config names one (``table.dealer``; the evidence issue)."""
+    table = config.get("table", {}) if isinstance(config, dict) else {}
+    name = table.get("dealer") if isinstance(table, dict) else None
+    return str(name) if name else ""

@@ -1,0 +1,219 @@
+"""One summary per hand, built from table events only: the single definition of "what happened in hand N".
+
+The PHH export, the audit, the dealer's hand history on the screen and the floor dashboard's hand view all
+read :class:`HandSummary`, so they cannot disagree. It is pure (no I/O, no clock): feed it table events in
+order, get a summary each time a hand ends.
+
+>>> from dealerbox.engine import events as e
+>>> book = HandBook(table="T01")
+>>> _ = book.feed(e.PlayerSeated(0.0, None, 1, 200)); _ = book.feed(e.PlayerSeated(0.0, None, 2, 200))
+>>> _ = book.feed(e.HandStarted(1.0, 1, 2, (1, 2), "nlhe", {2: 1, 1: 2}))
+>>> done = book.feed(e.HandEnded(9.0, 1, "misdeal", (), {1: 200, 2: 200}))
+>>> done.outcome, done.stacks_before
+('misdeal', {1: 200, 2: 200})
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..engine import events as e
+
+STREETS = ("preflop", "flop", "turn", "river")
+
+
+@dataclass(frozen=True, slots=True)
+class Stakes:
+    """The table's structure when the hand was played (from the log's config)."""
+    small_blind: int = 1
+    big_blind: int = 2
+    small_bet: int = 2        # limit games
+    big_bet: int = 4          # limit games
+    ante: int = 0             # dealerbox tables play no antes today; kept so the format can say so
+    max_raises: int = 3
+
+
+@dataclass(frozen=True, slots=True)
+class Action:
+    street: str
+    seat: int
+    kind: str                 # the engine's word: "post", "straddle", "check", "bet", "call", "raise", "fold", "all-in"
+    amount: int               # chips added by this action
+    total: int                # the seat's wager this round after it
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class Finding:
+    id: str
+    rule: str
+    citation: str
+    severity: str
+    outcome: str
+    ruling: str
+    seats: tuple[int, ...]
+    t: float
+
+
+@dataclass(frozen=True, slots=True)
+class Showing:
+    seat: int
+    cards: tuple[str, ...]
+    rank: str
+
+
+@dataclass(frozen=True, slots=True)
+class HandSummary:
+    table: str
+    hand: int
+    game: str                                   # variant key: "nlhe", "plhe", "flhe", "plo"
+    stakes: Stakes
+    button: int
+    seats: tuple[int, ...]                      # dealt in, first left of the button first
+    blinds: dict[int, int]                      # seat -> blind owed
+    straddles: dict[int, int]                   # seat -> live straddle posted
+    stacks_before: dict[int, int]
+    actions: tuple[Action, ...]
+    board: tuple[str, ...]                      # the cards that played
+    hole_cards: dict[int, tuple[str, ...]]      # only when the events were revealed; else empty
+    shown: tuple[Showing, ...]
+    pots: tuple[e.Pot, ...]
+    stacks_after: dict[int, int]
+    findings: tuple[Finding, ...]
+    outcome: str                                # "complete", "misdeal", "void", or "unfinished" (log ended mid-hand)
+    started_t: float
+    ended_t: float
+
+    @property
+    def winnings(self) -> dict[int, int]:
+        """Seat -> chips won from the pots (every share of every pot)."""
+        won: dict[int, int] = {}
+        for pot in self.pots:
+            for seat, chips in pot.shares.items():
+                won[seat] = won.get(seat, 0) + chips
+        return won
+
+    @property
+    def contributed(self) -> dict[int, int]:
+        """Seat -> chips put in (blinds, straddles and every wager)."""
+        put: dict[int, int] = {}
+        for a in self.actions:
+            put[a.seat] = put.get(a.seat, 0) + a.amount
+        return put
+
+    @property
+    def returned(self) -> dict[int, int]:
+        """Seat -> chips handed back uncalled (not in any pot): what the end stacks show beyond the pots."""
+        if self.outcome != "complete":
+            return {}
+        put, won = self.contributed, self.winnings
+        back = {s: self.stacks_after.get(s, 0) - self.stacks_before.get(s, 0) + put.get(s, 0) - won.get(s, 0)
+                for s in self.seats}
+        return {s: n for s, n in back.items() if n}
+
+    @property
+    def floor_findings(self) -> tuple[Finding, ...]:
+        return tuple(f for f in self.findings if f.severity == "floor")
+
+
+@dataclass
+class _Open:
+    started: e.HandStarted
+    stacks_before: dict[int, int]
+    actions: list[Action] = field(default_factory=list)
+    board: list[str] = field(default_factory=list)
+    holes: dict[int, list[str]] = field(default_factory=dict)
+    shown: list[Showing] = field(default_factory=list)
+    findings: list[Finding] = field(default_factory=list)
+    last_t: float = 0.0
+
+
+class HandBook:
+    """Reads table events in order and hands back a :class:`HandSummary` when a hand ends.
+
+    ``feed(event)`` returns the finished summary or None; ``flush()`` returns the hand a log ended in the
+    middle of (outcome "unfinished"), so no hand is silently lost. Stacks are tracked from the events
+    themselves (sit, leave, stack changes, each hand's end). Hole cards are kept only with ``reveal=True``.
+    """
+
+    def __init__(self, table: str = "", stakes: Stakes | None = None, reveal: bool = False) -> None:
+        self.table = table
+        self.reveal = reveal   # engine events carry hole cards; a summary holds them only when asked
+        self.stakes = stakes or Stakes()
+        self.stacks: dict[int, int] = {}
+        self.current: _Open | None = None
+        self.stray_findings: list[Finding] = []   # raised outside any hand (between hands, before the first)
+
+    def feed(self, event: e.TableEvent) -> HandSummary | None:
+        cur = self.current
+        if cur is not None:
+            cur.last_t = event.t
+        if isinstance(event, e.HandStarted):
+            done = self.flush()
+            self.current = _Open(event, {s: self.stacks.get(s, 0) for s in event.seats})
+            return done
+        if isinstance(event, e.PlayerSeated | e.StackChanged):
+            self.stacks[event.seat] = event.stack
+        elif isinstance(event, e.PlayerLeft):
+            self.stacks.pop(event.seat, None)
+        elif isinstance(event, e.FindingRaised):
+            finding = Finding(event.id, event.rule, event.citation, event.severity, event.outcome, event.ruling,
+                              tuple(event.seats), event.t)
+            if cur is not None and event.hand == cur.started.hand:
+                cur.findings.append(finding)
+            else:
+                self.stray_findings.append(finding)
+        elif cur is None:
+            return None
+        elif isinstance(event, e.ActionTaken):
+            cur.actions.append(Action(event.street, event.seat, event.action, event.amount, event.total, event.t))
+        elif isinstance(event, e.BoardCardDealt):
+            cur.board.append(event.card)
+        elif isinstance(event, e.CardDealt) and self.reveal and event.card is not None:
+            cur.holes.setdefault(event.seat, []).append(event.card)
+        elif isinstance(event, e.HandShown):
+            cur.shown.append(Showing(event.seat, tuple(event.cards), event.rank))
+        elif isinstance(event, e.HandEnded):
+            self.stacks.update(event.stacks)
+            return self._close(event.outcome, tuple(event.pots), dict(event.stacks), tuple(event.board), event.t)
+        return None
+
+    def flush(self) -> HandSummary | None:
+        """The hand still open (the log ended, or a new hand started without an end): outcome "unfinished"."""
+        cur = self.current
+        if cur is None:
+            return None
+        return self._close("unfinished", (), {}, tuple(cur.board), cur.last_t)
+
+    def _close(self, outcome: str, pots: tuple[e.Pot, ...], stacks: dict[int, int], board: tuple[str, ...],
+               t: float) -> HandSummary:
+        cur = self.current
+        assert cur is not None  # callers check
+        self.current = None
+        s = cur.started
+        straddles = {a.seat: a.amount for a in cur.actions if a.kind == "straddle"}
+        return HandSummary(
+            table=self.table, hand=s.hand or 0, game=s.game, stakes=self.stakes, button=s.button,
+            seats=tuple(s.seats), blinds=dict(s.blinds), straddles=straddles, stacks_before=cur.stacks_before,
+            actions=tuple(cur.actions), board=board or tuple(cur.board),
+            hole_cards={seat: tuple(c) for seat, c in cur.holes.items()}, shown=tuple(cur.shown), pots=pots,
+            stacks_after=stacks, findings=tuple(cur.findings), outcome=outcome, started_t=s.t, ended_t=t)
+
+
+def stakes_of(config: dict) -> Stakes:
+    """The stakes in a log header's config (``game`` section); defaults where a key is missing."""
+    g = config.get("game", {}) if isinstance(config, dict) else {}
+    d = Stakes()
+    return Stakes(int(g.get("small_blind", d.small_blind)), int(g.get("big_blind", d.big_blind)),
+                  int(g.get("small_bet", d.small_bet)), int(g.get("big_bet", d.big_bet)), 0,
+                  int(g.get("max_raises", d.max_raises)))
+
+
+def summarise(events, table: str = "", stakes: Stakes | None = None, reveal: bool = False) -> list[HandSummary]:
+    """Every hand in a sequence of table events, the unfinished last one included."""
+    book = HandBook(table, stakes, reveal)
+    out = [s for s in map(book.feed, events) if s is not None]
+    last = book.flush()
+    if last is not None:
+        out.append(last)
+    return out
