@@ -21,6 +21,7 @@ from pathlib import Path
 
 from ..pipeline import Pipeline
 from ..record.logformat import GENESIS, Header, LogFormatError, canonical, from_record, part_number, part_path
+from ..record.verify import STORED_H
 from ..sources import LogError
 from .reader import LogHands, created_of, dealer_of, read_hands, table_of
 from .summary import HandBook, stakes_of
@@ -114,11 +115,15 @@ def read_hands_fast(path: str | Path, reveal: bool = False) -> FastResult:
                     raise LogError(f"{file}: line 1 is not a dealerbox log header; "
                                    f"is this a recorded log or a scenario (*.scn)?") from None
                 check.damaged += 1
+                # as verify does: the h still readable in the damaged line lets the next line check; else blame
+                # only this line (the next line's predecessor is unknown)
+                m = STORED_H.search(raw)
+                prev = m.group(1).decode() if m else ""
                 continue
             if index == 0 and i == 0 and rec.get("part", 0) > 0:
                 prev = rec.get("prev", GENESIS)   # starting mid-set: trust where this part says it follows on
             h = rec.get("h", prev)
-            if not _hash_ok(prev, rec):
+            if not _hash_ok(prev, rec) and (prev or i == 0):
                 check.damaged += 1
             prev = h
             if kind == "rx":

@@ -25,7 +25,7 @@ from typing import Any
 from .logformat import GENESIS, LOG_FORMAT, chain, part_number, part_path
 from .signing import check_signature
 
-_STORED_H = re.compile(rb'"h":"([0-9a-f]{64})"')
+STORED_H = re.compile(rb'"h":"([0-9a-f]{64})"')
 
 
 @dataclass(frozen=True)
@@ -165,7 +165,7 @@ def _verify_part(file: Path, data: bytes, n: int, first: int, prev: str, report:
             recs.append(rec if isinstance(rec, dict) else None)
         except (ValueError, UnicodeDecodeError):
             recs.append(None)
-        if recs[-1] is None and (m := _STORED_H.search(raw)):
+        if recs[-1] is None and (m := STORED_H.search(raw)):
             stored_h[i] = m.group(1).decode()
     name = file.name
     if not lines and not partial:
