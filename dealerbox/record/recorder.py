@@ -35,7 +35,7 @@ import time
 from collections.abc import Callable
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Any
+from typing import Any, BinaryIO
 
 from ..wire import protocol as p
 from ..wire.decoder import FrameDecoder
@@ -76,7 +76,7 @@ class Recorder:
         self._hello_watch = FrameDecoder()  # only to put the board's last HELLO into later parts' headers
         self._pending: collections.deque[Entry] = collections.deque()
         self._dropped_since: tuple[float, int] | None = None  # (t of the first dropped record, how many)
-        self._file: Any = None
+        self._file: BinaryIO | None = None
         self._size = 0              # bytes known to be in the current part (a failed write is cut back to it)
         self._last_fsync = clock()
         self._last_attempt = float("-inf")

@@ -20,7 +20,7 @@ import time
 import uuid
 from collections import deque
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ...config import Config
 from . import contract as c
@@ -30,6 +30,9 @@ from .outbox import Outbox, OutboxError
 from .security import configure_security, publish_properties, read_password
 from .session import Session
 from .spooler import STOP, Spooler
+
+if TYPE_CHECKING:    # the bus is the runtime's; the link only reads the Update it is handed
+    from ...runtime.bus import Update
 
 log = logging.getLogger("dealerbox.floor")
 
@@ -140,7 +143,7 @@ class FloorLink(Spooler, Session, HoleCards, CommandDesk):
             self._threads.append(th)
         return self
 
-    def submit(self, update: Any) -> None:
+    def submit(self, update: Update) -> None:
         """Queue one bus Update; never blocks (the queue is unbounded and the spooler persists it)."""
         self._updates.put(update)
         self.counters["submitted"] += 1

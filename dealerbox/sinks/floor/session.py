@@ -106,6 +106,12 @@ def goodbye(client: mqtt.Client, wake: socket.socket, topic: str, payload: str, 
     close_socket(client)
 
 
+def new_anchor(site: str, reader: dict, sent: dict | None, review: bool) -> dict | None:
+    """The log's latest signed head when it changed since ``sent`` (retained on the floor; never from a review)."""
+    anchor = anchor_payload(site, reader)
+    return anchor if anchor is not None and not review and anchor != sent else None
+
+
 class Session:
     """Mixed into :class:`FloorLink`, whose __init__ sets the attributes below; runs on the publisher thread."""
 
@@ -353,8 +359,7 @@ class Session:
             self._state_dirty = self._refresh = False
         payload = c.state_payload(self.env, state, t, self.clock(), reader, self.health())
         self._publish_json(client, "state", payload, retain=self.retain)
-        anchor = anchor_payload(self.site, reader)   # the log's latest signed head: the floor keeps it (issue 14)
-        if anchor is not None and not self.review and anchor != self._anchor_sent:
+        if (anchor := new_anchor(self.site, reader, self._anchor_sent, self.review)) is not None:
             self._publish_json(client, "anchor", anchor, retain=True)
             self._anchor_sent = anchor
         self.counters["states_published"] += 1

@@ -10,12 +10,15 @@ import sqlite3
 import threading
 import time
 from collections import deque
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from ...config import FloorConfig
 from ...engine.events import FindingRaised
 from . import contract as c
 from .outbox import Outbox
+
+if TYPE_CHECKING:
+    from ...runtime.bus import Update
 
 log = logging.getLogger("dealerbox.floor")
 
@@ -127,7 +130,7 @@ class Spooler:
                 self._holecards.extend(holecards)
         self._poke()
 
-    def _payloads(self, update: Any, at: float, session: int, rows: list[tuple], holecards: list[dict]) -> None:
+    def _payloads(self, update: Update, at: float, session: int, rows: list[tuple], holecards: list[dict]) -> None:
         for event in update.events:
             payload = c.event_payload(self.env, event, at)
             rows.append((self.topic("event"), "event", c.priority(event.kind), self.boot,
