@@ -25,6 +25,7 @@ COMMANDS = {
     "screenshot": "render the screen after step N of a scenario to a PNG",
     "floor": "the reference floor view: every table's status and live alerts",
     "doctor": "check the floor identity (what it may and may not publish), memory, disk, logs and outbox",
+    "tournament": "the floor's tournament director: balance and break tables, run the clock",
 }
 
 
