@@ -53,3 +53,18 @@ def test_the_clock_payload_matches_its_schema(tmp_path):
     assert schema_errors("clock", p) == []
     assert (p["level"], p["big_blind_ante"], p["next"], p["left"]) == (2, 200, None, 1100.0)
     assert schema_errors("clock", {**p, "left": -1}) != []
+
+
+def test_the_asyncapi_document_names_both_tournament_topics_and_their_examples_validate():
+    import json
+    from pathlib import Path
+
+    doc = (Path(__file__).parents[2] / "docs" / "asyncapi.yaml").read_text()
+    assert "dealerbox/{site}/{table}/tournament" in doc and "dealerbox/{site}/tournament/{tournament}/clock" in doc
+    # the examples are written as JSON (valid YAML), so they can be checked without a YAML parser
+    examples = [json.loads(line.split("- payload: ", 1)[1]) for line in doc.splitlines()
+                if line.lstrip().startswith("- payload: {\"")]
+    for kind in ("tournament", "clock"):
+        assert f"$ref: '../dealerbox/schemas/floor/{kind}.json'" in doc
+        mine = [e for e in examples if e["kind"] == kind]
+        assert len(mine) == 1 and schema_errors(kind, mine[0]) == []
