@@ -16,7 +16,7 @@ from importlib import resources
 import jsonschema
 from referencing import Registry, Resource
 
-from .clock import ClockView
+from .clock import Clock, ClockView
 from .config import Level, Tournament
 from .seating import Move, Plan, TableSeats, plan
 
@@ -169,3 +169,22 @@ class Director:
             for table in sorted(n for n in self.tables if n not in self.broken):
                 send(table, "redraw", "tournament.17", ())
         return out
+
+
+def follow_floor_clock(clock: Clock, payload: object, now: float, wall_now: float) -> tuple[Clock, str | None]:
+    """A terminal's clock after a message on the clock topic: the floor's level, time left and running, less
+    the time the message spent on the way when running. Returns the clock unchanged and the reason when the
+    message is refused (not the schema, another tournament, a level outside the schedule)."""
+    errors = schema_errors("clock", payload)
+    if errors:
+        return clock, f"clock message refused: {errors[0]}"
+    assert isinstance(payload, dict)
+    if payload["tournament"] != clock.tournament.id:
+        return clock, f"clock message for tournament {payload['tournament']}, this table plays {clock.tournament.id}"
+    # the floor measured 'left' at its 'at': a message that waited in the broker is that much older
+    late = max(0.0, wall_now - float(payload["at"])) if payload["running"] else 0.0
+    try:
+        return clock.follow(now, payload["level"], max(0.0, payload["left"] - late), payload["running"],
+                            payload["is_break"]), None
+    except ValueError as e:
+        return clock, f"clock message refused: {e}"

@@ -68,3 +68,33 @@ def test_the_asyncapi_document_names_both_tournament_topics_and_their_examples_v
         assert f"$ref: '../dealerbox/schemas/floor/{kind}.json'" in doc
         mine = [e for e in examples if e["kind"] == kind]
         assert len(mine) == 1 and schema_errors(kind, mine[0]) == []
+
+
+def test_a_terminal_follows_the_floor_clock_less_the_time_the_message_waited(tmp_path):
+    from dealerbox.tournament.floor import follow_floor_clock
+
+    t = tc.load(tournament_file(tmp_path))
+    floor = Clock.start(t, 0.0).follow(0.0, level=2, left=300.0, running=True)
+    msg = clock_payload("demo", t.id, floor.view(0.0), boot="f", seq=3, at=1000.0)
+    table = Clock.start(t, 50.0)
+    followed, why = follow_floor_clock(table, msg, now=60.0, wall_now=1004.0)
+    assert why is None and (followed.view(60.0).level, followed.view(60.0).left) == (2, 296.0)
+    paused, _ = follow_floor_clock(table, {**msg, "running": False}, now=60.0, wall_now=1004.0)
+    assert paused.view(9999.0).left == 300.0 and not paused.view(9999.0).running
+    for bad, reason in (({**msg, "tournament": "OTHER"}, "tournament OTHER"), ({**msg, "level": 7}, "level 7"),
+                        ({**msg, "left": "soon"}, "left")):
+        kept, why = follow_floor_clock(table, bad, now=60.0, wall_now=1004.0)
+        assert kept is table and reason in why, why
+
+
+def test_every_rule_id_the_tournament_code_raises_has_a_row_in_the_docs():
+    import re
+    from pathlib import Path
+
+    root = Path(__file__).parents[2]
+    used = set()
+    for src in (root / "dealerbox" / "tournament").glob("*.py"):
+        used |= set(re.findall(r'"(tournament\.[0-9]+[a-d]?)"', src.read_text()))
+    doc = (root / "docs" / "tournaments.md").read_text()
+    assert len(used) >= 13
+    assert [r for r in sorted(used) if f"| `{r}` |" not in doc] == []
