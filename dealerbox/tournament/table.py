@@ -142,3 +142,29 @@ def finishing_places(busted: dict[int, int], remaining_before: int) -> tuple[tup
                               f"Seats {', '.join(map(str, seats))} started the hand with equal chips: the floor "
                               f"decides place {place}", seats))
     return tuple(out), tuple(rulings)
+
+
+def raise_cap(max_raises: int, players_in_event: int) -> int | None:
+    """The limit cap at a tournament table: it holds even heads-up (no ``betting.4``) until only two players
+    remain in the whole event, then it is lifted (Tournaments 22). None: no cap."""
+    return None if players_in_event <= 2 else max_raises
+
+
+def raise_past_cap(max_raises: int, players_in_event: int, raises: int, seat: int) -> Ruling | None:
+    """A raise past the cap goes back (Tournaments 22); None when it is within it or the cap is lifted."""
+    cap = raise_cap(max_raises, players_in_event)
+    if cap is None or raises <= cap:
+        return None
+    return Ruling("tournament.22", "dealer", "wager-corrected",
+                  f"The cap is a bet and {cap} raises, heads-up too, until two players remain in the event: "
+                  "the extra raise goes back", (seat,))
+
+
+def foreign_chip(chip_values: set[int], value: int, house_ok: bool, seat: int) -> Ruling | None:
+    """A chip outside the tournament's chip set (a cash chip, another house's) does not play and must leave
+    the table (Tournaments 24); None for a tournament chip."""
+    if house_ok and value in chip_values:
+        return None
+    what = "another house's chip" if not house_ok else f"a {value} chip, not in this tournament's set"
+    return Ruling("tournament.24", "dealer", "wager-corrected", f"Seat {seat} has {what}: it does not play and "
+                  "leaves the table", (seat,))
