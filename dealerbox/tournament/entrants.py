@@ -80,3 +80,16 @@ def rebuy_announced(t: Tournament, seat: int, level: int, stack: int, rebuys_mad
         return Ruling("tournament.33", "dealer", "continues", f"Seat {seat}: no rebuy: {why}", (seat,))
     return Ruling("tournament.33", "dealer", "continues",
                   f"Seat {seat} rebuys for {t.rebuy_chips}: dealt in now, owes the rebuy until it is made", (seat,))
+
+
+def moved_in_deal(moved_in: set[int], dealt: set[int]) -> tuple[Ruling, ...]:
+    """A player moved in from another table is dealt in at once, even between the big blind and the button
+    (no wait as in ``blinds.7``), taking over that seat's blind or button (Tournaments 15). Dealt out before
+    any action, it is a misdeal (Misdeals 1(j))."""
+    out = tuple(sorted(set(moved_in) - dealt))
+    if out:
+        return (Ruling("tournament.15", "dealer", "misdeal", "Moved-in seat(s) " + ", ".join(map(str, out))
+                       + " must be dealt in at once, wherever the blinds are: misdeal", out),)
+    seats = tuple(sorted(moved_in))
+    return (Ruling("tournament.15", "info", "continues", "Moved-in seat(s) " + ", ".join(map(str, seats))
+                   + " dealt in at once; they take over the seat's blind or button", seats),) if seats else ()

@@ -168,3 +168,22 @@ def foreign_chip(chip_values: set[int], value: int, house_ok: bool, seat: int) -
     what = "another house's chip" if not house_ok else f"a {value} chip, not in this tournament's set"
     return Ruling("tournament.24", "dealer", "wager-corrected", f"Seat {seat} has {what}: it does not play and "
                   "leaves the table", (seat,))
+
+
+def cards_shown_during_deal(seat: int, players_in_event: int) -> Ruling | None:
+    """A player showing cards during the deal (dealer tap): the hand stays live and the floor weighs a
+    penalty; not once only two players remain in the event (Tournaments 21)."""
+    if players_in_event <= 2:
+        return None
+    return Ruling("tournament.21", "floor", "continues",
+                  f"Seat {seat} showed cards during the deal: the hand is live, the floor decides any penalty", (seat,))
+
+
+def deck_changed(old_deck: str | None, new_deck: str, dealer_changed: bool, damaged_card: bool) -> Ruling | None:
+    """Decks change with the dealer or for a damaged card, never on request (Tournaments 28, in place of
+    ``procedures.21``): a new deck id without either tap is flagged."""
+    if old_deck is None or new_deck == old_deck or dealer_changed or damaged_card:
+        return None
+    return Ruling("tournament.28", "dealer", "continues",
+                  f"Deck {old_deck} was changed for {new_deck} without a dealer change or a damaged card: "
+                  "decks are not changed on request")

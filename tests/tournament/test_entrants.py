@@ -59,3 +59,23 @@ def test_a_chip_outside_the_tournament_set_does_not_play():
     assert foreign_chip(values, 100, house_ok=True, seat=3) is None
     assert foreign_chip(values, 5, house_ok=True, seat=3).rule == "tournament.24"
     assert "another house" in foreign_chip(values, 100, house_ok=False, seat=3).ruling
+
+
+def test_a_moved_in_player_is_dealt_in_at_once():
+    from dealerbox.tournament.entrants import moved_in_deal
+
+    out = moved_in_deal({6}, dealt={1, 2, 3})
+    assert (out[0].rule, out[0].outcome, out[0].seats) == ("tournament.15", "misdeal", (6,))
+    assert moved_in_deal({6}, dealt={1, 2, 3, 6})[0].outcome == "continues"
+    assert moved_in_deal(set(), dealt={1, 2}) == ()
+
+
+def test_cards_shown_in_the_deal_and_deck_changes():
+    from dealerbox.tournament.table import cards_shown_during_deal, deck_changed
+
+    assert cards_shown_during_deal(4, players_in_event=9).rule == "tournament.21"
+    assert cards_shown_during_deal(4, players_in_event=2) is None
+    assert deck_changed("D1", "D2", dealer_changed=False, damaged_card=False).rule == "tournament.28"
+    assert deck_changed("D1", "D2", dealer_changed=True, damaged_card=False) is None
+    assert deck_changed("D1", "D2", dealer_changed=False, damaged_card=True) is None
+    assert deck_changed("D1", "D1", dealer_changed=False, damaged_card=False) is None
