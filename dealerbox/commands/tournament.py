@@ -55,6 +55,7 @@ class TournamentDesk:
         self.connected = threading.Event()
         self.sent: list[tuple[str, dict]] = []
         self.clock_seq = 0
+        self._unacked: list[mqtt.MQTTMessageInfo] = []
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"dealerbox-tournament-{director.boot[:8]}",
                                   protocol=mqtt.MQTTv5, reconnect_on_failure=True)
         if username:
@@ -75,8 +76,17 @@ class TournamentDesk:
         return self
 
     def stop(self) -> None:
-        self.client.loop_stop()
+        # let the last QoS 1 messages reach the broker before the connection closes
+        with self.lock:
+            pending = list(self._unacked)
+        for info in pending:
+            if info.rc == mqtt.MQTT_ERR_SUCCESS and not info.is_published():
+                try:
+                    info.wait_for_publish(2.0)
+                except (RuntimeError, ValueError):
+                    break
         self.client.disconnect()
+        self.client.loop_stop()
 
     def _on_connect(self, client, userdata, flags, reason, properties) -> None:
         if reason.is_failure:
@@ -105,8 +115,10 @@ class TournamentDesk:
             return
         props = Properties(PacketTypes.PUBLISH)
         props.ContentType = "application/json"
-        self.client.publish(topic, json.dumps(payload, separators=(",", ":")), qos=1, retain=retain,
-                            properties=props)
+        info = self.client.publish(topic, json.dumps(payload, separators=(",", ":")), qos=1, retain=retain,
+                                   properties=props)
+        with self.lock:         # the clock (main thread) and plans (paho's thread) both publish
+            self._unacked = [i for i in self._unacked if not i.is_published()] + [info]
         self.sent.append((topic, payload))
         print(f"{topic} {payload.get('instruction', 'clock')} "
               + json.dumps(payload.get("moves", payload.get("level"))), flush=True)

@@ -113,3 +113,28 @@ def test_a_broken_tournament_file_is_named_with_exit_2(tmp_path):
                              "--for", "0"], cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert result.returncode == 2
     assert f"{bad}: levels.1.big_blind: 0 is less than the minimum of 1" in result.stderr
+
+
+def test_the_clock_is_retained_so_a_table_connecting_later_reads_it(broker, tmp_path):
+    result = subprocess.run(
+        [sys.executable, "-m", "dealerbox", "tournament", "--tournament", str(tournament_file(tmp_path)),
+         "--port", str(broker.port), "--level", "2", "--left", "30", "--paused", "--for", "0.5"],
+        cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert result.returncode == 0, result.stderr
+    late = Client(broker.port, "late-table", ("dealerbox/demo/tournament/SUN-500/clock",))
+    try:
+        assert wait_until(lambda: late.messages("/clock"), 5)
+        clock = late.messages("/clock")[-1]
+        assert (clock["level"], clock["left"], clock["running"], clock["big_blind_ante"]) == (2, 30.0, False, 200)
+        assert clock["next"] is None and schema_errors("clock", clock) == []
+    finally:
+        late.stop()
+
+
+def test_an_unreachable_broker_is_named_with_exit_2(tmp_path):
+    from tests.fixtures.broker import free_port
+    port = free_port()
+    result = subprocess.run([sys.executable, "-m", "dealerbox", "tournament", "--tournament",
+                             str(tournament_file(tmp_path)), "--port", str(port), "--for", "0"],
+                            cwd=ROOT, capture_output=True, text=True, timeout=30)
+    assert result.returncode == 2 and f"127.0.0.1:{port}" in result.stderr
