@@ -53,7 +53,6 @@ class TournamentDesk:
         self.director, self.clock, self.host, self.port = director, clock, host, port
         self.lock = threading.Lock()
         self.connected = threading.Event()
-        self.sent: list[tuple[str, dict]] = []
         self.clock_seq = 0
         self._unacked: list[mqtt.MQTTMessageInfo] = []
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"dealerbox-tournament-{director.boot[:8]}",
@@ -119,9 +118,8 @@ class TournamentDesk:
                                    properties=props)
         with self.lock:         # the clock (main thread) and plans (paho's thread) both publish
             self._unacked = [i for i in self._unacked if not i.is_published()] + [info]
-        self.sent.append((topic, payload))
-        print(f"{topic} {payload.get('instruction', 'clock')} "
-              + json.dumps(payload.get("moves", payload.get("level"))), flush=True)
+        if payload["kind"] == "tournament":     # the clock ticks every 10 s: not worth a line each
+            print(f"{topic} {payload['instruction']} {json.dumps(payload['moves'])}", flush=True)
 
     def tick(self) -> None:
         """Publish the clock as it stands (retained)."""

@@ -99,15 +99,15 @@ def from_dict(data: Data, source: str = "<tournament>") -> Tournament:
     errors = sorted(validator.iter_errors(data), key=lambda e: (len(e.absolute_path), _field_path(e)))
     if errors:
         raise TournamentConfigError(f"{source}: {_field_path(errors[0])}: {errors[0].message}")
-    head: dict = data["tournament"]          # type: ignore[assignment]
+    head: dict = data["tournament"]
     levels = tuple(Level(i, lv["small_blind"], lv["big_blind"], lv.get("ante", 0), lv.get("big_blind_ante", 0),
-                         float(lv["minutes"]) * 60) for i, lv in enumerate(data["levels"], 1))  # type: ignore[arg-type]
-    breaks = tuple(sorted((Break(b["after_level"], float(b["minutes"]) * 60) for b in data.get("breaks", [])),  # type: ignore[union-attr]
+                         float(lv["minutes"]) * 60) for i, lv in enumerate(data["levels"], 1))
+    breaks = tuple(sorted((Break(b["after_level"], float(b["minutes"]) * 60) for b in data.get("breaks", [])),
                           key=lambda b: b.after_level))
     chips = tuple(sorted((Chip(c["value"], c["colour"], c.get("colour_up_after_level"))
-                          for c in data["chips"]), key=lambda c: c.value))  # type: ignore[union-attr]
-    late: dict = data.get("late_entry", {})  # type: ignore[assignment]
-    rebuys: dict = data.get("rebuys", {})    # type: ignore[assignment]
+                          for c in data["chips"]), key=lambda c: c.value))
+    late: dict = data.get("late_entry", {})
+    rebuys: dict = data.get("rebuys", {})
     held = tuple((s.split(":")[0], int(s.split(":")[1])) for s in late.get("held_seats", []))
     t = Tournament(
         id=head["id"], name=head["name"], starting_stack=head["starting_stack"], levels=levels, breaks=breaks,
