@@ -65,11 +65,11 @@ def test_three_tables_shrink_to_two_and_the_instructions_reach_the_right_tables(
     table_says("T03", t03, 1)
     director = subprocess.Popen(
         [sys.executable, "-m", "dealerbox", "tournament", "--tournament", str(tournament_file(tmp_path)),
-         "--port", str(broker.port), "--for", "12"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+         "--port", str(broker.port), "--for", "40"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
         text=True)
     try:
         # 8, 5, 7 at three tables: one off is the most allowed, so T01 sends its next big blind (seat 5) to T02
-        assert wait_until(lambda: len(ear.messages("T02/tournament")) >= 1, 10), ear.received
+        assert wait_until(lambda: len(ear.messages("T02/tournament")) >= 1, 25), ear.received
         move = {"from_table": "T01", "from_seat": 5, "to_table": "T02", "to_seat": 6}
         assert [p["moves"] for p in ear.messages("T01/tournament")] == [[move]]
         assert [p["moves"] for p in ear.messages("T02/tournament")] == [[move]]
