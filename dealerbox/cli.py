@@ -29,6 +29,7 @@ COMMANDS = {
     "dashboard": "the floor web dashboard: table map, alert queue, history (pip install dealerbox[floor])",
     "export": "write every hand of recorded logs as Poker Hand History (PHH)",
     "audit": "verify and replay a room's logs in parallel: findings per rule, table, hour; HTML and CSV",
+    "tournament": "the floor's tournament director: balance and break tables, run the clock",
 }
 
 

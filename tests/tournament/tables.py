@@ -1,0 +1,49 @@
+"""Helpers for tournament floor tests: a tournament file and state payloads as a table publishes them."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from dealerbox.sinks.floor import contract as c
+
+TOURNAMENT_TOML = """
+[tournament]
+id = "SUN-500"
+name = "Sunday test"
+starting_stack = 10000
+seats_per_table = 9
+tables = ["T03", "T02", "T01"]
+redraw_at_tables = [2, 1]
+
+[[levels]]
+small_blind = 50
+big_blind = 100
+minutes = 20
+
+[[levels]]
+small_blind = 100
+big_blind = 200
+big_blind_ante = 200
+minutes = 20
+
+[[chips]]
+value = 50
+colour = "blue"
+"""
+
+
+def tournament_file(tmp_path: Path) -> Path:
+    path = tmp_path / "sunday.toml"
+    path.write_text(TOURNAMENT_TOML)
+    return path
+
+
+def state(table: str, occupied: set[int], button: int, seq: int = 1, site: str = "demo") -> dict:
+    """A retained state payload as the terminal composes it, checked against the contract's schema."""
+    seats = [{"seat": s, "occupied": s in occupied, "in_hand": False, "cards_held": 0,
+              "stack": 10000 if s in occupied else 0} for s in range(1, 10)]
+    payload = {"v": 1, "kind": "state", "site": site, "table": table, "boot": "b1", "seq": seq, "t": float(seq),
+               "at": 1.0e9 + seq, "event_seq": seq, "hand": seq, "phase": "idle", "button": button, "board": [],
+               "pot": 0, "seats": seats, "in_hand": [], "findings": [], "health": {"reader": {}, "link": {}}}
+    c.validate("state", payload)
+    return payload
