@@ -91,6 +91,7 @@ class Terminal:
     recorder: Any = None                       # Recorder or None
     floor: Any = None                          # FloorLink or None
     panel: Any = None                          # Panel or None
+    upkeep: Any = None                         # upkeep.keeper.Upkeep or None: figures, retention, watchdog
     clock: Callable[[], float] = time.monotonic
     bus: EventBus = field(default_factory=EventBus)
     stopped: threading.Event = field(default_factory=threading.Event)
@@ -130,6 +131,8 @@ class Terminal:
             self._spawn("panel", self._panel_loop, self.bus.subscribe("panel"))
         self.source.start()
         self._spawn("core", self._core_loop)
+        if self.upkeep is not None:
+            self.upkeep.ready(f"table {self.config.table.id}: ruling")
 
     def stop(self) -> None:
         self.stopped.set()
@@ -150,6 +153,8 @@ class Terminal:
     def _core_loop(self) -> None:
         while not self.stopped.is_set():
             self._say_waiting()
+            if self.upkeep is not None:   # the watchdog hears from this loop, so a hung loop is restarted
+                self.upkeep.tick(self.floor, self.recorder, f"table {self.config.table.id}: {self.hands_ended} hands")
             events: list[TableEvent] = []
             try:
                 entry: Record | None = self.source.entries.get(timeout=0.05)
@@ -233,6 +238,8 @@ class Terminal:
             h["floor"] = self.floor.health()
         if self.recorder is not None and hasattr(self.recorder, "health"):
             h["recorder"] = self.recorder.health()
+        if self.upkeep is not None:   # memory_mb, disk_free_mb, log_days, outbox_depth (docs/screen.md)
+            h.update(self.upkeep.current(h.get("floor")))
         return h
 
     # --- sink threads ---------------------------------------------------------------------------------

@@ -55,6 +55,8 @@ class FloorLink(Spooler, Session, HoleCards, CommandDesk):
         # cards, and its own outbox beside the live one so no live row is ever sent under review or vice versa.
         self.review = review
         self._anchor_sent = None
+        self._anchor_mid: tuple[int, dict] | None = None   # the anchor publish awaiting its PUBACK
+        self.anchor_acked: dict | None = None   # the latest anchor the broker acknowledged (log retention)
         self.retain = not review
         self.hole_cards = self.fc.hole_cards_topic and not review
         live = Path(outbox or self.fc.outbox)   # ``outbox``: a simulated table's own file (run --source simulator)
