@@ -74,6 +74,8 @@ def run(args: argparse.Namespace) -> int:
         from ..record.recorder import Recorder
         from ..record.sequence import sequence_path
         from ..record.signing import table_signer
+        from ..upkeep.resume import check_last_stop
+        check_last_stop(config.record.dir)   # a power cut's log is verified and said, never written over
         recorder = Recorder(config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
                             signer=table_signer(config.record.key, config.table.id),
                             hand_count=sequence_path(config.record.dir, config.table.id),

@@ -130,9 +130,9 @@ class Terminal:
         if self.panel is not None:
             self._spawn("panel", self._panel_loop, self.bus.subscribe("panel"))
         self.source.start()
-        self._spawn("core", self._core_loop)
-        if self.upkeep is not None:
+        if self.upkeep is not None:   # before the core loop's first watchdog beat
             self.upkeep.ready(f"table {self.config.table.id}: ruling")
+        self._spawn("core", self._core_loop)
 
     def stop(self) -> None:
         self.stopped.set()
