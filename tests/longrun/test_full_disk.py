@@ -70,6 +70,7 @@ def test_full_disk_keeps_ruling_says_what_is_not_recorded_and_recovers(small_dis
         assert health["recorder"]["write_errors"] > 0 and health["recorder"]["ok"] is False
         assert "No space left" in health["recorder"]["last_error"]
         assert health["disk_free_mb"] < 0.1
+        assert 10 < health["memory_mb"] < 500 and health["log_days"] == 1   # the upkeep figures, filled in
         view = HealthMonitor().judge(health, now=0.0)
         assert view.level == "bad"
         assert "Not recording" in view.message and "lost" in view.message and "Disk full" in view.message
