@@ -2,7 +2,7 @@
 a copy exists off the table. Two things count as a copy (docs/log-format.md, "Retention"):
 
 - the floor holds it: the broker acknowledged (QoS 1 PUBACK) a retained anchor of that log whose signed
-  head lies in a later part, or at the part's very last line. The terminal keeps the latest acknowledged
+  head lies in a later part, or is the part's last line (or the line its final sig signs). The terminal keeps the latest acknowledged
   anchor of each log in ``<record.dir>/floor-confirmed.json``;
 - an operator exported it: a file ``<log>.exported`` beside the log's first part (any content; an export
   tool or ``touch`` makes it once the copy is safe) covers every part of that log.
@@ -82,16 +82,23 @@ def log_sets(directory: Path) -> list[LogSet]:
     return sorted(sets.values(), key=lambda s: s.name)
 
 
-def _last_line_index(path: Path) -> int:
-    """The ``n`` of the part's last whole line (-1 when it has none)."""
-    last = -1
+def _must_cover(path: Path) -> int:
+    """The ``n`` an anchor must reach to cover the whole part: its last whole line, or, when that line is
+    the signature of the line before it (a closed or rotated part ends so), the line it signs."""
+    last, text = -1, b""
     try:
         with open(path, "rb") as f:
             for line in f:
                 if line.endswith(b"\n"):
-                    last += 1
+                    last, text = last + 1, line
     except OSError:
-        return -1
+        return 1 << 62    # unreadable: never counted as covered
+    try:
+        record = json.loads(text) if text else {}
+    except ValueError:
+        return last
+    if isinstance(record, dict) and record.get("k") == "sig" and isinstance(record.get("of"), int):
+        return record["of"]
     return last
 
 
@@ -142,7 +149,7 @@ class Retention:
             return False
         if head.get("part", -1) > part.number:
             return True   # the signed chain runs through this part into a later one
-        return head.get("part") == part.number and head.get("n", -1) >= _last_line_index(part.path)
+        return head.get("part") == part.number and head.get("n", -1) >= _must_cover(part.path)
 
     # --- the sweep ----------------------------------------------------------------------------------
     def sweep(self, active: Iterable[str | os.PathLike] = ()) -> Sweep:
