@@ -2,8 +2,8 @@
 a copy exists off the table. Two things count as a copy (docs/log-format.md, "Retention"):
 
 - the floor holds it: the broker acknowledged (QoS 1 PUBACK) a retained anchor of that log whose signed
-  head lies in a later part, or is the part's last line (or the line its final sig signs). The terminal keeps the latest acknowledged
-  anchor of each log in ``<record.dir>/floor-confirmed.json``;
+  head lies in a later part, or is the part's last line (or the line its final sig signs). The terminal
+  keeps the latest acknowledged anchor of each log in ``<record.dir>/floor-confirmed.json``;
 - an operator exported it: a file ``<log>.exported`` beside the log's first part (any content; an export
   tool or ``touch`` makes it once the copy is safe) covers every part of that log.
 
