@@ -1,6 +1,6 @@
 """Soak: a month of hands through the real terminal at high speed, to show memory, threads and files stay flat.
 
-    python -m bench.soak [--hands 20000] [--loop 400] [--out bench/results/soak.json]
+    python -m bench.soak [--hands 20000] [--loop 400] [--headless] [--out bench/results/soak.json]
 
 ``--loop`` hands are simulated once, in a child process (``dealerbox simulate``), so the simulator and its
 referee are not in the measured process; the terminal (runtime.Terminal) then plays that log over and over,
@@ -96,7 +96,7 @@ def _slope(points: list[tuple[float, float]]) -> float:
     return sum((x - mx) * (y - my) for x, y in points) / den if den else 0.0
 
 
-def soak(hands: int, loop: int, work: Path, budget_s: float) -> dict:
+def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = False) -> dict:
     from dealerbox.config import Config, FloorConfig, RecordConfig, TableConfig
     from dealerbox.record.logformat import Header as LogHeader
     from dealerbox.record.recorder import Recorder
@@ -152,15 +152,25 @@ def soak(hands: int, loop: int, work: Path, budget_s: float) -> dict:
         while not done.wait(2.0):
             sample()
 
-    from dealerbox.sinks.screen import Screen
-    screen = Screen(config, (800, 480), fullscreen=False)
+    screen = None
+    if not headless:
+        from dealerbox.sinks.screen import Screen
+        screen = Screen(config, (800, 480), fullscreen=False)
+    updates = terminal.bus.subscribe("screen" if screen else "console")
     baseline = _rss_kib()
     terminal.start()
     th = threading.Thread(target=sampler, name="soak-sampler", daemon=True)
     th.start()
+    stop = lambda: terminal.hands_ended >= hands or time.monotonic() - start > budget_s  # noqa: E731
     try:
-        screen.run(terminal.bus.subscribe("screen"), terminal.submit,
-                   stop=lambda: terminal.hands_ended >= hands or time.monotonic() - start > budget_s)
+        if screen is not None:
+            screen.run(updates, terminal.submit, stop=stop)
+        else:   # a headless terminal's main thread: take the updates, as `run --headless` prints them
+            while not stop():
+                try:
+                    updates.get(timeout=0.2)
+                except queue.Empty:
+                    pass
     finally:
         done.set()
         th.join()
@@ -187,7 +197,8 @@ def soak(hands: int, loop: int, work: Path, budget_s: float) -> dict:
         "bytes_per_busy_day": round(per_hand * BUSY_HANDS_PER_HOUR * 24),
         "bytes_per_day_at_sim_pace": round(per_hand * DAY_S / sim_seconds_per_hand),
         "rotated_parts_removed": removed["parts"], "loop_log_bytes_per_hand": round(loop_log_bytes / loop),
-        "screen_events_kept": len(screen.events), "screen_cache_mb": round(screen.renderer.cache_bytes() / 2**20, 2),
+        "screen_events_kept": len(screen.events) if screen else None,
+        "screen_cache_mb": round(screen.renderer.cache_bytes() / 2**20, 2) if screen else None, "headless": headless,
         "samples": samples[:: max(1, len(samples) // 80)],
     }
 
@@ -223,13 +234,14 @@ def main() -> None:
     parser.add_argument("--loop", type=int, default=400, help="hands simulated once and played in a loop")
     parser.add_argument("--budget", type=float, default=3600.0, help="stop after this many seconds anyway")
     parser.add_argument("--imports", action="store_true", help="only report what each big import costs")
+    parser.add_argument("--headless", action="store_true", help="no screen (pygame never imported)")
     parser.add_argument("--out", default="", help="write the result as JSON here")
     args = parser.parse_args()
     if args.imports:
         result = imports()
     else:
         with tempfile.TemporaryDirectory(prefix="dealerbox-soak-") as tmp:
-            result = soak(args.hands, args.loop, Path(tmp), args.budget)
+            result = soak(args.hands, args.loop, Path(tmp), args.budget, args.headless)
     text = json.dumps(result, indent=1)
     if args.out:
         Path(args.out).write_text(text + "\n")
