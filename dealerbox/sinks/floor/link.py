@@ -31,6 +31,9 @@ from .security import configure_security, publish_properties, read_password
 from .session import Session
 from .spooler import STOP, Spooler
 
+from ...upkeep.bounded import RecentIds
+
+KNOWN_FINDINGS = 5000
 log = logging.getLogger("dealerbox.floor")
 
 __all__ = ["FloorCommand", "FloorLink", "OutboxError", "configure_security", "publish_properties",
@@ -93,7 +96,8 @@ class FloorLink(Spooler, Session, HoleCards, CommandDesk):
         self._holecards: deque[dict] = deque(maxlen=1000)
         self._holecards_trial: int | None = None
         self._holecards_allowed: bool | None = None
-        self._known_findings: set[str] = set()
+        # findings the floor may acknowledge: open ones are re-added with every state, so old ones can go (issue 19)
+        self._known_findings = RecentIds(KNOWN_FINDINGS)
         self._pending_drops: list[tuple[str, int]] = []
         self._pending_reason = "outbox-full"
         self._last_notice = 0.0
