@@ -33,7 +33,22 @@ COMMANDS = {
 }
 
 
-def build_parser() -> argparse.ArgumentParser:
+def chosen_command(argv: list[str]) -> str | None:
+    """The subcommand named in ``argv`` (the value of --config/-c is not one), or None."""
+    skip = False
+    for arg in argv:
+        if skip:
+            skip = False
+        elif arg in ("--config", "-c"):
+            skip = True
+        elif arg in COMMANDS:
+            return arg
+    return None
+
+
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """Every subcommand is listed; with ``only``, just that one's module is imported for its arguments, so a
+    terminal does not pay for the simulator's referee, the floor client or the signing library it never uses."""
     parser = argparse.ArgumentParser(prog="dealerbox", description="Dealer terminal for a live poker table.")
     parser.add_argument("--config", "-c", metavar="FILE", help="TOML configuration (default: built-in demo)")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
@@ -42,7 +57,8 @@ def build_parser() -> argparse.ArgumentParser:
         p.set_defaults(_module=f"dealerbox.commands.{name.replace('-', '_')}")
         # Also accepted after the subcommand; SUPPRESS keeps the one given before it when this is absent.
         p.add_argument("--config", "-c", metavar="FILE", default=argparse.SUPPRESS, help=argparse.SUPPRESS)
-        _module(name).add_arguments(p)
+        if only is None or name == only:
+            _module(name).add_arguments(p)
     return parser
 
 
@@ -51,7 +67,8 @@ def _module(name: str):
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = build_parser(chosen_command(argv))
     args = parser.parse_args(argv)
     try:
         # Loaded once here so every command gets the same validation and the same one-line error.

@@ -103,6 +103,8 @@ class RecordConfig:
     enabled: bool = True
     dir: str = "var/logs"
     rotate_mb: int = 64
+    rotate_daily: bool = True       # a new part at the first record after midnight UTC
+    keep_days: int = 0              # delete parts older than this once the floor or an export holds them; 0 = keep all
     key: str = ""                   # the table's signing key (dealerbox keygen); "" = logs are not signed
 
 

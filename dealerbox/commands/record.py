@@ -43,7 +43,7 @@ def run(args: argparse.Namespace, clock=time.monotonic) -> int:
         return 2
     header = table_header(config, registry, created=True)
     recorder = Recorder(args.out or config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
-                        clock=clock, signer=signer)
+                        clock=clock, signer=signer, rotate_daily=config.record.rotate_daily)
     print(f"dealerbox record: recording {port} to {recorder.path}", file=sys.stderr)
     # The board introduces itself and reports every tag it sees, so the log starts from the table as it is.
     source.send(p.CmdHello())

@@ -77,9 +77,12 @@ def run(args: argparse.Namespace) -> int:
         from ..record.recorder import Recorder
         from ..record.sequence import sequence_path
         from ..record.signing import table_signer
+        from ..upkeep.resume import check_last_stop
+        check_last_stop(config.record.dir)   # a power cut's log is verified and said, never written over
         recorder = Recorder(config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
                             signer=table_signer(config.record.key, config.table.id),
-                            hand_count=sequence_path(config.record.dir, config.table.id))
+                            hand_count=sequence_path(config.record.dir, config.table.id),
+                            rotate_daily=config.record.rotate_daily)
     floor = None
     # a replay never poses as the live table: off the floor unless asked, and then only under review/
     if config.floor.enabled and not args.no_floor and (kind != "replay" or args.review_floor):
@@ -90,6 +93,8 @@ def run(args: argparse.Namespace) -> int:
         floor = FloorLink(config, review=kind == "replay", outbox=demo_outbox)
     display = choose_display(config, args.headless or args.jsonl)
     terminal = Terminal(config, registry, source, recorder=recorder, floor=floor)
+    from ..upkeep.keeper import Upkeep   # only the running terminal needs it
+    terminal.upkeep = Upkeep(config.record.dir if recorder else None, config.record.keep_days)
     panel = _make_panel(config, terminal.submit)
     if panel is not None:
         terminal.attach(PanelSink(panel))

@@ -16,6 +16,10 @@ class FindingLog:
     def raise_(self, t: float, hand: int | None, rule_id: str, *, severity: str, outcome: str, ruling: str,
                seats: tuple[int, ...] = (), cards: tuple[str, ...] = ()) -> FindingRaised:
         assert severity in SEVERITIES and outcome in OUTCOMES, (severity, outcome)
+        if hand not in self._count and len(self._count) >= 16:
+            # hands only go forward: a month of hands must not keep a count per hand (issue 19)
+            for old in list(self._count)[:-8]:
+                del self._count[old]
         n = self._count[hand] = self._count.get(hand, 0) + 1
         finding = FindingRaised(
             t, hand, id=f"h{hand if hand is not None else 0}-{n}", rule=rule_id, citation=rule(rule_id).citation,

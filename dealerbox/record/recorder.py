@@ -1,4 +1,7 @@
-"""The recorder: writes the tamper-evident recorded log (docs/log-format.md), rotating by size.
+"""The recorder: writes the tamper-evident recorded log (docs/log-format.md), rotating by size and by day.
+
+With ``rotate_daily`` a new part starts at the first record after midnight UTC, so a day of table log is a
+set of whole files that retention (dealerbox/upkeep/retention.py) can delete once a copy is off the table.
 
 Durability policy: every record is written to the file at once (no userspace buffer), so a crash of
 dealerbox loses nothing. ``fsync`` (what survives a power cut) runs on every dealer input and link change,
@@ -56,13 +59,18 @@ class Recorder:
     def __init__(self, directory: str | os.PathLike, header: Header, rotate_bytes: int = DEFAULT_ROTATE_BYTES, *,
                  name: str | None = None, clock: Callable[[], float] = time.monotonic,
                  fsync_every_s: float = 1.0, retry_every_s: float = 1.0, buffer_max: int = 10_000,
-                 signer: Signer | None = None, hand_count: str | os.PathLike | None = None) -> None:
+                 signer: Signer | None = None, hand_count: str | os.PathLike | None = None,
+                 rotate_daily: bool = False, wall: Callable[[], float] = time.time) -> None:
         self.directory = Path(directory)
         self.rotate_bytes = max(1024, int(rotate_bytes))
         self.clock = clock
         self.fsync_every_s = fsync_every_s
         self.retry_every_s = retry_every_s
         self.buffer_max = buffer_max
+        self.rotate_daily = rotate_daily
+        self.wall = wall
+        self._part_day = ""         # UTC date the current part was started on (daily rotation)
+        self._part_records = 0      # lines after the current part's header
         created = header.created or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
         self.signer = signer
         self._hand_count = Path(hand_count) if hand_count else None
@@ -173,6 +181,9 @@ class Recorder:
                 if gap_first else head
             if isinstance(entry, Sig) and not entry.sig:
                 entry = self._signature(entry.t)
+            if self.rotate_daily and self._new_day(entry):
+                self._rotate()
+                continue
             text, h = self._chain.peek(entry)
             data = text.encode()
             if not self._append(data):
@@ -182,6 +193,10 @@ class Recorder:
             else:
                 self._pending.popleft()
             self._chain.commit(h, header=isinstance(entry, Header))
+            if isinstance(entry, Header):
+                self._part_day, self._part_records = self._today(), 0
+            else:
+                self._part_records += 1
             if isinstance(entry, Header) and entry.part == 0:
                 self.origin = h     # names this log among the table's logs (anchors carry it)
             self._size += len(data)
@@ -201,6 +216,15 @@ class Recorder:
             self.last_error = ""
         if sync or wrote_important or now - self._last_fsync >= self.fsync_every_s:
             self._fsync()
+
+    def _today(self) -> str:
+        return time.strftime("%Y-%m-%d", time.gmtime(self.wall()))
+
+    def _new_day(self, entry: Record) -> bool:
+        # Only before a record (never splitting a header from its part, nor a closing line and its signature),
+        # and only when the current part already holds a record: a part is never just a header.
+        return (not isinstance(entry, Header | Closed | Sig) and self._part_day != ""
+                and self._part_records > 0 and self._today() != self._part_day)
 
     def _append(self, data: bytes) -> bool:
         """Write all of ``data`` to the current part; on failure cut the file back and report."""

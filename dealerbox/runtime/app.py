@@ -34,6 +34,7 @@ from .sinks import FloorSink, Notifier, RecordSink, Sink
 
 if TYPE_CHECKING:
     from ..sinks.floor.link import FloorLink
+    from ..upkeep.keeper import Upkeep
 
 log = logging.getLogger("dealerbox")
 
@@ -97,6 +98,7 @@ class Terminal:
     source: Source
     recorder: RecordSink | None = None
     floor: FloorLink | None = None             # attached as a FloorSink; other sinks through attach()
+    upkeep: Upkeep | None = None               # figures, retention, watchdog (dealerbox/upkeep/)
     clock: Callable[[], float] = time.monotonic
     bus: EventBus = field(default_factory=EventBus)
     stopped: threading.Event = field(default_factory=threading.Event)
@@ -139,6 +141,8 @@ class Terminal:
     def start(self) -> None:
         self.notifier.start(self.submit)
         self.source.start()
+        if self.upkeep is not None:   # before the core loop's first watchdog beat
+            self.upkeep.ready(f"table {self.config.table.id}: ruling")
         core = threading.Thread(target=self._core_loop, name="dealerbox-core", daemon=True)
         core.start()
         self._threads.append(core)
@@ -156,6 +160,8 @@ class Terminal:
     def _core_loop(self) -> None:
         while not self.stopped.is_set():
             self._say_waiting()
+            if self.upkeep is not None:   # the watchdog hears from this loop, so a hung loop is restarted
+                self.upkeep.tick(self.floor, self.recorder, f"table {self.config.table.id}: {self.hands_ended} hands")
             events: list[TableEvent] = []
             try:
                 entry: Record | None = self.source.entries.get(timeout=0.05)
@@ -236,6 +242,8 @@ class Terminal:
         h.update(self.notifier.health())
         if self.recorder is not None:
             h["recorder"] = self.recorder.health()
+        if self.upkeep is not None:   # memory_mb, disk_free_mb, log_days, outbox_depth (docs/screen.md)
+            h.update(self.upkeep.current(h.get("floor")))
         return h
 
     # --- main-thread drivers --------------------------------------------------------------------------

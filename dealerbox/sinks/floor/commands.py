@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from ...engine.inputs import DealerInput
 from . import contract as c
+from ...upkeep.bounded import RecentIds
 
 log = logging.getLogger("dealerbox.floor")
 
@@ -41,7 +42,7 @@ class CommandDesk:
     refusals: deque[str]
     _lock: threading.Lock
     _seen_cmds: deque[tuple[str, int]]
-    _known_findings: set[str]
+    _known_findings: RecentIds
     _refresh: bool
 
     def _on_message(self, client, userdata, message) -> None:

@@ -31,9 +31,12 @@ from .security import configure_security, publish_properties, read_password
 from .session import Session
 from .spooler import STOP, Spooler
 
+from ...upkeep.bounded import RecentIds
+
 if TYPE_CHECKING:    # the bus is the runtime's; the link only reads the Update it is handed
     from ...runtime.bus import Update
 
+KNOWN_FINDINGS = 5000
 log = logging.getLogger("dealerbox.floor")
 
 __all__ = ["FloorCommand", "FloorLink", "OutboxError", "configure_security", "publish_properties",
@@ -58,6 +61,8 @@ class FloorLink(Spooler, Session, HoleCards, CommandDesk):
         # cards, and its own outbox beside the live one so no live row is ever sent under review or vice versa.
         self.review = review
         self._anchor_sent = None
+        self._anchor_mid: tuple[int, dict] | None = None   # the anchor publish awaiting its PUBACK
+        self.anchor_acked: dict | None = None   # the latest anchor the broker acknowledged (log retention)
         self.retain = not review
         self.hole_cards = self.fc.hole_cards_topic and not review
         live = Path(outbox or self.fc.outbox)   # ``outbox``: a simulated table's own file (run --source simulator)
@@ -94,7 +99,8 @@ class FloorLink(Spooler, Session, HoleCards, CommandDesk):
         self._holecards: deque[dict] = deque(maxlen=1000)
         self._holecards_trial: int | None = None
         self._holecards_allowed: bool | None = None
-        self._known_findings: set[str] = set()
+        # findings the floor may acknowledge: open ones are re-added with every state, so old ones can go (issue 19)
+        self._known_findings = RecentIds(KNOWN_FINDINGS)
         self._pending_drops: list[tuple[str, int]] = []
         self._pending_reason = "outbox-full"
         self._last_notice = 0.0

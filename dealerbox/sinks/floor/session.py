@@ -130,6 +130,8 @@ class Session:
     last_error: str
     window: int
     _anchor_sent: dict | None           # the last signed head published, so an unchanged one is not resent
+    _anchor_mid: tuple[int, dict] | None
+    anchor_acked: dict | None
     reconnect_min: float
     reconnect_max: float
     _lock: threading.Lock
@@ -360,8 +362,10 @@ class Session:
         payload = c.state_payload(self.env, state, t, self.clock(), reader, self.health())
         self._publish_json(client, "state", payload, retain=self.retain)
         if (anchor := new_anchor(self.site, reader, self._anchor_sent, self.review)) is not None:
-            self._publish_json(client, "anchor", anchor, retain=True)
+            info = self._publish_json(client, "anchor", anchor, retain=True)
             self._anchor_sent = anchor
+            with self._lock:
+                self._anchor_mid = (info.mid, anchor)
         self.counters["states_published"] += 1
         return True
 
@@ -407,6 +411,8 @@ class Session:
             topic = self._topics.pop(mid, None)
             if mid == self._holecards_trial and not reason_code.is_failure:
                 self._holecards_allowed = True
+            if self._anchor_mid is not None and mid == self._anchor_mid[0] and not reason_code.is_failure:
+                self.anchor_acked = self._anchor_mid[1]   # the broker holds it, retained: logs it covers may go
             if reason_code.is_failure:
                 # the row stays in the outbox: a broker that refuses is misconfigured, and the data is kept
                 self._refused.append((topic, str(reason_code)))

@@ -16,6 +16,7 @@ from ...config import FloorConfig
 from ...engine.events import FindingRaised
 from . import contract as c
 from .outbox import Outbox
+from ...upkeep.bounded import RecentIds
 
 if TYPE_CHECKING:
     from ...runtime.bus import Update
@@ -53,7 +54,7 @@ class Spooler:
     _state_body: tuple[Any, float, dict] | None
     _state_dirty: bool
     _holecards: deque[dict]
-    _known_findings: set[str]
+    _known_findings: RecentIds
     _pending_drops: list[tuple[str, int]]
     _pending_reason: str
     _last_notice: float

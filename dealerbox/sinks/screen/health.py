@@ -142,6 +142,11 @@ def judge_upkeep(health: dict, messages: list[str]) -> tuple[str, str]:
         elif disk < DISK_WARN_MB:
             level = _worse(level, "warn")
             messages.append(f"Disk nearly full: {disk:,.0f} MB left")
+    recorder = health.get("recorder")
+    if isinstance(recorder, dict) and (recorder.get("last_error") or recorder.get("dropped")):
+        level = "bad"   # the hand is still ruled and shown; what the log misses is said, with its count
+        messages.append(f"Not recording: {recorder.get('buffered', 0)} records waiting, "
+                        f"{recorder.get('dropped', 0)} lost; free space on the card")
     if days is not None:
         parts.append(f"logs {days:.0f} day{'' if days == 1 else 's'} kept")
     if depth is not None:

@@ -1,0 +1,252 @@
+"""Soak: a month of hands through the real terminal at high speed, to show memory, threads and files stay flat.
+
+    python -m bench.soak [--hands 20000] [--loop 400] [--headless] [--out bench/results/soak.json]
+
+``--loop`` hands are simulated once, in a child process (``dealerbox simulate``), so the simulator and its
+referee are not in the measured process; the terminal (runtime.Terminal) then plays that log over and over,
+each pass shifted on in time, as fast as it takes it (a bounded queue, as a board cannot run ahead either),
+with the screen (SDL dummy driver), the recorder and the floor link to a real mosquitto, and the upkeep
+figures. Every 2 s a sampler notes hands ended, RSS, open file descriptors, threads, the outbox depth and
+the bytes recorded. Rotated log parts are measured and removed as the run goes, so the bench does not need
+a gigabyte of disk. The slope is a least-squares fit over the second half (after first-use caches).
+
+``--imports`` instead reports what each big import costs: RSS and ``-X importtime`` in a fresh interpreter.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import queue
+import re
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import replace
+from pathlib import Path
+
+from .broker import BrokerMissing, Mosquitto
+
+DAY_S = 86400.0
+BUSY_HANDS_PER_HOUR = 35    # a brisk live hold'em table with an automatic shuffler
+
+
+class LoopingSource:
+    """Plays the same records again and again, each pass after the last on the source clock."""
+
+    def __init__(self, records: list, maxsize: int = 1000) -> None:
+        self.records = records
+        self.span = records[-1].t - records[0].t + 1.0
+        self.entries: queue.Queue = queue.Queue(maxsize)
+        self.counters = {"records": 0, "passes": 0}
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> None:
+        self._thread = threading.Thread(target=self._run, name="looping-source", daemon=True)
+        self._thread.start()
+
+    def stop(self) -> None:
+        self._stop.set()
+        if self._thread is not None:
+            self._thread.join(timeout=5)
+
+    def send(self, message: object) -> None:
+        """A recorded board cannot answer host commands."""
+
+    def _run(self) -> None:
+        offset = 0.0
+        while not self._stop.is_set():
+            for record in self.records:
+                shifted = _shifted(record, offset) if offset else record
+                while not self._stop.is_set():
+                    try:
+                        self.entries.put(shifted, timeout=0.1)
+                        break
+                    except queue.Full:
+                        continue
+                if self._stop.is_set():
+                    return
+                self.counters["records"] += 1
+            offset += self.span
+            self.counters["passes"] += 1
+
+
+def _shifted(record, offset: float):
+    if hasattr(record, "input"):   # a dealer input keeps its time inside the DealerInput
+        return replace(record, input=replace(record.input, t=round(record.input.t + offset, 6)))
+    return replace(record, t=round(record.t + offset, 6))
+
+
+def _rss_kib() -> int:
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * os.sysconf("SC_PAGE_SIZE") // 1024
+
+
+def _slope(points: list[tuple[float, float]]) -> float:
+    n = len(points)
+    if n < 3:
+        return 0.0
+    mx = sum(x for x, _ in points) / n
+    my = sum(y for _, y in points) / n
+    den = sum((x - mx) ** 2 for x, _ in points)
+    return sum((x - mx) * (y - my) for x, y in points) / den if den else 0.0
+
+
+def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = False) -> dict:
+    from dealerbox.config import Config, FloorConfig, RecordConfig, TableConfig
+    from dealerbox.record.logformat import Header as LogHeader
+    from dealerbox.record.recorder import Recorder
+    from dealerbox.runtime.app import Terminal, load_registry, make_header
+    from dealerbox.sources import open_log
+    from dealerbox.upkeep.figures import open_fds
+    from dealerbox.upkeep.keeper import Upkeep
+
+    log_path = work / "loop.jsonl"
+    made = subprocess.run([sys.executable, "-m", "dealerbox", "simulate", "--hands", str(loop), "--seed", "19",
+                           "--out", str(log_path)], capture_output=True, text=True, timeout=1800)
+    if made.returncode != 0:
+        raise SystemExit(f"simulate failed: {made.stderr[-400:]}")
+    records = [r for r in open_log(log_path) if not isinstance(r, LogHeader)]
+    loop_log_bytes = log_path.stat().st_size
+    sim_seconds_per_hand = (records[-1].t - records[0].t) / loop
+    broker = None
+    try:
+        broker = Mosquitto().start()
+    except BrokerMissing as e:
+        print(f"soak: {e}: floor link off", file=sys.stderr)
+    config = Config(table=TableConfig(id="SOAK", site="bench"),
+                    record=RecordConfig(enabled=True, dir=str(work / "logs"), rotate_mb=16),
+                    floor=FloorConfig(enabled=broker is not None, port=broker.port if broker else 1883,
+                                      outbox=str(work / "outbox.sqlite")))
+    registry = load_registry(config)
+    recorder = Recorder(config.record.dir, make_header(config, registry), rotate_bytes=config.record.rotate_mb << 20)
+    floor = None
+    if broker is not None:
+        from dealerbox.sinks.floor.link import FloorLink
+        floor = FloorLink(config)
+    source = LoopingSource(records)
+    terminal = Terminal(config, registry, source, recorder=recorder, floor=floor,
+                        upkeep=Upkeep(config.record.dir, keep_days=0))
+    samples: list[dict] = []
+    removed = {"parts": 0, "bytes": 0}
+    start = time.monotonic()
+    done = threading.Event()
+
+    def sample() -> None:
+        fh = floor.health() if floor else {}
+        samples.append({"s": round(time.monotonic() - start, 1), "hands": terminal.hands_ended,
+                        "rss_kib": _rss_kib(), "fds": open_fds(), "threads": threading.active_count(),
+                        "outbox": fh.get("outbox_depth"), "floor_queued": fh.get("queued"),
+                        "recorded_bytes": recorder.bytes_written})
+        for part in recorder.parts[:-1]:    # measured, then removed: the bench must not fill the disk
+            if part.exists():
+                removed["bytes"] += part.stat().st_size
+                removed["parts"] += 1
+                part.unlink()
+
+    def sampler() -> None:
+        while not done.wait(2.0):
+            sample()
+
+    screen = None
+    if not headless:
+        from dealerbox.sinks.screen import Screen
+        screen = Screen(config, (800, 480), fullscreen=False)
+    updates = terminal.bus.subscribe("screen" if screen else "console")
+    baseline = _rss_kib()
+    terminal.start()
+    th = threading.Thread(target=sampler, name="soak-sampler", daemon=True)
+    th.start()
+    stop = lambda: terminal.hands_ended >= hands or time.monotonic() - start > budget_s  # noqa: E731
+    try:
+        if screen is not None:
+            screen.run(updates, terminal.submit, stop=stop)
+        else:   # a headless terminal's main thread: take the updates, as `run --headless` prints them
+            while not stop():
+                try:
+                    updates.get(timeout=0.2)
+                except queue.Empty:
+                    pass
+    finally:
+        done.set()
+        th.join()
+        sample()
+        terminal.stop()
+        if broker:
+            broker.stop()
+    wall = time.monotonic() - start
+    played = terminal.hands_ended
+    half = [(s["hands"], s["rss_kib"]) for s in samples if s["hands"] >= played / 2]
+    warm = [s for s in samples if s["hands"] >= played / 10] or samples
+    per_hand = recorder.bytes_written / max(played, 1)
+    return {
+        "hands": played, "wall_s": round(wall, 1), "hands_per_s": round(played / wall, 1),
+        "loop_hands": loop, "passes": source.counters["passes"],
+        "imports_and_setup_mb": round(baseline / 1024, 1),
+        "peak_rss_mb": round(max(s["rss_kib"] for s in samples) / 1024, 1),
+        "final_rss_mb": round(samples[-1]["rss_kib"] / 1024, 1),
+        "slope_kib_per_1000_hands": round(_slope(half) * 1000, 1),
+        "fds": sorted({s["fds"] for s in warm}), "threads": sorted({s["threads"] for s in warm}),
+        "max_outbox_depth": max((s["outbox"] or 0) for s in samples),
+        "recorded_bytes": recorder.bytes_written, "bytes_per_hand": round(per_hand),
+        "simulated_s_per_hand": round(sim_seconds_per_hand, 1),
+        "bytes_per_busy_day": round(per_hand * BUSY_HANDS_PER_HOUR * 24),
+        "bytes_per_day_at_sim_pace": round(per_hand * DAY_S / sim_seconds_per_hand),
+        "rotated_parts_removed": removed["parts"], "loop_log_bytes_per_hand": round(loop_log_bytes / loop),
+        "screen_events_kept": len(screen.events) if screen else None,
+        "screen_cache_mb": round(screen.renderer.cache_bytes() / 2**20, 2) if screen else None, "headless": headless,
+        "samples": samples[:: max(1, len(samples) // 80)],
+    }
+
+
+BIG_IMPORTS = ("pygame", "paho.mqtt.client", "jsonschema", "nacl.signing", "sqlite3", "serial", "gpiozero",
+               "argon2", "pokerkit", "dealerbox.engine.engine", "dealerbox.sinks.screen", "dealerbox.sinks.floor.link",
+               "dealerbox.record.recorder", "dealerbox.commands.run")
+
+
+def imports() -> dict:
+    """RSS each module adds to a bare interpreter, and its own cumulative import time (-X importtime)."""
+    out = {}
+    env = {**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
+    for name in BIG_IMPORTS:
+        code = ("import os\nrss=lambda: int(open('/proc/self/statm').read().split()[1])*os.sysconf('SC_PAGE_SIZE')\n"
+                f"a=rss()\nimport {name}\nprint((rss()-a)/2**20)")
+        r = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True, env=env)
+        if r.returncode != 0:
+            out[name] = {"error": r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "failed"}
+            continue
+        us = 0
+        for line in r.stderr.splitlines():
+            m = re.match(r"import time:\s+\d+ \|\s+(\d+) \| (\s*)(\S+)$", line)
+            if m and m.group(3) == name:
+                us = int(m.group(1))
+        out[name] = {"rss_mb": round(float(r.stdout.strip()), 1), "import_ms": round(us / 1000, 1)}
+    return out
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(prog="python -m bench.soak", description=__doc__.split("\n")[0])
+    parser.add_argument("--hands", type=int, default=20_000)
+    parser.add_argument("--loop", type=int, default=400, help="hands simulated once and played in a loop")
+    parser.add_argument("--budget", type=float, default=3600.0, help="stop after this many seconds anyway")
+    parser.add_argument("--imports", action="store_true", help="only report what each big import costs")
+    parser.add_argument("--headless", action="store_true", help="no screen (pygame never imported)")
+    parser.add_argument("--out", default="", help="write the result as JSON here")
+    args = parser.parse_args()
+    if args.imports:
+        result = imports()
+    else:
+        with tempfile.TemporaryDirectory(prefix="dealerbox-soak-") as tmp:
+            result = soak(args.hands, args.loop, Path(tmp), args.budget, args.headless)
+    text = json.dumps(result, indent=1)
+    if args.out:
+        Path(args.out).write_text(text + "\n")
+    print(text if args.imports else json.dumps({k: v for k, v in result.items() if k != "samples"}, indent=1))
+
+
+if __name__ == "__main__":
+    main()

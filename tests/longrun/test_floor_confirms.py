@@ -1,0 +1,47 @@
+"""The floor's acknowledgement is what lets retention delete: a real mosquitto PUBACKs the retained anchor the
+floor link publishes, the upkeep notes it in floor-confirmed.json, and an old part it covers can then go."""
+
+import os
+
+from dealerbox.config import load
+from dealerbox.pipeline import Pipeline
+from dealerbox.config import Config
+from dealerbox.runtime.bus import Update
+from dealerbox.sinks.floor.link import FloorLink
+from dealerbox.tags import demo_registry
+from dealerbox.upkeep.keeper import Upkeep
+from dealerbox.upkeep.retention import CONFIRMED_FILE
+from tests.security.test_evidence_signing import _signed_log, keys  # noqa: F401 - the key pair fixture
+from tests.waiting import wait_until
+
+DAY = 86400.0
+
+
+def test_an_acknowledged_anchor_frees_the_parts_it_covers(broker, tmp_path, keys):
+    rec = _signed_log(tmp_path, keys, hands=6, rotate_bytes=2048)
+    assert rec.part >= 2
+    cfg = tmp_path / "t.toml"
+    cfg.write_text(f'[table]\nid = "T01"\nsite = "demo"\n[floor]\nhost = "{broker.host}"\nport = {broker.port}\n'
+                   f'outbox = "{tmp_path / "o.sqlite"}"\n')
+    link = FloorLink(load(cfg), reconnect_min=0.05, reconnect_max=0.3).start()
+    logs = tmp_path / "logs"
+    later = [0.0]
+    upkeep = Upkeep(logs, keep_days=7, wall=lambda: later[0])
+    try:
+        assert upkeep.retention.sweep().deleted == []   # nothing confirmed yet: nothing goes
+        pipe = Pipeline(Config(), demo_registry())
+        link.submit(Update((), pipe.engine.snapshot(), {"recorder": rec.health()}))
+        assert wait_until(lambda: link.anchor_acked is not None, 10)
+    finally:
+        link.stop(timeout=2)
+    assert link.anchor_acked["head"] == rec.anchor["head"]
+    upkeep.tick(link, None, "test")   # notes the acknowledged anchor, then sweeps
+    confirmed = (logs / CONFIRMED_FILE).read_text()
+    assert f'"part": {rec.part}' in confirmed
+    parts = sorted(logs.glob("T01-test*.jsonl"))
+    for p in parts:
+        os.utime(p, (1000.0, 1000.0))
+    later[0] = 1000.0 + 10 * DAY
+    upkeep.retention.sweep()
+    # The anchor signs the closing line of the last part: every part is covered, and all go.
+    assert not list(logs.glob("T01-test*.jsonl"))
