@@ -61,6 +61,7 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
         self.chip_from: dict[str, tuple[str, float]] = {}   # chip uid -> (zone it left, when), until it lands
         self.pot_leaving: dict[str, float] = {}             # chips that left the pot and have not landed
         self.acked: set[str] = set()
+        self.dealer: str | None = None           # who signed in on the terminal (dealer_taps: sign-in/out)
         self.last_hand: Hand | None = None
 
     # --- the one entry point -----------------------------------------------------------------------------
@@ -293,4 +294,5 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
             pot=sum(self.pot_zone.values()), pots=pots, seats=tuple(seats), findings=findings,
             to_act=(hb.to_act if running and not h.decided else None), deck_id=self.deck_id, winners=winners,
             pot_winners=tuple(h.winners) if h is not None and h.decided else (),
-            question=(hb.question.view() if running and hb.question is not None else self.stacks.question))
+            question=(hb.question.view() if running and hb.question is not None else self.stacks.question),
+            dealer=self.dealer)

@@ -126,7 +126,12 @@ class FloorSink:
         self.link = link
 
     def start(self, submit: Submit) -> None:
-        self.link.commands = _HandOver(submit)
+        def hand_over(command: FloorCommand) -> None:
+            # re-stamped on the source's clock by the core thread, so the 0.0 here never reaches the engine
+            tap = command.as_input(0.0)
+            if tap is not None:
+                submit(tap)
+        self.link.on_command = hand_over
         self.link.start()
 
     def accept(self, update: Update) -> None:
@@ -137,20 +142,6 @@ class FloorSink:
 
     def stop(self) -> None:
         self.link.stop()
-
-
-class _HandOver(queue.Queue):
-    """Stands where the floor link puts accepted commands: each is handed to the terminal as it arrives
-    (re-stamped on the source's clock by the core thread), so nothing waits in this queue."""
-
-    def __init__(self, submit: Submit) -> None:
-        super().__init__()
-        self._submit = submit
-
-    def put(self, item: FloorCommand, block: bool = True, timeout: float | None = None) -> None:
-        tap = item.as_input(0.0)
-        if tap is not None:
-            self._submit(tap)
 
 
 class PanelSink:

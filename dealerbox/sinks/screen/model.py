@@ -12,6 +12,7 @@ from typing import Iterable
 from ...engine import events as te
 from ...engine.state import FindingView, QuestionView, SeatView, TableState
 from . import theme
+from .history import who_name
 from .sheet import SeatSheet
 
 PHASE_NAMES = {"idle": "Waiting", "deal": "Dealing", "preflop": "Pre-flop", "flop": "Flop", "turn": "Turn",
@@ -181,3 +182,17 @@ def question_keys(question: QuestionView) -> list[KeySpec]:
     return [KeySpec(label, theme.KEY_CONFIRM if i == 0 else theme.KEY, f"answer:{question.id}:{key}",
                     action="answer", ref=question.id, choice=key)
             for i, (key, label) in enumerate(question.answers)]
+
+
+def who_line(state: TableState, events: Iterable[te.TableEvent]) -> str:
+    """The top bar's who: who acknowledged the last finding the floor answered, then the dealer on duty
+    (``h3-1 acknowledged by sam · Dealer D17``); "" when neither is known (the bar as it always was)."""
+    parts = []
+    acked = next((e for e in reversed(list(events)) if isinstance(e, te.FindingAcknowledged) and e.by), None)
+    if acked is not None:
+        parts.append(f"{acked.id} acknowledged by {who_name(acked.by or '')}")
+    if state.dealer:
+        parts.append(f"Dealer {state.dealer}")
+    elif parts:
+        parts.append("no dealer signed in")
+    return "  ·  ".join(parts)

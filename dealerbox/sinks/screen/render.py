@@ -26,7 +26,7 @@ from .health import HealthView
 from .history import hand_records
 from .layout import frame_layout
 from .model import (IN_HAND_PHASES, PHASE_NAMES, UiState, confirm_keys, history_keys, open_findings,
-                    table_keys)
+                    table_keys, who_line)
 from .sheet_view import SheetPainter
 from .table import TablePainter
 
@@ -52,7 +52,7 @@ class Renderer(TablePainter, SheetPainter, BannerPainter):
         frame.surface.blit(base, at.keys, at.keys)
         frame.surface.blit(base, at.body, at.body)
 
-        self.draw_top(frame, at.top, state, health)
+        self.draw_top(frame, at.top, state, health, who_line(state, events))
         if at.alert:
             self.draw_alert(frame, at.alert, health)
         if ui.history:
@@ -86,12 +86,12 @@ class Renderer(TablePainter, SheetPainter, BannerPainter):
             self._bases.put(key, img)
         return img
 
-    def draw_top(self, frame: Frame, rect: pygame.Rect, state: TableState, health: HealthView) -> None:
+    def draw_top(self, frame: Frame, rect: pygame.Rect, state: TableState, health: HealthView, who: str = "") -> None:
         key = ("top", tuple(rect), state.hand, state.phase, state.game, state.deck_id,
-               health.board, health.board_level, health.floor, health.floor_level)
-        self.layer(frame, key, rect, lambda f, r: self._draw_top(f, r, state, health), keyed=False)
+               health.board, health.board_level, health.floor, health.floor_level, who)
+        self.layer(frame, key, rect, lambda f, r: self._draw_top(f, r, state, health, who), keyed=False)
 
-    def _draw_top(self, frame: Frame, rect: pygame.Rect, state: TableState, health: HealthView) -> None:
+    def _draw_top(self, frame: Frame, rect: pygame.Rect, state: TableState, health: HealthView, who: str) -> None:
         pygame.draw.rect(frame.surface, theme.BAR, rect)
         pad = self.px(12)
         hand = f"Hand {state.hand}" if state.hand is not None else "No hand yet"
@@ -99,8 +99,7 @@ class Renderer(TablePainter, SheetPainter, BannerPainter):
         r = self.text(frame, PHASE_NAMES.get(state.phase, state.phase), "big", theme.SEAT_TO_ACT, kind="phase",
                       ref=state.phase, midleft=(r.right + pad * 2, rect.centery))
         game = state.game.upper() + (f"  deck {state.deck_id}" if state.deck_id else "")
-        if game.strip():
-            self.text(frame, game, "small", theme.TEXT_DIM, kind="game", midleft=(r.right + pad * 2, rect.centery))
+        left = r.right + pad * 2
         # Health corner: two dots and a few characters, right-aligned; the alert strip says more.
         x = rect.right - pad
         for name, value, level in (("FLOOR", health.floor, health.floor_level),
@@ -113,6 +112,18 @@ class Renderer(TablePainter, SheetPainter, BannerPainter):
             pygame.draw.circle(frame.surface, colour, centre, radius)
             r = self.text(frame, name, "tiny", theme.TEXT_DIM, midright=(centre[0] - radius - self.px(4), rect.centery))
             x = r.left - pad
+        if not who:
+            if game.strip():
+                self.text(frame, game, "small", theme.TEXT_DIM, kind="game", midleft=(left, rect.centery))
+            return
+        # Who is dealing and who answered the last floor call: under the game, in the room the bar has left.
+        room = max(self.px(40), x - left)
+        quarter = rect.height // 4
+        if game.strip():
+            self.text(frame, self.fit(game, "tiny", room), "tiny", theme.TEXT_DIM, kind="game",
+                      midleft=(left, rect.top + quarter + self.px(1)))
+        self.text(frame, self.fit(who, "tiny", room), "tiny", theme.TEXT, kind="who",
+                  midleft=(left, rect.bottom - quarter - self.px(1)))
 
     def draw_alert(self, frame: Frame, rect: pygame.Rect, health: HealthView) -> None:
         colour = theme.HEALTH_BAD if health.level == "bad" else theme.HEALTH_WARN
