@@ -14,6 +14,7 @@ from ..sinks.floor import contract as c
 from ..sinks.floor.view import MAX_PAYLOAD, STREAMS, Stream, judge
 import sqlalchemy as sa
 
+from ..record.anchor import anchor_errors
 from .store import Store
 
 TILE_FIELDS = ("hand", "phase", "game", "stakes", "dealer", "pot", "findings", "health")
@@ -72,6 +73,8 @@ class FloorIngest:
         return got
 
     def _receive(self, topic: str, raw: bytes, now: float, conn: sa.Connection) -> Received:
+        if topic.endswith("/anchor"):
+            return self._anchor(topic, raw, now, conn)
         parsed = c.parse_topic(topic)
         if parsed is None:
             return self._refuse(conn, None, None, topic, "not a floor topic", now)
@@ -141,6 +144,24 @@ class FloorIngest:
             return False
         stream = self.streams.setdefault((site, table, kind, payload["boot"]), Stream())
         return not stream.accept(payload["seq"])
+
+    def _anchor(self, topic: str, raw: bytes, now: float, conn: sa.Connection) -> Received:
+        """A table's signed log head: kept (every one, not only the retained latest) for ``verify --anchors``."""
+        parts = topic.split("/")
+        if len(parts) != 4 or parts[0] != c.ROOT or not (c.NAME.match(parts[1]) and c.NAME.match(parts[2])):
+            return self._refuse(conn, None, None, topic, "not a floor topic", now)
+        site, table = parts[1], parts[2]
+        try:
+            payload = json.loads(raw.decode("utf-8")) if len(raw) <= MAX_PAYLOAD else None
+        except (UnicodeDecodeError, ValueError) as e:
+            return self._refuse(conn, site, table, topic, f"malformed JSON ({e})", now)
+        errors = anchor_errors(payload) if payload is not None else ["(top level): larger than the floor accepts"]
+        if not errors and (payload["site"], payload["table"]) != (site, table):
+            errors = [f"site/table: {payload['site']}/{payload['table']} on {site}/{table}'s topic"]
+        if errors:
+            return self._refuse(conn, site, table, topic, f"anchor: {errors[0]}", now)
+        kept = self.store.keep_anchor(conn, payload, now)
+        return Received([], kept, "" if kept else "duplicate")
 
     def _refuse(self, conn: sa.Connection, site: str | None, table: str | None, topic: str, reason: str,
                 now: float) -> Received:

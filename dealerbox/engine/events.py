@@ -226,6 +226,13 @@ class DealerSignedIn(TableEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class BadgeShown(TableEvent):
+    """A tag enrolled as a badge was held over ``zone``: the terminal signs in the dealer it belongs to."""
+    zone: str
+    uid: str
+
+
+@dataclass(frozen=True, slots=True)
 class DealerSignedOut(TableEvent):
     """The dealer on duty left the table (signed out, or another dealer signed in)."""
     dealer: str

@@ -99,6 +99,9 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
                     self.puck = None
                 elif tag.kind == "kill" and kind is ev.ZoneEntered:
                     out += self._kill_puck(t, event.zone)
+                elif tag.kind == "badge" and kind is ev.ZoneEntered:
+                    # who the badge belongs to is the terminal's business (audit.badges), not the rules'
+                    out.append(te.BadgeShown(t, self.hand_no, event.zone, tag.uid))
                 if not out:
                     return out
             elif kind is ev.ZoneEntered:   # UnknownTag

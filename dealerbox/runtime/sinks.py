@@ -20,6 +20,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
+from ..engine.events import BadgeShown
 from ..engine.inputs import DealerInput
 from ..record.logformat import Record
 from .bus import EventBus, Update
@@ -27,6 +28,7 @@ from .bus import EventBus, Update
 if TYPE_CHECKING:  # the adapters take the objects as they are; importing them here would load paho, gpiozero
     from ..sinks.floor.link import FloorCommand, FloorLink
     from ..sinks.panel import Panel
+    from ..sinks.screen.signin import SignInDesk
 
 log = logging.getLogger("dealerbox")
 
@@ -142,6 +144,34 @@ class FloorSink:
 
     def stop(self) -> None:
         self.link.stop()
+
+
+class BadgeSink:
+    """A dealer's badge held over a zone (the engine's BadgeShown) signs that dealer in: ``audit.badges`` says
+    whose it is. On the core thread: a dict lookup and a submit, nothing that blocks."""
+
+    name = "badge"
+    queued = False
+
+    def __init__(self, desk: SignInDesk) -> None:
+        self.desk = desk
+        self._submit: Submit | None = None
+
+    def start(self, submit: Submit) -> None:
+        self._submit = submit
+
+    def accept(self, update: Update) -> None:
+        for event in update.events:
+            if isinstance(event, BadgeShown) and self._submit is not None:
+                tap = self.desk.badge(event.uid)
+                if tap is not None:
+                    self._submit(tap)
+
+    def health(self) -> Health:
+        return dict(self.desk.counters)
+
+    def stop(self) -> None:
+        """Nothing to release: the desk holds no resource."""
 
 
 class PanelSink:
