@@ -140,3 +140,69 @@ def test_the_dealer_on_duty_is_on_every_event_alert_and_state_the_floor_gets_and
         if path.exists():
             assert PIN.encode() not in path.read_bytes()
     assert PIN not in json.dumps(floor.events("T01")) + json.dumps(list(floor.tables["T01"].alerts))
+
+
+# --- the screen: a sign-in key and the PIN pad ---------------------------------------------------------------
+
+def _tap(screen, key):
+    import pygame
+    target = screen.frame.target(key)
+    assert target is not None, f"no {key!r} key; keys: {[t.key for t in screen.frame.targets]}"
+    screen.handle_mouse(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=target.rect.center, button=1))
+    return screen.handle_mouse(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=target.rect.center, button=1))
+
+
+def _type(screen, digits: str) -> None:
+    for d in digits:
+        _tap(screen, f"pin:digit:{d}")
+        screen.render(screen.state, OK_HEALTH, [])
+
+
+OK_HEALTH = {"reader": {"connected": True, "seq_gaps": 0}, "floor": {"connected": True, "outbox_depth": 0}}
+
+
+@pytest.mark.parametrize("size", [(800, 480), (1280, 800)])
+def test_the_dealer_signs_in_on_the_pin_pad_and_the_pin_is_never_drawn(pin_hash, tmp_path, size):
+    from dealerbox.engine.state import TableState
+    from dealerbox.sinks.screen import Screen
+    config = _with_dealers(link_config(tmp_path, 1883), pin_hash)
+    screen = Screen(config, size, clock=Clock())
+    screen.render(TableState(), OK_HEALTH, [])
+    assert _tap(screen, "sign-in") is None
+    screen.render(TableState(), OK_HEALTH, [])
+    assert screen.frame.texts("pinpad-title") == ["Sign in: your dealer number"]
+    assert screen.frame.target("pin:ok") is None                       # nothing typed: no Next yet
+    _type(screen, "17")
+    assert screen.frame.texts("pinpad-entry") == ["17"]
+    _tap(screen, "pin:ok")
+    screen.render(TableState(), OK_HEALTH, [])
+    assert screen.frame.texts("pinpad-title") == ["Dealer 17: your PIN"]
+    _type(screen, "999")
+    assert screen.frame.texts("pinpad-entry") == ["\u2022" * 3]        # dots, never the digits
+    assert _tap(screen, "pin:ok") is None                              # wrong: back to the start, told why
+    screen.render(TableState(), OK_HEALTH, [])
+    assert screen.frame.texts("pinpad-said") == ["Wrong dealer number or PIN"]
+    assert screen.frame.texts("pinpad-title") == ["Sign in: your dealer number"]
+    _type(screen, "17")
+    _tap(screen, "pin:ok")
+    screen.render(TableState(), OK_HEALTH, [])
+    _type(screen, PIN)
+    drawn = " ".join(d.text for d in screen.frame.drawn if isinstance(d.text, str))
+    assert PIN not in drawn and "\u2022" * len(PIN) in drawn
+    tap = _tap(screen, "pin:ok")
+    assert tap is not None and (tap.action, tap.by, tap.ref) == ("sign-in", "D17", "pin")
+    assert screen.ui.pad is None                                       # closed: the typed PIN is gone
+    on_duty = dataclasses.replace(TableState(), dealer="D17")
+    screen.render(on_duty, OK_HEALTH, [])
+    assert screen.frame.find("pinpad") == []
+    assert any("Dealer D17" in t for t in screen.frame.texts("who"))
+    out = _tap(screen, "sign-out")
+    assert out is not None and out.action == "sign-out"
+
+
+def test_without_dealers_in_the_config_there_is_no_sign_in_key(tmp_path):
+    from dealerbox.engine.state import TableState
+    from dealerbox.sinks.screen import Screen
+    screen = Screen(link_config(tmp_path, 1883), (800, 480), clock=Clock())
+    screen.render(TableState(), OK_HEALTH, [])
+    assert screen.frame.target("sign-in") is None and screen.frame.texts("who") == []

@@ -26,14 +26,14 @@ from .health import HealthView
 from .history import hand_records
 from .layout import frame_layout
 from .model import (IN_HAND_PHASES, PHASE_NAMES, UiState, confirm_keys, history_keys, open_findings,
-                    table_keys, who_line)
-from .sheet_view import SheetPainter
+                    sign_keys, table_keys, who_line)
+from .pinpad import PinPadPainter
 from .table import TablePainter
 
 __all__ = ["Renderer", "Frame", "Drawn", "Target", "UiState", "open_findings"]
 
 
-class Renderer(TablePainter, SheetPainter, BannerPainter):
+class Renderer(TablePainter, PinPadPainter, BannerPainter):
     """Draws whole frames at one size, from pre-drawn pieces: the empty table and bars (one blit), and the
     top bar, each seat, the banners, keys, cards, chips and text glyphs, each drawn once per look."""
 
@@ -61,6 +61,8 @@ class Renderer(TablePainter, SheetPainter, BannerPainter):
             self.draw_table(frame, at.body, state, findings, events)
             if ui.sheet is not None:
                 self.draw_sheet(frame, at.body, state, ui.sheet)
+            elif ui.pad is not None:
+                self.draw_pinpad(frame, at.body, ui.pad)
         if at.question and state.question is not None:
             self.draw_question(frame, at.question, state.question)
         if at.banner:
@@ -148,7 +150,7 @@ class Renderer(TablePainter, SheetPainter, BannerPainter):
             self.keys_down(frame, rect, history_keys(min(ui.history_page, frame.history_pages - 1),
                                                      frame.history_pages))
         else:
-            self.keys_down(frame, rect, table_keys(state, events, frame.banner))
+            self.keys_down(frame, rect, table_keys(state, events, frame.banner) + sign_keys(state, ui))
 
     def draw_history(self, frame: Frame, body: pygame.Rect, events: list[te.TableEvent], page: int,
                      upkeep: str = "") -> int:
