@@ -72,6 +72,7 @@ def test_an_ack_from_the_dashboard_reaches_the_terminal_with_who_and_the_screen_
     ack = next(e for u in updates for e in u.events if isinstance(e, te.FindingAcknowledged))
     assert (ack.id, ack.by) == (finding, "dashboard:sam")
     assert link.health()["commands_accepted"] == 1
+    assert any(line.endswith(f"{finding} acknowledged by dashboard:sam") for line in dashboard.feed)  # the console
     for p in dashboard.events("T01"):
         c.validate("event", p)
 
