@@ -206,3 +206,26 @@ def test_without_dealers_in_the_config_there_is_no_sign_in_key(tmp_path):
     screen = Screen(link_config(tmp_path, 1883), (800, 480), clock=Clock())
     screen.render(TableState(), OK_HEALTH, [])
     assert screen.frame.target("sign-in") is None and screen.frame.texts("who") == []
+
+
+def test_the_terminal_signs_in_whoever_s_badge_the_engine_saw(pin_hash, tmp_path):
+    from dealerbox.engine.state import TableState
+    from dealerbox.runtime.bus import EventBus, Update
+    from dealerbox.runtime.sinks import BadgeSink, Notifier
+    config = _with_dealers(link_config(tmp_path, 1883), pin_hash)
+    terminal = Terminal(config, demo_registry(), ReplayingSource(open_log(VOID), speed=0))
+    assert [s.name for s in terminal.notifier.sinks] == ["badge"]       # wired where the config names badges
+    taps: list[DealerInput] = []
+    notifier = Notifier(EventBus())
+    sink = BadgeSink(SignInDesk(config, Clock()))
+    notifier.attach(sink)
+    notifier.start(taps.append)
+    try:
+        notifier.publish(Update((te.BadgeShown(5.0, None, "seat3", BADGE),), TableState(), {}))
+        notifier.publish(Update((te.BadgeShown(6.0, None, "seat3", "0102030405"),), TableState(), {}))
+    finally:
+        notifier.stop()
+    assert [(t.action, t.by, t.ref) for t in taps] == [("sign-in", "D17", "badge")]
+    assert sink.health()["badge_refused"] == 1
+    plain = Terminal(link_config(tmp_path, 1883), demo_registry(), ReplayingSource(open_log(VOID), speed=0))
+    assert plain.notifier.sinks == []
