@@ -110,3 +110,38 @@ def test_the_export_goes_to_standard_output_and_an_unwritable_file_is_one_clear_
     assert main(["dashboard", "anchors", "--db", db, "--out", str(tmp_path / "no" / "such" / "dir" / "a.jsonl")]) == 2
     err = capsys.readouterr().err
     assert "--out" in err and "a.jsonl" in err and "Traceback" not in err
+
+
+def test_the_dashboard_map_shows_the_dealer_on_duty_from_the_table_s_state(broker, tmp_path):
+    import httpx
+
+    from dealerbox.dashboard import auth
+    from dealerbox.pipeline import Pipeline
+    from dealerbox.runtime.bus import Update
+    from dealerbox.sinks.floor.link import FloorLink
+    from dealerbox.tags import demo_registry
+    from tests.dashboard.conftest import PASSWORD, login
+    from tests.test_floor_contract import link_config
+
+    db = f"sqlite:///{tmp_path / 'floor.db'}"
+    store = Store(db)
+    store.put_user("vic", "viewer", auth.hash_password(PASSWORD))
+    store.close()
+    running = Running(db, broker, ShiftedClock()).start()
+    config = link_config(tmp_path, broker.port, table="W01")
+    link = FloorLink(config, reconnect_min=0.05, reconnect_max=0.3).start()
+    try:
+        pipe = Pipeline(config, demo_registry())
+        events = pipe.engine.apply(DealerInput(1.0, "sign-in", ref="badge", by="D17"))
+        link.submit(Update(tuple(events), pipe.engine.snapshot(), {}))
+
+        def on_map() -> bool:
+            rows = [t for t in running.store.tables("demo") if t["table_id"] == "W01"]
+            return bool(rows) and (rows[0]["state"] or {}).get("dealer") == "D17"
+        assert wait_until(on_map, 10)
+        with httpx.Client(base_url=running.url) as c:
+            login(c, "vic")
+            assert "dealer D17" in c.get("/").text
+    finally:
+        link.stop()
+        running.stop()
