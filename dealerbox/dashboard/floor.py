@@ -104,7 +104,8 @@ class FloorIngest:
             self.events.append({"site": site, "table_id": table, "hand": data.get("hand"), "name": data["event"],
                                 "data": json.dumps(data), "at": now})
             if data["event"] == "FindingAcknowledged":
-                ids += self._acked_at_table(conn, site, table, payload["boot"], data["id"], now)
+                by = data.get("by") if isinstance(data.get("by"), str) else None
+                ids += self._acked_at_table(conn, site, table, payload["boot"], data["id"], now, by)
         else:
             f = payload["finding"]
             row = {"site": site, "table_id": table, "boot": payload["boot"], "finding": f["id"],
@@ -122,11 +123,13 @@ class FloorIngest:
         self.filed += 1
         return Received(ids, True)
 
-    def _acked_at_table(self, conn: sa.Connection, site: str, table: str, boot: str, finding: str, now: float) -> list[int]:
-        """The dealer (or another floor view) acknowledged at the table: close our alert too."""
+    def _acked_at_table(self, conn: sa.Connection, site: str, table: str, boot: str, finding: str, now: float,
+                        by: str | None = None) -> list[int]:
+        """The dealer (or another floor view: ``by``, the sender the table names) acknowledged at the table:
+        close our alert too."""
         for a in self.store.alerts(site=site, table=table, open_only=True):
             if a.finding == finding and a.boot == boot:
-                self.store.update_alert(conn, a.id, acked_at=now, acked_by=a.acked_by or "table")
+                self.store.update_alert(conn, a.id, acked_at=now, acked_by=a.acked_by or (by or "table")[:64])
                 return [self.store.log(conn, "alert", site, {"id": a.id}, now)]
         return []
 

@@ -101,3 +101,26 @@ def test_a_dealers_own_acknowledgement_says_no_name_and_the_history_says_who(tmp
     assert describe(te.FindingAcknowledged(1.0, 3, "h3-1", "dashboard:sam")).text == \
         "Finding h3-1 acknowledged by sam"
     assert describe(te.FindingAcknowledged(1.0, 3, "h3-1", "floor")).text == "Finding h3-1 acknowledged by floor"
+
+
+def test_the_dashboard_files_who_acknowledged_at_the_table(tmp_path):
+    from dealerbox.dashboard.floor import FloorIngest
+    from dealerbox.dashboard.store import Store
+    from tests.dashboard.tables import alert_bytes
+
+    store = Store(f"sqlite:///{tmp_path / 'floor.db'}")
+    try:
+        ingest = FloorIngest(store)
+        for finding in ("h1-1", "h1-2"):
+            ingest.receive("dealerbox/demo/T09/alert", alert_bytes("demo", "T09", finding, "plain",
+                                                                   seq=int(finding[-1])), 1.0)
+        env = c.Envelope("demo", "T09", "rawboot")
+        for seq, event in enumerate((te.FindingAcknowledged(5.0, 1, "h1-1", "floor"),
+                                     te.FindingAcknowledged(6.0, 1, "h1-2")), 1):
+            payload = c.event_payload(env, event, 2.0)
+            c.validate("event", payload)
+            ingest.receive("dealerbox/demo/T09/event", json.dumps(payload).encode(), 2.0)
+        acked = {a.finding: a.acked_by for a in store.alerts(table="T09")}
+    finally:
+        store.close()
+    assert acked == {"h1-1": "floor", "h1-2": "table"}     # the console's ack says so; the dealer's own tap: "table"
