@@ -119,6 +119,8 @@ class SimulatorConfig:
 class AuditConfig:
     supervisors: dict[str, str] = field(default_factory=dict)   # supervisor id -> argon2 hash of the PIN
     journal: str = "var/audit.jsonl"   # every reveal of hole cards, hash-chained (docs/security.md)
+    dealers: dict[str, str] = field(default_factory=dict)       # dealer id -> argon2 hash of the sign-in PIN
+    badges: dict[str, str] = field(default_factory=dict)        # badge tag uid -> dealer id (sign-in by badge)
 
 
 @dataclass(frozen=True)

@@ -26,7 +26,7 @@ RANKS = "23456789TJQKA"
 SUITS = "cdhs"
 JOKERS = ("X1", "X2")
 STANDARD_DECK = tuple(r + s for s in SUITS for r in RANKS)
-MARKER_KINDS = ("button", "kill", "missed-blind")
+MARKER_KINDS = ("button", "kill", "missed-blind", "badge")   # badge: a dealer's sign-in tag (audit.badges)
 
 
 def is_card(text: str) -> bool:

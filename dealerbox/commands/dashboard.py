@@ -2,6 +2,7 @@
 
     dealerbox dashboard add-user alice --role admin            # asks for the password (or --password-file)
     dealerbox dashboard --host 10.0.0.5 --site demo --listen 0.0.0.0:8080 --db sqlite:///floor.db
+    dealerbox dashboard anchors --site demo --table T01 --out T01-anchors.jsonl   # for verify --anchors
 """
 
 from __future__ import annotations
@@ -21,13 +22,16 @@ DEFAULT_DB = "sqlite:///dealerbox-floor.db"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", nargs="?", default="serve", choices=("serve", "add-user", "demo"),
-                        help="serve the dashboard (default), add/change a user, or demo: a local broker, "
-                             "simulated tables and the dashboard in one go")
+    parser.add_argument("action", nargs="?", default="serve", choices=("serve", "add-user", "demo", "anchors"),
+                        help="serve the dashboard (default), add/change a user, demo: a local broker, "
+                             "simulated tables and the dashboard in one go, or anchors: export the signed log "
+                             "heads the dashboard kept (JSON Lines, the file `dealerbox verify --anchors` reads)")
     parser.add_argument("user", nargs="?", help="add-user: the user's name")
     parser.add_argument("--role", default="admin", choices=("viewer", "supervisor", "admin"),
                         help="add-user: the user's role (default admin, for the first one)")
     parser.add_argument("--site", help="site to watch; '+' for every site (default: table.site from the config)")
+    parser.add_argument("--table", help="anchors: only this table's heads (default: every table of --site)")
+    parser.add_argument("--out", metavar="FILE", help="anchors: write to FILE instead of standard output")
     parser.add_argument("--host", help="broker host (default: floor.host)")
     parser.add_argument("--port", type=int, help="broker port (default: floor.port)")
     parser.add_argument("--username", help="the dashboard's broker user (not a table's)")
@@ -81,7 +85,26 @@ def run(args: argparse.Namespace) -> int:
             return 2
         print(f"user {args.user} ({args.role}) saved in {args.db}")
         return 0
+    if args.action == "anchors":
+        return _export_anchors(args, store)
     return _serve(args, store)
+
+
+def _export_anchors(args: argparse.Namespace, store: Store) -> int:
+    """One signed head a line, oldest first, exactly as the table published it."""
+    import json
+    site = None if args.site in (None, "+") else args.site
+    lines = "".join(json.dumps(a, sort_keys=True) + "\n" for a in store.anchors(site, args.table))
+    if args.out:
+        try:
+            Path(args.out).write_text(lines, encoding="utf-8")
+        except OSError as e:
+            print(f"dealerbox dashboard: --out {args.out}: {e.strerror or e}", file=sys.stderr)
+            return 2
+        print(f"{lines.count(chr(10))} anchors written to {args.out}")
+    else:
+        sys.stdout.write(lines)
+    return 0
 
 
 def _serve(args: argparse.Namespace, store: Store) -> int:

@@ -14,6 +14,7 @@ from ..sinks.floor import contract as c
 from ..sinks.floor.view import MAX_PAYLOAD, STREAMS, Stream, judge
 import sqlalchemy as sa
 
+from ..record.anchor import anchor_errors
 from .store import Store
 
 TILE_FIELDS = ("hand", "phase", "game", "stakes", "dealer", "pot", "findings", "health")
@@ -72,6 +73,8 @@ class FloorIngest:
         return got
 
     def _receive(self, topic: str, raw: bytes, now: float, conn: sa.Connection) -> Received:
+        if topic.endswith("/anchor"):
+            return self._anchor(topic, raw, now, conn)
         parsed = c.parse_topic(topic)
         if parsed is None:
             return self._refuse(conn, None, None, topic, "not a floor topic", now)
@@ -101,7 +104,8 @@ class FloorIngest:
             self.events.append({"site": site, "table_id": table, "hand": data.get("hand"), "name": data["event"],
                                 "data": json.dumps(data), "at": now})
             if data["event"] == "FindingAcknowledged":
-                ids += self._acked_at_table(conn, site, table, payload["boot"], data["id"], now)
+                by = data.get("by") if isinstance(data.get("by"), str) else None
+                ids += self._acked_at_table(conn, site, table, payload["boot"], data["id"], now, by)
         else:
             f = payload["finding"]
             row = {"site": site, "table_id": table, "boot": payload["boot"], "finding": f["id"],
@@ -119,11 +123,13 @@ class FloorIngest:
         self.filed += 1
         return Received(ids, True)
 
-    def _acked_at_table(self, conn: sa.Connection, site: str, table: str, boot: str, finding: str, now: float) -> list[int]:
-        """The dealer (or another floor view) acknowledged at the table: close our alert too."""
+    def _acked_at_table(self, conn: sa.Connection, site: str, table: str, boot: str, finding: str, now: float,
+                        by: str | None = None) -> list[int]:
+        """The dealer (or another floor view: ``by``, the sender the table names) acknowledged at the table:
+        close our alert too."""
         for a in self.store.alerts(site=site, table=table, open_only=True):
             if a.finding == finding and a.boot == boot:
-                self.store.update_alert(conn, a.id, acked_at=now, acked_by=a.acked_by or "table")
+                self.store.update_alert(conn, a.id, acked_at=now, acked_by=a.acked_by or (by or "table")[:64])
                 return [self.store.log(conn, "alert", site, {"id": a.id}, now)]
         return []
 
@@ -141,6 +147,24 @@ class FloorIngest:
             return False
         stream = self.streams.setdefault((site, table, kind, payload["boot"]), Stream())
         return not stream.accept(payload["seq"])
+
+    def _anchor(self, topic: str, raw: bytes, now: float, conn: sa.Connection) -> Received:
+        """A table's signed log head: kept (every one, not only the retained latest) for ``verify --anchors``."""
+        parts = topic.split("/")
+        if len(parts) != 4 or parts[0] != c.ROOT or not (c.NAME.match(parts[1]) and c.NAME.match(parts[2])):
+            return self._refuse(conn, None, None, topic, "not a floor topic", now)
+        site, table = parts[1], parts[2]
+        try:
+            payload = json.loads(raw.decode("utf-8")) if len(raw) <= MAX_PAYLOAD else None
+        except (UnicodeDecodeError, ValueError) as e:
+            return self._refuse(conn, site, table, topic, f"malformed JSON ({e})", now)
+        errors = anchor_errors(payload) if payload is not None else ["(top level): larger than the floor accepts"]
+        if not errors and (payload["site"], payload["table"]) != (site, table):
+            errors = [f"site/table: {payload['site']}/{payload['table']} on {site}/{table}'s topic"]
+        if errors:
+            return self._refuse(conn, site, table, topic, f"anchor: {errors[0]}", now)
+        kept = self.store.keep_anchor(conn, payload, now)
+        return Received([], kept, "" if kept else "duplicate")
 
     def _refuse(self, conn: sa.Connection, site: str | None, table: str | None, topic: str, reason: str,
                 now: float) -> Received:

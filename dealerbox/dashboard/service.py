@@ -47,7 +47,8 @@ class BrokerSettings:
         base = f"{c.ROOT}/{self.site}/+"
         # state is retained and superseded every second: QoS 0 spares a PUBACK per snapshot (half the traffic of
         # a busy room); the streams that must not be lost stay QoS 1
-        return [(f"{base}/status", 1), (f"{base}/state", 0), (f"{base}/event", 1), (f"{base}/alert", 1)]
+        return [(f"{base}/status", 1), (f"{base}/state", 0), (f"{base}/event", 1), (f"{base}/alert", 1),
+                (f"{base}/anchor", 1)]     # every signed log head, kept for verify --anchors (store.anchors)
 
 
 def escalation_payload(boot: str, seq: int, alert: Alert, now: float, after_s: float, sender: str) -> dict:

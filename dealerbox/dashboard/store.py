@@ -48,9 +48,18 @@ settings = sa.Table("settings", meta, sa.Column("name", sa.String(64), primary_k
                     sa.Column("value", sa.Text, nullable=False))
 counters = sa.Table("counters", meta, sa.Column("name", sa.String(64), primary_key=True),
                     sa.Column("value", sa.Integer, nullable=False))
+# Every signed head a table published on .../anchor (issue 14): the floor's copy of each log's chain, exported
+# as the file ``dealerbox verify --anchors`` reads. The broker keeps only the latest, retained; this keeps all.
+anchors = sa.Table("anchors", meta, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+                   sa.Column("site", sa.String(32), nullable=False), sa.Column("table_id", sa.String(32), nullable=False),
+                   sa.Column("origin", sa.String(64), nullable=False), sa.Column("part", sa.Integer, nullable=False),
+                   sa.Column("n", sa.Integer, nullable=False), sa.Column("head", sa.String(64), nullable=False),
+                   sa.Column("payload", sa.Text, nullable=False), sa.Column("received_at", sa.Float, nullable=False),
+                   sa.UniqueConstraint("site", "table_id", "origin", "part", "n", "head", name="anchors_once"))
 
 # Each step is idempotent DDL; the version number is what the database remembers having run.
-MIGRATIONS = {1: "the first schema: users, tables, alerts, hand events, journal, counters"}
+MIGRATIONS = {1: "the first schema: users, tables, alerts, hand events, journal, counters",
+              2: "anchors: every signed log head the tables published"}
 ROLES = ("viewer", "supervisor", "admin")
 ALERT_COLUMNS = [c.name for c in alerts.columns]
 
@@ -121,6 +130,8 @@ class Store:
                     continue
                 if version == 1:
                     meta.create_all(conn, checkfirst=True)
+                elif version == 2:
+                    anchors.create(conn, checkfirst=True)
                 conn.execute(migrations.insert().values(version=version, applied_at=0.0))
 
     def versions(self) -> list[int]:
@@ -158,6 +169,32 @@ class Store:
             value = make()
             conn.execute(settings.insert().values(name=name, value=value))
             return value
+
+    # --- anchors ------------------------------------------------------------------------------------------
+
+    def keep_anchor(self, conn: sa.Connection, payload: dict, now: float) -> bool:
+        """File one signed head (already checked against anchor.json); False when it was kept before (the
+        broker hands the retained one to every new subscription)."""
+        key = (anchors.c.site == payload["site"]) & (anchors.c.table_id == payload["table"]) & \
+            (anchors.c.origin == payload["origin"]) & (anchors.c.part == payload["part"]) & \
+            (anchors.c.n == payload["n"]) & (anchors.c.head == payload["head"])
+        if conn.execute(sa.select(anchors.c.id).where(key)).first() is not None:
+            return False
+        conn.execute(anchors.insert().values(site=payload["site"], table_id=payload["table"],
+                                             origin=payload["origin"], part=payload["part"], n=payload["n"],
+                                             head=payload["head"], payload=json.dumps(payload, sort_keys=True),
+                                             received_at=now))
+        return True
+
+    def anchors(self, site: str | None = None, table: str | None = None) -> list[dict]:
+        """The signed heads kept, as published, oldest first: the list ``dealerbox verify --anchors`` reads."""
+        q = sa.select(anchors.c.payload).order_by(anchors.c.id)
+        if site:
+            q = q.where(anchors.c.site == site)
+        if table:
+            q = q.where(anchors.c.table_id == table)
+        with self.engine.connect() as conn:
+            return [json.loads(r[0]) for r in conn.execute(q)]
 
     # --- counters -----------------------------------------------------------------------------------------
 

@@ -31,7 +31,9 @@ class DealerTaps:
             return []     # the stack count question (engine/stacks.py), not the betting's
         if a == "ack" and e.ref:
             self.acked.add(e.ref)
-            return [te.FindingAcknowledged(t, self.hand_no, e.ref)]
+            return [te.FindingAcknowledged(t, self.hand_no, e.ref, e.by)]
+        if a in ("sign-in", "sign-out"):
+            return self._sign(e)
         if a == "call-floor":
             return [te.FloorCalled(t, self.hand_no, e.ref or "dealer")]
         if a == "award":
@@ -65,6 +67,18 @@ class DealerTaps:
         if a == "answer":
             return self._betting_events(self.hb.answer(t, e.ref, e.choice))
         return []
+
+    def _sign(self, e: ev.DealerInput) -> list[te.TableEvent]:
+        """Who deals from now on: a sign-in replaces the dealer on duty (signing them out), a sign-out leaves
+        nobody. The terminal checked the PIN or badge before submitting; ``by`` is the dealer's id only."""
+        out: list[te.TableEvent] = []
+        if self.dealer is not None and (e.action == "sign-out" or e.by != self.dealer):
+            out.append(te.DealerSignedOut(e.t, self.hand_no, self.dealer))
+            self.dealer = None
+        if e.action == "sign-in" and e.by and self.dealer is None:
+            self.dealer = e.by
+            out.append(te.DealerSignedIn(e.t, self.hand_no, e.by, e.ref or "pin"))
+        return out
 
     def _exposed(self, e: ev.DealerInput) -> list[te.TableEvent]:
         h, t = self.hand, e.t

@@ -19,6 +19,7 @@ class TableEvent:
     hand: int | None
 
     SECRET_FIELDS: ClassVar[tuple[str, ...]] = ()
+    OPTIONAL_FIELDS: ClassVar[tuple[str, ...]] = ()   # left out of to_dict() when None: older output unchanged
 
     @property
     def kind(self) -> str:
@@ -30,6 +31,8 @@ class TableEvent:
             value = getattr(self, f.name)
             if f.name in self.SECRET_FIELDS and not reveal:
                 value = None
+            elif value is None and f.name in self.OPTIONAL_FIELDS:
+                continue
             out[f.name] = _jsonable(value)
         return out
 
@@ -209,6 +212,30 @@ class FindingRaised(TableEvent):
 @dataclass(frozen=True, slots=True)
 class FindingAcknowledged(TableEvent):
     id: str
+    by: str | None = None    # who: the floor command's sender ("dashboard:<user>"); None for the dealer's own tap
+
+    OPTIONAL_FIELDS: ClassVar[tuple[str, ...]] = ("by",)
+
+
+@dataclass(frozen=True, slots=True)
+class DealerSignedIn(TableEvent):
+    """The dealer ``dealer`` (an id from the config, never the PIN) took over the table, proved by ``method``
+    ("pin" or "badge")."""
+    dealer: str
+    method: str
+
+
+@dataclass(frozen=True, slots=True)
+class BadgeShown(TableEvent):
+    """A tag enrolled as a badge was held over ``zone``: the terminal signs in the dealer it belongs to."""
+    zone: str
+    uid: str
+
+
+@dataclass(frozen=True, slots=True)
+class DealerSignedOut(TableEvent):
+    """The dealer on duty left the table (signed out, or another dealer signed in)."""
+    dealer: str
 
 
 @dataclass(frozen=True, slots=True)

@@ -103,6 +103,8 @@ DEALER_ACTIONS = {
     "back-in": "the player in `seat`, sitting out or waiting for the big blind, is dealt in again and posts what they owe",
     "declare-raise": "the player in `seat` declared a raise before putting chips in",
     "muck-unshown": "the player in `seat` threw away their hand at showdown without showing",
+    "sign-in": "the dealer `by` (an id, never the PIN) takes over the table, proved by `ref` (\"pin\" or \"badge\")",
+    "sign-out": "the dealer on duty leaves the table",
     "answer": "the dealer answers the engine's open question `ref` with `choice` (one of its answers)",
 }
 
@@ -117,6 +119,7 @@ class DealerInput:
     ref: str | None = None
     seats: tuple[int, ...] = field(default=())
     choice: str | None = None     # with "answer": the key of the answer the dealer tapped
+    by: str | None = None         # who: the floor sender of an "ack" ("dashboard:<user>"), the dealer signing in
 
     def __post_init__(self) -> None:
         if self.action not in DEALER_ACTIONS:

@@ -68,3 +68,4 @@ class TableState:
     winners: dict[int, int] = field(default_factory=dict)  # seat -> chips to push, at showdown
     pot_winners: tuple[tuple[int, ...], ...] = ()  # winners of each pot in `pots` order, at showdown
     question: QuestionView | None = None  # an open question to the dealer; the hand waits for its answer
+    dealer: str | None = None             # the dealer signed in (an id, never a PIN), None when nobody is

@@ -61,6 +61,7 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
         self.chip_from: dict[str, tuple[str, float]] = {}   # chip uid -> (zone it left, when), until it lands
         self.pot_leaving: dict[str, float] = {}             # chips that left the pot and have not landed
         self.acked: set[str] = set()
+        self.dealer: str | None = None           # who signed in on the terminal (dealer_taps: sign-in/out)
         self.last_hand: Hand | None = None
 
     # --- the one entry point -----------------------------------------------------------------------------
@@ -98,6 +99,9 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
                     self.puck = None
                 elif tag.kind == "kill" and kind is ev.ZoneEntered:
                     out += self._kill_puck(t, event.zone)
+                elif tag.kind == "badge" and kind is ev.ZoneEntered:
+                    # who the badge belongs to is the terminal's business (audit.badges), not the rules'
+                    out.append(te.BadgeShown(t, self.hand_no, event.zone, tag.uid))
                 if not out:
                     return out
             elif kind is ev.ZoneEntered:   # UnknownTag
@@ -293,4 +297,5 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
             pot=sum(self.pot_zone.values()), pots=pots, seats=tuple(seats), findings=findings,
             to_act=(hb.to_act if running and not h.decided else None), deck_id=self.deck_id, winners=winners,
             pot_winners=tuple(h.winners) if h is not None and h.decided else (),
-            question=(hb.question.view() if running and hb.question is not None else self.stacks.question))
+            question=(hb.question.view() if running and hb.question is not None else self.stacks.question),
+            dealer=self.dealer)

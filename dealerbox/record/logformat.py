@@ -129,7 +129,7 @@ class Input:
         i = self.input
         rec: dict[str, Any] = {"k": "in", "t": round(i.t, 6), "a": i.action}
         for key, value in (("seat", i.seat), ("card", i.card), ("amount", i.amount), ("ref", i.ref),
-                           ("choice", i.choice)):
+                           ("choice", i.choice), ("by", i.by)):
             if value is not None:
                 rec[key] = value
         if i.seats:
@@ -229,7 +229,8 @@ def from_record(rec: dict[str, Any]) -> Entry:
         if k == "in":
             return Input(DealerInput(t=t, action=rec["a"], seat=rec.get("seat"), card=rec.get("card"),
                                      amount=rec.get("amount"), ref=rec.get("ref"),
-                                     seats=tuple(rec.get("seats", ())), choice=rec.get("choice")))
+                                     seats=tuple(rec.get("seats", ())), choice=rec.get("choice"),
+                                     by=rec.get("by")))
         if k == "link":
             return Link(t, bool(rec["up"]), rec.get("port", ""), rec.get("reason", ""))
         if k == "gap":

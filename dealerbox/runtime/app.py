@@ -30,7 +30,7 @@ from ..record.logformat import Input, Link, Record, Rx
 from ..sources.base import Source
 from ..tags import EnrolmentError, TagRegistry, demo_chips, demo_deck, load_enrolment, Deck, ChipSet
 from .bus import EventBus, Update
-from .sinks import FloorSink, Notifier, RecordSink, Sink
+from .sinks import BadgeSink, FloorSink, Notifier, RecordSink, Sink
 
 if TYPE_CHECKING:
     from ..sinks.floor.link import FloorLink
@@ -109,6 +109,9 @@ class Terminal:
         self.notifier = Notifier(self.bus)
         if self.floor is not None:
             self.notifier.attach(FloorSink(self.floor))
+        if self.config.audit.badges:     # a badge held over a zone signs its dealer in
+            from ..sinks.screen.signin import SignInDesk
+            self.notifier.attach(BadgeSink(SignInDesk(self.config, self.clock)))
         self._inputs: queue.Queue[DealerInput | dict] = queue.Queue()  # taps from the screen, panel and floor
         # hand numbers continue where the recorder's log says the last run stopped (ids unique for life)
         self.pipeline.engine.hands_before = self.recorder.hands_before if self.recorder is not None else 0

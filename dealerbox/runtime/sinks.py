@@ -20,6 +20,7 @@ import threading
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Protocol
 
+from ..engine.events import BadgeShown
 from ..engine.inputs import DealerInput
 from ..record.logformat import Record
 from .bus import EventBus, Update
@@ -27,6 +28,7 @@ from .bus import EventBus, Update
 if TYPE_CHECKING:  # the adapters take the objects as they are; importing them here would load paho, gpiozero
     from ..sinks.floor.link import FloorCommand, FloorLink
     from ..sinks.panel import Panel
+    from ..sinks.screen.signin import SignInDesk
 
 log = logging.getLogger("dealerbox")
 
@@ -126,7 +128,12 @@ class FloorSink:
         self.link = link
 
     def start(self, submit: Submit) -> None:
-        self.link.commands = _HandOver(submit)
+        def hand_over(command: FloorCommand) -> None:
+            # re-stamped on the source's clock by the core thread, so the 0.0 here never reaches the engine
+            tap = command.as_input(0.0)
+            if tap is not None:
+                submit(tap)
+        self.link.on_command = hand_over
         self.link.start()
 
     def accept(self, update: Update) -> None:
@@ -139,18 +146,32 @@ class FloorSink:
         self.link.stop()
 
 
-class _HandOver(queue.Queue):
-    """Stands where the floor link puts accepted commands: each is handed to the terminal as it arrives
-    (re-stamped on the source's clock by the core thread), so nothing waits in this queue."""
+class BadgeSink:
+    """A dealer's badge held over a zone (the engine's BadgeShown) signs that dealer in: ``audit.badges`` says
+    whose it is. On the core thread: a dict lookup and a submit, nothing that blocks."""
 
-    def __init__(self, submit: Submit) -> None:
-        super().__init__()
+    name = "badge"
+    queued = False
+
+    def __init__(self, desk: SignInDesk) -> None:
+        self.desk = desk
+        self._submit: Submit | None = None
+
+    def start(self, submit: Submit) -> None:
         self._submit = submit
 
-    def put(self, item: FloorCommand, block: bool = True, timeout: float | None = None) -> None:
-        tap = item.as_input(0.0)
-        if tap is not None:
-            self._submit(tap)
+    def accept(self, update: Update) -> None:
+        for event in update.events:
+            if isinstance(event, BadgeShown) and self._submit is not None:
+                tap = self.desk.badge(event.uid)
+                if tap is not None:
+                    self._submit(tap)
+
+    def health(self) -> Health:
+        return dict(self.desk.counters)
+
+    def stop(self) -> None:
+        """Nothing to release: the desk holds no resource."""
 
 
 class PanelSink:

@@ -115,7 +115,7 @@ def test_store_migrates_once_and_remembers_it(tmp_path):
     url = f"sqlite:///{tmp_path / 'm.db'}"
     Store(url).close()
     again = Store(url)
-    assert again.versions() == [1]
+    assert again.versions() == [1, 2]
     with again.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
     with pytest.raises(ValueError, match="role"):

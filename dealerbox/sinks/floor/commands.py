@@ -8,6 +8,7 @@ import logging
 import queue
 import threading
 from collections import deque
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...engine.inputs import DealerInput
@@ -28,7 +29,8 @@ class FloorCommand:
     at: float
 
     def as_input(self, t: float) -> DealerInput | None:
-        return DealerInput(t, "ack", ref=self.finding) if self.cmd == "ack" else None
+        """The dealer input this command stands for (an ``ack`` names who sent it), or None."""
+        return DealerInput(t, "ack", ref=self.finding, by=self.sender) if self.cmd == "ack" else None
 
 
 
@@ -38,6 +40,7 @@ class CommandDesk:
     site: str
     table: str
     commands: "queue.Queue[FloorCommand]"
+    on_command: "Callable[[FloorCommand], None]"   # called on the network thread; the default queues it
     counters: dict[str, int]
     refusals: deque[str]
     _lock: threading.Lock
@@ -49,7 +52,8 @@ class CommandDesk:
         self.handle_command(message.topic, message.payload)
 
     def handle_command(self, topic: str, raw: bytes) -> FloorCommand | None:
-        """Check one message from the command topic; accepted commands go to ``commands``."""
+        """Check one message from the command topic; each accepted command goes to ``on_command`` (by default
+        the ``commands`` queue)."""
         try:
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
@@ -70,7 +74,7 @@ class CommandDesk:
                 self._refresh = True
         self.counters["commands_accepted"] += 1
         log.info("floor command accepted from %s: %s %s", command.sender, command.cmd, command.finding or "")
-        self.commands.put(command)
+        self.on_command(command)
         return command
 
     def _refuse(self, topic: str, reason: str) -> None:

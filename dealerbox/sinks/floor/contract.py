@@ -21,7 +21,7 @@ from typing import Any
 import jsonschema
 from referencing import Registry, Resource
 
-from ...engine.events import EVENT_TYPES, FindingRaised, TableEvent
+from ...engine.events import EVENT_TYPES, DealerSignedIn, DealerSignedOut, FindingRaised, TableEvent
 from ...engine.state import TableState
 
 VERSION = 1
@@ -38,7 +38,7 @@ STATE_HEARTBEAT_S = 60        # so the terminal republishes at least this often
 LOW_VALUE = frozenset({"ChipsMoved", "CardDealt", "CardBurned", "CardMucked", "BoardCardDealt", "ActionTaken",
                        "UnknownTagSeen", "StackChanged"})
 STATE_FIELDS = ("hand", "phase", "game", "button", "board", "burn_count", "muck_count", "pot", "to_act", "deck_id",
-                "winners")
+                "winners", "dealer")
 SEAT_FIELDS = ("seat", "occupied", "in_hand", "folded", "all_in", "to_act", "dead", "cards_held", "shown", "bet",
                "stack")
 FINDING_FIELDS = ("id", "rule", "citation", "severity", "outcome", "ruling", "seats", "cards", "acknowledged")
@@ -223,6 +223,7 @@ class Envelope:
     boot: str
     seqs: dict[str, int] = dataclasses.field(default_factory=dict)
     replayed: bool = False    # True for a review replay: every payload then says so from the start
+    dealer: str | None = None  # the dealer signed in when the payload was composed; left out while nobody is
 
     def next(self, kind: str) -> int:
         self.seqs[kind] = self.seqs.get(kind, 0) + 1
@@ -232,9 +233,13 @@ class Envelope:
         return self.seqs.get(kind, 0)
 
     def wrap(self, kind: str, t: float, at: float, body: dict[str, Any], seq: int | None = None) -> dict[str, Any]:
-        return {"v": VERSION, "kind": kind, "site": self.site, "table": self.table, "boot": self.boot,
-                "seq": self.next(kind) if seq is None else seq, "t": float(t), "at": float(at),
-                "replayed": self.replayed, **body}
+        out = {"v": VERSION, "kind": kind, "site": self.site, "table": self.table, "boot": self.boot,
+               "seq": self.next(kind) if seq is None else seq, "t": float(t), "at": float(at),
+               "replayed": self.replayed}
+        if self.dealer is not None:
+            out["dealer"] = self.dealer
+        return {**out, **body}
+
 
 
 def is_alert(event: TableEvent) -> bool:
@@ -250,7 +255,14 @@ def priority(event_name: str) -> int:
 
 
 def event_payload(env: Envelope, event: TableEvent, at: float) -> dict[str, Any]:
-    return env.wrap("event", event.t, at, {"data": jsonable(event.to_dict(reveal=False))})
+    """The event in its envelope. The envelope follows who is on duty: a sign-in's payload already names the
+    new dealer, a sign-out's still names the one leaving (it is their act), the events after it nobody."""
+    if isinstance(event, DealerSignedIn):
+        env.dealer = event.dealer
+    payload = env.wrap("event", event.t, at, {"data": jsonable(event.to_dict(reveal=False))})
+    if isinstance(event, DealerSignedOut):
+        env.dealer = None
+    return payload
 
 
 def alert_payload(env: Envelope, finding: FindingRaised, event_seq: int, at: float) -> dict[str, Any]:
@@ -278,8 +290,13 @@ def state_payload(env: Envelope, state: TableState, t: float, at: float, reader_
     return env.wrap("state", t, at, body)
 
 
-def status_payload(env: Envelope, status: str, reason: str, t: float, at: float) -> dict[str, Any]:
-    return env.wrap("status", t, at, {"status": status, "reason": reason}, seq=env.last("event"))
+def status_payload(env: Envelope, status: str, reason: str, t: float, at: float,
+                   clock: dict[str, Any] | None = None) -> dict[str, Any]:
+    """``clock``: the sender's time source (record.clock.clock_status()), so the floor knows what ``at`` is worth."""
+    body: dict[str, Any] = {"status": status, "reason": reason}
+    if clock is not None:
+        body["clock"] = clock
+    return env.wrap("status", t, at, body, seq=env.last("event"))
 
 
 def dropped_payload(env: Envelope, t: float, at: float, ranges: list[dict[str, Any]], count: int, total: int,

@@ -45,7 +45,8 @@ __all__ = ["FloorCommand", "FloorLink", "OutboxError", "configure_security", "pu
 
 class FloorLink(Spooler, Session, HoleCards, CommandDesk):
     """``FloorLink(config).start()``; ``submit(update)`` from the engine side; ``health()`` for the screen;
-    ``commands`` is a queue of :class:`FloorCommand`; ``stop()`` drains and says goodbye."""
+    each accepted :class:`FloorCommand` goes to ``on_command`` (set it before ``start()``; by default the
+    ``commands`` queue); ``stop()`` drains and says goodbye."""
 
     def __init__(self, config: Config, boot_id: str | None = None, clock: Callable[[], float] = time.time, *,
                  reconnect_min: float = 0.5, reconnect_max: float = 30.0, window: int = 20,
@@ -69,6 +70,7 @@ class FloorLink(Spooler, Session, HoleCards, CommandDesk):
         self.outbox_path = str(live.with_name(f"{live.stem}-review{live.suffix}") if review else live)
         self.env = c.Envelope(self.site, self.table, self.boot, replayed=review)
         self.commands: queue.Queue[FloorCommand] = queue.Queue()
+        self.on_command: Callable[[FloorCommand], None] = self.commands.put
         self.reconnect_min, self.reconnect_max, self.window = reconnect_min, reconnect_max, window
         self.max_pages = max_pages
         self._updates: queue.Queue = queue.Queue()

@@ -23,6 +23,7 @@ import paho.mqtt.client as mqtt
 
 from ...config import FloorConfig
 from ...record.anchor import anchor_payload
+from ...record.clock import clock_status
 from . import contract as c
 from .outbox import Outbox, OutboxError
 from .security import PROPERTIES, client_id, configure_security, publish_properties
@@ -187,7 +188,7 @@ class Session:
                              protocol=mqtt.MQTTv5)
         configure_security(client, self.fc.username, self.fc.password_file, self.fc.tls, self.fc.ca_file,
                            self.fc.cert_file, self.fc.key_file)
-        will = c.status_payload(self.env, "offline", "will", self._last_t, self.clock())
+        will = c.status_payload(self.env, "offline", "will", self._last_t, self.clock(), clock_status())
         client.will_set(self.topic("status"), json.dumps(will), qos=1, retain=self.retain,
                         properties=publish_properties("status"))
         client.on_connect = self._on_connect
@@ -269,7 +270,7 @@ class Session:
         if not self.review:   # a review copy takes no floor commands: there is no dealer to act on them
             client.subscribe(self.topic("cmd"), qos=1)
         birth = self._publish_json(client, "status", c.status_payload(self.env, "online", "birth", self._last_t,
-                                                                      self.clock()), retain=self.retain)
+                                                                      self.clock(), clock_status()), retain=self.retain)
         # Wait for the birth's PUBACK before draining: it proves the ACL lets us publish. mosquitto closes the
         # connection right after refusing a publish, so a refusal is best caught before anything else is sent.
         deadline = time.monotonic() + CONNACK_TIMEOUT_S
@@ -394,7 +395,7 @@ class Session:
         wait_io(client, self._wake_r, timeout)
 
     def _goodbye(self, client: mqtt.Client) -> None:
-        payload = c.status_payload(self.env, "offline", "stopped", self._last_t, self.clock())
+        payload = c.status_payload(self.env, "offline", "stopped", self._last_t, self.clock(), clock_status())
         goodbye(client, self._wake_r, self.topic("status"), json.dumps(payload), self.retain)
 
     # paho callbacks: they run inside loop_read/loop_write on the publisher thread

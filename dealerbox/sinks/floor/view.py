@@ -259,7 +259,8 @@ class FloorView:
             self._line(f"{tv.table}: terminal dropped {data['count']} low-value events ({data['reason']})")
         elif data["event"] == "FindingAcknowledged":
             tv.acknowledged.add(data["id"])
-            self._line(f"{tv.table} {data['id']} acknowledged")
+            by = data.get("by")
+            self._line(f"{tv.table} {data['id']} acknowledged" + (f" by {c.inert(by, 64)}" if isinstance(by, str) else ""))
 
     def _line(self, text: str) -> None:
         stamp = time.strftime("%H:%M:%S", time.localtime(self.clock()))

@@ -44,6 +44,10 @@ class HandRecord:
         name = "Between hands" if self.hand is None else f"Hand {self.hand}"
         return f"{name}: {self.outcome}" if self.outcome else (name if self.hand is None else f"{name} (in play)")
 
+def who_name(sender: str) -> str:
+    """A floor sender as the dealer knows them: ``dashboard:sam`` is sam; anything else as it came."""
+    return sender.split(":", 1)[1] if sender.startswith("dashboard:") and len(sender) > 10 else sender
+
 
 def describe(e: te.TableEvent) -> Line | None:
     """One line for the dealer, or None for events too fine-grained to help settle a dispute."""
@@ -68,7 +72,11 @@ def describe(e: te.TableEvent) -> Line | None:
         case te.FindingRaised():
             return Line(e.t, f"{e.severity.upper()} {e.citation}: {e.ruling}", e.severity)
         case te.FindingAcknowledged():
-            text = f"Finding {e.id} acknowledged"
+            text = f"Finding {e.id} acknowledged" + (f" by {who_name(e.by)}" if e.by else "")
+        case te.DealerSignedIn():
+            text = f"Dealer {e.dealer} signed in ({e.method})"
+        case te.DealerSignedOut():
+            text = f"Dealer {e.dealer} signed out"
         case te.FloorCalled():
             text = f"Floor called" + (f": {e.reason}" if e.reason else "")
         case te.PlayerSeated():

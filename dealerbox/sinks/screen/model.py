@@ -7,12 +7,16 @@ without a display.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from typing import TYPE_CHECKING, Iterable
 
 from ...engine import events as te
 from ...engine.state import FindingView, QuestionView, SeatView, TableState
 from . import theme
+from .history import who_name
 from .sheet import SeatSheet
+
+if TYPE_CHECKING:   # pinpad draws with the sheet's painter, which reads this module
+    from .pinpad import PinPad
 
 PHASE_NAMES = {"idle": "Waiting", "deal": "Dealing", "preflop": "Pre-flop", "flop": "Flop", "turn": "Turn",
                "river": "River", "showdown": "Showdown", "ended": "Hand over"}
@@ -30,6 +34,8 @@ class UiState:
     confirm: str | None = None       # "misdeal" or "new-hand" while waiting for the second tap
     history_pages: int = 1
     sheet: SeatSheet | None = None   # the seat sheet, while one is open
+    pad: PinPad | None = None        # the sign-in pad, while it is open
+    sign_in: bool = False            # the config names dealers: the key column offers sign-in
 
 
 @dataclass(frozen=True, slots=True)
@@ -181,3 +187,26 @@ def question_keys(question: QuestionView) -> list[KeySpec]:
     return [KeySpec(label, theme.KEY_CONFIRM if i == 0 else theme.KEY, f"answer:{question.id}:{key}",
                     action="answer", ref=question.id, choice=key)
             for i, (key, label) in enumerate(question.answers)]
+
+
+def who_line(state: TableState, events: Iterable[te.TableEvent]) -> str:
+    """The top bar's who: who acknowledged the last finding the floor answered, then the dealer on duty
+    (``h3-1 acknowledged by sam · Dealer D17``); "" when neither is known (the bar as it always was)."""
+    parts = []
+    acked = next((e for e in reversed(list(events)) if isinstance(e, te.FindingAcknowledged) and e.by), None)
+    if acked is not None:
+        parts.append(f"{acked.id} acknowledged by {who_name(acked.by or '')}")
+    if state.dealer:
+        parts.append(f"Dealer {state.dealer}")
+    elif parts:
+        parts.append("no dealer signed in")
+    return "  ·  ".join(parts)
+
+
+def sign_keys(state: TableState, ui: UiState) -> list[KeySpec]:
+    """The sign-in key at the foot of the column where the config names dealers; "Sign out" while one is on."""
+    if not ui.sign_in:
+        return []
+    if state.dealer:
+        return [KeySpec(f"Sign out {state.dealer}", theme.KEY, "sign-out", action="sign-out")]
+    return [KeySpec("Sign in", theme.KEY, "sign-in", ui="pin:open")]

@@ -26,14 +26,14 @@ from .health import HealthView
 from .history import hand_records
 from .layout import frame_layout
 from .model import (IN_HAND_PHASES, PHASE_NAMES, UiState, confirm_keys, history_keys, open_findings,
-                    table_keys)
-from .sheet_view import SheetPainter
+                    sign_keys, table_keys, who_line)
+from .pinpad import PinPadPainter
 from .table import TablePainter
 
 __all__ = ["Renderer", "Frame", "Drawn", "Target", "UiState", "open_findings"]
 
 
-class Renderer(TablePainter, SheetPainter, BannerPainter):
+class Renderer(TablePainter, PinPadPainter, BannerPainter):
     """Draws whole frames at one size, from pre-drawn pieces: the empty table and bars (one blit), and the
     top bar, each seat, the banners, keys, cards, chips and text glyphs, each drawn once per look."""
 
@@ -52,7 +52,7 @@ class Renderer(TablePainter, SheetPainter, BannerPainter):
         frame.surface.blit(base, at.keys, at.keys)
         frame.surface.blit(base, at.body, at.body)
 
-        self.draw_top(frame, at.top, state, health)
+        self.draw_top(frame, at.top, state, health, who_line(state, events))
         if at.alert:
             self.draw_alert(frame, at.alert, health)
         if ui.history:
@@ -61,6 +61,8 @@ class Renderer(TablePainter, SheetPainter, BannerPainter):
             self.draw_table(frame, at.body, state, findings, events)
             if ui.sheet is not None:
                 self.draw_sheet(frame, at.body, state, ui.sheet)
+            elif ui.pad is not None:
+                self.draw_pinpad(frame, at.body, ui.pad)
         if at.question and state.question is not None:
             self.draw_question(frame, at.question, state.question)
         if at.banner:
@@ -86,12 +88,12 @@ class Renderer(TablePainter, SheetPainter, BannerPainter):
             self._bases.put(key, img)
         return img
 
-    def draw_top(self, frame: Frame, rect: pygame.Rect, state: TableState, health: HealthView) -> None:
+    def draw_top(self, frame: Frame, rect: pygame.Rect, state: TableState, health: HealthView, who: str = "") -> None:
         key = ("top", tuple(rect), state.hand, state.phase, state.game, state.deck_id,
-               health.board, health.board_level, health.floor, health.floor_level)
-        self.layer(frame, key, rect, lambda f, r: self._draw_top(f, r, state, health), keyed=False)
+               health.board, health.board_level, health.floor, health.floor_level, who)
+        self.layer(frame, key, rect, lambda f, r: self._draw_top(f, r, state, health, who), keyed=False)
 
-    def _draw_top(self, frame: Frame, rect: pygame.Rect, state: TableState, health: HealthView) -> None:
+    def _draw_top(self, frame: Frame, rect: pygame.Rect, state: TableState, health: HealthView, who: str) -> None:
         pygame.draw.rect(frame.surface, theme.BAR, rect)
         pad = self.px(12)
         hand = f"Hand {state.hand}" if state.hand is not None else "No hand yet"
@@ -99,8 +101,7 @@ class Renderer(TablePainter, SheetPainter, BannerPainter):
         r = self.text(frame, PHASE_NAMES.get(state.phase, state.phase), "big", theme.SEAT_TO_ACT, kind="phase",
                       ref=state.phase, midleft=(r.right + pad * 2, rect.centery))
         game = state.game.upper() + (f"  deck {state.deck_id}" if state.deck_id else "")
-        if game.strip():
-            self.text(frame, game, "small", theme.TEXT_DIM, kind="game", midleft=(r.right + pad * 2, rect.centery))
+        left = r.right + pad * 2
         # Health corner: two dots and a few characters, right-aligned; the alert strip says more.
         x = rect.right - pad
         for name, value, level in (("FLOOR", health.floor, health.floor_level),
@@ -113,6 +114,18 @@ class Renderer(TablePainter, SheetPainter, BannerPainter):
             pygame.draw.circle(frame.surface, colour, centre, radius)
             r = self.text(frame, name, "tiny", theme.TEXT_DIM, midright=(centre[0] - radius - self.px(4), rect.centery))
             x = r.left - pad
+        if not who:
+            if game.strip():
+                self.text(frame, game, "small", theme.TEXT_DIM, kind="game", midleft=(left, rect.centery))
+            return
+        # Who is dealing and who answered the last floor call: under the game, in the room the bar has left.
+        room = max(self.px(40), x - left)
+        quarter = rect.height // 4
+        if game.strip():
+            self.text(frame, self.fit(game, "tiny", room), "tiny", theme.TEXT_DIM, kind="game",
+                      midleft=(left, rect.top + quarter + self.px(1)))
+        self.text(frame, self.fit(who, "tiny", room), "tiny", theme.TEXT, kind="who",
+                  midleft=(left, rect.bottom - quarter - self.px(1)))
 
     def draw_alert(self, frame: Frame, rect: pygame.Rect, health: HealthView) -> None:
         colour = theme.HEALTH_BAD if health.level == "bad" else theme.HEALTH_WARN
@@ -137,7 +150,7 @@ class Renderer(TablePainter, SheetPainter, BannerPainter):
             self.keys_down(frame, rect, history_keys(min(ui.history_page, frame.history_pages - 1),
                                                      frame.history_pages))
         else:
-            self.keys_down(frame, rect, table_keys(state, events, frame.banner))
+            self.keys_down(frame, rect, table_keys(state, events, frame.banner) + sign_keys(state, ui))
 
     def draw_history(self, frame: Frame, body: pygame.Rect, events: list[te.TableEvent], page: int,
                      upkeep: str = "") -> int:

@@ -34,6 +34,8 @@ from .history import RecentEvents
 from .canvas import Frame, Target
 from .model import UiState, open_findings, sheet_must_close
 from .render import Renderer
+from .pinpad import PinPad, dealer_id
+from .signin import SignInDesk
 from .sheet import SeatSheet, max_amount
 
 log = logging.getLogger(__name__)
@@ -86,7 +88,8 @@ class Screen:
         self.mode = {True: "fullscreen", False: "window", None: None}[fullscreen]
         self.clock = clock
         self.renderer = Renderer(size or (config.display.width, config.display.height))
-        self.ui = UiState()
+        self.desk = SignInDesk(config, clock)
+        self.ui = UiState(sign_in=self.desk.enabled)
         self.monitor = HealthMonitor()
         self.frame: Frame | None = None
         self.state = TableState()
@@ -241,8 +244,10 @@ class Screen:
         if target.key.startswith("sheet:") and target.ui:
             self._sheet_key(target.ui)
             return None
-        # Any other key closes the seat sheet: the dealer has moved on.
-        self.ui.sheet = None
+        if target.ui and target.ui.startswith("pin:"):
+            return self._pin_key(target.ui)
+        # Any other key closes the seat sheet and the sign-in pad: the dealer has moved on.
+        self.ui.sheet, self.ui.pad = None, None
         if target.ui:
             if target.ui.startswith("confirm:"):
                 self.ui.confirm = target.ui.split(":", 1)[1]
@@ -274,6 +279,26 @@ class Screen:
         if mode and mode != self.ui.sheet.mode:
             self.ui.sheet = self.ui.sheet.to(mode, now)
         self._shown = None
+
+    def _pin_key(self, ui: str) -> DealerInput | None:
+        """A key of the sign-in pad; its OK on the PIN step hands the PIN to the desk and returns the sign-in
+        (by the dealer's id only) or shows why not. The typed PIN goes when the pad does."""
+        pad = self.ui.pad or PinPad()
+        if ui == "pin:open":
+            self.ui.sheet, self.ui.confirm, self.ui.pad = None, None, PinPad()
+        elif ui == "pin:cancel":
+            self.ui.pad = None
+        elif ui.startswith("pin:digit:"):
+            self.ui.pad = pad.digit(ui.rsplit(":", 1)[1])
+        elif ui in ("pin:back", "pin:clear"):
+            self.ui.pad = pad.backspace() if ui == "pin:back" else pad.clear()
+        elif ui == "pin:ok" and pad.step == "dealer":
+            self.ui.pad = pad.next()
+        elif ui == "pin:ok":
+            tap = self.desk.pin(dealer_id(pad.dealer, self.desk.dealers), pad.pin)
+            self.ui.pad = None if tap is not None else pad.refused(self.desk.said)
+            return tap
+        return None
 
     def _sheet_key(self, ui: str) -> None:
         """A key on the seat sheet that only changes the sheet (digits, modes, cancel)."""

@@ -66,15 +66,22 @@ class SheetPainter(Canvas):
         else:
             self._draw_leave(frame, area, view, sheet)
 
-    def _draw_keypad(self, frame: Frame, area: pygame.Rect, sheet: SeatSheet) -> None:
-        """Digits on the left (phone layout), the amount and OK / Cancel on the right."""
+    def digit_grid(self, frame: Frame, area: pygame.Rect, prefix: str) -> tuple[int, int]:
+        """A phone's digit keys in the left half of ``area`` (``<prefix>:digit:N``, ``:clear``, ``:back``): the
+        seat sheet's keypad and the sign-in PIN pad share it. Returns the keys' (width, height)."""
         gap = self.px(8)
         key_h = max(theme.MIN_TOUCH, min(self.px(64), (area.height - 3 * gap) // 4))
         key_w = max(theme.MIN_TOUCH, min(self.px(84), (area.width // 2 - 2 * gap) // 3))
         for i, label in enumerate(("1", "2", "3", "4", "5", "6", "7", "8", "9", "Clear", "0", "Del")):
             r = pygame.Rect(area.left + (i % 3) * (key_w + gap), area.top + (i // 3) * (key_h + gap), key_w, key_h)
-            ui = {"Clear": "sheet:clear", "Del": "sheet:back"}.get(label, f"sheet:digit:{label}")
+            ui = {"Clear": f"{prefix}:clear", "Del": f"{prefix}:back"}.get(label, f"{prefix}:digit:{label}")
             self.key(frame, r, label, theme.KEY, Target(ui, label, r, ui=ui))
+        return key_w, key_h
+
+    def _draw_keypad(self, frame: Frame, area: pygame.Rect, sheet: SeatSheet) -> None:
+        """Digits on the left (phone layout), the amount and OK / Cancel on the right."""
+        gap = self.px(8)
+        key_w, key_h = self.digit_grid(frame, area, "sheet")
         col = pygame.Rect(area.left + 3 * key_w + 4 * gap, area.top, 0, area.height)
         col.width = area.right - col.left
         amount, message = sheet.amount()
