@@ -36,6 +36,7 @@ COALESCE_S = 0.03          # after a wake-up, gather what else arrives this long
 BODIES_KEPT = 20_000       # rendered SSE bodies kept: every client of the same role sends the same bytes
 
 
+_UNRENDERED = object()
 TOKEN_SLOT = f"@@csrf-{secrets.token_hex(8)}@@"   # unguessable: a table cannot plant it in a ruling
 
 
@@ -258,20 +259,33 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
             if out:
                 yield "".join(out)
             if not rows:
-                await dash.wait(KEEPALIVE_S)
-                await asyncio.sleep(COALESCE_S)
+                if await dash.wait(KEEPALIVE_S):
+                    await asyncio.sleep(COALESCE_S)
+                    continue
+                # a keepalive only when nothing was sent for a while: one write per wake-up, not two
                 if await request.is_disconnected():
                     return
                 yield ": keepalive\n\n"
 
     def _cached_body(jid: int, kind: str, data: str, acts: bool, may: Callable[[str], bool]) -> str | None:
-        key = (jid, acts)
-        if key not in bodies:
-            body = _event_body(kind, json.loads(data), may, TOKEN_SLOT)
-            bodies[key] = None if body is None else json.dumps(body)
-            if len(bodies) > BODIES_KEPT:
-                bodies.popitem(last=False)
-        return bodies[key]
+        # the filing thread renders most bodies ahead (prepare): get() rather than `in`, as it may evict meanwhile
+        found = bodies.get((jid, acts), _UNRENDERED)
+        if found is not _UNRENDERED:
+            return found
+        body = _event_body(kind, json.loads(data), may, TOKEN_SLOT)
+        text = None if body is None else json.dumps(body)
+        bodies[(jid, acts)] = text
+        if len(bodies) > BODIES_KEPT:
+            bodies.popitem(last=False)
+        return text
+
+    def prepare(rows: list[tuple[int, str, str | None, str]]) -> None:
+        """On the filing thread: render the SSE bodies of fresh journal rows for both kinds of reader."""
+        for jid, kind, _site, data in rows:
+            for role in ("viewer", "supervisor"):
+                _cached_body(jid, kind, data, auth.may(role, "supervisor"), lambda need, r=role: auth.may(r, need))
+
+    dash.prepare = prepare
 
     def _event_body(kind: str, data: dict, may: Callable[[str], bool], token: str) -> dict | None:
         if kind == "alert":

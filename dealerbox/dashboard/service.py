@@ -9,10 +9,13 @@ import bisect
 import json
 import logging
 import secrets
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Callable
+
+JournalRow = tuple[int, str, str | None, str]     # (id, kind, site, data as JSON)
 
 import aiomqtt
 from paho.mqtt.packettypes import PacketTypes
@@ -84,41 +87,59 @@ class Dashboard:
         self.session_key = self.store.setting("session_key", lambda: secrets.token_urlsafe(32))
         self._wake: asyncio.Event | None = None
         self.stale: set[tuple[str, str]] = set()
-        self._tail: list[tuple[int, str, str | None, str]] = []
+        self._tail: list[JournalRow] = []
         self._tail_from = self.store.last_journal_id()
         self._tail_dirty = False
+        self._tail_lock = threading.Lock()   # the filing thread and the event loop both extend the tail
+        # what the web side does with fresh journal rows on the filing thread (render the SSE bodies), so the
+        # event loop only sends: set by create_app
+        self.prepare: Callable[[list[JournalRow]], None] | None = None
 
     # --- telling the browsers -----------------------------------------------------------------------
 
-    def journal_after(self, last: int) -> list[tuple[int, str, str | None, str]]:
+    def journal_after(self, last: int) -> list[JournalRow]:
         """What the journal holds after ``last``. Every SSE stream asks after each wake-up, so the newest rows are
         read from the database once and kept; a stream far behind (a reconnect) reads the database itself."""
         if self._tail_dirty:
             self._tail_dirty = False
-            fresh = self.store.journal_after(self._tail[-1][0] if self._tail else self._tail_from, TAIL_KEPT)
-            self._tail += fresh
-            self._tail_dirty = len(fresh) == TAIL_KEPT      # more than one read's worth: read on next time too
-            del self._tail[:-TAIL_KEPT]
-        if self._tail and last >= self._tail[0][0] - 1:
-            at = bisect.bisect_right(self._tail, last, key=lambda row: row[0])
-            return self._tail[at:at + 500]
-        if not self._tail and last >= self._tail_from:
+            self._extend_tail()
+        tail = self._tail            # one reference: the filing thread swaps in a new list, never edits this one
+        if tail and last >= tail[0][0] - 1:
+            at = bisect.bisect_right(tail, last, key=lambda row: row[0])
+            return tail[at:at + 500]
+        if not tail and last >= self._tail_from:
             return []
         return self.store.journal_after(last)
 
-    def wake(self) -> None:
-        self._tail_dirty = True
+    def _extend_tail(self) -> list[JournalRow]:
+        """Read what the journal gained since the tail's end into the tail; the rows read."""
+        with self._tail_lock:
+            tail = self._tail
+            fresh = self.store.journal_after(tail[-1][0] if tail else self._tail_from, TAIL_KEPT)
+            if len(fresh) == TAIL_KEPT:
+                self._tail_dirty = True      # more than one read's worth: read on next time too
+            if fresh:
+                self._tail = (tail + fresh)[-TAIL_KEPT:]
+        return fresh
+
+    def wake(self, *, tail_read: bool = False) -> None:
+        """Tell every SSE stream there is news; ``tail_read`` when the filing thread already read it in."""
+        if not tail_read:
+            self._tail_dirty = True
         if self._wake is not None:
             self._wake.set()
             self._wake = asyncio.Event()
 
-    async def wait(self, timeout: float) -> None:
+    async def wait(self, timeout: float) -> bool:
+        """True when woken by news, False after ``timeout`` with none."""
         if self._wake is None:
             self._wake = asyncio.Event()
         try:
-            await asyncio.wait_for(self._wake.wait(), timeout)
+            async with asyncio.timeout(timeout):     # no task per wait, unlike wait_for: 50 streams wait at once
+                await self._wake.wait()
+            return True
         except TimeoutError:
-            pass
+            return False
 
     # --- receiving -----------------------------------------------------------------------------------------
 
@@ -134,23 +155,38 @@ class Dashboard:
             while not inbox.empty() and len(batch) < BATCH_MAX:
                 batch.append(inbox.get_nowait())
             # on a worker thread: the event loop goes on reading the socket (and serving pages) meanwhile
-            if await asyncio.to_thread(self.ingest.receive_many, batch, self.clock()):
-                self.wake()
+            if await asyncio.to_thread(self._file_batch, batch, self.clock()):
+                self.wake(tail_read=True)
+
+    def _file_batch(self, batch: list[tuple[str, bytes]], now: float) -> bool:
+        """File a burst, read the journal rows it made and have their SSE bodies rendered, all off the event
+        loop (the database reads and the templates were what kept the loop from sending): True if any."""
+        if not self.ingest.receive_many(batch, now):
+            return False
+        fresh = self._extend_tail()
+        if fresh and self.prepare is not None:
+            self.prepare(fresh)
+        return True
 
     def sweep_stale(self) -> None:
         """A table that stops without its last will goes dead when its state expires: tell the browsers once."""
         now = self.clock()
-        with self.store.engine.begin() as conn:
-            for t in self.store.tables():
-                key = (t["site"], t["table_id"])
-                stale = t["state_at"] is not None and now - t["state_at"] > c.STATE_EXPIRY_S
-                if stale and key not in self.stale:
-                    self.store.log(conn, "table", t["site"], {"site": t["site"], "table": t["table_id"]}, now)
-                    self.wake()
-                if stale:
-                    self.stale.add(key)
-                else:
-                    self.stale.discard(key)
+        gone = []
+        # runs every second on the event loop: three columns, not every table's state decoded
+        for site, table, state_at in self.store.state_times():
+            key = (site, table)
+            stale = state_at is not None and now - state_at > c.STATE_EXPIRY_S
+            if stale and key not in self.stale:
+                gone.append(key)
+            if stale:
+                self.stale.add(key)
+            else:
+                self.stale.discard(key)
+        if gone:
+            with self.store.engine.begin() as conn:
+                for site, table in gone:
+                    self.store.log(conn, "table", site, {"site": site, "table": table}, now)
+            self.wake()
 
     async def run_mqtt(self) -> None:
         """Subscribe and file, forever; on a lost broker wait a little and come back (resubscribing)."""
