@@ -175,3 +175,12 @@ def test_the_terminal_never_imports_the_dashboard():
             "'sqlalchemy', 'aiomqtt', 'argon2', 'jinja2'))); print(bad); sys.exit(1 if bad else 0)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_starlette_test_client_imports_without_a_deprecation_warning():
+    # starlette 1.x warns when its TestClient has only httpx: the pinned httpx2 is what it now asks for
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-W", "error", "-c", "import starlette.testclient"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-500:]
