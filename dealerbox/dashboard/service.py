@@ -1,4 +1,4 @@
-"""The running dashboard: the store, the MQTT subscriber (aiomqtt, MQTT 5, reconnecting), escalation on an
+"""The running dashboard: the store, the MQTT subscriber (subscriber.py: paho, MQTT 5, reconnecting), escalation on an
 injected clock, the commands it publishes (ack over the table's ``cmd`` topic, escalations on their own topic),
 and the wake-up that tells every SSE stream there is something new in the journal."""
 
@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-import json
 import logging
 import secrets
 import threading
@@ -17,19 +16,17 @@ from typing import Callable
 
 JournalRow = tuple[int, str, str | None, str]     # (id, kind, site, data as JSON)
 
-import aiomqtt
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from ..sinks.floor import contract as c
 from .floor import ESCALATION, FloorIngest
 from .store import Alert, Store
+from .subscriber import Subscriber
 
 log = logging.getLogger("dealerbox.dashboard")
 ESCALATE_AFTER_S = 60.0
-SESSION_EXPIRY_S = 3600
 TAIL_KEPT = 5000                  # newest journal rows kept in memory for the SSE streams
-BATCH_MAX = 1000                  # messages filed in one transaction at most
 ESCALATION_SCHEMA = "dealerbox.floor.escalation/1"
 
 
@@ -80,7 +77,8 @@ class Dashboard:
 
     def __post_init__(self) -> None:
         self.ingest = FloorIngest(self.store)
-        self.client: aiomqtt.Client | None = None
+        self.subscriber: Subscriber | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.connected = False
         self.broker_note = "not started"
         self.seqs: dict[str, int] = {}
@@ -148,25 +146,21 @@ class Dashboard:
         if got.journal:
             self.wake()
 
-    async def _file(self, inbox: asyncio.Queue) -> None:
-        """Take what arrived in bursts: one transaction (one commit) for everything queued at that moment."""
-        while True:
-            batch = [await inbox.get()]
-            while not inbox.empty() and len(batch) < BATCH_MAX:
-                batch.append(inbox.get_nowait())
-            # on a worker thread: the event loop goes on reading the socket (and serving pages) meanwhile
-            if await asyncio.to_thread(self._file_batch, batch, self.clock()):
-                self.wake(tail_read=True)
-
-    def _file_batch(self, batch: list[tuple[str, bytes]], now: float) -> bool:
-        """File a burst, read the journal rows it made and have their SSE bodies rendered, all off the event
-        loop (the database reads and the templates were what kept the loop from sending): True if any."""
-        if not self.ingest.receive_many(batch, now):
-            return False
+    def _file_batch(self, batch: list[tuple[str, bytes]]) -> None:
+        """On the filing thread: file a burst in one transaction, read the journal rows it made and have their
+        SSE bodies rendered, all off the event loop (DB reads and templates kept it from sending), then wake
+        the streams."""
+        if not self.ingest.receive_many(batch, self.clock()):
+            return
         fresh = self._extend_tail()
         if fresh and self.prepare is not None:
             self.prepare(fresh)
-        return True
+        self._on_loop(lambda: self.wake(tail_read=True))
+
+    def _on_loop(self, call: Callable[[], None]) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(call)
 
     def sweep_stale(self) -> None:
         """A table that stops without its last will goes dead when its state expires: tell the browsers once."""
@@ -189,38 +183,29 @@ class Dashboard:
             self.wake()
 
     async def run_mqtt(self) -> None:
-        """Subscribe and file, forever; on a lost broker wait a little and come back (resubscribing)."""
+        """Subscribe and file until cancelled; paho reconnects (and we resubscribe) after a lost broker."""
         b = self.broker
         if b is None:
             return
-        tls = aiomqtt.TLSParameters(ca_certs=b.ca_file, certfile=b.cert_file, keyfile=b.key_file) if b.tls else None
-        inbox: asyncio.Queue = asyncio.Queue()
-        filer = asyncio.create_task(self._file(inbox))
-        try:
-            await self._subscribe(b, tls, inbox)
-        finally:
-            filer.cancel()
+        self._loop = asyncio.get_running_loop()
 
-    async def _subscribe(self, b: BrokerSettings, tls: aiomqtt.TLSParameters | None, inbox: asyncio.Queue) -> None:
-        connect = Properties(PacketTypes.CONNECT)
-        connect.SessionExpiryInterval = SESSION_EXPIRY_S   # the broker queues alerts for us while we restart
-        while True:
-            try:
-                async with aiomqtt.Client(b.host, b.port, username=b.username, password=b.password,
-                                          protocol=aiomqtt.ProtocolVersion.V5, tls_params=tls, keepalive=10,
-                                          identifier=b.client_id or f"dealerbox-dashboard-{self.name}",
-                                          clean_start=False, properties=connect) as client:
-                    await client.subscribe(b.filters())
-                    self.client, self.connected = client, True
-                    self._broker_state(f"connected to {b.host}:{b.port}")
-                    async for message in client.messages:
-                        payload = message.payload if isinstance(message.payload, bytes) else \
-                            str(message.payload).encode()
-                        inbox.put_nowait((message.topic.value, payload))
-            except aiomqtt.MqttError as e:
-                self.client, self.connected = None, False
-                self._broker_state(f"lost {b.host}:{b.port}: {e}")
-                await asyncio.sleep(0.5)
+        def told(connected: bool, note: str) -> None:
+            self._on_loop(lambda: self._connection(connected, note))
+
+        self.subscriber = Subscriber(b.host, b.port, b.client_id or f"dealerbox-dashboard-{self.name}", b.filters(),
+                                     self._file_batch, told, b.username, b.password, b.tls, b.ca_file, b.cert_file,
+                                     b.key_file)
+        self.subscriber.start()
+        try:
+            await asyncio.Event().wait()
+        finally:
+            # stopping joins paho's and the filing thread: not on the event loop
+            await asyncio.to_thread(self.subscriber.stop)
+            self.connected = False
+
+    def _connection(self, connected: bool, note: str) -> None:
+        self.connected = connected
+        self._broker_state(note)
 
     def _broker_state(self, note: str) -> None:
         if note == self.broker_note:
@@ -234,9 +219,10 @@ class Dashboard:
     # --- acting ----------------------------------------------------------------------------------------
 
     async def _publish(self, topic: str, payload: dict, props: Properties) -> None:
-        if self.client is None:
+        if self.subscriber is None:
             raise ConnectionError("the floor broker is not connected: try again in a moment")
-        await self.client.publish(topic, json.dumps(payload), qos=1, properties=props)
+        info = self.subscriber.publish(topic, payload, props)
+        await asyncio.to_thread(self.subscriber.wait_published, info)
 
     def _next(self, kind: str) -> int:
         self.seqs[kind] = self.seqs.get(kind, 0) + 1
@@ -301,5 +287,5 @@ class Dashboard:
             try:
                 await self.escalate_due()
                 self.sweep_stale()
-            except aiomqtt.MqttError as e:
+            except ConnectionError as e:
                 log.warning("escalation publish failed: %s", e)
