@@ -184,3 +184,20 @@ def test_starlette_test_client_imports_without_a_deprecation_warning():
     done = subprocess.run([sys.executable, "-W", "error", "-c", "import starlette.testclient"],
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stderr[-500:]
+
+
+def test_a_state_is_filed_as_sent_and_a_tile_is_pushed_only_when_it_changes(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'floor.db'}")
+    ingest = FloorIngest(store)
+    env = {"v": 1, "kind": "state", "site": "s1", "table": "T1", "boot": "b", "t": 1.0, "at": 1.0,
+           "replayed": False, "hand": 3, "phase": "flop", "findings": [], "health": {"link": {"link": "connected"}}}
+    first = json.dumps({**env, "seq": 1})
+    assert ingest.receive_many([("dealerbox/s1/T1/state", first.encode())], 5.0)      # a new tile: pushed
+    assert store.table("s1", "T1")["state"]["phase"] == "flop"
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT state FROM floor_tables").scalar_one() == first    # the text as sent
+    assert ingest.receive_many([("dealerbox/s1/T1/state", json.dumps({**env, "seq": 2}).encode())], 6.0) == []
+    # json.loads takes UTF-16 too: such a state is filed (re-encoded), never a crash that loses the burst
+    turn = json.dumps({**env, "seq": 3, "phase": "turn"}).encode("utf-16")
+    assert ingest.receive_many([("dealerbox/s1/T1/state", turn)], 7.0)                # the phase changed: pushed
+    assert store.table("s1", "T1")["state"]["phase"] == "turn" and store.table("s1", "T1")["received"] == 3
