@@ -57,6 +57,7 @@ class Subscriber:
         c.reconnect_delay_set(0.5, 5)
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
+        c.on_connect_fail = self._on_connect_fail
         c.on_message = self._on_message
         connect = Properties(PacketTypes.CONNECT)
         connect.SessionExpiryInterval = SESSION_EXPIRY_S
@@ -106,6 +107,11 @@ class Subscriber:
                        _props: object) -> None:
         if not self._stopping:
             self._tell(False, f"lost {self.host}:{self.port}: {reason}")
+
+    def _on_connect_fail(self, _client: mqtt.Client, _userdata: object) -> None:
+        # paho retries by itself; the health page says why nothing arrives meanwhile
+        if not self._stopping:
+            self._tell(False, f"lost {self.host}:{self.port}: cannot connect, retrying")
 
     def _tell(self, connected: bool, note: str) -> None:
         self.connected = connected
