@@ -28,10 +28,12 @@ BENCHMARKS = {
     "idle": "bench.idle",
     "memory": "bench.memory",
     "replay": "bench.replay",
+    "dashboard": "bench.dashboard",
 }
 # Wall-clock budget per benchmark (full mode); a benchmark that overruns is reported, not waited for.
 BUDGET_S = {"decoder": 60, "engine": 120, "render": 60, "outbox": 180, "e2e": 60, "floor": 300, "idle": 60,
-            "memory": 240, "replay": 900}
+            "memory": 240, "replay": 900,
+            "dashboard": 420}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -75,11 +75,13 @@ def main(argv: list[str]) -> int:
             client.publish(c.topic(site, name, "alert"), json.dumps(alert), qos=1, properties=publish_properties("alert"))
             alerts_sent += 1
             schedule.append((when + alert_every, k, "alert"))
-    time.sleep(0.5)
-    for _, _, client in tables:
-        client.disconnect()
-        client.loop_stop()
+    # the count first: stopping hundreds of clients takes a while, and the parent may stop waiting meanwhile
     print(f"alerts {alerts_sent}", flush=True)
+    time.sleep(0.5)
+    for _, _, client in tables:          # every client told to go at once, then their threads joined
+        client.disconnect()
+    for _, _, client in tables:
+        client.loop_stop()
     return 0
 
 

@@ -36,6 +36,7 @@ COALESCE_S = 0.03          # after a wake-up, gather what else arrives this long
 BODIES_KEPT = 20_000       # rendered SSE bodies kept: every client of the same role sends the same bytes
 
 
+_UNRENDERED = object()
 TOKEN_SLOT = f"@@csrf-{secrets.token_hex(8)}@@"   # unguessable: a table cannot plant it in a ruling
 
 
@@ -49,6 +50,7 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
     env = environment()
     limit = auth.LoginLimit()
     bodies: "collections.OrderedDict[tuple[int, bool], str | None]" = collections.OrderedDict()
+    readers: dict[bool, int] = {False: 0, True: 0}     # live SSE streams without / with the action buttons
 
     def user(request: Request) -> tuple[str, str] | None:
         name, role = request.session.get("user"), request.session.get("role")
@@ -243,51 +245,75 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
 
     async def _stream(request: Request, role: str, token: str, site: str | None, last: int) -> AsyncIterator[str]:
         yield "retry: 1000\n\n"
-        may = (lambda need: auth.may(role, need))
-        while True:
-            rows = dash.journal_after(last)
-            out = []
-            for jid, kind, row_site, data in rows:
-                last = jid
-                if site and row_site and row_site != site:
-                    continue
-                body = _cached_body(jid, kind, data, may("supervisor"), may)
-                if body is not None:
-                    # the CSRF token is per session: the cached body has a placeholder where it goes
-                    out.append(f"id: {jid}\nevent: {kind}\ndata: {body.replace(TOKEN_SLOT, token)}\n\n")
-            if out:
-                yield "".join(out)
-            if not rows:
-                await dash.wait(KEEPALIVE_S)
-                await asyncio.sleep(COALESCE_S)
-                if await request.is_disconnected():
-                    return
-                yield ": keepalive\n\n"
+        acts = auth.may(role, "supervisor")
+        readers[acts] += 1
+        try:
+            while True:
+                rows = dash.journal_after(last)
+                out = []
+                for jid, kind, row_site, data in rows:
+                    last = jid
+                    if site and row_site and row_site != site:
+                        continue
+                    body = _cached_body(jid, kind, data, acts)
+                    if body is not None:
+                        # the CSRF token is per session: the cached body has a placeholder where it goes
+                        out.append(f"id: {jid}\nevent: {kind}\ndata: {body.replace(TOKEN_SLOT, token)}\n\n")
+                if out:
+                    yield "".join(out)
+                if not rows:
+                    if await dash.wait(KEEPALIVE_S):
+                        await asyncio.sleep(COALESCE_S)
+                        continue
+                    # a keepalive only when nothing was sent for a while: one write per wake-up, not two
+                    if await request.is_disconnected():
+                        return
+                    yield ": keepalive\n\n"
+        finally:
+            readers[acts] -= 1
 
-    def _cached_body(jid: int, kind: str, data: str, acts: bool, may: Callable[[str], bool]) -> str | None:
-        key = (jid, acts)
-        if key not in bodies:
-            body = _event_body(kind, json.loads(data), may, TOKEN_SLOT)
-            bodies[key] = None if body is None else json.dumps(body)
-            if len(bodies) > BODIES_KEPT:
-                bodies.popitem(last=False)
-        return bodies[key]
+    def _cached_body(jid: int, kind: str, data: str, acts: bool) -> str | None:
+        # the filing thread renders most bodies ahead (prepare): get() rather than `in`, as it may evict meanwhile
+        found = bodies.get((jid, acts), _UNRENDERED)
+        if found is _UNRENDERED:
+            found = _render(jid, kind, data, (acts,))[acts]
+        return found
 
-    def _event_body(kind: str, data: dict, may: Callable[[str], bool], token: str) -> dict | None:
+    def prepare(rows: list[tuple[int, str, str | None, str]]) -> None:
+        """On the filing thread: render the SSE bodies of fresh journal rows for the kinds of reader connected
+        (with or without the action buttons); a reader of a kind nobody had renders for itself."""
+        wanted = tuple(acts for acts, n in list(readers.items()) if n > 0)
+        if wanted:
+            for jid, kind, _site, data in rows:
+                _render(jid, kind, data, wanted)
+
+    dash.prepare = prepare
+
+    def _render(jid: int, kind: str, data: str, wanted: tuple[bool, ...]) -> dict[bool, str | None]:
+        """The body of one journal row for each kind of reader in ``wanted``, reading the database once."""
+        found = json.loads(data)
+        common: dict | None = found
         if kind == "alert":
-            a = dash.store.alert(data["id"])
-            if a is None:
-                return None
-            html = env.get_template("_alert.html").render(a=a, may=may, now=dash.clock(), csrf=token,
-                                                         users=[])
-            t = dash.store.table(a.site, a.table_id)
-            tile_html = _tile_html(t) if t else ""
-            return {"id": a.id, "open": a.open, "severity": a.severity, "escalated": a.escalated_at is not None,
-                    "html": html, "tile": tile_html, "key": f"{a.site}/{a.table_id}", "site": a.site}
-        if kind == "table":
-            t = dash.store.table(data["site"], data["table"])
-            return {"key": f"{data['site']}/{data['table']}", "tile": _tile_html(t)} if t else None
-        return data
+            a = dash.store.alert(found["id"])
+            t = dash.store.table(a.site, a.table_id) if a else None
+            common = None if a is None else {
+                "id": a.id, "open": a.open, "severity": a.severity, "escalated": a.escalated_at is not None,
+                "html": "", "tile": _tile_html(t) if t else "", "key": f"{a.site}/{a.table_id}", "site": a.site}
+        elif kind == "table":
+            t = dash.store.table(found["site"], found["table"])
+            common = {"key": f"{found['site']}/{found['table']}", "tile": _tile_html(t)} if t else None
+        out: dict[bool, str | None] = {}
+        for acts in wanted:
+            body = common
+            if kind == "alert" and common is not None:
+                role = "supervisor" if acts else "viewer"
+                body = {**common, "html": env.get_template("_alert.html").render(
+                    a=a, may=lambda need, r=role: auth.may(r, need), now=dash.clock(), csrf=TOKEN_SLOT, users=[])}
+            out[acts] = None if body is None else json.dumps(body)
+            bodies[(jid, acts)] = out[acts]
+        while len(bodies) > BODIES_KEPT:
+            bodies.popitem(last=False)
+        return out
 
     def _tile_html(table: dict) -> str:
         alerts = dash.store.alerts(site=table["site"], table=table["table_id"], open_only=True)

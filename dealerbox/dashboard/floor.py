@@ -38,7 +38,7 @@ class FloorIngest:
         self.streams: dict[tuple[str, str, str, str], Stream] = {}      # (site, table, kind, boot)
         self.seen_ids: OrderedDict[str, None] = OrderedDict()
         self.duplicates = 0
-        self.shown: dict[tuple[str, str], tuple[str, ...]] = {}     # what each tile last showed
+        self.shown: dict[tuple[str, str], tuple[object, ...]] = {}     # what each tile last showed
         self.heard: dict[tuple[str, str], int] = {}                  # events and alerts per table, this burst
         self.states: dict[tuple[str, str], tuple[str, int]] = {}    # the latest state per table and how many
         self.events: list[dict] = []
@@ -93,9 +93,10 @@ class FloorIngest:
             ids.append(self.store.log(conn, "table", site, {"site": site, "table": table}, now))
         elif kind == "state":
             key = (site, table)
-            self.states[key] = (json.dumps(payload), self.states.get(key, ("", 0))[1] + 1)
+            # the checked payload as it came: re-encoding every table's state each second cost more than filing it
+            self.states[key] = (_as_text(raw, payload), self.states.get(key, ("", 0))[1] + 1)
             # a state arrives every second from every table: browsers hear of it only when a tile would change
-            shown = tuple(json.dumps(payload.get(k), sort_keys=True) for k in TILE_FIELDS)
+            shown = tuple(payload.get(k) for k in TILE_FIELDS)
             if self.shown.get((site, table)) != shown:
                 self.shown[(site, table)] = shown
                 ids.append(self.store.log(conn, "table", site, {"site": site, "table": table}, now))
@@ -173,3 +174,11 @@ class FloorIngest:
             self.store.touch_table(conn, site, table, now, invalid=True)
         ids = [self.store.log(conn, "invalid", site, {"topic": topic[:200], "reason": reason[:300]}, now)]
         return Received(ids, False, reason)
+
+
+def _as_text(raw: bytes, payload: dict) -> str:
+    """The payload's JSON text: the bytes as sent when UTF-8 (json.loads also took UTF-16 or -32), else re-encoded."""
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError:
+        return json.dumps(payload)

@@ -1,4 +1,4 @@
-"""The running dashboard: the store, the MQTT subscriber (aiomqtt, MQTT 5, reconnecting), escalation on an
+"""The running dashboard: the store, the MQTT subscriber (subscriber.py: paho, MQTT 5, reconnecting), escalation on an
 injected clock, the commands it publishes (ack over the table's ``cmd`` topic, escalations on their own topic),
 and the wake-up that tells every SSE stream there is something new in the journal."""
 
@@ -6,27 +6,27 @@ from __future__ import annotations
 
 import asyncio
 import bisect
-import json
 import logging
 import secrets
+import threading
 import time
 import uuid
 from dataclasses import dataclass, field
 from typing import Callable
 
-import aiomqtt
+JournalRow = tuple[int, str, str | None, str]     # (id, kind, site, data as JSON)
+
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from ..sinks.floor import contract as c
 from .floor import ESCALATION, FloorIngest
 from .store import Alert, Store
+from .subscriber import Subscriber
 
 log = logging.getLogger("dealerbox.dashboard")
 ESCALATE_AFTER_S = 60.0
-SESSION_EXPIRY_S = 3600
 TAIL_KEPT = 5000                  # newest journal rows kept in memory for the SSE streams
-BATCH_MAX = 1000                  # messages filed in one transaction at most
 ESCALATION_SCHEMA = "dealerbox.floor.escalation/1"
 
 
@@ -78,48 +78,67 @@ class Dashboard:
 
     def __post_init__(self) -> None:
         self.ingest = FloorIngest(self.store)
-        self.client: aiomqtt.Client | None = None
+        self.subscriber: Subscriber | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.connected = False
         self.broker_note = "not started"
         self.seqs: dict[str, int] = {}
         self.session_key = self.store.setting("session_key", lambda: secrets.token_urlsafe(32))
         self._wake: asyncio.Event | None = None
         self.stale: set[tuple[str, str]] = set()
-        self._tail: list[tuple[int, str, str | None, str]] = []
+        self._tail: list[JournalRow] = []
         self._tail_from = self.store.last_journal_id()
         self._tail_dirty = False
+        self._tail_lock = threading.Lock()   # the filing thread and the event loop both extend the tail
+        # what the web side does with fresh journal rows on the filing thread (render the SSE bodies), so the
+        # event loop only sends: set by create_app
+        self.prepare: Callable[[list[JournalRow]], None] | None = None
 
     # --- telling the browsers -----------------------------------------------------------------------
 
-    def journal_after(self, last: int) -> list[tuple[int, str, str | None, str]]:
+    def journal_after(self, last: int) -> list[JournalRow]:
         """What the journal holds after ``last``. Every SSE stream asks after each wake-up, so the newest rows are
         read from the database once and kept; a stream far behind (a reconnect) reads the database itself."""
         if self._tail_dirty:
             self._tail_dirty = False
-            fresh = self.store.journal_after(self._tail[-1][0] if self._tail else self._tail_from, TAIL_KEPT)
-            self._tail += fresh
-            self._tail_dirty = len(fresh) == TAIL_KEPT      # more than one read's worth: read on next time too
-            del self._tail[:-TAIL_KEPT]
-        if self._tail and last >= self._tail[0][0] - 1:
-            at = bisect.bisect_right(self._tail, last, key=lambda row: row[0])
-            return self._tail[at:at + 500]
-        if not self._tail and last >= self._tail_from:
+            self._extend_tail()
+        tail = self._tail            # one reference: the filing thread swaps in a new list, never edits this one
+        if tail and last >= tail[0][0] - 1:
+            at = bisect.bisect_right(tail, last, key=lambda row: row[0])
+            return tail[at:at + 500]
+        if not tail and last >= self._tail_from:
             return []
         return self.store.journal_after(last)
 
-    def wake(self) -> None:
-        self._tail_dirty = True
+    def _extend_tail(self) -> list[JournalRow]:
+        """Read what the journal gained since the tail's end into the tail; the rows read."""
+        with self._tail_lock:
+            tail = self._tail
+            fresh = self.store.journal_after(tail[-1][0] if tail else self._tail_from, TAIL_KEPT)
+            if len(fresh) == TAIL_KEPT:
+                self._tail_dirty = True      # more than one read's worth: read on next time too
+            if fresh:
+                self._tail = (tail + fresh)[-TAIL_KEPT:]
+        return fresh
+
+    def wake(self, *, tail_read: bool = False) -> None:
+        """Tell every SSE stream there is news; ``tail_read`` when the filing thread already read it in."""
+        if not tail_read:
+            self._tail_dirty = True
         if self._wake is not None:
             self._wake.set()
             self._wake = asyncio.Event()
 
-    async def wait(self, timeout: float) -> None:
+    async def wait(self, timeout: float) -> bool:
+        """True when woken by news, False after ``timeout`` with none."""
         if self._wake is None:
             self._wake = asyncio.Event()
         try:
-            await asyncio.wait_for(self._wake.wait(), timeout)
+            async with asyncio.timeout(timeout):     # no task per wait, unlike wait_for: 50 streams wait at once
+                await self._wake.wait()
+            return True
         except TimeoutError:
-            pass
+            return False
 
     # --- receiving -----------------------------------------------------------------------------------------
 
@@ -128,64 +147,66 @@ class Dashboard:
         if got.journal:
             self.wake()
 
-    async def _file(self, inbox: asyncio.Queue) -> None:
-        """Take what arrived in bursts: one transaction (one commit) for everything queued at that moment."""
-        while True:
-            batch = [await inbox.get()]
-            while not inbox.empty() and len(batch) < BATCH_MAX:
-                batch.append(inbox.get_nowait())
-            # on a worker thread: the event loop goes on reading the socket (and serving pages) meanwhile
-            if await asyncio.to_thread(self.ingest.receive_many, batch, self.clock()):
-                self.wake()
+    def _file_batch(self, batch: list[tuple[str, bytes]]) -> None:
+        """On the filing thread: file a burst in one transaction, read the journal rows it made and have their
+        SSE bodies rendered, all off the event loop (DB reads and templates kept it from sending), then wake
+        the streams."""
+        if not self.ingest.receive_many(batch, self.clock()):
+            return
+        fresh = self._extend_tail()
+        if fresh and self.prepare is not None:
+            self.prepare(fresh)
+        self._on_loop(lambda: self.wake(tail_read=True))
+
+    def _on_loop(self, call: Callable[[], None]) -> None:
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            loop.call_soon_threadsafe(call)
 
     def sweep_stale(self) -> None:
         """A table that stops without its last will goes dead when its state expires: tell the browsers once."""
         now = self.clock()
-        with self.store.engine.begin() as conn:
-            for t in self.store.tables():
-                key = (t["site"], t["table_id"])
-                stale = t["state_at"] is not None and now - t["state_at"] > c.STATE_EXPIRY_S
-                if stale and key not in self.stale:
-                    self.store.log(conn, "table", t["site"], {"site": t["site"], "table": t["table_id"]}, now)
-                    self.wake()
-                if stale:
-                    self.stale.add(key)
-                else:
-                    self.stale.discard(key)
+        gone = []
+        # runs every second on the event loop: three columns, not every table's state decoded
+        for site, table, state_at in self.store.state_times():
+            key = (site, table)
+            stale = state_at is not None and now - state_at > c.STATE_EXPIRY_S
+            if stale and key not in self.stale:
+                gone.append(key)
+            if stale:
+                self.stale.add(key)
+            else:
+                self.stale.discard(key)
+        if gone:
+            with self.store.engine.begin() as conn:
+                for site, table in gone:
+                    self.store.log(conn, "table", site, {"site": site, "table": table}, now)
+            self.wake()
 
     async def run_mqtt(self) -> None:
-        """Subscribe and file, forever; on a lost broker wait a little and come back (resubscribing)."""
+        """Subscribe and file until cancelled; paho reconnects (and we resubscribe) after a lost broker."""
         b = self.broker
         if b is None:
             return
-        tls = aiomqtt.TLSParameters(ca_certs=b.ca_file, certfile=b.cert_file, keyfile=b.key_file) if b.tls else None
-        inbox: asyncio.Queue = asyncio.Queue()
-        filer = asyncio.create_task(self._file(inbox))
-        try:
-            await self._subscribe(b, tls, inbox)
-        finally:
-            filer.cancel()
+        self._loop = asyncio.get_running_loop()
 
-    async def _subscribe(self, b: BrokerSettings, tls: aiomqtt.TLSParameters | None, inbox: asyncio.Queue) -> None:
-        connect = Properties(PacketTypes.CONNECT)
-        connect.SessionExpiryInterval = SESSION_EXPIRY_S   # the broker queues alerts for us while we restart
-        while True:
-            try:
-                async with aiomqtt.Client(b.host, b.port, username=b.username, password=b.password,
-                                          protocol=aiomqtt.ProtocolVersion.V5, tls_params=tls, keepalive=10,
-                                          identifier=b.client_id or f"dealerbox-dashboard-{self.name}",
-                                          clean_start=False, properties=connect) as client:
-                    await client.subscribe(b.filters())
-                    self.client, self.connected = client, True
-                    self._broker_state(f"connected to {b.host}:{b.port}")
-                    async for message in client.messages:
-                        payload = message.payload if isinstance(message.payload, bytes) else \
-                            str(message.payload).encode()
-                        inbox.put_nowait((message.topic.value, payload))
-            except aiomqtt.MqttError as e:
-                self.client, self.connected = None, False
-                self._broker_state(f"lost {b.host}:{b.port}: {e}")
-                await asyncio.sleep(0.5)
+        def told(connected: bool, note: str) -> None:
+            self._on_loop(lambda: self._connection(connected, note))
+
+        self.subscriber = Subscriber(b.host, b.port, b.client_id or f"dealerbox-dashboard-{self.name}", b.filters(),
+                                     self._file_batch, told, b.username, b.password, b.tls, b.ca_file, b.cert_file,
+                                     b.key_file)
+        self.subscriber.start()
+        try:
+            await asyncio.Event().wait()
+        finally:
+            # stopping joins paho's and the filing thread: not on the event loop
+            await asyncio.to_thread(self.subscriber.stop)
+            self.connected = False
+
+    def _connection(self, connected: bool, note: str) -> None:
+        self.connected = connected
+        self._broker_state(note)
 
     def _broker_state(self, note: str) -> None:
         if note == self.broker_note:
@@ -199,9 +220,10 @@ class Dashboard:
     # --- acting ----------------------------------------------------------------------------------------
 
     async def _publish(self, topic: str, payload: dict, props: Properties) -> None:
-        if self.client is None:
+        if self.subscriber is None:
             raise ConnectionError("the floor broker is not connected: try again in a moment")
-        await self.client.publish(topic, json.dumps(payload), qos=1, properties=props)
+        info = self.subscriber.publish(topic, payload, props)
+        await asyncio.to_thread(self.subscriber.wait_published, info)
 
     def _next(self, kind: str) -> int:
         self.seqs[kind] = self.seqs.get(kind, 0) + 1
@@ -266,5 +288,5 @@ class Dashboard:
             try:
                 await self.escalate_due()
                 self.sweep_stale()
-            except aiomqtt.MqttError as e:
+            except ConnectionError as e:
                 log.warning("escalation publish failed: %s", e)

@@ -228,6 +228,12 @@ class Store:
             row["state"] = json.loads(row["state"]) if row["state"] else None
         return out
 
+    def state_times(self) -> list[tuple[str, str, float | None]]:
+        """(site, table, when its state last came) of every table: what the staleness sweep needs, cheaply."""
+        with self.engine.connect() as conn:
+            return [(r[0], r[1], r[2]) for r in conn.execute(
+                sa.select(tables.c.site, tables.c.table_id, tables.c.state_at))]
+
     def table_keys(self) -> set[tuple[str, str]]:
         with self.engine.connect() as conn:
             return {(r[0], r[1]) for r in conn.execute(sa.select(tables.c.site, tables.c.table_id))}

@@ -175,3 +175,57 @@ def test_the_terminal_never_imports_the_dashboard():
             "'sqlalchemy', 'aiomqtt', 'argon2', 'jinja2'))); print(bad); sys.exit(1 if bad else 0)")
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
     assert done.returncode == 0, done.stdout + done.stderr
+
+
+def test_starlette_test_client_imports_without_a_deprecation_warning():
+    # starlette 1.x warns when its TestClient has only httpx: the pinned httpx2 is what it now asks for
+    import subprocess
+    import sys
+    done = subprocess.run([sys.executable, "-W", "error", "-c", "import starlette.testclient"],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr[-500:]
+
+
+def test_a_state_is_filed_as_sent_and_a_tile_is_pushed_only_when_it_changes(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'floor.db'}")
+    ingest = FloorIngest(store)
+    env = {"v": 1, "kind": "state", "site": "s1", "table": "T1", "boot": "b", "t": 1.0, "at": 1.0,
+           "replayed": False, "hand": 3, "phase": "flop", "findings": [], "health": {"link": {"link": "connected"}}}
+    first = json.dumps({**env, "seq": 1})
+    assert ingest.receive_many([("dealerbox/s1/T1/state", first.encode())], 5.0)      # a new tile: pushed
+    assert store.table("s1", "T1")["state"]["phase"] == "flop"
+    with store.engine.connect() as conn:
+        assert conn.exec_driver_sql("SELECT state FROM floor_tables").scalar_one() == first    # the text as sent
+    assert ingest.receive_many([("dealerbox/s1/T1/state", json.dumps({**env, "seq": 2}).encode())], 6.0) == []
+    # json.loads takes UTF-16 too: such a state is filed (re-encoded), never a crash that loses the burst
+    turn = json.dumps({**env, "seq": 3, "phase": "turn"}).encode("utf-16")
+    assert ingest.receive_many([("dealerbox/s1/T1/state", turn)], 7.0)                # the phase changed: pushed
+    assert store.table("s1", "T1")["state"]["phase"] == "turn" and store.table("s1", "T1")["received"] == 3
+
+
+def test_an_ack_while_the_broker_is_down_is_refused_and_the_health_page_says_so(tmp_path):
+    import re
+    import socket
+
+    from starlette.testclient import TestClient
+
+    from dealerbox.dashboard import auth
+    from dealerbox.dashboard.app import create_app
+    from dealerbox.dashboard.service import BrokerSettings, Dashboard
+
+    with socket.socket() as s:                    # a port nobody listens on: the broker is down
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    store = Store(f"sqlite:///{tmp_path / 'down.db'}")
+    store.put_user("sam", "supervisor", auth.hash_password("super-pass-1"))
+    dash = Dashboard(store, BrokerSettings("127.0.0.1", port, "+"))
+    dash.receive("dealerbox/demo/D01/alert", alert_bytes("demo", "D01", "h1-1", "nobody can be told"))
+    with TestClient(create_app(dash)) as client:  # background on: the subscriber runs and keeps retrying
+        token = re.search(r'name="csrf" value="([^"]+)"', client.get("/login").text).group(1)
+        client.post("/login", data={"name": "sam", "password": "super-pass-1", "csrf": token})
+        token = re.search(r'name="csrf" content="([^"]+)"', client.get("/alerts").text).group(1)
+        r = client.post(f"/alerts/{store.alerts()[0].id}/ack", headers={"x-csrf-token": token})
+        assert r.status_code == 409 and "not connected" in r.text
+        assert store.alerts()[0].open                          # not marked acknowledged: the table never heard
+        assert wait_until(lambda: "lost 127.0.0.1" in client.get("/health").text, 10)
+        assert not dash.connected
