@@ -88,3 +88,29 @@ def test_a_board_restart_forgets_the_incomplete_reads_it_will_report_again():
     assert pipe.engine.snapshot().question is not None
     pipe.engine.apply(ev.BoardHello(120.0, "2.0", "2.0.0", ("shoe", "bet5")))
     assert pipe.engine.snapshot().question is None and not pipe.engine.stacks.held_seats()
+
+
+def test_after_confirm_the_held_short_call_is_ruled_on_the_confirmed_amount():
+    pipe, events = play([("bet5", "uncertain", 14)])
+    assert rules(events) == ["betting.16"]   # only the advisory: the short call is held
+    q = pipe.engine.snapshot().question
+    assert "Is the amount 2?" in q.text   # the seat's wager as the betting holds it (the call made up to 2)
+    judged = pipe.feed(Input(ev.DealerInput(99.0, "answer", ref=q.id, choice="confirm")))
+    short = [e for e in judged if e.kind == "FindingRaised"]
+    assert [e.rule for e in short] == ["betting.16"] and short[0].outcome == "wager-corrected"
+    assert short[0].seats == (5,) and "confirmed" in short[0].ruling
+    assert short[0].id in [f.id for f in pipe.engine.snapshot().findings]   # on the dealer's screen
+
+
+def test_a_recount_then_a_complete_read_of_the_same_amount_lets_the_held_ruling_stand():
+    pipe, events = play([("bet5", "uncertain", 14)])
+    q = pipe.engine.snapshot().question
+    pipe.feed(Input(ev.DealerInput(99.0, "answer", ref=q.id, choice="recount")))
+    judged = pipe.engine.apply(ev.ZoneReadState(100.0, "bet5", "complete", 1))
+    assert [(e.rule, e.outcome) for e in judged if e.kind == "FindingRaised"] == [("betting.16", "wager-corrected")]
+
+
+def test_a_stale_question_confirms_nothing():
+    pipe, events = play([("bet5", "uncertain", 14)])
+    q = pipe.engine.snapshot().question
+    assert pipe.engine.stacks.answer("q-stack-0", "confirm") is False and pipe.engine.snapshot().question == q

@@ -24,6 +24,21 @@ int pn_sim_add(pn_sim_t *c, const uint8_t uid_msb_first[8])
     return 1;
 }
 
+int pn_sim_remove(pn_sim_t *c, const uint8_t uid_msb_first[8])
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | uid_msb_first[i];
+    for (int i = 0; i < c->n_tags; i++)
+        if (c->uid[i] == v) {
+            c->n_tags--;
+            c->uid[i] = c->uid[c->n_tags];
+            c->quiet[i] = c->quiet[c->n_tags];
+            return 1;
+        }
+    return 0;
+}
+
 uint8_t pn_sim_busy(pn_sim_t *c)
 {
     if (c->busy_stuck)

@@ -47,5 +47,6 @@ uint8_t pn_sim_spi(pn_sim_t *c, uint8_t mosi);
 void pn_sim_release(pn_sim_t *c);           /* NSS high: the frame is executed */
 uint8_t pn_sim_busy(pn_sim_t *c);           /* one look at the BUSY line */
 int pn_sim_add(pn_sim_t *c, const uint8_t uid_msb_first[8]);
+int pn_sim_remove(pn_sim_t *c, const uint8_t uid_msb_first[8]); /* 0 if it was not in the field */
 
 #endif

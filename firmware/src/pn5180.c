@@ -6,7 +6,7 @@
 #include "hal.h"
 #include "protocol.h"
 
-#define BUSY_WAIT_MS 5 /* the longest instruction (LOAD_RF_CONFIG) takes < 1 ms */
+#define BUSY_WAIT_MS 10 /* LOAD_RF_CONFIG takes < 1 ms; a request and its slot's reply < 7 ms on air */
 
 /* Wait until BUSY is `level`; 0 if it never got there. */
 static uint8_t wait_busy(uint8_t reader, uint8_t level)
