@@ -114,3 +114,41 @@ def test_a_stale_question_confirms_nothing():
     pipe, events = play([("bet5", "uncertain", 14)])
     q = pipe.engine.snapshot().question
     assert pipe.engine.stacks.answer("q-stack-0", "confirm") is False and pipe.engine.snapshot().question == q
+
+
+def test_the_simulator_reads_stacks_as_a_pn5180_does():
+    """`dealerbox run` with no board: chip zones holding more than the reader's proven count read
+    "uncertain", the bytes carry ZONE_INVENTORY, and the engine holds and asks as it does for a real board."""
+    from dealerbox.config import Config
+    from dealerbox.sources.sim import Simulator
+    from dealerbox.tags import demo_registry
+
+    plain = Simulator(Config(), demo_registry(), seed=5)
+    sim = Simulator(Config(), demo_registry(), seed=5, stack_limit=6)
+    records = list(sim.records(8))
+    frames = [f.message for r in records if hasattr(r, "data") for f in FrameDecoder().feed(r.data)]
+    reads = [m for m in frames if isinstance(m, p.ZoneInventory)]
+    assert any(m.state == p.ZONE_READ_UNCERTAIN and m.tags == 6 for m in reads)
+    assert any(m.state == p.ZONE_READ_COMPLETE for m in reads)   # and complete again once the stack is gone
+    assert all(p.zone_name(m.zone) == "pot" or p.zone_name(m.zone).startswith("bet") for m in reads)
+    pipe = Pipeline.from_header(sim.header())
+    questions, events = set(), []
+    for r in records:
+        events += pipe.feed(r)
+        q = pipe.engine.snapshot().question
+        if q is not None:
+            questions.add(q.text.split(":")[0])
+    assert questions and any("advisory" in e.ruling for e in events if e.kind == "FindingRaised")
+    # the same seed without the model: the same hands, no read states (the default changes nothing)
+    assert not [i for h in plain.play(8) for i in h.inputs if isinstance(i, ev.ZoneReadState)]
+
+
+def test_the_simulator_makes_a_stack_unreadable_now_and_then():
+    from dealerbox.config import Config
+    from dealerbox.sources.sim import Simulator
+    from dealerbox.tags import demo_registry
+
+    sim = Simulator(Config(), demo_registry(), seed=2, unreadable_stacks=0.2)
+    reads = [i for h in sim.play(6) for i in h.inputs if isinstance(i, ev.ZoneReadState)]
+    assert any(i.state == "unreadable" and i.tags == 0 for i in reads)
+    assert not [i for i in reads if i.state == "uncertain"]   # no limit: every readable stack reads completely
