@@ -152,3 +152,19 @@ def test_the_simulator_makes_a_stack_unreadable_now_and_then():
     reads = [i for h in sim.play(6) for i in h.inputs if isinstance(i, ev.ZoneReadState)]
     assert any(i.state == "unreadable" and i.tags == 0 for i in reads)
     assert not [i for i in reads if i.state == "uncertain"]   # no limit: every readable stack reads completely
+
+
+def test_the_simulators_stack_model_is_configured_in_the_toml(tmp_path):
+    import pytest
+
+    from dealerbox.config import ConfigError, load
+    from dealerbox.sources.sim import Simulator
+    from dealerbox.tags import demo_registry
+
+    f = tmp_path / "dealerbox.toml"
+    f.write_text("[simulator]\nstack_limit = 14\nunreadable_stacks = 0.01\n")
+    sim = Simulator(load(f), demo_registry())
+    assert (sim.stack_reads.limit, sim.stack_reads.unreadable) == (14, 0.01)
+    f.write_text("[simulator]\nstack_limit = -1\n")
+    with pytest.raises(ConfigError, match="stack_limit"):
+        load(f)

@@ -43,7 +43,7 @@ class Simulator:
 
     def __init__(self, config: Config, registry: TagRegistry, seed: int | None = None,
                  irregularities: float | Sequence[str] | None = None, start: float = 0.0,
-                 stack_limit: int = 0, unreadable_stacks: float = 0.0) -> None:
+                 stack_limit: int | None = None, unreadable_stacks: float | None = None) -> None:
         game = config.game
         if game.variant not in VARIANTS:
             raise SimulatorError(f"game.variant: the simulator plays {', '.join(VARIANTS)}, not {game.variant!r}")
@@ -79,7 +79,10 @@ class Simulator:
         self._hello_sent = False
         self._tags: dict[str, Tag] = {}   # uid -> Tag, shared by every hand's choreography
         # chip zones as a PN5180 reads them: "uncertain" past stack_limit chips, now and then unreadable
-        self.stack_reads = StackReads(stack_limit, unreadable_stacks, random.Random(f"{self.seed}/stacks"))
+        sc = config.simulator
+        self.stack_reads = StackReads(sc.stack_limit if stack_limit is None else stack_limit,
+                                      sc.unreadable_stacks if unreadable_stacks is None else unreadable_stacks,
+                                      random.Random(f"{self.seed}/stacks"))
 
     # --- public API ----------------------------------------------------------------------------------
     def header(self) -> Header:
