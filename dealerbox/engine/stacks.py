@@ -107,7 +107,8 @@ class StackReads:
         out: list[te.TableEvent] = []
         for f in self.rejudge:
             out.append(findings.raise_(t, hand, f.rule, severity=f.severity, outcome=f.outcome,
-                                       ruling=f"{f.ruling} Judged on the amount the dealer confirmed.", seats=f.seats, cards=f.cards))
+                                       ruling=f"{f.ruling} Judged on the amount the dealer confirmed.",
+                                       seats=f.seats, cards=f.cards))
         self.rejudge = []
         return out
 
