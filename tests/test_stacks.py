@@ -168,3 +168,9 @@ def test_the_simulators_stack_model_is_configured_in_the_toml(tmp_path):
     f.write_text("[simulator]\nstack_limit = -1\n")
     with pytest.raises(ConfigError, match="stack_limit"):
         load(f)
+
+
+def test_a_held_ruling_released_by_a_complete_read_says_so():
+    pipe, _ = play([("bet5", "uncertain", 14)])
+    judged = pipe.engine.apply(ev.ZoneReadState(100.0, "bet5", "complete", 1))
+    assert [e.ruling.endswith("Judged on the amount read completely.") for e in judged] == [True]

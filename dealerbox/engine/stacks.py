@@ -56,7 +56,7 @@ class StackReads:
             raise ValueError(f"zone read state {state!r} is not one of {READ_STATES}")
         if state == "complete":
             self._release(zone, amount)   # the chips were all read: rulings on this amount stand
-            return self.judged(t, hand, findings)
+            return self.judged(t, hand, findings, "the amount read completely")
         if seat is None and zone != "pot":
             return []   # a card zone: its last reported cards stand (never a fold, never a missing card)
         first = zone not in self.uncertain
@@ -102,12 +102,13 @@ class StackReads:
             self._release(zone, amount)   # the dealer vouches for the amount: rulings on it stand again
         return True
 
-    def judged(self, t: float, hand: int | None, findings: FindingLog) -> list[te.TableEvent]:
+    def judged(self, t: float, hand: int | None, findings: FindingLog,
+               basis: str = "the amount the dealer confirmed") -> list[te.TableEvent]:
         """The held rulings the last release let stand, raised again now on the amount now known."""
         out: list[te.TableEvent] = []
         for f in self.rejudge:
             out.append(findings.raise_(t, hand, f.rule, severity=f.severity, outcome=f.outcome,
-                                       ruling=f"{f.ruling} Judged on the amount the dealer confirmed.",
+                                       ruling=f"{f.ruling} Judged on {basis}.",
                                        seats=f.seats, cards=f.cards))
         self.rejudge = []
         return out
