@@ -244,6 +244,8 @@ static void poll_stack(uint8_t r, uint8_t was_faulty)
     report_read_state(r, stack_read.state, stack_read.count);
     if (stack_read.state == ZONE_READ_COMPLETE)
         tags_end_poll(r); /* only a complete read may make a chip leave: an incomplete one proves nothing */
+    else
+        tags_hold_poll(r);
 }
 
 static void poll_reader(uint8_t r)
