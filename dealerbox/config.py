@@ -113,6 +113,8 @@ class SimulatorConfig:
     seed: int = 1
     speed: float = 1.0              # 1.0 = a real dealer's pace
     irregularities: float = 0.0     # chance per hand of injecting an irregularity
+    stack_limit: int = 0            # chips a chip zone's reader proves per field; more read "uncertain" (0: off)
+    unreadable_stacks: float = 0.0  # chance a chip motion leaves its zone "unreadable" until its next change
 
 
 @dataclass(frozen=True)

@@ -88,3 +88,89 @@ def test_a_board_restart_forgets_the_incomplete_reads_it_will_report_again():
     assert pipe.engine.snapshot().question is not None
     pipe.engine.apply(ev.BoardHello(120.0, "2.0", "2.0.0", ("shoe", "bet5")))
     assert pipe.engine.snapshot().question is None and not pipe.engine.stacks.held_seats()
+
+
+def test_after_confirm_the_held_short_call_is_ruled_on_the_confirmed_amount():
+    pipe, events = play([("bet5", "uncertain", 14)])
+    assert rules(events) == ["betting.16"]   # only the advisory: the short call is held
+    q = pipe.engine.snapshot().question
+    assert "Is the amount 2?" in q.text   # the seat's wager as the betting holds it (the call made up to 2)
+    judged = pipe.feed(Input(ev.DealerInput(99.0, "answer", ref=q.id, choice="confirm")))
+    short = [e for e in judged if e.kind == "FindingRaised"]
+    assert [e.rule for e in short] == ["betting.16"] and short[0].outcome == "wager-corrected"
+    assert short[0].seats == (5,) and "confirmed" in short[0].ruling
+    assert short[0].id in [f.id for f in pipe.engine.snapshot().findings]   # on the dealer's screen
+
+
+def test_a_recount_then_a_complete_read_of_the_same_amount_lets_the_held_ruling_stand():
+    pipe, events = play([("bet5", "uncertain", 14)])
+    q = pipe.engine.snapshot().question
+    pipe.feed(Input(ev.DealerInput(99.0, "answer", ref=q.id, choice="recount")))
+    judged = pipe.engine.apply(ev.ZoneReadState(100.0, "bet5", "complete", 1))
+    assert [(e.rule, e.outcome) for e in judged if e.kind == "FindingRaised"] == [("betting.16", "wager-corrected")]
+
+
+def test_a_stale_question_confirms_nothing():
+    pipe, events = play([("bet5", "uncertain", 14)])
+    q = pipe.engine.snapshot().question
+    assert pipe.engine.stacks.answer("q-stack-0", "confirm") is False and pipe.engine.snapshot().question == q
+
+
+def test_the_simulator_reads_stacks_as_a_pn5180_does():
+    """`dealerbox run` with no board: chip zones holding more than the reader's proven count read
+    "uncertain", the bytes carry ZONE_INVENTORY, and the engine holds and asks as it does for a real board."""
+    from dealerbox.config import Config
+    from dealerbox.sources.sim import Simulator
+    from dealerbox.tags import demo_registry
+
+    plain = Simulator(Config(), demo_registry(), seed=5)
+    sim = Simulator(Config(), demo_registry(), seed=5, stack_limit=6)
+    records = list(sim.records(8))
+    frames = [f.message for r in records if hasattr(r, "data") for f in FrameDecoder().feed(r.data)]
+    reads = [m for m in frames if isinstance(m, p.ZoneInventory)]
+    assert any(m.state == p.ZONE_READ_UNCERTAIN and m.tags == 6 for m in reads)
+    assert any(m.state == p.ZONE_READ_COMPLETE for m in reads)   # and complete again once the stack is gone
+    assert all(p.zone_name(m.zone) == "pot" or p.zone_name(m.zone).startswith("bet") for m in reads)
+    pipe = Pipeline.from_header(sim.header())
+    questions, events = set(), []
+    for r in records:
+        events += pipe.feed(r)
+        q = pipe.engine.snapshot().question
+        if q is not None:
+            questions.add(q.text.split(":")[0])
+    assert questions and any("advisory" in e.ruling for e in events if e.kind == "FindingRaised")
+    # the same seed without the model: the same hands, no read states (the default changes nothing)
+    assert not [i for h in plain.play(8) for i in h.inputs if isinstance(i, ev.ZoneReadState)]
+
+
+def test_the_simulator_makes_a_stack_unreadable_now_and_then():
+    from dealerbox.config import Config
+    from dealerbox.sources.sim import Simulator
+    from dealerbox.tags import demo_registry
+
+    sim = Simulator(Config(), demo_registry(), seed=2, unreadable_stacks=0.2)
+    reads = [i for h in sim.play(6) for i in h.inputs if isinstance(i, ev.ZoneReadState)]
+    assert any(i.state == "unreadable" and i.tags == 0 for i in reads)
+    assert not [i for i in reads if i.state == "uncertain"]   # no limit: every readable stack reads completely
+
+
+def test_the_simulators_stack_model_is_configured_in_the_toml(tmp_path):
+    import pytest
+
+    from dealerbox.config import ConfigError, load
+    from dealerbox.sources.sim import Simulator
+    from dealerbox.tags import demo_registry
+
+    f = tmp_path / "dealerbox.toml"
+    f.write_text("[simulator]\nstack_limit = 14\nunreadable_stacks = 0.01\n")
+    sim = Simulator(load(f), demo_registry())
+    assert (sim.stack_reads.limit, sim.stack_reads.unreadable) == (14, 0.01)
+    f.write_text("[simulator]\nstack_limit = -1\n")
+    with pytest.raises(ConfigError, match="stack_limit"):
+        load(f)
+
+
+def test_a_held_ruling_released_by_a_complete_read_says_so():
+    pipe, _ = play([("bet5", "uncertain", 14)])
+    judged = pipe.engine.apply(ev.ZoneReadState(100.0, "bet5", "complete", 1))
+    assert [e.ruling.endswith("Judged on the amount read completely.") for e in judged] == [True]

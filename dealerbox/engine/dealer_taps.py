@@ -28,7 +28,7 @@ class DealerTaps:
         if a == "rebuy" and e.seat is not None:
             return self.betting.rebuy(t, e.seat, e.amount or 0)
         if a == "answer" and self.stacks.answer(e.ref, e.choice):
-            return []     # the stack count question (engine/stacks.py), not the betting's
+            return self.stacks.judged(t, self.hand_no, self.findings)   # the stack question (engine/stacks.py)
         if a == "ack" and e.ref:
             self.acked.add(e.ref)
             return [te.FindingAcknowledged(t, self.hand_no, e.ref, e.by)]

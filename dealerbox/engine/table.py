@@ -138,7 +138,11 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
             return out
         out += self._progress(t)
         # a bet zone read incompletely: its short-wager rulings wait for the dealer's count (engine/stacks.py)
-        return self.stacks.hold(out, self.findings) if self.stacks.seats else out
+        if not self.stacks.seats:
+            return out
+        bets = self.hb.bets if self._running() and self.hb is not None else {}
+        self.stacks.follow(bets)
+        return self.stacks.hold(out, self.findings, bets)
 
     # --- helpers -------------------------------------------------------------------------------------------
     def _running(self) -> bool:

@@ -26,6 +26,10 @@ from ..wire import protocol as p
 from ..wire.zones import CANONICAL, NUMBER_OF, canonical, zone_number
 
 Message = p.Message | ev.DealerInput
+# ZONE_INVENTORY's read states by code, as the engine names them (engine/stacks.py READ_STATES)
+READ_STATE_NAMES = {p.ZONE_READ_COMPLETE: "complete", p.ZONE_READ_UNCERTAIN: "uncertain",
+                    p.ZONE_READ_UNREADABLE: "unreadable"}
+READ_STATE_CODES = {name: code for code, name in READ_STATE_NAMES.items()}
 Timed = tuple[float, Message]
 
 # Seconds between the parts of one physical gesture.
@@ -184,6 +188,8 @@ def sensor_input(t: float, message: p.Message, registry: TagRegistry) -> ev.Sens
         return ev.ReaderFaulted(t, message.reader, p.zone_name(message.zone), message.code)
     if isinstance(message, p.Heartbeat):
         return ev.BoardAlive(t, message.uptime_ms, message.tags_present, message.faulty_readers)
+    if isinstance(message, p.ZoneInventory):
+        return ev.ZoneReadState(t, p.zone_name(message.zone), READ_STATE_NAMES[message.state], message.tags)
     return None
 
 
@@ -210,6 +216,9 @@ def to_messages(inputs: Iterable[ev.EngineInput]) -> list[Timed]:
         kind = type(i)
         if kind is ev.DealerInput:
             append((i.t, i))
+            continue
+        if kind is ev.ZoneReadState:   # a chip zone's read state (sources/sim/stack_reads.py)
+            append((i.t, p.ZoneInventory(zone_number(i.zone), READ_STATE_CODES[i.state], i.tags)))
             continue
         zone = NUMBER_OF.get(i.zone)
         if zone is None:

@@ -1,7 +1,8 @@
 /*
  * dealerbox-sim: runs the reader-board firmware (the real ELF) under simavr with
  *   - UART 0 on a pseudo-terminal (simavr's uart_pty part), so dealerbox reads it as it reads the board;
- *   - one simulated MFRC522 per chip-select line on the SPI bus (mfrc522_sim.c);
+ *   - a simulated MFRC522 on each card zone's chip-select line (readers 0-13, mfrc522_sim.c) and a simulated
+ *     PN5180 with its BUSY line on each chip zone's (readers 14-24, pn5180_sim.c: ISO 15693 stacks);
  *   - the shoe's orientation sensor on PE4/PE5;
  * all driven by a script of tags arriving and leaving, in simulated milliseconds.
  *
@@ -12,7 +13,7 @@
  *
  * Script: one event per line, "<ms> <action> [args]"; '#' starts a comment. Readers are numbered as in
  * firmware/src/board.h (0 = shoe, 1-10 = seat1-10, 11 board, 12 burn, 13 muck, 14-23 bet1-10, 24 pot).
- *   <ms> add <reader> <uid-hex>       a tag enters the reader's field
+ *   <ms> add <reader> <uid-hex>       a tag enters the reader's field (a chip zone's: an 8-byte ICODE UID)
  *   <ms> remove <reader> <uid-hex>    a tag leaves it
  *   <ms> deal up|down <reader> <uid>  a card slides out of the shoe's mouth (sensor sees its face),
  *                                     leaves the shoe's field 30 ms later and lands on <reader>
@@ -20,6 +21,8 @@
  *   <ms> mute|unmute <reader>         the reader drops off the bus / comes back
  *   <ms> stick|unstick <reader>       the reader answers registers but never finishes a command
  *   <ms> garble|ungarble <reader>     its tags answer with parity errors only (present but unreadable)
+ *   <ms> limit <reader> <n>           a chip zone's reader reads only n chips per field (0: no limit); the
+ *                                     replies after the n-th arrive with a bad CRC, as a tall stack's top does
  *   <ms> end                          stop here
  */
 #include <errno.h>
@@ -37,22 +40,35 @@
 #include "uart_pty.h"
 
 #include "mfrc522_sim.h"
+#include "pn5180_sim.h"
 
 #define READERS 25
+#define STACK_FIRST 14   /* readers 14-24 are PN5180s (firmware/src/board.h: PN5180_FIRST_READER) */
 #define F_CPU 16000000UL
+#define BUSY_US 20       /* BUSY high after an instruction frame, on top of any air time it starts */
 
 static const struct { char port; int bit; } selects[READERS] = {
     {'A', 0}, {'A', 1}, {'A', 2}, {'A', 3}, {'A', 4}, {'A', 5}, {'A', 6}, {'A', 7},
     {'C', 7}, {'C', 6}, {'C', 5}, {'C', 4}, {'C', 3}, {'C', 2}, {'C', 1}, {'C', 0},
     {'D', 7}, {'G', 2}, {'G', 1}, {'G', 0}, {'L', 7}, {'L', 6}, {'L', 5}, {'L', 4}, {'L', 3}};
 
+static const struct { char port; int bit; } busy_pins[READERS - STACK_FIRST] = {
+    {'K', 0}, {'K', 1}, {'K', 2}, {'K', 3}, {'K', 4}, {'K', 5}, {'K', 6}, {'K', 7}, {'F', 0}, {'F', 1}, {'F', 2}};
+
 static avr_t *avr;
 static rc_sim_t chips[READERS];
+static pn_sim_t stacks[READERS]; /* used for readers STACK_FIRST.. only */
+static avr_irq_t *busy_irq[READERS];
+static avr_cycle_count_t busy_until[READERS];
+static unsigned long busy_violations;
+/* The sweep of the bet zones (readers 14-23): from bet1's field on to bet10's field off, in cycles. */
+static avr_cycle_count_t sweep_start, sweep_last, sweep_worst;
+static unsigned long sweeps;
 static int cs_low[READERS];
 static avr_irq_t *mouth_pin, *face_pin;
 static int verbose;
 
-enum { EV_ADD, EV_REMOVE, EV_MOUTH, EV_MUTE, EV_UNMUTE, EV_STICK, EV_UNSTICK, EV_GARBLE, EV_UNGARBLE, EV_END };
+enum { EV_ADD, EV_REMOVE, EV_MOUTH, EV_MUTE, EV_UNMUTE, EV_STICK, EV_UNSTICK, EV_GARBLE, EV_UNGARBLE, EV_LIMIT, EV_END };
 typedef struct {
     unsigned long ms;
     int line, kind, reader, value;
@@ -86,7 +102,7 @@ static event_t *push(unsigned long ms, int line, int kind)
 static int parse_uid(const char *hex, uint8_t *uid)
 {
     size_t n = strlen(hex);
-    if (n % 2 || (n != 8 && n != 14 && n != 20))
+    if (n % 2 || (n != 8 && n != 14 && n != 16 && n != 20))
         return 0;
     for (size_t i = 0; i < n / 2; i++) {
         unsigned v;
@@ -128,7 +144,10 @@ static void load_script(const char *path)
         if (!strcmp(action, "add") || !strcmp(action, "remove")) {
             int n = parse_uid(a2, uid), r = atoi(a1);
             if (got < 4 || !n || r < 0 || r >= READERS)
-                die("%s line %d: expected '<ms> add|remove <reader 0-24> <uid: 4, 7 or 10 bytes hex>'", path, line);
+                die("%s line %d: expected '<ms> add|remove <reader 0-24> <uid: 4, 7, 8 or 10 bytes hex>'", path, line);
+            if ((r >= STACK_FIRST) != (n == 8))
+                die("%s line %d: readers 14-24 (chip zones, PN5180) read 8-byte ICODE UIDs, readers 0-13 (cards, "
+                    "MFRC522) 4-, 7- or 10-byte ones", path, line);
             event_t *e = push(ms, line, action[0] == 'a' ? EV_ADD : EV_REMOVE);
             e->reader = r;
             memcpy(e->uid, uid, (size_t)n);
@@ -161,6 +180,13 @@ static void load_script(const char *path)
                      : !strcmp(action, "stick") ? EV_STICK : !strcmp(action, "unstick") ? EV_UNSTICK
                      : !strcmp(action, "garble") ? EV_GARBLE : EV_UNGARBLE;
             push(ms, line, kind)->reader = r;
+        } else if (!strcmp(action, "limit")) {
+            int r = atoi(a1);
+            if (got < 4 || r < STACK_FIRST || r >= READERS)
+                die("%s line %d: expected '<ms> limit <reader 14-24> <chips per field, 0: no limit>'", path, line);
+            event_t *e = push(ms, line, EV_LIMIT);
+            e->reader = r;
+            e->value = atoi(a2);
         } else if (!strcmp(action, "end")) {
             push(ms, line, EV_END);
         } else {
@@ -181,9 +207,53 @@ static void set_mouth(int value)
     avr_raise_irq(face_pin, value == 1 ? 0 : 1);
 }
 
+static void set_busy(int r, int high)
+{
+    avr_raise_irq(busy_irq[r], high ? 1 : 0);
+}
+
+static avr_cycle_count_t busy_fall(avr_t *a, avr_cycle_count_t when, void *param)
+{
+    (void)a;
+    (void)when;
+    int r = (int)(intptr_t)param;
+    if (!stacks[r].busy_stuck)
+        set_busy(r, 0);
+    return 0;
+}
+
+/* A chip zone's reader: the same script actions, on the PN5180 model. */
+static void apply_stack(const event_t *e)
+{
+    pn_sim_t *c = &stacks[e->reader];
+    switch (e->kind) {
+    case EV_ADD:
+        if (!pn_sim_add(c, e->uid))
+            fprintf(stderr, "dealerbox-sim: script line %d: reader %d full, chip ignored\n", e->line, e->reader);
+        break;
+    case EV_REMOVE:
+        if (!pn_sim_remove(c, e->uid))
+            fprintf(stderr, "dealerbox-sim: script line %d: chip was not on reader %d\n", e->line, e->reader);
+        break;
+    case EV_MUTE: c->muted = 1; break;
+    case EV_UNMUTE: c->muted = 0; break;
+    case EV_STICK: c->busy_stuck = 1; set_busy(e->reader, 1); break;
+    case EV_UNSTICK: c->busy_stuck = 0; set_busy(e->reader, avr->cycle < busy_until[e->reader]); break;
+    case EV_GARBLE: c->garble_all = 1; break;
+    case EV_UNGARBLE: c->garble_all = 0; break;
+    case EV_LIMIT: c->limit = e->value; break;
+    }
+}
+
 static void apply(const event_t *e)
 {
     rc_sim_t *c = &chips[e->reader];
+    if (e->reader >= STACK_FIRST && e->kind != EV_MOUTH && e->kind != EV_END) {
+        apply_stack(e);
+        if (verbose)
+            fprintf(stderr, "dealerbox-sim: %lu ms: script line %d applied\n", e->ms, e->line);
+        return;
+    }
     switch (e->kind) {
     case EV_ADD:
         if (!rc_sim_add(c, e->uid, e->uid_len))
@@ -216,7 +286,9 @@ static uint8_t exchange(uint8_t mosi)
         }
     if (n > 1)
         fprintf(stderr, "dealerbox-sim: %d chip selects low at once: bus conflict\n", n);
-    return n == 1 ? rc_sim_spi(&chips[who], mosi) : 0xFF;
+    if (n != 1)
+        return 0xFF;
+    return who >= STACK_FIRST ? pn_sim_spi(&stacks[who], mosi) : rc_sim_spi(&chips[who], mosi);
 }
 
 /* SPI timing. Debian's simavr 1.6 clocks every SPI byte in a fixed 100 us whatever the clock divider:
@@ -257,13 +329,49 @@ static void take_over_spi(void)
     avr->io[io].w.c = spdr_write;
 }
 
+/* NSS of a PN5180 went high: the frame is executed and BUSY rises, for the instruction plus the air time
+ * of any exchange it started (so the firmware's BUSY waits, and the sweep's cycle count, include the air). */
+static void stack_frame_done(int r)
+{
+    pn_sim_t *c = &stacks[r];
+    unsigned long air = c->air_us;
+    int field = c->field;
+    pn_sim_release(c);
+    c->busy = 0; /* the model's own count of BUSY looks is replaced by simulated time here */
+    if (!field && c->field && r == STACK_FIRST)
+        sweep_start = avr->cycle;
+    if (field && !c->field && r == STACK_FIRST + 9 && sweep_start) {
+        sweep_last = avr->cycle - sweep_start;
+        if (sweep_last > sweep_worst)
+            sweep_worst = sweep_last;
+        sweeps++;
+    }
+    if (c->muted)
+        return; /* unplugged: BUSY stays pulled low */
+    avr_cycle_count_t len = (avr_cycle_count_t)(BUSY_US + (c->air_us - air)) * (F_CPU / 1000000UL);
+    busy_until[r] = avr->cycle + len;
+    set_busy(r, 1);
+    avr_cycle_timer_cancel(avr, busy_fall, (void *)(intptr_t)r);
+    avr_cycle_timer_register(avr, len, busy_fall, (void *)(intptr_t)r);
+}
+
 static void cs_hook(avr_irq_t *irq, uint32_t value, void *param)
 {
     (void)irq;
     int r = (int)(intptr_t)param;
     int low = value == 0;
-    if (low && !cs_low[r])
+    if (r >= STACK_FIRST) {
+        if (low && !cs_low[r]) {
+            if (avr->cycle < busy_until[r] || stacks[r].busy_stuck)
+                busy_violations++; /* the datasheet: never start a frame while BUSY is high */
+            pn_sim_select(&stacks[r]);
+        } else if (!low && cs_low[r]) {
+            cs_low[r] = 0;
+            stack_frame_done(r);
+        }
+    } else if (low && !cs_low[r]) {
         rc_sim_begin(&chips[r]);
+    }
     cs_low[r] = low;
 }
 
@@ -334,6 +442,10 @@ int main(int argc, char **argv)
 
     for (int r = 0; r < READERS; r++) {
         rc_sim_init(&chips[r]);
+        pn_sim_init(&stacks[r]);
+        if (r >= STACK_FIRST)
+            busy_irq[r] = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(busy_pins[r - STACK_FIRST].port),
+                                        busy_pins[r - STACK_FIRST].bit);
         avr_irq_t *pin = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(selects[r].port), selects[r].bit);
         avr_irq_register_notify(pin, cs_hook, (void *)(intptr_t)r);
     }
@@ -381,6 +493,15 @@ int main(int argc, char **argv)
     }
     fprintf(stderr, "dealerbox-sim: %lu ms simulated in %.2f s wall; %lu transceives, %lu collisions, %lu selects%s\n",
             ms, wall, tx, coll, sel, state == cpu_Crashed ? "; CPU CRASHED" : "");
+    unsigned long frames = 0, air = 0;
+    for (int r = STACK_FIRST; r < READERS; r++) {
+        frames += stacks[r].frames;
+        air += stacks[r].air_us;
+    }
+    fprintf(stderr, "dealerbox-sim: pn5180: %lu frames, %lu ms on air, %lu BUSY violations; bet sweeps %lu, "
+            "last %llu cycles (%.1f ms), worst %llu cycles (%.1f ms)\n", frames, air / 1000, busy_violations, sweeps,
+            (unsigned long long)sweep_last, sweep_last / (F_CPU / 1000.0), (unsigned long long)sweep_worst,
+            sweep_worst / (F_CPU / 1000.0));
     usleep(200000); /* let the pty thread hand the last bytes over */
     printf("done %lu\n", ms);
     fflush(stdout);

@@ -24,6 +24,21 @@ int pn_sim_add(pn_sim_t *c, const uint8_t uid_msb_first[8])
     return 1;
 }
 
+int pn_sim_remove(pn_sim_t *c, const uint8_t uid_msb_first[8])
+{
+    uint64_t v = 0;
+    for (int i = 0; i < 8; i++)
+        v = v << 8 | uid_msb_first[i];
+    for (int i = 0; i < c->n_tags; i++)
+        if (c->uid[i] == v) {
+            c->n_tags--;
+            c->uid[i] = c->uid[c->n_tags];
+            c->quiet[i] = c->quiet[c->n_tags];
+            return 1;
+        }
+    return 0;
+}
+
 uint8_t pn_sim_busy(pn_sim_t *c)
 {
     if (c->busy_stuck)
@@ -68,7 +83,7 @@ static void slot_result(pn_sim_t *c)
     for (int i = 0; i < c->n_tags; i++) {
         if (c->quiet[i] || (c->uid[i] & mask_of) != (c->mask & mask_of))
             continue;
-        if ((int)((c->uid[i] >> c->mask_bits) & 0xF) == c->slot) {
+        if (c->one_slot || (int)((c->uid[i] >> c->mask_bits) & 0xF) == c->slot) {
             who = i;
             n++;
         }
@@ -101,15 +116,16 @@ static void send_data(pn_sim_t *c, const uint8_t *d, int n)
     if (!c->field || !c->configured)
         return;
     if (n == 0) { /* an EOF: the next slot of the inventory under way */
-        if (c->inventory && c->slot < 15) {
+        if (c->inventory && !c->one_slot && c->slot < 15) {
             c->slot++;
             slot_result(c);
         }
         return;
     }
     c->inventory = 0;
-    if (n >= 3 && d[1] == ISO15693_INVENTORY && (d[0] & 0x04) && !(d[0] & 0x20)) {
+    if (n >= 3 && d[1] == ISO15693_INVENTORY && (d[0] & 0x04)) {
         c->air_us += 1600;
+        c->one_slot = (d[0] & 0x20) != 0; /* Nb_slots flag: 1 slot instead of 16 */
         c->mask_bits = d[2];
         c->mask = 0;
         for (int k = 0; k < (c->mask_bits + 7) / 8 && 3 + k < n; k++)

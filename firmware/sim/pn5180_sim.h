@@ -2,7 +2,7 @@
  * A simulated NXP PN5180 and the ISO 15693 chips in its field, at the level of its host interface: SPI
  * frames under NSS, the BUSY line (high for a while after every frame; a frame started while BUSY is high
  * is counted as a protocol violation), register reads and writes, SEND_DATA / READ_DATA, RF on/off, and
- * the tags' side of INVENTORY (16 slots, mask, slot chosen by the UID's next 4 bits, a collision when two
+ * the tags' side of INVENTORY (1 or 16 slots, mask, slot chosen by the UID's next 4 bits, a collision when two
  * chips share a slot) and STAY QUIET.
  *
  * `limit` models a reader that reads only so many chips per field: after that many replies, every
@@ -34,7 +34,7 @@ typedef struct {
     uint32_t regs[64];
     int field, configured;
     /* the inventory under way */
-    int inventory, slot, mask_bits, replies;
+    int inventory, one_slot, slot, mask_bits, replies;
     uint64_t mask;
     uint8_t rx[16];
     /* statistics */
@@ -47,5 +47,6 @@ uint8_t pn_sim_spi(pn_sim_t *c, uint8_t mosi);
 void pn_sim_release(pn_sim_t *c);           /* NSS high: the frame is executed */
 uint8_t pn_sim_busy(pn_sim_t *c);           /* one look at the BUSY line */
 int pn_sim_add(pn_sim_t *c, const uint8_t uid_msb_first[8]);
+int pn_sim_remove(pn_sim_t *c, const uint8_t uid_msb_first[8]); /* 0 if it was not in the field */
 
 #endif

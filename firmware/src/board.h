@@ -1,6 +1,7 @@
 /*
- * The reader board's wiring (Arduino Mega 2560): one MFRC522 per zone, all on the hardware SPI bus,
- * one chip-select line each. hardware/wiring.md has the same table for the person holding the soldering iron.
+ * The reader board's wiring (Arduino Mega 2560): one reader per zone, all on the hardware SPI bus, one
+ * chip-select line each: an MFRC522 for the card zones (readers 0-13), a PN5180 for the chip zones
+ * (readers 14-24: bet1-10 and the pot), which read whole stacks of ISO 15693 chips. hardware/wiring.md has the same table for the person holding the soldering iron.
  */
 #ifndef DEALERBOX_BOARD_H
 #define DEALERBOX_BOARD_H
@@ -28,10 +29,12 @@
 #define READER_RESET_PORT 'L'
 #define READER_RESET_BIT 0
 
-/* PN5180 BUSY inputs, for the stack readers of bet1-10 and the pot (readers 14-24) when PN5180 modules
- * are fitted (hardware/chip-stacks.md): A8-A15 = PK0-PK7 for bet1-bet8, A0-A2 = PF0-PF2 for bet9, bet10,
- * pot. High while the PN5180 works on a frame; 10 kOhm pull-downs on the board. */
+/* PN5180 BUSY inputs of the stack readers (hardware/chip-stacks.md): A8-A15 = PK0-PK7 for bet1-bet8,
+ * A0-A2 = PF0-PF2 for bet9, bet10, pot. High while the PN5180 works on a frame; 10 kOhm pull-downs on the board. */
 #define PN5180_FIRST_READER 14
+/* Chips per field a stack reader and its antenna were proven to read completely (bench test: spread, then
+ * stack, compare); past it a zone reads "uncertain" with this many proven. Lower it for a weaker antenna. */
+#define PN5180_PROVEN_CHIPS 40
 #define PN5180_BUSY_PINS {{'K', 0}, {'K', 1}, {'K', 2}, {'K', 3}, {'K', 4}, {'K', 5}, {'K', 6}, {'K', 7}, \
                           {'F', 0}, {'F', 1}, {'F', 2}}
 

@@ -53,6 +53,9 @@ static volatile uint8_t *port_reg(char port)
 
 void spi_select(uint8_t reader)
 {
+    /* MFRC522s at 1 MHz over the ribbon cable; PN5180s at 4 MHz (they take up to 7 MHz, hardware/chip-stacks.md):
+     * a stack's inventory moves ~30 bytes a slot, so the bus clock is a third of a chip zone's read time */
+    SPCR = reader >= PN5180_FIRST_READER ? _BV(SPE) | _BV(MSTR) : _BV(SPE) | _BV(MSTR) | _BV(SPR0);
     *port_reg(reader_selects[reader].port) &= (uint8_t)~_BV(reader_selects[reader].bit);
 }
 

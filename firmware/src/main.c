@@ -16,6 +16,7 @@
 #include "board.h"
 #include "hal.h"
 #include "mfrc522.h"
+#include "pn5180.h"
 #include "protocol.h"
 #include "tags.h"
 
@@ -203,15 +204,61 @@ static void poll_failed(uint8_t r, uint8_t code)
     }
 }
 
+static uint8_t is_stack_reader(uint8_t r)
+{
+    return r >= PN5180_FIRST_READER;
+}
+
+/* A reader came back to good health after a whole good poll (so a flaky reader does not flap). */
+static void poll_succeeded(uint8_t r, uint8_t was_faulty)
+{
+    failures[r] = 0;
+    if (was_faulty) {
+        faulty &= ~(1UL << r);
+        send_fault(r, FAULT_RECOVERED);
+    }
+}
+
+/* One chip zone (PN5180, ISO 15693): the whole stack by 16-slot inventory; static, 540 bytes off the stack. */
+static pn_inventory_t stack_read;
+
+static void poll_stack(uint8_t r, uint8_t was_faulty)
+{
+    if (was_faulty && pn_init(r) != PN_OK) /* it may have lost power and its RF configuration */
+        return;
+    pn_status_t st = pn_field(r, 1);
+    if (st == PN_OK) {
+        hal_wait_ms(RF_SETTLE_MS);
+        st = pn_inventory(r, &stack_read, PN5180_PROVEN_CHIPS);
+        pn_status_t off = pn_field(r, 0);
+        if (st == PN_OK)
+            st = off;
+    }
+    if (st != PN_OK) { /* BUSY never rose: nobody there; BUSY stayed high: a hung chip */
+        poll_failed(r, st == PN_ABSENT ? FAULT_NO_ANSWER : FAULT_COMM_ERROR);
+        return; /* its chips stay: a sick reader never makes a bet vanish */
+    }
+    poll_succeeded(r, was_faulty);
+    for (uint8_t i = 0; i < stack_read.count; i++)
+        tags_seen(r, stack_read.uid[i], PN_UID_LEN);
+    report_read_state(r, stack_read.state, stack_read.count);
+    if (stack_read.state == ZONE_READ_COMPLETE)
+        tags_end_poll(r); /* only a complete read may make a chip leave: an incomplete one proves nothing */
+    else
+        tags_hold_poll(r);
+}
+
 static void poll_reader(uint8_t r)
 {
     uint8_t was_faulty = (faulty & (1UL << r)) != 0;
-    if (was_faulty) {
-        if (sweep % RETRY_FAULTY_EVERY != r % RETRY_FAULTY_EVERY)
-            return;
-        if (!rc_init(r)) /* whatever went wrong may have cost it its registers */
-            return;
+    if (was_faulty && sweep % RETRY_FAULTY_EVERY != r % RETRY_FAULTY_EVERY)
+        return;
+    if (is_stack_reader(r)) {
+        poll_stack(r, was_faulty);
+        return;
     }
+    if (was_faulty && !rc_init(r)) /* whatever went wrong may have cost it its registers */
+        return;
     uint8_t v = rc_version(r);
     if (v == 0x00 || v == 0xFF) {
         poll_failed(r, FAULT_NO_ANSWER);
@@ -241,11 +288,7 @@ static void poll_reader(uint8_t r)
         poll_failed(r, FAULT_COMM_ERROR);
         return; /* keep its tags: a sick reader must not make cards "leave" */
     }
-    failures[r] = 0;
-    if (was_faulty) { /* recovered only after a whole poll went right, so a flaky reader does not flap */
-        faulty &= ~(1UL << r);
-        send_fault(r, FAULT_RECOVERED);
-    }
+    poll_succeeded(r, was_faulty);
     if (bad >= BAD_READS_GIVE_UP && !read) {
         report_read_state(r, ZONE_READ_UNREADABLE, 0);
         return; /* its tags stay: an unreadable card is neither folded nor missing */
@@ -301,7 +344,7 @@ int main(void)
     hal_wait_ms(50); /* MFRC522 power-up after reset release */
     send_hello();
     for (uint8_t r = 0; r < READER_COUNT; r++)
-        if (!rc_init(r)) {
+        if (is_stack_reader(r) ? pn_init(r) != PN_OK : !rc_init(r)) {
             failures[r] = FAULT_AFTER_POLLS;
             faulty |= 1UL << r;
             send_fault(r, FAULT_NO_ANSWER);

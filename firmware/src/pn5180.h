@@ -7,7 +7,8 @@
  * one. A read is the instruction frame, then (BUSY low again) a second frame that clocks the answer out.
  * BUSY comes from the hardware-access layer (hal_busy); every wait is bounded.
  *
- * The inventory: ISO 15693 INVENTORY with 16 slots, a collided slot searched again with the mask
+ * The inventory: first a 1-slot INVENTORY (an empty field answers nothing: done in ~2 ms), then, if anything
+ * answered, ISO 15693 INVENTORY with 16 slots, a collided slot searched again with the mask
  * extended by its 4 bits (depth first), a garbled reply retried after STAY QUIET of the chips already read
  * in that round, until no mask is left (complete) or the search must stop (uncertain / unreadable).
  */
@@ -49,6 +50,7 @@
 
 /* ISO 15693 requests. */
 #define ISO15693_FLAGS_INVENTORY_16 0x06 /* high data rate + inventory, 16 slots */
+#define ISO15693_FLAGS_INVENTORY_1 0x26  /* the same, 1 slot: every chip answers in it (the empty-field probe) */
 #define ISO15693_FLAGS_ADDRESSED 0x22    /* high data rate + addressed */
 #define ISO15693_INVENTORY 0x01
 #define ISO15693_STAY_QUIET 0x02

@@ -88,6 +88,14 @@ void tags_end_poll(uint8_t reader)
     }
 }
 
+void tags_hold_poll(uint8_t reader)
+{
+    if (reader >= TAG_READERS)
+        return;
+    for (uint8_t i = heads[reader]; i != TAG_NONE; i = slots[i].next)
+        slots[i].seen = 0; /* the poll proved who is there, not who is gone: no tag counts a miss */
+}
+
 void tags_inventory(void)
 {
     for (uint8_t r = 0; r < TAG_READERS; r++)

@@ -43,6 +43,8 @@ void tags_init(tag_event_fn on_event);
 /* A reader's poll: tags_seen for every UID its inventory found, then tags_end_poll. */
 void tags_seen(uint8_t reader, const uint8_t *uid, uint8_t uid_len);
 void tags_end_poll(uint8_t reader);
+/* End a poll that was not complete (a stack read "uncertain"): tags_seen arrivals stand, nobody leaves. */
+void tags_hold_poll(uint8_t reader);
 /* Report every present tag as arrived again (CMD_INVENTORY after a host reconnect). */
 void tags_inventory(void);
 uint16_t tags_present(void);

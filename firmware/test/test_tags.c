@@ -95,6 +95,25 @@ int main(void)
     tags_seen(1, u10, 11);
     CHECK(tags_present() == 3 && events[n_events - 1].uid_len == 10, "UID sizes mishandled");
 
+    /* an incomplete poll (a stack read "uncertain") makes nobody leave, and does not count as a miss */
+    const uint8_t chip_a[8] = {0xE0, 4, 1, 2, 3, 4, 5, 6}, chip_b[8] = {0xE0, 4, 1, 2, 3, 4, 5, 7};
+    tags_seen(16, chip_a, 8);
+    tags_seen(16, chip_b, 8);
+    tags_end_poll(16);
+    int held_from = n_events;
+    for (int k = 0; k < 5; k++) {
+        tags_seen(16, chip_a, 8); /* the reader proved only chip_a, again and again */
+        tags_hold_poll(16);
+    }
+    CHECK(n_events == held_from, "an incomplete poll made a chip leave");
+    tags_seen(16, chip_a, 8); /* complete polls without chip_b: it leaves after TAG_LEFT_POLLS of them */
+    tags_end_poll(16);
+    CHECK(n_events == held_from, "one complete miss after incomplete polls was already a departure");
+    tags_seen(16, chip_a, 8);
+    tags_end_poll(16);
+    CHECK(n_events == held_from + 1 && events[n_events - 1].left && !memcmp(events[n_events - 1].uid, chip_b, 8),
+          "chip_b did not leave after %d complete polls without it", TAG_LEFT_POLLS);
+
     printf("tag table host tests: %d checks, %d failed (%d slots of %zu bytes = %zu bytes)\n", checks, failures,
            TAG_SLOTS, sizeof(tag_slot_t), TAG_SLOTS * sizeof(tag_slot_t));
     return failures ? 1 : 0;

@@ -12,6 +12,10 @@ from .scene import Scene
 from .script import HOLE_CARDS, StepError, int_arg, pairs_arg, uid_arg, zone_arg
 
 
+READ_STATES = {"complete": p.ZONE_READ_COMPLETE, "uncertain": p.ZONE_READ_UNCERTAIN,
+               "unreadable": p.ZONE_READ_UNREADABLE}
+
+
 class TableSteps(Scene):
     # --- board and link ---
     def _do_hello(self, args: list[str]) -> None:
@@ -37,6 +41,18 @@ class TableSteps(Scene):
         kv = pairs_arg(args, "recover reader 3 zone seat3")
         self.c.emit(p.ReaderFault(int(kv.get("reader", 0)), p.zone_id(zone_arg(kv.get("zone", "shoe"))),
                                   p.FAULT_RECOVERED))
+
+    def _do_read(self, args: list[str]) -> None:
+        """``read bet5 uncertain 14``: the board's ZONE_INVENTORY (protocol 2.0), how completely a zone was read."""
+        usage = "read ZONE complete|uncertain|unreadable [CHIPS PROVEN]"
+        if len(args) not in (2, 3) or args[1] not in READ_STATES:
+            raise StepError(usage)
+        zone = zone_arg(args[0])
+        if args[1] == "uncertain" and len(args) < 3:
+            raise StepError(f"read {zone} uncertain: say how many chips were proven, e.g. 'read {zone} uncertain 14'")
+        tags = int_arg(args[2:], usage) if len(args) == 3 else (
+            sum(1 for where in self.c.where.values() if where == zone) if args[1] == "complete" else 0)
+        self.c.emit(p.ZoneInventory(p.zone_id(zone), READ_STATES[args[1]], tags))
 
     def _do_garbage(self, args: list[str]) -> None:
         try:

@@ -5,6 +5,7 @@
 - ``hand.py``: one hand, refereed by pokerkit and acted out by the choreography;
 - ``referee.py``: pokerkit's settings and the phevaluator ranking; ``chips.py``: the house chips in play;
 - ``outcome.py``: the irregularities it stages and :class:`Expected`, the referee's account of a hand;
+- ``stack_reads.py``: :class:`StackReads`, the chip zones' read states as a PN5180 reports them;
 - ``live.py``: :class:`SimulatedSource`, the simulator paced as a live source.
 """
 

@@ -28,6 +28,7 @@ from ...tags import JOKERS, Tag, TagRegistry
 from ...wire import protocol as p
 from ..choreography import Choreography, SensedChoreography, board_hello
 from .chips import TableChips
+from .stack_reads import StackReads
 from .hand import HandPlay
 from .outcome import IRREGULARITIES, SimulatedHand, SimulatorError
 from .referee import VARIANTS
@@ -41,7 +42,8 @@ class Simulator:
     or a list of kinds (one per hand, in order); None takes ``config.simulator.irregularities``."""
 
     def __init__(self, config: Config, registry: TagRegistry, seed: int | None = None,
-                 irregularities: float | Sequence[str] | None = None, start: float = 0.0) -> None:
+                 irregularities: float | Sequence[str] | None = None, start: float = 0.0,
+                 stack_limit: int | None = None, unreadable_stacks: float | None = None) -> None:
         game = config.game
         if game.variant not in VARIANTS:
             raise SimulatorError(f"game.variant: the simulator plays {', '.join(VARIANTS)}, not {game.variant!r}")
@@ -76,6 +78,11 @@ class Simulator:
         self.new_session = True
         self._hello_sent = False
         self._tags: dict[str, Tag] = {}   # uid -> Tag, shared by every hand's choreography
+        # chip zones as a PN5180 reads them: "uncertain" past stack_limit chips, now and then unreadable
+        sc = config.simulator
+        self.stack_reads = StackReads(sc.stack_limit if stack_limit is None else stack_limit,
+                                      sc.unreadable_stacks if unreadable_stacks is None else unreadable_stacks,
+                                      random.Random(f"{self.seed}/stacks"))
 
     # --- public API ----------------------------------------------------------------------------------
     def header(self) -> Header:
@@ -200,7 +207,7 @@ class Simulator:
         else:
             self._keep_button = True  # a misdeal or void is redealt with the same button
         self.t = c.t + self.rng.uniform(2.0, 5.0)
-        return SimulatedHand(self.hand_no, c.inputs, expected)
+        return SimulatedHand(self.hand_no, self.stack_reads.annotate(c.inputs), expected)
 
     def _session(self) -> Session:
         assert self.button is not None  # placed when the session started
