@@ -40,6 +40,9 @@ except ImportError:  # pragma: no cover - orjson is pinned, but the stdlib path 
         return canonical(body)
 
 
+_sha256 = hashlib.sha256
+
+
 @dataclass
 class ChainCheck:
     """What the single pass saw of the log's integrity."""
@@ -69,14 +72,14 @@ class FastResult:
     check: ChainCheck = field(default_factory=ChainCheck)
 
 
-def _hash_ok(prev: str, rec: dict) -> bool:
-    """Takes ``h`` out of ``rec`` (the caller keeps it) and checks it against the chain."""
-    want = rec.pop("h", None)
-    body = rec
-    if hashlib.sha256(prev.encode() + _canonical(body)).hexdigest() == want:
+def _hash_ok(prev: str, body: dict, want: str | None) -> bool:
+    """Whether ``want`` (the line's ``h``, already taken out of the record) chains ``body`` onto ``prev``."""
+    if want is None:
+        return False
+    if _sha256(prev.encode() + _canonical(body)).hexdigest() == want:
         return True
     # orjson and json.dumps can spell the same number differently: the stdlib form is the definition
-    return hashlib.sha256(prev.encode() + canonical(body)).hexdigest() == want
+    return _sha256(prev.encode() + canonical(body)).hexdigest() == want
 
 
 def read_hands_fast(path: str | Path, reveal: bool = False) -> FastResult:
@@ -94,6 +97,7 @@ def read_hands_fast(path: str | Path, reveal: bool = False) -> FastResult:
     pipeline = book = None
     got: LogHands | None = None
     prev = GENESIS
+    first_t = last_t = None
     for index, file in enumerate(files):
         try:
             data = file.read_bytes()
@@ -105,8 +109,8 @@ def read_hands_fast(path: str | Path, reveal: bool = False) -> FastResult:
         lines = data.split(b"\n")
         if lines.pop():
             check.partial = True   # a power cut mid-line: the rest is still good
+        check.lines += len(lines)
         for i, raw in enumerate(lines):
-            check.lines += 1
             try:
                 rec = _loads(raw)
                 kind = rec["k"]
@@ -122,17 +126,19 @@ def read_hands_fast(path: str | Path, reveal: bool = False) -> FastResult:
                 continue
             if index == 0 and i == 0 and rec.get("part", 0) > 0:
                 prev = rec.get("prev", GENESIS)   # starting mid-set: trust where this part says it follows on
-            h = rec.get("h", prev)
-            if not _hash_ok(prev, rec) and (prev or i == 0):
+            want = rec.pop("h", None)   # the rest of rec is the hashed body
+            if not _hash_ok(prev, rec, want) and (prev or i == 0):
                 check.damaged += 1
-            prev = h
-            if kind == "rx":
+            if want is not None:
+                prev = want
+            if kind == "rx" and pipeline is not None:   # nearly every line: bytes straight to the decoder
                 try:
                     t, chunk = float(rec["t"]), bytes.fromhex(rec["d"])
                 except (KeyError, TypeError, ValueError):
                     continue   # the ordinary reader skips such a line too
-                check.first_t = t if check.first_t is None else check.first_t
-                check.last_t = t
+                if first_t is None:
+                    first_t = t
+                last_t = t
                 for event in pipeline.feed_bytes(t, chunk):
                     done = book.feed(event)
                     if done is not None:
@@ -156,17 +162,19 @@ def read_hands_fast(path: str | Path, reveal: bool = False) -> FastResult:
                 continue
             if got is None:
                 raise LogError(f"{file}: line 1 is not a dealerbox log header")
-            if rec.get("k") == "closed":
+            if kind == "closed":
                 check.closed = True
                 continue
             t = getattr(entry, "t", None)
             if t is not None:
-                check.first_t = t if check.first_t is None else check.first_t
-                check.last_t = t
+                if first_t is None:
+                    first_t = t
+                last_t = t
             for event in pipeline.feed(entry):
                 done = book.feed(event)
                 if done is not None:
                     got.hands.append(done)
+    check.first_t, check.last_t = first_t, last_t
     if got is None:
         raise LogError(f"{path}: empty; not a dealerbox log")
     last = book.flush()
