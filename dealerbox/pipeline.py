@@ -31,6 +31,10 @@ from .wire.zones import NAME_OF, zone_name
 READ_STATE_NAMES = {p.ZONE_READ_COMPLETE: "complete", p.ZONE_READ_UNCERTAIN: "uncertain",
                     p.ZONE_READ_UNREADABLE: "unreadable"}
 
+# The sensor input each tag message becomes, and how many readings a pipeline remembers (the decoder's bound).
+_READING_OF: dict[type, type] = {p.TagArrived: ev.ZoneEntered, p.TagLeft: ev.ZoneLeft, p.CardFace: ev.CardFaceSensed}
+_READINGS_MAX = 32768
+
 
 class Pipeline:
     def __init__(self, config: Config, registry: TagRegistry) -> None:
@@ -43,6 +47,10 @@ class Pipeline:
         self.faulty_readers = 0                      # bitmask from that heartbeat
         # Every frame names a tag and a zone; both are looked up once (known tags only: bounded by the registry).
         self._tags: dict[bytes | str, Tag] = {}
+        # A tag frame's reading (input type, zone, tag) by the decoder's message it came from: the decoder hands
+        # the same message object for the same body, so a chip's hundredth arrival costs one dict look-up.
+        # The message is kept in the entry, so its id cannot be reused while the entry lives.
+        self._readings: dict[int, tuple[p.Message, type, tuple[str, Tag] | tuple[str, Tag, bool]]] = {}
 
     @classmethod
     def from_header(cls, header: Header) -> "Pipeline":
@@ -64,10 +72,18 @@ class Pipeline:
         return []  # headers, Tx and link-up change nothing at the table
 
     def feed_bytes(self, t: float, data: bytes) -> list[TableEvent]:
+        frames = self.decoder.feed(data)
+        if len(frames) == 1:   # the usual case: one tag frame already read once, nothing lost before it
+            m = frames[0].message
+            reading = self._readings.get(id(m))
+            if reading is not None and reading[0] is m and not frames[0].gap:
+                return self.engine.apply(reading[1](t, *reading[2]))
+        return self._apply_all([e for frame in frames for e in self.sensor_events(t, frame)])
+
+    def _apply_all(self, sensor_events: list[ev.SensorEvent]) -> list[TableEvent]:
         out: list[TableEvent] = []
-        for frame in self.decoder.feed(data):
-            for sensor_event in self.sensor_events(t, frame):
-                out.extend(self.engine.apply(sensor_event))
+        for sensor_event in sensor_events:
+            out.extend(self.engine.apply(sensor_event))
         return out
 
     def feed_input(self, dealer_input: ev.DealerInput) -> list[TableEvent]:
@@ -75,25 +91,29 @@ class Pipeline:
 
     def sensor_events(self, t: float, frame: p.Frame) -> list[ev.SensorEvent]:
         """Interpret one frame: look its tag up, name its zone."""
+        m = frame.message
+        reading = self._readings.get(id(m))
+        if reading is not None and reading[0] is m:
+            event = reading[1](t, *reading[2])
+            return [ev.FramesLost(t, frame.gap, "sequence-gap"), event] if frame.gap else [event]
         out: list[ev.SensorEvent] = []
         if frame.gap:
             out.append(ev.FramesLost(t, frame.gap, "sequence-gap"))
-        m = frame.message
         if isinstance(m, p.TagArrived | p.TagLeft | p.CardFace):
             tag = self._tags.get(m.uid)
             if tag is None:
                 tag = self.registry.lookup(m.uid)
                 if isinstance(tag, UnknownTag):
-                    self.unknown_tags += 1
+                    self.unknown_tags += 1   # counted at every sighting: never remembered below
                 else:
                     self._tags[m.uid] = tag
             zone = NAME_OF.get(m.zone) or zone_name(m.zone)
-            if isinstance(m, p.TagArrived):
-                out.append(ev.ZoneEntered(t, zone, tag))
-            elif isinstance(m, p.TagLeft):
-                out.append(ev.ZoneLeft(t, zone, tag))
-            else:
-                out.append(ev.CardFaceSensed(t, zone, tag, m.face_up))
+            kind, args = _READING_OF[type(m)], (zone, tag) if not isinstance(m, p.CardFace) else (zone, tag, m.face_up)
+            out.append(kind(t, *args))
+            if not isinstance(tag, UnknownTag):
+                if len(self._readings) >= _READINGS_MAX:
+                    self._readings.clear()
+                self._readings[id(m)] = (m, kind, args)
         elif isinstance(m, p.Hello):
             out.append(ev.BoardHello(t, f"{m.protocol_major}.{m.protocol_minor}", ".".join(map(str, m.firmware)),
                                      tuple(p.zone_name(z) for z in m.zones)))

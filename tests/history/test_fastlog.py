@@ -84,3 +84,13 @@ def test_not_a_log_is_one_clear_error(tmp_path):
         read_hands_fast(bad)
     with pytest.raises(LogError, match="no such log"):
         read_hands_fast(tmp_path / "missing.jsonl")
+
+
+def test_a_log_that_starts_with_an_rx_record_is_one_clear_error(rotated, tmp_path):
+    """A header-less piece of a log (its first record an rx line) is named as such, not a crash."""
+    lines = rotated.read_text().splitlines(keepends=True)
+    rx = next(line for line in lines if json.loads(line)["k"] == "rx")
+    piece = tmp_path / "piece.jsonl"
+    piece.write_text(rx + "".join(lines[:3]))
+    with pytest.raises(LogError, match="line 1 is not a dealerbox log header"):
+        read_hands_fast(piece)

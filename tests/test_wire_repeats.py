@@ -1,0 +1,63 @@
+"""The replay speed-ups remember what a repeated frame means; these check that remembering never changes it."""
+
+from dealerbox.config import Config
+from dealerbox.engine import inputs as ev
+from dealerbox.pipeline import Pipeline
+from dealerbox.tags import demo_registry
+from dealerbox.wire import protocol as p
+from dealerbox.wire.decoder import FrameDecoder
+
+UID = bytes.fromhex("04a1b2c3")
+
+
+def test_a_repeated_body_is_the_same_message_and_still_counted_and_sequenced():
+    d = FrameDecoder()
+    first = d.feed(p.encode_frame(0, p.TagArrived(3, UID)))
+    again = d.feed(p.encode_frame(2, p.TagArrived(3, UID)))   # frame 1 lost on the way
+    assert first[0].message is again[0].message
+    assert (again[0].seq, again[0].gap) == (2, 1)
+    assert d.counters.frames == 2 and d.counters.seq_gaps == 1 and d.counters.frames_lost == 1
+
+
+def test_a_body_remembered_in_one_layout_is_read_again_after_a_hello_changes_it():
+    """1.x body first (no HELLO yet: read in its own layout), then the board says 2.0: the same bytes no longer fit."""
+    d = FrameDecoder()
+    body_1x = p.encode_frame(5, p.TagArrived(3, UID), 1)
+    assert [f.message for f in d.feed(body_1x)] == [p.TagArrived(3, UID)]
+    assert d.feed(p.encode_frame(0, p.Hello(2, 0, (2, 0, 0), (0, 3)))) != []
+    assert d.feed(p.encode_frame(1, p.TagArrived(3, UID), 1)) == []
+    assert d.counters.bad_body == 1
+
+
+def test_a_one_frame_chunk_after_a_partial_one_still_joins_it():
+    """The one-frame shortcut must not skip bytes kept from the previous chunk."""
+    wire = p.encode_frame(0, p.TagLeft(3, UID)) + p.encode_frame(1, p.TagArrived(4, UID))
+    cut = 4
+    d = FrameDecoder()
+    assert d.feed(wire[:cut]) == []
+    assert [f.message for f in d.feed(wire[cut:])] == [p.TagLeft(3, UID), p.TagArrived(4, UID)]
+    assert d.counters.bytes == len(wire) and d.counters.garbage_bytes == 0
+
+
+def test_an_oversize_chunk_ending_in_a_delimiter_is_still_refused_as_one():
+    d = FrameDecoder()
+    assert d.feed(b"\x01" * (p.FRAME_MAX_ENCODED + 1) + b"\x00") == []
+    assert d.counters.oversize == 1 and d.counters.frames == 0
+
+
+def test_the_pipeline_reads_a_known_tag_the_same_each_time_and_counts_every_unknown_one():
+    registry = demo_registry()
+    card_uid = bytes.fromhex(next(iter(registry.decks[0].cards)))
+    stranger = bytes.fromhex("04ffffffffffff")
+    pipe = Pipeline(Config(), registry)
+    enc = p.Encoder()
+    pipe.feed_bytes(0.0, enc.encode(p.Hello(2, 0, (2, 0, 0), (0, 1, 2))))
+    seen = []
+    for i in range(3):
+        frame = pipe.decoder.feed(enc.encode(p.TagArrived(0, card_uid)))[0]
+        seen.append(pipe.sensor_events(float(i), frame))
+        pipe.feed_bytes(float(i), enc.encode(p.TagArrived(1, stranger)))
+    assert [type(s[0]) for s in seen] == [ev.ZoneEntered] * 3
+    assert [s[0].t for s in seen] == [0.0, 1.0, 2.0]
+    assert {s[0].tag for s in seen} == {registry.lookup(card_uid)} and seen[0][0].zone == "shoe"
+    assert pipe.unknown_tags == 3
