@@ -218,3 +218,20 @@ def test_a_recorded_log_replays_to_the_same_events_as_the_live_bytes(tmp_path):
     assert len(live_events) > 5
     assert replay_events == live_events
     assert replayed.counters() == live.counters()
+
+
+def test_an_empty_last_part_is_a_rotation_cut_short_not_damage_but_an_empty_middle_part_is(tmp_path):
+    rec = Recorder(tmp_path, header(), 40_000, name="T01-rot")
+    for i in range(300):
+        rec.write(rx(i))
+    # a power cut as the recorder rotated (so no closing record): the new part exists, its header never reached
+    # the disk
+    empty = part_path(rec.path, rec.part + 1)
+    empty.write_bytes(b"")
+    report = verify_log(rec.path)
+    assert not report.problems, report.summary()
+    assert report.partial_line is not None and "stopped as it rotated" in report.partial_line.what
+    assert [r.t for r in open_log(rec.path) if isinstance(r, Rx)] == [i * 0.25 for i in range(300)]
+    # the same empty file with a part after it is a hole in the set
+    part_path(rec.path, rec.part + 2).write_bytes(rec.parts[0].read_bytes())
+    assert any("empty file" in p.what for p in verify_log(rec.path).problems)

@@ -169,6 +169,10 @@ def _verify_part(file: Path, data: bytes, n: int, first: int, prev: str, report:
             stored_h[i] = m.group(1).decode()
     name = file.name
     if not lines and not partial:
+        if n > 0 and not part_path(file, n + 1).exists():
+            # the recorder was stopped as it rotated, before the new part's header: nothing was written there
+            report.partial_line = Problem(name, 1, "empty last part (stopped as it rotated), skipped")
+            return prev, 0
         report.problems.append(Problem(name, 1, "empty file: not a dealerbox log (no header)"))
         return prev, 0
     seals = _Seals(report, name, n) if report.pubkey else None
