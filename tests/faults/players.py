@@ -276,7 +276,7 @@ class ChipsFromAFoldedSeat(FaultyPlayers):
             self.game.put(idler, chips=chips)
             self._mark(start)
             self._remove(idler, chips)
-            self.stats["all-in seat" if self.hand.seats[idler].all_in else "folded seat"] += 1
+            self.stats["into an all-in seat" if self.hand.seats[idler].all_in else "into a folded seat"] += 1
         super().call(seat, amount)
 
 

@@ -18,7 +18,9 @@ button at random), so the seat counts, short stacks (all-ins, side pots) and str
 
 from __future__ import annotations
 
+import random
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from dealerbox.config import from_dict
@@ -53,6 +55,37 @@ EXPECTED: dict[str, frozenset[str]] = {
     "unknown-chip": frozenset({"procedures.3"}),
     "small-chip": frozenset({"betting.7"}),
 }
+
+
+def wrong_award(hand: SimulatedHand, rng: random.Random) -> list | None:
+    """The dealer first taps a pot to a seat the cards do not give it to, then taps it right."""
+    for i, tap in enumerate(hand.inputs):
+        if isinstance(tap, ev.DealerInput) and tap.action == "award":
+            losers = [s for s in hand.expected.dealt_in if s not in tap.seats]
+            if not losers:
+                return None
+            wrong = ev.DealerInput(tap.t, "award", ref=tap.ref, seats=(rng.choice(losers),))
+            return hand.inputs[:i] + [wrong] + hand.inputs[i:]
+    return None
+
+
+def exposed_tap(hand: SimulatedHand, rng: random.Random) -> list | None:
+    """The dealer taps ``exposed`` on a player's hole card (flashed) at some check during the betting."""
+    checks = [i for i, x in enumerate(hand.inputs) if isinstance(x, ev.DealerInput) and x.action == "check"]
+    held = hand.expected.hole_cards
+    if not checks or not held:
+        return None
+    i = rng.choice(checks)
+    seat = rng.choice(sorted(held))
+    return hand.inputs[:i] + [ev.DealerInput(hand.inputs[i].t, "exposed", card=held[seat][0])] + hand.inputs[i:]
+
+
+# faults the simulator does not stage, made on its clean hands by editing the dealer's taps
+MUTATIONS: dict[str, Callable[[SimulatedHand, random.Random], list | None]] = {
+    "wrong-award": wrong_award, "exposed-tap": exposed_tap}
+EXPECTED["wrong-award"] = frozenset({"showdown.3"})
+EXPECTED["exposed-tap"] = frozenset()       # a flashed card is ruled at info: nothing for the dealer to do
+INFO_EXPECTED = {"exposed-tap": "irregularity.12"}
 CARD_KINDS = ("boxed-card", "duplicate-card", "other-deck", "joker", "out-of-sequence", "first-card-wrong-seat",
               "premature-flop")
 CHIP_KINDS = ("string-raise", "short-call", "foreign-chip", "unknown-chip", "small-chip")
@@ -88,25 +121,30 @@ def feed(pipe: Pipeline, encoder: p.Encoder, hand: SimulatedHand) -> list:
     return events
 
 
-def judge(kind: str, hand: SimulatedHand, events: list) -> HandReport:
+def judge(kind: str, hand: SimulatedHand, events: list, reached: bool) -> HandReport:
     exp = hand.expected
     loud = [e for e in events if e.kind == "FindingRaised" and e.severity in LOUD]
     ended = [e for e in events if e.kind == "HandEnded"]
     at_fault: list[str] = []
     elsewhere = [(e.t, e.rule, e.ruling) for e in loud]
-    if exp.irregularity is not None and loud:
+    if kind in INFO_EXPECTED and reached:
+        reached = any(e.kind == "FindingRaised" and e.rule == INFO_EXPECTED[kind] for e in events)
+        if not reached:
+            elsewhere.append((0.0, INFO_EXPECTED[kind], "the fault was not ruled at all"))
+    elif reached and loud:
         first = loud[0].t
         at_fault = [e.rule for e in loud if e.t == first]
         elsewhere = [(e.t, e.rule, e.ruling) for e in loud if e.t != first]
     outcome = ended[0].outcome if len(ended) == 1 else None
     stacks_ok = outcome is not None and {s: ended[0].stacks.get(s) for s in exp.stacks} == exp.stacks
-    return HandReport(kind, exp.irregularity is not None, at_fault, elsewhere, outcome, stacks_ok)
+    return HandReport(kind, reached, at_fault, elsewhere, outcome, stacks_ok)
 
 
 def check(report: HandReport, hand: SimulatedHand, where: tuple) -> None:
     """Raise Cascade unless the hand keeps the property."""
     exp = hand.expected
-    if report.reached and (not report.at_fault or not set(report.at_fault) <= EXPECTED[report.kind]):
+    if report.reached and EXPECTED[report.kind] and (not report.at_fault or
+                                                      not set(report.at_fault) <= EXPECTED[report.kind]):
         raise Cascade(f"{where}: at the fault {report.at_fault}, expected one of {sorted(EXPECTED[report.kind])}")
     if report.elsewhere:
         raise Cascade(f"{where}: findings after the fault's ruling: {report.elsewhere}")
@@ -127,13 +165,20 @@ def run(kinds: tuple[str, ...], hands: int, seed: int, variants: tuple[str, ...]
         for kind in kinds:
             for chunk, start in enumerate(range(0, hands, CHUNK)):
                 count = min(CHUNK, hands - start)
+                mutate = MUTATIONS.get(kind)
+                rng = random.Random(f"{seed}-{variant}-{kind}-{chunk}")
                 sim = Simulator(config, registry, seed=f"{seed}-{variant}-{kind}-{chunk}",
-                                irregularities=[kind] * count)
+                                irregularities=0.0 if mutate else [kind] * count)
                 pipe, encoder = Pipeline(config, registry), p.Encoder()
                 pipe.feed_bytes(0.0, encoder.encode(board_hello(SEATS)))
                 for hand in sim.play(count):
+                    reached = hand.expected.irregularity is not None
+                    if mutate is not None:
+                        inputs = mutate(hand, rng)
+                        reached = inputs is not None
+                        hand = SimulatedHand(hand.number, inputs, hand.expected) if inputs else hand
                     events = feed(pipe, encoder, hand)
-                    report = judge(kind, hand, events)
+                    report = judge(kind, hand, events, reached)
                     stats["hands"] += 1
                     stats[f"seats {len(hand.expected.dealt_in)}"] += 1
                     if not report.reached:
