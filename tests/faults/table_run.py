@@ -80,10 +80,30 @@ def exposed_tap(hand: SimulatedHand, rng: random.Random) -> list | None:
     return hand.inputs[:i] + [ev.DealerInput(hand.inputs[i].t, "exposed", card=held[seat][0])] + hand.inputs[i:]
 
 
+def check_out_of_turn(hand: SimulatedHand, rng: random.Random) -> list | None:
+    """Of two checks in a row, the second seat taps its check before the first: it stands (Betting 10), and
+    the dealer does not tap it again in its turn."""
+    inputs = hand.inputs
+    for i, first in enumerate(inputs):
+        if not (isinstance(first, ev.DealerInput) and first.action == "check"):
+            continue
+        for j in range(i + 1, len(inputs)):
+            nxt = inputs[j]
+            if isinstance(nxt, ev.DealerInput):
+                if nxt.action == "check" and rng.random() < 0.5:
+                    early = ev.DealerInput(first.t, "check", seat=nxt.seat)
+                    return inputs[:i] + [early] + inputs[i:j] + inputs[j + 1:]
+                break
+            if getattr(nxt, "zone", "").startswith(("bet", "pot")):
+                break       # chips moved between the two: not two checks in a row
+    return None
+
+
 # faults the simulator does not stage, made on its clean hands by editing the dealer's taps
 MUTATIONS: dict[str, Callable[[SimulatedHand, random.Random], list | None]] = {
-    "wrong-award": wrong_award, "exposed-tap": exposed_tap}
+    "wrong-award": wrong_award, "exposed-tap": exposed_tap, "check-out-of-turn": check_out_of_turn}
 EXPECTED["wrong-award"] = frozenset({"showdown.3"})
+EXPECTED["check-out-of-turn"] = frozenset({"betting.10"})
 EXPECTED["exposed-tap"] = frozenset()       # a flashed card is ruled at info: nothing for the dealer to do
 INFO_EXPECTED = {"exposed-tap": "irregularity.12"}
 CARD_KINDS = ("boxed-card", "duplicate-card", "other-deck", "joker", "out-of-sequence", "first-card-wrong-seat",
