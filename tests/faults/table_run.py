@@ -84,19 +84,23 @@ def check_out_of_turn(hand: SimulatedHand, rng: random.Random) -> list | None:
     """Of two checks in a row, the second seat taps its check before the first: it stands (Betting 10), and
     the dealer does not tap it again in its turn."""
     inputs = hand.inputs
+    pairs = []
     for i, first in enumerate(inputs):
         if not (isinstance(first, ev.DealerInput) and first.action == "check"):
             continue
         for j in range(i + 1, len(inputs)):
             nxt = inputs[j]
             if isinstance(nxt, ev.DealerInput):
-                if nxt.action == "check" and rng.random() < 0.5:
-                    early = ev.DealerInput(first.t, "check", seat=nxt.seat)
-                    return inputs[:i] + [early] + inputs[i:j] + inputs[j + 1:]
+                if nxt.action == "check":
+                    pairs.append((i, j))
                 break
-            if getattr(nxt, "zone", "").startswith(("bet", "pot")):
-                break       # chips moved between the two: not two checks in a row
-    return None
+            if getattr(nxt, "zone", "").startswith(("bet", "pot", "burn", "board")):
+                break       # chips moved or a card was turned between the two: not two checks in a row
+    if not pairs:
+        return None
+    i, j = rng.choice(pairs)
+    early = ev.DealerInput(inputs[i].t, "check", seat=inputs[j].seat)
+    return inputs[:i] + [early] + inputs[i:j] + inputs[j + 1:]
 
 
 # faults the simulator does not stage, made on its clean hands by editing the dealer's taps
