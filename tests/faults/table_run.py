@@ -29,7 +29,7 @@ from dealerbox.pipeline import Pipeline
 from dealerbox.sources.choreography import board_hello
 from dealerbox.sources.sim.outcome import SimulatedHand
 from dealerbox.sources.simulator import Simulator
-from dealerbox.tags import demo_registry
+from dealerbox.tags import CardTag, demo_registry
 from dealerbox.wire import protocol as p
 
 VARIANTS = ("nlhe", "plhe", "flhe", "plo")
@@ -103,11 +103,34 @@ def check_out_of_turn(hand: SimulatedHand, rng: random.Random) -> list | None:
     return inputs[:i] + [early] + inputs[i:j] + inputs[j + 1:]
 
 
+def extra_card(hand: SimulatedHand, rng: random.Random) -> list | None:
+    """Right after the deal the dealer pitches one card too many, to the first seat: the card that would have
+    been the flop's burn. The remedy (Hold'em 5): it goes to the burn, and no second burn before the flop."""
+    inputs = hand.inputs
+    burn = next((i for i, x in enumerate(inputs) if isinstance(x, ev.ZoneEntered) and x.zone == "burn"), None)
+    if burn is None:
+        return None     # nobody saw a flop
+    card = inputs[burn].tag
+    moves = {i for i in range(max(0, burn - 3), burn + 1) if getattr(inputs[i], "tag", None) == card}
+    last = max(i for i, x in enumerate(inputs[:burn])
+               if isinstance(x, ev.ZoneEntered) and x.zone.startswith("seat") and isinstance(x.tag, CardTag))
+    t, seat = inputs[last].t, f"seat{hand.expected.dealt_in[0]}"
+    if last + 1 < len(inputs) and inputs[last + 1].t - t < 1.0:
+        return None     # the next motion follows too soon to slip the card in between
+    extra = [ev.CardFaceSensed(t + 0.1, "shoe", card, False), ev.ZoneLeft(t + 0.1, "shoe", card),
+             ev.ZoneEntered(t + 0.3, seat, card),
+             ev.ZoneLeft(t + 0.7, seat, card), ev.ZoneEntered(t + 0.8, "burn", card)]    # the remedy
+    rest = [x for i, x in enumerate(inputs) if i not in moves]   # every dropped index comes after ``last``
+    return rest[:last + 1] + extra + rest[last + 1:]
+
+
 # faults the simulator does not stage, made on its clean hands by editing the dealer's taps
 MUTATIONS: dict[str, Callable[[SimulatedHand, random.Random], list | None]] = {
-    "wrong-award": wrong_award, "exposed-tap": exposed_tap, "check-out-of-turn": check_out_of_turn}
+    "wrong-award": wrong_award, "exposed-tap": exposed_tap, "check-out-of-turn": check_out_of_turn,
+    "extra-card": extra_card}
 EXPECTED["wrong-award"] = frozenset({"showdown.3"})
 EXPECTED["check-out-of-turn"] = frozenset({"betting.10"})
+EXPECTED["extra-card"] = frozenset({"holdem.5", "irregularity.11"})
 EXPECTED["exposed-tap"] = frozenset()       # a flashed card is ruled at info: nothing for the dealer to do
 INFO_EXPECTED = {"exposed-tap": "irregularity.12"}
 CARD_KINDS = ("boxed-card", "duplicate-card", "other-deck", "joker", "out-of-sequence", "first-card-wrong-seat",
