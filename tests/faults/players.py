@@ -280,5 +280,24 @@ class ChipsFromAFoldedSeat(FaultyPlayers):
         super().call(seat, amount)
 
 
+class StraddleOutOfPlace(FaultyPlayers):
+    """Before the deal a player who is not left of the big blind (or at a table without straddles, anyone)
+    puts in twice the big blind as a straddle (No-Limit 12; Blinds 15 at limit): it does not play, the player
+    takes it back, and the hand is dealt as usual."""
+    expected = ("no-limit.12",)
+    chance = 0.5
+
+    def before_deal(self, order: list[int]) -> None:
+        bb = self.hand.structure.big_blind
+        idle = [s for s in order if not self.hand.seats[s].posted and self.hand._stack(s) > 2 * bb]
+        if idle and self._inject(idle[0], 2 * bb):
+            seat = self.rng.choice(idle)
+            start = len(self.game.events)
+            chips = [self.game.chip(1) for _ in range(2 * bb)]
+            self.game.put(seat, chips=chips)
+            self._mark(start)
+            self._remove(seat, chips)
+
+
 FAULTS = (ShortCall, ForeignChip, StringRaise, LoneChip, OverThePot, ShortRaise, OutOfTurnCall, RaiseNotAllowed,
-          UnderRaise, ChipsFromAFoldedSeat)
+          UnderRaise, ChipsFromAFoldedSeat, StraddleOutOfPlace)
