@@ -124,13 +124,31 @@ def extra_card(hand: SimulatedHand, rng: random.Random) -> list | None:
     return rest[:last + 1] + extra + rest[last + 1:]
 
 
+def card_into_another_hand(hand: SimulatedHand, rng: random.Random) -> list | None:
+    """A folding player's card lands on another seat's cards instead of the muck (Dead Hands 3: the thrown card
+    is dead); the dealer moves it to the muck and the hand plays on."""
+    inputs = hand.inputs
+    folds = [i for i, x in enumerate(inputs) if isinstance(x, ev.ZoneEntered) and x.zone == "muck"
+             and isinstance(inputs[i - 1], ev.ZoneLeft) and inputs[i - 1].zone.startswith("seat")
+             and inputs[i - 1].tag == x.tag and (i + 1 == len(inputs) or inputs[i + 1].t - x.t >= 0.12)]
+    if not folds:
+        return None
+    i = rng.choice(folds)
+    arrived = inputs[i]
+    other = rng.choice([f"seat{s}" for s in hand.expected.dealt_in if f"seat{s}" != inputs[i - 1].zone])
+    thrown = [ev.ZoneEntered(arrived.t, other, arrived.tag),
+              ev.ZoneLeft(arrived.t + 0.05, other, arrived.tag), ev.ZoneEntered(arrived.t + 0.1, "muck", arrived.tag)]
+    return inputs[:i] + thrown + inputs[i + 1:]
+
+
 # faults the simulator does not stage, made on its clean hands by editing the dealer's taps
 MUTATIONS: dict[str, Callable[[SimulatedHand, random.Random], list | None]] = {
     "wrong-award": wrong_award, "exposed-tap": exposed_tap, "check-out-of-turn": check_out_of_turn,
-    "extra-card": extra_card}
+    "extra-card": extra_card, "card-into-another-hand": card_into_another_hand}
 EXPECTED["wrong-award"] = frozenset({"showdown.3"})
 EXPECTED["check-out-of-turn"] = frozenset({"betting.10"})
 EXPECTED["extra-card"] = frozenset({"holdem.5", "irregularity.11"})
+EXPECTED["card-into-another-hand"] = frozenset({"dead-hand.3"})
 EXPECTED["exposed-tap"] = frozenset()       # a flashed card is ruled at info: nothing for the dealer to do
 INFO_EXPECTED = {"exposed-tap": "irregularity.12"}
 CARD_KINDS = ("boxed-card", "duplicate-card", "other-deck", "joker", "out-of-sequence", "first-card-wrong-seat",
