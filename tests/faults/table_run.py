@@ -25,6 +25,7 @@ from dataclasses import dataclass
 
 from dealerbox.config import from_dict
 from dealerbox.engine import inputs as ev
+from dealerbox.engine.events import TableEvent
 from dealerbox.pipeline import Pipeline
 from dealerbox.sources.choreography import board_hello
 from dealerbox.sources.sim.outcome import SimulatedHand
@@ -36,6 +37,7 @@ VARIANTS = ("nlhe", "plhe", "flhe", "plo")
 SEATS = 10
 CHUNK = 8          # hands per simulated table before a new one is seated
 LOUD = ("dealer", "floor")
+Inputs = list[ev.EngineInput]      # one hand's sensor events and taps, in time order
 
 # fault class -> the rule ids its ruling may carry at the moment of the fault
 EXPECTED: dict[str, frozenset[str]] = {
@@ -57,7 +59,7 @@ EXPECTED: dict[str, frozenset[str]] = {
 }
 
 
-def wrong_award(hand: SimulatedHand, rng: random.Random) -> list | None:
+def wrong_award(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
     """The dealer first taps a pot to a seat the cards do not give it to, then taps it right."""
     for i, tap in enumerate(hand.inputs):
         if isinstance(tap, ev.DealerInput) and tap.action == "award":
@@ -69,7 +71,7 @@ def wrong_award(hand: SimulatedHand, rng: random.Random) -> list | None:
     return None
 
 
-def exposed_tap(hand: SimulatedHand, rng: random.Random) -> list | None:
+def exposed_tap(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
     """The dealer taps ``exposed`` on a player's hole card (flashed) at some check during the betting."""
     checks = [i for i, x in enumerate(hand.inputs) if isinstance(x, ev.DealerInput) and x.action == "check"]
     held = hand.expected.hole_cards
@@ -80,7 +82,7 @@ def exposed_tap(hand: SimulatedHand, rng: random.Random) -> list | None:
     return hand.inputs[:i] + [ev.DealerInput(hand.inputs[i].t, "exposed", card=held[seat][0])] + hand.inputs[i:]
 
 
-def check_out_of_turn(hand: SimulatedHand, rng: random.Random) -> list | None:
+def check_out_of_turn(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
     """Of two checks in a row, the second seat taps its check before the first: it stands (Betting 10), and
     the dealer does not tap it again in its turn."""
     inputs = hand.inputs
@@ -103,7 +105,7 @@ def check_out_of_turn(hand: SimulatedHand, rng: random.Random) -> list | None:
     return inputs[:i] + [early] + inputs[i:j] + inputs[j + 1:]
 
 
-def extra_card(hand: SimulatedHand, rng: random.Random) -> list | None:
+def extra_card(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
     """Right after the deal the dealer pitches one card too many, to the first seat: the card that would have
     been the flop's burn. The remedy (Hold'em 5): it goes to the burn, and no second burn before the flop."""
     inputs = hand.inputs
@@ -124,7 +126,7 @@ def extra_card(hand: SimulatedHand, rng: random.Random) -> list | None:
     return rest[:last + 1] + extra + rest[last + 1:]
 
 
-def card_into_another_hand(hand: SimulatedHand, rng: random.Random) -> list | None:
+def card_into_another_hand(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
     """A folding player's card lands on another seat's cards instead of the muck (Dead Hands 3: the thrown card
     is dead); the dealer moves it to the muck and the hand plays on."""
     inputs = hand.inputs
@@ -142,7 +144,7 @@ def card_into_another_hand(hand: SimulatedHand, rng: random.Random) -> list | No
 
 
 # faults the simulator does not stage, made on its clean hands by editing the dealer's taps
-MUTATIONS: dict[str, Callable[[SimulatedHand, random.Random], list | None]] = {
+MUTATIONS: dict[str, Callable[[SimulatedHand, random.Random], Inputs | None]] = {
     "wrong-award": wrong_award, "exposed-tap": exposed_tap, "check-out-of-turn": check_out_of_turn,
     "extra-card": extra_card, "card-into-another-hand": card_into_another_hand}
 EXPECTED["wrong-award"] = frozenset({"showdown.3"})
@@ -175,9 +177,9 @@ class HandReport:
     stacks_ok: bool
 
 
-def feed(pipe: Pipeline, encoder: p.Encoder, hand: SimulatedHand) -> list:
+def feed(pipe: Pipeline, encoder: p.Encoder, hand: SimulatedHand) -> list[TableEvent]:
     """One simulated hand through the Pipeline: frames as bytes, taps as the dealer's inputs."""
-    events: list = []
+    events: list[TableEvent] = []
     for t, m in hand.messages:
         if isinstance(m, ev.DealerInput):
             events += pipe.feed_input(m)
@@ -186,7 +188,7 @@ def feed(pipe: Pipeline, encoder: p.Encoder, hand: SimulatedHand) -> list:
     return events
 
 
-def judge(kind: str, hand: SimulatedHand, events: list, reached: bool) -> HandReport:
+def judge(kind: str, hand: SimulatedHand, events: list[TableEvent], reached: bool) -> HandReport:
     exp = hand.expected
     loud = [e for e in events if e.kind == "FindingRaised" and e.severity in LOUD]
     ended = [e for e in events if e.kind == "HandEnded"]
