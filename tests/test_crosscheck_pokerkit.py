@@ -119,6 +119,9 @@ class CleanPlayers:
     def __init__(self, game: BettingTable, hand, rng: random.Random, stats: Counter) -> None:
         self.game, self.hand, self.rng, self.stats = game, hand, rng, stats
 
+    def before_deal(self, order: list[int]) -> None:
+        """The blinds are in, no card is out yet: clean players wait for their cards."""
+
     def fold(self, seat: int) -> None:
         self.game.fold(seat)
 
@@ -146,8 +149,10 @@ def play_one(rng: random.Random, variant: str, stats: Counter, players=CleanPlay
     game = BettingTable(variant, seats=order, stack=dict(zip(order, stacks)), small_blind=sb, big_blind=bb,
                         small_bet=bb, big_bet=2 * bb)
     state = pokerkit_state(variant, stacks, sb, bb)
-    hand = game.start(button=button, dealt=order)
+    hand = game.start(button=button, dealt=order, deal=False)
     moves = players(game, hand, rng, stats)
+    moves.before_deal(order)
+    game.deal()
     deck = DECK[:]
     rng.shuffle(deck)
     street = 0

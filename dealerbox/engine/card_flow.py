@@ -161,6 +161,10 @@ class CardFlow:
                 "whoever bet it; replace the deck.", cards=(tag.card,)))
         h.faces.setdefault(tag.card, tag.uid)
         seat = zone_seat(zone)
+        if seat is not None and any(r.outcome == "void" for r in rulings):
+            # a card that voids the hand is no card of the deal: its place in the sequence is no second ruling
+            out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))
+            return out + self._rulings(t, rulings)
         if seat is not None:
             h.last_dealt = tag.uid
             # dealt in at the start and still seated: a blind that put a short stack all in still gets its cards

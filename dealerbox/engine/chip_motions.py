@@ -211,9 +211,12 @@ class ChipMotions:
             out += self._close_question(t)      # the player's own hands answered: the chips are going back
         present = b.present
         top, extra = uncalled({s: x.wager for s, x in self.seats.items()})
+        # chips of this seat that left after this one and are not placed yet (the gather may be moving them to
+        # the pot) are no take-back so far: the called part is still in play
+        moving = sum(v for _, s, v in self.leaving.values() if s == seat) if self.leaving else 0
         # the uncalled part of a bet handed back at the end of the round; once everyone else has folded the
         # whole pot is this seat's, so whatever it takes back early changes nothing
-        if (top == seat and self.to_act is None and present >= b.wager - extra) or (
+        if (top == seat and self.to_act is None and present + moving >= b.wager - extra) or (
                 b.live and self._live_count() <= 1):
             b.credited = min(b.credited, present)
             return out

@@ -124,6 +124,8 @@ class DealerTaps:
 
     def _award_tap(self, e: ev.DealerInput) -> list[te.TableEvent]:
         h = self.hand if self.hand is not None and self.hand.decided else self.last_hand
+        if self._running() and h is not self.hand:
+            return []   # the hand under way is not decided: the last hand's winners say nothing about this tap
         if h is None or not h.winners:
             return []
         try:

@@ -214,4 +214,90 @@ class OutOfTurnCall(FaultyPlayers):
         super().raise_by(seat, amount)
 
 
-FAULTS = (ShortCall, ForeignChip, StringRaise, LoneChip, OverThePot, ShortRaise, OutOfTurnCall)
+class _CallPlusExtra(FaultyPlayers):
+    """A call with ``extra`` chips more in the same motion, where the rulebook lets the extra not play: ruled
+    a call, and the dealer hands the extra back."""
+
+    def _extra(self, seat: int, amount: int) -> int:
+        """Chips over the call this class puts in now (0: no chance for the fault here)."""
+        raise AssertionError("each fault class says how much it over-calls")
+
+    def call(self, seat: int, amount: int) -> None:
+        extra = self._extra(seat, amount) if self.fault is None else 0
+        if 0 < extra and amount + extra < self.hand._stack(seat) and amount + extra <= 200 and \
+                self._inject(seat, amount):
+            start = len(self.game.events)
+            over = [self.game.chip(1) for _ in range(extra)]
+            self.game.put(seat, chips=self.game.box.make(amount, (1,)) + over)
+            self._mark(start)
+            self._remove(seat, over)
+            return
+        super().call(seat, amount)
+
+
+class RaiseNotAllowed(_CallPlusExtra):
+    """A raise where none is allowed: past the cap in limit (Betting 3, and Betting 4 once capped multiway),
+    or by a player who already acted and faces only a short all-in (Betting 5, No-Limit 3). It is a call;
+    the raise chips go back."""
+    expected = ("betting.3", "betting.5", "no-limit.3")
+    chance = 0.6
+
+    def _extra(self, seat: int, amount: int) -> int:
+        allowed, rule, _ = self.hand._may_raise(seat)
+        if allowed or rule not in self.expected:
+            return 0
+        self.stats[f"chance {rule}"] += 1
+        st = self.hand.structure
+        return st.unit(self.hand.street) if st.is_limit else max(st.big_blind, self.hand.current_bet)
+
+
+class UnderRaise(_CallPlusExtra):
+    """Limit: a call with chips over it worth less than half a bet, without a word (Betting 6): a call, the
+    odd chips go back."""
+    expected = ("betting.6",)
+
+    def _extra(self, seat: int, amount: int) -> int:
+        if not self.hand.structure.is_limit or not self.hand._may_raise(seat)[0]:
+            return 0
+        return (self.hand.structure.unit(self.hand.street) - 1) // 2
+
+
+class ChipsFromAFoldedSeat(FaultyPlayers):
+    """Chips land in the bet zone of a seat that has folded or is all in (Betting 10: no action, they do not
+    play): handed back, and the seat to act then calls as it meant to."""
+    expected = ("betting.10",)
+
+    def call(self, seat: int, amount: int) -> None:
+        idle = [s for s, b in sorted(self.hand.seats.items()) if (b.folded or b.all_in) and s != seat]
+        if idle and self._inject(seat, amount):
+            start = len(self.game.events)
+            idler = self.rng.choice(idle)
+            chips = [self.game.chip(self.rng.choice((1, 5)))]
+            self.game.put(idler, chips=chips)
+            self._mark(start)
+            self._remove(idler, chips)
+            self.stats["into an all-in seat" if self.hand.seats[idler].all_in else "into a folded seat"] += 1
+        super().call(seat, amount)
+
+
+class StraddleOutOfPlace(FaultyPlayers):
+    """Before the deal a player who is not left of the big blind (or at a table without straddles, anyone)
+    puts in twice the big blind as a straddle (No-Limit 12; Blinds 15 at limit): it does not play, the player
+    takes it back, and the hand is dealt as usual."""
+    expected = ("no-limit.12",)
+    chance = 0.5
+
+    def before_deal(self, order: list[int]) -> None:
+        bb = self.hand.structure.big_blind
+        idle = [s for s in order if not self.hand.seats[s].posted and self.hand._stack(s) > 2 * bb]
+        if idle and self._inject(idle[0], 2 * bb):
+            seat = self.rng.choice(idle)
+            start = len(self.game.events)
+            chips = [self.game.chip(1) for _ in range(2 * bb)]
+            self.game.put(seat, chips=chips)
+            self._mark(start)
+            self._remove(seat, chips)
+
+
+FAULTS = (ShortCall, ForeignChip, StringRaise, LoneChip, OverThePot, ShortRaise, OutOfTurnCall, RaiseNotAllowed,
+          UnderRaise, ChipsFromAFoldedSeat, StraddleOutOfPlace)
