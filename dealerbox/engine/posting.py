@@ -47,6 +47,7 @@ class Posting:
         if self.dealing:
             return out
         self.dealing = True
+        out += self._antes_at_deal(t) if self.ante_due else []
         for seat, (kind, amount) in self.required.items():
             b = self.seats[seat]
             if kind == "kill" and b.posted != "kill":

@@ -119,8 +119,10 @@ def referee_state(game: GameConfig, structure: BettingStructure, holes: int, sta
         blinds = (game.small_blind, game.big_blind, 2 * game.big_blind)
     hand_types = (HIGH,) if holes == 2 else (OMAHA,)
     # Tournament mode: one runout, no run-it-twice.
-    return State(AUTOMATIONS, Deck.STANDARD, hand_types, streets, structure, True, 0, blinds, 0, stacks,
-                 len(stacks), mode=Mode.TOURNAMENT)
+    # antes: each player's own (trimmed like bets); the big-blind ante: player 1's, dead money (game.ante)
+    antes = {1: game.big_blind_ante} if game.big_blind_ante and not game.ante else game.ante
+    return State(AUTOMATIONS, Deck.STANDARD, hand_types, streets, structure, not isinstance(antes, dict), antes,
+                 blinds, 0, stacks, len(stacks), mode=Mode.TOURNAMENT)
 
 
 def odd_chips(st: State, pushes: list, order: Sequence[int], stacks_before: dict[int, int],
