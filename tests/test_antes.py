@@ -149,3 +149,14 @@ def test_a_misdeal_gives_the_antes_back():
         g.put(s, amount)
     g.events += h.refund(g.t, "misdeal")
     assert g.table.stacks == {1: 200, 3: 200, 5: 200}
+
+
+def test_a_big_blind_all_in_for_less_is_tournament_19_at_a_tournament_table_only():
+    for kind, want in (("tournament", [((5,), "tournament.19", "info")]), ("cash", [])):
+        g = table(stack={1: 200, 3: 200, 5: 1}, kind=kind)
+        h = g.start(button=1, post=False, deal=False)
+        g.put(3, 1)
+        g.put(5, 1)
+        g.deal()
+        assert [(f.seats, f.rule, f.severity) for f in g.found()] == want, kind
+        assert h.all_in(5) and h.seats[5].wager == 1

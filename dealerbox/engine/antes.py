@@ -97,6 +97,16 @@ class Antes:
                               f"Seat {seat} is all-in for {paid} of the {due} {what}; a side pot takes the rest, "
                               f"and winning owes no make-up.", (seat,))]
 
+    def _short_blind(self, t: float, seat: int, kind: str, due: int) -> list[te.TableEvent]:
+        """A blind all-in for less at a tournament table: Tournaments 19 (no make-up owed if it wins)."""
+        b = self.seats[seat]
+        if not self.table.config.is_tournament or kind not in ("sb", "bb") or self._stack(seat) or b.wager >= due:
+            return []
+        what = "small blind" if kind == "sb" else "big blind"
+        return [self._finding(t, "tournament.19", "info", "continues",
+                              f"Seat {seat} is all-in for {b.wager} of the {due} {what}; a side pot takes the rest, "
+                              f"and winning owes no make-up.", (seat,))]
+
     def _antes_at_deal(self, t: float) -> list[te.TableEvent]:
         """The first card left the shoe: an ante not posted, or posted short with chips behind, is flagged
         (Blinds 10: dealt in owing a forced post); the player antes now, or brings it up."""
