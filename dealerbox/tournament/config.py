@@ -15,7 +15,7 @@ from pathlib import Path
 
 import jsonschema
 
-from ..config import Config, ConfigError
+from ..config import ConfigError
 
 # TOML and JSON data as tomllib/json give it: nested dicts, lists and scalars.
 Data = dict[str, object]
@@ -189,14 +189,3 @@ def load(path: str | Path) -> Tournament:
     except tomllib.TOMLDecodeError as e:
         raise TournamentConfigError(f"{path}: not valid TOML: {e}") from None
     return from_dict(data, str(path))
-
-
-def for_table(config: Config) -> Tournament | None:
-    """The tournament a table's configuration points at (``[tournament] file``, relative to the config file's
-    folder), or None at a cash table or a tournament table without a file."""
-    if not config.tournament.file:
-        return None
-    path = Path(config.tournament.file)
-    if not path.is_absolute() and config.path and Path(config.path).parent != Path(""):
-        path = Path(config.path).parent / path
-    return load(path)

@@ -12,7 +12,7 @@ import pytest
 from dealerbox import cli
 from dealerbox.config import ConfigError, from_dict, load
 from dealerbox.engine.catalogue import OUTCOMES, RULES, SEVERITIES, raised_at
-from dealerbox.tournament.config import for_table
+from dealerbox.tournament.at_table import for_table
 
 from ..test_engine_cards import HANDS, Table
 
