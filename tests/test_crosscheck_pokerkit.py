@@ -251,10 +251,12 @@ def play_one(rng: random.Random, variant: str, stats: Counter, players=CleanPlay
     if any(len(p.winners) > 1 and p.amount % len(p.winners) for p in pots):
         # split with odd chips: pokerkit merges pots once the losers are killed and may give one player
         # several odd chips; Ties 4 and 5(d) say one odd chip each, every pot split on its own. Same total,
-        # each seat within one chip per pot.
+        # each seat within one chip per pot, or per odd chip when there are more.
         stats["odd-chip splits"] += 1
         assert sum(ours) == sum(state.stacks), context
-        assert all(abs(a - b) <= len(pots) for a, b in zip(ours, state.stacks)), context
+        # several odd chips of one pot (a 4-way split of 43) may all go to one player in pokerkit's split
+        odd = sum(len(p.winners) - 1 for p in pots if len(p.winners) > 1)
+        assert all(abs(a - b) <= max(len(pots), odd) for a, b in zip(ours, state.stacks)), context
     else:
         if contested:
             assert [sum(p.shares.get(order[j], 0) for p in pots) for j in range(n)] == won, context
