@@ -27,6 +27,7 @@ class TableConfig:
     site: str = "demo"
     seats: int = 9
     button: str = "moving"          # "moving" | "dead" (Blinds 1)
+    kind: str = "cash"              # "cash" | "tournament": tournament rows of RULES.md are raised only at the latter
 
 
 @dataclass(frozen=True)
@@ -44,6 +45,8 @@ class GameConfig:
     kill: str = "none"              # "none" | "half" | "full" (Kill Pots)
     kill_qualifier: int = 0         # pot size that makes a leg; 0 = every pot won
     buy_in: int = 200               # default buy-in for the simulator and the "sit" tap
+    ante: int = 0                   # every player dealt in posts it before the deal; 0 = none
+    big_blind_ante: int = 0         # the big blind posts it for the whole table; 0 = none (not with ante)
 
 
 @dataclass(frozen=True)
@@ -126,6 +129,11 @@ class AuditConfig:
 
 
 @dataclass(frozen=True)
+class TournamentSection:
+    file: str = ""                  # the tournament's TOML (docs/tournaments.md); set: a tournament table
+
+
+@dataclass(frozen=True)
 class Config:
     table: TableConfig = field(default_factory=TableConfig)
     game: GameConfig = field(default_factory=GameConfig)
@@ -137,7 +145,13 @@ class Config:
     record: RecordConfig = field(default_factory=RecordConfig)
     simulator: SimulatorConfig = field(default_factory=SimulatorConfig)
     audit: AuditConfig = field(default_factory=AuditConfig)
+    tournament: TournamentSection = field(default_factory=TournamentSection)
     path: str = ""                  # the file it came from ("" for defaults)
+
+    @property
+    def is_tournament(self) -> bool:
+        """A tournament table: ``table.kind = "tournament"`` or a ``[tournament]`` file."""
+        return self.table.kind == "tournament" or bool(self.tournament.file)
 
     def to_dict(self) -> dict[str, Any]:
         """The config as plain data (for the recorded log header); secrets are not in it, only file names.
@@ -187,6 +201,9 @@ def _check_consistency(c: Config, source: str) -> None:
         raise ConfigError(f"{source}: game.small_blind: {g.small_blind} is more than game.big_blind {g.big_blind}")
     if g.small_bet > g.big_bet:
         raise ConfigError(f"{source}: game.small_bet: {g.small_bet} is more than game.big_bet {g.big_bet}")
+    if g.ante and g.big_blind_ante:
+        raise ConfigError(f"{source}: game.ante: {g.ante} is set with game.big_blind_ante {g.big_blind_ante}; "
+                          f"a game uses one or the other, set the other to 0")
     key = c.record.key
     if key and Path(c.record.dir).resolve() in Path(key).resolve().parents:
         raise ConfigError(f"{source}: record.key: {key} is inside record.dir {c.record.dir}; keep the signing "
@@ -202,7 +219,7 @@ def _check_consistency(c: Config, source: str) -> None:
 def check_stakes(c: Config, source: str) -> None:
     """Stakes the table's chips cannot make. Checked on a config file only: a log or scenario replays as recorded."""
     g = c.game
-    names = ("small_blind", "big_blind", "buy_in") + (("small_bet", "big_bet") if g.variant == "flhe" else ())
+    names = ("small_blind", "big_blind", "buy_in", "ante", "big_blind_ante") + (("small_bet", "big_bet") if g.variant == "flhe" else ())
     for name in names:
         value = getattr(g, name)
         if value % g.smallest_chip:

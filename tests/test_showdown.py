@@ -94,13 +94,13 @@ def test_showdown_7_near_miss_checked_down_the_first_to_act_shows_first():
 # --- tournament.34: all in and the betting complete -----------------------------------------------------------------
 
 def test_tournament_34_all_hands_face_up_when_a_player_is_all_in():
-    t = Table(stack=50).blinds().deal_holes(HANDS).bet(4, 50).bet(1, 50).fold(2).fold(3).run()
+    t = Table(stack=50, kind="tournament").blinds().deal_holes(HANDS).bet(4, 50).bet(1, 50).fold(2).fold(3).run()
     f = t.finding("tournament.34")
     assert f.severity == "info" and set(f.seats) == {1, 4}
 
 
 def test_tournament_34_near_miss_no_prompt_while_two_players_can_still_bet():
-    t = Table().preflop_limped().run()
+    t = Table(kind="tournament").preflop_limped().run()
     assert "tournament.34" not in t.rules(above_info=False)
 
 

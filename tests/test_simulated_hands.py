@@ -21,8 +21,8 @@ from dealerbox.tags import demo_registry
 VARIANTS = ["nlhe", "plhe", "flhe", "plo"]
 
 
-def check_hands(variant: str, n: int, seed: int) -> Counter:
-    cfg = from_dict({"game": {"variant": variant}})
+def check_hands(variant: str, n: int, seed: int, **game) -> Counter:
+    cfg = from_dict({"game": {"variant": variant, **game}})
     reg = demo_registry()
     engine = Engine(cfg, reg)
     stats: Counter = Counter()
@@ -76,3 +76,10 @@ def test_simulated_hands_agree_with_pokerkit(variant):
 def test_10000_simulated_hands_agree_with_pokerkit(variant):
     stats = check_hands(variant, 10_000, seed=2024)
     assert stats["hands"] == 10_000 and stats["side pots"] > 0
+
+
+@pytest.mark.parametrize("variant", VARIANTS)
+@pytest.mark.parametrize("game", [{"ante": 1}, {"big_blind_ante": 2}], ids=["ante", "bb-ante"])
+def test_simulated_hands_with_antes_agree_with_pokerkit(variant, game):
+    stats = check_hands(variant, 30, seed=5, **game)
+    assert stats["hands"] == 30

@@ -13,12 +13,15 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    rows = [{"rule": r.id, "citation": r.citation, "area": r.area, "detect": r.detect, "summary": r.summary}
+    rows = [{"rule": r.id, "citation": r.citation, "area": r.area, "detect": r.detect, "summary": r.summary,
+             "tournament": r.tournament}
+            | ({"severities": list(r.severities), "outcomes": list(r.outcomes)} if r.tournament else {})
             for r in RULES.values()]
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
     width = max(len(r["rule"]) for r in rows)
     for r in rows:
-        print(f"{r['rule']:<{width}}  {r['detect']:<3}  {r['citation']:<24}  {r['summary']}")
+        where = "  (tournament tables only)" if r["tournament"] else ""
+        print(f"{r['rule']:<{width}}  {r['detect']:<3}  {r['citation']:<24}  {r['summary']}{where}")
     return 0

@@ -33,10 +33,12 @@ class SeatBet:
     #                                   behind a question to the dealer), waiting for the turn
     voluntary: bool = False           # has acted (not only posted) this hand
     posted: str = ""                  # "sb", "bb", "straddle", "kill", "missed", "new"
+    ante: int = 0                     # ante chips lying in the zone until the round is gathered (engine/antes.py)
 
     @property
     def present(self) -> int:
-        return sum(self.zone.values())
+        """Chips in the zone that count toward the wager: an ante lying there is not part of it."""
+        return max(0, sum(self.zone.values()) - self.ante)
 
     @property
     def live(self) -> bool:

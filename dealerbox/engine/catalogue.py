@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .tournament_rows import TOURNAMENT_ROWS
+
 SEVERITIES = ("info", "dealer", "floor")
 OUTCOMES = ("continues", "misdeal", "void", "dead-hand", "redeal-board", "card-replaced", "wager-corrected")
 
@@ -18,7 +20,14 @@ class Rule:
     citation: str     # how the rulebook names it, for the dealer's banner: "Misdeals 1(c)"
     summary: str      # one line, our own words
     detect: str       # "S" sensors, "D" dealer tap, "S+D" either
-    area: str         # "cards", "chips" or "showdown"
+    area: str         # "cards", "chips", "showdown" or "tournament"
+    severities: tuple[str, ...] = ()   # tournament rows: the severities their rulings use
+    outcomes: tuple[str, ...] = ()     # tournament rows: the outcomes their rulings use
+
+    @property
+    def tournament(self) -> bool:
+        """A row of RULES.md's Tournaments section: raised only at a tournament table."""
+        return self.area == "tournament"
 
 
 def _r(id: str, citation: str, detect: str, area: str, summary: str) -> Rule:
@@ -107,10 +116,17 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     _r("showdown.3", "Showdown 3", "S+D", "showdown", "A pot is about to be pushed to a player the cards do not make the winner"),
     _r("showdown.7", "Showdown 7", "S", "showdown", "Order of showing: last aggressor first, or first to act if checked"),
     _r("ties.5a", "Ties 5(a)", "S", "showdown", "Odd chip to the first hand clockwise from the button; side pots split separately"),
-    _r("tournament.34", "Tournament 34", "S", "showdown", "All hands face up once a player is all-in and betting is complete"),
+    # --- tournaments: raised only at a tournament table (raised_at) -----------------------------------
+    *(Rule(id, citation, summary, detect, "tournament", severities, outcomes)
+      for id, citation, detect, severities, outcomes, summary in TOURNAMENT_ROWS),
 )}
 
 
 def rule(rule_id: str) -> Rule:
     """The catalogue row for ``rule_id``; a KeyError here is a bug in the engine, never in the input."""
     return RULES[rule_id]
+
+
+def raised_at(rule_id: str, tournament_table: bool) -> bool:
+    """Whether ``rule_id`` may be raised at this table: a tournament row never at a cash table."""
+    return tournament_table or not RULES[rule_id].tournament

@@ -144,6 +144,7 @@ class ChipMotions:
             self.declared.discard(seat)
             self.held[seat] = m.last
             return out
+        out += self._antes_in(t, seat) if self.ante_due else []
         return out + self._chips_in(t, seat, m.values[0] if len(m.values) == 1 else None)
 
     def _release(self, t: float, seat: int) -> list[te.TableEvent]:

@@ -154,7 +154,7 @@ class ChipsMoved(TableEvent):
 @dataclass(frozen=True, slots=True)
 class ActionTaken(TableEvent):
     seat: int
-    action: str          # "post", "straddle", "check", "bet", "call", "raise", "fold", "all-in"
+    action: str          # "post", "ante", "straddle", "check", "bet", "call", "raise", "fold", "all-in"
     amount: int          # chips added by this action
     total: int           # seat's total wager this round after it
     street: str

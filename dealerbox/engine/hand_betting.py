@@ -7,6 +7,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from . import events as te
+from .antes import Antes, ante_dues
 from .betting_round import BettingRound, Motion, SeatBet, UndoPoint
 from .betting_turn import BettingTurn
 from .blinds import clockwise, positions
@@ -23,7 +24,7 @@ if TYPE_CHECKING:     # the table creates each hand: only the annotation refers 
     from .table_betting import TableBetting
 
 
-class HandBetting(ChipMotions, Posting, BettingTurn, WagerRules, DealerQuestions):
+class HandBetting(ChipMotions, Posting, Antes, BettingTurn, WagerRules, DealerQuestions):
     """The betting of one hand. Every method returns table events, except the queries and ``settle``."""
 
     def __init__(self, table: TableBetting, t: float, hand: int, button: int, dealt_in: list[int]) -> None:
@@ -67,6 +68,9 @@ class HandBetting(ChipMotions, Posting, BettingTurn, WagerRules, DealerQuestions
             self.required[self.positions.small_blind] = ("sb", self.game.small_blind)
         if self.positions.big_blind in self.seats:
             self.required[self.positions.big_blind] = ("bb", self.game.big_blind)
+        self.big_blind_ante = bool(self.game.big_blind_ante and not self.game.ante)
+        self.ante_due = ante_dues(self.game.ante, self.game.big_blind_ante, self.order, self.positions.big_blind)
+        self.ante_paid: dict[int, int] = {}
         kill = table.kill
         if kill.enabled and kill.due is not None:
             if kill.due in self.seats:
@@ -194,6 +198,7 @@ class HandBetting(ChipMotions, Posting, BettingTurn, WagerRules, DealerQuestions
         for s, b in self.seats.items():
             self.contributed[s] += b.wager
             b.wager = 0
+            b.ante = 0            # gathered with the round: from here the zone's chips are all wager
             b.credited = b.present
             b.acted_serial = None
             b.no_raise = False
@@ -244,6 +249,7 @@ class HandBetting(ChipMotions, Posting, BettingTurn, WagerRules, DealerQuestions
         if self.street != "showdown":
             self._end_round(t)
             self.ended_streets.add(self.street)
+        self._return_unmatched_ante()
         pots = self.pots()
         unit = max(1, self.game.smallest_chip)
         done: list[te.Pot] = []

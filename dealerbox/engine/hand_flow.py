@@ -5,6 +5,7 @@ the showdown and its order. A part of :class:`engine.table.Engine`.
 from __future__ import annotations
 
 from . import events as te
+from .catalogue import raised_at
 from .hand import Hand
 from .misdeal import Ruling
 from .showdown import odd_chip_seat, pot_winners, show_order
@@ -69,7 +70,8 @@ class HandFlow:
             return self._showdown(t, live)
         out: list[te.TableEvent] = []
         able = [s for s in live if not self.hb.all_in(s)]
-        if len(able) <= 1 and len(able) < len(live) and not h.all_in_prompted and h.deal.finished:
+        if (len(able) <= 1 and len(able) < len(live) and not h.all_in_prompted and h.deal.finished
+                and raised_at("tournament.34", self.config.is_tournament)):
             h.all_in_prompted = True
             out += self._info(t, "tournament.34", "A player is all in and the betting is complete: all hands face up "
                               "now, then run the board.", tuple(live))

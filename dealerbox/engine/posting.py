@@ -47,6 +47,7 @@ class Posting:
         if self.dealing:
             return out
         self.dealing = True
+        out += self._antes_at_deal(t) if self.ante_due else []
         for seat, (kind, amount) in self.required.items():
             b = self.seats[seat]
             if kind == "kill" and b.posted != "kill":
@@ -144,7 +145,7 @@ class Posting:
             if kind == "bb":
                 self.table.owes.pop(seat, None)
                 self.table.waiting_for_bb.discard(seat)
-            return out + self._post(t, seat, min(present, amount), 0, kind, present)
+            return out + self._post(t, seat, min(present, amount), 0, kind, present) + self._short_blind(t, seat, kind, amount)
         owed = self.table.owes.get(seat)
         if owed and not (self.dealing and seat == self.to_act):
             live_due, dead_due = self._owed_post(owed)

@@ -160,7 +160,7 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
         if h is None:
             return out
         for e in events:
-            if isinstance(e, te.ActionTaken) and e.action not in ("post", "straddle"):
+            if isinstance(e, te.ActionTaken) and e.action not in ("post", "straddle", "ante"):
                 h.voluntary_actions += 1
                 h.actions_on_street += 1
                 if not h.deal.finished and h.phase == "deal":

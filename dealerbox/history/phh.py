@@ -52,7 +52,7 @@ def actions_of(hand: HandSummary, reveal: bool = False) -> list[str]:
     high = max([*hand.blinds.values(), *hand.straddles.values(), 0])   # the wager to match preflop
     street = "preflop"
     for a in hand.actions:
-        if a.kind in ("post", "straddle"):
+        if a.kind in ("post", "straddle", "ante"):
             continue
         if a.street != street:
             street, high = a.street, 0

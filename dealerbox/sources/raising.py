@@ -111,14 +111,14 @@ class RaiseRules:
 
 
 def rulebook_shares(contributed: dict[int, int], live: set[int], strength: dict[int, int], order: list[int],
-                    unit: int = 1) -> dict[int, int]:
+                    unit: int = 1, dead: int = 0) -> dict[int, int]:
     """What each seat wins when every pot is split on its own (Ties 5d) and each pot's odd chips go one per
     winner, clockwise from the button (Ties 4, 5a). pokerkit merges pots once the losing hands are killed
     and splits the merged amount, which can move a chip; the simulated dealer pushes as the rulebook says.
 
     ``contributed``: chips each seat put in this hand (uncalled bets already back); ``live``: seats still
     holding cards; ``strength``: phevaluator rank per live seat (lower is better); ``order``: seats from the
-    first left of the button.
+    first left of the button; ``dead``: dead money in the main pot (a big-blind ante).
 
     >>> rulebook_shares({1: 5, 2: 10, 3: 10}, {1, 2, 3}, {1: 7, 2: 5, 3: 5}, [1, 2, 3])
     {2: 13, 3: 12}
@@ -128,7 +128,7 @@ def rulebook_shares(contributed: dict[int, int], live: set[int], strength: dict[
     levels = sorted({contributed[s] for s in live})
     for k, level in enumerate(levels):
         top = k == len(levels) - 1
-        amount = sum((c if top else min(c, level)) - min(c, prev) for c in contributed.values())
+        amount = sum((c if top else min(c, level)) - min(c, prev) for c in contributed.values()) + (dead if k == 0 else 0)
         prev = level
         if amount <= 0:
             continue

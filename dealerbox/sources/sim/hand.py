@@ -3,7 +3,7 @@ antennas would sense it, and the staged irregularity (if any) is slipped in wher
 
 from __future__ import annotations
 
-from pokerkit import BettingStructure, BlindOrStraddlePosting, State
+from pokerkit import AntePosting, BetCollection, BettingStructure, BlindOrStraddlePosting, State
 
 from ..raising import RaiseRules
 from .dealing import Dealing
@@ -25,6 +25,11 @@ class HandPlay(Dealing, Wagering):
         self.st = st
         self._sync_deck()
         for op in st.operations:
+            if isinstance(op, AntePosting) and op.amount:
+                self._put(self.order[op.player_index], op.amount)    # antes first, as pokerkit posts them
+                self.c.wait(self.rng.uniform(0.3, 0.8))
+            if isinstance(op, BetCollection):
+                self.antes_lying = list(op.bets)    # they stay in the bet zones, gathered with the first round
             if isinstance(op, BlindOrStraddlePosting):
                 seat = self.order[op.player_index]
                 self.expected.blinds[seat] = op.amount

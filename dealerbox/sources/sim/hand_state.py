@@ -35,6 +35,7 @@ class HandState:
         self.cards_out: dict[str, str] = {}       # uid -> zone, this hand's cards off the shoe
         self.bets: dict[int, list[str]] = {s: [] for s in after}
         self.pot: list[str] = []
+        self.antes_lying = [0] * len(after)       # antes pokerkit collected at once; the dealer gathers them later
         self.expected = Expected(session.hand_no, self.game.variant, btn, tuple(after), {}, dict(self.stacks_before),
                                  dict(self.stacks_before), irregularity=kind,
                                  rule=IRREGULARITIES[kind][0] if kind else None)

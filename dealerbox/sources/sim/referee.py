@@ -119,8 +119,10 @@ def referee_state(game: GameConfig, structure: BettingStructure, holes: int, sta
         blinds = (game.small_blind, game.big_blind, 2 * game.big_blind)
     hand_types = (HIGH,) if holes == 2 else (OMAHA,)
     # Tournament mode: one runout, no run-it-twice.
-    return State(AUTOMATIONS, Deck.STANDARD, hand_types, streets, structure, True, 0, blinds, 0, stacks,
-                 len(stacks), mode=Mode.TOURNAMENT)
+    # antes: each player's own (trimmed like bets); the big-blind ante: player 1's, dead money (game.ante)
+    antes = {1: game.big_blind_ante} if game.big_blind_ante and not game.ante else game.ante
+    return State(AUTOMATIONS, Deck.STANDARD, hand_types, streets, structure, not isinstance(antes, dict), antes,
+                 blinds, 0, stacks, len(stacks), mode=Mode.TOURNAMENT)
 
 
 def odd_chips(st: State, pushes: list, order: Sequence[int], stacks_before: dict[int, int],
@@ -131,6 +133,10 @@ def odd_chips(st: State, pushes: list, order: Sequence[int], stacks_before: dict
         return {}
     won = {s: sum(op.amounts[i] for op in pushes) for i, s in enumerate(order)}
     contributed = {s: stacks_before[s] - st.stacks[i] + won[s] for i, s in enumerate(order)}
+    # a big-blind ante (antes not trimmed) is dead money in the main pot, not its payer's contribution
+    dead = 0 if st.ante_trimming_status else sum(st.get_effective_ante(i) for i in range(len(order)))
+    if dead:
+        contributed = {s: c - st.get_effective_ante(i) for i, (s, c) in enumerate(contributed.items())}
     live = set(order) - {seat for _, seat, kind, _ in expected.actions if kind == "fold"}
     board = list(st.get_board_cards(0))
     hand_type = HIGH if holes == 2 else OMAHA
@@ -138,7 +144,7 @@ def odd_chips(st: State, pushes: list, order: Sequence[int], stacks_before: dict
         strength = {s: hand_type.from_game([CARD[c] for c in expected.hole_cards[s]], board).rank for s in live}
     except (KeyError, ValueError):
         return {}
-    ruled = rulebook_shares(contributed, live, strength, order, smallest_chip)
+    ruled = rulebook_shares(contributed, live, strength, order, smallest_chip, dead)
     if sum(ruled.values()) != sum(won.values()):
         return {}
     return {s: ruled.get(s, 0) - won[s] for s in order if ruled.get(s, 0) != won[s]}

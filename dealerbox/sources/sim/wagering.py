@@ -176,9 +176,10 @@ class Wagering(HandState):
     def _gather(self, collected: Sequence[int]) -> None:
         chips = self.chips
         self.c.wait(self.rng.uniform(0.8, 1.5))
+        lying, self.antes_lying = self.antes_lying, [0] * len(self.order)
         for i, seat in enumerate(self.order):
             zone = self.bets[seat]
-            extra = chips.worth(zone) - collected[i]
+            extra = chips.worth(zone) - collected[i] - lying[i]
             if extra > 0:  # an uncalled bet goes back to its owner
                 back = self.chips.take_from(self.c, zone, extra, f"bet{seat}")
                 self.c.take(f"bet{seat}", back)

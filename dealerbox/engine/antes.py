@@ -1,0 +1,127 @@
+"""Antes and the big-blind ante (``game.ante``, ``game.big_blind_ante``), read from the chips like the blinds.
+
+Every player dealt in puts the ante in their bet zone before the deal (with the big-blind ante, only the big
+blind, for the whole table); the dealer gathers it with the first round's bets. A motion's chips pay the
+blind first and the ante from what is above it; a motion that fits the ante and is not more than the blind
+is the ante alone (with the big-blind ante, a motion of exactly the blind is the blind). So ante and blind may come in one motion or two, in either order. A player putting in every chip
+they have pays the ante before the blind, but the big blind before the big-blind ante (the order of
+``tournament.table.forced_posts``, Tournaments 19).
+
+In the pots an ante is the seat's own contribution (a player all-in for part of it wins that much from each
+other player); the big-blind ante is dead money in the main pot. docs/betting.md tells the whole story.
+"""
+
+from __future__ import annotations
+
+from . import events as te
+from .pots import uncalled
+
+
+def ante_dues(ante: int, big_blind_ante: int, dealt_in: list[int], big_blind: int | None) -> dict[int, int]:
+    """What each seat dealt in owes before the deal: ``{seat: amount}``.
+
+    >>> ante_dues(5, 0, [1, 3, 4], 4)
+    {1: 5, 3: 5, 4: 5}
+    >>> ante_dues(0, 200, [1, 3, 4], 4)
+    {4: 200}
+    """
+    if ante:
+        return {s: ante for s in dealt_in}
+    if big_blind_ante and big_blind in dealt_in:
+        return {big_blind: big_blind_ante}
+    return {}
+
+
+class Antes:
+    """Part of :class:`HandBetting`: the antes owed, posted and judged when the deal starts."""
+
+    def _antes_in(self, t: float, seat: int) -> list[te.TableEvent]:
+        """The chips of a closed motion that pay ``seat``'s ante; what is above it plays as a blind or a bet."""
+        b = self.seats.get(seat)
+        due = self.ante_due.get(seat, 0) - self.ante_paid.get(seat, 0)
+        if b is None or due <= 0 or self.street != "preflop" or b.voluntary or not b.live or b.all_in or self.lost:
+            return []
+        if self.dealing and seat == self.to_act:
+            return []         # the player to act is acting: the missing ante was already flagged at the deal
+        fresh = b.present - max(b.credited, b.wager)
+        stack = self._stack(seat)
+        if fresh <= 0 or stack <= 0:
+            return []
+        kind, blind = self.required.get(seat, ("", 0)) if not b.posted else ("", 0)
+        blind = blind if kind in ("sb", "bb") else 0
+        if fresh <= due and (fresh < blind or (fresh == blind and not self.big_blind_ante)):
+            amount = fresh                              # the ante alone, before the blind (ante first on a tie)
+        elif fresh >= stack and not self.big_blind_ante:
+            amount = min(due, fresh)                    # all in: the ante before the blind
+        else:
+            amount = min(due, max(0, fresh - blind))    # the blind first, the ante from what is above it
+        amount = min(amount, stack)
+        if amount <= 0:
+            return []
+        b.ante += amount
+        self.ante_paid[seat] = self.ante_paid.get(seat, 0) + amount
+        self.table._stacks[seat] -= amount
+        if self.big_blind_ante:
+            self.dead_money[seat] = self.dead_money.get(seat, 0) + amount
+        else:
+            self.contributed[seat] += amount
+        out: list[te.TableEvent] = [te.ActionTaken(t, self.hand, seat, "ante", amount, b.wager, self.street)]
+        if self._stack(seat) == 0:
+            b.all_in = True
+            if amount < self.ante_due[seat]:
+                out += self._short_ante(t, seat)
+            if not self.round.voluntary_actions:
+                self.round.pending = self._preflop_order()
+                out += self._advance(t)
+        return out
+
+    def _return_unmatched_ante(self) -> None:
+        """The hand is over: an ante nobody matched (everyone else all-in for less, or folded having put in
+        less) goes back to its seat, as an unmatched bet does; pokerkit trims antes the same way."""
+        if not self.ante_paid or self.big_blind_ante:
+            return
+        totals = {s: self.contributed[s] + b.wager for s, b in self.seats.items()}
+        seat, extra = uncalled(totals)
+        if seat is not None and extra and self.seats[seat].live:
+            self.contributed[seat] -= extra
+            self.table._stacks[seat] += extra
+
+    def _short_ante(self, t: float, seat: int) -> list[te.TableEvent]:
+        """All in for part of the ante: at a tournament table Tournaments 19 says so; at a cash table an all-in
+        for less is simply all in."""
+        if not self.table.config.is_tournament:
+            return []
+        paid, due = self.ante_paid[seat], self.ante_due[seat]
+        what = "big blind ante" if self.big_blind_ante else "ante"
+        return [self._finding(t, "tournament.19", "info", "continues",
+                              f"Seat {seat} is all-in for {paid} of the {due} {what}; a side pot takes the rest, "
+                              f"and winning owes no make-up.", (seat,))]
+
+    def _short_blind(self, t: float, seat: int, kind: str, due: int) -> list[te.TableEvent]:
+        """A blind all-in for less at a tournament table: Tournaments 19 (no make-up owed if it wins)."""
+        b = self.seats[seat]
+        if not self.table.config.is_tournament or kind not in ("sb", "bb") or self._stack(seat) or b.wager >= due:
+            return []
+        what = "small blind" if kind == "sb" else "big blind"
+        return [self._finding(t, "tournament.19", "info", "continues",
+                              f"Seat {seat} is all-in for {b.wager} of the {due} {what}; a side pot takes the rest, "
+                              f"and winning owes no make-up.", (seat,))]
+
+    def _antes_at_deal(self, t: float) -> list[te.TableEvent]:
+        """The first card left the shoe: an ante not posted, or posted short with chips behind, is flagged
+        (Blinds 10: dealt in owing a forced post); the player antes now, or brings it up."""
+        out: list[te.TableEvent] = []
+        what = "big blind ante" if self.big_blind_ante else "ante"
+        for seat, due in self.ante_due.items():
+            paid = self.ante_paid.get(seat, 0)
+            if paid >= due or self._stack(seat) == 0 or not self.seats[seat].live:
+                continue
+            if paid == 0:
+                out.append(self._finding(t, "blinds.10", "dealer", "continues",
+                                         f"Seat {seat} is dealt in without posting the {what} of {due}: put it in "
+                                         f"now, before acting.", (seat,)))
+            else:
+                out.append(self._finding(t, "blinds.10", "dealer", "wager-corrected",
+                                         f"Seat {seat} posted {paid} of the {due} {what}: bring it up by "
+                                         f"{due - paid} before acting.", (seat,)))
+        return out

@@ -1,0 +1,23 @@
+"""The tournament a table plays in: its configuration's ``[tournament] file``, loaded and validated.
+
+A module of its own so that ``dealerbox.config`` (which ``tournament.config`` builds on) never imports the
+tournament package.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from ..config import Config
+from .config import Tournament, load
+
+
+def for_table(config: Config) -> Tournament | None:
+    """The tournament ``config`` points at (``[tournament] file``, relative to the config file's folder), or
+    None at a cash table or a tournament table configured without a file (``table.kind`` alone)."""
+    if not config.tournament.file:
+        return None
+    path = Path(config.tournament.file)
+    if not path.is_absolute() and config.path and Path(config.path).parent != Path(""):
+        path = Path(config.path).parent / path
+    return load(path)
