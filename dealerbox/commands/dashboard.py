@@ -14,6 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..sinks.floor.contract import check_name
+from .broker_options import add_tls_arguments
 
 if TYPE_CHECKING:
     from ..dashboard.store import Store
@@ -36,10 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--port", type=int, help="broker port (default: floor.port)")
     parser.add_argument("--username", help="the dashboard's broker user (not a table's)")
     parser.add_argument("--password-file", help="add-user: the new user's password; serve: the broker password")
-    parser.add_argument("--tls", action="store_true", help="connect with TLS (use --ca-file, --cert-file, --key-file)")
-    parser.add_argument("--ca-file")
-    parser.add_argument("--cert-file")
-    parser.add_argument("--key-file")
+    add_tls_arguments(parser)
     parser.add_argument("--listen", default="127.0.0.1:8080", metavar="ADDR:PORT", help="where to serve HTTP")
     parser.add_argument("--db", default=DEFAULT_DB, metavar="URL",
                         help=f"SQLAlchemy URL: sqlite:///FILE (default {DEFAULT_DB}) or postgresql+psycopg://...")

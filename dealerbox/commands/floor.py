@@ -15,6 +15,7 @@ import time
 from ..sinks.floor.contract import check_name
 from ..sinks.floor.link import OutboxError
 from ..sinks.floor.view import FloorView
+from .broker_options import add_tls_arguments
 
 HELP = "commands: ack TABLE FINDING | refresh TABLE | show | quit"
 
@@ -29,10 +30,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="keep a persistent broker session under this client id (no alert missed while away)")
     parser.add_argument("--username", help="the floor's broker user (not a table's)")
     parser.add_argument("--password-file", help="file whose first line is the floor user's password")
-    parser.add_argument("--tls", action="store_true", help="connect with TLS (use --ca-file, --cert-file, --key-file)")
-    parser.add_argument("--ca-file")
-    parser.add_argument("--cert-file")
-    parser.add_argument("--key-file")
+    add_tls_arguments(parser)
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--once", action="store_true", help="collect the retained status/state briefly, print, exit")
     how.add_argument("--for", dest="seconds", type=float, metavar="SECONDS", help="watch this long, then exit")

@@ -22,7 +22,7 @@ from paho.mqtt.properties import Properties
 from ..sinks.floor import contract as c
 from .floor import ESCALATION, FloorIngest
 from .store import Alert, Store
-from .subscriber import Subscriber
+from .subscriber import BrokerSettings, Subscriber
 
 log = logging.getLogger("dealerbox.dashboard")
 ESCALATE_AFTER_S = 60.0
@@ -30,25 +30,6 @@ TAIL_KEPT = 5000                  # newest journal rows kept in memory for the S
 ESCALATION_SCHEMA = "dealerbox.floor.escalation/1"
 
 
-@dataclass
-class BrokerSettings:
-    host: str = "127.0.0.1"
-    port: int = 1883
-    site: str = "+"                      # "+" watches every site (a central dashboard behind bridges)
-    username: str | None = None
-    password: str | None = None
-    tls: bool = False
-    ca_file: str | None = None
-    cert_file: str | None = None
-    key_file: str | None = None
-    client_id: str | None = None         # default dealerbox-dashboard-<name>: a stable id keeps the broker session
-
-    def filters(self) -> list[tuple[str, int]]:
-        base = f"{c.ROOT}/{self.site}/+"
-        # state is retained and superseded every second: QoS 0 spares a PUBACK per snapshot (half the traffic of
-        # a busy room); the streams that must not be lost stay QoS 1
-        return [(f"{base}/status", 1), (f"{base}/state", 0), (f"{base}/event", 1), (f"{base}/alert", 1),
-                (f"{base}/anchor", 1)]     # every signed log head, kept for verify --anchors (store.anchors)
 
 
 def escalation_payload(boot: str, seq: int, alert: Alert, now: float, after_s: float, sender: str) -> dict:
@@ -193,9 +174,7 @@ class Dashboard:
         def told(connected: bool, note: str) -> None:
             self._on_loop(lambda: self._connection(connected, note))
 
-        self.subscriber = Subscriber(b.host, b.port, b.client_id or f"dealerbox-dashboard-{self.name}", b.filters(),
-                                     self._file_batch, told, b.username, b.password, b.tls, b.ca_file, b.cert_file,
-                                     b.key_file)
+        self.subscriber = Subscriber(b, b.client_id or f"dealerbox-dashboard-{self.name}", self._file_batch, told)
         self.subscriber.start()
         try:
             await asyncio.Event().wait()

@@ -20,6 +20,8 @@ import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
+from ..sinks.floor.contract import ROOT
+
 log = logging.getLogger("dealerbox.dashboard")
 SESSION_EXPIRY_S = 3600           # the broker queues alerts for us while we restart
 BATCH_MAX = 1000                  # messages filed in one transaction at most
@@ -27,21 +29,34 @@ PUBLISH_WAIT_S = 10.0
 
 
 @dataclass
-class Subscriber:
-    """``file(batch)`` runs on the filing thread for each burst; ``told(connected, note)`` on paho's thread
-    whenever the connection changes (the caller hands both over to its event loop)."""
-    host: str
-    port: int
-    client_id: str
-    filters: list[tuple[str, int]]
-    file: Callable[[list[tuple[str, bytes]]], None]
-    told: Callable[[bool, str], None]
+class BrokerSettings:
+    host: str = "127.0.0.1"
+    port: int = 1883
+    site: str = "+"                      # "+" watches every site (a central dashboard behind bridges)
     username: str | None = None
     password: str | None = None
     tls: bool = False
     ca_file: str | None = None
     cert_file: str | None = None
     key_file: str | None = None
+    client_id: str | None = None         # default dealerbox-dashboard-<name>: a stable id keeps the broker session
+
+    def filters(self) -> list[tuple[str, int]]:
+        base = f"{ROOT}/{self.site}/+"
+        # state is retained and superseded every second: QoS 0 spares a PUBACK per snapshot (half the traffic of
+        # a busy room); the streams that must not be lost stay QoS 1
+        return [(f"{base}/status", 1), (f"{base}/state", 0), (f"{base}/event", 1), (f"{base}/alert", 1),
+                (f"{base}/anchor", 1)]     # every signed log head, kept for verify --anchors (store.anchors)
+
+
+@dataclass
+class Subscriber:
+    """``file(batch)`` runs on the filing thread for each burst; ``told(connected, note)`` on paho's thread
+    whenever the connection changes (the caller hands both over to its event loop)."""
+    broker: BrokerSettings
+    client_id: str
+    file: Callable[[list[tuple[str, bytes]]], None]
+    told: Callable[[bool, str], None]
     connected: bool = False
     _inbox: list[tuple[str, bytes]] = field(default_factory=list)
     _ready: threading.Condition = field(default_factory=threading.Condition)
@@ -49,10 +64,10 @@ class Subscriber:
 
     def start(self) -> None:
         c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv5)
-        if self.username:
-            c.username_pw_set(self.username, self.password)
-        if self.tls:
-            c.tls_set(ca_certs=self.ca_file, certfile=self.cert_file, keyfile=self.key_file,
+        if self.broker.username:
+            c.username_pw_set(self.broker.username, self.broker.password)
+        if self.broker.tls:
+            c.tls_set(ca_certs=self.broker.ca_file, certfile=self.broker.cert_file, keyfile=self.broker.key_file,
                       cert_reqs=ssl.CERT_REQUIRED)
         c.reconnect_delay_set(0.5, 5)
         c.on_connect = self._on_connect
@@ -64,7 +79,7 @@ class Subscriber:
         self.client = c
         self._filer = threading.Thread(target=self._file_forever, name="dashboard-filer", daemon=True)
         self._filer.start()
-        c.connect_async(self.host, self.port, keepalive=10, clean_start=False, properties=connect)
+        c.connect_async(self.broker.host, self.broker.port, keepalive=10, clean_start=False, properties=connect)
         c.loop_start()
 
     def stop(self) -> None:
@@ -98,20 +113,20 @@ class Subscriber:
     def _on_connect(self, client: mqtt.Client, _userdata: object, _flags: object, reason: object,
                     _props: object) -> None:
         if getattr(reason, "is_failure", False):
-            self._tell(False, f"refused by {self.host}:{self.port}: {reason}")
+            self._tell(False, f"refused by {self.broker.host}:{self.broker.port}: {reason}")
             return
-        client.subscribe(self.filters)
-        self._tell(True, f"connected to {self.host}:{self.port}")
+        client.subscribe(self.broker.filters())
+        self._tell(True, f"connected to {self.broker.host}:{self.broker.port}")
 
     def _on_disconnect(self, _client: mqtt.Client, _userdata: object, _flags: object, reason: object,
                        _props: object) -> None:
         if not self._stopping:
-            self._tell(False, f"lost {self.host}:{self.port}: {reason}")
+            self._tell(False, f"lost {self.broker.host}:{self.broker.port}: {reason}")
 
     def _on_connect_fail(self, _client: mqtt.Client, _userdata: object) -> None:
         # paho retries by itself; the health page says why nothing arrives meanwhile
         if not self._stopping:
-            self._tell(False, f"lost {self.host}:{self.port}: cannot connect, retrying")
+            self._tell(False, f"lost {self.broker.host}:{self.broker.port}: cannot connect, retrying")
 
     def _tell(self, connected: bool, note: str) -> None:
         self.connected = connected

@@ -21,10 +21,10 @@ from typing import Any, Callable
 
 import paho.mqtt.client as mqtt
 
-from ...config import FloorConfig
 from ...record.anchor import anchor_payload
 from ...record.clock import clock_status
 from . import contract as c
+from .parts import LinkParts
 from .outbox import Outbox, OutboxError
 from .security import PROPERTIES, client_id, configure_security, publish_properties
 
@@ -113,22 +113,9 @@ def new_anchor(site: str, reader: dict, sent: dict | None, review: bool) -> dict
     return anchor if anchor is not None and not review and anchor != sent else None
 
 
-class Session:
+class Session(LinkParts):
     """Mixed into :class:`FloorLink`, whose __init__ sets the attributes below; runs on the publisher thread."""
 
-    fc: FloorConfig
-    review: bool
-    retain: bool
-    hole_cards: bool
-    outbox_path: str
-    topic: Callable[[str], str]        # FloorLink's: this table's topic of a kind (live or review)
-    site: str
-    table: str
-    boot: str
-    env: c.Envelope
-    clock: Callable[[], float]
-    counters: dict[str, int]
-    last_error: str
     window: int
     _anchor_sent: dict | None           # the last signed head published, so an unchanged one is not resent
     _anchor_mid: tuple[int, dict] | None

@@ -12,9 +12,9 @@ import time
 from collections import deque
 from typing import TYPE_CHECKING, Any, Callable
 
-from ...config import FloorConfig
 from ...engine.events import FindingRaised
 from . import contract as c
+from .parts import LinkParts
 from .outbox import Outbox
 from ...upkeep.bounded import RecentIds
 
@@ -28,22 +28,9 @@ STOP = object()          # put on the update queue by stop()/abandon()
 CHECKPOINT_EVERY = 1000  # spooler commits between WAL checkpoints when it is never idle
 
 
-class Spooler:
+class Spooler(LinkParts):
     """Mixed into :class:`FloorLink`, whose __init__ sets the attributes below; runs on its own thread."""
 
-    fc: FloorConfig
-    review: bool
-    retain: bool
-    hole_cards: bool
-    outbox_path: str
-    topic: Callable[[str], str]        # FloorLink's: this table's topic of a kind (live or review)
-    site: str
-    table: str
-    boot: str
-    env: c.Envelope
-    clock: Callable[[], float]
-    counters: dict[str, int]
-    last_error: str
     max_pages: int | None
     _updates: queue.Queue
     _lock: threading.Lock
