@@ -227,23 +227,28 @@ def check_stakes(c: Config, source: str) -> None:
                               f"game.smallest_chip {g.smallest_chip}; make it a multiple of it")
 
 
+def read_toml(path: Path, error: type[ConfigError], missing_hint: str) -> dict:
+    """The TOML file at ``path`` as a dict; ``error`` names the file and what is wrong with it."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise error(f"{path}: no such file; {missing_hint}") from None
+    except OSError as e:
+        raise error(f"{path}: cannot read ({e.strerror})") from None
+    except UnicodeDecodeError:
+        raise error(f"{path}: not UTF-8 text") from None
+    try:
+        return tomllib.loads(text)
+    except tomllib.TOMLDecodeError as e:
+        raise error(f"{path}: not valid TOML: {e}") from None
+
+
 def load(path: str | Path | None) -> Config:
     """Load the TOML file at ``path`` (None: the defaults, which run the demo)."""
     if path is None:
         return Config()
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise ConfigError(f"{path}: no such file; copy docs/dealerbox.example.toml there or drop --config") from None
-    except OSError as e:
-        raise ConfigError(f"{path}: cannot read ({e.strerror})") from None
-    except UnicodeDecodeError:
-        raise ConfigError(f"{path}: not UTF-8 text") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise ConfigError(f"{path}: not valid TOML: {e}") from None
+    data = read_toml(path, ConfigError, "copy docs/dealerbox.example.toml there or drop --config")
     config = from_dict(data, str(path))
     check_stakes(config, str(path))
     return config

@@ -199,6 +199,12 @@ def part_path(path: str | Path, n: int) -> Path:
     return path.with_name(f"{stem}.jsonl" if n == 0 else f"{stem}.part{n}.jsonl")
 
 
+def log_part(name: str) -> tuple[str, int] | None:
+    """``("x.jsonl", 3)`` for ``x.part3.jsonl``, ``("x.jsonl", 0)`` for ``x.jsonl``; None for any other file."""
+    m = _PART.match(name)
+    return (f"{m.group('stem')}.jsonl", int(m.group("n") or 0)) if m else None
+
+
 def part_number(path: str | Path) -> int:
     """Which part a file name says it is (0 for the first part or an unnumbered name)."""
     m = _PART.match(Path(path).name)

@@ -8,14 +8,13 @@ prints it on one line and exits 2) naming the file and the field, e.g.
 from __future__ import annotations
 
 import json
-import tomllib
 from dataclasses import dataclass
 from importlib import resources
 from pathlib import Path
 
 import jsonschema
 
-from ..config import ConfigError
+from ..config import ConfigError, read_toml
 
 # TOML and JSON data as tomllib/json give it: nested dicts, lists and scalars.
 Data = dict[str, object]
@@ -176,16 +175,4 @@ def _check_consistency(t: Tournament, source: str) -> None:
 def load(path: str | Path) -> Tournament:
     """Load and validate the tournament TOML file at ``path``."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise TournamentConfigError(f"{path}: no such file; copy docs/tournament.example.toml there") from None
-    except OSError as e:
-        raise TournamentConfigError(f"{path}: cannot read ({e.strerror})") from None
-    except UnicodeDecodeError:
-        raise TournamentConfigError(f"{path}: not UTF-8 text") from None
-    try:
-        data = tomllib.loads(text)
-    except tomllib.TOMLDecodeError as e:
-        raise TournamentConfigError(f"{path}: not valid TOML: {e}") from None
-    return from_dict(data, str(path))
+    return from_dict(read_toml(path, TournamentConfigError, "copy docs/tournament.example.toml there"), str(path))

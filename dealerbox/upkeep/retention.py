@@ -17,19 +17,19 @@ from __future__ import annotations
 import json
 import logging
 import os
-import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
 
+from ..record.logformat import log_part
+
 log = logging.getLogger("dealerbox.upkeep")
 
 CONFIRMED_FILE = "floor-confirmed.json"
 EXPORTED_SUFFIX = ".exported"
 DAY_S = 86400.0
-_PART = re.compile(r"^(?P<stem>.+?)(?:\.part(?P<n>\d+))?\.jsonl$")
 
 
 @dataclass(frozen=True)
@@ -67,16 +67,15 @@ def log_sets(directory: Path) -> list[LogSet]:
     except OSError:
         return []
     for entry in entries:
-        m = _PART.match(entry.name)
-        if not m or not entry.is_file():
+        named = log_part(entry.name)
+        if named is None or not entry.is_file():
             continue
         try:
             st = entry.stat()
         except OSError:
             continue
-        name = f"{m.group('stem')}.jsonl"
-        sets.setdefault(name, LogSet(name)).parts.append(
-            Part(Path(entry.path), int(m.group("n") or 0), st.st_mtime, st.st_size))
+        name, number = named
+        sets.setdefault(name, LogSet(name)).parts.append(Part(Path(entry.path), number, st.st_mtime, st.st_size))
     for s in sets.values():
         s.parts.sort(key=lambda p: p.number)
     return sorted(sets.values(), key=lambda s: s.name)
