@@ -4,14 +4,17 @@ refund and the award. How chips become actions is in ``chip_motions``, the posts
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import Protocol
 
+from ..config import Config, GameConfig
 from . import events as te
 from .antes import Antes, ante_dues
 from .betting_round import BettingRound, Motion, SeatBet, UndoPoint
 from .betting_turn import BettingTurn
 from .blinds import clockwise, positions
 from .chip_motions import ChipMotions
+from .findings import FindingLog
+from .kill import KillTracker
 from .posting import Posting
 from .questions import DealerQuestions, OpenQuestion
 from .pots import build_pots, split, uncalled
@@ -20,14 +23,32 @@ from .wager_rules import WagerRules
 
 LOST_TRACK = "Lost track of the betting: finish this hand by hand; the terminal picks up at the next deal."
 
-if TYPE_CHECKING:     # the table creates each hand: only the annotation refers back to it
-    from .table_betting import TableBetting
+class TableSide(Protocol):
+    """What a hand reads and keeps of the table that dealt it (``table_betting.TableBetting`` is the one)."""
+
+    config: Config
+    game: GameConfig
+    findings: FindingLog
+    table_seats: int
+    _stacks: dict[int, int]                 # the chips each seat has behind, changed as the hand goes
+    owes: dict[int, set[str]]               # blinds a seat missed (Blinds 9)
+    new_players: set[int]
+    waiting_for_bb: set[int]
+    last_big_blind: int | None
+    kill: KillTracker
+    kill_reason: str
+    questions_asked: int
+
+    @property
+    def stacks(self) -> dict[int, int]: ...
+
+    def _hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int) -> None: ...
 
 
 class HandBetting(ChipMotions, Posting, Antes, BettingTurn, WagerRules, DealerQuestions):
     """The betting of one hand. Every method returns table events, except the queries and ``settle``."""
 
-    def __init__(self, table: TableBetting, t: float, hand: int, button: int, dealt_in: list[int]) -> None:
+    def __init__(self, table: TableSide, t: float, hand: int, button: int, dealt_in: list[int]) -> None:
         self.table = table
         self.game = table.game
         self.findings = table.findings

@@ -20,21 +20,19 @@ import time
 import uuid
 from collections import deque
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from ...config import Config
 from . import contract as c
 from .commands import CommandDesk, FloorCommand
 from .holecards import HoleCards
+from .parts import TableUpdate
 from .outbox import Outbox, OutboxError
 from .security import configure_security, publish_properties, read_password
 from .session import Session
 from .spooler import STOP, Spooler
 
 from ...upkeep.bounded import RecentIds
-
-if TYPE_CHECKING:    # the bus is the runtime's; the link only reads the Update it is handed
-    from ...runtime.bus import Update
 
 KNOWN_FINDINGS = 5000
 log = logging.getLogger("dealerbox.floor")
@@ -151,7 +149,7 @@ class FloorLink(Spooler, Session, HoleCards, CommandDesk):
             self._threads.append(th)
         return self
 
-    def submit(self, update: Update) -> None:
+    def submit(self, update: TableUpdate) -> None:
         """Queue one bus Update; never blocks (the queue is unbounded and the spooler persists it)."""
         self._updates.put(update)
         self.counters["submitted"] += 1

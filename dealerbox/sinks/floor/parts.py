@@ -2,10 +2,25 @@
 
 from __future__ import annotations
 
-from typing import Callable
+from typing import Callable, Protocol
 
 from ...config import FloorConfig
+from ...engine.events import TableEvent
+from ...engine.state import TableState
 from . import contract as c
+
+
+class TableUpdate(Protocol):
+    """What the link is handed for each engine step (the runtime's ``bus.Update`` is one)."""
+
+    @property
+    def events(self) -> tuple[TableEvent, ...]: ...
+
+    @property
+    def state(self) -> TableState: ...
+
+    @property
+    def health(self) -> dict: ...
 
 
 class LinkParts:

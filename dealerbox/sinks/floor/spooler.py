@@ -10,16 +10,14 @@ import sqlite3
 import threading
 import time
 from collections import deque
-from typing import TYPE_CHECKING, Any, Callable
+from typing import Any, Callable
 
 from ...engine.events import FindingRaised
 from . import contract as c
-from .parts import LinkParts
+from .parts import LinkParts, TableUpdate
 from .outbox import Outbox
 from ...upkeep.bounded import RecentIds
 
-if TYPE_CHECKING:
-    from ...runtime.bus import Update
 
 log = logging.getLogger("dealerbox.floor")
 
@@ -118,7 +116,7 @@ class Spooler(LinkParts):
                 self._holecards.extend(holecards)
         self._poke()
 
-    def _payloads(self, update: Update, at: float, session: int, rows: list[tuple], holecards: list[dict]) -> None:
+    def _payloads(self, update: TableUpdate, at: float, session: int, rows: list[tuple], holecards: list[dict]) -> None:
         for event in update.events:
             payload = c.event_payload(self.env, event, at)
             rows.append((self.topic("event"), "event", c.priority(event.kind), self.boot,

@@ -7,16 +7,15 @@ without a display.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterable
+from typing import Iterable
 
 from ...engine import events as te
 from ...engine.state import FindingView, QuestionView, SeatView, TableState
 from . import theme
 from .history import who_name
+from .pad import PinPad
 from .sheet import SeatSheet
 
-if TYPE_CHECKING:   # pinpad draws with the sheet's painter, which reads this module
-    from .pinpad import PinPad
 
 PHASE_NAMES = {"idle": "Waiting", "deal": "Dealing", "preflop": "Pre-flop", "flop": "Flop", "turn": "Turn",
                "river": "River", "showdown": "Showdown", "ended": "Hand over"}

@@ -34,7 +34,7 @@ from .history import RecentEvents
 from .canvas import Frame, Target
 from .model import UiState, open_findings, sheet_must_close
 from .render import Renderer
-from .pinpad import PinPad, dealer_id
+from .pad import PinPad, dealer_id
 from .signin import SignInDesk
 from .sheet import SeatSheet, max_amount
 
