@@ -16,6 +16,7 @@ import warnings
 from dealerbox.config import Config, GameConfig
 from dealerbox.engine.table import Engine
 from dealerbox.sources.sim import Simulator
+from dealerbox.sources.sim.referee import referee_streets
 from dealerbox.tags import demo_registry
 
 from .common import Context, Figure, missing, now_ns, percentile
@@ -125,19 +126,13 @@ def step_samples(Engine, config, registry, hands) -> list[float]:
 # --- pokerkit ---------------------------------------------------------------------------------------
 
 def _pokerkit_game(config: Config):
-    from pokerkit import Automation, BettingStructure, Deck, Mode, OmahaHoldemHand, Opening, StandardHighHand, State, Street
+    from pokerkit import Automation, BettingStructure, Deck, Mode, OmahaHoldemHand, StandardHighHand, State
 
     structure = {"nlhe": BettingStructure.NO_LIMIT, "plhe": BettingStructure.POT_LIMIT,
                  "flhe": BettingStructure.FIXED_LIMIT, "plo": BettingStructure.POT_LIMIT}[config.game.variant]
     holes = 4 if config.game.variant == "plo" else 2
     g = config.game
-    fixed = structure is BettingStructure.FIXED_LIMIT
-    cap = g.max_raises + 1 if fixed else None
-    small, big = (g.small_bet, g.big_bet) if fixed else (g.big_blind, g.big_blind)
-    streets = (Street(False, (False,) * holes, 0, False, Opening.POSITION, small, cap),
-               Street(True, (), 3, False, Opening.POSITION, small, cap),
-               Street(True, (), 1, False, Opening.POSITION, big, cap),
-               Street(True, (), 1, False, Opening.POSITION, big, cap))
+    streets = referee_streets(g, structure, holes)   # the simulator's referee plays the same streets
     automations = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
                    Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING, Automation.CHIPS_PUSHING,
                    Automation.CHIPS_PULLING)

@@ -104,16 +104,21 @@ class OMAHA(_RankedHand):
     omaha = True
 
 
-def referee_state(game: GameConfig, structure: BettingStructure, holes: int, stacks: tuple[int, ...],
-                  rng: random.Random) -> State:
-    """pokerkit's state for one hand; ``stacks`` in player order (index 0 left of the button)."""
+def referee_streets(game: GameConfig, structure: BettingStructure, holes: int) -> tuple[Street, ...]:
+    """Hold'em's four streets for pokerkit: the bet sizes and the limit cap of ``game``."""
     fixed = structure is BettingStructure.FIXED_LIMIT
     cap = game.max_raises + 1 if fixed else None
     small, big = (game.small_bet, game.big_bet) if fixed else (game.big_blind, game.big_blind)
-    streets = (Street(False, (False,) * holes, 0, False, Opening.POSITION, small, cap),
-               Street(True, (), 3, False, Opening.POSITION, small, cap),
-               Street(True, (), 1, False, Opening.POSITION, big, cap),
-               Street(True, (), 1, False, Opening.POSITION, big, cap))
+    return (Street(False, (False,) * holes, 0, False, Opening.POSITION, small, cap),
+            Street(True, (), 3, False, Opening.POSITION, small, cap),
+            Street(True, (), 1, False, Opening.POSITION, big, cap),
+            Street(True, (), 1, False, Opening.POSITION, big, cap))
+
+
+def referee_state(game: GameConfig, structure: BettingStructure, holes: int, stacks: tuple[int, ...],
+                  rng: random.Random) -> State:
+    """pokerkit's state for one hand; ``stacks`` in player order (index 0 left of the button)."""
+    streets = referee_streets(game, structure, holes)
     blinds: tuple[int, ...] = (game.small_blind, game.big_blind)
     if game.straddle and len(stacks) >= 4 and rng.random() < 0.25:
         blinds = (game.small_blind, game.big_blind, 2 * game.big_blind)
