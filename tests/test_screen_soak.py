@@ -99,3 +99,13 @@ def test_a_disk_nearly_full_or_memory_over_budget_is_an_alert():
     assert alert.ref == "bad" and "Memory high: 95 MB" in alert.text and "Disk full: 20 MB left" in alert.text
     screen.render(TableState(), {**UPKEEP, "disk_free_mb": "lots"}, [])   # not a number: not shown, no crash
     assert not screen.frame.find("health-alert")
+
+
+def test_events_the_full_floor_outbox_dropped_are_said_on_the_screen():
+    screen = Screen(Config(), (800, 480))
+    link = {"connected": False, "outbox_depth": 5000}
+    screen.render(TableState(), {"floor": link}, [])
+    assert screen.frame.texts("health-alert") == ["Floor link down: 5000 queued"]
+    screen.render(TableState(), {"floor": {**link, "dropped": 37}}, [])
+    alert = screen.frame.find("health-alert")[0]
+    assert alert.ref == "warn" and "Floor outbox full: 37 routine events dropped (alerts kept" in alert.text

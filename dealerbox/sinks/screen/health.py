@@ -112,6 +112,10 @@ class HealthMonitor:
             else:
                 floor_level, floor = "warn", f"down {depth}"
                 messages.append(f"Floor link down: {depth} queued")
+            dropped = int(link.get("dropped") or 0)
+            if dropped:   # the outbox filled and shed its least important rows; alerts are never among them
+                floor_level = "warn"
+                messages.append(f"Floor outbox full: {dropped} routine events dropped (alerts kept, floor told)")
         upkeep_level, upkeep = judge_upkeep(health, messages)
         level = _worse(_worse(board_level, floor_level), upkeep_level)
         return HealthView(level, board, board_level, floor, floor_level, "; ".join(messages), gaps, upkeep)
