@@ -11,12 +11,8 @@ from gpiozero.pins.mock import MockFactory
 
 from dealerbox.config import PanelConfig
 from dealerbox.engine import events as te
-from dealerbox.pipeline import registry_from_enrolment
-from dealerbox.runtime.app import Terminal
 from dealerbox.runtime.bus import EventBus, Update
-from dealerbox.runtime.sinks import FloorSink, Notifier, PanelSink
-from dealerbox.sinks.floor.link import FloorLink
-from dealerbox.sinks.floor.view import FloorView
+from dealerbox.runtime.sinks import Notifier, PanelSink
 from dealerbox.sinks.panel import Panel
 from dealerbox.sources import open_log
 from dealerbox.sources.base import PacedSource, Source, ThreadedSource
@@ -25,20 +21,10 @@ from dealerbox.sources.serial_port import SerialSource
 from dealerbox.sources.sim import SimulatedSource, Simulator
 from dealerbox.tags import demo_registry
 
-from .test_floor_contract import ROOT, link_config
+from tests.floor_terminal import VOID, drain, floor_table
 from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(90)
-VOID = ROOT / "tests" / "scenarios" / "void-duplicate-card.scn"
-
-
-def events_of(updates: queue.Queue) -> list[te.TableEvent]:
-    out: list[te.TableEvent] = []
-    while True:
-        try:
-            out.extend(updates.get_nowait().events)
-        except queue.Empty:
-            return out
 
 
 def test_every_source_keeps_the_one_contract_and_shares_the_runner(tmp_path):
@@ -78,13 +64,8 @@ def test_stop_is_prompt_even_with_a_full_queue_and_a_slow_pace():
 
 
 def test_floor_acknowledgement_comes_back_to_the_engine_through_submit(broker, tmp_path):
-    log = open_log(VOID)
-    config = link_config(tmp_path, broker.port)
-    link = FloorLink(config, reconnect_min=0.05, reconnect_max=0.3)
-    terminal = Terminal(config, registry_from_enrolment(log.header.enrolment), ReplayingSource(log, speed=0),
-                        floor=link)
-    console = terminal.bus.subscribe("console", lossless=True)
-    view = FloorView(broker.host, broker.port, "demo").start()
+    table = floor_table(broker, tmp_path)
+    terminal, console, view = table.terminal, table.console, table.view
     try:
         terminal.start()
         assert view.wait_until(lambda v: "T01" in v.tables and v.tables["T01"].alerts, 20)
@@ -93,7 +74,7 @@ def test_floor_acknowledgement_comes_back_to_the_engine_through_submit(broker, t
         seen: list[te.TableEvent] = []
 
         def acknowledged() -> bool:
-            seen.extend(events_of(console))
+            seen.extend(e for u in drain(console) for e in u.events)
             return any(isinstance(e, te.FindingAcknowledged) and e.id == finding for e in seen)
         assert wait_until(acknowledged, 20), [e.kind for e in seen]
         assert terminal.health()["floor"]["commands_accepted"] == 1

@@ -5,7 +5,6 @@ and the dealer's screen ("acknowledged by sam")."""
 from __future__ import annotations
 
 import json
-import queue
 import time
 
 import paho.mqtt.publish as publish
@@ -14,39 +13,19 @@ import pytest
 from dealerbox.config import Config
 from dealerbox.engine import events as te
 from dealerbox.engine.inputs import DealerInput
-from dealerbox.pipeline import registry_from_enrolment
 from dealerbox.record.logformat import Input, from_record
-from dealerbox.runtime.app import Terminal
 from dealerbox.sinks.floor import contract as c
-from dealerbox.sinks.floor.link import FloorLink
-from dealerbox.sinks.floor.view import FloorView
 from dealerbox.sinks.screen import Screen
-from dealerbox.sources import open_log
-from dealerbox.sources.replaying import ReplayingSource
-from tests.test_floor_contract import ROOT, link_config
+from tests.floor_terminal import drain, floor_table
 from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(90)
-VOID = ROOT / "tests" / "scenarios" / "void-duplicate-card.scn"
 OK_HEALTH = {"reader": {"connected": True, "seq_gaps": 0}, "floor": {"connected": True, "outbox_depth": 0}}
 
 
-def _drain(updates: queue.Queue, into: list) -> list:
-    while True:
-        try:
-            into.append(updates.get_nowait())
-        except queue.Empty:
-            return into
-
-
 def test_an_ack_from_the_dashboard_reaches_the_terminal_with_who_and_the_screen_shows_the_name(broker, tmp_path):
-    log = open_log(VOID)
-    config = link_config(tmp_path, broker.port)
-    link = FloorLink(config, reconnect_min=0.05, reconnect_max=0.3)
-    terminal = Terminal(config, registry_from_enrolment(log.header.enrolment), ReplayingSource(log, speed=0),
-                        floor=link)
-    console = terminal.bus.subscribe("console", lossless=True)
-    dashboard = FloorView(broker.host, broker.port, "demo").start()
+    table = floor_table(broker, tmp_path)
+    terminal, link, console, dashboard = table.terminal, table.link, table.console, table.view
     updates: list = []
     try:
         terminal.start()
@@ -59,7 +38,7 @@ def test_an_ack_from_the_dashboard_reaches_the_terminal_with_who_and_the_screen_
         publish.single(c.topic("demo", "T01", "cmd"), json.dumps(ack), qos=1, hostname=broker.host, port=broker.port)
 
         def acknowledged() -> bool:
-            _drain(console, updates)
+            updates.extend(drain(console))
             return any(isinstance(e, te.FindingAcknowledged) and e.id == finding for u in updates for e in u.events)
         assert wait_until(acknowledged, 20)
         # the floor sees the table's own event saying who acknowledged
