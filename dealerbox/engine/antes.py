@@ -32,6 +32,12 @@ def ante_dues(ante: int, big_blind_ante: int, dealt_in: list[int], big_blind: in
     return {}
 
 
+
+def short_post_ruling(seat: int, paid: int, due: int, what: str) -> str:
+    """Tournaments 19 in words: all-in for what was posted, a side pot for the rest, no make-up if it wins."""
+    return (f"Seat {seat} is all-in for {paid} of the {due} {what}; a side pot takes the rest, "
+            "and winning owes no make-up")
+
 class Antes:
     """Part of :class:`HandBetting`: the antes owed, posted and judged when the deal starts."""
 
@@ -93,9 +99,8 @@ class Antes:
             return []
         paid, due = self.ante_paid[seat], self.ante_due[seat]
         what = "big blind ante" if self.big_blind_ante else "ante"
-        return [self._finding(t, "tournament.19", "info", "continues",
-                              f"Seat {seat} is all-in for {paid} of the {due} {what}; a side pot takes the rest, "
-                              f"and winning owes no make-up.", (seat,))]
+        return [self._finding(t, "tournament.19", "info", "continues", short_post_ruling(seat, paid, due, what) + ".",
+                              (seat,))]
 
     def _short_blind(self, t: float, seat: int, kind: str, due: int) -> list[te.TableEvent]:
         """A blind all-in for less at a tournament table: Tournaments 19 (no make-up owed if it wins)."""
@@ -104,8 +109,7 @@ class Antes:
             return []
         what = "small blind" if kind == "sb" else "big blind"
         return [self._finding(t, "tournament.19", "info", "continues",
-                              f"Seat {seat} is all-in for {b.wager} of the {due} {what}; a side pot takes the rest, "
-                              f"and winning owes no make-up.", (seat,))]
+                              short_post_ruling(seat, b.wager, due, what) + ".", (seat,))]
 
     def _antes_at_deal(self, t: float) -> list[te.TableEvent]:
         """The first card left the shoe: an ante not posted, or posted short with chips behind, is flagged

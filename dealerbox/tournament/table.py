@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..engine.antes import short_post_ruling
 from .ruling import Ruling, card_order, clockwise
 
 
@@ -107,9 +108,8 @@ def forced_posts(stacks: dict[int, int], small_blind: int | None, big_blind: int
 
 def short_post_rulings(posts: list[Post]) -> tuple[Ruling, ...]:
     """One ruling per short post: all-in for what was posted, no make-up owed (Tournaments 19)."""
-    return tuple(Ruling("tournament.19", "info", "continues",
-                        f"Seat {p.seat} is all-in for {p.amount} of the {p.due} {p.what}; a side pot takes the rest, "
-                        "and winning owes no make-up", (p.seat,))
+    return tuple(Ruling("tournament.19", "info", "continues", short_post_ruling(p.seat, p.amount, p.due, p.what),
+                        (p.seat,))
                  for p in posts if p.amount < p.due)
 
 
