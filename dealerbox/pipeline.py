@@ -13,7 +13,7 @@ and a live port go through exactly the same code.
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from .config import Config, from_dict
 from .engine import inputs as ev
@@ -26,6 +26,9 @@ from .wire import protocol as p
 from .wire.decoder import FrameDecoder
 from .wire.zones import NAME_OF, zone_name
 
+if TYPE_CHECKING:
+    from .tournament.config import Tournament
+
 
 # protocol 2.0 zone read states, as the engine names them (engine/stacks.py READ_STATES)
 READ_STATE_NAMES = {p.ZONE_READ_COMPLETE: "complete", p.ZONE_READ_UNCERTAIN: "uncertain",
@@ -37,11 +40,11 @@ _READINGS_MAX = 32768
 
 
 class Pipeline:
-    def __init__(self, config: Config, registry: TagRegistry) -> None:
+    def __init__(self, config: Config, registry: TagRegistry, tournament: Tournament | None = None) -> None:
         self.config = config
         self.registry = registry
         self.decoder = FrameDecoder()
-        self.engine = Engine(config, registry)
+        self.engine = Engine(config, registry, tournament)
         self.unknown_tags = 0
         self.last_heartbeat_t: float | None = None   # source time of the board's last heartbeat
         self.faulty_readers = 0                      # bitmask from that heartbeat
@@ -55,7 +58,11 @@ class Pipeline:
     @classmethod
     def from_header(cls, header: Header) -> "Pipeline":
         """A pipeline set up exactly as the recorded table was: its config and its enrolment."""
-        pipeline = cls(from_dict(header.config, "log header"), registry_from_enrolment(header.enrolment))
+        tournament = None
+        if header.tournament:   # a tournament table's log: its levels and chips, as recorded
+            from .tournament.config import from_dict as tournament_from_dict
+            tournament = tournament_from_dict(header.tournament, "log header: tournament")
+        pipeline = cls(from_dict(header.config, "log header"), registry_from_enrolment(header.enrolment), tournament)
         pipeline.engine.hands_before = header.hands_before   # hand numbers as the live table gave them
         return pipeline
 

@@ -10,7 +10,7 @@ import queue
 import sys
 import time
 
-from ..config import Config
+from ..config import Config, ConfigError
 from ..record.logformat import table_header
 from ..record.recorder import Recorder
 from ..record.signing import table_signer
@@ -41,7 +41,15 @@ def run(args: argparse.Namespace, clock=time.monotonic) -> int:
     except SerialSourceError as e:
         print(f"dealerbox record: {e}", file=sys.stderr)
         return 2
-    header = table_header(config, registry, created=True)
+    tournament = None
+    if config.tournament.file:
+        from ..tournament.at_table import for_table
+        try:
+            tournament = for_table(config)
+        except ConfigError as e:
+            print(f"dealerbox record: {e}", file=sys.stderr)
+            return 2
+    header = table_header(config, registry, created=True, tournament=tournament)
     recorder = Recorder(args.out or config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
                         clock=clock, signer=signer, rotate_daily=config.record.rotate_daily)
     print(f"dealerbox record: recording {port} to {recorder.path}", file=sys.stderr)

@@ -71,7 +71,16 @@ def run(args: argparse.Namespace) -> int:
         except (OSError, ValueError) as e:
             print_error(str(e))
             return 2
-    header = table_header(config, registry, created=True)
+    tournament = None
+    recorded = log_source.header.tournament if args.replay else None
+    if recorded or config.tournament.file:   # the tournament package (and jsonschema) only where one is played
+        from ..tournament.at_table import played
+        try:
+            tournament = played(config, recorded)
+        except ConfigError as e:
+            print_error(str(e))
+            return 2
+    header = table_header(config, registry, created=True, tournament=tournament)
     recorder = None
     if config.record.enabled and not args.no_record and kind != "replay":
         from ..record.recorder import Recorder
@@ -92,7 +101,7 @@ def run(args: argparse.Namespace) -> int:
             if kind == "simulator" else None
         floor = FloorLink(config, review=kind == "replay", outbox=demo_outbox)
     display = choose_display(config, args.headless or args.jsonl)
-    terminal = Terminal(config, registry, source, recorder=recorder, floor=floor)
+    terminal = Terminal(config, registry, source, recorder=recorder, floor=floor, tournament=tournament)
     from ..upkeep.keeper import Upkeep   # only the running terminal needs it
     terminal.upkeep = Upkeep(config.record.dir if recorder else None, config.record.keep_days)
     panel = _make_panel(config, terminal.submit)

@@ -106,6 +106,9 @@ DEALER_ACTIONS = {
     "sign-in": "the dealer `by` (an id, never the PIN) takes over the table, proved by `ref` (\"pin\" or \"badge\")",
     "sign-out": "the dealer on duty leaves the table",
     "answer": "the dealer answers the engine's open question `ref` with `choice` (one of its answers)",
+    # From the floor at a tournament table: the payload as received and checked against its schema, in `detail`
+    "floor-clock": "the floor's tournament clock (`detail`: the clock payload, schemas/floor/clock.json)",
+    "floor-instruction": "the floor's instruction for this table (`detail`: the payload, schemas/floor/tournament.json)",
 }
 
 
@@ -120,6 +123,7 @@ class DealerInput:
     seats: tuple[int, ...] = field(default=())
     choice: str | None = None     # with "answer": the key of the answer the dealer tapped
     by: str | None = None         # who: the floor sender of an "ack" ("dashboard:<user>"), the dealer signing in
+    detail: str | None = None     # with "floor-clock"/"floor-instruction": the floor's payload, compact JSON
 
     def __post_init__(self) -> None:
         if self.action not in DEALER_ACTIONS:

@@ -8,6 +8,8 @@ hand, the precedence between rules and the misdeal window are described in docs/
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ..config import Config
 from ..tags import CardTag, ChipTag, MarkerTag, TagRegistry
 from . import events as te
@@ -27,13 +29,17 @@ from .chip_flow import ChipFlow
 from .dealer_taps import DealerTaps
 from .hand_flow import HandFlow
 
+if TYPE_CHECKING:   # the type only: the tournament package validates with jsonschema, which a cash table never loads
+    from ..tournament.config import Tournament
+
 
 class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
     """The table, hand after hand. Its parts by subject: cards (``card_flow``), chips and pucks (``chip_flow``),
     the dealer's taps (``dealer_taps``), the hand moving on (``hand_flow``); their state is kept here."""
 
-    def __init__(self, config: Config, registry: TagRegistry) -> None:
+    def __init__(self, config: Config, registry: TagRegistry, tournament: Tournament | None = None) -> None:
         self.config = config
+        self.tournament = tournament              # the event a tournament table plays (levels, chips), or None
         self.registry = registry
         self.variant = variant(config.game.variant)
         self.seats = config.table.seats

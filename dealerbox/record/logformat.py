@@ -41,6 +41,7 @@ from ..engine.inputs import DealerInput
 if TYPE_CHECKING:
     from ..config import Config
     from ..tags import TagRegistry
+    from ..tournament.config import Tournament
 
 LOG_FORMAT = "dealerbox-log"
 LOG_VERSION = 1
@@ -69,6 +70,7 @@ class Header:
     hello: dict[str, Any] | None = None
     signer: str = ""                # the table's public key (hex) when the log is signed
     hands_before: int = 0           # hands the table ended before this recording: numbering continues after
+    tournament: dict[str, Any] | None = None   # a tournament table's event (its validated TOML), for replays
 
     def to_record(self) -> dict[str, Any]:
         rec = {"k": "header", "format": LOG_FORMAT, "version": SIGNED_VERSION if self.signer else LOG_VERSION,
@@ -78,6 +80,8 @@ class Header:
             rec["signer"] = self.signer
         if self.hands_before:
             rec["hands_before"] = self.hands_before
+        if self.tournament is not None:
+            rec["tournament"] = self.tournament
         return rec
 
     @property
@@ -92,11 +96,13 @@ def enrolment_of(registry: TagRegistry) -> dict[str, list[dict[str, Any]]]:
 
 
 def table_header(config: Config, registry: TagRegistry, *, hello: dict[str, Any] | None = None,
-                 created: bool = False) -> Header:
-    """The first record of every log: the table's config and enrolment, the board's hello when known, and
-    the UTC time when ``created`` (simulated and scripted logs leave it out, so they compile identically)."""
+                 created: bool = False, tournament: Tournament | None = None) -> Header:
+    """The first record of every log: the table's config and enrolment, the board's hello when known, the
+    tournament a tournament table plays (so a replay follows its levels), and the UTC time when ``created``
+    (simulated and scripted logs leave it out, so they compile identically)."""
     stamp = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()) if created else ""
-    return Header(config=config.to_dict(), enrolment=enrolment_of(registry), created=stamp, hello=hello)
+    return Header(config=config.to_dict(), enrolment=enrolment_of(registry), created=stamp, hello=hello,
+                  tournament=dict(tournament.data) if tournament is not None and tournament.data else None)
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,7 +135,7 @@ class Input:
         i = self.input
         rec: dict[str, Any] = {"k": "in", "t": round(i.t, 6), "a": i.action}
         for key, value in (("seat", i.seat), ("card", i.card), ("amount", i.amount), ("ref", i.ref),
-                           ("choice", i.choice), ("by", i.by)):
+                           ("choice", i.choice), ("by", i.by), ("detail", i.detail)):
             if value is not None:
                 rec[key] = value
         if i.seats:
@@ -226,7 +232,8 @@ def from_record(rec: dict[str, Any]) -> Entry:
                 raise LogFormatError(f"version: {rec.get('version')!r} is not one of {VERSIONS}; upgrade dealerbox")
             return Header(config=rec["config"], enrolment=rec["enrolment"], created=rec.get("created", ""),
                           part=int(rec.get("part", 0)), prev=rec.get("prev", GENESIS), hello=rec.get("hello"),
-                          signer=str(rec.get("signer", "")), hands_before=int(rec.get("hands_before", 0)))
+                          signer=str(rec.get("signer", "")), hands_before=int(rec.get("hands_before", 0)),
+                          tournament=rec.get("tournament"))
         t = float(rec["t"])
         if k == "rx":
             return Rx(t, bytes.fromhex(rec["d"]))
@@ -236,7 +243,7 @@ def from_record(rec: dict[str, Any]) -> Entry:
             return Input(DealerInput(t=t, action=rec["a"], seat=rec.get("seat"), card=rec.get("card"),
                                      amount=rec.get("amount"), ref=rec.get("ref"),
                                      seats=tuple(rec.get("seats", ())), choice=rec.get("choice"),
-                                     by=rec.get("by")))
+                                     by=rec.get("by"), detail=rec.get("detail")))
         if k == "link":
             return Link(t, bool(rec["up"]), rec.get("port", ""), rec.get("reason", ""))
         if k == "gap":

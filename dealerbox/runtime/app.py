@@ -34,6 +34,7 @@ from .sinks import BadgeSink, FloorSink, Notifier, RecordSink, Sink
 
 if TYPE_CHECKING:
     from ..sinks.floor.link import FloorLink
+    from ..tournament.config import Tournament
     from ..upkeep.keeper import Upkeep
 
 log = logging.getLogger("dealerbox")
@@ -99,13 +100,14 @@ class Terminal:
     recorder: RecordSink | None = None
     floor: FloorLink | None = None             # attached as a FloorSink; other sinks through attach()
     upkeep: Upkeep | None = None               # figures, retention, watchdog (dealerbox/upkeep/)
+    tournament: Tournament | None = None       # the event a tournament table plays (its [tournament] file)
     clock: Callable[[], float] = time.monotonic
     bus: EventBus = field(default_factory=EventBus)
     stopped: threading.Event = field(default_factory=threading.Event)
     hands_ended: int = 0
 
     def __post_init__(self) -> None:
-        self.pipeline = Pipeline(self.config, self.registry)
+        self.pipeline = Pipeline(self.config, self.registry, self.tournament)
         self.notifier = Notifier(self.bus)
         if self.floor is not None:
             self.notifier.attach(FloorSink(self.floor))

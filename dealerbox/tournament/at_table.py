@@ -9,7 +9,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from ..config import Config
-from .config import Tournament, load
+from .config import Tournament, from_dict, load
 
 
 def for_table(config: Config) -> Tournament | None:
@@ -21,3 +21,11 @@ def for_table(config: Config) -> Tournament | None:
     if not path.is_absolute() and config.path and Path(config.path).parent != Path(""):
         path = Path(config.path).parent / path
     return load(path)
+
+
+def played(config: Config, recorded: dict | None = None) -> Tournament | None:
+    """The event a terminal plays: as a replayed log's header recorded it (``recorded``), else ``config``'s
+    file. Raises TournamentConfigError (a ConfigError) naming the file and the field."""
+    if recorded:
+        return from_dict(recorded, "log header: tournament")
+    return for_table(config)

@@ -8,7 +8,7 @@ prints it on one line and exits 2) naming the file and the field, e.g.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
 
@@ -67,6 +67,7 @@ class Tournament:
     rebuy_max_per_player: int = 0
     rebuy_only_at_or_below: int | None = None
     path: str = ""
+    data: Data | None = field(default=None, compare=False, repr=False)   # the validated file, for the log header
 
     def level(self, number: int) -> Level:
         """Level ``number`` (1-based); past the schedule the last level repeats."""
@@ -116,7 +117,7 @@ def from_dict(data: Data, source: str = "<tournament>") -> Tournament:
         late_entry_until_level=late.get("until_level", 0), held_seats=held,
         rebuy_until_level=rebuys.get("until_level", 0), rebuy_chips=rebuys.get("chips", 0),
         rebuy_max_per_player=rebuys.get("max_per_player", 0), rebuy_only_at_or_below=rebuys.get("only_at_or_below"),
-        path=source)
+        path=source, data=data)
     _check_consistency(t, source)
     return t
 
