@@ -51,6 +51,31 @@ class QuestionView:
 
 
 @dataclass(frozen=True, slots=True)
+class TournamentView:
+    """A tournament table's clock and event, as the screen and the floor's state show them (docs/tournaments.md).
+
+    ``left_s`` is the time left at source time ``at``: a painter counts down from there while ``running``."""
+    tournament: str                       # the event's id
+    level: int                            # the level playing (during a break: the level after it)
+    small_blind: int
+    big_blind: int
+    ante: int
+    big_blind_ante: int
+    left_s: float
+    at: float
+    running: bool
+    on_break: bool
+    next_level: int | None = None         # None on the last level
+    next_small_blind: int = 0
+    next_big_blind: int = 0
+    next_ante: int = 0
+    next_big_blind_ante: int = 0
+    next_is_break: bool = False
+    players_left: int | None = None       # in the whole event, as the floor counts them; None: not known
+    tables_left: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TableState:
     hand: int | None = None
     phase: str = "idle"      # "idle", "deal", "preflop", "flop", "turn", "river", "showdown", "ended"
@@ -69,3 +94,4 @@ class TableState:
     pot_winners: tuple[tuple[int, ...], ...] = ()  # winners of each pot in `pots` order, at showdown
     question: QuestionView | None = None  # an open question to the dealer; the hand waits for its answer
     dealer: str | None = None             # the dealer signed in (an id, never a PIN), None when nobody is
+    tournament: TournamentView | None = None   # a tournament table's clock and event; None at a cash table
