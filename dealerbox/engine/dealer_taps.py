@@ -8,6 +8,7 @@ from . import events as te
 from . import inputs as ev
 from .misdeal import Ruling, after_action
 from .showdown import pot_winners
+from .tournament_moves import MOVE_ACTIONS, follow as follow_floor_move
 
 
 class DealerTaps:
@@ -17,6 +18,8 @@ class DealerTaps:
     def _dealer(self, e: ev.DealerInput) -> list[te.TableEvent]:
         t, h = e.t, self.hand
         a = e.action
+        if a in MOVE_ACTIONS:   # the floor's moves and the dealer's confirmations (engine/tournament_moves.py)
+            return follow_floor_move(self, e)
         if a == "sit" and e.seat is not None:
             self.occupied.add(e.seat)
             return self.betting.sit(t, e.seat, e.amount or self.config.game.buy_in)

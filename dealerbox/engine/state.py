@@ -76,6 +76,23 @@ class TournamentView:
 
 
 @dataclass(frozen=True, slots=True)
+class InstructionView:
+    """The floor's open instruction to this table (Tournaments 12, 14a, 14b, 17), as the screen's banner shows it.
+
+    Each seat in ``send`` waits for the dealer's ``moved-out`` tap (the seat is empty), each in ``receive``
+    for ``moved-in`` (the seat is taken); ``lines`` say who goes where, one per move. ``broken``: this table
+    broke on the floor's call and its last player has gone."""
+    plan: int
+    instruction: str                      # "move", "break" or "redraw"
+    rule: str                             # the row the floor sent it under
+    text: str                             # the headline, e.g. "This table breaks"
+    lines: tuple[str, ...] = ()           # "Seat 5 to T02 seat 6"
+    send: tuple[int, ...] = ()            # seats still to see empty
+    receive: tuple[int, ...] = ()         # seats still to see taken
+    broken: bool = False
+
+
+@dataclass(frozen=True, slots=True)
 class TableState:
     hand: int | None = None
     phase: str = "idle"      # "idle", "deal", "preflop", "flop", "turn", "river", "showdown", "ended"
@@ -95,3 +112,4 @@ class TableState:
     question: QuestionView | None = None  # an open question to the dealer; the hand waits for its answer
     dealer: str | None = None             # the dealer signed in (an id, never a PIN), None when nobody is
     tournament: TournamentView | None = None   # a tournament table's clock and event; None at a cash table
+    instruction: InstructionView | None = None  # the floor's open move/break/redraw (engine/tournament_moves.py)

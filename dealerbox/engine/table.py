@@ -28,6 +28,7 @@ from .card_flow import CardFlow
 from .chip_flow import ChipFlow
 from .dealer_taps import DealerTaps
 from .hand_flow import HandFlow
+from .tournament_moves import TableMoves, dealt as moved_in_dealt
 
 if TYPE_CHECKING:   # the type only: the tournament package validates with jsonschema, which a cash table never loads
     from ..tournament.config import Tournament
@@ -69,6 +70,7 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
         self.acked: set[str] = set()
         self.dealer: str | None = None           # who signed in on the terminal (dealer_taps: sign-in/out)
         self.last_hand: Hand | None = None
+        self.moves = TableMoves(config.table.id)   # the floor's moves and breaks (engine/tournament_moves.py)
 
     # --- the one entry point -----------------------------------------------------------------------------
     def apply(self, event: ev.EngineInput) -> list[te.TableEvent]:
@@ -247,6 +249,7 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
         self.last_button = button
         out.append(te.HandStarted(t, self.hand_no, button, order, self.variant.key, self.hand.blinds))
         out += self.hb.opening_events
+        out += moved_in_dealt(self, t, order)   # players the floor moved in are dealt in at once (Tournaments 15)
         return out
 
     def _end_hand(self, t: float, outcome: str) -> list[te.TableEvent]:
@@ -308,4 +311,4 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
             to_act=(hb.to_act if running and not h.decided else None), deck_id=self.deck_id, winners=winners,
             pot_winners=tuple(h.winners) if h is not None and h.decided else (),
             question=(hb.question.view() if running and hb.question is not None else self.stacks.question),
-            dealer=self.dealer)
+            dealer=self.dealer, instruction=self.moves.view())

@@ -156,7 +156,7 @@ class Director:
                 "boot": self.boot, "seq": self.seq, "at": at, "plan": self.plans, "instruction": instruction,
                 "rule": rule, "moves": [{"from_table": m.from_table, "from_seat": m.from_seat,
                                          "to_table": m.to_table, "to_seat": m.to_seat} for m in moves],
-                "tables_left": tables_left, "from": self.name}))
+                "tables_left": tables_left, "counts": self.counts(), "from": self.name}))
 
         involved = sorted({m.from_table for m in p.moves} | {m.to_table for m in p.moves})
         for table in involved:

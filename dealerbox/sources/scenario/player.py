@@ -108,15 +108,16 @@ class ScenarioPlayer(TableSteps, ChipSteps):
             fields["card"] = rest.pop(0)
         elif rest and action == "ack" and rest[0] not in ("seat", "ref"):
             fields["ref"] = rest.pop(0)
-        for k, v in pairs_arg(rest, f"{action} [seat N] [card C] [amount A] [ref R] [seats 1,2] [choice C]").items():
+        for k, v in pairs_arg(rest, f"{action} [seat N] [card C] [amount A] [ref R] [seats 1,2] [choice C] [by B] "
+                                    "[detail JSON]").items():
             if k in ("seat", "amount"):
                 fields[k] = int(v)
             elif k == "seats":
                 fields[k] = tuple(int(s) for s in v.split(","))
-            elif k in ("card", "ref", "choice"):
+            elif k in ("card", "ref", "choice", "by", "detail"):   # detail: a floor payload, compact JSON (no spaces)
                 fields[k] = v
             else:
-                raise StepError(f"{action}: unknown field {k!r} (seat, card, amount, ref, seats, choice)")
+                raise StepError(f"{action}: unknown field {k!r} (seat, card, amount, ref, seats, choice, by, detail)")
         self.c.tap(action, **fields)
 
     def _do_tap(self, args: list[str]) -> None:

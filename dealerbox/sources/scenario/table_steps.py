@@ -79,6 +79,20 @@ class TableSteps(Scene):
         self.seated[seat] = amount
         self.c.tap("sit", seat=seat, amount=amount)
 
+    def _do_moved_in(self, args: list[str]) -> None:
+        """A tournament player the floor moved here sits (Tournaments 15): ``moved-in SEAT [amount N]``."""
+        seat = self._seat(args[:1], "moved-in SEAT [amount N]")
+        rest = args[1:]
+        amount = int(rest[1]) if len(rest) == 2 and rest[0] == "amount" else self.config.game.buy_in
+        self.seated[seat] = amount
+        self.c.tap("moved-in", seat=seat, amount=amount)
+
+    def _do_moved_out(self, args: list[str]) -> None:
+        """The player the floor sent away has gone: ``moved-out SEAT`` (Tournaments 12, 14a)."""
+        seat = self._seat(args[:1], "moved-out SEAT")
+        self.seated.pop(seat, None)
+        self.c.tap("moved-out", seat=seat)
+
     def _do_leave(self, args: list[str]) -> None:
         seat = self._seat(args[:1], "leave SEAT")
         self.seated.pop(seat, None)

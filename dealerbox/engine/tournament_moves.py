@@ -1,0 +1,223 @@
+"""The floor's tournament instructions at one table (Tournaments 12, 14a, 14b, 15, 16, 17): what the dealer is
+told, what the dealer confirms, and the seats moved in. Pure: the instruction arrives as a logged input
+(``floor-instruction``, its payload in ``detail``), so a replay rules exactly as the live table did.
+
+The floor plans across tables (``dealerbox.tournament.floor.Director``); this table only follows:
+
+- ``move``: for each player this table sends, name the seat (14a: the floor's choice, or the player due for
+  the big blind next deal when the floor leaves it to the table) and wait for the dealer's ``moved-out``; for
+  each player it receives, name the seat (14b: the floor's, or the open seat the big blind reaches first)
+  and wait for ``moved-in``. With the floor's table counts, this table is flagged when it is the one off
+  balance (16).
+- ``break``: this table breaks (12): every player's destination; once the last has gone it shows "broken".
+- ``redraw``: the field reached a redraw point (17): the floor redraws the seats.
+
+A player moved in is dealt in at the next deal wherever the blinds are, never held back as a new player
+between the big blind and the button (15, in place of ``blinds.7``).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+from ..tournament.seating import TableSeats, balance_flags, player_to_send, seat_for_arrival
+from . import events as te
+from .catalogue import raised_at
+from .inputs import DealerInput
+from .misdeal import Ruling
+from .state import InstructionView
+
+if TYPE_CHECKING:
+    from .table import Engine
+
+MOVE_ACTIONS = frozenset({"floor-instruction", "moved-out", "moved-in"})
+INSTRUCTIONS = ("move", "break", "redraw")
+
+
+@dataclass(frozen=True, slots=True)
+class Move:
+    from_table: str
+    from_seat: int | None
+    to_table: str
+    to_seat: int | None
+    rule: str
+
+
+@dataclass(frozen=True, slots=True)
+class Instruction:
+    """An instruction payload as this table reads it (schemas/floor/tournament.json)."""
+    plan: int
+    instruction: str
+    rule: str
+    moves: tuple[Move, ...]
+    tables_left: int | None = None
+    counts: dict[str, int] = field(default_factory=dict)   # every table's players, when the floor sends them
+
+
+def read_instruction(detail: str | None, table: str) -> Instruction | None:
+    """The instruction in a ``floor-instruction`` input's ``detail``, or None when it is not one for ``table``
+    (the floor link checked the schema; a log edited by hand or a scenario may still carry anything)."""
+    try:
+        data = json.loads(detail or "")
+        if not isinstance(data, dict) or data.get("table") != table or data.get("instruction") not in INSTRUCTIONS:
+            return None
+        moves = tuple(Move(str(m["from_table"]), _seat(m.get("from_seat")), str(m["to_table"]),
+                           _seat(m.get("to_seat")), str(data.get("rule", ""))) for m in data.get("moves", ()))
+        counts = data.get("counts") or {}
+        return Instruction(int(data["plan"]), data["instruction"], str(data.get("rule", "")), moves,
+                           data.get("tables_left"), {str(k): int(v) for k, v in counts.items()})
+    except (ValueError, TypeError, KeyError, AttributeError):
+        return None
+
+
+def _seat(value: object) -> int | None:
+    return None if value is None else int(value)   # type: ignore[call-overload]
+
+
+@dataclass
+class TableMoves:
+    """This table's side of the floor's plans: the open instruction and the seats still to confirm."""
+    table: str
+    plan: int = 0
+    instruction: str = ""
+    rule: str = ""
+    text: str = ""
+    lines: tuple[str, ...] = ()
+    send: dict[int, str] = field(default_factory=dict)      # seat -> where the player goes
+    receive: dict[int, str] = field(default_factory=dict)   # seat -> where the player comes from
+    redraw: str = ""                                        # the redraw prompt, until the next deal (17)
+    breaking: bool = False
+    broken: bool = False
+    moved_in: set[int] = field(default_factory=set)         # confirmed moved in, not dealt yet (Tournaments 15)
+    refused: int = 0                                        # instructions this table could not read
+
+    def view(self) -> InstructionView | None:
+        if self.broken:
+            return InstructionView(self.plan, "break", "tournament.12", "This table is broken", self.lines,
+                                   broken=True)
+        if self.instruction:
+            extra = (self.redraw,) if self.redraw else ()
+            return InstructionView(self.plan, self.instruction, self.rule, self.text, self.lines + extra,
+                                   tuple(sorted(self.send)), tuple(sorted(self.receive)))
+        if self.redraw:
+            return InstructionView(self.plan, "redraw", "tournament.17", self.redraw)
+        return None
+
+    def close_if_done(self, occupied: set[int]) -> None:
+        if self.send or self.receive:
+            return
+        if self.breaking and not occupied:
+            self.broken = True
+        if not self.breaking or self.broken:
+            self.instruction = ""
+
+
+Raise = tuple[str, str, str, str, tuple[int, ...]]   # rule, severity, outcome, ruling, seats
+
+
+def follow(engine: Engine, e: DealerInput) -> list[te.TableEvent]:
+    """The engine's answer to a ``floor-instruction``, ``moved-out`` or ``moved-in`` input."""
+    moves: TableMoves = engine.moves
+    if e.action == "floor-instruction":
+        return _raise(engine, e.t, _instructed(moves, e.detail, engine))
+    if e.seat is None:
+        return []
+    if e.action == "moved-out":
+        said: list[Raise] = []
+        if moves.instruction and e.seat not in moves.send and moves.send:
+            said.append(("tournament.14a", "dealer", "continues",
+                         f"Seat {e.seat} moved out, but the floor's plan {moves.plan} sends seat(s) "
+                         f"{', '.join(map(str, sorted(moves.send)))}: call the floor.", (e.seat,)))
+        moves.send.pop(e.seat, None)
+        out = engine._dealer(DealerInput(e.t, "leave", seat=e.seat)) if e.seat in engine.occupied else []
+        moves.close_if_done(engine.occupied)
+        return out + _raise(engine, e.t, said)
+    # moved-in: seated at once, not a new player waiting for the button to pass (Tournaments 15)
+    out = engine._dealer(DealerInput(e.t, "sit", seat=e.seat, amount=e.amount))
+    engine.betting.new_players.discard(e.seat)
+    engine.betting.owes.pop(e.seat, None)
+    moves.moved_in.add(e.seat)
+    moves.receive.pop(e.seat, None)
+    moves.close_if_done(engine.occupied)
+    return out
+
+
+def dealt(engine: Engine, t: float, order: tuple[int, ...]) -> list[te.TableEvent]:
+    """At the start of a hand: the players moved in since the last deal are dealt in (Tournaments 15)."""
+    moves: TableMoves = engine.moves
+    moves.redraw = ""           # the floor redrew between hands: the new deal is at the new seats
+    if not moves.moved_in:
+        return []
+    from ..tournament.entrants import moved_in_deal   # the tournament package only where a player was moved in
+    arrived = {s for s in moves.moved_in if s in engine.occupied}
+    moves.moved_in.clear()
+    rulings = moved_in_deal(arrived, set(order))
+    return _raise(engine, t, [(r.rule, r.severity, r.outcome, r.ruling + ".", r.seats) for r in rulings])
+
+
+def _instructed(moves: TableMoves, detail: str | None, engine: Engine) -> list[Raise]:
+    inst = read_instruction(detail, moves.table)
+    if inst is None:
+        moves.refused += 1
+        return []
+    if inst.plan < moves.plan:
+        return []            # an older plan arriving late: the floor has planned afresh since
+    moves.plan = inst.plan
+    if inst.instruction == "redraw":   # comes after the same plan's moves: those stay open
+        left = inst.tables_left
+        moves.redraw = f"Redraw for seats: the field is down to {left} table(s)" if left else "Redraw for seats"
+        return [("tournament.17", "floor", "continues", moves.redraw + "; the floor runs the draw.", ())]
+    seats = TableSeats(moves.table, engine.seats, frozenset(engine.occupied), engine.puck or engine.last_button)
+    moves.instruction, moves.rule = inst.instruction, inst.rule
+    moves.send, moves.receive = {}, {}
+    said: list[Raise] = []
+    lines: list[str] = []
+    taken: set[int] = set()
+    for m in inst.moves:
+        if m.from_table == moves.table:
+            seat = m.from_seat if m.from_seat is not None else player_to_send(seats)
+            if seat is None:
+                continue
+            where = f"{m.to_table} seat {m.to_seat}" if m.to_seat is not None else f"{m.to_table} (the floor seats them)"
+            moves.send[seat] = where
+            lines.append(f"Seat {seat} to {where}")
+        elif m.to_table == moves.table:
+            seat = m.to_seat if m.to_seat is not None else seat_for_arrival(seats, frozenset(taken))
+            if seat is None:
+                continue
+            taken.add(seat)
+            moves.receive[seat] = f"{m.from_table} seat {m.from_seat}"
+            lines.append(f"Seat {seat} for the player from {m.from_table} seat {m.from_seat}")
+    moves.lines = tuple(lines)
+    if inst.instruction == "break":
+        moves.breaking = True
+        moves.text = "This table breaks"
+        said.append(("tournament.12", "floor", "continues",
+                     f"This table breaks on the floor's call: {'; '.join(lines)}. Tap Moved out as each seat empties.",
+                     tuple(sorted(moves.send))))
+        return said
+    if moves.send:
+        flagged = [r for r in balance_flags(inst.counts) if r.ruling.startswith(f"{moves.table} has")]
+        said += [(r.rule, r.severity, r.outcome, r.ruling + ".", ()) for r in flagged]
+        for seat, where in sorted(moves.send.items()):
+            said.append(("tournament.14a", "dealer", "continues",
+                         f"Send seat {seat} to {where}: the player due for the big blind next deal. Tap Moved out "
+                         "when the seat is empty.", (seat,)))
+    for seat, origin in sorted(moves.receive.items()):
+        said.append(("tournament.14b", "dealer", "continues",
+                     f"Seat {seat} is for the player from {origin}: the open seat the big blind reaches first. "
+                     "Tap Moved in when they sit.", (seat,)))
+    moves.text = "Balancing: move players" if moves.send else "Balancing: players arrive"
+    return said
+
+
+def _raise(engine: Engine, t: float, said: list[Raise]) -> list[te.TableEvent]:
+    if not raised_at("tournament.12", engine.config.is_tournament):
+        return []             # a cash table follows no tournament instruction
+    return engine._rulings(t, [_ruling(*r) for r in said])
+
+
+def _ruling(rule: str, severity: str, outcome: str, text: str, seats: tuple[int, ...]) -> Ruling:
+    return Ruling(rule, outcome, text, seats, (), severity=severity)
