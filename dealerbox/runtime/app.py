@@ -110,6 +110,8 @@ class Terminal:
         self.pipeline = Pipeline(self.config, self.registry, self.tournament)
         self.notifier = Notifier(self.bus)
         if self.floor is not None:
+            if self.tournament is not None:   # follow the floor's clock for this event, and its instructions
+                self.floor.follow_tournament(self.tournament.id)
             self.notifier.attach(FloorSink(self.floor))
         if self.config.audit.badges:     # a badge held over a zone signs its dealer in
             from ..sinks.screen.signin import SignInDesk

@@ -134,6 +134,7 @@ class FloorSink:
             if tap is not None:
                 submit(tap)
         self.link.on_command = hand_over
+        self.link.on_floor_input = submit   # a tournament table's instructions and clock: logged inputs
         self.link.start()
 
     def accept(self, update: Update) -> None:

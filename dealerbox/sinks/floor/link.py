@@ -31,6 +31,7 @@ from .outbox import Outbox, OutboxError
 from .security import configure_security, publish_properties, read_password
 from .session import Session
 from .spooler import STOP, Spooler
+from .tournament_desk import TournamentDesk
 
 from ...upkeep.bounded import RecentIds
 
@@ -41,10 +42,11 @@ __all__ = ["FloorCommand", "FloorLink", "OutboxError", "configure_security", "pu
            "read_password"]
 
 
-class FloorLink(Spooler, Session, HoleCards, CommandDesk):
+class FloorLink(Spooler, Session, HoleCards, TournamentDesk, CommandDesk):
     """``FloorLink(config).start()``; ``submit(update)`` from the engine side; ``health()`` for the screen;
     each accepted :class:`FloorCommand` goes to ``on_command`` (set it before ``start()``; by default the
-    ``commands`` queue); ``stop()`` drains and says goodbye."""
+    ``commands`` queue); a tournament table's instructions and clock go to ``on_floor_input``
+    (:mod:`.tournament_desk`); ``stop()`` drains and says goodbye."""
 
     def __init__(self, config: Config, boot_id: str | None = None, clock: Callable[[], float] = time.time, *,
                  reconnect_min: float = 0.5, reconnect_max: float = 30.0, window: int = 20,
@@ -118,6 +120,7 @@ class FloorLink(Spooler, Session, HoleCards, CommandDesk):
         }
         self.refusals: deque[str] = deque(maxlen=50)
         self._depth = 0
+        self._init_tournament(config.is_tournament)
 
     def topic(self, kind: str) -> str:
         """This table's topic of ``kind``: the live one, or its review copy."""

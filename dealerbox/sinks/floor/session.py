@@ -147,6 +147,7 @@ class Session(LinkParts):
     _set_link: Callable[..., None]                 # FloorLink's
     health: Callable[[], dict[str, Any]]           # FloorLink's
     handle_command: Callable[[str, bytes], Any]    # the command desk's
+    tournament_topics: Callable[[], tuple[str, ...]]   # the tournament desk's
     _holecards_trial: int | None                   # the hole-card mixin's
     _holecards_allowed: bool | None
     _holecards_refused: Callable[[str], None]
@@ -256,6 +257,8 @@ class Session(LinkParts):
         self.last_error = ""
         if not self.review:   # a review copy takes no floor commands: there is no dealer to act on them
             client.subscribe(self.topic("cmd"), qos=1)
+        for topic in self.tournament_topics():   # a tournament table: the floor's instructions and clock
+            client.subscribe(topic, qos=1)
         birth = self._publish_json(client, "status", c.status_payload(self.env, "online", "birth", self._last_t,
                                                                       self.clock(), clock_status()), retain=self.retain)
         # Wait for the birth's PUBACK before draining: it proves the ACL lets us publish. mosquitto closes the
