@@ -121,3 +121,22 @@ def test_a_cash_table_subscribes_to_no_tournament_topic(tmp_path):
     assert link.tournament_topics() == ()
     config = dataclasses.replace(link_config(tmp_path, 1), table=TableConfig(id="T01", kind="tournament"))
     assert FloorLink(config).tournament_topics() == ("dealerbox/demo/T01/tournament",)
+
+
+def test_the_state_topic_carries_the_tournament_part_so_the_director_counts_seats():
+    from dealerbox.engine.state import InstructionView, SeatView, TableState, TournamentView
+    from dealerbox.sinks.floor import contract as c
+    from dealerbox.tournament.floor import seats_from_state
+    seats = tuple(SeatView(seat=s, occupied=s in (1, 2, 5), stack=9000 if s in (1, 2, 5) else 0)
+                  for s in range(1, 10))
+    clock = TournamentView("SUN-500", 3, 100, 200, 0, 200, 300.0, 5.0, True, False)
+    state = TableState(seats=seats, tournament=clock,
+                       instruction=InstructionView(4, "break", "tournament.12", "This table breaks", send=(1, 5)))
+    payload = c.state_payload(c.Envelope("demo", "T03", "b1"), state, 5.0, 1.0e9, {}, {})
+    c.validate("state", payload)
+    assert payload["tournament"] == {"tournament": "SUN-500", "level": 3, "on_break": False, "players": 3,
+                                     "instruction": "break", "plan": 4, "send": [1, 5], "receive": [],
+                                     "broken": False}
+    assert seats_from_state("T03", payload, 9).occupied == {1, 2, 5}
+    cash = c.state_payload(c.Envelope("demo", "T01", "b1"), TableState(seats=seats), 5.0, 1.0e9, {}, {})
+    assert "tournament" not in cash

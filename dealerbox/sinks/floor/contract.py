@@ -287,7 +287,21 @@ def state_payload(env: Envelope, state: TableState, t: float, at: float, reader_
                         for f in state.findings]
     body["health"] = {"reader": jsonable(reader_health or {}), "link": jsonable(link_health)}
     body["event_seq"] = env.last("event")
+    if state.tournament is not None or state.instruction is not None:
+        body["tournament"] = tournament_state(state)
     return env.wrap("state", t, at, body)
+
+
+def tournament_state(state: TableState) -> dict[str, Any]:
+    """A tournament table's part of its state, for the floor's Director and dashboard: players seated, the
+    level it plays, and the floor's instruction it is carrying out (seats still to empty or fill)."""
+    clock, inst = state.tournament, state.instruction
+    return {"tournament": clock.tournament if clock else None, "level": clock.level if clock else None,
+            "on_break": clock.on_break if clock else False,
+            "players": sum(1 for s in state.seats if s.occupied),
+            "instruction": None if inst is None or inst.broken else inst.instruction,
+            "plan": inst.plan if inst else None, "send": list(inst.send) if inst else [],
+            "receive": list(inst.receive) if inst else [], "broken": bool(inst and inst.broken)}
 
 
 def status_payload(env: Envelope, status: str, reason: str, t: float, at: float,
