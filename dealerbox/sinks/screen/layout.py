@@ -28,10 +28,12 @@ class FrameLayout:
     banner: pygame.Rect | None
     question: pygame.Rect | None
     body: pygame.Rect
+    clock: pygame.Rect | None = None          # a tournament table's clock strip
+    instruction: pygame.Rect | None = None    # the floor's instruction bar (move, break, redraw)
 
 
 def frame_layout(size: tuple[int, int], px: Callable[[float], int], alert: bool, banner: bool,
-                 question: bool = False) -> FrameLayout:
+                 question: bool = False, clock: bool = False, instruction_rows: int = 0) -> FrameLayout:
     """A column of keys down the right: on a wide screen height is what the table is short of. The bars
     that are up (health alert, findings banner, the dealer's question) take their height off the table."""
     w, h = size
@@ -40,17 +42,25 @@ def frame_layout(size: tuple[int, int], px: Callable[[float], int], alert: bool,
     keys = pygame.Rect(w - keys_w, top.bottom, keys_w, h - top.bottom)
     left_w = keys.left
     y = top.bottom
-    alert_rect = banner_rect = question_rect = None
+    alert_rect = banner_rect = question_rect = clock_rect = instruction_rect = None
     if alert:
         alert_rect = pygame.Rect(0, y, left_w, px(34))
         y = alert_rect.bottom
+    if clock:
+        clock_rect = pygame.Rect(0, y, left_w, px(30))
+        y = clock_rect.bottom
+    if instruction_rows:
+        rows = instruction_rows
+        instruction_rect = pygame.Rect(0, y, left_w, max(rows * theme.MIN_TOUCH + (rows + 1) * px(8), px(96)))
+        y = instruction_rect.bottom
     if question:
         question_rect = pygame.Rect(0, y, left_w, max(theme.MIN_TOUCH + px(48), px(104)))
         y = question_rect.bottom
     if banner:
         banner_rect = pygame.Rect(0, y, left_w, max(2 * theme.MIN_TOUCH + 3 * px(6), px(116)))
         y = banner_rect.bottom
-    return FrameLayout(top, keys, alert_rect, banner_rect, question_rect, pygame.Rect(0, y, left_w, h - y))
+    return FrameLayout(top, keys, alert_rect, banner_rect, question_rect, pygame.Rect(0, y, left_w, h - y),
+                       clock_rect, instruction_rect)
 
 
 def seat_geometry(body: pygame.Rect, n: int, px: Callable[[float], int]) -> Geometry:

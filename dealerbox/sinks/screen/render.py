@@ -29,22 +29,27 @@ from .model import (IN_HAND_PHASES, PHASE_NAMES, UiState, confirm_keys, history_
                     sign_keys, table_keys, who_line)
 from .pinpad import PinPadPainter
 from .table import TablePainter
+from .tournament import TournamentPainter, key_rows
 
 __all__ = ["Renderer", "Frame", "Drawn", "Target", "UiState", "open_findings"]
 
 
-class Renderer(TablePainter, PinPadPainter, BannerPainter):
+class Renderer(TablePainter, PinPadPainter, BannerPainter, TournamentPainter):
     """Draws whole frames at one size, from pre-drawn pieces: the empty table and bars (one blit), and the
     top bar, each seat, the banners, keys, cards, chips and text glyphs, each drawn once per look."""
 
-    def render(self, state: TableState, health: HealthView, events: list[te.TableEvent], ui: UiState) -> Frame:
+    def render(self, state: TableState, health: HealthView, events: list[te.TableEvent], ui: UiState,
+               now: float = 0.0) -> Frame:
         """One frame. ``ui`` is read, never changed: what a tap or a new finding does to it is the screen's
-        business; ``frame.history_pages`` says how many history pages there were."""
+        business; ``frame.history_pages`` says how many history pages there were. ``now``: the source
+        clock, for a tournament clock counting down."""
         frame = Frame(self.surface)
         findings = open_findings(state, events)
         frame.banner = findings[0] if findings else None
+        inst = state.instruction
         at = frame_layout(self.size, self.px, health.level != "ok", frame.banner is not None,
-                          state.question is not None)
+                          state.question is not None, state.tournament is not None,
+                          (1 if inst.broken else key_rows(inst)) if inst is not None else 0)
         felt = None if ui.history else self.seat_geometry(at.body, len(state.seats) or 9)[2]
         base = self.base(at.top, at.keys, at.body, felt)
         # The top bar, alert strip and banners paint their whole rectangles, so the base goes only under the
@@ -63,6 +68,10 @@ class Renderer(TablePainter, PinPadPainter, BannerPainter):
                 self.draw_sheet(frame, at.body, state, ui.sheet)
             elif ui.pad is not None:
                 self.draw_pinpad(frame, at.body, ui.pad)
+        if at.clock and state.tournament is not None:
+            self.draw_clock(frame, at.clock, state.tournament, now)
+        if at.instruction and inst is not None:
+            self.draw_instruction(frame, at.instruction, inst)
         if at.question and state.question is not None:
             self.draw_question(frame, at.question, state.question)
         if at.banner:

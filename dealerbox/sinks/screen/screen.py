@@ -37,6 +37,7 @@ from .render import Renderer
 from .pad import PinPad, dealer_id
 from .signin import SignInDesk
 from .sheet import SeatSheet, max_amount
+from .tournament import mm_ss, time_left
 
 log = logging.getLogger(__name__)
 
@@ -99,6 +100,7 @@ class Screen:
         self._pressed: str | None = None
         self._confirm_at = 0.0
         self._shown: tuple | None = None   # what the last drawn frame showed, to skip identical redraws
+        self._clock_seen = clock()
 
     @property
     def size(self) -> tuple[int, int]:
@@ -134,6 +136,8 @@ class Screen:
     def accept(self, update) -> None:
         """Take one ``runtime.bus.Update`` (events, state, health)."""
         self.events.extend(update.events)
+        if update.state.tournament != self.state.tournament:
+            self._clock_seen = self.clock()   # a tournament clock counts down from when its view arrived
         self.state = update.state
         self.health = dict(update.health or {})
         self.health_at = self.clock()
@@ -148,7 +152,7 @@ class Screen:
         view = self.monitor.judge(self.health, now, extra_age=now - self.health_at)
         last = self.events[-1] if self.events else None
         shown = (self.state, view, len(self.events), id(last), self.ui.history, self.ui.history_page, self.ui.confirm,
-                 self.ui.sheet)
+                 self.ui.sheet, self._clock_shown(now))
         if self.frame is not None and self._shown is not None and _same(shown, self._shown):
             return False
         self._shown = shown
@@ -226,11 +230,21 @@ class Screen:
         if self.ui.sheet is not None and sheet_must_close(self.ui.sheet, state, findings[0] if findings else None,
                                                           self.ui.history):
             self.ui.sheet = None
-        self.frame = self.renderer.render(state, view, events, self.ui)
+        self.frame = self.renderer.render(state, view, events, self.ui, self._source_now(state))
         if self.ui.history:  # the history may have fewer pages than when the dealer turned the last one
             self.ui.history_pages = self.frame.history_pages
             self.ui.history_page = min(self.ui.history_page, self.frame.history_pages - 1)
         return self.frame.surface
+
+    def _source_now(self, state: TableState) -> float:
+        # the clock view's 'at' is source time: count on from it by the wall time since the view arrived
+        tv = state.tournament
+        return tv.at + max(0.0, self.clock() - self._clock_seen) if tv is not None else 0.0
+
+    def _clock_shown(self, now: float) -> str:
+        # a tournament clock counts down on its own: a new second is a new picture
+        tv = self.state.tournament
+        return mm_ss(time_left(tv, self._source_now(self.state))) if tv is not None else ""
 
     def _target_at(self, pos: tuple[int, int]) -> Target | None:
         # Last drawn wins: banner keys are drawn over the table.

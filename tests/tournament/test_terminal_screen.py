@@ -1,0 +1,124 @@
+"""A tournament table on the dealer's screen (pygame's dummy driver): the clock strip (level, amounts, time
+left counting down while running, next level or break, players left), the floor's instruction as a bar with
+one confirm key per seat (a tap sends moved-out / moved-in like every key), "this table is broken", and never
+a card. Asserted through what the frame says it drew, not pixels."""
+
+from __future__ import annotations
+
+import dataclasses
+
+import pytest
+
+from dealerbox.config import Config
+from dealerbox.engine.state import InstructionView, TableState, TournamentView
+from dealerbox.runtime.bus import Update
+from dealerbox.sinks.screen import Screen
+from dealerbox.sinks.screen.tournament import clock_line, time_left
+from tests.test_screen import OK_HEALTH, SIZES, Clock, assert_fits, press
+from tests.test_screen_moments import clean_hand
+
+CLOCK = TournamentView("SUN-500", 3, 100, 200, 0, 200, 412.0, 50.0, True, False, next_level=4, next_small_blind=150,
+                       next_big_blind=300, next_big_blind_ante=300, players_left=27, tables_left=3)
+MOVE = InstructionView(2, "move", "tournament.14a", "Balancing: move players", ("Seat 5 to T02 seat 6",), send=(5,))
+BREAK = InstructionView(4, "break", "tournament.12", "This table breaks",
+                        tuple(f"Seat {s} to T0{1 + s % 2} seat {s + 1}" for s in (1, 2, 3, 5, 6, 7, 8)),
+                        send=(1, 2, 3, 5, 6, 7, 8))
+
+
+def tournament_hand(**kw) -> TableState:
+    return dataclasses.replace(clean_hand(), **{"tournament": CLOCK, **kw})
+
+
+@pytest.fixture(params=SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def screen(request):
+    return Screen(Config(), request.param, clock=Clock())
+
+
+def test_the_clock_strip_shows_level_amounts_time_next_and_players(screen):
+    screen.render(tournament_hand(), OK_HEALTH, [])
+    f = screen.frame
+    assert f.texts("clock-level") == ["Level 3  100/200 BBA 200"]
+    assert f.texts("clock-left") == ["6:52"]
+    assert f.texts("clock-next") == ["Next: 150/300 BBA 300"]
+    assert f.texts("clock-players") == ["27 left, 3 tables"]
+    assert_fits(screen)
+
+
+def test_the_time_left_counts_down_while_running_and_stands_still_paused():
+    screen = Screen(Config(), (800, 480), clock=Clock(100.0))
+    screen.accept(Update((), tournament_hand(), OK_HEALTH))
+    screen.redraw_if_changed()
+    assert screen.frame.texts("clock-left") == ["6:52"]
+    screen.clock.t += 61.5
+    assert screen.redraw_if_changed()         # a new second is a new picture, with no update in between
+    assert screen.frame.texts("clock-left") == ["5:51"]
+    paused = dataclasses.replace(CLOCK, running=False, left_s=30.0)
+    screen.accept(Update((), tournament_hand(tournament=paused), OK_HEALTH))
+    screen.redraw_if_changed()
+    screen.clock.t += 500
+    screen.redraw_if_changed()
+    assert screen.frame.texts("clock-left") == ["0:30  paused"]
+
+
+def test_a_break_and_the_last_level_read_as_such():
+    on_break = dataclasses.replace(CLOCK, on_break=True, next_is_break=False)
+    assert clock_line(on_break, 50.0)[0] == "Break before level 3"
+    assert clock_line(dataclasses.replace(CLOCK, next_is_break=True), 50.0)[2] == "Next: break"
+    assert clock_line(dataclasses.replace(CLOCK, next_level=None), 50.0)[2] == "Last level"
+    assert clock_line(dataclasses.replace(CLOCK, ante=25, big_blind_ante=0), 50.0)[0] == "Level 3  100/200 ante 25"
+    assert time_left(CLOCK, 10_000.0) == 0.0
+
+
+def test_the_instruction_bar_names_the_move_and_its_confirm_key_sends_moved_out(screen):
+    screen.render(tournament_hand(instruction=MOVE), OK_HEALTH, [])
+    f = screen.frame
+    assert f.texts("instruction-title") == ["FLOOR  Balancing: move players"]
+    assert f.texts("instruction-line") == ["Seat 5 to T02 seat 6"]
+    bar = f.find("instruction")[0].rect
+    assert bar.contains(f.target("moved-out:5").rect)
+    assert_fits(screen)
+    tap = press(screen, "moved-out:5")
+    assert (tap.action, tap.seat) == ("moved-out", 5)
+
+
+def test_an_arrival_gets_a_moved_in_key(screen):
+    arriving = InstructionView(2, "move", "tournament.14a", "Balancing: players arrive",
+                               ("Seat 6 for the player from T01 seat 5",), receive=(6,))
+    screen.render(tournament_hand(instruction=arriving), OK_HEALTH, [])
+    tap = press(screen, "moved-in:6")
+    assert (tap.action, tap.seat) == ("moved-in", 6)
+
+
+def test_a_whole_table_breaking_fits_with_six_keys_at_most(screen):
+    screen.render(tournament_hand(instruction=BREAK), OK_HEALTH, [])
+    f = screen.frame
+    keys = [t.key for t in f.targets if t.key.startswith("moved-out:")]
+    assert keys == [f"moved-out:{s}" for s in (1, 2, 3, 5, 6, 7)]
+    assert f.texts("instruction-line")[0] == "Seat 1 to T02 seat 2"
+    assert_fits(screen)
+
+
+def test_a_broken_table_says_so_with_nothing_to_tap(screen):
+    broken = InstructionView(4, "break", "tournament.12", "This table is broken", BREAK.lines, broken=True)
+    empty = dataclasses.replace(TableState(seats=clean_hand().seats), tournament=CLOCK, instruction=broken)
+    screen.render(empty, OK_HEALTH, [])
+    f = screen.frame
+    assert f.texts("instruction-title") == ["FLOOR  This table is broken"]
+    assert not [t for t in f.targets if t.key.startswith("moved")]
+    assert_fits(screen)
+
+
+def test_a_cash_table_shows_neither_strip():
+    screen = Screen(Config(), (800, 480), clock=Clock())
+    screen.render(clean_hand(), OK_HEALTH, [])
+    assert not screen.frame.find("tournament") and not screen.frame.find("instruction")
+
+
+def test_no_card_is_drawn_by_the_tournament_parts(screen):
+    screen.render(tournament_hand(instruction=BREAK), OK_HEALTH, [])
+    plain = Screen(Config(), screen.size, clock=Clock())
+    plain.render(clean_hand(), OK_HEALTH, [])
+    card_kinds = {d.kind for d in screen.frame.drawn if "card" in d.kind}
+    assert card_kinds == {d.kind for d in plain.frame.drawn if "card" in d.kind}
+    assert [d.text for d in screen.frame.drawn if "card" in d.kind] == \
+        [d.text for d in plain.frame.drawn if "card" in d.kind]
