@@ -33,6 +33,25 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--answer", action="append", default=None, metavar="KEY=LABEL",
                         help="an answer key of --question, the likely one first; repeat for each "
                              "(default: yes=Yes no=No)")
+    parser.add_argument("--clock", default=None, metavar="CLOCK.json",
+                        help="a tournament table: paint this clock payload (as the floor sends it on the clock "
+                             "topic, dealerbox/schemas/floor/clock.json) in the clock strip")
+
+
+def read_clock(path: str, at: float):
+    """The TournamentView of a clock payload file, checked against its schema (the message names the file)."""
+    import json
+
+    from ..sinks.screen.tournament import clock_view
+    from ..tournament.floor import schema_errors
+    try:
+        payload = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as e:
+        raise ValueError(f"--clock: {path}: not a readable JSON file ({e})") from e
+    errors = schema_errors("clock", payload)
+    if errors:
+        raise ValueError(f"--clock: {path}: {errors[0]} (see dealerbox/schemas/floor/clock.json)")
+    return clock_view(payload, at)
 
 
 def parse_seat(text: str) -> tuple[int, str | None]:
@@ -129,6 +148,8 @@ def run(args: argparse.Namespace) -> int:
             state, health, events = table_after(args.scenario, args.step)
             if question is not None:
                 state = dataclasses.replace(state, question=question)
+            if args.clock:
+                state = dataclasses.replace(state, tournament=read_clock(args.clock, 0.0))
         except ImportError as e:
             raise ValueError(f"the scenario compiler is not available in this build ({e})") from e
         save_png(config, size, state, health, events, args.out, history=args.history, seat=seat)

@@ -29,6 +29,11 @@ def tournament_hand(**kw) -> TableState:
     return dataclasses.replace(clean_hand(), **{"tournament": CLOCK, **kw})
 
 
+def between_hands(**kw) -> TableState:
+    """The hand is over: players may go (a player still in a hand finishes it first)."""
+    return tournament_hand(phase="ended", **kw)
+
+
 @pytest.fixture(params=SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def screen(request):
     return Screen(Config(), request.param, clock=Clock())
@@ -70,7 +75,7 @@ def test_a_break_and_the_last_level_read_as_such():
 
 
 def test_the_instruction_bar_names_the_move_and_its_confirm_key_sends_moved_out(screen):
-    screen.render(tournament_hand(instruction=MOVE), OK_HEALTH, [])
+    screen.render(between_hands(instruction=MOVE), OK_HEALTH, [])
     f = screen.frame
     assert f.texts("instruction-title") == ["FLOOR  Balancing: move players"]
     assert f.texts("instruction-line") == ["Seat 5 to T02 seat 6"]
@@ -84,13 +89,13 @@ def test_the_instruction_bar_names_the_move_and_its_confirm_key_sends_moved_out(
 def test_an_arrival_gets_a_moved_in_key(screen):
     arriving = InstructionView(2, "move", "tournament.14a", "Balancing: players arrive",
                                ("Seat 6 for the player from T01 seat 5",), receive=(6,))
-    screen.render(tournament_hand(instruction=arriving), OK_HEALTH, [])
+    screen.render(between_hands(instruction=arriving), OK_HEALTH, [])
     tap = press(screen, "moved-in:6")
     assert (tap.action, tap.seat) == ("moved-in", 6)
 
 
 def test_a_whole_table_breaking_fits_with_six_keys_at_most(screen):
-    screen.render(tournament_hand(instruction=BREAK), OK_HEALTH, [])
+    screen.render(between_hands(instruction=BREAK), OK_HEALTH, [])
     f = screen.frame
     keys = [t.key for t in f.targets if t.key.startswith("moved-out:")]
     assert keys == [f"moved-out:{s}" for s in (1, 2, 3, 5, 6, 7)]
@@ -122,3 +127,13 @@ def test_no_card_is_drawn_by_the_tournament_parts(screen):
     assert card_kinds == {d.kind for d in plain.frame.drawn if "card" in d.kind}
     assert [d.text for d in screen.frame.drawn if "card" in d.kind] == \
         [d.text for d in plain.frame.drawn if "card" in d.kind]
+
+
+def test_a_player_still_in_the_hand_cannot_be_confirmed_gone_until_it_is_over(screen):
+    in_hand = tournament_hand(instruction=dataclasses.replace(MOVE, send=(3,), lines=("Seat 3 to T02 seat 6",)))
+    screen.render(in_hand, OK_HEALTH, [])
+    assert screen.frame.target("moved-out:3") is None
+    assert "S3 moved out" in screen.frame.texts("key-disabled")
+    over = dataclasses.replace(in_hand, phase="ended")
+    screen.render(over, OK_HEALTH, [])
+    assert screen.frame.target("moved-out:3") is not None

@@ -26,7 +26,7 @@ from .health import HealthView
 from .history import hand_records
 from .layout import frame_layout
 from .model import (IN_HAND_PHASES, PHASE_NAMES, UiState, confirm_keys, history_keys, open_findings,
-                    sign_keys, table_keys, who_line)
+                    seat_in_play, sign_keys, table_keys, who_line)
 from .pinpad import PinPadPainter
 from .table import TablePainter
 from .tournament import TournamentPainter, key_rows
@@ -71,7 +71,8 @@ class Renderer(TablePainter, PinPadPainter, BannerPainter, TournamentPainter):
         if at.clock and state.tournament is not None:
             self.draw_clock(frame, at.clock, state.tournament, now)
         if at.instruction and inst is not None:
-            self.draw_instruction(frame, at.instruction, inst)
+            in_play = frozenset(s.seat for s in state.seats if seat_in_play(state, s))
+            self.draw_instruction(frame, at.instruction, inst, in_play)
         if at.question and state.question is not None:
             self.draw_question(frame, at.question, state.question)
         if at.banner:

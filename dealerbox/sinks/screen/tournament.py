@@ -21,6 +21,17 @@ INSTRUCTION_BAR: theme.Colour = (70, 40, 110)  # purple: the floor's instruction
 BROKEN_BAR: theme.Colour = (60, 60, 66)
 
 
+def clock_view(payload: dict, at: float = 0.0) -> TournamentView:
+    """The view of a clock payload as the floor sends it (schemas/floor/clock.json), ``left`` at source time
+    ``at``: what ``dealerbox screenshot --clock`` paints (the engine fills the live table's own)."""
+    nxt = payload.get("next") or {}
+    return TournamentView(payload["tournament"], payload["level"], payload["small_blind"], payload["big_blind"],
+                          payload["ante"], payload["big_blind_ante"], float(payload["left"]), at, payload["running"],
+                          payload["is_break"], nxt.get("level"), nxt.get("small_blind", 0), nxt.get("big_blind", 0),
+                          nxt.get("ante", 0), nxt.get("big_blind_ante", 0), payload["next_is_break"],
+                          payload.get("players_left"), payload.get("tables_left"))
+
+
 def time_left(view: TournamentView, now: float) -> float:
     """Seconds left at ``now`` (the source clock): counting down from ``left_s`` at ``at`` while running."""
     if not view.running:
@@ -57,9 +68,11 @@ def clock_line(view: TournamentView, now: float) -> tuple[str, str, str, str]:
     return level, clock, nxt, players
 
 
-def instruction_keys(view: InstructionView) -> list[KeySpec]:
-    """One key per seat still to confirm: empty (``moved-out``) or taken (``moved-in``)."""
-    keys = [KeySpec(f"S{s} moved out", theme.KEY_CONFIRM, f"moved-out:{s}", action="moved-out", seat=s)
+def instruction_keys(view: InstructionView, in_play: frozenset[int] = frozenset()) -> list[KeySpec]:
+    """One key per seat still to confirm: empty (``moved-out``) or taken (``moved-in``). A player still in
+    the hand under way finishes it first: that key stays dim until the hand is over."""
+    keys = [KeySpec(f"S{s} moved out", theme.KEY_CONFIRM, None if s in in_play else f"moved-out:{s}",
+                    action="moved-out", seat=s)
             for s in view.send]
     keys += [KeySpec(f"S{s} moved in", theme.KEY_CONFIRM, f"moved-in:{s}", action="moved-in", seat=s)
               for s in view.receive]
@@ -96,15 +109,17 @@ class TournamentPainter(Canvas):
         self.text(frame, self.fit(nxt, "small", max(self.px(30), right - left - 2 * pad)), "small", theme.TEXT_DIM,
                   kind="clock-next", midright=(right, mid))
 
-    def draw_instruction(self, frame: Frame, rect: pygame.Rect, view: InstructionView) -> None:
-        self.layer(frame, ("instruction", tuple(rect), view), rect,
-                   lambda f, r: self._draw_instruction(f, r, view), keyed=False)
+    def draw_instruction(self, frame: Frame, rect: pygame.Rect, view: InstructionView,
+                         in_play: frozenset[int] = frozenset()) -> None:
+        self.layer(frame, ("instruction", tuple(rect), view, in_play), rect,
+                   lambda f, r: self._draw_instruction(f, r, view, in_play), keyed=False)
 
-    def _draw_instruction(self, frame: Frame, rect: pygame.Rect, view: InstructionView) -> None:
+    def _draw_instruction(self, frame: Frame, rect: pygame.Rect, view: InstructionView,
+                          in_play: frozenset[int]) -> None:
         pad = self.px(8)
         pygame.draw.rect(frame.surface, BROKEN_BAR if view.broken else INSTRUCTION_BAR, rect)
         frame.drawn.append(Drawn("instruction", view.text, rect.copy(), view.instruction))
-        keys = instruction_keys(view)
+        keys = instruction_keys(view, in_play)
         key_w = max(2 * theme.MIN_TOUCH, self.px(132))
         cols = min(len(keys), 3)
         text_w = rect.width - 2 * pad - cols * (key_w + pad)
