@@ -137,3 +137,37 @@ def test_a_player_still_in_the_hand_cannot_be_confirmed_gone_until_it_is_over(sc
     over = dataclasses.replace(in_hand, phase="ended")
     screen.render(over, OK_HEALTH, [])
     assert screen.frame.target("moved-out:3") is not None
+
+
+def test_the_readme_screenshot_command_paints_the_clock_and_names_a_bad_clock_file(tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    scenario = root / "tests/scenarios/tournament/t14a_send-the-next-big-blind.scn"
+    clock = root / "tests/fixtures/clock-level4.json"
+    env = dict(os.environ, PYTHONPATH=str(root), SDL_VIDEODRIVER="dummy")
+    out = tmp_path / "t.png"
+    done = subprocess.run([sys.executable, "-m", "dealerbox", "screenshot", str(scenario), "--step", "16",
+                           "--clock", str(clock), "--size", "800x480", "--out", str(out)], cwd=root, env=env,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert out.stat().st_size > 10_000
+    bad = tmp_path / "clock.json"
+    bad.write_text(json.dumps(dict(json.loads(clock.read_text()), level=0)))
+    done = subprocess.run([sys.executable, "-m", "dealerbox", "screenshot", str(scenario), "--clock", str(bad),
+                           "--out", str(out)], cwd=root, env=env, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and f"--clock: {bad}: level: 0 is less than the minimum of 1" in done.stderr
+
+
+def test_a_clock_payload_becomes_the_view_the_strip_paints():
+    import json
+    from pathlib import Path
+
+    from dealerbox.sinks.screen.tournament import clock_view
+    payload = json.loads((Path(__file__).resolve().parents[2] / "tests/fixtures/clock-level4.json").read_text())
+    view = clock_view(payload, 7.0)
+    assert clock_line(view, 7.0) == ("Level 4  100/200", "12:34", "Next: 150/300 BBA 300", "26 left, 3 tables")
