@@ -73,7 +73,11 @@ def read_instruction(detail: str | None, table: str) -> Instruction | None:
 
 
 def _seat(value: object) -> int | None:
-    return None if value is None else int(value)   # type: ignore[call-overload]
+    if value is None:
+        return None
+    if isinstance(value, int | str):
+        return int(value)
+    raise TypeError(f"a seat is a number, not {value!r}")
 
 
 @dataclass

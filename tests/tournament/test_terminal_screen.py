@@ -86,12 +86,22 @@ def test_the_instruction_bar_names_the_move_and_its_confirm_key_sends_moved_out(
     assert (tap.action, tap.seat) == ("moved-out", 5)
 
 
-def test_an_arrival_gets_a_moved_in_key(screen):
+def test_an_arrival_is_confirmed_with_the_chips_the_dealer_counted(screen):
     arriving = InstructionView(2, "move", "tournament.14a", "Balancing: players arrive",
                                ("Seat 6 for the player from T01 seat 5",), receive=(6,))
-    screen.render(between_hands(instruction=arriving), OK_HEALTH, [])
-    tap = press(screen, "moved-in:6")
-    assert (tap.action, tap.seat) == ("moved-in", 6)
+    state = between_hands(instruction=arriving)
+    state = dataclasses.replace(state, seats=tuple(dataclasses.replace(v, occupied=False) if v.seat == 6 else v
+                                                   for v in state.seats))
+    screen.render(state, OK_HEALTH, [])
+    assert press(screen, "moved-in:6") is None          # the keypad opens: a stack is counted, never assumed
+    screen.render(state, OK_HEALTH, [])
+    assert screen.frame.texts("sheet-title") == ["Seat 6: the moved player's chips"]
+    assert screen.frame.target("sheet:ok") is None        # nothing typed yet: nothing to send
+    for digit in "23450":
+        press(screen, f"sheet:digit:{digit}")
+        screen.render(state, OK_HEALTH, [])
+    tap = press(screen, "sheet:ok")
+    assert (tap.action, tap.seat, tap.amount) == ("moved-in", 6, 23450)
 
 
 def test_a_whole_table_breaking_fits_with_six_keys_at_most(screen):

@@ -67,6 +67,16 @@ class Table:
         self.shown()
         self.terminal.submit(press(self.screen, key))
 
+    def arrive(self, seat: int, chips: int) -> None:
+        """The moved player sits: the dealer taps the seat's key and counts the chips on the keypad."""
+        self.shown()
+        assert press(self.screen, f"moved-in:{seat}") is None
+        for digit in str(chips):
+            self.shown()
+            press(self.screen, f"sheet:digit:{digit}")
+        self.shown()
+        self.terminal.submit(press(self.screen, "sheet:ok"))
+
     def bust(self, seat: int) -> None:
         self.terminal.submit(DealerInput(0.0, "leave", seat=seat))
 
@@ -92,9 +102,10 @@ def test_three_tables_shrink_to_two_with_the_floors_moves_shown_confirmed_and_lo
         assert t01.shown().texts("instruction-line") == [f"Seat {send[0]} to T02 seat {receive[0]}"]
         assert t02.shown().target(f"moved-in:{receive[0]}") is not None
         t01.tap(f"moved-out:{send[0]}")
-        t02.tap(f"moved-in:{receive[0]}")
+        t02.arrive(receive[0], 10000)
         assert wait_until(lambda: t01.state.instruction is None and t02.state.instruction is None, 10)
         assert wait_until(lambda: (len(t01.seated()), len(t02.seated())) == (7, 6), 5)
+        assert t02.state.seats[receive[0] - 1].stack == 10000
         # two busts: 7, 6, 6 still needs three tables; 6, 6, 6 fits in two and T03 breaks first
         t03.bust(4)
         assert wait_until(lambda: len(t03.seated()) == 6, 5)
@@ -112,7 +123,7 @@ def test_three_tables_shrink_to_two_with_the_floors_moves_shown_confirmed_and_lo
             t03.tap(f"moved-out:{seat}")
         for t in (t01, t02):
             for seat in t.state.instruction.receive:
-                t.tap(f"moved-in:{seat}")
+                t.arrive(seat, 10000)
         assert wait_until(lambda: t03.state.instruction is not None and t03.state.instruction.broken, 10)
         assert t03.shown().texts("instruction-title") == ["FLOOR  This table is broken"]
         assert wait_until(lambda: (len(t01.seated()), len(t02.seated()), len(t03.seated())) == (9, 9, 0), 10)

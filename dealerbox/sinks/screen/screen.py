@@ -277,6 +277,8 @@ class Screen:
                 self.ui.history_page = max(0, self.ui.history_page - 1)
             elif target.ui == "seat" and target.seat is not None:
                 self.open_sheet(target.seat, target.ref == "taken")
+            elif target.ui == "moved-in" and target.seat is not None:   # the floor's arrival: count the chips
+                self.open_sheet(target.seat, False, "moved-in")
             return None
         self.ui.confirm = None
         return DealerInput(self.clock(), target.action, seat=target.seat, ref=target.ref, seats=target.seats,

@@ -14,8 +14,11 @@ from dataclasses import dataclass, replace
 MAX_DIGITS = 7          # 9,999,999: more digits than any table needs, so a stuck finger stops here
 MAX_FACTOR = 100        # an amount above 100 buy-ins is taken for a typo, not a buy-in
 
-# Modes: "sit" (keypad, empty seat), "menu" (occupied seat), "rebuy" (keypad), "leave" (confirm).
-KEYPAD_MODES = ("sit", "rebuy")
+# Modes: "sit" (keypad, empty seat), "menu" (occupied seat), "rebuy" (keypad), "leave" (confirm), "moved-in"
+# (keypad, empty seat: the stack of a tournament player the floor moved here, counted by the dealer).
+KEYPAD_MODES = ("sit", "rebuy", "moved-in")
+EMPTY_SEAT_MODES = ("sit", "moved-in")
+MOVED_MAX = 10 ** MAX_DIGITS - 1   # a tournament stack has no buy-in to guard against
 
 
 def max_amount(buy_in: int, big_blind: int = 0) -> int:
@@ -43,10 +46,12 @@ class SeatSheet:
 
     @property
     def occupied(self) -> bool:
-        """The seat the sheet expects: a player in it for everything but ``sit``."""
-        return self.mode != "sit"
+        """The seat the sheet expects: a player in it for everything but ``sit`` and ``moved-in``."""
+        return self.mode not in EMPTY_SEAT_MODES
 
     def to(self, mode: str, t: float) -> "SeatSheet":
+        if mode == "moved-in":   # no prefill: the moved player's chips are counted, never assumed
+            return replace(self, mode=mode, entry="", fresh=False, prefill=0, maximum=MOVED_MAX, opened_at=t)
         entry = str(self.prefill) if mode in KEYPAD_MODES else ""
         return replace(self, mode=mode, entry=entry, fresh=True, opened_at=t)
 

@@ -53,7 +53,8 @@ class SheetPainter(Canvas):
         frame.drawn.append(Drawn("sheet", sheet.mode, rect.copy(), sheet.seat))
         inner = rect.inflate(-2 * pad, -2 * pad)
         title = {"sit": f"Seat {sheet.seat}: seat a player", "menu": f"Seat {sheet.seat}",
-                 "rebuy": f"Seat {sheet.seat}: rebuy", "leave": f"Seat {sheet.seat}: leave the table?"}[sheet.mode]
+                 "rebuy": f"Seat {sheet.seat}: rebuy", "leave": f"Seat {sheet.seat}: leave the table?",
+                 "moved-in": f"Seat {sheet.seat}: the moved player's chips"}[sheet.mode]
         if sheet.occupied:
             title += f"   stack {view.stack:,}"
         r = self.text(frame, self.fit(title, "big", inner.width), "big", theme.TEXT, kind="sheet-title",
@@ -98,7 +99,7 @@ class SheetPainter(Canvas):
                   midtop=(col.centerx, field.bottom + self.px(4)))
         cancel = pygame.Rect(col.left, area.top + 3 * (key_h + gap), col.width, key_h)
         ok = cancel.move(0, -(key_h + gap))
-        verb = "Seat" if sheet.mode == "sit" else "Add"
+        verb = "Add" if sheet.mode == "rebuy" else "Seat"
         ok_target = None
         if amount is not None:
             ok_target = Target("sheet:ok", f"{verb} {amount:,}", ok, action=sheet.mode, seat=sheet.seat, amount=amount)

@@ -4,7 +4,8 @@ bar (who moves where, one confirm key per seat; "this table is broken"). Never a
 
 The pure half (``clock_line``, ``instruction_keys``...) decides the words and the keys; ``TournamentPainter``
 draws them. Each confirm key sends a tap through ``Terminal.submit`` like every other key:
-``moved-out`` (the seat is empty) or ``moved-in`` (the seat is taken).
+``moved-out`` (the seat is empty) or ``moved-in`` (the seat is taken, with the player's chips as the dealer
+counted them on the seat sheet's keypad).
 """
 
 from __future__ import annotations
@@ -74,8 +75,9 @@ def instruction_keys(view: InstructionView, in_play: frozenset[int] = frozenset(
     keys = [KeySpec(f"S{s} moved out", theme.KEY_CONFIRM, None if s in in_play else f"moved-out:{s}",
                     action="moved-out", seat=s)
             for s in view.send]
-    keys += [KeySpec(f"S{s} moved in", theme.KEY_CONFIRM, f"moved-in:{s}", action="moved-in", seat=s)
-              for s in view.receive]
+    # a moved player's stack is counted on the seat sheet's keypad, then sent with the moved-in tap
+    keys += [KeySpec(f"S{s} moved in", theme.KEY_CONFIRM, f"moved-in:{s}", ui="moved-in", seat=s)
+             for s in view.receive]
     return keys
 
 
