@@ -139,13 +139,26 @@ def follow(engine: Engine, e: DealerInput) -> list[te.TableEvent]:
         moves.close_if_done(engine.occupied)
         return out + _raise(engine, e.t, said)
     # moved-in: seated at once, not a new player waiting for the button to pass (Tournaments 15)
+    said = _unassigned(moves, e.seat)
     out = engine._dealer(DealerInput(e.t, "sit", seat=e.seat, amount=e.amount))
     engine.betting.new_players.discard(e.seat)
     engine.betting.owes.pop(e.seat, None)
     moves.moved_in.add(e.seat)
     moves.receive.pop(e.seat, None)
     moves.close_if_done(engine.occupied)
-    return out
+    return out + _raise(engine, e.t, said)
+
+
+def _unassigned(moves: TableMoves, seat: int) -> list[Raise]:
+    """An arrival in a seat the floor did not assign (arrivals take only the floor's seats, Tournaments 12)."""
+    if not moves.instruction or not moves.receive or seat in moves.receive:
+        return []
+    assigned = ", ".join(map(str, sorted(moves.receive)))
+    if moves.rule == "tournament.12":
+        return [("tournament.12", "floor", "continues", f"Seat {seat} was taken by a player from a broken table, "
+                 f"but the floor assigned seat(s) {assigned}: call the floor.", (seat,))]
+    return [("tournament.14b", "dealer", "continues", f"Seat {seat} was taken, but the floor's plan {moves.plan} "
+             f"seats the arrival at seat(s) {assigned}: call the floor.", (seat,))]
 
 
 def dealt(engine: Engine, t: float, order: tuple[int, ...]) -> list[te.TableEvent]:

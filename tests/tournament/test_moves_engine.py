@@ -132,3 +132,15 @@ def test_an_older_plan_arriving_late_changes_nothing():
     table.floor(instruction("T01", "move", [("T01", 5, "T02", 6)], plan=3))
     assert table.findings(table.floor(instruction("T01", "move", [("T01", 2, "T02", 6)], plan=2))) == []
     assert table.state.instruction.send == (5,)
+
+
+def test_an_arrival_in_a_seat_the_floor_did_not_assign_is_said():
+    table = Table(table="T02", seated=range(1, 6))
+    table.floor(instruction("T02", "move", [("T03", 1, "T02", 6)], rule="tournament.12"))
+    said = table.tap("moved-in", seat=8, amount=5000)
+    assert table.findings(said) == [("tournament.12", "floor", (8,))]
+    assert table.state.instruction.receive == (6,)
+    balancing = Table(table="T02", seated=range(1, 6))
+    balancing.floor(instruction("T02", "move", [("T01", 5, "T02", 6)]))
+    assert balancing.findings(balancing.tap("moved-in", seat=7, amount=5000)) == [("tournament.14b", "dealer", (7,))]
+    assert balancing.findings(balancing.tap("moved-in", seat=6, amount=5000)) == []
