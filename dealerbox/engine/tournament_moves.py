@@ -140,6 +140,8 @@ def follow(engine: Engine, e: DealerInput) -> list[te.TableEvent]:
         return out + _raise(engine, e.t, said)
     # moved-in: seated at once, not a new player waiting for the button to pass (Tournaments 15)
     said = _unassigned(moves, e.seat)
+    if moves.broken:   # the floor reopened a broken table: it is a table again
+        moves.broken = moves.breaking = False
     out = engine._dealer(DealerInput(e.t, "sit", seat=e.seat, amount=e.amount))
     engine.betting.new_players.discard(e.seat)
     engine.betting.owes.pop(e.seat, None)

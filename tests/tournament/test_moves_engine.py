@@ -85,6 +85,8 @@ def test_a_broken_table_lists_every_destination_and_shows_broken_once_empty():
     table.tap("moved-out", seat=3)
     view = table.state.instruction
     assert view.broken and view.text == "This table is broken" and view.send == ()
+    table.tap("moved-in", seat=4, amount=3000)     # the floor reopens it later
+    assert table.state.instruction is None
 
 
 def test_a_redraw_after_a_plan_keeps_the_plans_arrivals_open_until_the_next_deal():
