@@ -22,6 +22,7 @@ from dealerbox.sinks.floor.link import FloorLink
 from dealerbox.sinks.screen import Screen
 from dealerbox.sources import open_log
 from dealerbox.sources.replaying import ReplayingSource
+from dealerbox.tournament.config import load
 from tests.test_floor_contract import ROOT, link_config
 from tests.test_screen import OK_HEALTH, Clock, press
 from tests.waiting import wait_until
@@ -42,11 +43,11 @@ class Table:
         config = link_config(tmp_path, broker.port, table=name)
         self.config = dataclasses.replace(config, table=dataclasses.replace(config.table, kind="tournament"))
         registry = registry_from_enrolment(log.header.enrolment)
-        self.recorder = Recorder(tmp_path / "logs", table_header(self.config, registry), name=name)
+        event = load(tournament_file(tmp_path))      # as `dealerbox run` loads the [tournament] file
+        self.recorder = Recorder(tmp_path / "logs", table_header(self.config, registry, tournament=event), name=name)
         self.link = FloorLink(self.config, reconnect_min=0.05, reconnect_max=0.3)
-        self.link.follow_tournament("SUN-500")
         self.terminal = Terminal(self.config, registry, ReplayingSource(log, speed=0), recorder=self.recorder,
-                                 floor=self.link)
+                                 floor=self.link, tournament=event)
         self.screen = Screen(self.config, (800, 480), clock=Clock())
         self.name = name
 
@@ -85,6 +86,7 @@ def test_three_tables_shrink_to_two_with_the_floors_moves_shown_confirmed_and_lo
     tables = {"T01": Table(broker, tmp_path, "T01", range(1, 9)), "T02": Table(broker, tmp_path, "T02", range(1, 6)),
               "T03": Table(broker, tmp_path, "T03", range(1, 8))}
     for t in tables.values():
+        assert t.link.tournament_topics()[1] == "dealerbox/demo/tournament/SUN-500/clock"   # from the Terminal
         t.terminal.start()
     assert wait_until(lambda: all(t.link.health()["connected"] and t.link.health()["states_published"]
                                   and len(t.seated()) for t in tables.values()), 15)
@@ -138,6 +140,9 @@ def test_three_tables_shrink_to_two_with_the_floors_moves_shown_confirmed_and_lo
     instruction = next(i for i in inputs if i.action == "floor-instruction")
     assert instruction.by == "floor" and json.loads(instruction.detail)["instruction"] == "break"
     assert sorted(i.seat for i in inputs if i.action == "moved-out") == list(breaking.send)
+    clocks = [json.loads(i.detail) for i in inputs if i.action == "floor-clock"]
+    assert clocks and clocks[0]["tournament"] == "SUN-500" and all(i.by == "floor" for i in inputs
+                                                                     if i.action.startswith("floor-"))
     replay = Pipeline.from_header(open_log(t03.recorder.path).header)
     for r in records:
         replay.feed(r)
