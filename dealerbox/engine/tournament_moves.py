@@ -218,7 +218,8 @@ def _instructed(moves: TableMoves, detail: str | None, engine: Engine) -> list[R
                      tuple(sorted(moves.send))))
         return said
     if moves.send:
-        flagged = [r for r in balance_flags(inst.counts) if r.ruling.startswith(f"{moves.table} has")]
+        in_play = {n: c for n, c in inst.counts.items() if c > 0}   # an emptied (broken) table balances nothing
+        flagged = [r for r in balance_flags(in_play) if r.ruling.startswith(f"{moves.table} has")]
         said += [(r.rule, r.severity, r.outcome, r.ruling + ".", ()) for r in flagged]
         for seat, where in sorted(moves.send.items()):
             said.append(("tournament.14a", "dealer", "continues",

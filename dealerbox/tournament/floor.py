@@ -148,6 +148,7 @@ class Director:
     def _messages(self, p: Plan, at: float) -> list[tuple[str, Payload]]:
         out: list[tuple[str, Payload]] = []
         tables_left = len([n for n in self.tables if n not in self.broken])
+        live = {n: c for n, c in self.counts().items() if n not in self.broken}   # the tables still in play
 
         def send(table: str, instruction: str, rule: str, moves: tuple[Move, ...]) -> None:
             self.seq += 1
@@ -156,7 +157,7 @@ class Director:
                 "boot": self.boot, "seq": self.seq, "at": at, "plan": self.plans, "instruction": instruction,
                 "rule": rule, "moves": [{"from_table": m.from_table, "from_seat": m.from_seat,
                                          "to_table": m.to_table, "to_seat": m.to_seat} for m in moves],
-                "tables_left": tables_left, "counts": self.counts(), "from": self.name}))
+                "tables_left": tables_left, "counts": live, "from": self.name}))
 
         involved = sorted({m.from_table for m in p.moves} | {m.to_table for m in p.moves})
         for table in involved:

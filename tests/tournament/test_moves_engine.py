@@ -146,3 +146,12 @@ def test_an_arrival_in_a_seat_the_floor_did_not_assign_is_said():
     balancing.floor(instruction("T02", "move", [("T01", 5, "T02", 6)]))
     assert balancing.findings(balancing.tap("moved-in", seat=7, amount=5000)) == [("tournament.14b", "dealer", (7,))]
     assert balancing.findings(balancing.tap("moved-in", seat=6, amount=5000)) == []
+
+
+def test_a_broken_tables_empty_count_flags_nobody():
+    table = Table(seated=range(1, 8))
+    said = table.floor(instruction("T01", "move", [("T01", 5, "T02", 6)], counts={"T01": 7, "T02": 5, "T03": 0}))
+    assert [r for r, _, _ in table.findings(said)] == ["tournament.16", "tournament.14a"]   # 7 against 5
+    table = Table(seated=range(1, 7))
+    said = table.floor(instruction("T01", "move", [("T01", 5, "T02", 6)], counts={"T01": 6, "T02": 5, "T03": 0}))
+    assert [r for r, _, _ in table.findings(said)] == ["tournament.14a"]                   # 6 against 5: balanced

@@ -140,3 +140,20 @@ def test_the_state_topic_carries_the_tournament_part_so_the_director_counts_seat
     assert seats_from_state("T03", payload, 9).occupied == {1, 2, 5}
     cash = c.state_payload(c.Envelope("demo", "T01", "b1"), TableState(seats=seats), 5.0, 1.0e9, {}, {})
     assert "tournament" not in cash
+
+
+def test_the_directors_instructions_carry_the_counts_of_the_tables_still_in_play(tmp_path):
+    from dealerbox.tournament.config import load
+    from dealerbox.tournament.floor import Director
+
+    from .tables import state
+    d = Director(load(tournament_file(tmp_path)), "demo", "boot1")
+    for table, seated, button in (("T01", set(range(1, 9)), 2), ("T02", {1, 2, 3, 4, 5}, 1),
+                                  ("T03", set(range(1, 8)), 1)):
+        out = d.observe(table, state(table, seated, button), 0.0, 1.0)
+    assert {p["counts"]["T01"] for _, p in out} == {8} and out[0][1]["counts"] == {"T01": 8, "T02": 5, "T03": 7}
+    d.observe("T01", state("T01", {1, 2, 3, 4, 6, 7}, 2), 1.0, 2.0)
+    d.observe("T02", state("T02", {1, 2, 3, 4, 5, 6}, 1), 2.0, 3.0)
+    out = d.observe("T03", state("T03", {1, 2, 3, 5, 6, 7}, 1), 3.0, 4.0)   # 6, 6, 6: T03 breaks
+    assert out and all(schema_errors("tournament", p) == [] for _, p in out)
+    assert all(set(p["counts"]) == {"T01", "T02"} for _, p in out)           # the broken table is not counted
