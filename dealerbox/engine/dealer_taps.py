@@ -17,6 +17,9 @@ class DealerTaps:
     def _dealer(self, e: ev.DealerInput) -> list[te.TableEvent]:
         t, h = e.t, self.hand
         a = e.action
+        tournament = self._tournament_tap(e)   # None at a cash table and for taps a tournament reads as usual
+        if tournament is not None:
+            return tournament
         if a == "sit" and e.seat is not None:
             self.occupied.add(e.seat)
             return self.betting.sit(t, e.seat, e.amount or self.config.game.buy_in)

@@ -59,7 +59,7 @@ class ScenarioPlayer(TableSteps, ChipSteps):
             self.steps.append(Step(line.no, line.raw, len(self.records)))
         if not started:
             self.begin(settings)
-        return CompiledScenario(table_header(self.config, self.registry), self.records, self.steps, self.name, self.config, self.registry)
+        return CompiledScenario(table_header(self.config, self.registry, tournament=settings.tournament), self.records, self.steps, self.name, self.config, self.registry)
 
     def _flush(self) -> None:
         """Turn the choreography's new messages into records (the Encoder numbers the frames)."""
@@ -113,10 +113,10 @@ class ScenarioPlayer(TableSteps, ChipSteps):
                 fields[k] = int(v)
             elif k == "seats":
                 fields[k] = tuple(int(s) for s in v.split(","))
-            elif k in ("card", "ref", "choice"):
-                fields[k] = v
+            elif k in ("card", "ref", "choice", "detail"):
+                fields[k] = v   # detail: a floor payload as compact JSON, no spaces (floor-clock, floor-instruction)
             else:
-                raise StepError(f"{action}: unknown field {k!r} (seat, card, amount, ref, seats, choice)")
+                raise StepError(f"{action}: unknown field {k!r} (seat, card, amount, ref, seats, choice, detail)")
         self.c.tap(action, **fields)
 
     def _do_tap(self, args: list[str]) -> None:
