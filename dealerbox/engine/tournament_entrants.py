@@ -8,10 +8,17 @@ The dealer's taps: ``away`` (the player stepped away: still dealt in and posted 
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
 from . import events as te
 from . import inputs as ev
 from .misdeal import Ruling
 from .tournament_play_rules import engine_ruling
+
+if TYPE_CHECKING:   # the type only: a cash table never loads the tournament package
+    from ..tournament.entrants import Entitled
+    from ..tournament.ruling import Ruling as TournamentRuling
 
 
 class TournamentEntrants:
@@ -24,13 +31,16 @@ class TournamentEntrants:
         self.rebuys_made: dict[int, int] = {}    # seat -> rebuys taken (Tournaments 33)
         self.event_played = False                # a deal of the event has been played here (Tournaments 3)
         self.away_ruled: int | None = None       # the hand whose away hands were ruled at the last card
-        self.entitled_at_start = None            # this hand's Entitled (dealerbox.tournament.entrants), if any
+        self.entitled_at_start: Entitled | None = None   # the seats dealt in, as this hand started
 
-    def _entitled_now(self, level: int):
-        """The seats dealt in now (``dealerbox.tournament.entrants.Entitled``)."""
-        from ..tournament.entrants import entitled   # only a tournament table loads the tournament package
+    def _entitled_now(self, level: int) -> Entitled:
+        """The seats dealt in now: the paid ones (chips on the table), the away among them and, with the event's
+        file, the late-entry seats held at this table (``dealerbox.tournament.entrants``)."""
+        from ..tournament.entrants import Entitled, entitled   # only a tournament table loads the package
         stacks = self.betting.stacks
         paid = {s for s in self.occupied if stacks.get(s, 0) > 0} - self.held_open
+        if self.tournament is None:      # table.kind = "tournament" without the event's file: no held seats
+            return Entitled(frozenset(paid), frozenset(self.away & paid), frozenset())
         return entitled(self.tournament, self.config.table.id, paid, self.away, level, frozenset(self.sold))
 
     # --- taps --------------------------------------------------------------------------------------------------
@@ -83,16 +93,10 @@ class TournamentEntrants:
 
     def _entrants_at_start(self, t: float) -> list[te.TableEvent]:
         """The hand has started: prompt the dealer to post for the away and held seats dealt in (5, 9)."""
-        if self.tournament is None:
-            if not self.away & set(self.hand.order):
-                return []
-            seats = tuple(sorted(self.away & set(self.hand.order)))
-            return self._rulings(t, [Ruling("tournament.9", "continues", "Post the blinds and antes for seat(s) "
-                                            + ", ".join(map(str, seats)) + ": dealt in though not at the table", seats)])
         from ..tournament.entrants import check_deal
         e = self._entitled_now(self._tournament_level())
-        held = e.held | (self.held_open & set(self.hand.order))
-        e = type(e)(e.paid, e.away, frozenset(held))
+        # a seat still held once the late entry closes is posted for until the floor has its stack removed
+        e = replace(e, held=e.held | frozenset(self.held_open & set(self.hand.order)))
         self.entitled_at_start = e
         rulings = [engine_ruling(r) for r in check_deal(e, set(self.hand.order), not self.event_played)
                    if r.outcome == "continues"]
@@ -101,30 +105,21 @@ class TournamentEntrants:
     def _entrant_rulings(self, rulings: list[Ruling]) -> list[Ruling]:
         """A seat entitled to a hand and dealt out is cited as the tournament rule: Tournaments 3 at the event's
         first deal, 9 for an away seat, 5 for a held one; a present seat later stays Misdeals 1(j)."""
-        e = self.entitled_at_start if self.tournament is not None else None
         out: list[Ruling] = []
         for r in rulings:
-            if r.rule == "misdeal.1j" and r.outcome == "misdeal" and self.hand is not None:
-                out += self._dealt_out(r, e)
-            else:
-                out.append(r)
+            found = self._dealt_out() if r.rule == "misdeal.1j" and r.outcome == "misdeal" else None
+            out.append(Ruling(found.rule, "misdeal", found.ruling + ". Cards back to the shoe, reshuffle, same "
+                              "button; every chip goes back to whoever put it in.", found.seats) if found else r)
         return out
 
-    def _dealt_out(self, r: Ruling, e) -> list[Ruling]:
-        seats = set(r.seats)
-        if e is None:
-            if not seats & self.away:
-                return [r]
-            rule, text = "tournament.9", f"seat(s) {', '.join(map(str, sorted(seats)))} away must be dealt in"
-        else:
-            from ..tournament.entrants import check_deal
-            dealt = {s for s in self.hand.order if self.hand.deal.held.get(s)}
-            found = [x for x in check_deal(e, dealt, not self.event_played) if x.outcome == "misdeal"]
-            if not found:
-                return [r]
-            rule, text = found[0].rule, found[0].ruling
-        return [Ruling(rule, "misdeal", text + ". Cards back to the shoe, reshuffle, same button; every chip goes "
-                       "back to whoever put it in.", r.seats)]
+    def _dealt_out(self) -> TournamentRuling | None:
+        """The tournament's misdeal for the seats this deal left out, or None when Misdeals 1(j) stands."""
+        e, h = self.entitled_at_start, self.hand
+        if e is None or h is None:
+            return None
+        from ..tournament.entrants import check_deal
+        dealt = {s for s in h.order if h.deal.held.get(s)}
+        return next((x for x in check_deal(e, dealt, not self.event_played) if x.outcome == "misdeal"), None)
 
     def _away_hands_dead(self) -> list[Ruling]:
         """At the last starting card: the away players not back have dead hands (Tournaments 11)."""
@@ -132,11 +127,6 @@ class TournamentEntrants:
         if not h.deal.dealt_all or self.away_ruled == h.number or not self.away & set(h.order):
             return []
         self.away_ruled = h.number
-        still = self.away & set(h.order)
-        text = ("Seat(s) " + ", ".join(map(str, sorted(still)))
-                + " not back by the last starting card: the hand is dead")
-        if self.tournament is not None:
-            from ..tournament.entrants import away_hand_dead
-            r = away_hand_dead(self._entitled_now(self._tournament_level()), still, True)
-            return [engine_ruling(r)] if r is not None else []
-        return [Ruling("tournament.11", "dead-hand", text, tuple(sorted(still)))]
+        from ..tournament.entrants import away_hand_dead
+        r = away_hand_dead(self._entitled_now(self._tournament_level()), self.away & set(h.order), True)
+        return [engine_ruling(r)] if r is not None else []

@@ -9,14 +9,18 @@ tournament table needs it, so a cash table never loads the tournament package (n
 from __future__ import annotations
 
 import json
+from typing import TYPE_CHECKING
 
 from . import events as te
 from . import inputs as ev
 from .misdeal import Ruling
 from .structures import LIMIT
 
+if TYPE_CHECKING:   # the type only: a cash table never loads the tournament package
+    from ..tournament.ruling import Ruling as TournamentRuling
 
-def engine_ruling(r) -> Ruling:
+
+def engine_ruling(r: TournamentRuling) -> Ruling:
     """A tournament ruling (``dealerbox.tournament.ruling.Ruling``) as the engine raises it."""
     return Ruling(r.rule, r.outcome, r.ruling, tuple(r.seats), severity=r.severity)
 

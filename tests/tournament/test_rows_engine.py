@@ -82,3 +82,15 @@ def test_the_race_award_names_the_seat_left_without_chips_first():
     award = found(events, "tournament.8c")
     assert award[0].ruling == "Race: one 25 each to seat 3 (7h)" and award[1].seats == (3,)
     assert pipe.engine.race is None and not [e for e in events if e.kind == "HandStarted"]
+
+
+def test_a_tournament_table_without_the_events_file_deals_the_away_player_in_and_kills_the_hand():
+    text = TABLE.format(table="T02").replace("tournament t03_event.toml\n", "set table.kind tournament\n")
+    compiled = compile_text(text + "away 5\nblinds\ndeal hole cards\nchips OTHER:25 -> bet5\nwait 1s\nheartbeat\n",
+                            name=str(FOLDER / "inline.scn"))
+    pipe = Pipeline.from_header(compiled.header)
+    events = [e for record in compiled.records for e in pipe.feed(record)]
+    assert pipe.engine.tournament is None and compiled.config.is_tournament
+    assert [(f.outcome, f.seats) for f in found(events, "tournament.9")] == [("continues", (5,))]
+    assert [(f.outcome, f.seats) for f in found(events, "tournament.11")] == [("dead-hand", (5,))]
+    assert not found(events, "tournament.24")        # no chip set without the event: the house's rule stands
