@@ -119,4 +119,8 @@ class TournamentChips:
             cards[seat] = cards.get(seat, ()) + (card,)
         result = award(chip_race, cards)
         self.race = None
-        return self._rulings(t, [engine_ruling(r) for r in result.rulings])
+        out = self._rulings(t, [engine_ruling(r) for r in result.rulings])
+        for seat, n in sorted(odd.items()):   # the odd chips leave; the winners get the new chip
+            out += self.betting.chips_changed(t, seat, result.chips.get(seat, 0) * race.new_value
+                                              - n * race.old_value, "race")
+        return out

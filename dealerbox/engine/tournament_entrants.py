@@ -47,7 +47,7 @@ class TournamentEntrants:
     def _entrant_tap(self, e: ev.DealerInput) -> list[te.TableEvent] | None:
         """The entrant taps at a tournament table; None when the usual handling of the tap follows."""
         seat = e.seat
-        if e.action == "away" and seat is not None:
+        if e.action in ("away", "sit-out") and seat is not None:   # a tournament player is blinded, never sat out
             if seat in self.occupied:
                 self.away.add(seat)
             return []

@@ -82,6 +82,8 @@ def test_the_race_award_names_the_seat_left_without_chips_first():
     award = found(events, "tournament.8c")
     assert award[0].ruling == "Race: one 25 each to seat 3 (7h)" and award[1].seats == (3,)
     assert pipe.engine.race is None and not [e for e in events if e.kind == "HandStarted"]
+    raced = {e.seat: (e.stack, e.reason) for e in events if e.kind == "StackChanged"}
+    assert raced == {1: (4985, "race"), 3: (25, "race")}      # 15 in 5s gone; 10 in 5s for a 25
 
 
 def test_a_tournament_table_without_the_events_file_deals_the_away_player_in_and_kills_the_hand():
@@ -94,3 +96,10 @@ def test_a_tournament_table_without_the_events_file_deals_the_away_player_in_and
     assert [(f.outcome, f.seats) for f in found(events, "tournament.9")] == [("continues", (5,))]
     assert [(f.outcome, f.seats) for f in found(events, "tournament.11")] == [("dead-hand", (5,))]
     assert not found(events, "tournament.24")        # no chip set without the event: the house's rule stands
+
+
+def test_sitting_out_at_a_tournament_table_is_being_away_the_seat_is_still_dealt_in():
+    _, events = play("sit-out 5\nblinds\ndeal hole cards\n")
+    assert 5 in next(e for e in events if e.kind == "HandStarted").seats
+    assert [f.seats for f in found(events, "tournament.11")] == [(5,)]
+    assert not found(events, "misdeal.1i")
