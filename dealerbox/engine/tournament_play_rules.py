@@ -31,6 +31,7 @@ class TournamentPlayRules:
     floor_level: int | None = None          # the level the floor's clock last said (a "floor-clock" input)
     players_in_event: int | None = None     # players left in the event, as the floor's clock counts them
     deck_change_allowed = False             # a dealer change or a damaged card since the deck came in
+    floor_clock_unread = 0                  # clock payloads that did not read (counted, ignored)
 
     def _tournament_table(self) -> bool:
         """A tournament table: the tournament rows apply here and nowhere else."""
@@ -72,10 +73,11 @@ class TournamentPlayRules:
         """Keep the level and the players left from a clock payload; a payload that does not read is ignored
         (the floor link checked it against its schema before it became an input)."""
         try:
-            clock = json.loads(e.detail or "{}")
+            clock = json.loads(e.detail or "")
         except ValueError:
-            return
+            clock = None
         if not isinstance(clock, dict):
+            self.floor_clock_unread += 1
             return
         level, players = clock.get("level"), clock.get("players_left")
         if isinstance(level, int) and level >= 1:

@@ -103,3 +103,22 @@ def test_sitting_out_at_a_tournament_table_is_being_away_the_seat_is_still_dealt
     assert 5 in next(e for e in events if e.kind == "HandStarted").seats
     assert [f.seats for f in found(events, "tournament.11")] == [(5,)]
     assert not found(events, "misdeal.1i")
+
+
+HAND_AND_NEW_DECK = ("blinds\ndeal hole cards\nfold 5\nfold 1\nwin 3\ncleanup\nwait 2s\n{between}"
+                     "shoe loaded DEMO-2\nbutton 1\nblinds\ndeal hole cards\n")
+
+
+def test_a_new_deck_after_a_new_dealer_signs_in_is_allowed_and_without_one_it_is_flagged():
+    _, changed = play(HAND_AND_NEW_DECK.format(between=""))
+    assert [f.outcome for f in found(changed, "tournament.28")] == ["continues"]
+    assert not found(changed, "procedures.21")       # replaced at a tournament table
+    _, new_dealer = play(HAND_AND_NEW_DECK.format(between="tap sign-in by D7 ref pin\n"))
+    assert not found(new_dealer, "tournament.28")
+    assert [e.deck_id for e in new_dealer if e.kind == "DeckChanged"][-1] == "DEMO-2"
+
+
+def test_a_clock_payload_that_does_not_read_is_counted_and_changes_nothing():
+    pipe, events = play('tap floor-clock detail {"level":3\ntap floor-clock detail [2]\nblinds\n')
+    assert pipe.engine.floor_clock_unread == 2 and pipe.engine._tournament_level() == 1
+    assert not found(events, "tournament.8a")

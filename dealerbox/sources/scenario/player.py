@@ -113,10 +113,10 @@ class ScenarioPlayer(TableSteps, ChipSteps):
                 fields[k] = int(v)
             elif k == "seats":
                 fields[k] = tuple(int(s) for s in v.split(","))
-            elif k in ("card", "ref", "choice", "detail"):
+            elif k in ("card", "ref", "choice", "detail", "by"):
                 fields[k] = v   # detail: a floor payload as compact JSON, no spaces (floor-clock, floor-instruction)
             else:
-                raise StepError(f"{action}: unknown field {k!r} (seat, card, amount, ref, seats, choice, detail)")
+                raise StepError(f"{action}: unknown field {k!r} (seat, card, amount, ref, seats, choice, detail, by)")
         self.c.tap(action, **fields)
 
     def _do_tap(self, args: list[str]) -> None:
