@@ -104,7 +104,7 @@ class TournamentEntrants:
 
     def _entrant_rulings(self, rulings: list[Ruling]) -> list[Ruling]:
         """A seat entitled to a hand and dealt out is cited as the tournament rule: Tournaments 3 at the event's
-        first deal, 9 for an away seat, 5 for a held one; a present seat later stays Misdeals 1(j)."""
+        first deal, 9 for an away or a held seat; a present seat later stays Misdeals 1(j)."""
         out: list[Ruling] = []
         for r in rulings:
             found = self._dealt_out() if r.rule == "misdeal.1j" and r.outcome == "misdeal" else None

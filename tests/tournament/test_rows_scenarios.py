@@ -65,6 +65,9 @@ def test_every_wired_row_has_a_scenario_that_raises_it_and_a_near_miss_that_does
 def test_tournament_row_scenario(path):
     raised = findings(compile_file(path))
     rule = f"tournament.{row_of(path)}"
+    for f in raised:     # every tournament finding keeps to the severities and outcomes its catalogue row lists
+        row = rule_row(f["rule"])
+        assert not row.tournament or (f["severity"] in row.severities and f["outcome"] in row.outcomes), f
     if path.stem.endswith("-ok"):
         assert expectations(path) == [], f"{path.name}: a near miss expects quiet"
         assert [f for f in raised if f["rule"] == rule] == []
