@@ -122,3 +122,10 @@ def test_a_clock_payload_that_does_not_read_is_counted_and_changes_nothing():
     pipe, events = play('tap floor-clock detail {"level":3\ntap floor-clock detail [2]\nblinds\n')
     assert pipe.engine.floor_clock_unread == 2 and pipe.engine._tournament_level() == 1
     assert not found(events, "tournament.8a")
+
+
+def test_a_race_never_run_ends_with_the_next_deal_and_a_raced_off_chip_then_does_not_play():
+    pipe, events = play('tap floor-clock detail {"level":2,"players_left":30}\n'
+                        "chips 50 -> bet1\nchips 100 -> bet3\ndeal hole cards\nchips 100 5 -> bet5\nwait 1s\nheartbeat\n")
+    assert pipe.engine.race is None
+    assert [f.outcome for f in found(events, "tournament.8a")] == ["continues", "wager-corrected"]
