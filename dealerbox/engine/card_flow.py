@@ -25,6 +25,8 @@ class CardFlow:
                     self.ledger.settle_transit(uid)
                     out += self._fallen(t, uid, move.source, move.face_up is not None)
         self.ledger.left(t, zone, tag)
+        if self.race is not None and zone.startswith("seat"):
+            self._race_card_gone(tag.uid)
         h = self.hand
         if zone == "muck" and self._running() and not h.decided and not h.muck_touched:
             h.muck_touched = True

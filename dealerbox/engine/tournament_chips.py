@@ -5,7 +5,7 @@ screen. A part of :class:`engine.table.Engine`; the rulings are ``dealerbox.tour
 The race: when a level ends after which a chip colours up, the dealer is prompted (8a). Between hands each
 player's odd chips of that value go into their bet zone and the race cards are dealt face up into the seat
 zones, one per odd chip, clockwise from seat 1; the ``chip-race`` tap asks the engine to check the deal (8b)
-and then to award the new chips (8c, 8d), which the dealer carries out.
+and then shows the awards (8c, 8d); the dealer carries them out and taps again to confirm (the stacks move).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ class RaceAtTable:
     new_value: int                                           # the smallest chip staying: the prize
     chips: dict[str, int] = field(default_factory=dict)      # odd chip uid -> seat (bet zone it sits in)
     cards: list[tuple[int, str, str]] = field(default_factory=list)   # (seat, card, uid) in the order dealt
+    awarded: dict[int, int] | None = None                    # seat -> stack change, shown, awaiting the dealer
 
     def odd(self) -> dict[int, int]:
         counts: dict[int, int] = {}
@@ -101,11 +102,21 @@ class TournamentChips:
         race.cards.append((zone_seat(zone), tag.card, tag.uid))
         return []     # a race card is no hole card: nothing of a hand to report
 
+    def _race_card_gone(self, uid: str) -> None:
+        """A race card taken back (to redeal a wrong race deal) is no longer dealt."""
+        if self.race.awarded is None:
+            self.race.cards = [c for c in self.race.cards if c[2] != uid]
+
     def _race_tap(self, t: float) -> list[te.TableEvent]:
-        """The ``chip-race`` tap: check the race deal (8b); right, award the new chips (8c, 8d) and close it."""
+        """The ``chip-race`` tap: check the race deal (8b); right, show the awards (8c, 8d); tapped again once
+        the awards are shown, the dealer confirms them: the stacks change and the race is over."""
         race = self.race
         if race is None or self._running():
             return []
+        if race.awarded is not None:
+            self.race = None
+            return [e for seat, delta in sorted(race.awarded.items())
+                    for e in self.betting.chips_changed(t, seat, delta, "race")]
         from ..tournament.chips import ChipRace, award, deal_errors
         odd = race.odd()
         stacks = self.betting.stacks
@@ -118,9 +129,6 @@ class TournamentChips:
         for seat, card, _ in race.cards:
             cards[seat] = cards.get(seat, ()) + (card,)
         result = award(chip_race, cards)
-        self.race = None
-        out = self._rulings(t, [engine_ruling(r) for r in result.rulings])
-        for seat, n in sorted(odd.items()):   # the odd chips leave; the winners get the new chip
-            out += self.betting.chips_changed(t, seat, result.chips.get(seat, 0) * race.new_value
-                                              - n * race.old_value, "race")
-        return out
+        # the odd chips leave; each winner gets one new chip
+        race.awarded = {seat: result.chips.get(seat, 0) * race.new_value - n * race.old_value for seat, n in odd.items()}
+        return self._rulings(t, [engine_ruling(r) for r in result.rulings])

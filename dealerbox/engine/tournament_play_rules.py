@@ -88,7 +88,7 @@ class TournamentPlayRules:
     # --- the hand --------------------------------------------------------------------------------------------
     def _play_rules_at_start(self) -> None:
         """Set this hand's betting to the tournament's cap (Tournaments 22) and string-bet rule (23)."""
-        self.race = None     # a hand dealt ends a race left open: its chips are bets again, judged as such
+        self.race = None     # a hand dealt ends a race left open (unconfirmed awards too): its chips are bets again
         hb = self.hb
         if hb.structure.kind == LIMIT:
             hb.tournament_cap = self._players_left() > 2
