@@ -47,11 +47,13 @@ class TournamentChips:
         if self.tournament is None:
             return None
         uid = tag.uid
-        if uid in self.outside_chips:
-            return []            # already ruled: moving it (to the pot, back to the player) changes nothing
         seat = BET_OF[zone]
+        came = self.chip_from.get(uid)
+        if uid in self.outside_chips and (seat is None or (came is not None and came[0] == "pot")):
+            return []   # ruled out already, moving with the pot (gathered, pushed): it still does not play
         if seat is None:
             return None
+        self.outside_chips.pop(uid, None)   # bet again: judged afresh
         if self.race is not None and not self._running() and tag.value == self.race.old_value:
             self.race.chips[uid] = seat
             return []
@@ -71,11 +73,7 @@ class TournamentChips:
         """True when the chip leaving is none of the betting's business (it did not play, or it was raced)."""
         if self.race is not None and self.race.chips.pop(tag.uid, None) is not None:
             return True
-        if tag.uid in self.outside_chips:
-            if BET_OF[zone] is not None:
-                del self.outside_chips[tag.uid]   # it left the seat's bet zone: a new arrival is judged afresh
-            return True
-        return False
+        return tag.uid in self.outside_chips
 
     # --- the level ending: colour-up and race (8a) --------------------------------------------------------
     def _level_changed(self, t: float, old: int, new: int) -> list[te.TableEvent]:

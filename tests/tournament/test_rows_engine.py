@@ -142,3 +142,11 @@ def test_a_race_never_run_ends_with_the_next_deal_and_a_raced_off_chip_then_does
                         "chips 50 -> bet1\nchips 100 -> bet3\ndeal hole cards\nchips 100 5 -> bet5\nwait 1s\nheartbeat\n")
     assert pipe.engine.race is None
     assert [f.outcome for f in found(events, "tournament.8a")] == ["continues", "wager-corrected"]
+
+
+def test_a_foreign_chip_gathered_into_the_pot_still_does_not_play_and_bet_again_next_hand_is_ruled_again():
+    hand = "blinds\ndeal hole cards\nchips 25 OTHER:25 -> bet5\nchips 25 -> bet5\nwait 1s\ncheck 3\ngather\n"
+    pipe, events = play(hand + "fold 1\nfold 3\nwin 5\ncleanup\nwait 2s\nbutton 1\n" + hand.replace("bet5", "bet3"))
+    ended = [e for e in events if e.kind == "HandEnded"]
+    assert ended and ended[0].pots[0].amount == 125          # 25 + 50 + the 50 call in the event's chips: no foreign 25
+    assert [f.seats for f in found(events, "tournament.24")] == [(5,), (3,)]
