@@ -25,6 +25,8 @@ class CardFlow:
                     self.ledger.settle_transit(uid)
                     out += self._fallen(t, uid, move.source, move.face_up is not None)
         self.ledger.left(t, zone, tag)
+        if self.race is not None and zone.startswith("seat"):
+            self._race_card_gone(tag.uid)
         h = self.hand
         if zone == "muck" and self._running() and not h.decided and not h.muck_touched:
             h.muck_touched = True
@@ -123,6 +125,9 @@ class CardFlow:
     def _dealt(self, t: float, zone: str, tag: CardTag, face_up: bool) -> list[te.TableEvent]:
         """A card from the shoe reached ``zone``."""
         out: list[te.TableEvent] = []
+        race = self._race_card(t, zone, tag) if self.race is not None else None
+        if race is not None:
+            return race
         if not self._running():
             if zone == "board":
                 return self._info(t, "procedures.23", f"{tag.card} was turned off the stub after the hand: the card "
@@ -170,6 +175,8 @@ class CardFlow:
             # dealt in at the start and still seated: a blind that put a short stack all in still gets its cards
             rulings += h.deal.card_to_seat(seat, tag.uid, self.occupied.intersection(h.order), self._window(),
                                            acted=h.voluntary_actions > 0)
+            if self.away and self._tournament_table():
+                rulings += self._away_hands_dead()   # Tournaments 11: at the last starting card
             out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))
             if any(r.outcome in ("misdeal", "void") for r in rulings):
                 return out + self._rulings(t, rulings)

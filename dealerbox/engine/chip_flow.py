@@ -45,6 +45,9 @@ class ChipFlow:
     # --- chips -------------------------------------------------------------------------------------------------
     def _chip_entered(self, t: float, zone: str, tag: ChipTag) -> list[te.TableEvent]:
         uid = tag.uid
+        outside = self._tournament_chip_entered(t, zone, tag) if self.tournament is not None else None
+        if outside is not None:
+            return outside   # not a chip of the event's set in play, or a race chip: never the betting's
         came = self.chip_from.pop(uid, None)
         if self.pot_leaving:
             self.pot_leaving.pop(uid, None)
@@ -91,6 +94,8 @@ class ChipFlow:
         if len(self.chip_from) > 2000:   # chips taken by hand never land: forget the old ones
             self.chip_from = {u: v for u, v in self.chip_from.items() if t - v[1] < 60.0}
         self.chip_from[uid] = (zone, t)
+        if self.tournament is not None and self._tournament_chip_left(zone, tag):
+            return []
         if zone == "pot":
             self.pot_leaving[uid] = t
             self.pot_zone.pop(uid, None)

@@ -19,6 +19,9 @@ DECLARE_HOLD = 3.0    # a declared raise is complete once the hands rest this lo
 class ChipMotions:
     """Part of :class:`HandBetting`: the bet zones, read motion by motion."""
 
+    string_bet_rule = "betting.14"   # pot- and no-limit at a tournament table: "tournament.23"
+    amount_said: frozenset[int] = frozenset()   # seats that said their raise's amount (Tournaments 23)
+
     # --- sensor input ---------------------------------------------------------------------------------
     def tick(self, t: float) -> list[te.TableEvent]:
         """Close chip motions whose gap has passed, settle take-backs and declared raises at rest."""
@@ -140,6 +143,15 @@ class ChipMotions:
         if not m.values:
             return out
         out.append(te.ChipsMoved(t, self.hand, f"bet{seat}", seat, sum(m.values), tuple(m.values)))
+        if (seat in self.held and self.string_bet_rule == "tournament.23" and seat in self.seats
+                and seat not in self.amount_said):
+            # raise said without its amount, chips in a second move: a string bet; the first move is the raise
+            self.seats[seat].credited += sum(m.values)
+            out.append(self._finding(t, "tournament.23", "dealer", "wager-corrected",
+                                     f"String bet: seat {seat} said raise without an amount and added {sum(m.values)} "
+                                     f"in a second move; the first move is the raise: return the {sum(m.values)}.",
+                                     (seat,)))
+            return out + self._release(t, seat)
         if seat in self.declared or seat in self.held:
             self.declared.discard(seat)
             self.held[seat] = m.last
@@ -187,7 +199,7 @@ class ChipMotions:
             r = self.round
             if seat == r.last_actor and r.action_serial == r.last_actor_serial and not declared:
                 b.credited = present
-                return [self._finding(t, "betting.14", "dealer", "wager-corrected",
+                return [self._finding(t, self.string_bet_rule, "dealer", "wager-corrected",
                                       f"String raise: seat {seat} added {extra} in a second motion without "
                                       f"declaring a raise. The first action ({b.wager}) stands; return the {extra}.",
                                       (seat,))]

@@ -20,6 +20,9 @@ class DealerTaps:
         a = e.action
         if a in MOVE_ACTIONS:   # the floor's moves and the dealer's confirmations (engine/tournament_moves.py)
             return follow_floor_move(self, e)
+        tournament = self._tournament_tap(e)   # None at a cash table and for taps a tournament reads as usual
+        if tournament is not None:
+            return tournament
         if a == "sit" and e.seat is not None:
             self.occupied.add(e.seat)
             return self.betting.sit(t, e.seat, e.amount or self.config.game.buy_in)

@@ -27,7 +27,9 @@ class HandFlow:
         if counts:
             deck_id, back = max(counts, key=lambda k: counts[k])
             if deck_id != self.deck_id:
-                if self.deck_id is not None and self.hands_with_deck < self.deck_round:
+                if self.deck_id is not None and self._tournament_table():
+                    out += self._tournament_deck_changed(t, deck_id)   # Tournaments 28 replaces Procedures 21
+                elif self.deck_id is not None and self.hands_with_deck < self.deck_round:
                     out += self._rulings(t, [Ruling("procedures.21", "continues", f"Deck {self.deck_id} was changed "
                                          f"after {self.hands_with_deck} hands, before a full round of "
                                          f"{self.deck_round}; allowed only if it was damaged.")])

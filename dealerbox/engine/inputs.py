@@ -106,6 +106,11 @@ DEALER_ACTIONS = {
     "sign-in": "the dealer `by` (an id, never the PIN) takes over the table, proved by `ref` (\"pin\" or \"badge\")",
     "sign-out": "the dealer on duty leaves the table",
     "answer": "the dealer answers the engine's open question `ref` with `choice` (one of its answers)",
+    # At a tournament table (docs/tournaments.md): at a cash table these taps change nothing
+    "away": "the player in `seat` stepped away: still dealt in and posted for; the hand dies at the last starting card unless `back-in` (Tournaments 9, 11)",
+    "seat-sold": "the late-entry seat `seat`, held and posted for, is sold: its entrant takes it (Tournaments 5)",
+    "chip-race": "the race cards are dealt: check the race deal and show the awards; again once shown: the dealer confirms them (Tournaments 8b-8d)",
+    "deck-damaged": "the deck is changed for a damaged card: the new deck is allowed (Tournaments 28)",
     # From the floor at a tournament table: the payload as received and checked against its schema, in `detail`
     "floor-clock": "the floor's tournament clock (`detail`: the clock payload, schemas/floor/clock.json)",
     "floor-instruction": "the floor's instruction for this table (`detail`: the payload, schemas/floor/tournament.json)",

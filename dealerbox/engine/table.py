@@ -29,12 +29,15 @@ from .chip_flow import ChipFlow
 from .dealer_taps import DealerTaps
 from .hand_flow import HandFlow
 from .tournament_moves import TableMoves, dealt as moved_in_dealt
+from .tournament_chips import TournamentChips
+from .tournament_entrants import TournamentEntrants
+from .tournament_play_rules import TournamentPlayRules
 
 if TYPE_CHECKING:   # the type only: the tournament package validates with jsonschema, which a cash table never loads
     from ..tournament.config import Tournament
 
 
-class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
+class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, TournamentChips, TournamentPlayRules):
     """The table, hand after hand. Its parts by subject: cards (``card_flow``), chips and pucks (``chip_flow``),
     the dealer's taps (``dealer_taps``), the hand moving on (``hand_flow``); their state is kept here."""
 
@@ -71,6 +74,8 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
         self.dealer: str | None = None           # who signed in on the terminal (dealer_taps: sign-in/out)
         self.last_hand: Hand | None = None
         self.moves = TableMoves(config.table.id)   # the floor's moves and breaks (engine/tournament_moves.py)
+        self._entrants_init()                    # tournament tables: away, held and sold seats, rebuys
+        self._chips_init()                       # tournament tables: chips that do not play, the chip race
 
     # --- the one entry point -----------------------------------------------------------------------------
     def apply(self, event: ev.EngineInput) -> list[te.TableEvent]:
@@ -189,6 +194,8 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
             return []
         out: list[te.TableEvent] = []
         was_running = self._running()
+        if self._tournament_table():
+            rulings = self._entrant_rulings(rulings)   # a paid seat dealt out: the tournament's citation
         for r in rulings:
             if not was_running and r.outcome in ("misdeal", "void", "dead-hand"):
                 continue   # the hand had already ended: nothing left to apply it to
@@ -232,7 +239,7 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
         return self.puck if self.puck is not None else entitled[0]
 
     def _start_hand(self, t: float) -> list[te.TableEvent]:
-        out: list[te.TableEvent] = []
+        out: list[te.TableEvent] = self._entrants_before_deal(t) if self._tournament_table() else []
         button = self._expected_button(self._entitled()) or (self.puck or 1)
         self.hand_no = (self.hand_no or self.hands_before) + 1
         # A table filled afresh has no "new player between the blinds" (Blinds 7): everyone with chips plays.
@@ -250,6 +257,9 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow):
         out.append(te.HandStarted(t, self.hand_no, button, order, self.variant.key, self.hand.blinds))
         out += self.hb.opening_events
         out += moved_in_dealt(self, t, order)   # players the floor moved in are dealt in at once (Tournaments 15)
+        if self._tournament_table():
+            self._play_rules_at_start()
+            out += self._entrants_at_start(t)
         return out
 
     def _end_hand(self, t: float, outcome: str) -> list[te.TableEvent]:

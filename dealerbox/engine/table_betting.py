@@ -77,6 +77,13 @@ class TableBetting:
         self._stacks[seat] = self._stacks.get(seat, 0) + amount
         return [te.StackChanged(t, self._hand_no, seat, self._stacks[seat], "rebuy")]
 
+    def chips_changed(self, t: float, seat: int, delta: int, reason: str) -> list[te.TableEvent]:
+        """A stack changed by ``delta`` outside any wager or rebuy (``reason``: "race", a colour-up's chip race)."""
+        if seat not in self._stacks or not delta:
+            return []
+        self._stacks[seat] = max(0, self._stacks[seat] + delta)
+        return [te.StackChanged(t, self._hand_no, seat, self._stacks[seat], reason)]
+
     def wait_for_bb(self, t: float, seat: int) -> list[te.TableEvent]:
         """The ``wait-for-bb`` tap: the seat is dealt in again when the big blind reaches it (Blinds 9)."""
         self.waiting_for_bb.add(seat)

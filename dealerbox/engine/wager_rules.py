@@ -11,6 +11,8 @@ from .structures import POT_LIMIT
 class WagerRules:
     """Part of :class:`HandBetting`: a seat's wager, ruled."""
 
+    tournament_cap = False    # a tournament table: the limit cap holds heads-up too (Tournaments 22, not Betting 4)
+
     # --- the rules of a wager ---------------------------------------------------------------------------
     def _pot_now(self, seat: int) -> int:
         pot = sum(self.contributed.values()) + sum(self.dead_money.values()) + sum(b.wager for b in self.seats.values())
@@ -53,6 +55,9 @@ class WagerRules:
             if len(self._active()) >= 3 or self.round.capped_multiway:
                 extra = " (it was capped before it became heads-up, Betting 4)" if len(self._active()) < 3 else ""
                 return False, "betting.3", f"The betting is capped at a bet and {st.max_raises} raises{extra}"
+            if self.tournament_cap:
+                return False, "tournament.22", (f"The cap is a bet and {st.max_raises} raises, heads-up too, until "
+                                                "two players remain in the event")
         return True, "", ""
 
     def _act(self, t: float, seat: int, intent: int, single: int | None, declared: bool) -> list[te.TableEvent]:

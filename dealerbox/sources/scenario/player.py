@@ -59,7 +59,7 @@ class ScenarioPlayer(TableSteps, ChipSteps):
             self.steps.append(Step(line.no, line.raw, len(self.records)))
         if not started:
             self.begin(settings)
-        return CompiledScenario(table_header(self.config, self.registry), self.records, self.steps, self.name, self.config, self.registry)
+        return CompiledScenario(table_header(self.config, self.registry, tournament=settings.tournament), self.records, self.steps, self.name, self.config, self.registry)
 
     def _flush(self) -> None:
         """Turn the choreography's new messages into records (the Encoder numbers the frames)."""

@@ -15,7 +15,7 @@ from ...tags import Deck, TagRegistry, demo_registry
 from ...wire import protocol as p
 
 HOLE_CARDS = {"nlhe": 2, "plhe": 2, "flhe": 2, "plo": 4}
-SETTINGS = {"table", "game", "set", "seed", "pace", "registry"}
+SETTINGS = {"table", "game", "set", "seed", "pace", "registry", "tournament"}
 ZONE_RE = re.compile(r"^(shoe|board|burn|muck|pot|seat(10|[1-9])|bet(10|[1-9]))$")
 
 
@@ -73,6 +73,7 @@ class Settings:
         self.registry = demo_registry()
         self.seed = 0
         self.pace = 1.0
+        self.tournament = None     # ``tournament FILE``: the event a tournament table plays (tournament.config)
 
     def config(self) -> Config:
         """The table's config from what was read (raises StepError naming the bad setting)."""
@@ -118,6 +119,17 @@ class Settings:
             self.pace = seconds_arg(args, "pace 1s")
         elif head == "registry":
             self._registry(args)
+        elif head == "tournament":
+            self._tournament(args)
+
+    def _tournament(self, args: list[str]) -> None:
+        """``tournament FILE``: a tournament table playing the event in FILE (TOML, beside the scenario)."""
+        if len(args) != 1:
+            raise StepError("tournament needs the event's TOML file, beside the scenario: tournament sunday.toml")
+        from ...tournament.config import load   # a cash scenario never loads the tournament package
+        path = Path(self.name).parent / args[0]
+        self.tournament = load(path)
+        self.put("tournament", "file", str(path))
 
     def _registry(self, args: list[str]) -> None:
         """``registry demo`` (default) or ``registry FILE...`` (deck and chip files, paths beside the scenario)."""

@@ -163,9 +163,17 @@ class TableSteps(Scene):
         self.c.deal(self._card_uid(spec) if spec != "random" else self.deck.uid_of(self._random_card()), dst, True)
 
     def _do_shoe(self, args: list[str]) -> None:
-        """``shoe loaded``: every card of the deck in use is in the shoe (the board's inventory)."""
-        if args != ["loaded"]:
-            raise StepError("did you mean 'shoe loaded'?")
+        """``shoe loaded [DECK]``: every card of the deck in use is in the shoe (the board's inventory); with a
+        deck id or back, that deck replaces the one in the shoe (a deck change)."""
+        if args[:1] != ["loaded"] or len(args) > 2:
+            raise StepError("did you mean 'shoe loaded' or 'shoe loaded DEMO-2'?")
+        if len(args) == 2:
+            found = [d for d in self.registry.decks if args[1] in (d.deck_id, d.back)]
+            if not found:
+                raise StepError(f"no enrolled deck with id or back {args[1]!r}")
+            for uid in [u for u, z in self.c.where.items() if z == "shoe" and u in self.deck.cards]:
+                self.c.leave("shoe", uid)
+            self.deck = found[0]
         for card in STANDARD_DECK:
             uid = self.deck.uid_of(card)
             if self.c.where.get(uid) != "shoe":

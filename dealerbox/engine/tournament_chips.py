@@ -1,0 +1,132 @@
+"""Chips at a tournament table (Tournaments 24, 8a-8d): only the event's chip set plays; a chip coloured up
+stops playing after its last level; the chip race is read from the sensors and its awards guided on the
+screen. A part of :class:`engine.table.Engine`; the rulings are ``dealerbox.tournament.table`` and ``.chips``'.
+
+The race: when a level ends after which a chip colours up, the dealer is prompted (8a). Between hands each
+player's odd chips of that value go into their bet zone and the race cards are dealt face up into the seat
+zones, one per odd chip, clockwise from seat 1; the ``chip-race`` tap asks the engine to check the deal (8b)
+and then shows the awards (8c, 8d); the dealer carries them out and taps again to confirm (the stacks move).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..tags import CardTag, ChipTag
+from . import events as te
+from .tournament_play_rules import engine_ruling
+from .zones import BET_OF, zone_seat
+
+
+@dataclass
+class RaceAtTable:
+    old_value: int                                           # the chip raced off
+    new_value: int                                           # the smallest chip staying: the prize
+    chips: dict[str, int] = field(default_factory=dict)      # odd chip uid -> seat (bet zone it sits in)
+    cards: list[tuple[int, str, str]] = field(default_factory=list)   # (seat, card, uid) in the order dealt
+    awarded: dict[int, int] | None = None                    # seat -> stack change, shown, awaiting the dealer
+
+    def odd(self) -> dict[int, int]:
+        counts: dict[int, int] = {}
+        for seat in self.chips.values():
+            counts[seat] = counts.get(seat, 0) + 1
+        return counts
+
+
+class TournamentChips:
+    """Mixed into :class:`engine.table.Engine`."""
+
+    def _chips_init(self) -> None:
+        self.outside_chips: dict[str, tuple[int, str]] = {}   # chip uid that does not play -> (seat, rule)
+        self.race: RaceAtTable | None = None
+
+    # --- chips that do not play (24, 8a) ------------------------------------------------------------------
+    def _tournament_chip_entered(self, t: float, zone: str, tag: ChipTag) -> list[te.TableEvent] | None:
+        """A chip reaching a zone at a tournament table: a race chip, or one that does not play (a finding, and
+        it never reaches the betting); None for a chip that plays."""
+        if self.tournament is None:
+            return None
+        uid = tag.uid
+        seat = BET_OF[zone]
+        came = self.chip_from.get(uid)
+        if uid in self.outside_chips and (seat is None or (came is not None and came[0] == "pot")):
+            return []   # ruled out already, moving with the pot (gathered, pushed): it still does not play
+        if seat is None:
+            return None
+        self.outside_chips.pop(uid, None)   # bet again: judged afresh
+        if self.race is not None and not self._running() and tag.value == self.race.old_value:
+            self.race.chips[uid] = seat
+            return []
+        from ..tournament.chips import chip_does_not_play
+        from ..tournament.table import foreign_chip
+        house_ok = tag.house == self.config.enrolment.house
+        level = self._tournament_level()
+        r = foreign_chip({c.value for c in self.tournament.chips}, tag.value, house_ok, seat) \
+            or chip_does_not_play(self.tournament, level, tag.value, seat)
+        if r is None:
+            return None
+        ruled = (seat, r.rule) in self.outside_chips.values()
+        self.outside_chips[uid] = (seat, r.rule)
+        return [] if ruled else self._rulings(t, [engine_ruling(r)])
+
+    def _tournament_chip_left(self, zone: str, tag: ChipTag) -> bool:
+        """True when the chip leaving is none of the betting's business (it did not play, or it was raced)."""
+        if self.race is not None and self.race.chips.pop(tag.uid, None) is not None:
+            return True
+        return tag.uid in self.outside_chips
+
+    # --- the level ending: colour-up and race (8a) --------------------------------------------------------
+    def _level_changed(self, t: float, old: int, new: int) -> list[te.TableEvent]:
+        """Levels ``old``..``new - 1`` ended: prompt each colour-up (8a) and open the race for its chip."""
+        if self.tournament is None:
+            return []
+        from ..tournament.chips import colour_up, colour_up_prompt
+        out: list[te.TableEvent] = []
+        for ended in range(old, new):
+            r = colour_up_prompt(self.tournament, ended)
+            if r is None:
+                continue
+            out += self._rulings(t, [engine_ruling(r)])
+            for chip, new_value in colour_up(self.tournament, ended):
+                self.race = RaceAtTable(chip.value, new_value)
+        return out
+
+    # --- the race (8b, 8c, 8d) ------------------------------------------------------------------------------
+    def _race_card(self, t: float, zone: str, tag: CardTag) -> list[te.TableEvent] | None:
+        """A card dealt to a seat zone between hands while a race is open is a race card; None otherwise."""
+        race = self.race
+        if race is None or self._running() or not race.chips or zone_seat(zone) is None:
+            return None
+        race.cards.append((zone_seat(zone), tag.card, tag.uid))
+        return []     # a race card is no hole card: nothing of a hand to report
+
+    def _race_card_gone(self, uid: str) -> None:
+        """A race card taken back (to redeal a wrong race deal) is no longer dealt."""
+        if self.race.awarded is None:
+            self.race.cards = [c for c in self.race.cards if c[2] != uid]
+
+    def _race_tap(self, t: float) -> list[te.TableEvent]:
+        """The ``chip-race`` tap: check the race deal (8b); right, show the awards (8c, 8d); tapped again once
+        the awards are shown, the dealer confirms them: the stacks change and the race is over."""
+        race = self.race
+        if race is None or self._running():
+            return []
+        if race.awarded is not None:
+            self.race = None
+            return [e for seat, delta in sorted(race.awarded.items())
+                    for e in self.betting.chips_changed(t, seat, delta, "race")]
+        from ..tournament.chips import ChipRace, award, deal_errors
+        odd = race.odd()
+        stacks = self.betting.stacks
+        left = frozenset(s for s, n in odd.items() if stacks.get(s, 0) <= n * race.old_value)
+        chip_race = ChipRace(race.old_value, race.new_value, odd, left)
+        errors = deal_errors(chip_race, [(seat, card) for seat, card, _ in race.cards])
+        if errors:
+            return self._rulings(t, [engine_ruling(r) for r in errors])
+        cards: dict[int, tuple[str, ...]] = {}
+        for seat, card, _ in race.cards:
+            cards[seat] = cards.get(seat, ()) + (card,)
+        result = award(chip_race, cards)
+        # the odd chips leave; each winner gets one new chip
+        race.awarded = {seat: result.chips.get(seat, 0) * race.new_value - n * race.old_value for seat, n in odd.items()}
+        return self._rulings(t, [engine_ruling(r) for r in result.rulings])
