@@ -43,7 +43,9 @@ SIM = FIRMWARE / "build" / "dealerbox-sim"
 READER_ZONES = [0, *range(1, 11), 11, 12, 13, *range(21, 31), 31]
 SHOE, SEAT = 0, lambda n: n  # reader numbers
 BET = lambda n: 13 + n  # bet1 is reader 14
-SWEEP_BUDGET_MS = 2800  # measured ≈ 2.5 s, zones read one after the other: not the 300 ms goal (chip-stacks.md)
+# measured ≈ 340 ms with the ten PN5180s scanning side by side (2.5 s when they were read one after the other);
+# the issue's goal is 300 ms, which the Mega's SPI work per slot keeps out of reach (hardware/chip-stacks.md)
+SWEEP_BUDGET_MS = 400
 
 
 @pytest.fixture(scope="session")
@@ -407,10 +409,11 @@ def test_a_stack_of_30_on_a_reader_limited_to_14_is_uncertain_and_the_dealer_is_
 
 
 def test_a_sweep_of_ten_bet_zones_of_20_chips_is_counted_in_cycles(board):
-    """The harness counts AVR cycles from bet1's field on to bet10's field off, with BUSY held for each
-    exchange's air time: the figure in hardware/chip-stacks.md and firmware/README.md."""
+    """The harness counts AVR cycles from the first bet field on to the last one off, each exchange ending
+    with the IRQ line after its air time: the figure in hardware/chip-stacks.md, firmware/README.md and
+    `bench/run --only firmware`. The ten scans run side by side: the fields are on together."""
     lines = [f"100 add {BET(z)} {icode('sweep', z, i)}" for z in range(1, 11) for i in range(20)]
-    sim = board("\n".join(lines) + "\n6000 end\n")
+    sim = board("\n".join(lines) + "\n3000 end\n", realtime=True)
     frames, decoder = decode(sim.finish())
     assert_clean(decoder)
     arrived = [m for m in (f.message for f in frames) if isinstance(m, p.TagArrived)]
@@ -420,3 +423,22 @@ def test_a_sweep_of_ten_bet_zones_of_20_chips_is_counted_in_cycles(board):
     assert int(stats[1]) >= 2 and "0 BUSY violations" in sim.stderr
     print(f"\nsweep of 10 bet zones x 20 chips: {stats[2]} cycles = {stats[3]} ms (worst {stats[4]} cycles)")
     assert float(stats[3]) < SWEEP_BUDGET_MS
+    assert int(stats[4]) < 2_500 * 16_000  # even the sweep in which all 200 arrive: far below zone after zone
+
+
+def test_a_chip_that_never_finishes_its_reply_makes_its_zone_unreadable_not_faulty(board):
+    """A chip in bet5 begins its reply and never ends it (the PN5180 sees a start of frame, then nothing):
+    the driver's wait for the IRQ times out, the zone is reported unreadable (no reader fault, no chip
+    leaving), the other zones' scans are not held up, and the zone reads complete again once it answers."""
+    uid, other = icode("stall", 1), icode("stall", 2)
+    script = (f"100 add {BET(5)} {uid}\n100 add {BET(6)} {other}\n600 stall {BET(5)}\n"
+              f"1600 unstall {BET(5)}\n2400 end\n")
+    frames, decoder = decode(board(script).finish())
+    assert_clean(decoder)
+    msgs = [f.message for f in frames]
+    bet5 = [m for m in msgs if isinstance(m, (p.TagArrived, p.TagLeft, p.ZoneInventory)) and m.zone == 25]
+    assert bet5 == [p.TagArrived(25, bytes.fromhex(uid), p.TECH_ISO15693),
+                    p.ZoneInventory(25, p.ZONE_READ_UNREADABLE, 0),
+                    p.ZoneInventory(25, p.ZONE_READ_COMPLETE, 1)]
+    assert p.TagArrived(26, bytes.fromhex(other), p.TECH_ISO15693) in msgs
+    assert not [m for m in msgs if isinstance(m, (p.ReaderFault, p.TagLeft))]

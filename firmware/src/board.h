@@ -37,6 +37,11 @@
 #define PN5180_PROVEN_CHIPS 40
 #define PN5180_BUSY_PINS {{'K', 0}, {'K', 1}, {'K', 2}, {'K', 3}, {'K', 4}, {'K', 5}, {'K', 6}, {'K', 7}, \
                           {'F', 0}, {'F', 1}, {'F', 2}}
+/* PN5180 IRQ outputs (high while an enabled IRQ is pending: the RF exchange a SEND_DATA started is over):
+ * A3-A7 = PF3-PF7 for bet1-bet5, D17, D16, D6, D7, D8, D9 = PH0, PH1, PH3-PH6 for bet6-bet10 and the pot.
+ * Level-shifted like BUSY, 10 kOhm pull-downs: an unplugged module never signals the end of an exchange. */
+#define PN5180_IRQ_PINS {{'F', 3}, {'F', 4}, {'F', 5}, {'F', 6}, {'F', 7}, \
+                         {'H', 0}, {'H', 1}, {'H', 3}, {'H', 4}, {'H', 5}, {'H', 6}}
 
 /* Shoe orientation sensor (see hardware/wiring.md): a slotted break-beam at the shoe's mouth says "a card
  * is passing", a reflective IR sensor under it says what side faces the felt. Both inputs have pull-ups.
