@@ -17,6 +17,8 @@
  *   <ms> remove <reader> <uid-hex>    a tag leaves it
  *   <ms> deal up|down <reader> <uid>  a card slides out of the shoe's mouth (sensor sees its face),
  *                                     leaves the shoe's field 30 ms later and lands on <reader>
+ *   <ms> pass up|down <reader> <uid>  the same through a shoe read at its mouth: the card is in the shoe
+ *                                     reader's field only while it blocks the beam (25 ms), lands 35 ms later
  *   <ms> slide up|down                only the mouth sensor sees a card pass
  *   <ms> mute|unmute <reader>         the reader drops off the bus / comes back
  *   <ms> stick|unstick <reader>       the reader answers registers but never finishes a command
@@ -172,6 +174,22 @@ static void load_script(const char *path)
             memcpy(e->uid, uid, (size_t)n);
             e->uid_len = (uint8_t)n;
             e->reader = r;
+        } else if (!strcmp(action, "pass")) {
+            int n = parse_uid(a3, uid), r = atoi(a2), up = !strcmp(a1, "up");
+            if (got < 5 || !n || r < 0 || r >= STACK_FIRST || (!up && strcmp(a1, "down")))
+                die("%s line %d: expected '<ms> pass up|down <reader 0-13> <uid>'", path, line);
+            event_t *e = push(ms, line, EV_ADD); /* the card enters the mouth antenna's field with the beam */
+            memcpy(e->uid, uid, (size_t)n);
+            e->uid_len = (uint8_t)n;
+            push(ms, line, EV_MOUTH)->value = up ? 2 : 1;
+            push(ms + 25, line, EV_MOUTH)->value = 0;
+            e = push(ms + 25, line, EV_REMOVE);
+            memcpy(e->uid, uid, (size_t)n);
+            e->uid_len = (uint8_t)n;
+            e = push(ms + 60, line, EV_ADD);
+            memcpy(e->uid, uid, (size_t)n);
+            e->uid_len = (uint8_t)n;
+            e->reader = r;
         } else if (!strcmp(action, "slide")) {
             if (got < 3 || (strcmp(a1, "up") && strcmp(a1, "down")))
                 die("%s line %d: expected '<ms> slide up|down'", path, line);
@@ -202,7 +220,7 @@ static void load_script(const char *path)
             push(ms, line, EV_END);
         } else {
             die("%s line %d: unknown action (add, remove, deal, slide, mute, unmute, stick, unstick, garble, "
-                "ungarble, stall, unstall, limit, end)",
+                "ungarble, stall, unstall, limit, pass, end)",
                 path, line);
         }
     }

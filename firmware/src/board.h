@@ -51,6 +51,11 @@
 #define SHOE_MOUTH_BIT 4
 #define SHOE_FACE_BIT 5
 
+/* The shoe's reader (reader 0) has its antenna at the shoe's mouth, not around the stack (stacked NTAG inlays
+ * detune each other: hardware/README.md): it sees a card only while it slides out. Its cards are then
+ * reported as they leave (CARD_FACE, TAG_LEFT), never as arriving: the stub behind the mouth is not read. */
+#define SHOE_READ_AT_MOUTH 1
+
 /* Status LED: D13 = PB7 (the Mega's on-board "L" LED). */
 #define STATUS_LED_BIT 7
 

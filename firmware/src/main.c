@@ -38,12 +38,14 @@ static volatile uint8_t face_head, face_count;
 static volatile uint8_t face_up_q[FACE_QUEUE];
 static volatile uint32_t face_at_q[FACE_QUEUE];
 static uint16_t pass_samples, pass_dark;
+static volatile uint8_t mouth_busy; /* the beam was blocked since the main loop last looked */
 
 static void sample_shoe(uint32_t now_ms)
 {
     uint8_t pins = PINE;
     if (!(pins & _BV(SHOE_MOUTH_BIT))) { /* beam blocked: a card is in the mouth */
         pass_samples++;
+        mouth_busy = 1;
         if (pins & _BV(SHOE_FACE_BIT)) /* no reflection: the IR-dark back faces the felt */
             pass_dark++;
         return;
@@ -161,12 +163,15 @@ static void send_hello(void)
 static void on_tag(uint8_t reader, uint8_t left, const uint8_t *uid, uint8_t uid_len)
 {
     uint8_t body[4 + UID_MAX_LEN], zone = reader_zones[reader], tech = proto_tech_of_uid(uid_len);
+    if (!left && zone == ZONE_SHOE && SHOE_READ_AT_MOUTH)
+        return; /* a card in the mouth's field is on its way out, not arriving: its departure is the news */
     if (left && zone == ZONE_SHOE) /* the orientation belongs before the card's departure (contract) */
         send(MSG_CARD_FACE, body, proto_body_card_face(body, zone, take_face(), tech, uid, uid_len));
     send(left ? MSG_TAG_LEFT : MSG_TAG_ARRIVED, body, proto_body_tag(body, zone, tech, uid, uid_len));
 }
 
 static void service_host(void);
+static void watch_mouth(void);
 
 /* --- readers ------------------------------------------------------------------------------------------ */
 static uint32_t faulty;                /* bit r: reader r is reported faulty */
@@ -288,6 +293,7 @@ static void poll_stacks(void)
         for (uint8_t i = 0; i < STACK_READERS; i++)
             serve(i);
         service_host();
+        watch_mouth();
     }
 }
 
@@ -334,6 +340,28 @@ static void poll_reader(uint8_t r)
     }
     report_read_state(r, i == MAX_TAGS_PER_POLL ? ZONE_READ_UNCERTAIN : ZONE_READ_COMPLETE, read);
     tags_end_poll(r);
+}
+
+/* The shoe's antenna is a small loop at its mouth (hardware/README.md): a card is in its field only for the
+ * few ms it takes to slide out, so the shoe is not left to its turn in the sweep. While the mouth's beam is
+ * blocked, and for a few polls after it clears (so the card's departure follows at once), the shoe reader is
+ * polled between every two other polls and on every pass of the chip scans. A card read there arrives in the
+ * shoe and leaves it with its face, before it reaches a seat: the contract of a deal, unchanged. */
+#define SHOE_READER 0
+#define MOUTH_POLLS_AFTER (TAG_LEFT_POLLS + 1)
+static uint8_t mouth_follow;
+
+static void watch_mouth(void)
+{
+    if (mouth_busy) {
+        mouth_busy = 0;
+        mouth_follow = MOUTH_POLLS_AFTER;
+    } else if (mouth_follow) {
+        mouth_follow--;
+    } else {
+        return;
+    }
+    poll_reader(SHOE_READER);
 }
 
 /* --- host commands and heartbeat ------------------------------------------------------------------------ */
@@ -392,6 +420,7 @@ int main(void)
         for (uint8_t r = 0; r < PN5180_FIRST_READER; r++) { /* card zones, one antenna at a time */
             poll_reader(r);
             service_host();
+            watch_mouth();
         }
         poll_stacks(); /* chip zones, all at once */
         sweep++;
