@@ -123,3 +123,26 @@ def test_the_demo_chip_tags_setting_is_checked(tmp_path):
     f.write_text('[enrolment]\ndemo_chip_tags = "rfid"\n')
     with pytest.raises(ConfigError, match="demo_chip_tags"):
         load(f)
+
+
+def test_a_deck_scanned_through_a_shoe_read_at_its_mouth_enrols(tmp_path):
+    """A board whose shoe antenna is at the mouth reports each card only as it passes out (CARD_FACE, TAG_LEFT):
+    dealing the deck through the mouth in the order the command asks enrols it; a whole-shoe board's arrival
+    then departure of the same card still counts once."""
+    from dealerbox.commands.enrol import SCAN_ORDER
+
+    enc, chain = p.Encoder(), ChainWriter()
+    lines = [chain.line(Header(config={}, enrolment={"decks": [], "chips": []})),
+             chain.line(Rx(0.0, enc.encode(p.Hello(2, 0, (2, 0, 0), (0, 1)))))]
+    for i in range(54):
+        t = 0.1 + i * 0.01
+        if i == 0:  # a whole-shoe board shows its card arriving first: still one card
+            lines.append(chain.line(Rx(t, enc.encode(p.TagArrived(p.ZONE_SHOE, card(i))))))
+        lines.append(chain.line(Rx(t, enc.encode(p.CardFace(p.ZONE_SHOE, False, card(i))))))
+        lines.append(chain.line(Rx(t, enc.encode(p.TagLeft(p.ZONE_SHOE, card(i))))))
+    log = tmp_path / "mouth.jsonl"
+    log.write_text("".join(lines))
+    out = tmp_path / "D.json"
+    assert main(["enrol", "deck", "--deck-id", "D", "--back", "red", "--out", str(out), "--from", str(log)]) == 0
+    deck = load_enrolment(out)
+    assert [deck.cards[card(i).hex()] for i in range(54)] == list(SCAN_ORDER)

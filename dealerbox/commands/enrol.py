@@ -56,15 +56,25 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 # --- reading the scan -------------------------------------------------------------------------------
 
+def _sightings(messages: Iterator[p.Message]) -> Iterator[tuple[int, str]]:
+    """(zone, uid) of every tag read: each TAG_ARRIVED, and a shoe TAG_LEFT of a card not seen arriving (a board
+    that reads the shoe at its mouth reports a card only as it passes out: firmware/PROTOCOL.md)."""
+    arrived: set[str] = set()
+    for m in messages:
+        if isinstance(m, p.TagArrived):
+            arrived.add(m.uid.hex())
+            yield m.zone, m.uid.hex()
+        elif isinstance(m, p.TagLeft) and m.zone == p.ZONE_SHOE and m.uid.hex() not in arrived:
+            arrived.add(m.uid.hex())
+            yield m.zone, m.uid.hex()
+
+
 def arrivals_from_log(path: str) -> Iterator[tuple[int, str]]:
-    """(zone, uid) of every TAG_ARRIVED in a recorded log or scenario, in order."""
+    """(zone, uid) of every tag read in a recorded log or scenario, in order (see _sightings)."""
     from ..sources import open_log
     decoder = FrameDecoder()
-    for record in open_log(path):
-        if isinstance(record, Rx):
-            for frame in decoder.feed(record.data):
-                if isinstance(frame.message, p.TagArrived):
-                    yield frame.message.zone, frame.message.uid.hex()
+    yield from _sightings(frame.message for record in open_log(path) if isinstance(record, Rx)
+                          for frame in decoder.feed(record.data))
 
 
 def arrivals_from_port(port: str, baud: int, idle: float, enough: int | None,
@@ -77,21 +87,24 @@ def arrivals_from_port(port: str, baud: int, idle: float, enough: int | None,
     source.start()
     seen, last = 0, None
     print(f"scanning on {port}: present the tags now (stops {idle:.0f} s after the last one)", file=sys.stderr)
-    try:
+
+    def messages() -> Iterator[p.Message]:
         while (last is None or time.monotonic() - last < idle) and (enough is None or seen < enough):
             try:
                 record = source.entries.get(timeout=0.1)
             except queue.Empty:
                 continue
             if isinstance(record, Rx):
-                for frame in decoder.feed(record.data):
-                    if isinstance(frame.message, p.TagArrived):
-                        if zone is None or frame.message.zone == zone:  # a stray tag elsewhere is not a card
-                            seen += 1
-                            last = time.monotonic()
-                        yield frame.message.zone, frame.message.uid.hex()
-                        if enough is not None and seen >= enough:
-                            return
+                yield from (frame.message for frame in decoder.feed(record.data))
+
+    try:
+        for tag_zone, uid in _sightings(messages()):
+            if zone is None or tag_zone == zone:  # a stray tag elsewhere is not a card
+                seen += 1
+                last = time.monotonic()
+            yield tag_zone, uid
+            if enough is not None and seen >= enough:
+                return
     finally:
         source.stop()
 
