@@ -180,7 +180,7 @@ def test_hello_then_heartbeats_arrive_decoded(board):
     assert_clean(decoder)
     hello = frames[0].message
     assert frames[0].seq == 0
-    assert hello == p.Hello(p.PROTOCOL_VERSION_MAJOR, p.PROTOCOL_VERSION_MINOR, (2, 0, 0), tuple(READER_ZONES))
+    assert hello == p.Hello(p.PROTOCOL_VERSION_MAJOR, p.PROTOCOL_VERSION_MINOR, (2, 1, 0), tuple(READER_ZONES))
     beats = [f.message for f in frames if isinstance(f.message, p.Heartbeat)]
     assert len(beats) == 2, frames
     assert [b.tags_present for b in beats] == [0, 0]
