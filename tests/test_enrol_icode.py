@@ -146,3 +146,25 @@ def test_a_deck_scanned_through_a_shoe_read_at_its_mouth_enrols(tmp_path):
     assert main(["enrol", "deck", "--deck-id", "D", "--back", "red", "--out", str(out), "--from", str(log)]) == 0
     deck = load_enrolment(out)
     assert [deck.cards[card(i).hex()] for i in range(54)] == list(SCAN_ORDER)
+
+
+def test_a_stack_read_uncertain_is_registered_with_a_warning(tmp_path, capsys):
+    """The reader proved 14 of a taller stack: the 14 are registered, and the dealer is told the stack may
+    hold more, naming the zone, rather than being left to believe the rack is enrolled."""
+    enc, chain = p.Encoder(), ChainWriter()
+    lines = [chain.line(Header(config={}, enrolment={"decks": [], "chips": []})),
+             chain.line(Rx(0.0, enc.encode(p.Hello(2, 0, (2, 1, 0), (0, 23)))))]
+    lines += [chain.line(Rx(0.1, enc.encode(p.TagArrived(23, chip(i), ICODE)))) for i in range(14)]
+    lines.append(chain.line(Rx(0.2, enc.encode(p.ZoneInventory(23, p.ZONE_READ_UNCERTAIN, 14)))))
+    log = tmp_path / "tall.jsonl"
+    log.write_text("".join(lines))
+    out = tmp_path / "chips.json"
+    assert main(["enrol", "chips", "--house", "H", "--value", "5", "--out", str(out), "--from", str(log)]) == 0
+    assert len(load_enrolment(out).chips) == 14
+    assert "bet3 read uncertain (at least 14 chips read)" in capsys.readouterr().err
+    # the same stack read completely at the end of the scan: no warning
+    lines.append(chain.line(Rx(0.3, enc.encode(p.ZoneInventory(23, p.ZONE_READ_COMPLETE, 14)))))
+    log.write_text("".join(lines))
+    out2 = tmp_path / "chips2.json"
+    assert main(["enrol", "chips", "--house", "H", "--value", "5", "--out", str(out2), "--from", str(log)]) == 0
+    assert "warning" not in capsys.readouterr().err
