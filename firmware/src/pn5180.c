@@ -18,22 +18,15 @@ static uint8_t wait_busy(uint8_t reader, uint8_t level)
     return 1;
 }
 
-/* One SPI frame under NSS, `out` sent, or (out NULL) `n` answer bytes clocked into `in`. BUSY must rise
- * once the frame is taken: an absent chip (BUSY pulled low by the board, MISO high) never raises it. */
-static pn_status_t frame_only(uint8_t reader, const uint8_t *out, uint8_t *in, uint8_t n)
-{
-    spi_frame(reader, out, in, n);
-    return hal_busy(reader) || wait_busy(reader, 1) ? PN_OK : PN_ABSENT;
-}
-
-static pn_status_t frame(uint8_t reader, const uint8_t *out, uint8_t n)
+/* One SPI frame under NSS, `out` sent, or (out NULL) `n` answer bytes clocked into `in`. Whether anybody is
+ * there is not judged from BUSY (a short BUSY pulse may be over before the next look at it) but from an
+ * answer: an absent module leaves MISO at its pull-up, and a register reads 0xFFFFFFFF. */
+static pn_status_t frame(uint8_t reader, const uint8_t *out, uint8_t *in, uint8_t n)
 {
     if (!wait_busy(reader, 0))
         return PN_BUSY_STUCK;
-    pn_status_t st = frame_only(reader, out, 0, n);
-    if (st == PN_OK && !wait_busy(reader, 0))
-        st = PN_BUSY_STUCK;
-    return st;
+    spi_frame(reader, out, in, n);
+    return PN_OK;
 }
 
 static void reg_frame(uint8_t *f, uint8_t op, uint8_t reg, uint32_t v)
@@ -46,16 +39,31 @@ static pn_status_t write_reg(uint8_t reader, uint8_t op, uint8_t reg, uint32_t v
 {
     uint8_t f[6];
     reg_frame(f, op, reg, v);
-    return frame(reader, f, 6);
+    return frame(reader, f, 0, 6);
+}
+
+static pn_status_t read_reg(uint8_t reader, uint8_t reg, uint32_t *v)
+{
+    uint8_t f[4] = {PN_READ_REGISTER, reg};
+    pn_status_t st = frame(reader, f, 0, 2);
+    if (st == PN_OK)
+        st = frame(reader, 0, f, 4);
+    *v = (uint32_t)f[0] | (uint32_t)f[1] << 8 | (uint32_t)f[2] << 16 | (uint32_t)f[3] << 24;
+    return st;
 }
 
 pn_status_t pn_init(uint8_t reader)
 {
     uint8_t f[3] = {PN_LOAD_RF_CONFIG, PN_RF_ISO15693_TX, PN_RF_ISO15693_RX};
-    pn_status_t st = frame(reader, f, 3);
+    pn_status_t st = frame(reader, f, 0, 3);
+    uint32_t enabled = 0;
     /* the scan waits for the IRQ pin: a reply received, or TIMER1's no-reply window */
     if (st == PN_OK)
         st = write_reg(reader, PN_WRITE_REGISTER, PN_REG_IRQ_ENABLE, PN_IRQ_RX | PN_IRQ_TIMER1);
+    if (st == PN_OK)
+        st = read_reg(reader, PN_REG_IRQ_ENABLE, &enabled);
+    if (st == PN_OK && enabled != (PN_IRQ_RX | PN_IRQ_TIMER1))
+        st = PN_ABSENT; /* nobody answered (MISO high: all ones), or not a PN5180 */
     if (st == PN_OK)
         st = write_reg(reader, PN_WRITE_REGISTER, PN_REG_TIMER1_RELOAD, PN_TIMER1_RELOAD_EMPTY_SLOT);
     if (st == PN_OK)
@@ -68,7 +76,8 @@ pn_status_t pn_init(uint8_t reader)
 pn_status_t pn_field(uint8_t reader, uint8_t on)
 {
     uint8_t f[2] = {on ? PN_RF_ON : PN_RF_OFF, 0};
-    return frame(reader, f, 2);
+    pn_status_t st = frame(reader, f, 0, 2);
+    return st == PN_OK && !wait_busy(reader, 0) ? PN_BUSY_STUCK : st;
 }
 
 /* --- the scan: one frame per step ------------------------------------------------------------------ */
@@ -272,10 +281,7 @@ static uint8_t send_phase(pn_scan_t *s)
     case PH_DATA_READ: in = s->rx, n = sizeof s->rx; break;
     default: return s->phase;
     }
-    if (frame_only(s->reader, in ? 0 : f, in, n) != PN_OK) {
-        fail(s, PN_ABSENT);
-        return PH_DONE;
-    }
+    spi_frame(s->reader, in ? 0 : f, in, n);
     if (s->phase == PH_RXS_READ)
         s->rx_status = (uint32_t)f[0] | (uint32_t)f[1] << 8 | (uint32_t)f[2] << 16 | (uint32_t)f[3] << 24;
     return next;
@@ -286,7 +292,11 @@ static void rx_status_read(pn_scan_t *s)
 {
     uint32_t rx = s->rx_status;
     uint16_t n = (uint16_t)(rx & PN_RX_BYTES_MASK);
-    if (rx & PN_RX_COLLISION)
+    if (rx == 0xFFFFFFFFUL) /* MISO at its pull-up: the module is gone */
+        fail(s, PN_ABSENT);
+    else if (s->timed_out)  /* it is there, and the exchange never ended: the zone cannot be read */
+        incomplete(s);
+    else if (rx & PN_RX_COLLISION)
         slot_done(s, SLOT_COLLISION);
     else if (rx & (PN_RX_INTEGRITY_ERROR | PN_RX_PROTOCOL_ERROR) || (n && n != 2 + PN_UID_LEN))
         slot_done(s, SLOT_GARBLED);
@@ -309,7 +319,8 @@ uint8_t pn_scan_step(pn_scan_t *s)
         if (!hal_irq(s->reader)) {
             if ((uint8_t)(millis8() - s->since) > PN_RX_WAIT_MS) { /* a reply began and never ended, or nothing */
                 s->timeouts++;
-                incomplete(s);
+                s->timed_out = 1;
+                s->phase = PH_RXS_CMD; /* one look at RX_STATUS: a module still there, or gone */
                 s->since = millis8();
             }
             return 0;

@@ -87,6 +87,8 @@
 #define PN_LEVELS 16     /* mask levels of 4 bits: a round's mask is 0..60 bits */
 #define PN_RETRIES 2     /* a round with a garbled reply is repeated this many times */
 #define PN_BUSY_WAIT_MS 10 /* LOAD_RF_CONFIG takes < 1 ms, any other instruction a few us */
+/* An absent module (BUSY pulled low, MISO pulled high) is told by its answers: every register reads
+ * 0xFFFFFFFF. pn_init reads back IRQ_ENABLE; the scan looks at RX_STATUS after every exchange. */
 #define PN_RX_WAIT_MS 8  /* SEND_DATA -> IRQ: the longest exchange (request and a reply) is ~6 ms on air */
 #define PN_RF_SETTLE_MS 3 /* field on -> first request: the chips power up on unmodulated carrier */
 
@@ -101,7 +103,7 @@ typedef struct {
     uint8_t reader, limit;
     uint8_t skip_probe;                    /* set after pn_scan_begin: go straight to the 16-slot search */
     uint8_t phase, kind, next_kind;        /* where the scan is; what frame the exchange sends */
-    uint8_t level, slot, attempt, stop, tx_eof, quiet_at;
+    uint8_t level, slot, attempt, stop, tx_eof, quiet_at, timed_out;
     uint16_t pending[PN_LEVELS];           /* per mask level: collided slots still to search */
     uint8_t mask[PN_UID_LEN];              /* the path: 4 bits per level, on-air order (LSB first) */
     uint8_t round_uid[16][PN_UID_LEN];     /* the UIDs read in the current round (on-air order) */

@@ -214,6 +214,19 @@ int main(void)
     CHECK(sweep >= air_max, "ten zones took %llu us, less than the slowest zone's air time %lu us",
           (unsigned long long)sweep, air_max);
 
+    /* a module unplugged in the middle of a scan: no IRQ comes, and RX_STATUS reads all ones: absent, not
+     * an unreadable zone */
+    make_stack(&chips[0], 20, 11, 0);
+    CHECK(pn_init(0) == PN_OK, "pn_init");
+    got_n[0] = 0;
+    pn_scan_begin(&s, 0, PN_MAX_TAGS, on_uid);
+    for (int i = 0; i < 40; i++)
+        pn_scan_step(&s);
+    chips[0].muted = 1;
+    while (!pn_scan_step(&s))
+        ;
+    CHECK(s.status == PN_ABSENT, "a module unplugged mid-scan: status %d", s.status);
+
     /* no chip on the bus, and a chip whose BUSY never falls */
     pn_sim_init(&chips[0]);
     chips[0].muted = 1;
