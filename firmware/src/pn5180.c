@@ -83,18 +83,26 @@ pn_status_t pn_field(uint8_t reader, uint8_t on)
 /* --- the scan: one frame per step ------------------------------------------------------------------ */
 
 enum {
-    PH_ON, PH_SETTLE, PH_ARM_IDLE, PH_ARM_TRX, PH_CLEAR, PH_TXCFG, PH_SEND, PH_WAIT,
+    PH_ON, PH_SETTLE, PH_ARM_IDLE, PH_ARM_TRX, PH_TXCFG, PH_SEND, PH_CLEAR, PH_WAIT,
     PH_RXS_CMD, PH_RXS_READ, PH_DATA_CMD, PH_DATA_READ, PH_OFF, PH_DONE
 };
 enum { K_PROBE, K_ROUND, K_EOF, K_QUIET }; /* what an exchange sends */
 enum { SLOT_EMPTY, SLOT_UID, SLOT_COLLISION, SLOT_GARBLED };
 
+/* TX_CONFIG first if it does not yet send what this exchange needs (a full frame, or an EOF alone). */
+static uint8_t tx_phase(const pn_scan_t *s)
+{
+    return (s->kind == K_EOF) == s->tx_eof ? PH_SEND : PH_TXCFG;
+}
+
 static void exchange(pn_scan_t *s, uint8_t kind)
 {
+    /* TRANSCEIVE is armed for the scan's first request and again after a STAY QUIET (no reply: its wait
+     * ended on the timer, and the PN5180 may have left the transceive state); after a reception it stays
+     * armed, waiting for the next frame to send */
+    uint8_t arm = kind == K_PROBE || s->kind == K_QUIET || (kind == K_ROUND && s->rounds == 1 && s->skip_probe);
     s->kind = kind;
-    /* a request re-arms TRANSCEIVE (after a silent STAY QUIET the PN5180 may have left it); a slot's EOF
-     * follows the round's own reply, with the transceive still armed */
-    s->phase = kind == K_EOF ? PH_CLEAR : PH_ARM_IDLE;
+    s->phase = arm ? PH_ARM_IDLE : tx_phase(s);
 }
 
 static void go_off(pn_scan_t *s)
@@ -247,11 +255,14 @@ static uint8_t send_phase(pn_scan_t *s)
     case PH_ON: f[0] = PN_RF_ON, f[1] = 0; break;
     case PH_OFF: f[0] = PN_RF_OFF, f[1] = 0; next = PH_DONE; break;
     case PH_ARM_IDLE: reg_frame(f, PN_WRITE_REGISTER_AND_MASK, PN_REG_SYSTEM_CONFIG, (uint32_t)~PN_CMD_MASK), n = 6; break;
-    case PH_ARM_TRX: reg_frame(f, PN_WRITE_REGISTER_OR_MASK, PN_REG_SYSTEM_CONFIG, PN_CMD_TRANSCEIVE), n = 6; break;
+    case PH_ARM_TRX:
+        reg_frame(f, PN_WRITE_REGISTER_OR_MASK, PN_REG_SYSTEM_CONFIG, PN_CMD_TRANSCEIVE), n = 6;
+        next = tx_phase(s);
+        break;
     case PH_CLEAR:
+        /* the last exchange's IRQ, cleared just after this one was sent: its end is ≥ 0.6 ms away, so the
+         * clear cannot take it, and the slot's turnaround is one frame shorter */
         reg_frame(f, PN_WRITE_REGISTER, PN_REG_IRQ_CLEAR, 0xFFFFFFFFUL), n = 6;
-        if ((s->kind == K_EOF) == s->tx_eof)
-            next = PH_SEND; /* TX_CONFIG already sends what this exchange needs */
         break;
     case PH_TXCFG:
         s->tx_eof = s->kind == K_EOF;
