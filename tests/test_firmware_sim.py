@@ -43,8 +43,8 @@ SIM = FIRMWARE / "build" / "dealerbox-sim"
 READER_ZONES = [0, *range(1, 11), 11, 12, 13, *range(21, 31), 31]
 SHOE, SEAT, MUCK = 0, lambda n: n, 13  # reader numbers
 BET = lambda n: 13 + n  # bet1 is reader 14
-# measured ≈ 340 ms with the ten PN5180s scanning side by side (2.5 s when they were read one after the other);
-# the goal is 300 ms, which the Mega's SPI work per slot keeps out of reach (hardware/chip-stacks.md)
+# measured ≈ 320 ms with the ten PN5180s scanning side by side (2.5 s when they were read one after the other);
+# the goal is 300 ms: met only with a PN5180 BUSY of ≤ 10 us, not the 20 us simulated (chip-stacks.md)
 SWEEP_BUDGET_MS = 400
 
 

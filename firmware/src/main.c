@@ -240,7 +240,7 @@ static void on_chip(uint8_t reader, const uint8_t *uid)
 
 static void stack_done(uint8_t r, const pn_scan_t *s)
 {
-    if (s->status != PN_OK) { /* BUSY never rose: nobody there; BUSY stayed high: a hung chip */
+    if (s->status != PN_OK) { /* registers read all ones: nobody there; BUSY stayed high: a hung chip */
         tags_hold_poll(r);    /* its chips stay: a sick reader never makes a bet vanish */
         poll_failed(r, s->status == PN_ABSENT ? FAULT_NO_ANSWER : FAULT_COMM_ERROR);
         return;
