@@ -227,6 +227,21 @@ def test_reader_faults_are_reported_and_recover(board):
     assert masks[-1] == 1 << 20               # at 4 s the muck reader is back
 
 
+def test_a_pn5180_unplugged_and_plugged_back_is_a_fault_then_recovered(board):
+    """bet9's PN5180 drops off the bus (BUSY held low, MISO high) in the middle of the scans: the driver tells it
+    by its all-ones answers, not by BUSY, so the board reports FAULT_NO_ANSWER, keeps its chips (no TAG_LEFT),
+    and FAULT_RECOVERED once it is back and read again."""
+    chip_uid = icode("unplug", 1)
+    script = f"100 add {BET(9)} {chip_uid}\n600 mute {BET(9)}\n1600 unmute {BET(9)}\n3000 end\n"
+    frames, decoder = decode(board(script).finish())
+    assert_clean(decoder)
+    msgs = [f.message for f in frames]
+    faults = [m for m in msgs if isinstance(m, p.ReaderFault)]
+    assert faults == [p.ReaderFault(BET(9), 29, p.FAULT_NO_ANSWER), p.ReaderFault(BET(9), 29, p.FAULT_RECOVERED)]
+    assert p.TagArrived(29, bytes.fromhex(chip_uid), p.TECH_ISO15693) in msgs
+    assert not [m for m in msgs if isinstance(m, (p.TagLeft, p.ZoneInventory))]
+
+
 def icode(*parts: object) -> str:
     """An ICODE SLIX chip's UID (8 bytes, E0 = ISO 15693, 04 = NXP), the tag a chip zone's PN5180 reads."""
     return "e004" + hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()[:12]
