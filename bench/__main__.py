@@ -29,11 +29,12 @@ BENCHMARKS = {
     "memory": "bench.memory",
     "replay": "bench.replay",
     "dashboard": "bench.dashboard",
+    "firmware": "bench.firmware",
 }
 # Wall-clock budget per benchmark (full mode); a benchmark that overruns is reported, not waited for.
 BUDGET_S = {"decoder": 60, "engine": 120, "render": 60, "outbox": 180, "e2e": 60, "floor": 300, "idle": 60,
             "memory": 240, "replay": 900,
-            "dashboard": 420}
+            "dashboard": 420, "firmware": 240}
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -62,6 +62,7 @@ class EnrolmentConfig:
     decks: tuple[str, ...] = ()     # deck files; empty: the built-in demo decks
     chips: tuple[str, ...] = ()     # chip-set files; empty: the built-in demo chips
     house: str = "DEMO"             # our own chips; every other house's do not play (Procedures 3)
+    demo_chip_tags: str = "ntag"    # the demo chips' tags: "ntag" (7-byte UIDs) or "icode" (8-byte, ISO 15693)
 
 
 @dataclass(frozen=True)

@@ -209,22 +209,30 @@ def _uid(*parts: object) -> str:
     return "04" + hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()[:12]
 
 
+def _icode_uid(*parts: object) -> str:
+    # 8-byte UIDs like ICODE SLIX inlays: E0 = ISO 15693, 04 = NXP, 01 = SLIX (the chips a PN5180 reads in stacks).
+    return "e00401" + hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()[:10]
+
+
 def demo_deck(deck_id: str = "DEMO-1", back: str = "red", jokers: bool = True) -> Deck:
     cards = list(STANDARD_DECK) + (list(JOKERS) if jokers else [])
     return Deck(deck_id, back, {_uid("card", deck_id, c): c for c in cards})
 
 
-def demo_chips(house: str = "DEMO", denominations: dict[int, int] | None = None) -> ChipSet:
-    """Chips of each value (default 1, 5, 25, 100, 500 with plenty of each) plus a button and a kill puck."""
+def demo_chips(house: str = "DEMO", denominations: dict[int, int] | None = None, icode: bool = False) -> ChipSet:
+    """Chips of each value (default 1, 5, 25, 100, 500 with plenty of each) plus a button and a kill puck;
+    ``icode``: ISO 15693 inlays (8-byte UIDs) instead of NTAG stickers, chips and pucks alike."""
     denominations = denominations or {1: 400, 5: 400, 25: 300, 100: 200, 500: 60}
-    chips = {_uid("chip", house, v, i): v for v, n in denominations.items() for i in range(n)}
-    markers = {_uid("marker", house, "button"): "button", _uid("marker", house, "kill"): "kill"}
+    uid = _icode_uid if icode else _uid
+    chips = {uid("chip", house, v, i): v for v, n in denominations.items() for i in range(n)}
+    markers = {uid("marker", house, "button"): "button", uid("marker", house, "kill"): "kill"}
     return ChipSet(house, chips, markers)
 
 
-def demo_registry() -> TagRegistry:
-    """Two enrolled decks (red and blue backs) and the house chips, plus a foreign house's chips."""
+def demo_registry(icode: bool = False) -> TagRegistry:
+    """Two enrolled decks (red and blue backs) and the house chips, plus a foreign house's chips; ``icode``:
+    the chips and pucks are ICODE inlays (8-byte UIDs)."""
     return TagRegistry(
         [demo_deck("DEMO-1", "red"), demo_deck("DEMO-2", "blue")],
-        [demo_chips("DEMO"), demo_chips("OTHER", {5: 20, 25: 20, 100: 20})],
+        [demo_chips("DEMO", icode=icode), demo_chips("OTHER", {5: 20, 25: 20, 100: 20}, icode=icode)],
     )

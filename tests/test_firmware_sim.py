@@ -41,9 +41,11 @@ SIM = FIRMWARE / "build" / "dealerbox-sim"
 
 # reader index -> zone, as wired in firmware/src/board.h
 READER_ZONES = [0, *range(1, 11), 11, 12, 13, *range(21, 31), 31]
-SHOE, SEAT = 0, lambda n: n  # reader numbers
+SHOE, SEAT, MUCK = 0, lambda n: n, 13  # reader numbers
 BET = lambda n: 13 + n  # bet1 is reader 14
-SWEEP_BUDGET_MS = 2800  # measured ≈ 2.5 s, zones read one after the other: not the 300 ms goal (chip-stacks.md)
+# measured ≈ 320 ms with the ten PN5180s scanning side by side (2.5 s when they were read one after the other);
+# the issue's goal is 300 ms: met only with a PN5180 BUSY of ≤ 10 us, not the 20 us simulated (chip-stacks.md)
+SWEEP_BUDGET_MS = 400
 
 
 @pytest.fixture(scope="session")
@@ -178,7 +180,7 @@ def test_hello_then_heartbeats_arrive_decoded(board):
     assert_clean(decoder)
     hello = frames[0].message
     assert frames[0].seq == 0
-    assert hello == p.Hello(p.PROTOCOL_VERSION_MAJOR, p.PROTOCOL_VERSION_MINOR, (2, 0, 0), tuple(READER_ZONES))
+    assert hello == p.Hello(p.PROTOCOL_VERSION_MAJOR, p.PROTOCOL_VERSION_MINOR, (2, 1, 0), tuple(READER_ZONES))
     beats = [f.message for f in frames if isinstance(f.message, p.Heartbeat)]
     assert len(beats) == 2, frames
     assert [b.tags_present for b in beats] == [0, 0]
@@ -225,6 +227,21 @@ def test_reader_faults_are_reported_and_recover(board):
     assert masks[-1] == 1 << 20               # at 4 s the muck reader is back
 
 
+def test_a_pn5180_unplugged_and_plugged_back_is_a_fault_then_recovered(board):
+    """bet9's PN5180 drops off the bus (BUSY held low, MISO high) in the middle of the scans: the driver tells it
+    by its all-ones answers, not by BUSY, so the board reports FAULT_NO_ANSWER, keeps its chips (no TAG_LEFT),
+    and FAULT_RECOVERED once it is back and read again."""
+    chip_uid = icode("unplug", 1)
+    script = f"100 add {BET(9)} {chip_uid}\n600 mute {BET(9)}\n1600 unmute {BET(9)}\n3000 end\n"
+    frames, decoder = decode(board(script).finish())
+    assert_clean(decoder)
+    msgs = [f.message for f in frames]
+    faults = [m for m in msgs if isinstance(m, p.ReaderFault)]
+    assert faults == [p.ReaderFault(BET(9), 29, p.FAULT_NO_ANSWER), p.ReaderFault(BET(9), 29, p.FAULT_RECOVERED)]
+    assert p.TagArrived(29, bytes.fromhex(chip_uid), p.TECH_ISO15693) in msgs
+    assert not [m for m in msgs if isinstance(m, (p.TagLeft, p.ZoneInventory))]
+
+
 def icode(*parts: object) -> str:
     """An ICODE SLIX chip's UID (8 bytes, E0 = ISO 15693, 04 = NXP), the tag a chip zone's PN5180 reads."""
     return "e004" + hashlib.sha256("/".join(map(str, parts)).encode()).hexdigest()[:12]
@@ -243,13 +260,14 @@ def chips_of_value(reg: TagRegistry, value: int, n: int, skip: int = 0) -> list[
 
 
 def hand_script() -> tuple[str, dict]:
-    """A full red deck in the shoe, the button on seat 3, blinds in bet1/bet2, then a deal with two boxed
-    cards (Misdeals 1(c)) and a card of the blue deck arriving on the board."""
+    """A full red deck on the muck's antenna (all 54 tags in one field), taken into the shoe; the button on
+    seat 3, blinds in bet1/bet2, then a deal through the shoe's mouth with two boxed cards (Misdeals 1(c)) and
+    a card of the blue deck arriving on the board."""
     reg = stack_registry()
     red, blue, chips = reg.deck("DEMO-1"), reg.deck("DEMO-2"), reg.chips_of("DEMO")
     button = next(uid for uid, kind in chips.markers.items() if kind == "button")
     ones = chips_of_value(reg, 1, 3)
-    lines = [f"10 add {SHOE} {uid}" for uid in red.cards]
+    lines = [f"10 add {MUCK} {uid}" for uid in red.cards] + [f"900 remove {MUCK} {uid}" for uid in red.cards]
     lines += [f"20 add {SEAT(3)} {button}",
               f"800 add {BET(1)} {ones[0]}",
               f"800 add {BET(2)} {ones[1]}",
@@ -257,7 +275,7 @@ def hand_script() -> tuple[str, dict]:
     deals = [("up", 1, "Ah"), ("down", 2, "7c"), ("up", 3, "Kd"), ("down", 1, "2s")]
     t = 1400
     for face, seat, card in deals:
-        lines.append(f"{t} deal {face} {SEAT(seat)} {red.uid_of(card)}")
+        lines.append(f"{t} pass {face} {SEAT(seat)} {red.uid_of(card)}")
         t += 350
     lines.append(f"{t} add {11} {blue.uid_of('As')}")
     lines.append(f"{t + 1500} end")  # a heartbeat after the board card's sweep (~330 ms)
@@ -271,8 +289,9 @@ def test_scripted_hand_goes_through_firmware_uart_and_decoder(board):
     assert_clean(decoder)
     msgs = [f.message for f in frames]
     red = facts["red"]
-    shoe_in = {m.uid.hex() for m in msgs if isinstance(m, p.TagArrived) and m.zone == p.ZONE_SHOE}
-    assert shoe_in == set(red.cards)  # all 54 tags of one field found through real anticollision
+    muck_in = {m.uid.hex() for m in msgs if isinstance(m, p.TagArrived) and m.zone == p.ZONE_MUCK}
+    assert muck_in == set(red.cards)  # all 54 tags of one field found through real anticollision
+    assert not [m for m in msgs if isinstance(m, p.TagArrived) and m.zone == p.ZONE_SHOE]  # read at the mouth
     assert p.TagArrived(3, bytes.fromhex(facts["button"])) in msgs
     for zone, uid in zip((21, 22, 22), facts["ones"]):  # blinds: ICODE chips read by the bet zones' PN5180s
         assert p.TagArrived(zone, bytes.fromhex(uid), p.TECH_ISO15693) in msgs
@@ -285,7 +304,7 @@ def test_scripted_hand_goes_through_firmware_uart_and_decoder(board):
         assert left_at < arrived_at, f"{card}: the host must hear it leave the shoe before it reaches seat {seat}"
     assert p.TagArrived(p.ZONE_BOARD, bytes.fromhex(facts["blue"].uid_of("As"))) in msgs
     beats = [m for m in msgs if isinstance(m, p.Heartbeat)]
-    assert beats[-1].tags_present == 54 + 1 + 3 + 1 and beats[-1].faulty_readers == 0
+    assert beats[-1].tags_present == 1 + 3 + 4 + 1 and beats[-1].faulty_readers == 0
 
     # The same bytes through the pipeline the terminal runs: registry lookups and the engine.
     pipe = Pipeline(Config(), stack_registry())
@@ -340,14 +359,13 @@ def stack_hand_script(stack: list[str], limit: int = 0) -> tuple[str, float]:
     red, chips = reg.deck("DEMO-1"), reg.chips_of("DEMO")
     button = next(uid for uid, kind in chips.markers.items() if kind == "button")
     ones = chips_of_value(reg, 1, 3)
-    lines = [f"10 add {SHOE} {uid}" for uid in red.cards]
-    lines += [f"20 add {SEAT(3)} {button}", f"800 add {BET(1)} {ones[0]}",
+    lines = [f"20 add {SEAT(3)} {button}", f"800 add {BET(1)} {ones[0]}",
               f"800 add {BET(2)} {ones[1]}", f"800 add {BET(2)} {ones[2]}"]
     if limit:
         lines.append(f"20 limit {BET(3)} {limit}")
     t = 1400
     for i, card in enumerate(["2c", "3c", "4c", "5d", "6d", "7d"]):
-        lines.append(f"{t} deal down {SEAT(1 + i % 3)} {red.uid_of(card)}")
+        lines.append(f"{t} pass down {SEAT(1 + i % 3)} {red.uid_of(card)}")
         t += 350
     t += 600
     lines += [f"{t} add {BET(3)} {uid}" for uid in stack]
@@ -407,10 +425,11 @@ def test_a_stack_of_30_on_a_reader_limited_to_14_is_uncertain_and_the_dealer_is_
 
 
 def test_a_sweep_of_ten_bet_zones_of_20_chips_is_counted_in_cycles(board):
-    """The harness counts AVR cycles from bet1's field on to bet10's field off, with BUSY held for each
-    exchange's air time: the figure in hardware/chip-stacks.md and firmware/README.md."""
+    """The harness counts AVR cycles from the first bet field on to the last one off, each exchange ending
+    with the IRQ line after its air time: the figure in hardware/chip-stacks.md, firmware/README.md and
+    `bench/run --only firmware`. The ten scans run side by side: the fields are on together."""
     lines = [f"100 add {BET(z)} {icode('sweep', z, i)}" for z in range(1, 11) for i in range(20)]
-    sim = board("\n".join(lines) + "\n6000 end\n")
+    sim = board("\n".join(lines) + "\n3000 end\n", realtime=True)
     frames, decoder = decode(sim.finish())
     assert_clean(decoder)
     arrived = [m for m in (f.message for f in frames) if isinstance(m, p.TagArrived)]
@@ -420,3 +439,54 @@ def test_a_sweep_of_ten_bet_zones_of_20_chips_is_counted_in_cycles(board):
     assert int(stats[1]) >= 2 and "0 BUSY violations" in sim.stderr
     print(f"\nsweep of 10 bet zones x 20 chips: {stats[2]} cycles = {stats[3]} ms (worst {stats[4]} cycles)")
     assert float(stats[3]) < SWEEP_BUDGET_MS
+    assert int(stats[4]) < 2_500 * 16_000  # even the sweep in which all 200 arrive: far below zone after zone
+
+
+def test_a_chip_that_never_finishes_its_reply_makes_its_zone_unreadable_not_faulty(board):
+    """A chip in bet5 begins its reply and never ends it (the PN5180 sees a start of frame, then nothing):
+    the driver's wait for the IRQ times out, the zone is reported unreadable (no reader fault, no chip
+    leaving), the other zones' scans are not held up, and the zone reads complete again once it answers."""
+    uid, other = icode("stall", 1), icode("stall", 2)
+    script = (f"100 add {BET(5)} {uid}\n100 add {BET(6)} {other}\n600 stall {BET(5)}\n"
+              f"1600 unstall {BET(5)}\n2400 end\n")
+    frames, decoder = decode(board(script).finish())
+    assert_clean(decoder)
+    msgs = [f.message for f in frames]
+    bet5 = [m for m in msgs if isinstance(m, (p.TagArrived, p.TagLeft, p.ZoneInventory)) and m.zone == 25]
+    assert bet5 == [p.TagArrived(25, bytes.fromhex(uid), p.TECH_ISO15693),
+                    p.ZoneInventory(25, p.ZONE_READ_UNREADABLE, 0),
+                    p.ZoneInventory(25, p.ZONE_READ_COMPLETE, 1)]
+    assert p.TagArrived(26, bytes.fromhex(other), p.TECH_ISO15693) in msgs
+    assert not [m for m in msgs if isinstance(m, (p.ReaderFault, p.TagLeft))]
+
+
+def test_a_shoe_read_at_its_mouth_reports_each_card_as_it_passes(board):
+    """The shoe's antenna is a small loop at its mouth, not around the stack: the deck in the shoe is never in
+    its field, each card only for the 25 ms it takes to slide out. The firmware polls the shoe reader while the
+    mouth's beam is blocked, so every card is read in passing and reported in the order of a deal: its face,
+    left the shoe, arrived at the seat (a card at the mouth is leaving: no TAG_ARRIVED for the shoe). The
+    engine sees the deal (two boxed cards: a misdeal) with no card of the stub ever read."""
+    reg = stack_registry()
+    red, chips = reg.deck("DEMO-1"), reg.chips_of("DEMO")
+    button = next(uid for uid, kind in chips.markers.items() if kind == "button")
+    ones = chips_of_value(reg, 1, 3)
+    deals = [("up", 1, "Ah"), ("down", 2, "7c"), ("up", 3, "Kd"), ("down", 1, "2s"), ("down", 2, "9h")]
+    lines = [f"20 add {SEAT(3)} {button}", f"800 add {BET(1)} {ones[0]}", f"800 add {BET(2)} {ones[1]}",
+             f"800 add {BET(2)} {ones[2]}"]
+    t = 1400
+    for face, seat, card in deals:
+        lines.append(f"{t} pass {face} {SEAT(seat)} {red.uid_of(card)}")
+        t += 400
+    chunks = board("\n".join(lines + [f"{t + 800} end"]) + "\n", realtime=True).finish()
+    frames, decoder = decode(chunks)
+    assert_clean(decoder)
+    msgs = [f.message for f in frames]
+    for face, seat, card in deals:
+        uid = bytes.fromhex(red.uid_of(card))
+        mine = [m for m in msgs if getattr(m, "uid", None) == uid]
+        assert mine == [p.CardFace(p.ZONE_SHOE, face == "up", uid), p.TagLeft(p.ZONE_SHOE, uid),
+                        p.TagArrived(seat, uid)], f"{card}: {mine}"
+    assert len([m for m in msgs if isinstance(m, p.TagLeft) and m.zone == p.ZONE_SHOE]) == len(deals)
+    pipe, events = through_pipeline(chunks)
+    assert pipe.unknown_tags == 0
+    assert "misdeal.1c" in [e.rule for e in events if isinstance(e, FindingRaised)]

@@ -56,15 +56,35 @@ def _common(parser: argparse.ArgumentParser) -> None:
 
 # --- reading the scan -------------------------------------------------------------------------------
 
+# Zones the scan read incompletely (ZONE_INVENTORY uncertain or unreadable), zone -> (state, tags proven):
+# the chips of a stack past what its reader proves were not all registered, and the dealer must hear it.
+incomplete_reads: dict[int, tuple[int, int]] = {}
+
+
+def _sightings(messages: Iterator[p.Message]) -> Iterator[tuple[int, str]]:
+    """(zone, uid) of every tag read: each TAG_ARRIVED, and a shoe TAG_LEFT of a card not seen arriving (a board
+    that reads the shoe at its mouth reports a card only as it passes out: firmware/PROTOCOL.md)."""
+    arrived: set[str] = set()
+    for m in messages:
+        if isinstance(m, p.ZoneInventory):
+            if m.state == p.ZONE_READ_COMPLETE:
+                incomplete_reads.pop(m.zone, None)
+            else:
+                incomplete_reads[m.zone] = (m.state, m.tags)
+        elif isinstance(m, p.TagArrived):
+            arrived.add(m.uid.hex())
+            yield m.zone, m.uid.hex()
+        elif isinstance(m, p.TagLeft) and m.zone == p.ZONE_SHOE and m.uid.hex() not in arrived:
+            arrived.add(m.uid.hex())
+            yield m.zone, m.uid.hex()
+
+
 def arrivals_from_log(path: str) -> Iterator[tuple[int, str]]:
-    """(zone, uid) of every TAG_ARRIVED in a recorded log or scenario, in order."""
+    """(zone, uid) of every tag read in a recorded log or scenario, in order (see _sightings)."""
     from ..sources import open_log
     decoder = FrameDecoder()
-    for record in open_log(path):
-        if isinstance(record, Rx):
-            for frame in decoder.feed(record.data):
-                if isinstance(frame.message, p.TagArrived):
-                    yield frame.message.zone, frame.message.uid.hex()
+    yield from _sightings(frame.message for record in open_log(path) if isinstance(record, Rx)
+                          for frame in decoder.feed(record.data))
 
 
 def arrivals_from_port(port: str, baud: int, idle: float, enough: int | None,
@@ -77,21 +97,24 @@ def arrivals_from_port(port: str, baud: int, idle: float, enough: int | None,
     source.start()
     seen, last = 0, None
     print(f"scanning on {port}: present the tags now (stops {idle:.0f} s after the last one)", file=sys.stderr)
-    try:
+
+    def messages() -> Iterator[p.Message]:
         while (last is None or time.monotonic() - last < idle) and (enough is None or seen < enough):
             try:
                 record = source.entries.get(timeout=0.1)
             except queue.Empty:
                 continue
             if isinstance(record, Rx):
-                for frame in decoder.feed(record.data):
-                    if isinstance(frame.message, p.TagArrived):
-                        if zone is None or frame.message.zone == zone:  # a stray tag elsewhere is not a card
-                            seen += 1
-                            last = time.monotonic()
-                        yield frame.message.zone, frame.message.uid.hex()
-                        if enough is not None and seen >= enough:
-                            return
+                yield from (frame.message for frame in decoder.feed(record.data))
+
+    try:
+        for tag_zone, uid in _sightings(messages()):
+            if zone is None or tag_zone == zone:  # a stray tag elsewhere is not a card
+                seen += 1
+                last = time.monotonic()
+            yield tag_zone, uid
+            if enough is not None and seen >= enough:
+                return
     finally:
         source.stop()
 
@@ -193,6 +216,7 @@ def _run(args: argparse.Namespace) -> int:
     elif out.exists():
         raise EnrolError(f"{out}: already exists; choose another --out (or --append for chips)")
     enough = 54 if args.what == "deck" else None
+    incomplete_reads.clear()
     if args.log:
         arrivals = list(arrivals_from_log(args.log))
     else:
@@ -210,6 +234,10 @@ def _run(args: argparse.Namespace) -> int:
     uids = [uid for _, uid in arrivals]
     if not uids:
         raise EnrolError("no tag was seen; nothing to register")
+    for zone, (state, tags) in sorted(incomplete_reads.items()):
+        how = f"uncertain (at least {tags} chips read)" if state == p.ZONE_READ_UNCERTAIN else "unreadable"
+        print(f"warning: {p.zone_name(zone)} read {how} when the scan ended: that stack may hold chips that were "
+              "not registered; scan it again in smaller stacks (--append)", file=sys.stderr)
     chip_set, added = chips_from_scan(uids, args.house, args.value, args.marker, existing)
     save_enrolment(chip_set, out)
     what = f"{args.marker} puck(s)" if args.marker else f"chips of {args.value}"

@@ -60,7 +60,8 @@ def load_registry(config: Config) -> TagRegistry:
     if not decks:
         decks = [demo_deck("DEMO-1", "red"), demo_deck("DEMO-2", "blue")]
     if not chips:
-        chips = [demo_chips(config.enrolment.house), demo_chips("OTHER", {5: 20, 25: 20, 100: 20})]
+        icode = config.enrolment.demo_chip_tags == "icode"
+        chips = [demo_chips(config.enrolment.house, icode=icode), demo_chips("OTHER", {5: 20, 25: 20, 100: 20}, icode=icode)]
     return TagRegistry(decks, chips)
 
 

@@ -39,6 +39,11 @@ CHIP_GAP = 0.06          # chips of one motion (well under the 0.5 s motion wind
 MOVE_TRAVEL = 0.25       # a tag carried from one zone to another
 
 
+def tech_of(uid: bytes) -> int:
+    """The technology a UID's length says: 8 bytes is an ICODE chip (ISO 15693), the rest NTAG (ISO 14443A)."""
+    return p.TECH_ISO15693 if len(uid) == 8 else p.TECH_ISO14443A
+
+
 class Choreography:
     """Collects timed messages while tracking each tag's zone (``where``) so macros can say "every card"."""
 
@@ -59,11 +64,13 @@ class Choreography:
         self.messages.append((self.t if t is None else t, message))
 
     def enter(self, zone: str, uid: str) -> None:
-        self.messages.append((self.t, p.TagArrived(zone_number(zone), bytes.fromhex(uid))))
+        raw = bytes.fromhex(uid)
+        self.messages.append((self.t, p.TagArrived(zone_number(zone), raw, tech_of(raw))))
         self.where[uid] = zone
 
     def leave(self, zone: str, uid: str) -> None:
-        self.messages.append((self.t, p.TagLeft(zone_number(zone), bytes.fromhex(uid))))
+        raw = bytes.fromhex(uid)
+        self.messages.append((self.t, p.TagLeft(zone_number(zone), raw, tech_of(raw))))
         if self.where.get(uid) == zone:
             del self.where[uid]
 
@@ -229,9 +236,9 @@ def to_messages(inputs: Iterable[ev.EngineInput]) -> list[Timed]:
                 _UID_BYTES.clear()
             uid = _UID_BYTES[i.tag.uid] = bytes.fromhex(i.tag.uid)
         if kind is ev.ZoneEntered:
-            append((i.t, p.TagArrived(zone, uid)))
+            append((i.t, p.TagArrived(zone, uid, tech_of(uid))))
         elif kind is ev.ZoneLeft:
-            append((i.t, p.TagLeft(zone, uid)))
+            append((i.t, p.TagLeft(zone, uid, tech_of(uid))))
         elif kind is ev.CardFaceSensed:
             append((i.t, p.CardFace(zone, i.face_up, uid)))
         else:

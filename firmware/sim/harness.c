@@ -17,10 +17,13 @@
  *   <ms> remove <reader> <uid-hex>    a tag leaves it
  *   <ms> deal up|down <reader> <uid>  a card slides out of the shoe's mouth (sensor sees its face),
  *                                     leaves the shoe's field 30 ms later and lands on <reader>
+ *   <ms> pass up|down <reader> <uid>  the same through a shoe read at its mouth: the card is in the shoe
+ *                                     reader's field only while it blocks the beam (25 ms), lands 35 ms later
  *   <ms> slide up|down                only the mouth sensor sees a card pass
  *   <ms> mute|unmute <reader>         the reader drops off the bus / comes back
  *   <ms> stick|unstick <reader>       the reader answers registers but never finishes a command
  *   <ms> garble|ungarble <reader>     its tags answer with parity errors only (present but unreadable)
+ *   <ms> stall|unstall <reader>       a chip zone's chips begin a reply and never end it (no IRQ comes)
  *   <ms> limit <reader> <n>           a chip zone's reader reads only n chips per field (0: no limit); the
  *                                     replies after the n-th arrive with a bad CRC, as a tall stack's top does
  *   <ms> end                          stop here
@@ -45,7 +48,7 @@
 #define READERS 25
 #define STACK_FIRST 14   /* readers 14-24 are PN5180s (firmware/src/board.h: PN5180_FIRST_READER) */
 #define F_CPU 16000000UL
-#define BUSY_US 20       /* BUSY high after an instruction frame, on top of any air time it starts */
+#define BUSY_US 20       /* BUSY high after an instruction frame; the air time it starts ends with the IRQ line */
 
 static const struct { char port; int bit; } selects[READERS] = {
     {'A', 0}, {'A', 1}, {'A', 2}, {'A', 3}, {'A', 4}, {'A', 5}, {'A', 6}, {'A', 7},
@@ -55,20 +58,25 @@ static const struct { char port; int bit; } selects[READERS] = {
 static const struct { char port; int bit; } busy_pins[READERS - STACK_FIRST] = {
     {'K', 0}, {'K', 1}, {'K', 2}, {'K', 3}, {'K', 4}, {'K', 5}, {'K', 6}, {'K', 7}, {'F', 0}, {'F', 1}, {'F', 2}};
 
+static const struct { char port; int bit; } irq_pins[READERS - STACK_FIRST] = {
+    {'F', 3}, {'F', 4}, {'F', 5}, {'F', 6}, {'F', 7}, {'H', 0}, {'H', 1}, {'H', 3}, {'H', 4}, {'H', 5}, {'H', 6}};
+
 static avr_t *avr;
 static rc_sim_t chips[READERS];
 static pn_sim_t stacks[READERS]; /* used for readers STACK_FIRST.. only */
-static avr_irq_t *busy_irq[READERS];
+static avr_irq_t *busy_irq[READERS], *irq_line[READERS];
+static int bet_fields_on; /* bet1-bet10 fields on: a sweep runs from the first on to the last off */
 static avr_cycle_count_t busy_until[READERS];
 static unsigned long busy_violations;
-/* The sweep of the bet zones (readers 14-23): from bet1's field on to bet10's field off, in cycles. */
+/* The sweep of the bet zones (readers 14-23): from the first bet field on to the last one off, in cycles. */
 static avr_cycle_count_t sweep_start, sweep_last, sweep_worst;
 static unsigned long sweeps;
 static int cs_low[READERS];
 static avr_irq_t *mouth_pin, *face_pin;
 static int verbose;
 
-enum { EV_ADD, EV_REMOVE, EV_MOUTH, EV_MUTE, EV_UNMUTE, EV_STICK, EV_UNSTICK, EV_GARBLE, EV_UNGARBLE, EV_LIMIT, EV_END };
+enum { EV_ADD, EV_REMOVE, EV_MOUTH, EV_MUTE, EV_UNMUTE, EV_STICK, EV_UNSTICK, EV_GARBLE, EV_UNGARBLE, EV_STALL,
+       EV_UNSTALL, EV_LIMIT, EV_END };
 typedef struct {
     unsigned long ms;
     int line, kind, reader, value;
@@ -166,6 +174,22 @@ static void load_script(const char *path)
             memcpy(e->uid, uid, (size_t)n);
             e->uid_len = (uint8_t)n;
             e->reader = r;
+        } else if (!strcmp(action, "pass")) {
+            int n = parse_uid(a3, uid), r = atoi(a2), up = !strcmp(a1, "up");
+            if (got < 5 || !n || r < 0 || r >= STACK_FIRST || (!up && strcmp(a1, "down")))
+                die("%s line %d: expected '<ms> pass up|down <reader 0-13> <uid>'", path, line);
+            event_t *e = push(ms, line, EV_ADD); /* the card enters the mouth antenna's field with the beam */
+            memcpy(e->uid, uid, (size_t)n);
+            e->uid_len = (uint8_t)n;
+            push(ms, line, EV_MOUTH)->value = up ? 2 : 1;
+            push(ms + 25, line, EV_MOUTH)->value = 0;
+            e = push(ms + 25, line, EV_REMOVE);
+            memcpy(e->uid, uid, (size_t)n);
+            e->uid_len = (uint8_t)n;
+            e = push(ms + 60, line, EV_ADD);
+            memcpy(e->uid, uid, (size_t)n);
+            e->uid_len = (uint8_t)n;
+            e->reader = r;
         } else if (!strcmp(action, "slide")) {
             if (got < 3 || (strcmp(a1, "up") && strcmp(a1, "down")))
                 die("%s line %d: expected '<ms> slide up|down'", path, line);
@@ -180,6 +204,11 @@ static void load_script(const char *path)
                      : !strcmp(action, "stick") ? EV_STICK : !strcmp(action, "unstick") ? EV_UNSTICK
                      : !strcmp(action, "garble") ? EV_GARBLE : EV_UNGARBLE;
             push(ms, line, kind)->reader = r;
+        } else if (!strcmp(action, "stall") || !strcmp(action, "unstall")) {
+            int r = atoi(a1);
+            if (got < 3 || r < STACK_FIRST || r >= READERS)
+                die("%s line %d: expected '<ms> stall|unstall <reader 14-24>'", path, line);
+            push(ms, line, action[0] == 's' ? EV_STALL : EV_UNSTALL)->reader = r;
         } else if (!strcmp(action, "limit")) {
             int r = atoi(a1);
             if (got < 4 || r < STACK_FIRST || r >= READERS)
@@ -191,7 +220,7 @@ static void load_script(const char *path)
             push(ms, line, EV_END);
         } else {
             die("%s line %d: unknown action (add, remove, deal, slide, mute, unmute, stick, unstick, garble, "
-                "ungarble, end)",
+                "ungarble, stall, unstall, limit, pass, end)",
                 path, line);
         }
     }
@@ -222,6 +251,34 @@ static avr_cycle_count_t busy_fall(avr_t *a, avr_cycle_count_t when, void *param
     return 0;
 }
 
+/* The PN5180 model at the current simulated time. */
+static pn_sim_t *stack_at(int r)
+{
+    stacks[r].now_us = avr->cycle / (F_CPU / 1000000UL);
+    return &stacks[r];
+}
+
+/* The IRQ pin follows the model's enabled IRQ_STATUS bits; an exchange on air raises it when it ends. */
+static avr_cycle_count_t irq_update(avr_t *a, avr_cycle_count_t when, void *param);
+
+static void follow_irq(int r)
+{
+    pn_sim_t *c = stack_at(r);
+    avr_raise_irq(irq_line[r], pn_sim_irq(c));
+    avr_cycle_timer_cancel(avr, irq_update, (void *)(intptr_t)r);
+    if (pn_sim_pending(c))
+        avr_cycle_timer_register(avr, (avr_cycle_count_t)(c->done_at_us - c->now_us) * (F_CPU / 1000000UL) + 1,
+                                 irq_update, (void *)(intptr_t)r);
+}
+
+static avr_cycle_count_t irq_update(avr_t *a, avr_cycle_count_t when, void *param)
+{
+    (void)a;
+    (void)when;
+    follow_irq((int)(intptr_t)param);
+    return 0;
+}
+
 /* A chip zone's reader: the same script actions, on the PN5180 model. */
 static void apply_stack(const event_t *e)
 {
@@ -241,6 +298,8 @@ static void apply_stack(const event_t *e)
     case EV_UNSTICK: c->busy_stuck = 0; set_busy(e->reader, avr->cycle < busy_until[e->reader]); break;
     case EV_GARBLE: c->garble_all = 1; break;
     case EV_UNGARBLE: c->garble_all = 0; break;
+    case EV_STALL: c->stall = 1; break;
+    case EV_UNSTALL: c->stall = 0; break;
     case EV_LIMIT: c->limit = e->value; break;
     }
 }
@@ -288,7 +347,7 @@ static uint8_t exchange(uint8_t mosi)
         fprintf(stderr, "dealerbox-sim: %d chip selects low at once: bus conflict\n", n);
     if (n != 1)
         return 0xFF;
-    return who >= STACK_FIRST ? pn_sim_spi(&stacks[who], mosi) : rc_sim_spi(&chips[who], mosi);
+    return who >= STACK_FIRST ? pn_sim_spi(stack_at(who), mosi) : rc_sim_spi(&chips[who], mosi);
 }
 
 /* SPI timing. Debian's simavr 1.6 clocks every SPI byte in a fixed 100 us whatever the clock divider:
@@ -329,26 +388,29 @@ static void take_over_spi(void)
     avr->io[io].w.c = spdr_write;
 }
 
-/* NSS of a PN5180 went high: the frame is executed and BUSY rises, for the instruction plus the air time
- * of any exchange it started (so the firmware's BUSY waits, and the sweep's cycle count, include the air). */
+/* NSS of a PN5180 went high: the frame is executed and BUSY rises for the instruction; the RF exchange it
+ * may start runs on, and the IRQ line rises when it ends (so the firmware's waits, and the sweep's cycle
+ * count, include the air time). */
 static void stack_frame_done(int r)
 {
-    pn_sim_t *c = &stacks[r];
-    unsigned long air = c->air_us;
+    pn_sim_t *c = stack_at(r);
     int field = c->field;
     pn_sim_release(c);
     c->busy = 0; /* the model's own count of BUSY looks is replaced by simulated time here */
-    if (!field && c->field && r == STACK_FIRST)
-        sweep_start = avr->cycle;
-    if (field && !c->field && r == STACK_FIRST + 9 && sweep_start) {
-        sweep_last = avr->cycle - sweep_start;
-        if (sweep_last > sweep_worst)
-            sweep_worst = sweep_last;
-        sweeps++;
+    if (r < STACK_FIRST + 10 && field != c->field) {
+        if (c->field && bet_fields_on++ == 0)
+            sweep_start = avr->cycle;
+        if (!c->field && --bet_fields_on == 0 && sweep_start) {
+            sweep_last = avr->cycle - sweep_start;
+            if (sweep_last > sweep_worst)
+                sweep_worst = sweep_last;
+            sweeps++;
+        }
     }
+    follow_irq(r);
     if (c->muted)
         return; /* unplugged: BUSY stays pulled low */
-    avr_cycle_count_t len = (avr_cycle_count_t)(BUSY_US + (c->air_us - air)) * (F_CPU / 1000000UL);
+    avr_cycle_count_t len = (avr_cycle_count_t)BUSY_US * (F_CPU / 1000000UL);
     busy_until[r] = avr->cycle + len;
     set_busy(r, 1);
     avr_cycle_timer_cancel(avr, busy_fall, (void *)(intptr_t)r);
@@ -364,7 +426,7 @@ static void cs_hook(avr_irq_t *irq, uint32_t value, void *param)
         if (low && !cs_low[r]) {
             if (avr->cycle < busy_until[r] || stacks[r].busy_stuck)
                 busy_violations++; /* the datasheet: never start a frame while BUSY is high */
-            pn_sim_select(&stacks[r]);
+            pn_sim_select(stack_at(r));
         } else if (!low && cs_low[r]) {
             cs_low[r] = 0;
             stack_frame_done(r);
@@ -443,9 +505,12 @@ int main(int argc, char **argv)
     for (int r = 0; r < READERS; r++) {
         rc_sim_init(&chips[r]);
         pn_sim_init(&stacks[r]);
-        if (r >= STACK_FIRST)
+        if (r >= STACK_FIRST) {
             busy_irq[r] = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(busy_pins[r - STACK_FIRST].port),
                                         busy_pins[r - STACK_FIRST].bit);
+            irq_line[r] = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(irq_pins[r - STACK_FIRST].port),
+                                        irq_pins[r - STACK_FIRST].bit);
+        }
         avr_irq_t *pin = avr_io_getirq(avr, AVR_IOCTL_IOPORT_GETIRQ(selects[r].port), selects[r].bit);
         avr_irq_register_notify(pin, cs_hook, (void *)(intptr_t)r);
     }

@@ -129,6 +129,8 @@ static void transceive(rc_sim_t *c)
         for (int i = 0; i < c->n_tags; i++) {
             sim_tag_t *t = &c->tags[i];
             if (t->state == TAG_IDLE || (tx[0] == 0x52 && t->state == TAG_HALT)) {
+                t->wakes++;
+                t->wakes_from_halt += t->state == TAG_HALT;
                 t->state = TAG_READY;
                 t->level = 0;
                 atqa[0] |= t->len == 4 ? 0x04 : t->len == 7 ? 0x44 : 0x84;
@@ -144,8 +146,10 @@ static void transceive(rc_sim_t *c)
     if (n == 4 && tx[0] == 0x50 && tx[1] == 0x00) { /* HLTA: never answered */
         if (rc_sim_crc_a(tx, 2) == (uint16_t)(tx[2] | (tx[3] << 8)))
             for (int i = 0; i < c->n_tags; i++)
-                if (c->tags[i].state == TAG_ACTIVE)
+                if (c->tags[i].state == TAG_ACTIVE) {
                     c->tags[i].state = TAG_HALT;
+                    c->tags[i].halts++;
+                }
         no_answer(c);
         return;
     }
@@ -167,8 +171,10 @@ static void transceive(rc_sim_t *c)
                     found++;
                     complete = kind == 2;
                     t->level = (uint8_t)(level + 1);
-                    if (complete)
+                    if (complete) {
                         t->state = TAG_ACTIVE;
+                        t->selected++;
+                    }
                 } else {
                     t->state = TAG_IDLE; /* not chosen: back to idle until the next REQA */
                 }

@@ -20,6 +20,8 @@ typedef struct {
     uint8_t len;   /* 4, 7 or 10 */
     uint8_t state; /* sim_tag_state_t */
     uint8_t level; /* cascade levels this tag has already passed in the current selection */
+    /* what happened to it (tests): woken by REQA/WUPA, woken out of HALT (WUPA only), selected, halted */
+    uint16_t wakes, wakes_from_halt, selected, halts;
 } sim_tag_t;
 
 typedef struct {

@@ -5,6 +5,13 @@
  * the tags' side of INVENTORY (1 or 16 slots, mask, slot chosen by the UID's next 4 bits, a collision when two
  * chips share a slot) and STAY QUIET.
  *
+ * Time: the owner sets `now_us` before every call. An exchange's result (RX_STATUS, and RX_IRQ or TIMER1_IRQ
+ * in IRQ_STATUS) appears only once its air time has passed, and the IRQ line (pn_sim_irq) mirrors the
+ * enabled IRQ_STATUS bits, as the chip's IRQ pin does; BUSY covers the instruction only, not the air.
+ * SEND_DATA does nothing unless SYSTEM_CONFIG holds TRANSCEIVE; TIMER1 (the empty-slot window) fires only
+ * if the driver configured it to start at the end of transmission.
+ *
+ * `stall` models a chip that begins a reply and never ends it (RX_SOF_DET, then nothing): no IRQ comes.
  * `limit` models a reader that reads only so many chips per field: after that many replies, every
  * further reply arrives garbled (a CRC error), as the top of a tall stack does on a weak antenna.
  * `air_us` adds up the air time of each exchange from the ISO 15693 high-data-rate timings
@@ -26,6 +33,9 @@ typedef struct {
     int garble_all;  /* every reply garbled: an unreadable zone (damaged inlays, detuned antenna) */
     int muted;       /* not on the bus: BUSY never rises */
     int busy_stuck;  /* BUSY stays high */
+    int stall;       /* replies begin and never end: neither RX_IRQ nor TIMER1_IRQ */
+    uint64_t now_us, done_at_us; /* now, and when the exchange under way ends */
+    uint32_t irq_pending, rx_pending; /* IRQ_STATUS bits and RX_STATUS it ends with */
     /* host interface */
     int busy;        /* polls of BUSY left high */
     int selected, answer_pending;
@@ -46,6 +56,8 @@ void pn_sim_select(pn_sim_t *c);            /* NSS low */
 uint8_t pn_sim_spi(pn_sim_t *c, uint8_t mosi);
 void pn_sim_release(pn_sim_t *c);           /* NSS high: the frame is executed */
 uint8_t pn_sim_busy(pn_sim_t *c);           /* one look at the BUSY line */
+uint8_t pn_sim_irq(pn_sim_t *c);            /* the IRQ line at now_us */
+int pn_sim_pending(const pn_sim_t *c);      /* an exchange is on air (it ends at done_at_us) */
 int pn_sim_add(pn_sim_t *c, const uint8_t uid_msb_first[8]);
 int pn_sim_remove(pn_sim_t *c, const uint8_t uid_msb_first[8]); /* 0 if it was not in the field */
 

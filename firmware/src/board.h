@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #define FIRMWARE_VERSION_MAJOR 2
-#define FIRMWARE_VERSION_MINOR 0
+#define FIRMWARE_VERSION_MINOR 1
 #define FIRMWARE_VERSION_PATCH 0
 
 #define READER_COUNT 25 /* one per zone: shoe, seat1-10, board, burn, muck, bet1-10, pot */
@@ -37,6 +37,11 @@
 #define PN5180_PROVEN_CHIPS 40
 #define PN5180_BUSY_PINS {{'K', 0}, {'K', 1}, {'K', 2}, {'K', 3}, {'K', 4}, {'K', 5}, {'K', 6}, {'K', 7}, \
                           {'F', 0}, {'F', 1}, {'F', 2}}
+/* PN5180 IRQ outputs (high while an enabled IRQ is pending: the RF exchange a SEND_DATA started is over):
+ * A3-A7 = PF3-PF7 for bet1-bet5, D17, D16, D6, D7, D8, D9 = PH0, PH1, PH3-PH6 for bet6-bet10 and the pot.
+ * Level-shifted like BUSY, 10 kOhm pull-downs: an unplugged module never signals the end of an exchange. */
+#define PN5180_IRQ_PINS {{'F', 3}, {'F', 4}, {'F', 5}, {'F', 6}, {'F', 7}, \
+                         {'H', 0}, {'H', 1}, {'H', 3}, {'H', 4}, {'H', 5}, {'H', 6}}
 
 /* Shoe orientation sensor (see hardware/wiring.md): a slotted break-beam at the shoe's mouth says "a card
  * is passing", a reflective IR sensor under it says what side faces the felt. Both inputs have pull-ups.
@@ -45,6 +50,11 @@
  *                        high while it sees the IR-dark back (the card is face UP). */
 #define SHOE_MOUTH_BIT 4
 #define SHOE_FACE_BIT 5
+
+/* The shoe's reader (reader 0) has its antenna at the shoe's mouth, not around the stack (stacked NTAG inlays
+ * detune each other: hardware/README.md): it sees a card only while it slides out. Its cards are then
+ * reported as they leave (CARD_FACE, TAG_LEFT), never as arriving: the stub behind the mouth is not read. */
+#define SHOE_READ_AT_MOUTH 1
 
 /* Status LED: D13 = PB7 (the Mega's on-board "L" LED). */
 #define STATUS_LED_BIT 7

@@ -13,12 +13,18 @@
 void spi_select(uint8_t reader);
 void spi_release(uint8_t reader);
 uint8_t spi_transfer(uint8_t out);
+/* One whole frame under reader n's chip select: `out` sent (0xFF when NULL), the answer into `in` if given. */
+void spi_frame(uint8_t reader, const uint8_t *out, uint8_t *in, uint8_t n);
 
 /* Reader n's BUSY line (PN5180 readers): 1 while the chip is working on a frame. */
 uint8_t hal_busy(uint8_t reader);
+/* Reader n's IRQ line (PN5180 readers): 1 while an enabled IRQ_STATUS bit is set (an RF exchange ended). */
+uint8_t hal_irq(uint8_t reader);
 
 /* Milliseconds since boot (wraps after ~49 days; compare with subtraction). */
 uint32_t millis(void);
+/* Its low byte, read without masking interrupts: for the PN5180 scan's short waits (< 256 ms). */
+uint8_t millis8(void);
 
 /* Called once per millisecond from the timer interrupt (e.g. to sample a sensor); may be NULL. */
 typedef void (*hal_tick_fn)(uint32_t now_ms);

@@ -2,7 +2,8 @@
  * dealerbox reader board: ATmega2560 (Arduino Mega 2560) polling one MFRC522 per zone and streaming the
  * changes to the host over USB serial in the protocol of firmware/PROTOCOL.md.
  *
- * The main loop polls the readers in turn. One poll: switch the reader's antenna on (tags in its field
+ * The main loop polls the card readers in turn, then scans every chip zone at once (PN5180s, below). One
+ * card poll: switch the reader's antenna on (tags in its field
  * power up idle), let them settle, find every tag with REQA/anticollision/SELECT/HLTA until nobody answers,
  * switch the antenna off again (only one antenna radiates at a time: no cross-talk, a quarter of the power).
  * Between polls it answers host commands and sends heartbeats. The hardware itself (SPI, chip selects, the
@@ -37,12 +38,14 @@ static volatile uint8_t face_head, face_count;
 static volatile uint8_t face_up_q[FACE_QUEUE];
 static volatile uint32_t face_at_q[FACE_QUEUE];
 static uint16_t pass_samples, pass_dark;
+static volatile uint8_t mouth_busy; /* the beam was blocked since the main loop last looked */
 
 static void sample_shoe(uint32_t now_ms)
 {
     uint8_t pins = PINE;
     if (!(pins & _BV(SHOE_MOUTH_BIT))) { /* beam blocked: a card is in the mouth */
         pass_samples++;
+        mouth_busy = 1;
         if (pins & _BV(SHOE_FACE_BIT)) /* no reflection: the IR-dark back faces the felt */
             pass_dark++;
         return;
@@ -160,10 +163,15 @@ static void send_hello(void)
 static void on_tag(uint8_t reader, uint8_t left, const uint8_t *uid, uint8_t uid_len)
 {
     uint8_t body[4 + UID_MAX_LEN], zone = reader_zones[reader], tech = proto_tech_of_uid(uid_len);
+    if (!left && zone == ZONE_SHOE && SHOE_READ_AT_MOUTH)
+        return; /* a card in the mouth's field is on its way out, not arriving: its departure is the news */
     if (left && zone == ZONE_SHOE) /* the orientation belongs before the card's departure (contract) */
         send(MSG_CARD_FACE, body, proto_body_card_face(body, zone, take_face(), tech, uid, uid_len));
     send(left ? MSG_TAG_LEFT : MSG_TAG_ARRIVED, body, proto_body_tag(body, zone, tech, uid, uid_len));
 }
+
+static void service_host(void);
+static void watch_mouth(void);
 
 /* --- readers ------------------------------------------------------------------------------------------ */
 static uint32_t faulty;                /* bit r: reader r is reported faulty */
@@ -219,33 +227,74 @@ static void poll_succeeded(uint8_t r, uint8_t was_faulty)
     }
 }
 
-/* One chip zone (PN5180, ISO 15693): the whole stack by 16-slot inventory; static, 540 bytes off the stack. */
-static pn_inventory_t stack_read;
+/* The chip zones (PN5180, ISO 15693): every healthy module's scan runs at the same time, the Mega stepping
+ * each by one SPI frame in turn while the others' exchanges are on air (pn5180.h). ~200 bytes of state each. */
+#define STACK_READERS (READER_COUNT - PN5180_FIRST_READER)
+static pn_scan_t scans[STACK_READERS];
+static uint8_t chips_last[STACK_READERS]; /* chips the zone's last good scan read */
 
-static void poll_stack(uint8_t r, uint8_t was_faulty)
+static void on_chip(uint8_t reader, const uint8_t *uid)
 {
-    if (was_faulty && pn_init(r) != PN_OK) /* it may have lost power and its RF configuration */
+    tags_seen(reader, uid, PN_UID_LEN); /* an arrival goes out at once; departures wait for the scan's end */
+}
+
+static void stack_done(uint8_t r, const pn_scan_t *s)
+{
+    if (s->status != PN_OK) { /* registers read all ones: nobody there; BUSY stayed high: a hung chip */
+        tags_hold_poll(r);    /* its chips stay: a sick reader never makes a bet vanish */
+        poll_failed(r, s->status == PN_ABSENT ? FAULT_NO_ANSWER : FAULT_COMM_ERROR);
         return;
-    pn_status_t st = pn_field(r, 1);
-    if (st == PN_OK) {
-        hal_wait_ms(RF_SETTLE_MS);
-        st = pn_inventory(r, &stack_read, PN5180_PROVEN_CHIPS);
-        pn_status_t off = pn_field(r, 0);
-        if (st == PN_OK)
-            st = off;
     }
-    if (st != PN_OK) { /* BUSY never rose: nobody there; BUSY stayed high: a hung chip */
-        poll_failed(r, st == PN_ABSENT ? FAULT_NO_ANSWER : FAULT_COMM_ERROR);
-        return; /* its chips stay: a sick reader never makes a bet vanish */
-    }
-    poll_succeeded(r, was_faulty);
-    for (uint8_t i = 0; i < stack_read.count; i++)
-        tags_seen(r, stack_read.uid[i], PN_UID_LEN);
-    report_read_state(r, stack_read.state, stack_read.count);
-    if (stack_read.state == ZONE_READ_COMPLETE)
+    poll_succeeded(r, (faulty & (1UL << r)) != 0);
+    chips_last[r - PN5180_FIRST_READER] = s->count;
+    report_read_state(r, s->state, s->count);
+    if (s->state == ZONE_READ_COMPLETE)
         tags_end_poll(r); /* only a complete read may make a chip leave: an incomplete one proves nothing */
     else
         tags_hold_poll(r);
+}
+
+static uint8_t scanning[STACK_READERS], scans_left;
+
+/* Module i's exchange just ended (or its scan just began): take it through its few frames (BUSY between
+ * them is ~20 us) until its next exchange is on air, so a slot's turnaround is not a whole round of the
+ * other modules long. */
+static void serve(uint8_t i)
+{
+    pn_scan_t *s = &scans[i];
+    uint8_t done;
+    if (!scanning[i])
+        return;
+    while (!(done = pn_scan_step(s)) && !pn_scan_on_air(s))
+        ;
+    if (done) {
+        scanning[i] = 0;
+        scans_left--;
+        stack_done((uint8_t)(PN5180_FIRST_READER + i), s);
+    }
+}
+
+static void poll_stacks(void)
+{
+    for (uint8_t i = 0; i < STACK_READERS; i++) {
+        uint8_t r = (uint8_t)(PN5180_FIRST_READER + i);
+        if (faulty & (1UL << r)) {
+            if (sweep % RETRY_FAULTY_EVERY != r % RETRY_FAULTY_EVERY)
+                continue;
+            if (pn_init(r) != PN_OK) /* it may have lost power and its RF configuration */
+                continue;
+        }
+        pn_scan_begin(&scans[i], r, PN5180_PROVEN_CHIPS, on_chip);
+        scans[i].skip_probe = chips_last[i] != 0; /* chips were there: the empty-field probe would only cost 6 ms */
+        scanning[i] = 1;
+        scans_left++;
+    }
+    while (scans_left) {
+        for (uint8_t i = 0; i < STACK_READERS; i++)
+            serve(i);
+        service_host();
+        watch_mouth();
+    }
 }
 
 static void poll_reader(uint8_t r)
@@ -253,10 +302,6 @@ static void poll_reader(uint8_t r)
     uint8_t was_faulty = (faulty & (1UL << r)) != 0;
     if (was_faulty && sweep % RETRY_FAULTY_EVERY != r % RETRY_FAULTY_EVERY)
         return;
-    if (is_stack_reader(r)) {
-        poll_stack(r, was_faulty);
-        return;
-    }
     if (was_faulty && !rc_init(r)) /* whatever went wrong may have cost it its registers */
         return;
     uint8_t v = rc_version(r);
@@ -295,6 +340,28 @@ static void poll_reader(uint8_t r)
     }
     report_read_state(r, i == MAX_TAGS_PER_POLL ? ZONE_READ_UNCERTAIN : ZONE_READ_COMPLETE, read);
     tags_end_poll(r);
+}
+
+/* The shoe's antenna is a small loop at its mouth (hardware/README.md): a card is in its field only for the
+ * few ms it takes to slide out, so the shoe is not left to its turn in the sweep. While the mouth's beam is
+ * blocked, and for a few polls after it clears (so the card's departure follows at once), the shoe reader is
+ * polled between every two other polls and on every pass of the chip scans. A card read there arrives in the
+ * shoe and leaves it with its face, before it reaches a seat: the contract of a deal, unchanged. */
+#define SHOE_READER 0
+#define MOUTH_POLLS_AFTER (TAG_LEFT_POLLS + 1)
+static uint8_t mouth_follow;
+
+static void watch_mouth(void)
+{
+    if (mouth_busy) {
+        mouth_busy = 0;
+        mouth_follow = MOUTH_POLLS_AFTER;
+    } else if (mouth_follow) {
+        mouth_follow--;
+    } else {
+        return;
+    }
+    poll_reader(SHOE_READER);
 }
 
 /* --- host commands and heartbeat ------------------------------------------------------------------------ */
@@ -350,10 +417,12 @@ int main(void)
             send_fault(r, FAULT_NO_ANSWER);
         }
     for (;;) {
-        for (uint8_t r = 0; r < READER_COUNT; r++) {
+        for (uint8_t r = 0; r < PN5180_FIRST_READER; r++) { /* card zones, one antenna at a time */
             poll_reader(r);
             service_host();
+            watch_mouth();
         }
+        poll_stacks(); /* chip zones, all at once */
         sweep++;
     }
 }

@@ -73,6 +73,24 @@ int main(void)
             failures++;
         }
     }
+    /* every tag of the field went wake-up, anticollision, SELECT, HLTA exactly once in the field cycle: the
+     * poll ends when nobody answers REQA, which needs every tag halted, and no halted tag was woken again
+     * (REQA, not WUPA: WUPA would wake the halted ones and the loop would never hear silence) */
+    {
+        uint8_t found[200][10], flen[200];
+        for (int i = 0; i < chip.n_tags; i++)
+            chip.tags[i].wakes = chip.tags[i].wakes_from_halt = chip.tags[i].selected = chip.tags[i].halts = 0;
+        inventory(found, flen);
+        int wrong = 0;
+        for (int i = 0; i < chip.n_tags; i++) {
+            sim_tag_t *t = &chip.tags[i];
+            wrong += t->wakes < 1 || t->wakes_from_halt || t->selected != 1 || t->halts != 1;
+        }
+        if (wrong) {
+            fprintf(stderr, "FAIL: %d tags not woken, selected and halted exactly once in a field cycle\n", wrong);
+            failures++;
+        }
+    }
     rc_sim_remove(&chip, uids[5], lens[5]);
     uint8_t found[200][10], flen[200];
     if (inventory(found, flen) != 99) {
