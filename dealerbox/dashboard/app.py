@@ -294,14 +294,14 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
         found = json.loads(data)
         common: dict | None = found
         if kind == "alert":
-            a = dash.store.alert(found["id"])
-            t = dash.store.table(a.site, a.table_id) if a else None
+            # an alert just filed is known as filed; a later change (ack, escalation) is read from the store
+            a = dash.ingest.filed_alert(found["id"]) or dash.store.alert(found["id"])
             common = None if a is None else {
                 "id": a.id, "open": a.open, "severity": a.severity, "escalated": a.escalated_at is not None,
-                "html": "", "tile": _tile_html(t) if t else "", "key": f"{a.site}/{a.table_id}", "site": a.site}
+                "html": "", "tile": _tile_html(a.site, a.table_id), "key": f"{a.site}/{a.table_id}", "site": a.site}
         elif kind == "table":
-            t = dash.store.table(found["site"], found["table"])
-            common = {"key": f"{found['site']}/{found['table']}", "tile": _tile_html(t)} if t else None
+            html = _tile_html(found["site"], found["table"])
+            common = {"key": f"{found['site']}/{found['table']}", "tile": html} if html else None
         out: dict[bool, str | None] = {}
         for acts in wanted:
             body = common
@@ -315,9 +315,13 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
             bodies.popitem(last=False)
         return out
 
-    def _tile_html(table: dict) -> str:
-        alerts = dash.store.alerts(site=table["site"], table=table["table_id"], open_only=True)
-        return env.get_template("_tile.html").render(t=tile(table, alerts, dash.clock()))
+    def _tile_html(site: str, table: str) -> str:
+        """The tile as the ingest holds it (no database read: 500 of them come at once after a start)."""
+        held = dash.ingest.board.row((site, table))
+        if held is None:
+            return ""
+        row, open_alerts = held
+        return env.get_template("_tile.html").render(t=tile(row, open_alerts, dash.clock()))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:

@@ -245,6 +245,8 @@ class Dashboard:
         self.wake()
         found = self.store.alert(alert_id)
         assert found is not None
+        if not found.open:
+            self.ingest.board.alert_closed((found.site, found.table_id), found.id)
         return found
 
     async def escalate_due(self) -> list[Alert]:

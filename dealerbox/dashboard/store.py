@@ -71,6 +71,10 @@ _HEARD = (tables.update().where(tables.c.site == sa.bindparam("k_site"), tables.
 _STATED = (tables.update().where(tables.c.site == sa.bindparam("k_site"), tables.c.table_id == sa.bindparam("k_table"))
            .values(last_seen=sa.bindparam("at"), received=tables.c.received + sa.bindparam("n"),
                    state=sa.bindparam("state"), state_at=sa.bindparam("at"), status="online"))
+_LOG = journal.insert()              # a prebuilt statement: building one per row cost more than the insert
+_STATUS = (tables.update().where(tables.c.site == sa.bindparam("k_site"), tables.c.table_id == sa.bindparam("k_table"))
+           .values(last_seen=sa.bindparam("at"), received=tables.c.received + sa.bindparam("n"),
+                   status=sa.bindparam("status"), reason=sa.bindparam("reason")))
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
@@ -238,15 +242,25 @@ class Store:
         with self.engine.connect() as conn:
             return {(r[0], r[1]) for r in conn.execute(sa.select(tables.c.site, tables.c.table_id))}
 
+    def add_tables(self, conn: sa.Connection, keys: list[tuple[str, str]], at: float) -> None:
+        """Rows for tables heard of for the first time, in one statement (1,000 of them after a start)."""
+        conn.execute(tables.insert(), [{"site": s, "table_id": t, "last_seen": at, "received": 0, "invalid": 0}
+                                       for s, t in keys])
+
     def file_burst(self, conn: sa.Connection, at: float, heard: dict[tuple[str, str], int],
-                   states: dict[tuple[str, str], tuple[str, int]], events: list[dict]) -> None:
-        """Counts per table, the latest state per table and the events of one burst, in three statements."""
+                   states: dict[tuple[str, str], tuple[str, int]], events: list[dict],
+                   statuses: dict[tuple[str, str], tuple[str, str, int]] | None = None) -> None:
+        """Counts per table, the latest status and state per table and the events of one burst, in four
+        statements."""
         if states:
             conn.execute(_STATED, [{"k_site": s, "k_table": t, "at": at, "state": st, "n": n}
                                         for (s, t), (st, n) in states.items()])
         rest = [{"k_site": s, "k_table": t, "at": at, "n": n} for (s, t), n in heard.items() if (s, t) not in states]
         if rest:
             conn.execute(_HEARD, rest)
+        if statuses:       # after the states, which say "online": a last will in the same burst wins
+            conn.execute(_STATUS, [{"k_site": s, "k_table": t, "at": at, "status": st, "reason": why, "n": n}
+                                   for (s, t), (st, why, n) in statuses.items()])
         if events:
             conn.execute(hand_events.insert(), events)
 
@@ -338,8 +352,16 @@ class Store:
     # --- journal (what browsers are pushed) -------------------------------------------------------------
 
     def log(self, conn: sa.Connection, kind: str, site: str | None, data: dict, at: float) -> int:
-        return conn.execute(journal.insert().values(at=at, kind=kind, site=site, data=json.dumps(data))
+        return conn.execute(_LOG, {"at": at, "kind": kind, "site": site, "data": json.dumps(data)}
                             ).inserted_primary_key[0]
+
+    def log_many(self, conn: sa.Connection, kind: str, rows: list[tuple[str | None, dict]], at: float) -> list[int]:
+        """Journal many rows of one kind in one statement (a burst's tile pushes); their ids, in order."""
+        if not rows:
+            return []
+        found = conn.execute(_LOG.returning(journal.c.id, sort_by_parameter_order=True),
+                             [{"at": at, "kind": kind, "site": site, "data": json.dumps(data)} for site, data in rows])
+        return [r[0] for r in found]
 
     def journal_after(self, last_id: int, limit: int = 500) -> list[tuple[int, str, str | None, str]]:
         q = (sa.select(journal.c.id, journal.c.kind, journal.c.site, journal.c.data)

@@ -24,7 +24,8 @@ from ..sinks.floor.contract import ROOT
 
 log = logging.getLogger("dealerbox.dashboard")
 SESSION_EXPIRY_S = 3600           # the broker queues alerts for us while we restart
-BATCH_MAX = 1000                  # messages filed in one transaction at most
+BATCH_MAX = 1000                  # alerts filed in one transaction at most
+ROUTINE_BATCH_MAX = 250           # states, statuses and events: a smaller bite, so an alert never waits long
 PUBLISH_WAIT_S = 10.0
 
 
@@ -59,6 +60,7 @@ class Subscriber:
     told: Callable[[bool, str], None]
     connected: bool = False
     _inbox: list[tuple[str, bytes]] = field(default_factory=list)
+    _alerts: list[tuple[str, bytes]] = field(default_factory=list)      # filed ahead of everything else
     _ready: threading.Condition = field(default_factory=threading.Condition)
     _stopping: bool = False
 
@@ -134,7 +136,9 @@ class Subscriber:
 
     def _on_message(self, _client: mqtt.Client, _userdata: object, message: mqtt.MQTTMessage) -> None:
         with self._ready:
-            self._inbox.append((message.topic, message.payload))
+            # an alert never waits behind a burst of states (500 tables' retained states after a start)
+            (self._alerts if message.topic.endswith("/alert") else self._inbox).append((message.topic,
+                                                                                        message.payload))
             self._ready.notify()
 
     # --- the filing thread ---------------------------------------------------------------------------
@@ -142,11 +146,14 @@ class Subscriber:
     def _file_forever(self) -> None:
         while True:
             with self._ready:
-                while not self._inbox and not self._stopping:
+                while not self._inbox and not self._alerts and not self._stopping:
                     self._ready.wait()
                 if self._stopping:
                     return
-                batch, self._inbox = self._inbox[:BATCH_MAX], self._inbox[BATCH_MAX:]
+                if self._alerts:
+                    batch, self._alerts = self._alerts[:BATCH_MAX], self._alerts[BATCH_MAX:]
+                else:
+                    batch, self._inbox = self._inbox[:ROUTINE_BATCH_MAX], self._inbox[ROUTINE_BATCH_MAX:]
             try:
                 self.file(batch)
             except Exception:   # one bad burst (a database hiccup) must not stop filing for good
