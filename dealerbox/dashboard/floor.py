@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Callable
 
 from ..sinks.floor import contract as c
 from ..sinks.floor.view import MAX_PAYLOAD, STREAMS, Stream, judge
@@ -51,6 +52,8 @@ class FloorIngest:
         self.touched: set[tuple[str, str]] = set()     # tables whose tile changed this burst: one push each
         self.alerted: set[tuple[str, str]] = set()     # tables with an alert this burst: its push carries the tile
         self.filed_alerts: OrderedDict[int, Alert] = OrderedDict()
+        # a hosted tournament director reads each checked state: the ids of the tournaments whose page changed
+        self.state_seen: Callable[[str, str, dict], list[str]] | None = None
 
     def receive_many(self, messages: list[tuple[str, bytes]], now: float) -> list[int]:
         """File a burst in one transaction (one commit instead of one per message); the journal ids to push."""
@@ -116,6 +119,9 @@ class FloorIngest:
             if self.shown.get(key) != shown:
                 self.shown[key] = shown
                 self.touched.add(key)
+            if self.state_seen is not None:
+                ids += [self.store.log(conn, "tournament", site, {"id": tid}, now)
+                        for tid in self.state_seen(site, table, payload)]
         elif kind == "event":
             data = payload["data"]
             self.events.append({"site": site, "table_id": table, "hand": data.get("hand"), "name": data["event"],

@@ -14,6 +14,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..tournament.floor import TournamentFloor
+
 JournalRow = tuple[int, str, str | None, str]     # (id, kind, site, data as JSON)
 
 from paho.mqtt.packettypes import PacketTypes
@@ -23,6 +25,7 @@ from ..sinks.floor import contract as c
 from .floor import ESCALATION, FloorIngest
 from .store import Alert, Store
 from .subscriber import BrokerSettings, Subscriber
+from .tournaments import CLOCK_EVERY_S, TournamentHost
 
 log = logging.getLogger("dealerbox.dashboard")
 ESCALATE_AFTER_S = 60.0
@@ -56,9 +59,13 @@ class Dashboard:
     escalate_after: float = ESCALATE_AFTER_S
     name: str = "dashboard"
     boot: str = field(default_factory=lambda: uuid.uuid4().hex)
+    tournaments: list[TournamentFloor] = field(default_factory=list)     # hosted directors (--tournament FILE)
 
     def __post_init__(self) -> None:
         self.ingest = FloorIngest(self.store)
+        self.host = TournamentHost(self.tournaments)
+        if self.host:
+            self.ingest.state_seen = self._tournament_state
         self.subscriber: Subscriber | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.connected = False
@@ -174,7 +181,8 @@ class Dashboard:
         def told(connected: bool, note: str) -> None:
             self._on_loop(lambda: self._connection(connected, note))
 
-        self.subscriber = Subscriber(b, b.client_id or f"dealerbox-dashboard-{self.name}", self._file_batch, told)
+        self.subscriber = Subscriber(b, b.client_id or f"dealerbox-dashboard-{self.name}", self._file_batch, told,
+                                     aside={t: self._retained_clock(t) for t in self.host.clock_topics()})
         self.subscriber.start()
         try:
             await asyncio.Event().wait()
@@ -195,6 +203,64 @@ class Dashboard:
         with self.store.engine.begin() as conn:
             self.store.log(conn, "broker", None, {"connected": self.connected, "note": note}, self.clock())
         self.wake()
+
+    # --- hosted tournaments ---------------------------------------------------------------------------
+
+    def _tournament_state(self, site: str, table: str, state: dict) -> list[str]:
+        return self.host.state_seen(site, table, state, self.clock(), self._queue)
+
+    def _queue(self, topic: str, payload: dict, retain: bool) -> object:
+        """Queue a tournament publish in call order (paho's queue); None when the broker is away."""
+        if self.subscriber is None:
+            return None
+        try:
+            return self.subscriber.publish(topic, payload, _props(f"dealerbox.floor.{payload['kind']}/1"), retain)
+        except ConnectionError as e:
+            log.warning("tournament message on %s not sent: %s", topic, e)
+            return None
+
+    def _retained_clock(self, topic: str) -> Callable[[bytes], None]:
+        def take(raw: bytes) -> None:
+            refused = self.host.retained_clock(topic, raw, self.clock())
+            if refused is None:
+                log.info("tournament clock carried on from the retained %s", topic)
+        return take
+
+    async def clock_action(self, tournament_id: str, action: str) -> None:
+        """Pause, resume or adjust a hosted clock; returns once the broker holds the new retained clock."""
+        sent = self.host.clock_action(tournament_id, action, self.clock(), self._queue)
+        await self._sent(sent)
+        self._journal_tournament(tournament_id)
+
+    async def _sent(self, sent: list[object]) -> None:
+        if any(info is None for info in sent) or self.subscriber is None:
+            raise ConnectionError("the floor broker is not connected: the clock changed here, the tables get it "
+                                  "on the next tick after it comes back")
+        for info in sent:
+            await asyncio.to_thread(self.subscriber.wait_published, info)
+
+    def _journal_tournament(self, tournament_id: str) -> None:
+        with self.store.engine.begin() as conn:
+            self.store.log(conn, "tournament", self.host.get(tournament_id).floor.director.site,
+                           {"id": tournament_id}, self.clock())
+        self.wake()
+
+    async def run_tournaments(self, every: float = CLOCK_EVERY_S) -> None:
+        """Every hosted clock on its retained topic at start (after a moment for the one a previous run left)
+        and every ``every`` seconds; a tick missed while the broker is away goes out on the next."""
+        if not self.host:
+            return
+        while not self.connected:
+            await asyncio.sleep(0.2)
+        await asyncio.sleep(0.5)             # the retained clock, if any, arrives with the subscription
+        while True:
+            try:
+                await self._sent(self.host.tick(self.clock(), self._queue))
+                for tid in self.host.hosted:
+                    self._journal_tournament(tid)
+            except ConnectionError as e:
+                log.warning("tournament clock not published: %s", e)
+            await asyncio.sleep(every)
 
     # --- acting ----------------------------------------------------------------------------------------
 

@@ -59,6 +59,8 @@ class Subscriber:
     file: Callable[[list[tuple[str, bytes]]], None]
     told: Callable[[bool, str], None]
     connected: bool = False
+    # exact topics handled on paho's thread instead of being filed (a hosted tournament's retained clock)
+    aside: dict[str, Callable[[bytes], None]] = field(default_factory=dict)
     _inbox: list[tuple[str, bytes]] = field(default_factory=list)
     _alerts: list[tuple[str, bytes]] = field(default_factory=list)      # filed ahead of everything else
     _ready: threading.Condition = field(default_factory=threading.Condition)
@@ -92,11 +94,12 @@ class Subscriber:
         self.client.loop_stop()
         self._filer.join(5)
 
-    def publish(self, topic: str, payload: dict, props: Properties) -> mqtt.MQTTMessageInfo:
-        """Queue a QoS 1 publish; ConnectionError at once when the broker is not connected."""
+    def publish(self, topic: str, payload: dict, props: Properties, retain: bool = False) -> mqtt.MQTTMessageInfo:
+        """Queue a QoS 1 publish (queued in call order); ConnectionError at once when the broker is not
+        connected."""
         if not self.connected:
             raise ConnectionError("the floor broker is not connected: try again in a moment")
-        info = self.client.publish(topic, json.dumps(payload), qos=1, properties=props)
+        info = self.client.publish(topic, json.dumps(payload), qos=1, retain=retain, properties=props)
         if info.rc != mqtt.MQTT_ERR_SUCCESS:
             raise ConnectionError(f"the floor broker refused a publish on {topic}: {mqtt.error_string(info.rc)}")
         return info
@@ -117,7 +120,7 @@ class Subscriber:
         if getattr(reason, "is_failure", False):
             self._tell(False, f"refused by {self.broker.host}:{self.broker.port}: {reason}")
             return
-        client.subscribe(self.broker.filters())
+        client.subscribe(self.broker.filters() + [(topic, 1) for topic in self.aside])
         self._tell(True, f"connected to {self.broker.host}:{self.broker.port}")
 
     def _on_disconnect(self, _client: mqtt.Client, _userdata: object, _flags: object, reason: object,
@@ -135,6 +138,10 @@ class Subscriber:
         self.told(connected, note)
 
     def _on_message(self, _client: mqtt.Client, _userdata: object, message: mqtt.MQTTMessage) -> None:
+        handle = self.aside.get(message.topic)
+        if handle is not None:
+            handle(message.payload)
+            return
         with self._ready:
             # an alert never waits behind a burst of states (500 tables' retained states after a start)
             (self._alerts if message.topic.endswith("/alert") else self._inbox).append((message.topic,
