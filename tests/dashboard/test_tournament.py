@@ -202,6 +202,22 @@ def test_the_pause_button_in_the_browser_pauses_every_table_of_the_tournament(to
         ctx.close()
 
 
+def test_a_restarted_dashboard_carries_on_from_the_retained_clock(tour):
+    sam, token = signed(tour.url, "sam")
+    assert sam.post("/tournaments/SUN-500/clock", data={"do": "pause"},
+                    headers={"X-CSRF-Token": token}).status_code == 200
+    before = retained_clock(tour.broker.port, lambda c: not c["running"])
+    tour.restart()
+    # the new run has a boot of its own and took level, time left and "paused" from what the broker kept
+    after = retained_clock(tour.broker.port, lambda c: c["boot"] != before["boot"])
+    assert (after["level"], after["running"]) == (before["level"], False)
+    assert after["left"] == pytest.approx(before["left"], abs=0.01)
+    sam, token = signed(tour.url, "sam")
+    assert "PAUSED" in sam.get("/tournaments/SUN-500").text
+    assert sam.post("/tournaments/SUN-500/clock", data={"do": "resume"},
+                    headers={"X-CSRF-Token": token}).status_code == 200
+
+
 def test_a_broken_tournament_file_stops_the_dashboard_naming_the_field(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text(tournament_file(tmp_path).read_text().replace("big_blind = 100", "big_blind = 0"))
