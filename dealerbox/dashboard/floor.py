@@ -23,6 +23,7 @@ TILE_FIELDS = ("hand", "phase", "game", "stakes", "dealer", "pot", "findings", "
 
 __all__ = ["MAX_PAYLOAD", "FloorIngest", "Received"]
 SEEN_IDS_KEPT = 50_000            # envelope ids remembered for dropping QoS 1 redeliveries
+TILES_EVERY_S = 0.25              # during a backlog (a start), tile pushes gather this long: one per table
 FILED_ALERTS_KEPT = 5_000         # alerts just filed, kept for the SSE renderer so it need not read them back
 ESCALATION = "escalation"         # the topic kind the dashboard publishes (dealerbox/<site>/<table>/escalation)
 
@@ -51,20 +52,23 @@ class FloorIngest:
         self.board = TileBoard(store)
         self.touched: set[tuple[str, str]] = set()     # tables whose tile changed this burst: one push each
         self.alerted: set[tuple[str, str]] = set()     # tables with an alert this burst: its push carries the tile
+        self.tiles_at = 0.0                              # when tiles were last pushed
         self.filed_alerts: OrderedDict[int, Alert] = OrderedDict()
         # a hosted tournament director reads each checked state: the ids of the tournaments whose page changed
         self.state_seen: Callable[[str, str, dict], list[str]] | None = None
 
-    def receive_many(self, messages: list[tuple[str, bytes]], now: float) -> list[int]:
-        """File a burst in one transaction (one commit instead of one per message); the journal ids to push."""
+    def receive_many(self, messages: list[tuple[str, bytes]], now: float, *, backlog: bool = False) -> list[int]:
+        """File a burst in one transaction (one commit instead of one per message); the journal ids to push.
+        ``backlog``: more is waiting to be filed, so the tile pushes may wait for the next burst (at most
+        TILES_EVERY_S): a table's status and state then make one push, not one per burst."""
         ids: list[int] = []
         with self.store.engine.begin() as conn:
             for topic, raw in messages:
                 ids += self._receive(topic, raw, now, conn).journal
-            ids += self._flush(conn, now)
+            ids += self._flush(conn, now, tiles=not backlog or now - self.tiles_at >= TILES_EVERY_S)
         return ids
 
-    def _flush(self, conn: sa.Connection, now: float) -> list[int]:
+    def _flush(self, conn: sa.Connection, now: float, tiles: bool = True) -> list[int]:
         """A burst's counts, states and events in a few executemany statements instead of several per message,
         and one tile push per table whose tile changed, however many of its messages the burst held (500 tables
         starting send a status and a state each in the same second). The journal ids of those pushes."""
@@ -77,9 +81,14 @@ class FloorIngest:
             self.store.bump(conn, "received", self.filed)
         self.heard, self.states, self.events, self.statuses = {}, {}, [], {}
         self.filed = 0
+        self.touched -= self.alerted           # an alert's push carries its table's tile
+        self.alerted = set()
+        if not tiles:
+            return []
+        self.tiles_at = now
         ids = self.store.log_many(conn, "table", [(site, {"site": site, "table": table})
-                                                  for site, table in sorted(self.touched - self.alerted)], now)
-        self.touched, self.alerted = set(), set()
+                                                  for site, table in sorted(self.touched)], now)
+        self.touched = set()
         return ids
 
     def receive(self, topic: str, raw: bytes, now: float) -> Received:

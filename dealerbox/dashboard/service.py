@@ -135,11 +135,11 @@ class Dashboard:
         if got.journal:
             self.wake()
 
-    def _file_batch(self, batch: list[tuple[str, bytes]]) -> None:
+    def _file_batch(self, batch: list[tuple[str, bytes]], backlog: bool = False) -> None:
         """On the filing thread: file a burst in one transaction, read the journal rows it made and have their
         SSE bodies rendered, all off the event loop (DB reads and templates kept it from sending), then wake
         the streams."""
-        if not self.ingest.receive_many(batch, self.clock()):
+        if not self.ingest.receive_many(batch, self.clock(), backlog=backlog):
             return
         fresh = self._extend_tail()
         if fresh and self.prepare is not None:

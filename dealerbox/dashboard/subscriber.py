@@ -52,11 +52,11 @@ class BrokerSettings:
 
 @dataclass
 class Subscriber:
-    """``file(batch)`` runs on the filing thread for each burst; ``told(connected, note)`` on paho's thread
+    """``file(batch, backlog)`` runs on the filing thread for each burst (``backlog``: more is already waiting); ``told(connected, note)`` on paho's thread
     whenever the connection changes (the caller hands both over to its event loop)."""
     broker: BrokerSettings
     client_id: str
-    file: Callable[[list[tuple[str, bytes]]], None]
+    file: Callable[[list[tuple[str, bytes]], bool], None]
     told: Callable[[bool, str], None]
     connected: bool = False
     # exact topics handled on paho's thread instead of being filed (a hosted tournament's retained clock)
@@ -161,7 +161,8 @@ class Subscriber:
                     batch, self._alerts = self._alerts[:BATCH_MAX], self._alerts[BATCH_MAX:]
                 else:
                     batch, self._inbox = self._inbox[:ROUTINE_BATCH_MAX], self._inbox[ROUTINE_BATCH_MAX:]
+                backlog = bool(self._inbox or self._alerts)
             try:
-                self.file(batch)
+                self.file(batch, backlog)
             except Exception:   # one bad burst (a database hiccup) must not stop filing for good
                 log.exception("filing %d floor messages failed", len(batch))
