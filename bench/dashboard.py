@@ -170,7 +170,8 @@ def map_render_ms(url: str, cookies: httpx.Cookies) -> tuple[float, int]:
     return ms, tiles
 
 
-def measure(tables_n: int, clients: int, seconds: float, render: bool = True, say=print) -> dict:
+def measure(tables_n: int, clients: int, seconds: float, render: bool = True, say=print,
+            samples_file: str | None = None) -> dict:
     """One run: a broker, the dashboard (its own process) and the tables; the figures as a dict."""
     root = Path(__file__).resolve().parent.parent
     env = {**os.environ, "PYTHONPATH": str(root)}
@@ -236,6 +237,9 @@ def measure(tables_n: int, clients: int, seconds: float, render: bool = True, sa
         steady = sorted(took for at, took in sent_and_took if at >= started + WARMUP_S)
         samples = sorted(took for _at, took in sent_and_took)
         first = sorted(took for at, took in sent_and_took if at < started + WARMUP_S)
+        if samples_file:         # (seconds after the tables started, ms) per delivery, to see when it was slow
+            Path(samples_file).write_text(json.dumps([(round(at - started, 3), round(took, 1))
+                                                      for at, took in sent_and_took]))
         out, _ = tables.communicate(timeout=60)
         sent = re.search(r"alerts (\d+) messages (\d+)", out)
         alerts_sent, messages = (int(sent.group(1)), int(sent.group(2))) if sent else (0, 0)
@@ -336,8 +340,9 @@ def main() -> int:
     ap.add_argument("--clients", type=int, default=50)
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--no-render", action="store_true", help="skip timing the map in chromium")
+    ap.add_argument("--samples", metavar="FILE", help="write every delivery's (send time, latency) as JSON")
     args = ap.parse_args()
-    measure(args.tables, args.clients, args.seconds, render=not args.no_render)
+    measure(args.tables, args.clients, args.seconds, render=not args.no_render, samples_file=args.samples)
     return 0
 
 
