@@ -176,6 +176,14 @@ def test_a_state_that_unbalances_the_tables_sends_the_move_to_the_right_tables(t
         assert wait_until(lambda: re.search(r'data-from="T01:5">.*?<td class="state">done',
                                             viewer.get("/tournaments/SUN-500").text, re.S), 10)
         assert len(ear.messages("T01/tournament")) == 1                 # balanced now: no second plan
+        # busts leave 6, 6, 6: two tables seat them all, so T03 (first in the break order) breaks
+        says("T03", {1, 2, 3, 5, 6, 7}, 1, 2)
+        says("T01", {1, 2, 3, 4, 6, 7}, 2, 3)
+        assert wait_until(lambda: ear.messages("T03/tournament"), 10), ear.received
+        assert [(p["instruction"], p["rule"]) for p in ear.messages("T03/tournament")] == [("break", "tournament.12")]
+        page = viewer.get("/tournaments/SUN-500").text
+        assert re.search(r'class="ttable broken" data-table="T03"', page), page
+        assert page.count("table breaks") == 6 and "tables left: <b id=\"tables-left\">2</b>" in page
     finally:
         ear.stop()
         table.stop()
