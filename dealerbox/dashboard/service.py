@@ -77,6 +77,7 @@ class Dashboard:
         self._tail: list[JournalRow] = []
         self._tail_from = self.store.last_journal_id()
         self._tail_dirty = False
+        self._wake_queued = False
         self._tail_lock = threading.Lock()   # the filing thread and the event loop both extend the tail
         # what the web side does with fresh journal rows on the filing thread (render the SSE bodies), so the
         # event loop only sends: set by create_app
@@ -144,12 +145,27 @@ class Dashboard:
         fresh = self._extend_tail()
         if fresh and self.prepare is not None:
             self.prepare(fresh)
-        self._on_loop(lambda: self.wake(tail_read=True))
+        # one wake-up in flight at a time: under load each call_soon_threadsafe is a socket write and a GIL
+        # hand-over, and the streams read everything new when they wake anyway
+        if not self._wake_queued:
+            self._wake_queued = True
+            if not self._on_loop(self._woken_by_filer):
+                self._wake_queued = False
 
-    def _on_loop(self, call: Callable[[], None]) -> None:
+    def _woken_by_filer(self) -> None:
+        self._wake_queued = False
+        self.wake(tail_read=True)
+
+    def _on_loop(self, call: Callable[[], None]) -> bool:
+        """Run ``call`` on the event loop soon; False when there is no loop to run it."""
         loop = self._loop
-        if loop is not None and not loop.is_closed():
+        if loop is None or loop.is_closed():
+            return False
+        try:
             loop.call_soon_threadsafe(call)
+        except RuntimeError:           # closed between the check and the call (shutting down)
+            return False
+        return True
 
     def sweep_stale(self) -> None:
         """A table that stops without its last will goes dead when its state expires: tell the browsers once."""

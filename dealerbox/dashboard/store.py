@@ -72,6 +72,11 @@ _STATED = (tables.update().where(tables.c.site == sa.bindparam("k_site"), tables
            .values(last_seen=sa.bindparam("at"), received=tables.c.received + sa.bindparam("n"),
                    state=sa.bindparam("state"), state_at=sa.bindparam("at"), status="online"))
 _LOG = journal.insert()              # a prebuilt statement: building one per row cost more than the insert
+_BUMP = counters.update().where(counters.c.name == sa.bindparam("k_name")).values(
+    value=counters.c.value + sa.bindparam("by"))
+_ALERT_FILED = sa.select(alerts.c.id).where(
+    alerts.c.site == sa.bindparam("k_site"), alerts.c.table_id == sa.bindparam("k_table"),
+    alerts.c.boot == sa.bindparam("k_boot"), alerts.c.finding == sa.bindparam("k_finding"))
 _STATUS = (tables.update().where(tables.c.site == sa.bindparam("k_site"), tables.c.table_id == sa.bindparam("k_table"))
            .values(last_seen=sa.bindparam("at"), received=tables.c.received + sa.bindparam("n"),
                    status=sa.bindparam("status"), reason=sa.bindparam("reason")))
@@ -203,9 +208,8 @@ class Store:
     # --- counters -----------------------------------------------------------------------------------------
 
     def bump(self, conn: sa.Connection, name: str, by: int = 1) -> None:
-        if conn.execute(counters.update().where(counters.c.name == name)
-                        .values(value=counters.c.value + by)).rowcount == 0:
-            conn.execute(counters.insert().values(name=name, value=by))
+        if conn.execute(_BUMP, {"k_name": name, "by": by}).rowcount == 0:
+            conn.execute(counters.insert(), {"name": name, "value": by})
 
     def counters(self) -> dict[str, int]:
         with self.engine.connect() as conn:
@@ -281,12 +285,11 @@ class Store:
 
     def add_alert(self, conn: sa.Connection, row: dict) -> int | None:
         """The new alert's id, or None when this (site, table, boot, finding) is already filed."""
-        found = conn.execute(sa.select(alerts.c.id).where(
-            (alerts.c.site == row["site"]) & (alerts.c.table_id == row["table_id"]) & (alerts.c.boot == row["boot"])
-            & (alerts.c.finding == row["finding"]))).first()
+        found = conn.execute(_ALERT_FILED, {"k_site": row["site"], "k_table": row["table_id"], "k_boot": row["boot"],
+                                            "k_finding": row["finding"]}).first()
         if found:
             return None
-        return conn.execute(alerts.insert().values(**row)).inserted_primary_key[0]
+        return conn.execute(alerts.insert(), row).inserted_primary_key[0]
 
     def alert(self, alert_id: int) -> Alert | None:
         with self.engine.connect() as conn:
