@@ -198,7 +198,7 @@ class Dashboard:
             self._on_loop(lambda: self._connection(connected, note))
 
         self.subscriber = Subscriber(b, b.client_id or f"dealerbox-dashboard-{self.name}", self._file_batch, told,
-                                     aside={t: self._retained_clock(t) for t in self.host.clock_topics()})
+                                     aside=self.host.clock_readers(self.clock))
         self.subscriber.start()
         try:
             await asyncio.Event().wait()
@@ -234,13 +234,6 @@ class Dashboard:
         except ConnectionError as e:
             log.warning("tournament message on %s not sent: %s", topic, e)
             return None
-
-    def _retained_clock(self, topic: str) -> Callable[[bytes], None]:
-        def take(raw: bytes) -> None:
-            refused = self.host.retained_clock(topic, raw, self.clock())
-            if refused is None:
-                log.info("tournament clock carried on from the retained %s", topic)
-        return take
 
     async def clock_action(self, tournament_id: str, action: str) -> None:
         """Pause, resume or adjust a hosted clock; returns once the broker holds the new retained clock."""

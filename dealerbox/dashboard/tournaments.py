@@ -12,6 +12,7 @@ order, so the retained clock the broker keeps is always the newest).
 from __future__ import annotations
 
 import json
+import logging
 import threading
 from dataclasses import dataclass, field
 from typing import Callable
@@ -19,6 +20,7 @@ from typing import Callable
 from ..tournament.clock import ClockView
 from ..tournament.floor import TournamentFloor, clock_topic
 
+log = logging.getLogger("dealerbox.dashboard")
 CLOCK_EVERY_S = 10.0            # the clock topic's promise: republished at least this often
 STEP_S = 60.0                   # +1 min / -1 min on the page
 Publish = Callable[[str, dict, bool], object]      # (topic, payload, retained) -> what to wait on, queued in order
@@ -64,6 +66,16 @@ class TournamentHost:
                     h.shown = shown
                     changed.append(tid)
         return changed
+
+    def clock_readers(self, clock: Callable[[], float]) -> dict[str, Callable[[bytes], None]]:
+        """For each hosted clock topic, what to do on paho's thread with the retained clock that arrives."""
+        def reader(topic: str) -> Callable[[bytes], None]:
+            def take(raw: bytes) -> None:
+                refused = self.retained_clock(topic, raw, clock())
+                if refused is None:
+                    log.info("tournament clock carried on from the retained %s", topic)
+            return take
+        return {topic: reader(topic) for topic in self.clock_topics()}
 
     def retained_clock(self, topic: str, raw: bytes, now: float) -> str | None:
         """A clock a previous run left retained, before we sent ours: carry on from it. The reason if not."""
