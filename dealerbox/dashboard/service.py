@@ -261,7 +261,11 @@ class Dashboard:
             return
         while not self.connected:
             await asyncio.sleep(0.2)
-        await asyncio.sleep(0.5)             # the retained clock, if any, arrives with the subscription
+        # the retained clocks, if any, arrive with the subscription; a first start has none to wait for
+        for _ in range(20):
+            if self.host.all_heard():
+                break
+            await asyncio.sleep(0.1)
         while True:
             try:
                 await self._sent(self.host.tick(self.clock(), self._queue))

@@ -31,6 +31,7 @@ class Hosted:
     floor: TournamentFloor
     lock: threading.Lock = field(default_factory=threading.Lock)
     shown: tuple = ()            # what the page last showed of the tables and moves: a push only on change
+    heard_retained: bool = False  # the broker handed us the clock a previous run left
 
 
 class TournamentHost:
@@ -86,8 +87,12 @@ class TournamentHost:
                 except ValueError as e:
                     return f"{topic}: not JSON ({e})"
                 with h.lock:
+                    h.heard_retained = True
                     return h.floor.resume_from(payload, now, now)
         return f"{topic}: not a tournament this dashboard runs"
+
+    def all_heard(self) -> bool:
+        return all(h.heard_retained for h in self.hosted.values())
 
     # --- what the floor does ------------------------------------------------------------------------
 
