@@ -230,7 +230,8 @@ class Dashboard:
         if self.subscriber is None:
             return None
         try:
-            return self.subscriber.publish(topic, payload, _props(f"dealerbox.floor.{payload['kind']}/1"), retain)
+            schema = f"dealerbox.floor.{payload['kind']}/{c.VERSION}"
+            return self.subscriber.publish(topic, payload, _props(schema), retain)
         except ConnectionError as e:
             log.warning("tournament message on %s not sent: %s", topic, e)
             return None
@@ -261,11 +262,7 @@ class Dashboard:
             return
         while not self.connected:
             await asyncio.sleep(0.2)
-        # the retained clocks, if any, arrive with the subscription; a first start has none to wait for
-        for _ in range(20):
-            if self.host.all_heard():
-                break
-            await asyncio.sleep(0.1)
+        await self.host.retained_heard()
         while True:
             try:
                 await self._sent(self.host.tick(self.clock(), self._queue))

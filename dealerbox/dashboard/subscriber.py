@@ -52,8 +52,9 @@ class BrokerSettings:
 
 @dataclass
 class Subscriber:
-    """``file(batch, backlog)`` runs on the filing thread for each burst (``backlog``: more is already waiting); ``told(connected, note)`` on paho's thread
-    whenever the connection changes (the caller hands both over to its event loop)."""
+    """``file(batch, backlog)`` runs on the filing thread for each burst (``backlog``: more is already
+    waiting); ``told(connected, note)`` on paho's thread whenever the connection changes (the caller hands
+    both over to its event loop)."""
     broker: BrokerSettings
     client_id: str
     file: Callable[[list[tuple[str, bytes]], bool], None]

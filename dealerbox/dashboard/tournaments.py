@@ -11,6 +11,7 @@ order, so the retained clock the broker keeps is always the newest).
 
 from __future__ import annotations
 
+import asyncio
 import json
 import logging
 import threading
@@ -91,8 +92,13 @@ class TournamentHost:
                     return h.floor.resume_from(payload, now, now)
         return f"{topic}: not a tournament this dashboard runs"
 
-    def all_heard(self) -> bool:
-        return all(h.heard_retained for h in self.hosted.values())
+    async def retained_heard(self, within: float = 2.0) -> None:
+        """Return once the broker handed over every hosted clock a previous run left, or after ``within``
+        seconds (a first start has none to wait for)."""
+        for _ in range(int(within / 0.1)):
+            if all(h.heard_retained for h in self.hosted.values()):
+                return
+            await asyncio.sleep(0.1)
 
     # --- what the floor does ------------------------------------------------------------------------
 
