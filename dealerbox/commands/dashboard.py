@@ -18,6 +18,7 @@ from .broker_options import add_tls_arguments
 
 if TYPE_CHECKING:
     from ..dashboard.store import Store
+    from ..tournament.floor import TournamentFloor
 
 DEFAULT_DB = "sqlite:///dealerbox-floor.db"
 
@@ -46,6 +47,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tables", type=int, default=4, help="demo: how many simulated tables")
     parser.add_argument("--speed", type=float, default=10.0, help="demo: the simulated dealers' pace")
     parser.add_argument("--name", default="dashboard", help="this dashboard's name in the commands it sends")
+    parser.add_argument("--tournament", "-t", action="append", default=[], metavar="FILE",
+                        help="run this tournament's director (clock, balancing, breaking) in the dashboard, for "
+                             "the tables of --site (repeatable: one file per tournament)")
 
 
 def _first_line(path: str) -> str:
@@ -105,6 +109,26 @@ def _export_anchors(args: argparse.Namespace, store: Store) -> int:
     return 0
 
 
+def hosted_tournaments(files: list[str], site: str, name: str) -> list[TournamentFloor]:
+    """A director for each tournament file, its clock at level 1 (or where the retained clock says, once
+    connected). ValueError (the file and field) for a broken file or the same tournament twice."""
+    import time
+    import uuid
+
+    from ..tournament import config as tournament_config
+    from ..tournament.floor import Director, TournamentFloor
+    from .tournament import starting_clock
+
+    floors: list[TournamentFloor] = []
+    for path in files:
+        t = tournament_config.load(path)
+        if any(f.id == t.id for f in floors):
+            raise ValueError(f"--tournament {path}: tournament {t.id} is given twice")
+        floors.append(TournamentFloor(Director(t, check_name("--site", site), uuid.uuid4().hex, name=name),
+                                      starting_clock(t, time.time())))
+    return floors
+
+
 def _serve(args: argparse.Namespace, store: Store) -> int:
     import uvicorn
 
@@ -123,9 +147,14 @@ def _serve(args: argparse.Namespace, store: Store) -> int:
     except ValueError as e:
         print(f"dealerbox dashboard: {e}", file=sys.stderr)
         return 2
+    try:
+        floors = hosted_tournaments(args.tournament, site if site != "+" else args.cfg.table.site, args.name)
+    except (ValueError, OSError) as e:       # TournamentConfigError names the file and the field
+        print(f"dealerbox dashboard: {e}", file=sys.stderr)
+        return 2
     broker = BrokerSettings(args.host or fc.host, args.port or fc.port, site, args.username, password, args.tls,
                             args.ca_file, args.cert_file, args.key_file)
-    dash = Dashboard(store, broker, escalate_after=args.escalate_after, name=args.name)
+    dash = Dashboard(store, broker, escalate_after=args.escalate_after, name=args.name, tournaments=floors)
     if not store.user_names():
         print("dealerbox dashboard: no users yet: run `dealerbox dashboard add-user NAME --db ...` first",
               file=sys.stderr)

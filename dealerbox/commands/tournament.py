@@ -25,7 +25,8 @@ from ..sinks.floor.outbox import OutboxError
 from ..sinks.floor.security import read_password
 from ..tournament import config as tournament_config
 from ..tournament.clock import Clock
-from ..tournament.floor import Director, clock_payload, clock_topic, schema_errors
+from ..tournament.config import Tournament
+from ..tournament.floor import Director, TournamentFloor
 
 log = logging.getLogger("dealerbox.tournament")
 CLOCK_EVERY_S = 10.0
@@ -46,16 +47,18 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 class TournamentDesk:
-    """The MQTT shell: one client, the Director's plans published QoS 1, the clock retained."""
+    """The MQTT shell around a :class:`TournamentFloor`: one client, plans published QoS 1, the clock retained.
+    The dashboard hosts the same TournamentFloor on its own connection (dealerbox/dashboard/tournaments.py)."""
 
-    def __init__(self, director: Director, clock: Clock, host: str, port: int, *, username: str | None = None,
+    def __init__(self, floor: TournamentFloor, host: str, port: int, *, username: str | None = None,
                  password: str | None = None) -> None:
-        self.director, self.clock, self.host, self.port = director, clock, host, port
+        self.floor, self.host, self.port = floor, host, port
+        self.director = floor.director
         self.lock = threading.Lock()
         self.connected = threading.Event()
-        self.clock_seq = 0
         self._unacked: list[mqtt.MQTTMessageInfo] = []
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=f"dealerbox-tournament-{director.boot[:8]}",
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
+                                  client_id=f"dealerbox-tournament-{self.director.boot[:8]}",
                                   protocol=mqtt.MQTTv5, reconnect_on_failure=True)
         if username:
             self.client.username_pw_set(username, password)
@@ -103,15 +106,11 @@ class TournamentDesk:
         except ValueError:
             state = None        # counted by the director as unreadable
         with self.lock:
-            out = self.director.observe(where[1], state, time.monotonic(), time.time())
+            out = self.floor.observe(where[1], state, time.monotonic(), time.time())
         for topic, payload in out:
             self._publish(topic, payload, retain=False)
 
     def _publish(self, topic: str, payload: dict, retain: bool) -> None:
-        errors = schema_errors(payload["kind"], payload)
-        if errors:      # our own payload: a bug, never sent half-right
-            log.error("not sending %s: %s", topic, "; ".join(errors))
-            return
         props = Properties(PacketTypes.PUBLISH)
         props.ContentType = "application/json"
         info = self.client.publish(topic, json.dumps(payload, separators=(",", ":")), qos=1, retain=retain,
@@ -123,15 +122,20 @@ class TournamentDesk:
 
     def tick(self) -> None:
         """Publish the clock as it stands (retained)."""
-        now = time.monotonic()
         with self.lock:
-            self.clock = self.clock.at(now)
-            self.clock_seq += 1
-            d = self.director
-            payload = clock_payload(d.site, d.tournament.id, self.clock.view(now), boot=d.boot, seq=self.clock_seq,
-                                    at=time.time(), players_left=d.players_left() if d.tables else None,
-                                    tables_left=d.tables_left() if d.tables else None)
-        self._publish(clock_topic(d.site, d.tournament.id), payload, retain=True)
+            out = self.floor.clock_message(time.monotonic(), time.time())
+        for topic, payload in out:
+            self._publish(topic, payload, retain=True)
+
+
+def starting_clock(t: Tournament, now: float, level: int = 1, left: float | None = None,
+                   paused: bool = False) -> Clock:
+    """The clock a floor starts with: level 1 from its start, or ``level`` with ``left`` seconds (ValueError for
+    a level outside the schedule)."""
+    clock = Clock.start(t, now, running=not paused)
+    if level != 1 or left is not None:
+        clock = clock.follow(now, level, left if left is not None else t.level(level).seconds, not paused)
+    return clock
 
 
 def run(args: argparse.Namespace) -> int:
@@ -139,13 +143,9 @@ def run(args: argparse.Namespace) -> int:
     t = tournament_config.load(args.tournament)     # a TournamentConfigError is printed by the CLI, exit 2
     try:
         site = check_name("--site", args.site or args.cfg.table.site)
-        now = time.monotonic()
-        clock = Clock.start(t, now, running=not args.paused)
-        if args.level != 1 or args.left is not None:
-            left = args.left if args.left is not None else t.level(args.level).seconds
-            clock = clock.follow(now, args.level, left, not args.paused)
+        clock = starting_clock(t, time.monotonic(), args.level, args.left, args.paused)
         password = read_password(args.password_file) if args.password_file else None
-        desk = TournamentDesk(Director(t, site, uuid.uuid4().hex, name=args.name), clock,
+        desk = TournamentDesk(TournamentFloor(Director(t, site, uuid.uuid4().hex, name=args.name), clock),
                               args.host or fc.host, args.port or fc.port, username=args.username,
                               password=password).start()
     except (ValueError, ConnectionError, OSError, OutboxError) as e:

@@ -66,7 +66,7 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
         html = env.get_template(name).render(user=who[0] if who else None, role=who[1] if who else None,
                                              csrf=csrf(request), may=lambda need: bool(who) and auth.may(who[1], need),
                                              broker=dash.broker_note, connected=dash.connected,
-                                             now=dash.clock(), **context)
+                                             now=dash.clock(), tournaments=list(dash.host.hosted), **context)
         return HTMLResponse(html, status_code=status)
 
     async def guard(request: Request, needed: str) -> tuple[str, dict]:
@@ -204,6 +204,25 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
                     duplicates=dash.ingest.duplicates, site="")
 
     @viewer
+    async def tournaments_page(request: Request) -> Response:
+        if len(dash.host.hosted) == 1:
+            return RedirectResponse(f"/tournaments/{next(iter(dash.host.hosted))}", status_code=303)
+        views = [dash.host.view(tid, dash.clock()) for tid in dash.host.hosted]
+        return page(request, "tournaments.html", views=views, site="", after=dash.store.last_journal_id())
+
+    @viewer
+    async def tournament_page(request: Request) -> Response:
+        try:
+            view = dash.host.view(request.path_params["id"], dash.clock())
+        except LookupError as e:
+            return PlainTextResponse(str(e), status_code=404)
+        return page(request, "tournament.html", v=view, site="", after=dash.store.last_journal_id())
+
+    @action("supervisor")
+    async def tournament_clock(request: Request, name: str, form: dict) -> None:
+        await dash.clock_action(request.path_params["id"], form.get("do", ""))
+
+    @viewer
     async def users_page(request: Request) -> Response:
         return page(request, "users.html", people=dash.store.user_names(), roles=ROLES, site="")
 
@@ -294,35 +313,48 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
         found = json.loads(data)
         common: dict | None = found
         if kind == "alert":
-            a = dash.store.alert(found["id"])
-            t = dash.store.table(a.site, a.table_id) if a else None
+            # an alert just filed is known as filed; a later change (ack, escalation) is read from the store
+            a = dash.ingest.filed_alert(found["id"]) or dash.store.alert(found["id"])
             common = None if a is None else {
                 "id": a.id, "open": a.open, "severity": a.severity, "escalated": a.escalated_at is not None,
-                "html": "", "tile": _tile_html(t) if t else "", "key": f"{a.site}/{a.table_id}", "site": a.site}
+                "html": "", "tile": _tile_html(a.site, a.table_id), "key": f"{a.site}/{a.table_id}", "site": a.site}
+        elif kind == "tournament":
+            try:
+                view = dash.host.view(found["id"], dash.clock())
+            except LookupError:        # a tournament a previous run hosted: nothing to show now
+                view = None
+            common = None if view is None else {"id": view["id"], "html": ""}
         elif kind == "table":
-            t = dash.store.table(found["site"], found["table"])
-            common = {"key": f"{found['site']}/{found['table']}", "tile": _tile_html(t)} if t else None
+            html = _tile_html(found["site"], found["table"])
+            common = {"key": f"{found['site']}/{found['table']}", "tile": html} if html else None
         out: dict[bool, str | None] = {}
         for acts in wanted:
             body = common
+            role = "supervisor" if acts else "viewer"
             if kind == "alert" and common is not None:
-                role = "supervisor" if acts else "viewer"
                 body = {**common, "html": env.get_template("_alert.html").render(
                     a=a, may=lambda need, r=role: auth.may(r, need), now=dash.clock(), csrf=TOKEN_SLOT, users=[])}
+            elif kind == "tournament" and common is not None:
+                body = {**common, "html": env.get_template("_tournament.html").render(
+                    v=view, may=lambda need, r=role: auth.may(r, need), now=dash.clock(), csrf=TOKEN_SLOT)}
             out[acts] = None if body is None else json.dumps(body)
             bodies[(jid, acts)] = out[acts]
         while len(bodies) > BODIES_KEPT:
             bodies.popitem(last=False)
         return out
 
-    def _tile_html(table: dict) -> str:
-        alerts = dash.store.alerts(site=table["site"], table=table["table_id"], open_only=True)
-        return env.get_template("_tile.html").render(t=tile(table, alerts, dash.clock()))
+    def _tile_html(site: str, table: str) -> str:
+        """The tile as the ingest holds it (no database read: 500 of them come at once after a start)."""
+        held = dash.ingest.board.row((site, table))
+        if held is None:
+            return ""
+        row, open_alerts = held
+        return env.get_template("_tile.html").render(t=tile(row, open_alerts, dash.clock()))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
-        tasks = [asyncio.create_task(dash.run_mqtt()), asyncio.create_task(dash.run_escalation())] \
-            if background else []
+        tasks = [asyncio.create_task(dash.run_mqtt()), asyncio.create_task(dash.run_escalation()),
+                 asyncio.create_task(dash.run_tournaments())] if background else []
         try:
             yield
         finally:
@@ -340,6 +372,8 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
         Route("/alerts/{id:int}/ack", ack, methods=["POST"]), Route("/alerts/{id:int}/assign", assign, methods=["POST"]),
         Route("/alerts/{id:int}/resolve", resolve, methods=["POST"]),
         Route("/tables/{site}/{table}", table_page), Route("/tables/{site}/{table}/hands/{hand:int}", hand_page),
+        Route("/tournaments", tournaments_page), Route("/tournaments/{id}", tournament_page),
+        Route("/tournaments/{id}/clock", tournament_clock, methods=["POST"]),
         Route("/health", health_page), Route("/users", users_page), Route("/users", add_user, methods=["POST"]),
         Route("/events", events), Mount("/static", StaticFiles(directory=static), name="static"),
     ]

@@ -9,18 +9,22 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from dataclasses import dataclass
+from typing import Callable
 
 from ..sinks.floor import contract as c
 from ..sinks.floor.view import MAX_PAYLOAD, STREAMS, Stream, judge
 import sqlalchemy as sa
 
 from ..record.anchor import anchor_errors
-from .store import Store
+from .board import TileBoard
+from .store import Alert, Store
 
 TILE_FIELDS = ("hand", "phase", "game", "stakes", "dealer", "pot", "findings", "health")
 
 __all__ = ["MAX_PAYLOAD", "FloorIngest", "Received"]
 SEEN_IDS_KEPT = 50_000            # envelope ids remembered for dropping QoS 1 redeliveries
+TILES_EVERY_S = 0.25              # during a backlog (a start), tile pushes gather this long: one per table
+FILED_ALERTS_KEPT = 5_000         # alerts just filed, kept for the SSE renderer so it need not read them back
 ESCALATION = "escalation"         # the topic kind the dashboard publishes (dealerbox/<site>/<table>/escalation)
 
 
@@ -42,34 +46,55 @@ class FloorIngest:
         self.heard: dict[tuple[str, str], int] = {}                  # events and alerts per table, this burst
         self.states: dict[tuple[str, str], tuple[str, int]] = {}    # the latest state per table and how many
         self.events: list[dict] = []
+        self.statuses: dict[tuple[str, str], tuple[str, str, int]] = {}   # the latest status per table, how many
         self.filed = 0
         self.known = store.table_keys()
+        self.board = TileBoard(store)
+        self.touched: set[tuple[str, str]] = set()     # tables whose tile changed this burst: one push each
+        self.alerted: set[tuple[str, str]] = set()     # tables with an alert this burst: its push carries the tile
+        self.tiles_at = 0.0                              # when tiles were last pushed
+        self.filed_alerts: OrderedDict[int, Alert] = OrderedDict()
+        # a hosted tournament director reads each checked state: the ids of the tournaments whose page changed
+        self.state_seen: Callable[[str, str, dict], list[str]] | None = None
 
-    def receive_many(self, messages: list[tuple[str, bytes]], now: float) -> list[int]:
-        """File a burst in one transaction (one commit instead of one per message); the journal ids to push."""
+    def receive_many(self, messages: list[tuple[str, bytes]], now: float, *, backlog: bool = False) -> list[int]:
+        """File a burst in one transaction (one commit instead of one per message); the journal ids to push.
+        ``backlog``: more is waiting to be filed, so the tile pushes may wait for the next burst (at most
+        TILES_EVERY_S): a table's status and state then make one push, not one per burst."""
         ids: list[int] = []
         with self.store.engine.begin() as conn:
             for topic, raw in messages:
                 ids += self._receive(topic, raw, now, conn).journal
-            self._flush(conn, now)
+            ids += self._flush(conn, now, tiles=not backlog or now - self.tiles_at >= TILES_EVERY_S)
         return ids
 
-    def _flush(self, conn: sa.Connection, now: float) -> None:
-        """A burst's counts, states and events in a few executemany statements instead of several per message."""
-        for key in set(self.heard) | set(self.states):
-            if key not in self.known:          # a table heard of for the first time gets its row first
-                self.store.touch_table(conn, key[0], key[1], now, count=0)
-                self.known.add(key)
-        self.store.file_burst(conn, now, self.heard, self.states, self.events)
+    def _flush(self, conn: sa.Connection, now: float, tiles: bool = True) -> list[int]:
+        """A burst's counts, states and events in a few executemany statements instead of several per message,
+        and one tile push per table whose tile changed, however many of its messages the burst held (500 tables
+        starting send a status and a state each in the same second). The journal ids of those pushes."""
+        fresh = (set(self.heard) | set(self.states) | set(self.statuses)) - self.known
+        if fresh:                               # tables heard of for the first time get their rows first
+            self.store.add_tables(conn, sorted(fresh), now)
+            self.known |= fresh
+        self.store.file_burst(conn, now, self.heard, self.states, self.events, self.statuses)
         if self.filed:
             self.store.bump(conn, "received", self.filed)
-        self.heard, self.states, self.events = {}, {}, []
+        self.heard, self.states, self.events, self.statuses = {}, {}, [], {}
         self.filed = 0
+        self.touched -= self.alerted           # an alert's push carries its table's tile
+        self.alerted = set()
+        if not tiles:
+            return []
+        self.tiles_at = now
+        ids = self.store.log_many(conn, "table", [(site, {"site": site, "table": table})
+                                                  for site, table in sorted(self.touched)], now)
+        self.touched = set()
+        return ids
 
     def receive(self, topic: str, raw: bytes, now: float) -> Received:
         with self.store.engine.begin() as conn:
             got = self._receive(topic, raw, now, conn)
-            self._flush(conn, now)
+            got.journal += self._flush(conn, now)
         return got
 
     def _receive(self, topic: str, raw: bytes, now: float, conn: sa.Connection) -> Received:
@@ -89,17 +114,23 @@ class FloorIngest:
             return Received([], False, "duplicate")
         ids: list[int] = []
         if kind == "status":
-            self.store.touch_table(conn, site, table, now, status=payload["status"], reason=payload["reason"])
-            ids.append(self.store.log(conn, "table", site, {"site": site, "table": table}, now))
+            key = (site, table)
+            self.statuses[key] = (payload["status"], payload["reason"], self.statuses.get(key, ("", "", 0))[2] + 1)
+            self.board.heard((site, table), now, status=payload["status"], reason=payload["reason"])
+            self.touched.add((site, table))
         elif kind == "state":
             key = (site, table)
             # the checked payload as it came: re-encoding every table's state each second cost more than filing it
             self.states[key] = (_as_text(raw, payload), self.states.get(key, ("", 0))[1] + 1)
+            self.board.heard(key, now, state=payload, state_at=now, status="online")
             # a state arrives every second from every table: browsers hear of it only when a tile would change
             shown = tuple(payload.get(k) for k in TILE_FIELDS)
-            if self.shown.get((site, table)) != shown:
-                self.shown[(site, table)] = shown
-                ids.append(self.store.log(conn, "table", site, {"site": site, "table": table}, now))
+            if self.shown.get(key) != shown:
+                self.shown[key] = shown
+                self.touched.add(key)
+            if self.state_seen is not None:
+                ids += [self.store.log(conn, "tournament", site, {"id": tid}, now)
+                        for tid in self.state_seen(site, table, payload)]
         elif kind == "event":
             data = payload["data"]
             self.events.append({"site": site, "table_id": table, "hand": data.get("hand"), "name": data["event"],
@@ -117,6 +148,10 @@ class FloorIngest:
             if alert_id is None:
                 self.duplicates += 1
                 return Received([], False, "duplicate")
+            self.board.alert_opened((site, table), alert_id, row["severity"])
+            self._keep_filed(Alert(id=alert_id, **row, acked_by=None, acked_at=None, assigned_to=None,
+                                   resolved_by=None, resolved_at=None, note=None, escalated_at=None))
+            self.alerted.add((site, table))
             ids.append(self.store.log(conn, "alert", site, {"id": alert_id}, now))
         if kind in STREAMS:
             key = (site, table)
@@ -131,8 +166,19 @@ class FloorIngest:
         for a in self.store.alerts(site=site, table=table, open_only=True):
             if a.finding == finding and a.boot == boot:
                 self.store.update_alert(conn, a.id, acked_at=now, acked_by=a.acked_by or (by or "table")[:64])
+                self.board.alert_closed((site, table), a.id)
+                self.alerted.add((site, table))
                 return [self.store.log(conn, "alert", site, {"id": a.id}, now)]
         return []
+
+    def _keep_filed(self, alert: Alert) -> None:
+        self.filed_alerts[alert.id] = alert
+        if len(self.filed_alerts) > FILED_ALERTS_KEPT:
+            self.filed_alerts.popitem(last=False)
+
+    def filed_alert(self, alert_id: int) -> Alert | None:
+        """The alert as filed, once (the SSE renderer's first look at it), or None: then read the store."""
+        return self.filed_alerts.pop(alert_id, None)
 
     def _redelivered(self, site: str, table: str, kind: str, payload: dict) -> bool:
         """QoS 1 may deliver twice: drop by the envelope's id when it has one, else by (boot, seq) per stream."""

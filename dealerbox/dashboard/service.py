@@ -14,6 +14,8 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Callable
 
+from ..tournament.floor import TournamentFloor
+
 JournalRow = tuple[int, str, str | None, str]     # (id, kind, site, data as JSON)
 
 from paho.mqtt.packettypes import PacketTypes
@@ -23,6 +25,7 @@ from ..sinks.floor import contract as c
 from .floor import ESCALATION, FloorIngest
 from .store import Alert, Store
 from .subscriber import BrokerSettings, Subscriber
+from .tournaments import CLOCK_EVERY_S, TournamentHost
 
 log = logging.getLogger("dealerbox.dashboard")
 ESCALATE_AFTER_S = 60.0
@@ -56,9 +59,13 @@ class Dashboard:
     escalate_after: float = ESCALATE_AFTER_S
     name: str = "dashboard"
     boot: str = field(default_factory=lambda: uuid.uuid4().hex)
+    tournaments: list[TournamentFloor] = field(default_factory=list)     # hosted directors (--tournament FILE)
 
     def __post_init__(self) -> None:
         self.ingest = FloorIngest(self.store)
+        self.host = TournamentHost(self.tournaments)
+        if self.host:
+            self.ingest.state_seen = self._tournament_state
         self.subscriber: Subscriber | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self.connected = False
@@ -70,6 +77,7 @@ class Dashboard:
         self._tail: list[JournalRow] = []
         self._tail_from = self.store.last_journal_id()
         self._tail_dirty = False
+        self._wake_queued = False
         self._tail_lock = threading.Lock()   # the filing thread and the event loop both extend the tail
         # what the web side does with fresh journal rows on the filing thread (render the SSE bodies), so the
         # event loop only sends: set by create_app
@@ -128,21 +136,36 @@ class Dashboard:
         if got.journal:
             self.wake()
 
-    def _file_batch(self, batch: list[tuple[str, bytes]]) -> None:
+    def _file_batch(self, batch: list[tuple[str, bytes]], backlog: bool = False) -> None:
         """On the filing thread: file a burst in one transaction, read the journal rows it made and have their
         SSE bodies rendered, all off the event loop (DB reads and templates kept it from sending), then wake
         the streams."""
-        if not self.ingest.receive_many(batch, self.clock()):
+        if not self.ingest.receive_many(batch, self.clock(), backlog=backlog):
             return
         fresh = self._extend_tail()
         if fresh and self.prepare is not None:
             self.prepare(fresh)
-        self._on_loop(lambda: self.wake(tail_read=True))
+        # one wake-up in flight at a time: under load each call_soon_threadsafe is a socket write and a GIL
+        # hand-over, and the streams read everything new when they wake anyway
+        if not self._wake_queued:
+            self._wake_queued = True
+            if not self._on_loop(self._woken_by_filer):
+                self._wake_queued = False
 
-    def _on_loop(self, call: Callable[[], None]) -> None:
+    def _woken_by_filer(self) -> None:
+        self._wake_queued = False
+        self.wake(tail_read=True)
+
+    def _on_loop(self, call: Callable[[], None]) -> bool:
+        """Run ``call`` on the event loop soon; False when there is no loop to run it."""
         loop = self._loop
-        if loop is not None and not loop.is_closed():
+        if loop is None or loop.is_closed():
+            return False
+        try:
             loop.call_soon_threadsafe(call)
+        except RuntimeError:           # closed between the check and the call (shutting down)
+            return False
+        return True
 
     def sweep_stale(self) -> None:
         """A table that stops without its last will goes dead when its state expires: tell the browsers once."""
@@ -174,7 +197,8 @@ class Dashboard:
         def told(connected: bool, note: str) -> None:
             self._on_loop(lambda: self._connection(connected, note))
 
-        self.subscriber = Subscriber(b, b.client_id or f"dealerbox-dashboard-{self.name}", self._file_batch, told)
+        self.subscriber = Subscriber(b, b.client_id or f"dealerbox-dashboard-{self.name}", self._file_batch, told,
+                                     aside=self.host.clock_readers(self.clock))
         self.subscriber.start()
         try:
             await asyncio.Event().wait()
@@ -195,6 +219,58 @@ class Dashboard:
         with self.store.engine.begin() as conn:
             self.store.log(conn, "broker", None, {"connected": self.connected, "note": note}, self.clock())
         self.wake()
+
+    # --- hosted tournaments ---------------------------------------------------------------------------
+
+    def _tournament_state(self, site: str, table: str, state: dict) -> list[str]:
+        return self.host.state_seen(site, table, state, self.clock(), self._queue)
+
+    def _queue(self, topic: str, payload: dict, retain: bool) -> object:
+        """Queue a tournament publish in call order (paho's queue); None when the broker is away."""
+        if self.subscriber is None:
+            return None
+        try:
+            schema = f"dealerbox.floor.{payload['kind']}/{c.VERSION}"
+            return self.subscriber.publish(topic, payload, _props(schema), retain)
+        except ConnectionError as e:
+            log.warning("tournament message on %s not sent: %s", topic, e)
+            return None
+
+    async def clock_action(self, tournament_id: str, action: str) -> None:
+        """Pause, resume or adjust a hosted clock; returns once the broker holds the new retained clock."""
+        sent = self.host.clock_action(tournament_id, action, self.clock(), self._queue)
+        await self._sent(sent)
+        self._journal_tournament(tournament_id)
+
+    async def _sent(self, sent: list[object]) -> None:
+        if any(info is None for info in sent) or self.subscriber is None:
+            raise ConnectionError("the floor broker is not connected: the clock changed here, the tables get it "
+                                  "on the next tick after it comes back")
+        for info in sent:
+            await asyncio.to_thread(self.subscriber.wait_published, info)
+
+    def _journal_tournament(self, tournament_id: str) -> None:
+        with self.store.engine.begin() as conn:
+            self.store.log(conn, "tournament", self.host.get(tournament_id).floor.director.site,
+                           {"id": tournament_id}, self.clock())
+        self.wake()
+
+    async def run_tournaments(self, every: float = CLOCK_EVERY_S) -> None:
+        """Every hosted clock on its retained topic at start (after a moment for the one a previous run left)
+        and every ``every`` seconds; a tick missed while the broker is away goes out on the next."""
+        if not self.host:
+            return
+        while not self.connected:
+            await asyncio.sleep(0.2)
+        await self.host.retained_heard()
+        while True:
+            try:
+                await self._sent(self.host.tick(self.clock(), self._queue))
+                for tid in self.host.hosted:
+                    self._journal_tournament(tid)
+            except ConnectionError as e:
+                log.warning("tournament clock not published: %s", e)
+            await asyncio.sleep(every)
 
     # --- acting ----------------------------------------------------------------------------------------
 
@@ -245,6 +321,8 @@ class Dashboard:
         self.wake()
         found = self.store.alert(alert_id)
         assert found is not None
+        if not found.open:
+            self.ingest.board.alert_closed((found.site, found.table_id), found.id)
         return found
 
     async def escalate_due(self) -> list[Alert]:

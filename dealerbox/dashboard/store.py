@@ -71,6 +71,15 @@ _HEARD = (tables.update().where(tables.c.site == sa.bindparam("k_site"), tables.
 _STATED = (tables.update().where(tables.c.site == sa.bindparam("k_site"), tables.c.table_id == sa.bindparam("k_table"))
            .values(last_seen=sa.bindparam("at"), received=tables.c.received + sa.bindparam("n"),
                    state=sa.bindparam("state"), state_at=sa.bindparam("at"), status="online"))
+_LOG = journal.insert()              # a prebuilt statement: building one per row cost more than the insert
+_BUMP = counters.update().where(counters.c.name == sa.bindparam("k_name")).values(
+    value=counters.c.value + sa.bindparam("by"))
+_ALERT_FILED = sa.select(alerts.c.id).where(
+    alerts.c.site == sa.bindparam("k_site"), alerts.c.table_id == sa.bindparam("k_table"),
+    alerts.c.boot == sa.bindparam("k_boot"), alerts.c.finding == sa.bindparam("k_finding"))
+_STATUS = (tables.update().where(tables.c.site == sa.bindparam("k_site"), tables.c.table_id == sa.bindparam("k_table"))
+           .values(last_seen=sa.bindparam("at"), received=tables.c.received + sa.bindparam("n"),
+                   status=sa.bindparam("status"), reason=sa.bindparam("reason")))
 
 
 def _sqlite_pragmas(dbapi_connection, _record) -> None:
@@ -199,9 +208,8 @@ class Store:
     # --- counters -----------------------------------------------------------------------------------------
 
     def bump(self, conn: sa.Connection, name: str, by: int = 1) -> None:
-        if conn.execute(counters.update().where(counters.c.name == name)
-                        .values(value=counters.c.value + by)).rowcount == 0:
-            conn.execute(counters.insert().values(name=name, value=by))
+        if conn.execute(_BUMP, {"k_name": name, "by": by}).rowcount == 0:
+            conn.execute(counters.insert(), {"name": name, "value": by})
 
     def counters(self) -> dict[str, int]:
         with self.engine.connect() as conn:
@@ -238,15 +246,25 @@ class Store:
         with self.engine.connect() as conn:
             return {(r[0], r[1]) for r in conn.execute(sa.select(tables.c.site, tables.c.table_id))}
 
+    def add_tables(self, conn: sa.Connection, keys: list[tuple[str, str]], at: float) -> None:
+        """Rows for tables heard of for the first time, in one statement (1,000 of them after a start)."""
+        conn.execute(tables.insert(), [{"site": s, "table_id": t, "last_seen": at, "received": 0, "invalid": 0}
+                                       for s, t in keys])
+
     def file_burst(self, conn: sa.Connection, at: float, heard: dict[tuple[str, str], int],
-                   states: dict[tuple[str, str], tuple[str, int]], events: list[dict]) -> None:
-        """Counts per table, the latest state per table and the events of one burst, in three statements."""
+                   states: dict[tuple[str, str], tuple[str, int]], events: list[dict],
+                   statuses: dict[tuple[str, str], tuple[str, str, int]] | None = None) -> None:
+        """Counts per table, the latest status and state per table and the events of one burst, in four
+        statements."""
         if states:
             conn.execute(_STATED, [{"k_site": s, "k_table": t, "at": at, "state": st, "n": n}
                                         for (s, t), (st, n) in states.items()])
         rest = [{"k_site": s, "k_table": t, "at": at, "n": n} for (s, t), n in heard.items() if (s, t) not in states]
         if rest:
             conn.execute(_HEARD, rest)
+        if statuses:       # after the states, which say "online": a last will in the same burst wins
+            conn.execute(_STATUS, [{"k_site": s, "k_table": t, "at": at, "status": st, "reason": why, "n": n}
+                                   for (s, t), (st, why, n) in statuses.items()])
         if events:
             conn.execute(hand_events.insert(), events)
 
@@ -267,12 +285,11 @@ class Store:
 
     def add_alert(self, conn: sa.Connection, row: dict) -> int | None:
         """The new alert's id, or None when this (site, table, boot, finding) is already filed."""
-        found = conn.execute(sa.select(alerts.c.id).where(
-            (alerts.c.site == row["site"]) & (alerts.c.table_id == row["table_id"]) & (alerts.c.boot == row["boot"])
-            & (alerts.c.finding == row["finding"]))).first()
+        found = conn.execute(_ALERT_FILED, {"k_site": row["site"], "k_table": row["table_id"], "k_boot": row["boot"],
+                                            "k_finding": row["finding"]}).first()
         if found:
             return None
-        return conn.execute(alerts.insert().values(**row)).inserted_primary_key[0]
+        return conn.execute(alerts.insert(), row).inserted_primary_key[0]
 
     def alert(self, alert_id: int) -> Alert | None:
         with self.engine.connect() as conn:
@@ -338,8 +355,16 @@ class Store:
     # --- journal (what browsers are pushed) -------------------------------------------------------------
 
     def log(self, conn: sa.Connection, kind: str, site: str | None, data: dict, at: float) -> int:
-        return conn.execute(journal.insert().values(at=at, kind=kind, site=site, data=json.dumps(data))
+        return conn.execute(_LOG, {"at": at, "kind": kind, "site": site, "data": json.dumps(data)}
                             ).inserted_primary_key[0]
+
+    def log_many(self, conn: sa.Connection, kind: str, rows: list[tuple[str | None, dict]], at: float) -> list[int]:
+        """Journal many rows of one kind in one statement (a burst's tile pushes); their ids, in order."""
+        if not rows:
+            return []
+        found = conn.execute(_LOG.returning(journal.c.id, sort_by_parameter_order=True),
+                             [{"at": at, "kind": kind, "site": site, "data": json.dumps(data)} for site, data in rows])
+        return [r[0] for r in found]
 
     def journal_after(self, last_id: int, limit: int = 500) -> list[tuple[int, str, str | None, str]]:
         q = (sa.select(journal.c.id, journal.c.kind, journal.c.site, journal.c.data)

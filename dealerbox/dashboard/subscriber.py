@@ -24,7 +24,8 @@ from ..sinks.floor.contract import ROOT
 
 log = logging.getLogger("dealerbox.dashboard")
 SESSION_EXPIRY_S = 3600           # the broker queues alerts for us while we restart
-BATCH_MAX = 1000                  # messages filed in one transaction at most
+BATCH_MAX = 1000                  # alerts filed in one transaction at most
+ROUTINE_BATCH_MAX = 250           # states, statuses and events: a smaller bite, so an alert never waits long
 PUBLISH_WAIT_S = 10.0
 
 
@@ -51,14 +52,18 @@ class BrokerSettings:
 
 @dataclass
 class Subscriber:
-    """``file(batch)`` runs on the filing thread for each burst; ``told(connected, note)`` on paho's thread
-    whenever the connection changes (the caller hands both over to its event loop)."""
+    """``file(batch, backlog)`` runs on the filing thread for each burst (``backlog``: more is already
+    waiting); ``told(connected, note)`` on paho's thread whenever the connection changes (the caller hands
+    both over to its event loop)."""
     broker: BrokerSettings
     client_id: str
-    file: Callable[[list[tuple[str, bytes]]], None]
+    file: Callable[[list[tuple[str, bytes]], bool], None]
     told: Callable[[bool, str], None]
     connected: bool = False
+    # exact topics handled on paho's thread instead of being filed (a hosted tournament's retained clock)
+    aside: dict[str, Callable[[bytes], None]] = field(default_factory=dict)
     _inbox: list[tuple[str, bytes]] = field(default_factory=list)
+    _alerts: list[tuple[str, bytes]] = field(default_factory=list)      # filed ahead of everything else
     _ready: threading.Condition = field(default_factory=threading.Condition)
     _stopping: bool = False
 
@@ -90,11 +95,12 @@ class Subscriber:
         self.client.loop_stop()
         self._filer.join(5)
 
-    def publish(self, topic: str, payload: dict, props: Properties) -> mqtt.MQTTMessageInfo:
-        """Queue a QoS 1 publish; ConnectionError at once when the broker is not connected."""
+    def publish(self, topic: str, payload: dict, props: Properties, retain: bool = False) -> mqtt.MQTTMessageInfo:
+        """Queue a QoS 1 publish (queued in call order); ConnectionError at once when the broker is not
+        connected."""
         if not self.connected:
             raise ConnectionError("the floor broker is not connected: try again in a moment")
-        info = self.client.publish(topic, json.dumps(payload), qos=1, properties=props)
+        info = self.client.publish(topic, json.dumps(payload), qos=1, retain=retain, properties=props)
         if info.rc != mqtt.MQTT_ERR_SUCCESS:
             raise ConnectionError(f"the floor broker refused a publish on {topic}: {mqtt.error_string(info.rc)}")
         return info
@@ -115,7 +121,7 @@ class Subscriber:
         if getattr(reason, "is_failure", False):
             self._tell(False, f"refused by {self.broker.host}:{self.broker.port}: {reason}")
             return
-        client.subscribe(self.broker.filters())
+        client.subscribe(self.broker.filters() + [(topic, 1) for topic in self.aside])
         self._tell(True, f"connected to {self.broker.host}:{self.broker.port}")
 
     def _on_disconnect(self, _client: mqtt.Client, _userdata: object, _flags: object, reason: object,
@@ -133,8 +139,14 @@ class Subscriber:
         self.told(connected, note)
 
     def _on_message(self, _client: mqtt.Client, _userdata: object, message: mqtt.MQTTMessage) -> None:
+        handle = self.aside.get(message.topic)
+        if handle is not None:
+            handle(message.payload)
+            return
         with self._ready:
-            self._inbox.append((message.topic, message.payload))
+            # an alert never waits behind a burst of states (500 tables' retained states after a start)
+            (self._alerts if message.topic.endswith("/alert") else self._inbox).append((message.topic,
+                                                                                        message.payload))
             self._ready.notify()
 
     # --- the filing thread ---------------------------------------------------------------------------
@@ -142,12 +154,16 @@ class Subscriber:
     def _file_forever(self) -> None:
         while True:
             with self._ready:
-                while not self._inbox and not self._stopping:
+                while not self._inbox and not self._alerts and not self._stopping:
                     self._ready.wait()
                 if self._stopping:
                     return
-                batch, self._inbox = self._inbox[:BATCH_MAX], self._inbox[BATCH_MAX:]
+                if self._alerts:
+                    batch, self._alerts = self._alerts[:BATCH_MAX], self._alerts[BATCH_MAX:]
+                else:
+                    batch, self._inbox = self._inbox[:ROUTINE_BATCH_MAX], self._inbox[ROUTINE_BATCH_MAX:]
+                backlog = bool(self._inbox or self._alerts)
             try:
-                self.file(batch)
+                self.file(batch, backlog)
             except Exception:   # one bad burst (a database hiccup) must not stop filing for good
                 log.exception("filing %d floor messages failed", len(batch))

@@ -4,11 +4,15 @@
 Topics (additive to the floor contract, docs/asyncapi.yaml):
 ``dealerbox/<site>/<table>/tournament`` (floor to table, QoS 1) and
 ``dealerbox/<site>/tournament/<tournament>/clock`` (floor to the tables, retained).
+
+:class:`TournamentFloor` is one tournament as the floor runs it (plans and clock); the ``dealerbox tournament``
+command and the dashboard (``dealerbox dashboard --tournament FILE``) are two shells around the same object.
 """
 
 from __future__ import annotations
 
 import json
+import logging
 from dataclasses import dataclass, field
 from functools import cache
 from importlib import resources
@@ -20,6 +24,7 @@ from .clock import Clock, ClockView
 from .config import Level, Tournament
 from .seating import Move, Plan, TableSeats, plan
 
+log = logging.getLogger("dealerbox.tournament")
 SETTLE_S = 120.0                # a move not seen done in the tables' states by then is planned afresh
 Payload = dict[str, object]
 
@@ -84,6 +89,17 @@ class Pending:
 
 
 @dataclass
+class PlannedMove:
+    """One move the floor sent, as the tournament page lists it: done once the player left the seat and, when
+    a seat was named, the seat at the other table is taken (seen in the two tables' states)."""
+    plan: int
+    instruction: str                # "move" (balancing, 14a/14b) or "break" (the table broke, 12)
+    move: Move
+    at: float
+    done: bool = False
+
+
+@dataclass
 class Director:
     """Keeps every table's seats and plans when they change. ``observe`` takes one state message and returns
     the (topic, payload) pairs to publish; no I/O here, the caller passes the time."""
@@ -97,6 +113,7 @@ class Director:
     plans: int = 0
     seq: int = 0
     ignored: int = 0               # state payloads that could not be read (counted, never fatal)
+    history: list[PlannedMove] = field(default_factory=list)
 
     def observe(self, table: str, state: object, now: float, at: float) -> list[tuple[str, Payload]]:
         if self.tournament.tables and table not in self.tournament.tables:
@@ -106,7 +123,17 @@ class Director:
             self.ignored += 1
             return []
         self.tables[table] = seats
+        self._mark_done()
         return self.replan(now, at)
+
+    def _mark_done(self) -> None:
+        for pm in self.history:
+            m = pm.move
+            if pm.done or m.from_table not in self.tables or m.to_table not in self.tables:
+                continue
+            gone = m.from_seat is None or m.from_seat not in self.tables[m.from_table].occupied
+            seated = m.to_seat is None or m.to_seat in self.tables[m.to_table].occupied
+            pm.done = gone and seated
 
     def counts(self) -> dict[str, int]:
         return {n: len(t.occupied) for n, t in self.tables.items()}
@@ -143,6 +170,8 @@ class Director:
                    for m in p.moves}
         receivers = {m.to_table: c[m.to_table] + sum(1 for x in p.moves if x.to_table == m.to_table) for m in p.moves}
         self.pending = Pending(senders, receivers, now + SETTLE_S)
+        self.history += [PlannedMove(self.plans, "break" if m.from_table == p.breaking else "move", m, at)
+                         for m in p.moves]
         return self._messages(p, at)
 
     def _messages(self, p: Plan, at: float) -> list[tuple[str, Payload]]:
@@ -189,3 +218,67 @@ def follow_floor_clock(clock: Clock, payload: object, now: float, wall_now: floa
                             payload["is_break"]), None
     except ValueError as e:
         return clock, f"clock message refused: {e}"
+
+
+@dataclass
+class TournamentFloor:
+    """One tournament as the floor runs it, pure and not thread-safe (the shell holds a lock): the Director's
+    plans and the level clock, each change returned as the (topic, payload) messages to publish, checked
+    against their schemas. The caller passes the times: ``now`` drives the clock and the plans, ``at`` is the
+    wall clock stamped on messages. Instructions go QoS 1 unretained, the clock retained."""
+    director: Director
+    clock: Clock
+    clock_seq: int = 0
+    refused: int = 0               # our own payloads that failed their schema: a bug, logged and never sent
+    sent_clock: bool = False       # once we published a clock, a retained one from before is no longer followed
+
+    @property
+    def id(self) -> str:
+        return self.director.tournament.id
+
+    def observe(self, table: str, state: object, now: float, at: float) -> list[tuple[str, Payload]]:
+        return self._checked(self.director.observe(table, state, now, at))
+
+    def clock_message(self, now: float, at: float) -> list[tuple[str, Payload]]:
+        """The clock as it stands, for the retained clock topic."""
+        self.clock = self.clock.at(now)
+        self.clock_seq += 1
+        self.sent_clock = True
+        d = self.director
+        payload = clock_payload(d.site, self.id, self.clock.view(now), boot=d.boot, seq=self.clock_seq, at=at,
+                                players_left=d.players_left() if d.tables else None,
+                                tables_left=d.tables_left() if d.tables else None)
+        return self._checked([(clock_topic(d.site, self.id), payload)])
+
+    def pause(self, now: float, at: float) -> list[tuple[str, Payload]]:
+        self.clock = self.clock.pause(now)
+        return self.clock_message(now, at)
+
+    def resume(self, now: float, at: float) -> list[tuple[str, Payload]]:
+        self.clock = self.clock.resume(now)
+        return self.clock_message(now, at)
+
+    def adjust(self, now: float, at: float, seconds: float) -> list[tuple[str, Payload]]:
+        self.clock = self.clock.adjust(now, seconds)
+        return self.clock_message(now, at)
+
+    def resume_from(self, payload: object, now: float, wall_now: float) -> str | None:
+        """Before our first clock goes out, take the retained one a previous run left (a restarted floor
+        carries on where it was instead of starting the event again at level 1). The reason when refused."""
+        if self.sent_clock:
+            return "the floor already runs this clock"
+        if isinstance(payload, dict) and payload.get("boot") == self.director.boot:
+            return "our own clock"
+        self.clock, refused = follow_floor_clock(self.clock, payload, now, wall_now)
+        return refused
+
+    def _checked(self, out: list[tuple[str, Payload]]) -> list[tuple[str, Payload]]:
+        kept = []
+        for topic, payload in out:
+            errors = schema_errors(str(payload["kind"]), payload)
+            if errors:
+                self.refused += 1
+                log.error("not sending %s: %s", topic, "; ".join(errors))
+            else:
+                kept.append((topic, payload))
+        return kept

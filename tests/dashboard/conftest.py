@@ -39,8 +39,10 @@ class ShiftedClock:
 class Running:
     """A dashboard served by uvicorn in a thread; ``restart()`` serves a fresh one over the same database."""
 
-    def __init__(self, db: str, broker: Mosquitto, clock: ShiftedClock, escalate_after: float = 60.0) -> None:
+    def __init__(self, db: str, broker: Mosquitto, clock: ShiftedClock, escalate_after: float = 60.0,
+                 tournaments=lambda: []) -> None:
         self.db, self.broker, self.clock, self.escalate_after = db, broker, clock, escalate_after
+        self.tournaments = tournaments      # () -> the TournamentFloors to host, fresh for each start
         self.port = free_port()
         self.url = f"http://127.0.0.1:{self.port}"
         self.server: uvicorn.Server | None = None
@@ -49,7 +51,7 @@ class Running:
     def start(self) -> "Running":
         self.store = Store(self.db)
         self.dash = Dashboard(self.store, BrokerSettings(self.broker.host, self.broker.port, "+"), clock=self.clock,
-                              escalate_after=self.escalate_after)
+                              escalate_after=self.escalate_after, tournaments=self.tournaments())
         config = uvicorn.Config(create_app(self.dash), host="127.0.0.1", port=self.port, log_level="warning",
                                 timeout_graceful_shutdown=1,
                                 lifespan="on")

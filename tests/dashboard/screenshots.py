@@ -2,6 +2,7 @@
 FloorLink tables, the dashboard, Debian's chromium):
 
     PYTHONPATH=. python -m tests.dashboard.screenshots docs/img
+    PYTHONPATH=. python -m tests.dashboard.screenshots docs/img tournament    # only the tournament page
 """
 
 from __future__ import annotations
@@ -63,5 +64,66 @@ def main(out: Path) -> None:
     print(f"wrote {out}/dashboard-map.png, dashboard-queue.png, dashboard-hand.png")
 
 
+def tournament(out: Path) -> None:
+    """The tournament page of a dashboard hosting SUN-500, after a balancing move was sent and carried out."""
+    import json
+
+    import paho.mqtt.client as mqtt
+
+    from dealerbox.commands.dashboard import hosted_tournaments
+    from tests.tournament.tables import state, tournament_file
+
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        broker = Mosquitto(work / "broker").start()
+        db = f"sqlite:///{work / 'floor.db'}"
+        store = Store(db)
+        store.put_user("sam", "supervisor", auth.hash_password(PASSWORD))
+        store.close()
+        path = tournament_file(work)
+        dash = Running(db, broker, ShiftedClock(),
+                       tournaments=lambda: hosted_tournaments([str(path)], "demo", "dashboard")).start()
+        tables = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
+        tables.connect("127.0.0.1", broker.port)
+        tables.loop_start()
+
+        def says(name: str, occupied: set[int], button: int, seq: int) -> None:
+            tables.publish(f"dealerbox/demo/{name}/state", json.dumps(state(name, occupied, button, seq)),
+                           qos=1, retain=True).wait_for_publish(5)
+            time.sleep(0.3)
+        try:
+            says("T01", set(range(1, 9)), 2, 1)
+            says("T02", {1, 2, 3, 4, 5}, 1, 1)
+            says("T03", set(range(1, 8)), 1, 1)
+            says("T01", set(range(1, 9)) - {5}, 2, 2)
+            says("T02", {1, 2, 3, 4, 5, 6}, 1, 2)
+            says("T03", {1, 2, 4, 5, 6, 7}, 1, 2)
+            with sync_playwright() as p:
+                browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+                page = browser.new_page(viewport={"width": 1100, "height": 640})
+                page.goto(dash.url + "/login")
+                page.fill("input[name=name]", "sam")
+                page.fill("input[name=password]", PASSWORD)
+                page.click("button:has-text('Sign in')")
+                page.wait_for_url(dash.url + "/")
+                page.goto(dash.url + "/tournaments/SUN-500")
+                page.click("button.clock-pause")
+                page.wait_for_selector(".clock.paused .run:has-text('PAUSED')", timeout=5000)
+                page.screenshot(path=str(out / "dashboard-tournament.png"))
+                browser.close()
+        finally:
+            tables.loop_stop()
+            tables.disconnect()
+            dash.stop()
+            broker.stop()
+    print(f"wrote {out}/dashboard-tournament.png")
+
+
 if __name__ == "__main__":
-    main(Path(sys.argv[1] if len(sys.argv) > 1 else "docs/img"))
+    where = Path(sys.argv[1] if len(sys.argv) > 1 else "docs/img")
+    if sys.argv[2:] == ["tournament"]:
+        tournament(where)
+    else:
+        main(where)
+        tournament(where)

@@ -51,6 +51,10 @@
       alarm();
     });
     source.addEventListener("table", function (ev) { var d = JSON.parse(ev.data); replaceTile(d.key, d.tile); });
+    source.addEventListener("tournament", function (ev) {
+      var d = JSON.parse(ev.data), old = document.getElementById("tournament-" + d.id);
+      if (old && d.html) { old.replaceWith(fragment(d.html)); }
+    });
     source.addEventListener("broker", function (ev) {
       var d = JSON.parse(ev.data), el = document.getElementById("broker");
       if (el) { el.textContent = "broker: " + d.note; el.className = d.connected ? "ok" : "down"; }
@@ -68,6 +72,15 @@
     var fresh = fragment(html), old = map.querySelector('[data-key="' + CSS.escape(key) + '"]');
     if (old) { old.replaceWith(fresh); } else if (!map.classList.contains("one")) { map.appendChild(fresh); }
   }
+
+  // the tournament clock counts down between the server's pushes (every 10 s and on every change)
+  setInterval(function () {
+    document.querySelectorAll(".clock .left[data-running='1']").forEach(function (el) {
+      var left = Math.max(0, Number(el.dataset.left) - 1);
+      el.dataset.left = String(left);
+      el.textContent = Math.floor(left / 60) + ":" + String(Math.floor(left % 60)).padStart(2, "0");
+    });
+  }, 1000);
 
   var steps = document.querySelectorAll("#steps li");
   if (steps.length) {

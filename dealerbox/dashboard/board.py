@@ -1,0 +1,62 @@
+"""What every table's tile shows, kept in memory as the ingest files it: status, the latest state (as parsed)
+and the open alerts' severities per table. A tile or an alert row pushed to the browsers is built from here, so
+the filing thread never reads back from the database what it has just written. At start-up 500 tables send
+their retained status and state in the same second: reading each tile back (the table's row, its open alerts)
+cost two queries per tile and delayed every alert filed behind them.
+
+Loaded from the store once at start; the filing thread (ingest) and the event loop (ack, resolve) both change
+it, under one lock.
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+from .store import Store
+
+TableKey = tuple[str, str]        # (site, table)
+
+
+@dataclass(frozen=True, slots=True)
+class OpenAlert:
+    """The little of an open alert a tile needs (render.tile reads ``open`` and ``severity``)."""
+    severity: str | None
+    open: bool = True
+
+
+class TileBoard:
+    def __init__(self, store: Store) -> None:
+        self._lock = threading.Lock()
+        self._rows: dict[TableKey, dict] = {}
+        self._open: dict[TableKey, dict[int, OpenAlert]] = {}
+        for row in store.tables():
+            self._rows[(row["site"], row["table_id"])] = row
+        for a in store.alerts(open_only=True, limit=1_000_000):
+            self._open.setdefault((a.site, a.table_id), {})[a.id] = OpenAlert(a.severity)
+
+    def heard(self, key: TableKey, at: float, **values: object) -> None:
+        """A table's row as the store now holds it: ``status``/``reason`` or ``state``/``state_at``."""
+        with self._lock:
+            row = self._rows.get(key)
+            if row is None:
+                row = self._rows[key] = {"site": key[0], "table_id": key[1], "status": None, "reason": None,
+                                         "state": None, "state_at": None}
+            row["last_seen"] = at
+            row.update(values)
+
+    def alert_opened(self, key: TableKey, alert_id: int, severity: str | None) -> None:
+        with self._lock:
+            self._open.setdefault(key, {})[alert_id] = OpenAlert(severity)
+
+    def alert_closed(self, key: TableKey, alert_id: int) -> None:
+        with self._lock:
+            self._open.get(key, {}).pop(alert_id, None)
+
+    def row(self, key: TableKey) -> tuple[dict, list[OpenAlert]] | None:
+        """A copy of the table's row and its open alerts, or None for a table never heard of."""
+        with self._lock:
+            row = self._rows.get(key)
+            if row is None:
+                return None
+            return dict(row), list(self._open.get(key, {}).values())
