@@ -310,7 +310,8 @@ class FloorView:
     def render(self, feed_lines: int = 12) -> str:
         """The floor screen as text: one line per table, then the latest alerts and notices."""
         out = [f"dealerbox floor - site {self.site} - {len(self.tables)} tables"
-               f"{' - share ' + self.share if self.share else ''}", ""]
+               f"{' - share ' + self.share if self.share else ''} - {self.received} messages, "
+               f"{self.duplicates} repeats dropped (QoS 1 redelivery, same site/table/boot/seq)", ""]
         out.append(f"{'table':8} {'status':8} {'hand':>5} {'phase':9} {'pot':>6} {'open':>4} {'outbox':>6} "
                    f"{'link':10} gaps")
         for name in sorted(self.tables):
