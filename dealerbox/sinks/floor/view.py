@@ -182,7 +182,10 @@ class FloorView:
             self._refusal = str(reason_code)
             self._line(f"broker refused us: {reason_code}")
             return
-        client.subscribe([(f, 1) for f in self._filters()])
+        # The state is a retained snapshot each table republishes after every step and once a second: the
+        # next one replaces a lost one, so it comes at QoS 0 (no PUBACK for 1,000 messages a second at
+        # 1,000 tables). Status, events and alerts stay QoS 1: each of them counts.
+        client.subscribe([(f, 0 if f.endswith("/state") else 1) for f in self._filters()])
         self.connected.set()
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
