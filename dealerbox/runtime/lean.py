@@ -8,7 +8,8 @@ sound and loads no picture (PNG screenshots use ``pygame.image``, which stays). 
 submodule in a ``try``, so a name held to ``None`` in ``sys.modules`` while ``pygame`` is first imported
 makes it a ``MissingModule`` placeholder; ``pkgdata`` then finds the default font by path, not through
 ``pkg_resources``. The placeholders are lifted right after, so a later ``import pkg_resources`` (or of a left
-out submodule, by a tool in the same process) works as usual.
+out submodule, by a tool in the same process) works as usual. (pygame's own exit handler imports the mixer
+to shut it down once the process ends; the running terminal never carries it.)
 """
 
 from __future__ import annotations
