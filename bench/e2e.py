@@ -54,7 +54,12 @@ def run(ctx: Context) -> list[Figure]:
     registry = load_registry(config)
     source = SerialSource(port, config.reader.baud, clock=time.monotonic)
     floor = FloorLink(config)
-    terminal = Terminal(config, registry, source, floor=floor, clock=time.monotonic)
+    recorder = None
+    if os.environ.get("BENCH_E2E_RECORDER"):   # as a real table runs: the log fsynced on the core thread
+        from dealerbox.record.logformat import table_header
+        from dealerbox.record.recorder import Recorder
+        recorder = Recorder(ctx.tmp / "logs", table_header(config, registry, created=True))
+    terminal = Terminal(config, registry, source, recorder=recorder, floor=floor, clock=time.monotonic)
     listener = Listener(broker.port, ["dealerbox/bench/E2E/alert"])
     writes: list[float] = []
     taps: collections.deque[float] = collections.deque()   # submit times of taps not yet taken by the engine
@@ -82,6 +87,9 @@ def run(ctx: Context) -> list[Figure]:
         if os.environ.get("BENCH_E2E_THAW"):   # the "before" of gc.freeze(), measured in the same session
             gc.unfreeze()
         frozen = gc.get_freeze_count()
+        if os.environ.get("BENCH_E2E_SWITCH_MS"):   # the GIL's switch interval to try (Python's default: 5 ms)
+            import sys
+            sys.setswitchinterval(float(os.environ["BENCH_E2E_SWITCH_MS"]) / 1000)
         time.sleep(1.0)  # the port open and the link connected before the clock starts
         del hops["_gc"]["pauses"][:]   # start-up's own collection is not the run's
         n_hands = ctx.scale(60, 1)
@@ -119,7 +127,8 @@ def run(ctx: Context) -> list[Figure]:
     worst = ", ".join(f"{x:.0f}" for x in sorted(latencies)[-3:])
     load = os.getloadavg()[0]
     note = (f"{len(latencies)} alerts from {len(writes)} frames of simulated hands with irregularities, at {SPEED:.0f}x "
-            f"pace; worst three {worst} ms; load average {load:.1f}; objects frozen out of the collector at start {frozen}")
+            f"pace; worst three {worst} ms; load average {load:.1f}; objects frozen out of the collector at start {frozen}; "
+            f"recorder {'on' if recorder is not None else 'off'}; GIL switch interval {__import__('sys').getswitchinterval() * 1000:g} ms")
     out = [Figure("e2e", "frame -> floor alert median", median(latencies), "ms", note=note),
            Figure("e2e", "frame -> floor alert p99", percentile(latencies, 99), "ms", TARGET_MS, "<")]
     arrived_at = {p["finding"]["id"]: a for a, _, p in listener.received if p and not p.get("replayed")}
