@@ -9,12 +9,20 @@ the terminal: for a frame, the write time of the last frame written at or before
 finding's own ``t`` is not used: the engine raises some findings only when a later input shows them (a chip
 motion closes 0.5 s after its last chip, a card is missing once the next one moves), and ``t`` then names
 the earlier moment, which measured the dealer's pace, not the link (p99 ~156 ms at 20x).
+
+Each alert is also timed at every hop (wrappers in this file; the product code is unchanged): the write ->
+the serial source's read (``Rx.t``), -> the core thread takes it (queue hop), -> the engine has raised it,
+-> ``FloorLink.submit``, -> its outbox row committed (the spooler's fsync), -> paho's ``publish`` on the
+link's publisher thread, -> the subscriber. Garbage-collector pauses (``gc.callbacks``) that fall inside
+an alert's window are summed per alert, so a GC tail shows as such.
 """
 
 from __future__ import annotations
 
 import bisect
 import collections
+import gc
+import json
 import os
 import time
 
@@ -46,7 +54,12 @@ def run(ctx: Context) -> list[Figure]:
     registry = load_registry(config)
     source = SerialSource(port, config.reader.baud, clock=time.monotonic)
     floor = FloorLink(config)
-    terminal = Terminal(config, registry, source, floor=floor, clock=time.monotonic)
+    recorder = None
+    if os.environ.get("BENCH_E2E_RECORDER"):   # as a real table runs: the log fsynced on the core thread
+        from dealerbox.record.logformat import table_header
+        from dealerbox.record.recorder import Recorder
+        recorder = Recorder(ctx.tmp / "logs", table_header(config, registry, created=True))
+    terminal = Terminal(config, registry, source, recorder=recorder, floor=floor, clock=time.monotonic)
     listener = Listener(broker.port, ["dealerbox/bench/E2E/alert"])
     writes: list[float] = []
     taps: collections.deque[float] = collections.deque()   # submit times of taps not yet taken by the engine
@@ -68,9 +81,17 @@ def run(ctx: Context) -> list[Figure]:
         return events
 
     terminal.pipeline.feed = traced_feed
+    hops = _trace_hops(terminal, floor, raised)
     try:
         terminal.start()
+        if os.environ.get("BENCH_E2E_THAW"):   # the "before" of gc.freeze(), measured in the same session
+            gc.unfreeze()
+        frozen = gc.get_freeze_count()
+        if os.environ.get("BENCH_E2E_SWITCH_MS"):   # the GIL's switch interval to try (Python's default: 5 ms)
+            import sys
+            sys.setswitchinterval(float(os.environ["BENCH_E2E_SWITCH_MS"]) / 1000)
         time.sleep(1.0)  # the port open and the link connected before the clock starts
+        del hops["_gc"]["pauses"][:]   # start-up's own collection is not the run's
         n_hands = ctx.scale(60, 1)
         deadline = time.monotonic() + ctx.scale(45, 4)
         prev_t = None
@@ -104,7 +125,165 @@ def run(ctx: Context) -> list[Figure]:
         return [missing("e2e", "frame -> floor alert p99", "ms", f"no alert arrived ({len(writes)} frames written)",
                         TARGET_MS, "<")]
     worst = ", ".join(f"{x:.0f}" for x in sorted(latencies)[-3:])
+    load = os.getloadavg()[0]
     note = (f"{len(latencies)} alerts from {len(writes)} frames of simulated hands with irregularities, at {SPEED:.0f}x "
-            f"pace; worst three {worst} ms")
-    return [Figure("e2e", "frame -> floor alert median", median(latencies), "ms", note=note),
-            Figure("e2e", "frame -> floor alert p99", percentile(latencies, 99), "ms", TARGET_MS, "<")]
+            f"pace; worst three {worst} ms; load average {load:.1f}; objects frozen out of the collector at start {frozen}; "
+            f"recorder {'on' if recorder is not None else 'off'}; GIL switch interval {__import__('sys').getswitchinterval() * 1000:g} ms")
+    out = [Figure("e2e", "frame -> floor alert median", median(latencies), "ms", note=note),
+           Figure("e2e", "frame -> floor alert p99", percentile(latencies, 99), "ms", TARGET_MS, "<")]
+    arrived_at = {p["finding"]["id"]: a for a, _, p in listener.received if p and not p.get("replayed")}
+    per_hop, chains = hop_figures(hops, raised, arrived_at)
+    pauses = [(b - a) * 1000 for a, b in hops["_gc"]["pauses"]]
+    out.append(Figure("e2e", "gc pauses during the run, longest", max(pauses, default=0.0), "ms",
+                      note=f"{len(pauses)} collections, {sum(p >= 2 for p in pauses)} of 2 ms or more"))
+    slow_steps = collections.Counter(name for name, _ in hops["_gc"]["slow"])
+    worst_step = max(hops["_gc"]["slow"], key=lambda x: x[1], default=("-", 0.0))
+    out.append(Figure("e2e", "publisher steps of 5 ms or more", len(hops["_gc"]["slow"]), "",
+                      note=f"{dict(slow_steps)}; longest {worst_step[0]} {worst_step[1]:.1f} ms"))
+    worst_chains = sorted(chains, key=lambda ch: -ch[0])[:3]
+    out.append(Figure("e2e", "worst alerts, ms per hop", worst_chains[0][0] if worst_chains else None, "ms",
+                      note="; ".join(f"{total:.1f} = " + " + ".join(f"{name} {ms:.1f}" for name, ms in hops_ms if ms >= 0.5)
+                                     for total, hops_ms in worst_chains)))
+    for name, values in per_hop.items():
+        if values:
+            out.append(Figure("e2e", f"hop {name} median / p99", percentile(values, 99), "ms",
+                              note=f"median {median(values):.2f} ms, max {max(values):.2f} ms, {len(values)} alerts"))
+    return out
+
+
+HOPS = ("read", "queue", "engine", "to link", "spool+fsync", "to publish", "broker+subscriber")
+
+
+def _trace_hops(terminal: Terminal, floor: FloorLink, raised: dict[str, float]) -> dict[str, dict]:
+    """Wrap the seams between the parts (instance attributes only) to stamp each finding at each hop."""
+    stamps: dict[str, dict] = collections.defaultdict(dict)
+    stamps["_gc"] = {}
+    pauses: list[tuple[float, float]] = []
+    started = [0.0]
+
+    def on_gc(phase: str, info: dict) -> None:
+        if phase == "start":
+            started[0] = time.monotonic()
+        else:
+            pauses.append((started[0], time.monotonic()))
+
+    gc.callbacks.append(on_gc)
+    stamps["_gc"]["pauses"] = pauses
+    feed = terminal.pipeline.feed
+
+    def feed_stamped(entry):
+        taken = time.monotonic()
+        events = feed(entry)
+        done = time.monotonic()
+        for e in events:
+            if e.kind == "FindingRaised":
+                st = stamps[e.id]
+                st.setdefault("rx", getattr(entry, "t", taken))
+                st.setdefault("core", taken)
+                st.setdefault("engine", done)
+        return events
+
+    terminal.pipeline.feed = feed_stamped
+    submit = floor.submit
+
+    def submit_stamped(update):
+        now = time.monotonic()
+        for e in update.events:
+            if e.kind == "FindingRaised":
+                stamps[e.id].setdefault("submit", now)
+        submit(update)
+
+    floor.submit = submit_stamped
+    store = floor._store
+
+    def store_stamped(db, rows, cap=True):
+        store(db, rows, cap)
+        now = time.monotonic()
+        for row in rows:
+            if row[1] == "alert":
+                stamps[row[6]["finding"]["id"]].setdefault("stored", now)
+
+    floor._store = store_stamped
+    spool = floor._spool
+
+    def spool_stamped(db, updates):
+        now = time.monotonic()   # the spooler thread is running again, with the group in hand
+        for update in updates:
+            for e in getattr(update, "events", ()):
+                if e.kind == "FindingRaised":
+                    stamps[e.id].setdefault("spooler", now)
+        spool(db, updates)
+
+    floor._spool = spool_stamped
+    from dealerbox.sinks.floor import outbox as outbox_module
+    insert = outbox_module.Outbox.insert
+
+    def insert_stamped(self, rows, *args, **kwargs):
+        # the transaction alone (BEGIN IMMEDIATE: may wait for the publisher's delete; COMMIT: the fsync)
+        t0 = time.monotonic()
+        try:
+            return insert(self, rows, *args, **kwargs)
+        finally:
+            took = (time.monotonic() - t0) * 1000
+            for row in rows:
+                if row[1] == "alert":
+                    stamps[row[6]["finding"]["id"]].setdefault("insert_ms", took)
+
+    outbox_module.Outbox.insert = insert_stamped   # this process only: the bench's terminal
+    make_client = floor._make_client
+
+    def make_client_stamped():
+        client = make_client()
+        publish = client.publish
+
+        def publish_stamped(topic, payload=None, *args, **kwargs):
+            if topic.endswith("/alert"):
+                stamps[json.loads(payload)["finding"]["id"]].setdefault("publish", time.monotonic())
+            return publish(topic, payload, *args, **kwargs)
+
+        client.publish = publish_stamped
+        return client
+
+    floor._make_client = make_client_stamped
+    slow: list[tuple[str, float]] = []    # the publisher thread's own steps that took >= 5 ms
+    stamps["_gc"]["slow"] = slow
+    for step in ("_settle_acks", "_publish_state", "_pump"):
+        def timed(*args, _step=step, _call=getattr(floor, step), **kwargs):
+            t0 = time.monotonic()
+            try:
+                return _call(*args, **kwargs)
+            finally:
+                took = time.monotonic() - t0
+                if took >= 0.005:
+                    slow.append((_step, took * 1000))
+        setattr(floor, step, timed)
+    return stamps
+
+
+def hop_figures(stamps: dict[str, dict], raised: dict[str, float], arrived_at: dict[str, float]
+                ) -> tuple[dict[str, list[float]], list[tuple[float, list[tuple[str, float]]]]]:
+    """Milliseconds per hop for every alert that has all its stamps, and the GC pause inside each alert;
+    and each alert's (total, [(hop, ms)...]) to show where its time went."""
+    out: dict[str, list[float]] = {name: [] for name in HOPS}
+    chains: list[tuple[float, list[tuple[str, float]]]] = []
+    out["gc inside the alert"] = []
+    out["of spool+fsync: the outbox transaction"] = []
+    out["of spool+fsync: the spooler thread waking"] = []
+    pauses = stamps["_gc"]["pauses"]
+    for fid, ref in raised.items():
+        st = stamps.get(fid, {})
+        if fid not in arrived_at or not all(k in st for k in ("rx", "core", "engine", "submit", "stored", "publish")):
+            continue
+        chain = [ref, st["rx"], st["core"], st["engine"], st["submit"], st["stored"], st["publish"], arrived_at[fid]]
+        for name, a, b in zip(HOPS, chain, chain[1:]):
+            out[name].append((b - a) * 1000)
+        in_gc = sum(max(0.0, min(e, arrived_at[fid]) - max(s, ref)) for s, e in pauses) * 1000
+        out["gc inside the alert"].append(in_gc)
+        out["of spool+fsync: the outbox transaction"].append(st.get("insert_ms", 0.0))
+        woke = (st["spooler"] - st["submit"]) * 1000 if "spooler" in st else 0.0
+        out["of spool+fsync: the spooler thread waking"].append(woke)
+        chains.append(((chain[-1] - ref) * 1000,
+                       [(name, (b - a) * 1000) for name, a, b in zip(HOPS, chain, chain[1:])]
+                       + [("of it the spooler waking", woke),
+                          ("of it the outbox transaction", st.get("insert_ms", 0.0)), ("of it gc", in_gc)]))
+    return out, chains

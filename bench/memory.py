@@ -21,12 +21,15 @@ from dealerbox.record.logformat import table_header
 from dealerbox.record.recorder import Recorder
 from dealerbox.runtime.app import Terminal, load_registry
 from dealerbox.sinks.floor.link import FloorLink
-from dealerbox.sinks.screen import Screen
+from dealerbox.runtime.lean import import_pygame
 from dealerbox.sources import open_log
 from dealerbox.sources.replaying import ReplayingSource
 
 from .broker import BrokerMissing, Mosquitto
 from .common import Context, Figure, missing, peak_rss_kib, rss_kib
+
+import_pygame()   # before the screen: pygame as `dealerbox run` imports it for a kiosk (runtime/lean.py)
+from dealerbox.sinks.screen import Screen  # noqa: E402
 
 HANDS_PER_HOUR = 30
 TARGET_MB = 80.0

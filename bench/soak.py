@@ -28,47 +28,34 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from dealerbox.sources.base import ThreadedSource
+
 from .broker import BrokerMissing, Mosquitto
 
 DAY_S = 86400.0
 BUSY_HANDS_PER_HOUR = 35    # a brisk live hold'em table with an automatic shuffler
 
 
-class LoopingSource:
+class LoopingSource(ThreadedSource):
     """Plays the same records again and again, each pass after the last on the source clock."""
 
+    thread_name = "looping-source"
+
     def __init__(self, records: list, maxsize: int = 1000) -> None:
+        super().__init__(maxsize)   # bounded: the terminal is not outrun, as a board cannot outrun it
         self.records = records
         self.span = records[-1].t - records[0].t + 1.0
-        self.entries: queue.Queue = queue.Queue(maxsize)
         self.counters = {"records": 0, "passes": 0}
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
 
-    def start(self) -> None:
-        self._thread = threading.Thread(target=self._run, name="looping-source", daemon=True)
-        self._thread.start()
+    @property
+    def connected(self) -> bool:
+        return True
 
-    def stop(self) -> None:
-        self._stop.set()
-        if self._thread is not None:
-            self._thread.join(timeout=5)
-
-    def send(self, message: object) -> None:
-        """A recorded board cannot answer host commands."""
-
-    def _run(self) -> None:
+    def produce(self) -> None:
         offset = 0.0
-        while not self._stop.is_set():
+        while not self.stopping.is_set():
             for record in self.records:
-                shifted = _shifted(record, offset) if offset else record
-                while not self._stop.is_set():
-                    try:
-                        self.entries.put(shifted, timeout=0.1)
-                        break
-                    except queue.Full:
-                        continue
-                if self._stop.is_set():
+                if not self.put(_shifted(record, offset) if offset else record):
                     return
                 self.counters["records"] += 1
             offset += self.span
@@ -100,7 +87,8 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
     from dealerbox.config import Config, FloorConfig, RecordConfig, TableConfig
     from dealerbox.record.logformat import Header as LogHeader
     from dealerbox.record.recorder import Recorder
-    from dealerbox.runtime.app import Terminal, load_registry, make_header
+    from dealerbox.record.logformat import table_header
+    from dealerbox.runtime.app import Terminal, load_registry
     from dealerbox.sources import open_log
     from dealerbox.upkeep.figures import open_fds
     from dealerbox.upkeep.keeper import Upkeep
@@ -123,7 +111,7 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
                     floor=FloorConfig(enabled=broker is not None, port=broker.port if broker else 1883,
                                       outbox=str(work / "outbox.sqlite")))
     registry = load_registry(config)
-    recorder = Recorder(config.record.dir, make_header(config, registry), rotate_bytes=config.record.rotate_mb << 20)
+    recorder = Recorder(config.record.dir, table_header(config, registry, created=True), rotate_bytes=config.record.rotate_mb << 20)
     floor = None
     if broker is not None:
         from dealerbox.sinks.floor.link import FloorLink
@@ -154,6 +142,8 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
 
     screen = None
     if not headless:
+        from dealerbox.runtime.lean import import_pygame
+        import_pygame()   # as `dealerbox run` does for a kiosk
         from dealerbox.sinks.screen import Screen
         screen = Screen(config, (800, 480), fullscreen=False)
     updates = terminal.bus.subscribe("screen" if screen else "console")
@@ -203,9 +193,11 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
     }
 
 
-BIG_IMPORTS = ("pygame", "paho.mqtt.client", "jsonschema", "nacl.signing", "sqlite3", "serial", "gpiozero",
-               "argon2", "pokerkit", "dealerbox.engine.engine", "dealerbox.sinks.screen", "dealerbox.sinks.floor.link",
-               "dealerbox.record.recorder", "dealerbox.commands.run")
+BIG_IMPORTS = ("pygame", "pygame (kiosk, runtime.lean)", "pkg_resources", "paho.mqtt.client", "jsonschema",
+               "nacl.signing", "sqlite3", "serial", "gpiozero", "argon2", "pokerkit", "dealerbox.engine.table",
+               "dealerbox.sinks.screen.screen", "dealerbox.sinks.floor.link", "dealerbox.record.recorder",
+               "dealerbox.commands.run")
+STATEMENTS = {"pygame (kiosk, runtime.lean)": "from dealerbox.runtime.lean import import_pygame\nimport_pygame()"}
 
 
 def imports() -> dict:
@@ -213,8 +205,10 @@ def imports() -> dict:
     out = {}
     env = {**os.environ, "PYGAME_HIDE_SUPPORT_PROMPT": "1"}
     for name in BIG_IMPORTS:
+        statement = STATEMENTS.get(name, f"import {name}")
+        module = "pygame" if name in STATEMENTS else name
         code = ("import os\nrss=lambda: int(open('/proc/self/statm').read().split()[1])*os.sysconf('SC_PAGE_SIZE')\n"
-                f"a=rss()\nimport {name}\nprint((rss()-a)/2**20)")
+                f"a=rss()\n{statement}\nprint((rss()-a)/2**20)")
         r = subprocess.run([sys.executable, "-X", "importtime", "-c", code], capture_output=True, text=True, env=env)
         if r.returncode != 0:
             out[name] = {"error": r.stderr.strip().splitlines()[-1] if r.stderr.strip() else "failed"}
@@ -222,7 +216,7 @@ def imports() -> dict:
         us = 0
         for line in r.stderr.splitlines():
             m = re.match(r"import time:\s+\d+ \|\s+(\d+) \| (\s*)(\S+)$", line)
-            if m and m.group(3) == name:
+            if m and m.group(3) == module:
                 us = int(m.group(1))
         out[name] = {"rss_mb": round(float(r.stdout.strip()), 1), "import_ms": round(us / 1000, 1)}
     return out

@@ -129,6 +129,9 @@ def run(args: argparse.Namespace) -> int:
     # Subscribed before the core thread starts, so the first events are not missed.
     updates = terminal.bus.subscribe("console" if display == "headless" else "screen",
                                      lossless=display == "headless")
+    if display != "headless":   # pygame without sound, image codecs or pkg_resources (runtime/lean.py)
+        from ..runtime.lean import import_pygame
+        import_pygame()
     try:
         terminal.start()
     except OSError as e:  # the port vanished or is not permitted between the check and the open

@@ -26,3 +26,26 @@ def test_the_floor_link_remembers_a_bounded_number_of_findings_and_the_open_ones
             known.add("h1-1")
     assert len(known) == KNOWN_FINDINGS
     assert "h1-1" in known and "h20001-1" in known and "h2-1" not in known
+
+
+def test_a_publisher_never_waits_for_the_spoolers_lock_to_delete_acknowledged_rows(tmp_path):
+    import time as _time
+    from dealerbox.sinks.floor.outbox import Outbox
+
+    spooler, publisher = Outbox(tmp_path / "o.sqlite", "FULL"), Outbox(tmp_path / "o.sqlite", "NORMAL")
+    ids = spooler.insert([("t", "event", 1, "b", i, 0, {"i": i}) for i in range(1, 6)])
+    spooler.db.execute("BEGIN IMMEDIATE")       # the spooler mid-commit: it holds the write lock
+    began = _time.monotonic()
+    assert publisher.delete(ids[:2]) == 0       # not waited for (the busy handler would sleep 10 s at most)
+    assert _time.monotonic() - began < 0.5
+    assert [r.id for r in publisher.after(0, 10)] == ids[2:]   # acknowledged rows are not sent again
+    spooler.db.execute("COMMIT")
+    assert publisher.delete([ids[2]]) == 3      # the held-back ids go with the next acknowledgement
+    assert publisher.pending_deletes == 0
+    publisher.delete([ids[3]])
+    spooler.db.execute("BEGIN IMMEDIATE")
+    assert publisher.delete([ids[4]]) == 0
+    spooler.db.execute("COMMIT")
+    publisher.close()                           # what is still held back is deleted on the way out
+    assert spooler.depth() == 0
+    spooler.close()

@@ -38,3 +38,28 @@ def test_the_config_option_value_is_not_taken_for_the_command(tmp_path):
     cfg.write_text("")
     code, _ = _loaded("-c", "verify", "rules", cwd=tmp_path)
     assert code == 0
+
+
+LEAN = """
+import sys
+from dealerbox.runtime.lean import import_pygame
+pygame = import_pygame()
+print("HELD", " ".join(m for m in ("pygame.mixer", "pygame.imageext", "pkg_resources") if m in sys.modules))
+from dealerbox.config import Config
+from dealerbox.engine.state import TableState
+from dealerbox.sinks.screen import Screen
+frame = Screen(Config(), (800, 480), fullscreen=False).render(TableState(), {})
+print("FRAME", frame.get_size(), len(Screen(Config(), (800, 480)).renderer.fonts))
+import pkg_resources   # lifted again once pygame is in: a later import works as usual
+print("LATER", type(pygame.mixer).__name__, "pkg_resources" in sys.modules)
+"""
+
+
+def test_a_kiosk_screen_draws_with_pygame_minus_sound_image_codecs_and_pkg_resources():
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
+    r = subprocess.run([sys.executable, "-c", LEAN], capture_output=True, text=True, env=env, timeout=120)
+    assert r.returncode == 0, r.stderr[-2000:]
+    lines = dict(line.split(" ", 1) for line in r.stdout.splitlines() if " " in line)
+    assert lines["HELD"].strip() == ""              # none of them loaded while pygame came in
+    assert lines["FRAME"].startswith("(800, 480)")  # the default font found without pkg_resources
+    assert lines["LATER"] == "MissingModule True"

@@ -373,7 +373,7 @@ class Session(LinkParts):
             self._set_link("refused", f"the broker refused a publish to {topic} ({reason}); check the ACL for "
                                       f"user {self.fc.username!r} and table.id {self.table!r}")
             log.error("floor %s/%s: %s", self.site, self.table, self.last_error)
-        if acked:
+        if acked or self._net_db.pending_deletes:   # a delete the spooler's lock held back goes now
             n = self._net_db.delete(acked)
             with self._lock:
                 self._depth -= n

@@ -182,7 +182,10 @@ class FloorView:
             self._refusal = str(reason_code)
             self._line(f"broker refused us: {reason_code}")
             return
-        client.subscribe([(f, 1) for f in self._filters()])
+        # The state is a retained snapshot each table republishes after every step and once a second: the
+        # next one replaces a lost one, so it comes at QoS 0 (no PUBACK for 1,000 messages a second at
+        # 1,000 tables). Status, events and alerts stay QoS 1: each of them counts.
+        client.subscribe([(f, 0 if f.endswith("/state") else 1) for f in self._filters()])
         self.connected.set()
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
@@ -310,7 +313,8 @@ class FloorView:
     def render(self, feed_lines: int = 12) -> str:
         """The floor screen as text: one line per table, then the latest alerts and notices."""
         out = [f"dealerbox floor - site {self.site} - {len(self.tables)} tables"
-               f"{' - share ' + self.share if self.share else ''}", ""]
+               f"{' - share ' + self.share if self.share else ''} - {self.received} messages, "
+               f"{self.duplicates} repeats dropped (QoS 1 redelivery, same site/table/boot/seq)", ""]
         out.append(f"{'table':8} {'status':8} {'hand':>5} {'phase':9} {'pot':>6} {'open':>4} {'outbox':>6} "
                    f"{'link':10} gaps")
         for name in sorted(self.tables):
