@@ -108,6 +108,8 @@ def test_a_misconfigured_table_id_is_refused_by_the_acl_and_says_so(secured, tmp
         for u in hand_updates(1, FindingLog())[0]:
             link.submit(u)
         assert wait_until(lambda: link.health()["link"] == "refused", 10)
+        # the refusal can come before the spooler has written the hand: wait for it to be kept
+        assert wait_until(lambda: link.health()["outbox_depth"] > 0, 10)
         h = link.health()
         assert "ACL" in h["last_error"] and "'demo/T01'" in h["last_error"] and "dealerbox/demo/T02/status" in h["last_error"]
         assert h["outbox_depth"] > 0 and h["acked"] == 0 and h["published"] == 0   # kept, not sent into a void
