@@ -21,7 +21,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from dealerbox.config import from_dict
 from dealerbox.engine import inputs as ev
@@ -32,6 +32,7 @@ from dealerbox.sources.sim.outcome import SimulatedHand
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import CardTag, demo_registry
 from dealerbox.wire import protocol as p
+from tests.faults.staged_cards import exposed_in_deal, mucked_unshown, premature_street
 
 VARIANTS = ("nlhe", "plhe", "flhe", "plo")
 SEATS = 10
@@ -144,9 +145,16 @@ def card_into_another_hand(hand: SimulatedHand, rng: random.Random) -> Inputs | 
 
 
 # faults the simulator does not stage, made on its clean hands by editing the dealer's taps
-MUTATIONS: dict[str, Callable[[SimulatedHand, random.Random], Inputs | None]] = {
+MUTATIONS: dict[str, Callable[[SimulatedHand, random.Random], Inputs | tuple[Inputs, dict[int, int]] | None]] = {
     "wrong-award": wrong_award, "exposed-tap": exposed_tap, "check-out-of-turn": check_out_of_turn,
-    "extra-card": extra_card, "card-into-another-hand": card_into_another_hand}
+    "extra-card": extra_card, "card-into-another-hand": card_into_another_hand,
+    "premature-turn-or-river": premature_street, "exposed-in-deal": exposed_in_deal,
+    "mucked-unshown": mucked_unshown}
+EXPECTED["mucked-unshown"] = frozenset({"showdown.1"})
+# classes whose remedy gives other stacks than the simulator's clean hand: its next hands would not agree
+NEW_TABLE_AFTER = frozenset({"mucked-unshown"})
+EXPECTED["premature-turn-or-river"] = frozenset({"holdem.4"})
+EXPECTED["exposed-in-deal"] = frozenset({"holdem.1"})
 EXPECTED["wrong-award"] = frozenset({"showdown.3"})
 EXPECTED["check-out-of-turn"] = frozenset({"betting.10"})
 EXPECTED["extra-card"] = frozenset({"holdem.5", "irregularity.11"})
@@ -226,8 +234,9 @@ def run(kinds: tuple[str, ...], hands: int, seed: int, variants: tuple[str, ...]
     for variant in variants:
         config = from_dict({"game": {"variant": variant}, "table": {"seats": SEATS}})
         for kind in kinds:
-            for chunk, start in enumerate(range(0, hands, CHUNK)):
-                count = min(CHUNK, hands - start)
+            fed, chunk = 0, 0
+            while fed < hands:
+                count = min(CHUNK, hands - fed)
                 mutate = MUTATIONS.get(kind)
                 rng = random.Random(f"{seed}-{variant}-{kind}-{chunk}")
                 sim = Simulator(config, registry, seed=f"{seed}-{variant}-{kind}-{chunk}",
@@ -235,11 +244,16 @@ def run(kinds: tuple[str, ...], hands: int, seed: int, variants: tuple[str, ...]
                 pipe, encoder = Pipeline(config, registry), p.Encoder()
                 pipe.feed_bytes(0.0, encoder.encode(board_hello(SEATS)))
                 for hand in sim.play(count):
+                    fed += 1
                     reached = hand.expected.irregularity is not None
                     if mutate is not None:
-                        inputs = mutate(hand, rng)
-                        reached = inputs is not None
-                        hand = SimulatedHand(hand.number, inputs, hand.expected) if inputs else hand
+                        staged = mutate(hand, rng)
+                        reached = staged is not None
+                        if isinstance(staged, tuple):   # the remedy moved chips: the stacks it implies
+                            staged, stacks = staged
+                            hand = SimulatedHand(hand.number, staged, replace(hand.expected, stacks=stacks))
+                        elif staged is not None:
+                            hand = SimulatedHand(hand.number, staged, hand.expected)
                     events = feed(pipe, encoder, hand)
                     report = judge(kind, hand, events, reached)
                     stats["hands"] += 1
@@ -250,4 +264,7 @@ def run(kinds: tuple[str, ...], hands: int, seed: int, variants: tuple[str, ...]
                     if report.reached:
                         stats[f"injected {kind}"] += 1
                         stats[f"outcome {report.outcome}"] += 1
+                    if reached and kind in NEW_TABLE_AFTER:
+                        break       # the simulated table's stacks are no longer the engine's: seat a new one
+                chunk += 1
     return stats

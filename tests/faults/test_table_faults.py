@@ -1,8 +1,10 @@
 """One fault, one ruling, for whole hands through the real Pipeline (issue 18): a fixed-seed slice of the
 table run (tests/faults/table_run.py). Every fault class the simulator stages (the Cards rows a sensor raises,
 the premature flop, the odd chips and string bets) and the faults edited into its clean hands (a pot tapped to
-the wrong seat first, a flashed card, an out-of-turn check, an extra card after the deal), in each betting
-structure, on tables of 2 to 10 seats:
+the wrong seat first, a flashed card, an out-of-turn check, an extra card after the deal, a folded card thrown
+onto another hand) and the card faults the harness stages itself (tests/faults/staged_cards.py: a premature turn
+or river, a hole card exposed in the deal, a winner mucking unshown), in each betting structure, on tables of 2
+to 10 seats:
 the expected rule at the fault, nothing above ``info`` for the rest of the hand, the outcome and the stacks
 the remedy implies. The large run is tools/fault-injection; its figures are in docs/engine.md."""
 
@@ -12,7 +14,7 @@ from collections import Counter
 
 import pytest
 
-from tests.faults.table_run import CARD_KINDS, CHIP_KINDS, MUTATIONS, run
+from tests.faults.table_run import CARD_KINDS, CHIP_KINDS, MUTATIONS, NEW_TABLE_AFTER, run
 
 # small-chip needs a chip below game.smallest_chip, which the demo enrolment does not have
 STAGED = CARD_KINDS + tuple(k for k in CHIP_KINDS if k != "small-chip") + tuple(MUTATIONS)
@@ -24,7 +26,8 @@ def test_one_staged_fault_gives_one_ruling_through_the_pipeline(kind):
     stats: Counter = Counter()
     run((kind,), HANDS, seed=5, stats=stats)
     # the fault really happened, in a quarter of the hands at least: a class that never fires would prove nothing
-    assert stats[f"injected {kind}"] >= HANDS, stats
+    # (a hand mucked unshown needs a showdown with one clear next best hand, and a new table after it)
+    assert stats[f"injected {kind}"] >= (HANDS // 4 if kind in NEW_TABLE_AFTER else HANDS), stats
 
 
 def test_the_slice_spans_small_and_full_tables():

@@ -1,0 +1,191 @@
+"""Card faults the simulator does not stage, staged by the table run itself on the simulator's clean hands: the
+harness edits the frames a hand is made of (a card turned too early, a hole card dealt face up, a winner
+throwing the hand away) and acts out the ruling's remedy as a dealer would.
+
+Each edit keeps the clean hand's account true where the remedy restores it: the card that goes wrong is a
+spare (a card of the deck the clean hand never uses, still in the stub), so after the remedy the same cards
+play as in the clean hand and pokerkit's stacks hold. Where the remedy changes who wins (a hand mucked
+unshown), the edit says which stacks the remedy implies.
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import replace
+
+from phevaluator import evaluate_cards, evaluate_omaha_cards
+
+from dealerbox.engine import inputs as ev
+from dealerbox.sources.sim.outcome import SimulatedHand
+from dealerbox.tags import JOKERS, CardTag, demo_registry
+
+Inputs = list[ev.EngineInput]
+REGISTRY = demo_registry()
+MOTION = 1.2        # the quiet gap a staged motion needs between two of the clean hand's motions
+
+
+def spare_cards(inputs: Inputs, rng: random.Random, n: int) -> list[CardTag]:
+    """``n`` cards of the hand's deck that the clean hand never moves: they stay in the stub all hand."""
+    used = [x.tag for x in inputs if isinstance(getattr(x, "tag", None), CardTag) and
+            (x.zone != "shoe" or isinstance(x, ev.ZoneLeft))]       # a deck loaded into the shoe is not used
+    deck = REGISTRY.deck(used[0].deck_id)
+    seen = {c.uid for c in used}
+    spare = sorted(uid for uid, card in deck.cards.items() if uid not in seen and card not in JOKERS)
+    picked = rng.sample(spare, n)
+    return [CardTag(uid, deck.cards[uid], deck.deck_id, deck.back) for uid in picked]
+
+
+def from_shoe(t: float, zone: str, card: CardTag, face_up: bool = False) -> Inputs:
+    """A card dealt from the shoe to ``zone``, as the shoe and the zone's antenna sense it."""
+    return [ev.CardFaceSensed(t, "shoe", card, face_up), ev.ZoneLeft(t + 0.02, "shoe", card),
+            ev.ZoneEntered(t + 0.2, zone, card)]
+
+
+def move(t: float, source: str, zone: str, card: CardTag) -> Inputs:
+    return [ev.ZoneLeft(t, source, card), ev.ZoneEntered(t + 0.1, zone, card)]
+
+
+def _entered(x: ev.EngineInput, zone: str) -> bool:
+    return isinstance(x, ev.ZoneEntered) and isinstance(x.tag, CardTag) and x.zone == zone
+
+
+def _action_starts(inputs: Inputs, lo: int, hi: int) -> list[int]:
+    """Indices in [lo, hi) where a player's action begins (a check tap, a wager's first chip, a fold's first
+    card) after a quiet gap: the betting round is not complete there, someone is still to act."""
+    found = []
+    for i in range(max(lo, 1), hi):
+        x, before = inputs[i], inputs[i - 1]
+        if x.t - before.t < MOTION:
+            continue
+        if isinstance(x, ev.DealerInput) and x.action in ("check", "declare-raise"):
+            found.append(i)
+        elif isinstance(x, ev.ZoneEntered) and x.zone.startswith("bet") and not isinstance(x.tag, CardTag):
+            found.append(i)
+        elif isinstance(x, ev.ZoneLeft) and x.zone.startswith("seat") and isinstance(x.tag, CardTag):
+            found.append(i)
+    return found
+
+
+def premature_street(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """The dealer burns and turns the turn (or the river) while a player is still to act (Hold'em 4). The card
+    is out of play for the round; the betting finishes, the card goes back into the stub before the street is
+    dealt, and the street's card is the clean hand's. The premature card and its burn are spares."""
+    inputs = hand.inputs
+    board = [i for i, x in enumerate(inputs) if _entered(x, "board")]
+    burns = [i for i, x in enumerate(inputs) if _entered(x, "burn")]
+    streets = []
+    for n in (3, 4):            # the round after the flop (before the turn), after the turn (before the river)
+        if len(board) > n:
+            end = next(b for b in burns if b > board[n - 1])
+            starts = _action_starts(inputs, board[n - 1] + 1, end)
+            streets += [(n, i) for i in starts]
+    if not streets:
+        return None
+    n, i = rng.choice(streets)
+    burn, early = spare_cards(inputs, rng, 2)
+    t = inputs[i - 1].t
+    staged = from_shoe(t + 0.3, "burn", burn) + from_shoe(t + 0.6, "board", early)
+    # the street's own burn: its first shoe motion after the fault; the premature card is back in the stub by then
+    shoe = next(j for j in range(i, len(inputs)) if isinstance(inputs[j], ev.CardFaceSensed)
+                and inputs[j].zone == "shoe" and j >= board[n - 1])
+    back = move(inputs[shoe - 1].t + 0.2, "board", "shoe", early)
+    if inputs[shoe].t - inputs[shoe - 1].t < 0.5:
+        return None
+    end = inputs[-1].t
+    return (inputs[:i] + staged + inputs[i:shoe] + back + inputs[shoe:] +
+            move(end + 0.4, "burn", "shoe", burn))      # the spare burn goes back with the cleanup
+
+
+def exposed_in_deal(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """A hole card other than the first is dealt face up and the dealer taps ``exposed`` (Hold'em 1): the deal
+    goes on, the seat gets the next card after the deal, and the exposed card becomes the flop's burn card (no
+    other burn). The exposed card is a spare, so the seat ends with the clean hand's cards."""
+    inputs = hand.inputs
+    first_burn = next((i for i, x in enumerate(inputs) if _entered(x, "burn")), len(inputs))
+    deal = [i for i, x in enumerate(inputs[:first_burn]) if isinstance(x, ev.ZoneEntered)
+            and x.zone.startswith("seat") and isinstance(x.tag, CardTag)
+            and isinstance(inputs[i - 1], ev.ZoneLeft) and inputs[i - 1].zone == "shoe"]
+    if len(deal) < 2:
+        return None
+    last = deal[-1]
+    if last + 1 < len(inputs) and inputs[last + 1].t - inputs[last].t < MOTION:
+        return None     # the first action follows too soon to slip the replacement in
+    k = rng.choice(deal[1:])
+    clean, seat = inputs[k].tag, inputs[k].zone
+    face, left = inputs[k - 2], inputs[k - 1]
+    assert isinstance(face, ev.CardFaceSensed) and face.tag == clean and left.tag == clean, (face, left)
+    (exposed,) = spare_cards(inputs, rng, 1)
+    swapped = [ev.CardFaceSensed(face.t, "shoe", exposed, True), ev.ZoneLeft(left.t, "shoe", exposed),
+               ev.ZoneEntered(inputs[k].t, seat, exposed),
+               ev.DealerInput(inputs[k].t + 0.05, "exposed", card=exposed.card)]
+    t = inputs[last].t
+    remedy = from_shoe(t + 0.2, seat, clean) + move(t + 0.6, seat, "burn", exposed)
+    rest = inputs[last + 1:]
+    if first_burn < len(inputs):
+        # the flop comes without another burn: the clean burn card stays in the stub, and the cleanup gathers
+        # the exposed card from the burn in its place
+        b = inputs[first_burn].tag
+        rest = [x for x in rest if not (getattr(x, "tag", None) == b and x.t <= inputs[first_burn].t)]
+        rest = [replace(x, tag=exposed) if getattr(x, "tag", None) == b else x for x in rest]
+    else:
+        rest = rest + move(inputs[-1].t + 0.4, "burn", "shoe", exposed)
+    return inputs[:k - 2] + swapped + inputs[k + 1:last + 1] + remedy + rest
+
+
+def _rank(board: tuple[str, ...], hole: tuple[str, ...]) -> int:
+    """phevaluator's rank (lower is better): Omaha plays exactly two hole cards and three of the board."""
+    if len(hole) == 4:
+        return evaluate_omaha_cards(*board, *hole)
+    return evaluate_cards(*board, *hole)
+
+
+def mucked_unshown(hand: SimulatedHand, rng: random.Random) -> tuple[Inputs, dict[int, int]] | None:
+    """At the showdown the winner throws the hand into the muck unshown (Showdown 1): it cannot win, the pot
+    is read again without it, and the dealer pushes it to the next best hand. Staged where that is one pot
+    with one winner and one next best hand (no tie). Returns the edited hand and the stacks the remedy implies:
+    the clean hand's, with the pot moved from the winner to the next best hand."""
+    exp = hand.expected
+    contested = [j for j, pot in enumerate(exp.pots) if len(pot.eligible) > 1]
+    if len(contested) != 1 or len(exp.pots[contested[0]].winners) != 1 or len(exp.board) != 5:
+        return None     # a pot of one seat is its unmatched bet, handed back whoever shows
+    j = contested[0]
+    pot = exp.pots[j]
+    (winner,) = pot.winners
+    folded = {seat for _, seat, kind, _ in exp.actions if kind == "fold"}
+    rest = {s: _rank(exp.board, exp.hole_cards[s]) for s in pot.eligible if s != winner and s not in folded}
+    if not rest:
+        return None
+    best = min(rest.values())
+    heirs = [s for s, r in rest.items() if r == best]
+    if len(heirs) != 1:
+        return None     # a split among the rest: the odd chip would need Ties 4, kept out of this class
+    heir = heirs[0]
+    inputs = hand.inputs
+    pushes = [i for i, x in enumerate(inputs) if isinstance(x, ev.ZoneLeft) and x.zone == "pot"
+              and not (isinstance(inputs[i - 1], ev.ZoneLeft) and inputs[i - 1].zone == "pot")]
+    if len(pushes) != len(exp.pots):
+        return None
+    push = pushes[0]
+    if inputs[push].t - inputs[push - 1].t < MOTION:
+        return None
+    cards = [x.tag for x in inputs if isinstance(x, ev.ZoneEntered) and x.zone == f"seat{winner}"
+             and isinstance(x.tag, CardTag)]
+    t = inputs[push].t - 1.0
+    thrown = [m for k, card in enumerate(cards) for m in move(t + 0.15 * k, f"seat{winner}", "muck", card)]
+    ours, theirs = f"bet{winner}", f"bet{heir}"
+    ends = pushes[1:] + [len(inputs)]
+    after = []
+    for i in range(push, len(inputs)):
+        x = inputs[i]
+        if pushes[j] <= i < ends[j]:       # the contested pot's push, award and take go to the next best hand
+            if isinstance(x, ev.DealerInput) and x.action == "award":
+                x = replace(x, seats=(heir,))
+            elif getattr(x, "zone", None) == ours:
+                x = replace(x, zone=theirs)
+        if isinstance(x, ev.ZoneLeft) and x.zone == f"seat{winner}" and x.tag in cards:
+            x = replace(x, zone="muck")        # the cleanup gathers those cards from the muck
+        after.append(x)
+    stacks = dict(exp.stacks)
+    stacks[winner] -= pot.amount
+    stacks[heir] += pot.amount
+    return inputs[:push] + thrown + after, stacks
