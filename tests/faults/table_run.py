@@ -165,6 +165,9 @@ CARD_KINDS = ("boxed-card", "duplicate-card", "other-deck", "joker", "out-of-seq
               "premature-flop")
 CHIP_KINDS = ("string-raise", "short-call", "foreign-chip", "unknown-chip", "small-chip")
 OUTCOME = {"played": "complete", "misdeal": "misdeal", "void": "void"}
+# a chip below the smallest that plays needs a game whose smallest chip is not the enrolment's smallest
+GAME = {"small-chip": {"smallest_chip": 5, "small_blind": 5, "big_blind": 10, "small_bet": 10, "big_bet": 20,
+                       "buy_in": 1000}}
 
 
 class Cascade(AssertionError):
@@ -232,8 +235,8 @@ def run(kinds: tuple[str, ...], hands: int, seed: int, variants: tuple[str, ...]
     stats = Counter() if stats is None else stats
     registry = demo_registry()
     for variant in variants:
-        config = from_dict({"game": {"variant": variant}, "table": {"seats": SEATS}})
         for kind in kinds:
+            config = from_dict({"game": {"variant": variant, **GAME.get(kind, {})}, "table": {"seats": SEATS}})
             fed, chunk = 0, 0
             while fed < hands:
                 count = min(CHUNK, hands - fed)

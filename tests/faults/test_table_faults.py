@@ -16,8 +16,7 @@ import pytest
 
 from tests.faults.table_run import CARD_KINDS, CHIP_KINDS, MUTATIONS, NEW_TABLE_AFTER, run
 
-# small-chip needs a chip below game.smallest_chip, which the demo enrolment does not have
-STAGED = CARD_KINDS + tuple(k for k in CHIP_KINDS if k != "small-chip") + tuple(MUTATIONS)
+STAGED = CARD_KINDS + CHIP_KINDS + tuple(MUTATIONS)
 HANDS = 16
 
 
