@@ -189,3 +189,70 @@ def mucked_unshown(hand: SimulatedHand, rng: random.Random) -> tuple[Inputs, dic
     stacks[winner] -= pot.amount
     stacks[heir] += pot.amount
     return inputs[:push] + thrown + after, stacks
+
+
+def _deal_entries(inputs: Inputs) -> list[int]:
+    """Indices of the hole cards arriving at the seats, the deal in order (up to the first burn)."""
+    first_burn = next((i for i, x in enumerate(inputs) if _entered(x, "burn")), len(inputs))
+    return [i for i, x in enumerate(inputs[:first_burn]) if isinstance(x, ev.ZoneEntered)
+            and x.zone.startswith("seat") and isinstance(x.tag, CardTag)
+            and isinstance(inputs[i - 1], ev.ZoneLeft) and inputs[i - 1].zone == "shoe"]
+
+
+def redealt(inputs: Inputs, misdealt: Inputs) -> Inputs | None:
+    """``misdealt`` (the clean hand's start with the fault, ruled a misdeal), then the remedy as the dealer
+    acts it out: every card out gathered into the shoe, every chip in a bet zone back to its owner, and the
+    hand dealt again with the same button: the clean hand from its first post, later in time."""
+    posts = [i for i, x in enumerate(inputs) if isinstance(x, ev.ZoneEntered) and x.zone.startswith("bet")]
+    if not posts:
+        return None
+    where: dict[str, str] = {}
+    chips: dict[str, ev.ZoneEntered] = {}
+    for x in misdealt:
+        if isinstance(x, ev.ZoneEntered) and isinstance(x.tag, CardTag):
+            where[x.tag.uid] = x.zone
+        elif isinstance(x, ev.ZoneEntered) and x.zone.startswith("bet"):
+            chips[x.tag.uid] = x
+        elif isinstance(x, ev.ZoneLeft) and x.zone.startswith("bet"):
+            chips.pop(x.tag.uid, None)
+    cards = {x.tag.uid: x.tag for x in misdealt if isinstance(x, ev.ZoneEntered) and isinstance(x.tag, CardTag)}
+    t = misdealt[-1].t + 1.5
+    gather: Inputs = []
+    for uid, zone in where.items():
+        if zone != "shoe":
+            gather += move(t, zone, "shoe", cards[uid])
+            t += 0.15
+    t += 0.5
+    gather += [ev.ZoneLeft(t, x.zone, x.tag) for x in chips.values()]   # each player takes the chips back
+    shift = t + 2.5 - inputs[posts[0]].t
+    return misdealt + gather + [replace(x, t=x.t + shift) for x in inputs[posts[0]:]]
+
+
+def first_card_exposed(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """The very first hole card is dealt face up and tapped ``exposed`` (Hold'em 1: a misdeal). The dealer
+    gathers, the players take their blinds back, and the hand is dealt again: the clean hand."""
+    inputs = hand.inputs
+    deal = _deal_entries(inputs)
+    if not deal:
+        return None
+    first = deal[0]
+    (exposed,) = spare_cards(inputs, rng, 1)
+    t = inputs[first - 2].t
+    staged = from_shoe(t, inputs[first].zone, exposed, face_up=True) + [
+        ev.DealerInput(t + 0.25, "exposed", card=exposed.card)]
+    return redealt(inputs, inputs[:first - 2] + staged)
+
+
+def stub_cards_flashed(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """During the deal the dealer flashes two cards of the stub (taps ``exposed`` on each): two cards exposed
+    by the dealer in the deal, not hole cards (Misdeals 1b: a misdeal). Then the same remedy as any misdeal:
+    gathered, blinds back, dealt again."""
+    inputs = hand.inputs
+    deal = _deal_entries(inputs)
+    if len(deal) < 3:
+        return None
+    one, two = sorted(rng.sample(deal[:-1], 2))     # the last card ends the deal: flash before it
+    a, b = spare_cards(inputs, rng, 2)
+    misdealt = (inputs[:one + 1] + [ev.DealerInput(inputs[one].t + 0.1, "exposed", card=a.card)] +
+                inputs[one + 1:two + 1] + [ev.DealerInput(inputs[two].t + 0.1, "exposed", card=b.card)])
+    return redealt(inputs, misdealt)

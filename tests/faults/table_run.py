@@ -32,7 +32,8 @@ from dealerbox.sources.sim.outcome import SimulatedHand
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import CardTag, demo_registry
 from dealerbox.wire import protocol as p
-from tests.faults.staged_cards import exposed_in_deal, mucked_unshown, premature_street
+from tests.faults.staged_cards import (exposed_in_deal, first_card_exposed, mucked_unshown, premature_street,
+                                      stub_cards_flashed)
 
 VARIANTS = ("nlhe", "plhe", "flhe", "plo")
 SEATS = 10
@@ -149,7 +150,12 @@ MUTATIONS: dict[str, Callable[[SimulatedHand, random.Random], Inputs | tuple[Inp
     "wrong-award": wrong_award, "exposed-tap": exposed_tap, "check-out-of-turn": check_out_of_turn,
     "extra-card": extra_card, "card-into-another-hand": card_into_another_hand,
     "premature-turn-or-river": premature_street, "exposed-in-deal": exposed_in_deal,
-    "mucked-unshown": mucked_unshown}
+    "mucked-unshown": mucked_unshown, "first-card-exposed": first_card_exposed,
+    "stub-cards-flashed": stub_cards_flashed}
+EXPECTED["first-card-exposed"] = frozenset({"holdem.1"})
+EXPECTED["stub-cards-flashed"] = frozenset({"misdeal.1b"})
+# classes ruled a misdeal that the harness redeals: the hand ends twice (misdeal, then the clean hand)
+REDEALT = frozenset({"first-card-exposed", "stub-cards-flashed"})
 EXPECTED["mucked-unshown"] = frozenset({"showdown.1"})
 # classes whose remedy gives other stacks than the simulator's clean hand: its next hands would not agree
 NEW_TABLE_AFTER = frozenset({"mucked-unshown"})
@@ -209,6 +215,11 @@ def judge(kind: str, hand: SimulatedHand, events: list[TableEvent], reached: boo
         first = loud[0].t
         at_fault = [e.rule for e in loud if e.t == first]
         elsewhere = [(e.t, e.rule, e.ruling) for e in loud if e.t != first]
+    if kind in REDEALT and reached:
+        # the misdeal gives every chip back, then the redeal is the clean hand
+        misdealt = len(ended) == 2 and ended[0].outcome == "misdeal" and \
+            {s: ended[0].stacks.get(s) for s in exp.stacks_before} == exp.stacks_before
+        ended = ended[1:] if misdealt else []
     outcome = ended[0].outcome if len(ended) == 1 else None
     stacks_ok = outcome is not None and {s: ended[0].stacks.get(s) for s in exp.stacks} == exp.stacks
     return HandReport(kind, reached, at_fault, elsewhere, outcome, stacks_ok)
@@ -246,8 +257,12 @@ def run(kinds: tuple[str, ...], hands: int, seed: int, variants: tuple[str, ...]
                                 irregularities=0.0 if mutate else [kind] * count)
                 pipe, encoder = Pipeline(config, registry), p.Encoder()
                 pipe.feed_bytes(0.0, encoder.encode(board_hello(SEATS)))
+                late = 0.0      # how much later than the simulator's clock the staged hands have run
                 for hand in sim.play(count):
                     fed += 1
+                    if late:
+                        hand = SimulatedHand(hand.number, [replace(x, t=x.t + late) for x in hand.inputs],
+                                             hand.expected)
                     reached = hand.expected.irregularity is not None
                     if mutate is not None:
                         staged = mutate(hand, rng)
@@ -256,6 +271,7 @@ def run(kinds: tuple[str, ...], hands: int, seed: int, variants: tuple[str, ...]
                             staged, stacks = staged
                             hand = SimulatedHand(hand.number, staged, replace(hand.expected, stacks=stacks))
                         elif staged is not None:
+                            late += max(0.0, staged[-1].t - hand.inputs[-1].t)    # a redeal takes longer
                             hand = SimulatedHand(hand.number, staged, hand.expected)
                     events = feed(pipe, encoder, hand)
                     report = judge(kind, hand, events, reached)
