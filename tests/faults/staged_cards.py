@@ -256,3 +256,112 @@ def stub_cards_flashed(hand: SimulatedHand, rng: random.Random) -> Inputs | None
     misdealt = (inputs[:one + 1] + [ev.DealerInput(inputs[one].t + 0.1, "exposed", card=a.card)] +
                 inputs[one + 1:two + 1] + [ev.DealerInput(inputs[two].t + 0.1, "exposed", card=b.card)])
     return redealt(inputs, misdealt)
+
+
+def later(inputs: Inputs, dt: float) -> Inputs:
+    """The same motions ``dt`` seconds later: room for a staged fault and its remedy."""
+    return [replace(x, t=x.t + dt) for x in inputs]
+
+
+def card_after_the_hand(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """After the last pot is pushed the dealer turns the next card of the stub onto the board (Procedures 23:
+    the card that would have come must not be shown); it goes back with the cleanup."""
+    inputs = hand.inputs
+    awards = [i for i, x in enumerate(inputs) if isinstance(x, ev.DealerInput) and x.action == "award"]
+    if not awards:
+        return None
+    cleanup = next((i for i in range(awards[-1], len(inputs)) if _entered(inputs[i], "shoe")), None)
+    if cleanup is None or inputs[cleanup - 1].t - inputs[cleanup - 2].t < 1.0:
+        return None
+    (shown,) = spare_cards(inputs, rng, 1)
+    t = inputs[cleanup - 2].t + 0.2
+    staged = from_shoe(t, "board", shown) + move(t + 0.4, "board", "shoe", shown)
+    return inputs[:cleanup - 1] + staged + inputs[cleanup - 1:]
+
+
+def card_dropped(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """A player knocks a hole card off the table during the betting and picks it up (Irregularities 14, info:
+    it still plays): nothing for the dealer, and the hand is the clean hand."""
+    inputs = hand.inputs
+    deal = _deal_entries(inputs)
+    awards = [i for i, x in enumerate(inputs) if isinstance(x, ev.DealerInput) and x.action == "award"]
+    if not deal or not awards:
+        return None
+    where: dict[str, tuple[str, CardTag]] = {}
+    chances = []
+    for i, x in enumerate(inputs[:awards[0]]):
+        if isinstance(x, ev.ZoneEntered) and isinstance(x.tag, CardTag):
+            where[x.tag.uid] = (x.zone, x.tag)
+        elif isinstance(x, ev.ZoneLeft) and isinstance(x.tag, CardTag):
+            where.pop(x.tag.uid, None)
+        if i > deal[-1] and i + 1 < len(inputs) and inputs[i + 1].t - x.t >= 3.5:
+            held = [v for v in where.values() if v[0].startswith("seat")]
+            if held:
+                chances.append((i, rng.choice(held)))
+    if not chances:
+        return None
+    i, (seat, card) = rng.choice(chances)
+    t = inputs[i].t + 0.3
+    return inputs[:i + 1] + [ev.ZoneLeft(t, seat, card), ev.ZoneEntered(t + 2.5, seat, card)] + inputs[i + 1:]
+
+
+def four_card_flop(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """The dealer turns four cards for the flop (Hold'em 2): all four go back into the stub and a new flop is
+    dealt without a burn; the new flop is the clean hand's. The four are spares."""
+    inputs = hand.inputs
+    board = [i for i, x in enumerate(inputs) if _entered(x, "board")]
+    if len(board) < 3:
+        return None
+    first = board[0] - 2            # the flop's first card as the shoe senses it
+    assert isinstance(inputs[first], ev.CardFaceSensed), inputs[first]
+    four = spare_cards(inputs, rng, 4)
+    t = inputs[first].t
+    staged = [m for k, card in enumerate(four) for m in from_shoe(t + 0.4 * k, "board", card)]
+    t += 4 * 0.4 + 1.0
+    staged += [m for k, card in enumerate(four) for m in move(t + 0.15 * k, "board", "shoe", card)]
+    return inputs[:first] + staged + later(inputs[first:], 4 * 0.4 + 1.0 + 4 * 0.15 + 1.0)
+
+
+def _first_action_end(inputs: Inputs, after: int) -> int | None:
+    """The index just past the first action after ``after`` (a check tap, a wager's chips, a fold's cards)."""
+    for i in range(after + 1, len(inputs)):
+        x = inputs[i]
+        if isinstance(x, ev.DealerInput) and x.action == "check":
+            return i + 1
+        if isinstance(x, ev.ZoneEntered) and x.zone.startswith("bet") or \
+                isinstance(x, ev.ZoneLeft) and x.zone.startswith("seat"):
+            j = i + 1
+            while j < len(inputs) and inputs[j].t - inputs[j - 1].t < 0.5:
+                j += 1
+            return j
+        if isinstance(x, ev.DealerInput):
+            return None
+    return None
+
+
+def deal_short(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """The deal ends one card short: the last card (the button's) never comes. The first action ends the deal
+    and it is a misdeal (Misdeals 1e: a player has the wrong number of cards), dealt again."""
+    inputs = hand.inputs
+    deal = _deal_entries(inputs)
+    if not deal:
+        return None
+    last = deal[-1]
+    end = _first_action_end(inputs, last)
+    if end is None:
+        return None
+    return redealt(inputs, inputs[:last - 2] + inputs[last + 1:end])
+
+
+def card_to_empty_seat(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """During the deal the dealer pitches a card to an empty seat (Misdeals 1i): a misdeal, dealt again. The
+    card is a spare."""
+    inputs = hand.inputs
+    deal = _deal_entries(inputs)
+    empty = [s for s in range(1, 11) if s not in hand.expected.stacks_before]
+    if len(deal) < 2 or not empty:
+        return None
+    k = rng.choice(deal[1:])
+    (card,) = spare_cards(inputs, rng, 1)
+    t = inputs[k - 2].t
+    return redealt(inputs, inputs[:k - 2] + from_shoe(t, f"seat{rng.choice(empty)}", card))

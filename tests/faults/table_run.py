@@ -32,8 +32,9 @@ from dealerbox.sources.sim.outcome import SimulatedHand
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import CardTag, demo_registry
 from dealerbox.wire import protocol as p
-from tests.faults.staged_cards import (exposed_in_deal, first_card_exposed, mucked_unshown, premature_street,
-                                      stub_cards_flashed)
+from tests.faults.staged_cards import (card_after_the_hand, card_dropped, card_to_empty_seat, deal_short,
+                                      exposed_in_deal, first_card_exposed, four_card_flop, mucked_unshown,
+                                      premature_street, stub_cards_flashed)
 
 VARIANTS = ("nlhe", "plhe", "flhe", "plo")
 SEATS = 10
@@ -151,11 +152,18 @@ MUTATIONS: dict[str, Callable[[SimulatedHand, random.Random], Inputs | tuple[Inp
     "extra-card": extra_card, "card-into-another-hand": card_into_another_hand,
     "premature-turn-or-river": premature_street, "exposed-in-deal": exposed_in_deal,
     "mucked-unshown": mucked_unshown, "first-card-exposed": first_card_exposed,
-    "stub-cards-flashed": stub_cards_flashed}
+    "stub-cards-flashed": stub_cards_flashed, "card-after-the-hand": card_after_the_hand,
+    "card-dropped": card_dropped, "four-card-flop": four_card_flop, "deal-short": deal_short,
+    "card-to-empty-seat": card_to_empty_seat}
+EXPECTED["card-after-the-hand"] = frozenset()      # info: a reminder to the dealer, nothing to undo
+EXPECTED["card-dropped"] = frozenset()
+EXPECTED["four-card-flop"] = frozenset({"holdem.2"})
+EXPECTED["deal-short"] = frozenset({"misdeal.1e"})
+EXPECTED["card-to-empty-seat"] = frozenset({"misdeal.1i"})
 EXPECTED["first-card-exposed"] = frozenset({"holdem.1"})
 EXPECTED["stub-cards-flashed"] = frozenset({"misdeal.1b"})
 # classes ruled a misdeal that the harness redeals: the hand ends twice (misdeal, then the clean hand)
-REDEALT = frozenset({"first-card-exposed", "stub-cards-flashed"})
+REDEALT = frozenset({"first-card-exposed", "stub-cards-flashed", "deal-short", "card-to-empty-seat"})
 EXPECTED["mucked-unshown"] = frozenset({"showdown.1"})
 # classes whose remedy gives other stacks than the simulator's clean hand: its next hands would not agree
 NEW_TABLE_AFTER = frozenset({"mucked-unshown"})
@@ -166,7 +174,8 @@ EXPECTED["check-out-of-turn"] = frozenset({"betting.10"})
 EXPECTED["extra-card"] = frozenset({"holdem.5", "irregularity.11"})
 EXPECTED["card-into-another-hand"] = frozenset({"dead-hand.3"})
 EXPECTED["exposed-tap"] = frozenset()       # a flashed card is ruled at info: nothing for the dealer to do
-INFO_EXPECTED = {"exposed-tap": "irregularity.12"}
+INFO_EXPECTED = {"exposed-tap": "irregularity.12", "card-dropped": "irregularity.14",
+                 "card-after-the-hand": "procedures.23"}
 CARD_KINDS = ("boxed-card", "duplicate-card", "other-deck", "joker", "out-of-sequence", "first-card-wrong-seat",
               "premature-flop")
 CHIP_KINDS = ("string-raise", "short-call", "foreign-chip", "unknown-chip", "small-chip")
