@@ -199,10 +199,11 @@ def _deal_entries(inputs: Inputs) -> list[int]:
             and isinstance(inputs[i - 1], ev.ZoneLeft) and inputs[i - 1].zone == "shoe"]
 
 
-def redealt(inputs: Inputs, misdealt: Inputs) -> Inputs | None:
+def redealt(inputs: Inputs, misdealt: Inputs, puck: tuple[str, ev.ZoneEntered] | None = None) -> Inputs | None:
     """``misdealt`` (the clean hand's start with the fault, ruled a misdeal), then the remedy as the dealer
     acts it out: every card out gathered into the shoe, every chip in a bet zone back to its owner, and the
-    hand dealt again with the same button: the clean hand from its first post, later in time."""
+    hand dealt again with the same button: the clean hand from its first post, later in time. ``puck``: the
+    seat the button puck was wrongly put on, and its right arrival (the dealer moves it there first)."""
     posts = [i for i, x in enumerate(inputs) if isinstance(x, ev.ZoneEntered) and x.zone.startswith("bet")]
     if not posts:
         return None
@@ -224,6 +225,10 @@ def redealt(inputs: Inputs, misdealt: Inputs) -> Inputs | None:
             t += 0.15
     t += 0.5
     gather += [ev.ZoneLeft(t, x.zone, x.tag) for x in chips.values()]   # each player takes the chips back
+    if puck is not None:
+        wrong, right = puck
+        t += 0.5
+        gather += [ev.ZoneLeft(t, wrong, right.tag), ev.ZoneEntered(t + 0.3, right.zone, right.tag)]
     shift = t + 2.5 - inputs[posts[0]].t
     return misdealt + gather + [replace(x, t=x.t + shift) for x in inputs[posts[0]:]]
 
@@ -365,3 +370,52 @@ def card_to_empty_seat(hand: SimulatedHand, rng: random.Random) -> Inputs | None
     (card,) = spare_cards(inputs, rng, 1)
     t = inputs[k - 2].t
     return redealt(inputs, inputs[:k - 2] + from_shoe(t, f"seat{rng.choice(empty)}", card))
+
+
+def _puck_move(inputs: Inputs) -> int | None:
+    """The index where the button puck arrives at this hand's seat (None when the session placed it first)."""
+    for i, x in enumerate(inputs):
+        if isinstance(x, ev.ZoneEntered) and getattr(x.tag, "kind", None) == "button" and \
+                isinstance(inputs[i - 1], ev.ZoneLeft) and inputs[i - 1].tag == x.tag:
+            return i
+    return None
+
+
+def button_misplaced(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """The dealer moves the button puck one seat too far and starts the deal (Misdeals 1g: a misdeal). The
+    dealer gathers, the blinds go back, the puck goes to its seat, and the hand is dealt again."""
+    inputs = hand.inputs
+    i = _puck_move(inputs)
+    deal = _deal_entries(inputs)
+    if i is None or not deal:
+        return None
+    dealt = hand.expected.dealt_in         # clockwise from the first seat left of the button
+    if len(dealt) < 3:
+        return None
+    right, wrong = inputs[i], f"seat{dealt[0]}"
+    misdealt = inputs[:i] + [replace(right, zone=wrong)] + inputs[i + 1:deal[0] + 1]
+    return redealt(inputs, misdealt, puck=(wrong, right))
+
+
+def button_moved_after_action(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """Once two players acted, the dealer slides the button puck onto another seat (Misdeals 2: the hand plays
+    on; Irregularities 1: the button is put right for the next hand). The puck goes back after the hand."""
+    inputs = hand.inputs
+    deal = _deal_entries(inputs)
+    i = _puck_move(inputs)
+    if not deal or i is None:
+        return None
+    actions = _action_starts(inputs, deal[-1] + 1, len(inputs))
+    awards = [j for j, x in enumerate(inputs) if isinstance(x, ev.DealerInput) and x.action == "award"]
+    late = [j for j in actions[2:] if not awards or j < awards[0]]
+    if not late:
+        return None
+    j = rng.choice(late)
+    puck = inputs[i].tag
+    seat = inputs[i].zone
+    others = [f"seat{s}" for s in hand.expected.dealt_in if f"seat{s}" != seat]
+    wrong = rng.choice(others)
+    t = inputs[j - 1].t + 0.3
+    slid = [ev.ZoneLeft(t, seat, puck), ev.ZoneEntered(t + 0.3, wrong, puck)]
+    back = [ev.ZoneLeft(inputs[-1].t + 0.5, wrong, puck), ev.ZoneEntered(inputs[-1].t + 0.8, seat, puck)]
+    return inputs[:j] + slid + inputs[j:] + back

@@ -32,7 +32,8 @@ from dealerbox.sources.sim.outcome import SimulatedHand
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import CardTag, demo_registry
 from dealerbox.wire import protocol as p
-from tests.faults.staged_cards import (card_after_the_hand, card_dropped, card_to_empty_seat, deal_short,
+from tests.faults.staged_cards import (button_misplaced, button_moved_after_action, card_after_the_hand,
+                                      card_dropped, card_to_empty_seat, deal_short,
                                       exposed_in_deal, first_card_exposed, four_card_flop, mucked_unshown,
                                       premature_street, stub_cards_flashed)
 
@@ -154,7 +155,10 @@ MUTATIONS: dict[str, Callable[[SimulatedHand, random.Random], Inputs | tuple[Inp
     "mucked-unshown": mucked_unshown, "first-card-exposed": first_card_exposed,
     "stub-cards-flashed": stub_cards_flashed, "card-after-the-hand": card_after_the_hand,
     "card-dropped": card_dropped, "four-card-flop": four_card_flop, "deal-short": deal_short,
-    "card-to-empty-seat": card_to_empty_seat}
+    "card-to-empty-seat": card_to_empty_seat, "button-misplaced": button_misplaced,
+    "button-moved-after-action": button_moved_after_action}
+EXPECTED["button-misplaced"] = frozenset({"misdeal.1g"})
+EXPECTED["button-moved-after-action"] = frozenset({"misdeal.2", "irregularity.1"})
 EXPECTED["card-after-the-hand"] = frozenset()      # info: a reminder to the dealer, nothing to undo
 EXPECTED["card-dropped"] = frozenset()
 EXPECTED["four-card-flop"] = frozenset({"holdem.2"})
@@ -163,7 +167,8 @@ EXPECTED["card-to-empty-seat"] = frozenset({"misdeal.1i"})
 EXPECTED["first-card-exposed"] = frozenset({"holdem.1"})
 EXPECTED["stub-cards-flashed"] = frozenset({"misdeal.1b"})
 # classes ruled a misdeal that the harness redeals: the hand ends twice (misdeal, then the clean hand)
-REDEALT = frozenset({"first-card-exposed", "stub-cards-flashed", "deal-short", "card-to-empty-seat"})
+REDEALT = frozenset({"first-card-exposed", "stub-cards-flashed", "deal-short", "card-to-empty-seat",
+                     "button-misplaced"})
 EXPECTED["mucked-unshown"] = frozenset({"showdown.1"})
 # classes whose remedy gives other stacks than the simulator's clean hand: its next hands would not agree
 NEW_TABLE_AFTER = frozenset({"mucked-unshown"})
