@@ -131,6 +131,25 @@ class OverThePot(FaultyPlayers):
         super().raise_by(seat, amount)
 
 
+class PotSizedChip(FaultyPlayers):
+    """Pot limit: an opening bet of the pot made with one chip larger than the pot, without a word (Pot-Limit 7):
+    it is a pot-sized bet, and the change goes back (from the dealer's float: the chip stays in the zone)."""
+    expected = ("pot-limit.7",)
+    chance = 1.0                        # an opening bet of exactly the pot is rare enough
+
+    def raise_by(self, seat: int, amount: int) -> None:
+        b = self.hand.seats[seat]
+        _, max_to = self.hand._raise_range(seat, b.wager + self.hand._stack(seat))
+        chip = next((v for v in (5, 25, 100, 500) if v > amount), None)
+        if self.hand.structure.kind == "pot-limit" and self.hand.current_bet == 0 and b.wager + amount == max_to \
+                and chip is not None and chip <= self.hand._stack(seat) and self._inject(seat, amount):
+            start = len(self.game.events)
+            self.game.put(seat, chips=[self.game.chip(chip)])
+            self._mark(start)
+            return
+        super().raise_by(seat, amount)
+
+
 class ShortRaise(FaultyPlayers):
     """A minimum bet or raise one chip short, not all-in: brought up to the minimum (No-Limit 2, 10 in big-bet
     games; Betting 14 or 16 in limit), and the dealer has the player add the chip."""
@@ -323,5 +342,5 @@ class StraddleInPlace(FaultyPlayers):
             self.stats[f"injected {type(self).__name__}"] += 1
 
 
-FAULTS = (ShortCall, ForeignChip, StringRaise, LoneChip, OverThePot, ShortRaise, OutOfTurnCall, RaiseNotAllowed,
+FAULTS = (ShortCall, ForeignChip, StringRaise, LoneChip, OverThePot, PotSizedChip, ShortRaise, OutOfTurnCall, RaiseNotAllowed,
           UnderRaise, ChipsFromAFoldedSeat, StraddleOutOfPlace, StraddleInPlace)
