@@ -397,6 +397,14 @@ def button_misplaced(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
     return redealt(inputs, misdealt, puck=(wrong, right))
 
 
+def _actor(x: ev.EngineInput) -> int | None:
+    """The seat whose action starts with ``x`` (a check tap, chips into its bet zone, its cards leaving it)."""
+    if isinstance(x, ev.DealerInput):
+        return x.seat
+    zone = getattr(x, "zone", "")
+    return int(zone.removeprefix("bet").removeprefix("seat")) if zone.startswith(("bet", "seat")) else None
+
+
 def button_moved_after_action(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
     """Once two players acted, the dealer slides the button puck onto another seat (Misdeals 2: the hand plays
     on; Irregularities 1: the button is put right for the next hand). The puck goes back after the hand."""
@@ -407,7 +415,11 @@ def button_moved_after_action(hand: SimulatedHand, rng: random.Random) -> Inputs
         return None
     actions = _action_starts(inputs, deal[-1] + 1, len(inputs))
     awards = [j for j, x in enumerate(inputs) if isinstance(x, ev.DealerInput) and x.action == "award"]
-    late = [j for j in actions[2:] if not awards or j < awards[0]]
+    # the misdeal window closes once two players behind the blinds acted (Misdeals 2)
+    behind = [j for j in actions if _actor(inputs[j]) not in hand.expected.blinds]
+    # and another action after the second is read (a declared raise is complete only when the next one starts)
+    done = actions[actions.index(behind[1]) + 2:] if len(behind) >= 2 else []
+    late = [j for j in done if (not awards or j < awards[0]) and inputs[j].t - inputs[j - 1].t >= 2.0]
     if not late:
         return None
     j = rng.choice(late)
@@ -415,7 +427,75 @@ def button_moved_after_action(hand: SimulatedHand, rng: random.Random) -> Inputs
     seat = inputs[i].zone
     others = [f"seat{s}" for s in hand.expected.dealt_in if f"seat{s}" != seat]
     wrong = rng.choice(others)
-    t = inputs[j - 1].t + 0.3
+    t = inputs[j - 1].t + 1.0       # the last motion is over: its chips have been read as an action
     slid = [ev.ZoneLeft(t, seat, puck), ev.ZoneEntered(t + 0.3, wrong, puck)]
     back = [ev.ZoneLeft(inputs[-1].t + 0.5, wrong, puck), ev.ZoneEntered(inputs[-1].t + 0.8, seat, puck)]
     return inputs[:j] + slid + inputs[j:] + back
+
+
+def deck_short(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """The deck loaded into the shoe lacks a card (Irregularities 10, info: the hand stands). Only a table's
+    first hand loads the shoe; the missing card is a spare, so no hand of the table needs it."""
+    inputs = hand.inputs
+    loaded = [i for i, x in enumerate(inputs) if _entered(x, "shoe") and not isinstance(inputs[i - 1], ev.ZoneLeft)]
+    if len(loaded) < 52:
+        return None
+    (gone,) = spare_cards(inputs, rng, 1)
+    return [x for x in inputs if not (_entered(x, "shoe") and x.tag == gone)]
+
+
+def muck_picked(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """During the hand a folded card is picked up off the muck and put back (Procedures 22: nobody may look
+    through the discards; the floor is told), and the hand plays on."""
+    inputs = hand.inputs
+    awards = [i for i, x in enumerate(inputs) if isinstance(x, ev.DealerInput) and x.action == "award"]
+    if not awards:
+        return None
+    mucked: list[CardTag] = []
+    chances = []
+    actions = _action_starts(inputs, 1, awards[0])
+    if not actions:
+        return None
+    for i, x in enumerate(inputs[:actions[-1] - 1]):     # while a player is still to act: the hand is undecided
+        if _entered(x, "muck"):
+            mucked.append(x.tag)
+        if mucked and i + 1 < len(inputs) and inputs[i + 1].t - x.t >= 2.0:
+            chances.append((i, rng.choice(mucked)))
+    if not chances:
+        return None
+    i, card = rng.choice(chances)
+    t = inputs[i].t + 0.3
+    return inputs[:i + 1] + [ev.ZoneLeft(t, "muck", card), ev.ZoneEntered(t + 0.8, "muck", card)] + inputs[i + 1:]
+
+
+def two_extra_cards(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """Right after the deal the dealer pitches two cards too many, to the first two seats (Hold'em 5; Misdeals
+    1d: two or more extra cards are a misdeal). Gathered, blinds back, dealt again. The extras are spares."""
+    inputs = hand.inputs
+    deal = _deal_entries(inputs)
+    dealt = hand.expected.dealt_in
+    if not deal or len(dealt) < 2:
+        return None
+    last = deal[-1]
+    end = _first_action_end(inputs, last)
+    if end is None or inputs[last + 1].t - inputs[last].t < MOTION:
+        return None
+    a, b = spare_cards(inputs, rng, 2)
+    t = inputs[last].t + 0.2
+    extra = from_shoe(t, f"seat{dealt[0]}", a) + from_shoe(t + 0.4, f"seat{dealt[1]}", b)
+    return redealt(inputs, inputs[:last + 1] + extra + inputs[last + 1:end])
+
+
+def heads_up_blinds_reversed(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """Heads-up, the players post each other's blind: the big blind on the button (Blinds 3: the small blind is
+    on the button; a misdeal). Gathered, blinds back, posted right and dealt again."""
+    inputs = hand.inputs
+    exp = hand.expected
+    deal = _deal_entries(inputs)
+    if len(exp.dealt_in) != 2 or len(exp.blinds) != 2 or not deal:
+        return None
+    small, big = sorted(exp.blinds, key=lambda s: exp.blinds[s])
+    swap = {f"bet{small}": f"bet{big}", f"bet{big}": f"bet{small}"}
+    misdealt = [replace(x, zone=swap[x.zone]) if isinstance(x, ev.ZoneEntered) and x.zone in swap else x
+                for x in inputs[:deal[0] + 1]]
+    return redealt(inputs, misdealt)

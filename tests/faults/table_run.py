@@ -33,7 +33,8 @@ from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import CardTag, demo_registry
 from dealerbox.wire import protocol as p
 from tests.faults.staged_cards import (button_misplaced, button_moved_after_action, card_after_the_hand,
-                                      card_dropped, card_to_empty_seat, deal_short,
+                                      card_dropped, card_to_empty_seat, deal_short, deck_short,
+                                      heads_up_blinds_reversed, muck_picked, two_extra_cards,
                                       exposed_in_deal, first_card_exposed, four_card_flop, mucked_unshown,
                                       premature_street, stub_cards_flashed)
 
@@ -156,7 +157,12 @@ MUTATIONS: dict[str, Callable[[SimulatedHand, random.Random], Inputs | tuple[Inp
     "stub-cards-flashed": stub_cards_flashed, "card-after-the-hand": card_after_the_hand,
     "card-dropped": card_dropped, "four-card-flop": four_card_flop, "deal-short": deal_short,
     "card-to-empty-seat": card_to_empty_seat, "button-misplaced": button_misplaced,
-    "button-moved-after-action": button_moved_after_action}
+    "button-moved-after-action": button_moved_after_action, "deck-short": deck_short, "muck-picked": muck_picked,
+    "two-extra-cards": two_extra_cards, "heads-up-blinds-reversed": heads_up_blinds_reversed}
+EXPECTED["deck-short"] = frozenset()
+EXPECTED["muck-picked"] = frozenset({"procedures.22"})
+EXPECTED["two-extra-cards"] = frozenset({"holdem.5", "misdeal.1d"})
+EXPECTED["heads-up-blinds-reversed"] = frozenset({"blinds.3"})
 EXPECTED["button-misplaced"] = frozenset({"misdeal.1g"})
 EXPECTED["button-moved-after-action"] = frozenset({"misdeal.2", "irregularity.1"})
 EXPECTED["card-after-the-hand"] = frozenset()      # info: a reminder to the dealer, nothing to undo
@@ -168,7 +174,7 @@ EXPECTED["first-card-exposed"] = frozenset({"holdem.1"})
 EXPECTED["stub-cards-flashed"] = frozenset({"misdeal.1b"})
 # classes ruled a misdeal that the harness redeals: the hand ends twice (misdeal, then the clean hand)
 REDEALT = frozenset({"first-card-exposed", "stub-cards-flashed", "deal-short", "card-to-empty-seat",
-                     "button-misplaced"})
+                     "button-misplaced", "two-extra-cards", "heads-up-blinds-reversed"})
 EXPECTED["mucked-unshown"] = frozenset({"showdown.1"})
 # classes whose remedy gives other stacks than the simulator's clean hand: its next hands would not agree
 NEW_TABLE_AFTER = frozenset({"mucked-unshown"})
@@ -180,7 +186,7 @@ EXPECTED["extra-card"] = frozenset({"holdem.5", "irregularity.11"})
 EXPECTED["card-into-another-hand"] = frozenset({"dead-hand.3"})
 EXPECTED["exposed-tap"] = frozenset()       # a flashed card is ruled at info: nothing for the dealer to do
 INFO_EXPECTED = {"exposed-tap": "irregularity.12", "card-dropped": "irregularity.14",
-                 "card-after-the-hand": "procedures.23"}
+                 "card-after-the-hand": "procedures.23", "deck-short": "irregularity.10"}
 CARD_KINDS = ("boxed-card", "duplicate-card", "other-deck", "joker", "out-of-sequence", "first-card-wrong-seat",
               "premature-flop")
 CHIP_KINDS = ("string-raise", "short-call", "foreign-chip", "unknown-chip", "small-chip")
@@ -227,8 +233,12 @@ def judge(kind: str, hand: SimulatedHand, events: list[TableEvent], reached: boo
             elsewhere.append((0.0, INFO_EXPECTED[kind], "the fault was not ruled at all"))
     elif reached and loud:
         first = loud[0].t
-        at_fault = [e.rule for e in loud if e.t == first]
-        elsewhere = [(e.t, e.rule, e.ruling) for e in loud if e.t != first]
+        # a misdealt deal is one fault however many cards it took (two extra cards: the first is ruled the
+        # burn card, the second makes it a misdeal): its rulings, up to the misdeal, are the fault's
+        last = ended[0].t if kind in REDEALT and ended and ended[0].outcome == "misdeal" else first
+        fault = [e for e in loud if e.t == first or first <= e.t <= last and e.rule in EXPECTED[kind]]
+        at_fault = [e.rule for e in fault]
+        elsewhere = [(e.t, e.rule, e.ruling) for e in loud if e not in fault]
     if kind in REDEALT and reached:
         # the misdeal gives every chip back, then the redeal is the clean hand
         misdealt = len(ended) == 2 and ended[0].outcome == "misdeal" and \
