@@ -5,7 +5,7 @@ throwing the hand away) and acts out the ruling's remedy as a dealer would.
 Each edit keeps the clean hand's account true where the remedy restores it: the card that goes wrong is a
 spare (a card of the deck the clean hand never uses, still in the stub), so after the remedy the same cards
 play as in the clean hand and pokerkit's stacks hold. Where the remedy changes who wins (a hand mucked
-unshown), the edit says which stacks the remedy implies.
+unshown), the edit says which stacks the remedy implies. The faults ruled a misdeal are in staged_misdeals.py.
 """
 
 from __future__ import annotations
@@ -64,6 +64,23 @@ def _action_starts(inputs: Inputs, lo: int, hi: int) -> list[int]:
         elif isinstance(x, ev.ZoneLeft) and x.zone.startswith("seat") and isinstance(x.tag, CardTag):
             found.append(i)
     return found
+
+
+def deal_entries(inputs: Inputs) -> list[int]:
+    """Indices of the hole cards arriving at the seats, the deal in order (up to the first burn)."""
+    first_burn = next((i for i, x in enumerate(inputs) if _entered(x, "burn")), len(inputs))
+    return [i for i, x in enumerate(inputs[:first_burn]) if isinstance(x, ev.ZoneEntered)
+            and x.zone.startswith("seat") and isinstance(x.tag, CardTag)
+            and isinstance(inputs[i - 1], ev.ZoneLeft) and inputs[i - 1].zone == "shoe"]
+
+
+def puck_move(inputs: Inputs) -> int | None:
+    """The index where the button puck arrives at this hand's seat (None when the session placed it first)."""
+    for i, x in enumerate(inputs):
+        if isinstance(x, ev.ZoneEntered) and getattr(x.tag, "kind", None) == "button" and \
+                isinstance(inputs[i - 1], ev.ZoneLeft) and inputs[i - 1].tag == x.tag:
+            return i
+    return None
 
 
 def premature_street(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
@@ -191,78 +208,6 @@ def mucked_unshown(hand: SimulatedHand, rng: random.Random) -> tuple[Inputs, dic
     return inputs[:push] + thrown + after, stacks
 
 
-def _deal_entries(inputs: Inputs) -> list[int]:
-    """Indices of the hole cards arriving at the seats, the deal in order (up to the first burn)."""
-    first_burn = next((i for i, x in enumerate(inputs) if _entered(x, "burn")), len(inputs))
-    return [i for i, x in enumerate(inputs[:first_burn]) if isinstance(x, ev.ZoneEntered)
-            and x.zone.startswith("seat") and isinstance(x.tag, CardTag)
-            and isinstance(inputs[i - 1], ev.ZoneLeft) and inputs[i - 1].zone == "shoe"]
-
-
-def redealt(inputs: Inputs, misdealt: Inputs, puck: tuple[str, ev.ZoneEntered] | None = None) -> Inputs | None:
-    """``misdealt`` (the clean hand's start with the fault, ruled a misdeal), then the remedy as the dealer
-    acts it out: every card out gathered into the shoe, every chip in a bet zone back to its owner, and the
-    hand dealt again with the same button: the clean hand from its first post, later in time. ``puck``: the
-    seat the button puck was wrongly put on, and its right arrival (the dealer moves it there first)."""
-    posts = [i for i, x in enumerate(inputs) if isinstance(x, ev.ZoneEntered) and x.zone.startswith("bet")]
-    if not posts:
-        return None
-    where: dict[str, str] = {}
-    chips: dict[str, ev.ZoneEntered] = {}
-    for x in misdealt:
-        if isinstance(x, ev.ZoneEntered) and isinstance(x.tag, CardTag):
-            where[x.tag.uid] = x.zone
-        elif isinstance(x, ev.ZoneEntered) and x.zone.startswith("bet"):
-            chips[x.tag.uid] = x
-        elif isinstance(x, ev.ZoneLeft) and x.zone.startswith("bet"):
-            chips.pop(x.tag.uid, None)
-    cards = {x.tag.uid: x.tag for x in misdealt if isinstance(x, ev.ZoneEntered) and isinstance(x.tag, CardTag)}
-    t = misdealt[-1].t + 1.5
-    gather: Inputs = []
-    for uid, zone in where.items():
-        if zone != "shoe":
-            gather += move(t, zone, "shoe", cards[uid])
-            t += 0.15
-    t += 0.5
-    gather += [ev.ZoneLeft(t, x.zone, x.tag) for x in chips.values()]   # each player takes the chips back
-    if puck is not None:
-        wrong, right = puck
-        t += 0.5
-        gather += [ev.ZoneLeft(t, wrong, right.tag), ev.ZoneEntered(t + 0.3, right.zone, right.tag)]
-    shift = t + 2.5 - inputs[posts[0]].t
-    return misdealt + gather + [replace(x, t=x.t + shift) for x in inputs[posts[0]:]]
-
-
-def first_card_exposed(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
-    """The very first hole card is dealt face up and tapped ``exposed`` (Hold'em 1: a misdeal). The dealer
-    gathers, the players take their blinds back, and the hand is dealt again: the clean hand."""
-    inputs = hand.inputs
-    deal = _deal_entries(inputs)
-    if not deal:
-        return None
-    first = deal[0]
-    (exposed,) = spare_cards(inputs, rng, 1)
-    t = inputs[first - 2].t
-    staged = from_shoe(t, inputs[first].zone, exposed, face_up=True) + [
-        ev.DealerInput(t + 0.25, "exposed", card=exposed.card)]
-    return redealt(inputs, inputs[:first - 2] + staged)
-
-
-def stub_cards_flashed(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
-    """During the deal the dealer flashes two cards of the stub (taps ``exposed`` on each): two cards exposed
-    by the dealer in the deal, not hole cards (Misdeals 1b: a misdeal). Then the same remedy as any misdeal:
-    gathered, blinds back, dealt again."""
-    inputs = hand.inputs
-    deal = _deal_entries(inputs)
-    if len(deal) < 3:
-        return None
-    one, two = sorted(rng.sample(deal[:-1], 2))     # the last card ends the deal: flash before it
-    a, b = spare_cards(inputs, rng, 2)
-    misdealt = (inputs[:one + 1] + [ev.DealerInput(inputs[one].t + 0.1, "exposed", card=a.card)] +
-                inputs[one + 1:two + 1] + [ev.DealerInput(inputs[two].t + 0.1, "exposed", card=b.card)])
-    return redealt(inputs, misdealt)
-
-
 def later(inputs: Inputs, dt: float) -> Inputs:
     """The same motions ``dt`` seconds later: room for a staged fault and its remedy."""
     return [replace(x, t=x.t + dt) for x in inputs]
@@ -288,7 +233,7 @@ def card_dropped(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
     """A player knocks a hole card off the table during the betting and picks it up (Irregularities 14, info:
     it still plays): nothing for the dealer, and the hand is the clean hand."""
     inputs = hand.inputs
-    deal = _deal_entries(inputs)
+    deal = deal_entries(inputs)
     awards = [i for i, x in enumerate(inputs) if isinstance(x, ev.DealerInput) and x.action == "award"]
     if not deal or not awards:
         return None
@@ -327,76 +272,6 @@ def four_card_flop(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
     return inputs[:first] + staged + later(inputs[first:], 4 * 0.4 + 1.0 + 4 * 0.15 + 1.0)
 
 
-def _first_action_end(inputs: Inputs, after: int) -> int | None:
-    """The index just past the first action after ``after`` (a check tap, a wager's chips, a fold's cards)."""
-    for i in range(after + 1, len(inputs)):
-        x = inputs[i]
-        if isinstance(x, ev.DealerInput) and x.action == "check":
-            return i + 1
-        if isinstance(x, ev.ZoneEntered) and x.zone.startswith("bet") or \
-                isinstance(x, ev.ZoneLeft) and x.zone.startswith("seat"):
-            j = i + 1
-            while j < len(inputs) and inputs[j].t - inputs[j - 1].t < 0.5:
-                j += 1
-            return j
-        if isinstance(x, ev.DealerInput):
-            return None
-    return None
-
-
-def deal_short(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
-    """The deal ends one card short: the last card (the button's) never comes. The first action ends the deal
-    and it is a misdeal (Misdeals 1e: a player has the wrong number of cards), dealt again."""
-    inputs = hand.inputs
-    deal = _deal_entries(inputs)
-    if not deal:
-        return None
-    last = deal[-1]
-    end = _first_action_end(inputs, last)
-    if end is None:
-        return None
-    return redealt(inputs, inputs[:last - 2] + inputs[last + 1:end])
-
-
-def card_to_empty_seat(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
-    """During the deal the dealer pitches a card to an empty seat (Misdeals 1i): a misdeal, dealt again. The
-    card is a spare."""
-    inputs = hand.inputs
-    deal = _deal_entries(inputs)
-    empty = [s for s in range(1, 11) if s not in hand.expected.stacks_before]
-    if len(deal) < 2 or not empty:
-        return None
-    k = rng.choice(deal[1:])
-    (card,) = spare_cards(inputs, rng, 1)
-    t = inputs[k - 2].t
-    return redealt(inputs, inputs[:k - 2] + from_shoe(t, f"seat{rng.choice(empty)}", card))
-
-
-def _puck_move(inputs: Inputs) -> int | None:
-    """The index where the button puck arrives at this hand's seat (None when the session placed it first)."""
-    for i, x in enumerate(inputs):
-        if isinstance(x, ev.ZoneEntered) and getattr(x.tag, "kind", None) == "button" and \
-                isinstance(inputs[i - 1], ev.ZoneLeft) and inputs[i - 1].tag == x.tag:
-            return i
-    return None
-
-
-def button_misplaced(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
-    """The dealer moves the button puck one seat too far and starts the deal (Misdeals 1g: a misdeal). The
-    dealer gathers, the blinds go back, the puck goes to its seat, and the hand is dealt again."""
-    inputs = hand.inputs
-    i = _puck_move(inputs)
-    deal = _deal_entries(inputs)
-    if i is None or not deal:
-        return None
-    dealt = hand.expected.dealt_in         # clockwise from the first seat left of the button
-    if len(dealt) < 3:
-        return None
-    right, wrong = inputs[i], f"seat{dealt[0]}"
-    misdealt = inputs[:i] + [replace(right, zone=wrong)] + inputs[i + 1:deal[0] + 1]
-    return redealt(inputs, misdealt, puck=(wrong, right))
-
-
 def _actor(x: ev.EngineInput) -> int | None:
     """The seat whose action starts with ``x`` (a check tap, chips into its bet zone, its cards leaving it)."""
     if isinstance(x, ev.DealerInput):
@@ -409,8 +284,8 @@ def button_moved_after_action(hand: SimulatedHand, rng: random.Random) -> Inputs
     """Once two players acted, the dealer slides the button puck onto another seat (Misdeals 2: the hand plays
     on; Irregularities 1: the button is put right for the next hand). The puck goes back after the hand."""
     inputs = hand.inputs
-    deal = _deal_entries(inputs)
-    i = _puck_move(inputs)
+    deal = deal_entries(inputs)
+    i = puck_move(inputs)
     if not deal or i is None:
         return None
     actions = _action_starts(inputs, deal[-1] + 1, len(inputs))
@@ -466,36 +341,3 @@ def muck_picked(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
     i, card = rng.choice(chances)
     t = inputs[i].t + 0.3
     return inputs[:i + 1] + [ev.ZoneLeft(t, "muck", card), ev.ZoneEntered(t + 0.8, "muck", card)] + inputs[i + 1:]
-
-
-def two_extra_cards(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
-    """Right after the deal the dealer pitches two cards too many, to the first two seats (Hold'em 5; Misdeals
-    1d: two or more extra cards are a misdeal). Gathered, blinds back, dealt again. The extras are spares."""
-    inputs = hand.inputs
-    deal = _deal_entries(inputs)
-    dealt = hand.expected.dealt_in
-    if not deal or len(dealt) < 2:
-        return None
-    last = deal[-1]
-    end = _first_action_end(inputs, last)
-    if end is None or inputs[last + 1].t - inputs[last].t < MOTION:
-        return None
-    a, b = spare_cards(inputs, rng, 2)
-    t = inputs[last].t + 0.2
-    extra = from_shoe(t, f"seat{dealt[0]}", a) + from_shoe(t + 0.4, f"seat{dealt[1]}", b)
-    return redealt(inputs, inputs[:last + 1] + extra + inputs[last + 1:end])
-
-
-def heads_up_blinds_reversed(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
-    """Heads-up, the players post each other's blind: the big blind on the button (Blinds 3: the small blind is
-    on the button; a misdeal). Gathered, blinds back, posted right and dealt again."""
-    inputs = hand.inputs
-    exp = hand.expected
-    deal = _deal_entries(inputs)
-    if len(exp.dealt_in) != 2 or len(exp.blinds) != 2 or not deal:
-        return None
-    small, big = sorted(exp.blinds, key=lambda s: exp.blinds[s])
-    swap = {f"bet{small}": f"bet{big}", f"bet{big}": f"bet{small}"}
-    misdealt = [replace(x, zone=swap[x.zone]) if isinstance(x, ev.ZoneEntered) and x.zone in swap else x
-                for x in inputs[:deal[0] + 1]]
-    return redealt(inputs, misdealt)

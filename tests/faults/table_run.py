@@ -32,11 +32,10 @@ from dealerbox.sources.sim.outcome import SimulatedHand
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import CardTag, demo_registry
 from dealerbox.wire import protocol as p
-from tests.faults.staged_cards import (button_misplaced, button_moved_after_action, card_after_the_hand,
-                                      card_dropped, card_to_empty_seat, deal_short, deck_short,
-                                      heads_up_blinds_reversed, muck_picked, two_extra_cards,
-                                      exposed_in_deal, first_card_exposed, four_card_flop, mucked_unshown,
-                                      premature_street, stub_cards_flashed)
+from tests.faults.staged_cards import (button_moved_after_action, card_after_the_hand, card_dropped, deck_short,
+                                      exposed_in_deal, four_card_flop, muck_picked, mucked_unshown, premature_street)
+from tests.faults.staged_misdeals import (button_misplaced, card_to_empty_seat, deal_short, first_card_exposed,
+                                         heads_up_blinds_reversed, stub_cards_flashed, two_extra_cards)
 
 VARIANTS = ("nlhe", "plhe", "flhe", "plo")
 SEATS = 10
