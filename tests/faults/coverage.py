@@ -13,6 +13,7 @@ from __future__ import annotations
 INJECTED: dict[str, tuple[str, ...]] = {
     # --- cards ---------------------------------------------------------------------------------------------------
     "misdeal.1b": ("table:stub-cards-flashed",),
+    "misdeal.1c": ("table:two-boxed-cards",),
     "misdeal.1d": ("table:two-extra-cards",),
     "misdeal.1e": ("table:deal-short",),
     "misdeal.1f": ("table:out-of-sequence",),
@@ -28,7 +29,7 @@ INJECTED: dict[str, tuple[str, ...]] = {
     "irregularity.1": ("table:button-moved-after-action",),
     "irregularity.3": ("table:other-deck", "table:duplicate-card"),
     "irregularity.4": ("table:duplicate-card",),
-    "irregularity.7": ("table:boxed-card",),
+    "irregularity.7": ("table:boxed-card", "table:two-boxed-cards"),
     "irregularity.8": ("table:joker",),
     "irregularity.10": ("table:deck-short",),
     "irregularity.11": ("table:extra-card",),
@@ -71,8 +72,6 @@ COMPANIONS = {"irregularity.15": "holdem.3/holdem.4's info companion",
               "irregularity.12": "each flashed stub card, before the second makes it misdeal.1b"}
 
 NOT_INJECTED: dict[str, str] = {
-    "misdeal.1c": "two boxed cards are two faults, each ruled as it happens (the first is the boxed-card class, "
-                  "replaced; the second makes it a misdeal): one fault, one ruling does not apply",
     "misdeal.1j": "a seat dealt out is first a card out of sequence (misdeal.1f, at the card that skips it, "
                   "injected) or a deal one card short (misdeal.1e, injected); 1j is the engine's backstop when the "
                   "deal ends with a seat holding nothing",

@@ -12,7 +12,7 @@ from dataclasses import replace
 from dealerbox.engine import inputs as ev
 from dealerbox.sources.sim.outcome import SimulatedHand
 from dealerbox.tags import CardTag
-from tests.faults.staged_cards import MOTION, Inputs, deal_entries, from_shoe, move, puck_move, spare_cards
+from tests.faults.staged_cards import MOTION, Inputs, deal_entries, from_shoe, later, move, puck_move, spare_cards
 
 
 def redealt(inputs: Inputs, misdealt: Inputs, puck: tuple[str, ev.ZoneEntered] | None = None) -> Inputs | None:
@@ -171,3 +171,20 @@ def heads_up_blinds_reversed(hand: SimulatedHand, rng: random.Random) -> Inputs 
     misdealt = [replace(x, zone=swap[x.zone]) if isinstance(x, ev.ZoneEntered) and x.zone in swap else x
                 for x in inputs[:deal[0] + 1]]
     return redealt(inputs, misdealt)
+
+
+def two_boxed_cards(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """Two cards turn up face up in the deal (boxed): the first is a scrap of paper, set aside and replaced
+    (Irregularities 7), the second makes it a misdeal (Misdeals 1c). Gathered, blinds back, dealt again. The
+    boxed cards are spares."""
+    inputs = hand.inputs
+    deal = deal_entries(inputs)
+    if len(deal) < 3:
+        return None
+    one, two = sorted(rng.sample(deal[1:], 2))
+    a, b = spare_cards(inputs, rng, 2)
+    t, seat = inputs[one - 2].t, inputs[one].zone
+    boxed = from_shoe(t, seat, a, face_up=True) + move(t + 1.2, seat, "muck", a)   # set aside, then the next card
+    misdealt = inputs[:one - 2] + boxed + later(inputs[one - 2:two - 2], 2.0)
+    t = misdealt[-1].t + 0.4
+    return redealt(inputs, misdealt + from_shoe(t, inputs[two].zone, b, face_up=True))

@@ -35,7 +35,8 @@ from dealerbox.wire import protocol as p
 from tests.faults.staged_cards import (button_moved_after_action, card_after_the_hand, card_dropped, deck_short,
                                       exposed_in_deal, four_card_flop, muck_picked, mucked_unshown, premature_street)
 from tests.faults.staged_misdeals import (button_misplaced, card_to_empty_seat, deal_short, first_card_exposed,
-                                         heads_up_blinds_reversed, stub_cards_flashed, two_extra_cards)
+                                         heads_up_blinds_reversed, stub_cards_flashed, two_boxed_cards,
+                                         two_extra_cards)
 
 VARIANTS = ("nlhe", "plhe", "flhe", "plo")
 SEATS = 10
@@ -157,7 +158,9 @@ MUTATIONS: dict[str, Callable[[SimulatedHand, random.Random], Inputs | tuple[Inp
     "card-dropped": card_dropped, "four-card-flop": four_card_flop, "deal-short": deal_short,
     "card-to-empty-seat": card_to_empty_seat, "button-misplaced": button_misplaced,
     "button-moved-after-action": button_moved_after_action, "deck-short": deck_short, "muck-picked": muck_picked,
-    "two-extra-cards": two_extra_cards, "heads-up-blinds-reversed": heads_up_blinds_reversed}
+    "two-extra-cards": two_extra_cards, "heads-up-blinds-reversed": heads_up_blinds_reversed,
+    "two-boxed-cards": two_boxed_cards}
+EXPECTED["two-boxed-cards"] = frozenset({"irregularity.7", "misdeal.1c"})
 EXPECTED["deck-short"] = frozenset()
 EXPECTED["muck-picked"] = frozenset({"procedures.22"})
 EXPECTED["two-extra-cards"] = frozenset({"holdem.5", "misdeal.1d"})
@@ -173,7 +176,7 @@ EXPECTED["first-card-exposed"] = frozenset({"holdem.1"})
 EXPECTED["stub-cards-flashed"] = frozenset({"misdeal.1b"})
 # classes ruled a misdeal that the harness redeals: the hand ends twice (misdeal, then the clean hand)
 REDEALT = frozenset({"first-card-exposed", "stub-cards-flashed", "deal-short", "card-to-empty-seat",
-                     "button-misplaced", "two-extra-cards", "heads-up-blinds-reversed"})
+                     "button-misplaced", "two-extra-cards", "heads-up-blinds-reversed", "two-boxed-cards"})
 EXPECTED["mucked-unshown"] = frozenset({"showdown.1"})
 # classes whose remedy gives other stacks than the simulator's clean hand: its next hands would not agree
 NEW_TABLE_AFTER = frozenset({"mucked-unshown"})
