@@ -20,7 +20,7 @@ INJECTED: dict[str, tuple[str, ...]] = {
     "misdeal.1g": ("table:button-misplaced",),
     "misdeal.1h": ("table:first-card-wrong-seat", "table:out-of-sequence"),
     "misdeal.1i": ("table:card-to-empty-seat",),
-    "misdeal.2": ("table:button-moved-after-action",),
+    "misdeal.2": ("table:button-moved-after-action", "table:card-to-a-hand-after-action"),
     "holdem.1": ("table:exposed-in-deal", "table:first-card-exposed"),
     "holdem.2": ("table:four-card-flop",),
     "holdem.3": ("table:premature-flop",),
@@ -36,6 +36,7 @@ INJECTED: dict[str, tuple[str, ...]] = {
     "irregularity.12": ("table:exposed-tap", "table:stub-cards-flashed"),
     "irregularity.14": ("table:card-dropped",),
     "irregularity.15": ("table:premature-flop", "table:premature-turn-or-river"),
+    "dead-hand.1d": ("table:card-to-a-hand-after-action",),
     "dead-hand.3": ("table:card-into-another-hand",),
     "procedures.22": ("table:muck-picked",),
     "procedures.23": ("table:card-after-the-hand",),
@@ -75,10 +76,9 @@ NOT_INJECTED: dict[str, str] = {
     "misdeal.1j": "a seat dealt out is first a card out of sequence (misdeal.1f, at the card that skips it, "
                   "injected) or a deal one card short (misdeal.1e, injected); 1j is the engine's backstop when the "
                   "deal ends with a seat holding nothing",
-    "dead-hand.1d": "its remedy kills a live hand, so the rest of the hand is no longer the clean one: the referee "
-                    "would have to replay it with that seat out (the simulator, another room this round)",
-    "dead-hand.1e": "the same: a seat that acts holding a joker is dead, and the clean hand's account no longer "
-                    "holds; the joker replaced in time is injected (irregularity.8)",
+    "dead-hand.1e": "its remedy kills a hand that goes on acting (a seat acts holding a joker), so the rest of the "
+                    "hand is no longer the clean one: the referee would have to replay it with that seat out (the "
+                    "simulator, another room this round); the joker replaced in time is injected (irregularity.8)",
     "procedures.21": "needs a second deck swapped into the shoe mid-session, which the simulator's session never "
                      "does; the ruling changes nothing in the hand (continues)",
     "pot-limit.6": "a house option (game.sb_counts_as_bb) pokerkit cannot size; the harness plays the default "

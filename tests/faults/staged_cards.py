@@ -162,16 +162,15 @@ def mucked_unshown(hand: SimulatedHand, rng: random.Random) -> tuple[Inputs, dic
     with one winner and one next best hand (no tie). Returns the edited hand and the stacks the remedy implies:
     the clean hand's, with the pot moved from the winner to the next best hand."""
     exp = hand.expected
-    contested = [j for j, pot in enumerate(exp.pots) if len(pot.eligible) > 1]
-    if len(contested) != 1 or len(exp.pots[contested[0]].winners) != 1 or len(exp.board) != 5:
-        return None     # a pot of one seat is its unmatched bet, handed back whoever shows
-    j = contested[0]
-    pot = exp.pots[j]
+    # one pot (no side pot, no all-in that pokerkit dropped from its pot once beaten), one winner, a showdown
+    if len(exp.pots) != 1 or len(exp.pots[0].winners) != 1 or len(exp.board) != 5:
+        return None
+    pot = exp.pots[0]
     (winner,) = pot.winners
     folded = {seat for _, seat, kind, _ in exp.actions if kind == "fold"}
-    rest = {s: _rank(exp.board, exp.hole_cards[s]) for s in pot.eligible if s != winner and s not in folded}
-    if not rest:
-        return None
+    rest = {s: _rank(exp.board, exp.hole_cards[s]) for s in exp.hole_cards if s != winner and s not in folded}
+    if not rest or any(exp.stacks[s] == 0 for s in rest):
+        return None     # a loser all in: pokerkit's one pot may be the engine's main and side pots
     best = min(rest.values())
     heirs = [s for s, r in rest.items() if r == best]
     if len(heirs) != 1:
@@ -180,7 +179,7 @@ def mucked_unshown(hand: SimulatedHand, rng: random.Random) -> tuple[Inputs, dic
     inputs = hand.inputs
     pushes = [i for i, x in enumerate(inputs) if isinstance(x, ev.ZoneLeft) and x.zone == "pot"
               and not (isinstance(inputs[i - 1], ev.ZoneLeft) and inputs[i - 1].zone == "pot")]
-    if len(pushes) != len(exp.pots):
+    if len(pushes) != 1:
         return None
     push = pushes[0]
     if inputs[push].t - inputs[push - 1].t < MOTION:
@@ -190,15 +189,12 @@ def mucked_unshown(hand: SimulatedHand, rng: random.Random) -> tuple[Inputs, dic
     t = inputs[push].t - 1.0
     thrown = [m for k, card in enumerate(cards) for m in move(t + 0.15 * k, f"seat{winner}", "muck", card)]
     ours, theirs = f"bet{winner}", f"bet{heir}"
-    ends = pushes[1:] + [len(inputs)]
     after = []
-    for i in range(push, len(inputs)):
-        x = inputs[i]
-        if pushes[j] <= i < ends[j]:       # the contested pot's push, award and take go to the next best hand
-            if isinstance(x, ev.DealerInput) and x.action == "award":
-                x = replace(x, seats=(heir,))
-            elif getattr(x, "zone", None) == ours:
-                x = replace(x, zone=theirs)
+    for x in inputs[push:]:             # the pot's push, award and take go to the next best hand
+        if isinstance(x, ev.DealerInput) and x.action == "award":
+            x = replace(x, seats=(heir,))
+        elif getattr(x, "zone", None) == ours:
+            x = replace(x, zone=theirs)
         if isinstance(x, ev.ZoneLeft) and x.zone == f"seat{winner}" and x.tag in cards:
             x = replace(x, zone="muck")        # the cleanup gathers those cards from the muck
         after.append(x)
@@ -341,3 +337,26 @@ def muck_picked(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
     i, card = rng.choice(chances)
     t = inputs[i].t + 0.3
     return inputs[:i + 1] + [ev.ZoneLeft(t, "muck", card), ev.ZoneEntered(t + 0.8, "muck", card)] + inputs[i + 1:]
+
+
+def card_to_a_hand_after_action(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """Once two players acted, the dealer pitches a card to a seat that is about to fold (Misdeals 2: too late
+    for a misdeal; Dead Hands 1d: a hand with the wrong number of cards is dead). The dead hand's chips stay in
+    the pot, which is what its fold would have left: the clean hand's account still holds. The card is a spare
+    and goes back to the shoe after the hand."""
+    inputs = hand.inputs
+    deal = deal_entries(inputs)
+    if not deal:
+        return None
+    actions = _action_starts(inputs, deal[-1] + 1, len(inputs))
+    behind = [j for j in actions if _actor(inputs[j]) not in hand.expected.blinds]
+    done = actions[actions.index(behind[1]) + 2:] if len(behind) >= 2 else []
+    folds = [j for j in done if isinstance(inputs[j], ev.ZoneLeft) and inputs[j].zone.startswith("seat")
+             and inputs[j].t - inputs[j - 1].t >= 2.0]
+    if not folds:
+        return None
+    j = rng.choice(folds)
+    seat = inputs[j].zone
+    (card,) = spare_cards(inputs, rng, 1)
+    return (inputs[:j] + from_shoe(inputs[j - 1].t + 1.0, seat, card) + inputs[j:] +
+            move(inputs[-1].t + 0.4, seat, "shoe", card))

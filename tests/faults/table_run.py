@@ -32,7 +32,8 @@ from dealerbox.sources.sim.outcome import SimulatedHand
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import CardTag, demo_registry
 from dealerbox.wire import protocol as p
-from tests.faults.staged_cards import (button_moved_after_action, card_after_the_hand, card_dropped, deck_short,
+from tests.faults.staged_cards import (button_moved_after_action, card_after_the_hand, card_dropped,
+                                      card_to_a_hand_after_action, deck_short,
                                       exposed_in_deal, four_card_flop, muck_picked, mucked_unshown, premature_street)
 from tests.faults.staged_misdeals import (button_misplaced, card_to_empty_seat, deal_short, first_card_exposed,
                                          heads_up_blinds_reversed, stub_cards_flashed, two_boxed_cards,
@@ -159,7 +160,8 @@ MUTATIONS: dict[str, Callable[[SimulatedHand, random.Random], Inputs | tuple[Inp
     "card-to-empty-seat": card_to_empty_seat, "button-misplaced": button_misplaced,
     "button-moved-after-action": button_moved_after_action, "deck-short": deck_short, "muck-picked": muck_picked,
     "two-extra-cards": two_extra_cards, "heads-up-blinds-reversed": heads_up_blinds_reversed,
-    "two-boxed-cards": two_boxed_cards}
+    "two-boxed-cards": two_boxed_cards, "card-to-a-hand-after-action": card_to_a_hand_after_action}
+EXPECTED["card-to-a-hand-after-action"] = frozenset({"misdeal.2", "dead-hand.1d"})
 EXPECTED["two-boxed-cards"] = frozenset({"irregularity.7", "misdeal.1c"})
 EXPECTED["deck-short"] = frozenset()
 EXPECTED["muck-picked"] = frozenset({"procedures.22"})
