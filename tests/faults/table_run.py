@@ -12,6 +12,12 @@ first finding above ``info``, and only findings at that same moment), nothing el
 rest of the hand, one ``HandEnded`` with the outcome the remedy implies, and the stacks the remedy implies
 (pokerkit's when the remedy restores the clean hand; every chip back to its owner for a misdeal or void).
 
+The simulator cannot stage every card fault; tests/faults/staged_cards.py and staged_misdeals.py stage the rest
+by editing a clean hand's frames with spare cards (cards the clean hand never moves), so that once the remedy
+is done the clean hand's account still holds. A fault ruled a misdeal is followed by the redeal of the clean
+hand (two ``HandEnded``: the misdeal with every chip back, then the clean hand), and the table's later hands
+are moved later in time to match.
+
 Tables of 2 to 10 seats: every ``CHUNK`` hands a fresh simulator seats a new table (seat count, stacks and
 button at random), so the seat counts, short stacks (all-ins, side pots) and streets vary.
 """
