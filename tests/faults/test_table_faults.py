@@ -14,7 +14,14 @@ from collections import Counter
 
 import pytest
 
-from tests.faults.table_run import CARD_KINDS, CHIP_KINDS, MUTATIONS, run
+from dealerbox.config import from_dict
+from dealerbox.engine import inputs as ev
+from dealerbox.pipeline import Pipeline
+from dealerbox.sources.choreography import board_hello
+from dealerbox.sources.simulator import Simulator
+from dealerbox.tags import demo_registry
+from dealerbox.wire import protocol as p
+from tests.faults.table_run import CARD_KINDS, CHIP_KINDS, MUTATIONS, feed, run
 
 STAGED = CARD_KINDS + CHIP_KINDS + tuple(MUTATIONS)
 HANDS = 12
@@ -36,3 +43,26 @@ def test_the_slice_spans_small_and_full_tables():
     run(("boxed-card", "out-of-sequence"), HANDS, seed=5, stats=stats)
     seats = {int(k.split()[1]) for k in stats if k.startswith("seats ")}
     assert min(seats) <= 4 and max(seats) >= 8, seats
+
+
+def test_a_staged_odd_chip_never_turns_a_raise_into_a_lone_chip_call():
+    # Round 2's simulator double fault: an odd chip staged in a raise paid with one house chip left, once the
+    # odd chip went back, a lone chip (a call by No-Limit 9 / Betting 15) that the simulated dealer played as a
+    # raise. The house chips are now paid like any raise: broken up, or "raise" said first.
+    config = from_dict({"game": {"variant": "nlhe"}, "table": {"seats": 10}})
+    registry = demo_registry()
+    said, lone = 0, []
+    for table in range(6):
+        sim = Simulator(config, registry, seed=f"odd-chip-{table}", irregularities=["foreign-chip"] * 16)
+        pipe, encoder = Pipeline(config, registry), p.Encoder()
+        pipe.feed_bytes(0.0, encoder.encode(board_hello(10)))
+        for hand in sim.play(16):
+            events = feed(pipe, encoder, hand)
+            lone += [e.rule for e in events if e.kind == "FindingRaised" and e.rule in ("no-limit.9", "betting.15")]
+            inputs = hand.inputs
+            said += sum(1 for i, x in enumerate(inputs[:-1]) if isinstance(x, ev.DealerInput)
+                        and x.action == "declare-raise" and any(getattr(y, "tag", None) is not None and
+                                                                getattr(y.tag, "house", "DEMO") != "DEMO"
+                                                                for y in inputs[i + 1:i + 4]))
+    assert not lone, lone
+    assert said >= 1        # the case came up: a one-chip raise with the odd chip, said out loud first
