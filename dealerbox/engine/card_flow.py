@@ -95,8 +95,7 @@ class CardFlow:
             return self._end_hand(t, "complete")   # cleanup began: the award is over
         if self._running() and h.cards_out and self._all_back(h):
             if not h.decided and any(f.hand == h.number and f.outcome == "misdeal" for f in self.findings.raised):
-                # the betting ruled a misdeal (Blinds 3, 7): the gather is its remedy, and the button stays
-                return self._end_hand(t, "misdeal")
+                return self._end_hand(t, "misdeal")    # ruled by the betting (Blinds 3, 7): the gather is its remedy
             # Every card of the hand is back in the shoe and the hand never reached its end here.
             live = h.contenders(self.hb.live_seats())
             out: list[te.TableEvent] = []
