@@ -87,15 +87,18 @@ class PotLimitTexasHoldem(PotLimitOmahaHoldem):
     hole_dealing_count = 2
 
 
-def pokerkit_state(variant: str, stacks: list[int], sb: int, bb: int, ante: int = 0, bb_ante: int = 0):
+def pokerkit_state(variant: str, stacks: list[int], sb: int, bb: int, ante: int = 0, bb_ante: int = 0,
+                   straddle: int = 0):
     """Uniform antes are trimmed like bets (each player's ante is their own contribution); the big-blind ante
-    (player 1, the big blind; pokerkit swaps it heads-up) is dead money in the main pot."""
+    (player 1, the big blind; pokerkit swaps it heads-up) is dead money in the main pot. ``straddle``: player 2
+    (left of the big blind) straddles for that much."""
     n = len(stacks)
     trimming, antes = (False, {1: bb_ante}) if bb_ante else (True, ante)
+    blinds = (sb, bb, straddle) if straddle else (sb, bb)
     if variant == "flhe":
-        return FastLimit.create_state(AUTOMATIONS, trimming, antes, (sb, bb), bb, 2 * bb, stacks, n)
+        return FastLimit.create_state(AUTOMATIONS, trimming, antes, blinds, bb, 2 * bb, stacks, n)
     cls = {"nlhe": FastNoLimit, "plhe": PotLimitTexasHoldem, "plo": FastPLO}[variant]
-    return cls.create_state(AUTOMATIONS, trimming, antes, (sb, bb), bb, stacks, n)
+    return cls.create_state(AUTOMATIONS, trimming, antes, blinds, bb, stacks, n)
 
 
 def rank(variant: str, hole, board) -> int:
@@ -125,6 +128,10 @@ class CleanPlayers:
     def before_deal(self, order: list[int]) -> None:
         """The blinds are in, no card is out yet: clean players wait for their cards."""
 
+    def straddle(self, seat: int, amount: int) -> None:
+        """The player left of the big blind straddles, after the blinds and before the deal."""
+        self.game.put(seat, amount)
+
     def fold(self, seat: int) -> None:
         self.game.fold(seat)
 
@@ -143,7 +150,9 @@ class CleanPlayers:
 
 
 def play_one(rng: random.Random, variant: str, stats: Counter, players=CleanPlayers, ante: int = 0,
-             bb_ante: int = 0) -> None:
+             bb_ante: int = 0, straddle: bool = False) -> None:
+    """One random hand through pokerkit and HandBetting. ``straddle``: a table that allows a live straddle, and
+    from four players up the player left of the big blind straddles (No-Limit 12; never at limit)."""
     sb, bb = 1, 2
     n = rng.randint(2, 6)
     seats = sorted(rng.sample(range(1, 10), n))
@@ -156,14 +165,19 @@ def play_one(rng: random.Random, variant: str, stats: Counter, players=CleanPlay
         # the big blind before the big-blind ante (Tournaments 19); pokerkit posts the ante first, so the
         # stacks cover both and the order never matters here
         stacks = [max(s, bb + bb_ante + 1) for s in stacks]
+    straddled = straddle and n >= 4 and variant != "flhe"
+    if straddled:
+        stacks[2] = max(stacks[2], 2 * bb + 1)      # a straddle that is not all in
     game = BettingTable(variant, seats=order, stack=dict(zip(order, stacks)), small_blind=sb, big_blind=bb,
-                        small_bet=bb, big_bet=2 * bb, ante=ante, big_blind_ante=bb_ante)
-    state = pokerkit_state(variant, stacks, sb, bb, ante, bb_ante)
+                        small_bet=bb, big_bet=2 * bb, ante=ante, big_blind_ante=bb_ante, straddle=straddle)
+    state = pokerkit_state(variant, stacks, sb, bb, ante, bb_ante, 2 * bb if straddled else 0)
     if ante or bb_ante:
         hand = post_antes_and_blinds(game, rng, button, order, stacks, ante, bb_ante, stats)
     else:
         hand = game.start(button=button, dealt=order, deal=False)
     moves = players(game, hand, rng, stats)
+    if straddled:
+        moves.straddle(order[2], 2 * bb)
     moves.before_deal(order)
     game.deal()
     deck = DECK[:]

@@ -96,6 +96,8 @@ class CardFlow:
         if self._running() and h.decided:
             return self._end_hand(t, "complete")   # cleanup began: the award is over
         if self._running() and h.cards_out and self._all_back(h):
+            if not h.decided and any(f.hand == h.number and f.outcome == "misdeal" for f in self.findings.raised):
+                return self._end_hand(t, "misdeal")    # ruled by the betting (Blinds 3, 7): the gather is its remedy
             # Every card of the hand is back in the shoe and the hand never reached its end here.
             live = h.contenders(self.hb.live_seats())
             out: list[te.TableEvent] = []

@@ -21,5 +21,5 @@ def run(hands_per_pair: int, seed: int) -> Counter:
         for variant in VARIANTS:
             rng = random.Random(f"{fault.__name__}-{variant}-{seed}")
             for _ in range(hands_per_pair):
-                play_one(rng, variant, stats, players=fault)
+                play_one(rng, variant, stats, players=fault, straddle=fault.straddle_table)
     return stats

@@ -19,6 +19,7 @@ LOUD = ("dealer", "floor")
 class FaultyPlayers(CleanPlayers):
     expected: tuple[str, ...] = ()      # rule ids the ruling may carry (the row's rule, or its sibling)
     chance = 0.35                       # per opportunity: spreads the fault over the streets
+    straddle_table = False              # the table allows a live straddle, and the seat left of the big blind takes it
 
     def __init__(self, *args) -> None:
         super().__init__(*args)
@@ -126,6 +127,25 @@ class OverThePot(FaultyPlayers):
             self.game.put(seat, chips=chips + extra)
             self._mark(start)
             self._remove(seat, extra)
+            return
+        super().raise_by(seat, amount)
+
+
+class PotSizedChip(FaultyPlayers):
+    """Pot limit: an opening bet of the pot made with one chip larger than the pot, without a word (Pot-Limit 7):
+    it is a pot-sized bet, and the change goes back (from the dealer's float: the chip stays in the zone)."""
+    expected = ("pot-limit.7",)
+    chance = 1.0                        # an opening bet of exactly the pot is rare enough
+
+    def raise_by(self, seat: int, amount: int) -> None:
+        b = self.hand.seats[seat]
+        _, max_to = self.hand._raise_range(seat, b.wager + self.hand._stack(seat))
+        chip = next((v for v in (5, 25, 100, 500) if v > amount), None)
+        if self.hand.structure.kind == "pot-limit" and self.hand.current_bet == 0 and b.wager + amount == max_to \
+                and chip is not None and chip <= self.hand._stack(seat) and self._inject(seat, amount):
+            start = len(self.game.events)
+            self.game.put(seat, chips=[self.game.chip(chip)])
+            self._mark(start)
             return
         super().raise_by(seat, amount)
 
@@ -299,5 +319,28 @@ class StraddleOutOfPlace(FaultyPlayers):
             self._remove(seat, chips)
 
 
-FAULTS = (ShortCall, ForeignChip, StringRaise, LoneChip, OverThePot, ShortRaise, OutOfTurnCall, RaiseNotAllowed,
-          UnderRaise, ChipsFromAFoldedSeat, StraddleOutOfPlace)
+class StraddleInPlace(FaultyPlayers):
+    """A live straddle in its place (No-Limit 12): the player left of the big blind puts in twice the big blind
+    before the deal at a table that allows it. Ruled at ``info`` (live, acts last before the flop), so nothing
+    is for the dealer in the whole hand, and the stacks are pokerkit's with the same straddle."""
+    expected = ()
+    straddle_table = True
+
+    def straddle(self, seat: int, amount: int) -> None:
+        start = len(self.game.events)
+        super().straddle(seat, amount)
+        self._mark(start)
+
+    def check_findings(self, context) -> None:
+        events = self.game.events
+        loud = [e for e in events if isinstance(e, te.FindingRaised) and e.severity in LOUD]
+        assert not loud, (loud, context)
+        if self.fault is not None:
+            first, last = self.fault
+            said = [e.rule for e in events[first:last] if isinstance(e, te.FindingRaised)]
+            assert said == ["no-limit.12"], (said, context)
+            self.stats[f"injected {type(self).__name__}"] += 1
+
+
+FAULTS = (ShortCall, ForeignChip, StringRaise, LoneChip, OverThePot, PotSizedChip, ShortRaise, OutOfTurnCall, RaiseNotAllowed,
+          UnderRaise, ChipsFromAFoldedSeat, StraddleOutOfPlace, StraddleInPlace)

@@ -21,7 +21,7 @@ def test_one_fault_gives_one_ruling_and_the_hand_plays_on(fault):
     for variant in VARIANTS:
         rng = random.Random(f"{fault.__name__}-{variant}-suite")
         for _ in range(40):
-            play_one(rng, variant, stats, players=fault)
+            play_one(rng, variant, stats, players=fault, straddle=fault.straddle_table)
     assert stats["hands"] == 40 * len(VARIANTS)
     # the fault really happened, often: a class that never fires would prove nothing
     assert stats[f"injected {fault.__name__}"] >= 10, stats

@@ -33,7 +33,8 @@ class Wagering(HandState):
         if trick in ("foreign-chip", "unknown-chip", "small-chip"):
             odd = self._odd_chip(trick)
             if odd is not None:
-                uids = chips.pay(seat, amount)
+                # the house chips alone must still make the raise, or the odd chip gone leaves a lone-chip call
+                uids = self._pay(seat, amount, raising)
                 self.bets[seat].extend(uids)
                 self.c.motion(zone, uids[:1] + [odd] + uids[1:])
                 self.c.wait(self.rng.uniform(1.0, 2.0))
@@ -51,9 +52,16 @@ class Wagering(HandState):
                     self.c.wait(self.rng.uniform(1.5, 3.0))  # brought up to the call in a second motion
                 self._applied()
                 return
+        uids = self._pay(seat, amount, raising)
+        self.bets[seat].extend(uids)
+        self.c.motion(zone, uids)
+
+    def _pay(self, seat: int, amount: int, raising: bool) -> list[str]:
+        """Chips worth ``amount`` from the seat's stack. ``raising``: a lone chip facing a bet would be a call
+        (No-Limit 9, Betting 15), so it is broken into smaller chips, or the player says "raise" first."""
+        chips = self.chips
         uids = chips.pay(seat, amount)
         if raising and len(uids) == 1:
-            # a lone chip facing a bet is a call: break it into smaller chips, or say "raise" first
             chips.receive(seat, uids)
             smaller = [d for d in chips.denoms if d < chips.value[uids[0]]]
             broken = chips._draw(chips.pools[seat], amount, smaller) if self.rng.random() < 0.5 else None
@@ -61,8 +69,7 @@ class Wagering(HandState):
             if len(uids) == 1:
                 self.c.tap("declare-raise", seat=seat)
                 self.c.wait(0.3)
-        self.bets[seat].extend(uids)
-        self.c.motion(zone, uids)
+        return uids
 
     def _string_raise(self, seat: int, call: int, extra: int) -> None:
         """A call, then more chips in a second motion: only the call plays, the dealer hands the rest back."""

@@ -1,0 +1,106 @@
+"""Which fault-injection class makes each Cards, Chips and betting, and Showdown row happen (issue 18), and why
+the rows no class injects are left out. tests/faults/test_coverage.py holds this map to the catalogue: a new row
+must land in one of the two tables, so a row can never silently go untested.
+
+``betting:Name`` is a class of tests/faults/players.py (HandBetting with pokerkit's hands); ``table:kind`` a fault
+class of tests/faults/table_run.py (whole hands through the Pipeline: the simulator's staged faults, the taps
+edited into its hands, and the card faults staged in tests/faults/staged_cards.py); ``clean`` an info ruling
+that every clean showdown raises, so every injected hand that reaches a showdown has it.
+"""
+
+from __future__ import annotations
+
+INJECTED: dict[str, tuple[str, ...]] = {
+    # --- cards ---------------------------------------------------------------------------------------------------
+    "misdeal.1b": ("table:stub-cards-flashed",),
+    "misdeal.1c": ("table:two-boxed-cards",),
+    "misdeal.1d": ("table:two-extra-cards",),
+    "misdeal.1e": ("table:deal-short",),
+    "misdeal.1f": ("table:out-of-sequence",),
+    "misdeal.1g": ("table:button-misplaced",),
+    "misdeal.1h": ("table:first-card-wrong-seat", "table:out-of-sequence"),
+    "misdeal.1i": ("table:card-to-empty-seat",),
+    "misdeal.2": ("table:button-moved-after-action", "table:card-to-a-hand-after-action"),
+    "holdem.1": ("table:exposed-in-deal", "table:first-card-exposed"),
+    "holdem.2": ("table:four-card-flop",),
+    "holdem.3": ("table:premature-flop",),
+    "holdem.4": ("table:premature-turn-or-river",),
+    "holdem.5": ("table:extra-card", "table:two-extra-cards"),
+    "irregularity.1": ("table:button-moved-after-action",),
+    "irregularity.3": ("table:other-deck", "table:duplicate-card"),
+    "irregularity.4": ("table:duplicate-card",),
+    "irregularity.7": ("table:boxed-card", "table:two-boxed-cards"),
+    "irregularity.8": ("table:joker",),
+    "irregularity.10": ("table:deck-short",),
+    "irregularity.11": ("table:extra-card",),
+    "irregularity.12": ("table:exposed-tap", "table:stub-cards-flashed"),
+    "irregularity.14": ("table:card-dropped",),
+    "irregularity.15": ("table:premature-flop", "table:premature-turn-or-river"),
+    "dead-hand.1d": ("table:card-to-a-hand-after-action",),
+    "dead-hand.3": ("table:card-into-another-hand",),
+    "procedures.22": ("table:muck-picked",),
+    "procedures.23": ("table:card-after-the-hand",),
+    # --- chips and betting ---------------------------------------------------------------------------------------
+    "betting.3": ("betting:RaiseNotAllowed",),
+    "betting.5": ("betting:RaiseNotAllowed",),
+    "betting.6": ("betting:UnderRaise",),
+    "betting.7": ("table:small-chip",),
+    "betting.10": ("betting:OutOfTurnCall", "betting:ChipsFromAFoldedSeat", "table:check-out-of-turn"),
+    "betting.12": ("betting:ShortCall", "table:short-call"),
+    "betting.14": ("betting:StringRaise", "betting:ShortRaise", "table:string-raise"),
+    "betting.15": ("betting:LoneChip",),
+    "betting.16": ("betting:ShortCall", "betting:ShortRaise", "table:short-call"),
+    "no-limit.2": ("betting:ShortRaise",),
+    "no-limit.3": ("betting:RaiseNotAllowed",),
+    "no-limit.9": ("betting:LoneChip",),
+    "no-limit.10": ("betting:ShortRaise",),
+    "no-limit.12": ("betting:StraddleOutOfPlace", "betting:StraddleInPlace"),
+    "pot-limit.1": ("betting:OverThePot",),
+    "pot-limit.4": ("betting:OverThePot",),
+    "pot-limit.7": ("betting:PotSizedChip",),
+    "procedures.3": ("betting:ForeignChip", "table:foreign-chip", "table:unknown-chip"),
+    "blinds.3": ("table:heads-up-blinds-reversed",),
+    # --- showdown ------------------------------------------------------------------------------------------------
+    "showdown.1": ("table:mucked-unshown",),
+    "showdown.2": ("clean",),
+    "showdown.3": ("table:wrong-award",),
+    "showdown.7": ("clean",),
+    "ties.5a": ("clean",),
+}
+
+# info rulings raised alongside a class's ruling (the companion), not as its ruling
+COMPANIONS = {"irregularity.15": "holdem.3/holdem.4's info companion",
+              "irregularity.12": "each flashed stub card, before the second makes it misdeal.1b"}
+
+NOT_INJECTED: dict[str, str] = {
+    "misdeal.1j": "a seat dealt out is first a card out of sequence (misdeal.1f, at the card that skips it, "
+                  "injected) or a deal one card short (misdeal.1e, injected); 1j is the engine's backstop when the "
+                  "deal ends with a seat holding nothing",
+    "dead-hand.1e": "its remedy kills a hand that goes on acting (a seat acts holding a joker), so the rest of the "
+                    "hand is no longer the clean one: the referee would have to replay it with that seat out (the "
+                    "simulator, another room this round); the joker replaced in time is injected (irregularity.8)",
+    "procedures.21": "needs a second deck swapped into the shoe mid-session, which the simulator's session never "
+                     "does; the ruling changes nothing in the hand (continues)",
+    "pot-limit.6": "a house option (game.sb_counts_as_bb) pokerkit cannot size; the harness plays the default "
+                   "sizing, where pot-limit.1/4 are injected",
+    "betting.4": "not a fault: its own ruling is info (heads-up, raising past the cap is allowed); a round capped "
+                 "before it became heads-up is ruled betting.3 (citing Betting 4), which RaiseNotAllowed injects",
+    "blinds.1": "info only (how the dead button is placed), raised by configuration, not by a fault",
+    "blinds.7": "a new player between the big blind and the button needs a session with players arriving, which "
+                "neither referee plays",
+    "blinds.9": "missed blinds need sessions where players sit out and come back, and dead money pokerkit's "
+                "positional blinds cannot express",
+    "blinds.10": "the same: a seat dealt in owing a blind needs a session with a player sitting out",
+    "kill.1": "kill pots are played by neither referee (pokerkit, the simulator)",
+    "kill.2": "kill pots are played by neither referee",
+    "kill.3": "kill pots are played by neither referee",
+    "kill.4": "kill pots are played by neither referee",
+    "kill.5": "kill pots are played by neither referee",
+    "kill.6": "kill pots are played by neither referee",
+    "kill.7": "kill pots are played by neither referee",
+    "kill.8": "split-pot games are not played here",
+    "kill.9": "kill pots are played by neither referee",
+    "kill.10": "lowball games are not played here",
+    "kill.11": "kill pots are played by neither referee",
+    "kill.12": "kill pots are played by neither referee",
+}

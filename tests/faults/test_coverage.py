@@ -1,0 +1,39 @@
+"""Every Cards, Chips and betting, and Showdown row of the catalogue is either injected by a fault class of the
+harnesses or listed with the reason it is not (tests/faults/coverage.py), and the map names real classes whose
+rulings carry the row: a new row, or a class renamed, fails here rather than going untested unnoticed."""
+
+from __future__ import annotations
+
+from dealerbox.engine.catalogue import RULES
+from tests.faults.coverage import COMPANIONS, INJECTED, NOT_INJECTED
+from tests.faults.players import FAULTS
+from tests.faults.table_run import EXPECTED, INFO_EXPECTED
+
+AREAS = ("cards", "chips", "showdown")
+
+
+def test_every_cards_chips_and_showdown_row_is_injected_or_has_a_reason():
+    rows = {r.id for r in RULES.values() if r.area in AREAS and not r.tournament}
+    assert not set(INJECTED) & set(NOT_INJECTED), set(INJECTED) & set(NOT_INJECTED)
+    assert set(INJECTED) | set(NOT_INJECTED) == rows, sorted(rows ^ (set(INJECTED) | set(NOT_INJECTED)))
+    assert all(len(why) > 30 for why in NOT_INJECTED.values())
+
+
+def test_each_injecting_class_exists_and_rules_that_row():
+    betting = {f.__name__: f for f in FAULTS}
+    for rule, classes in INJECTED.items():
+        for name in classes:
+            where, _, cls = name.partition(":")
+            if where == "clean":
+                continue
+            if where == "betting":
+                rules = set(betting[cls].expected) | ({"no-limit.12"} if cls == "StraddleInPlace" else set())
+            else:
+                assert where == "table", name
+                rules = set(EXPECTED[cls]) | ({INFO_EXPECTED[cls]} if cls in INFO_EXPECTED else set())
+            assert rule in rules or rule in COMPANIONS, (rule, name, rules)
+
+
+def test_most_rows_are_injected():
+    # the rows left out are sessions the referees do not play (kills, missed blinds) and two-fault cases
+    assert len(INJECTED) >= 50, len(INJECTED)
