@@ -55,9 +55,11 @@ class Antes:
             return []
         kind, blind = self.required.get(seat, ("", 0)) if not b.posted else ("", 0)
         blind = blind if kind in ("sb", "bb") else 0
-        if fresh <= due and (fresh < blind or (fresh == blind and not self.big_blind_ante)):
+        if fresh >= stack and self.big_blind_ante:
+            amount = max(0, fresh - blind)              # all in: the big blind before the big-blind ante
+        elif fresh <= due and (fresh < blind or (fresh == blind and not self.big_blind_ante)):
             amount = fresh                              # the ante alone, before the blind (ante first on a tie)
-        elif fresh >= stack and not self.big_blind_ante:
+        elif fresh >= stack:
             amount = min(due, fresh)                    # all in: the ante before the blind
         else:
             amount = min(due, max(0, fresh - blind))    # the blind first, the ante from what is above it

@@ -124,6 +124,8 @@ class CardFlow:
         """A card from the shoe reached ``zone``."""
         out: list[te.TableEvent] = []
         if not self._running():
+            if self._draw_card(t, zone, tag.card, face_up):
+                return out       # Tournaments 29: a card drawn for the button (engine/tournament_seats.py)
             if zone == "board":
                 return self._info(t, "procedures.23", f"{tag.card} was turned off the stub after the hand: the card "
                                   "that would have been dealt must not be shown.", cards=(tag.card,))
@@ -138,6 +140,10 @@ class CardFlow:
         h.dealt.append(tag.uid)
         if h.cards_out == 0:
             out += self._betting_events(self.hb.deal_started(t))
+            if self.config.is_tournament:
+                out += self._tournament_deal_started(t)   # button drawn, posts at the level (engine/tournament_*.py)
+                if not self._running():
+                    return out
             if self.puck is not None and self.puck != h.button and len(h.order) >= 2 \
                     and self.puck != self.disputed_puck:
                 # Checked as the deal starts, once per hand: the puck may move until then.
