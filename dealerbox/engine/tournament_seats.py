@@ -37,12 +37,13 @@ class TournamentSeats:
         return out
 
     def _tournament_deal_started(self, t: float) -> list[te.TableEvent]:
-        """The first card left the shoe: the button the draw gave (29), the posts against the level (7), the
-        blinds' seats (30, 31)."""
+        """The first card left the shoe: the button the draw gave (29), the blinds' seats (30, 31), the posts
+        against the level (7)."""
         out = self._first_deal_button(t)
         if self._running():
-            out += self._posts_at_level(t)
             out += self._blind_seats_check(t)
+        if self._running() and not self.hb.heads_up_blinds_ruled:   # misplaced blinds are not the level's fault
+            out += self._posts_at_level(t)
         return out
 
     # --- Tournaments 29 ----------------------------------------------------------------------------------

@@ -59,7 +59,14 @@ class ScenarioPlayer(TableSteps, ChipSteps):
             self.steps.append(Step(line.no, line.raw, len(self.records)))
         if not started:
             self.begin(settings)
-        return CompiledScenario(table_header(self.config, self.registry), self.records, self.steps, self.name, self.config, self.registry)
+        tournament = None
+        if self.config.tournament.file:   # the event's levels go into the header, as a tournament table's log
+            from ...tournament.at_table import for_table
+            try:
+                tournament = for_table(self.config)
+            except ConfigError as e:
+                raise ScenarioError(f"{self.name}: tournament: {e}") from None
+        return CompiledScenario(table_header(self.config, self.registry, tournament=tournament), self.records, self.steps, self.name, self.config, self.registry)
 
     def _flush(self) -> None:
         """Turn the choreography's new messages into records (the Encoder numbers the frames)."""

@@ -15,7 +15,7 @@ from ...tags import Deck, TagRegistry, demo_registry
 from ...wire import protocol as p
 
 HOLE_CARDS = {"nlhe": 2, "plhe": 2, "flhe": 2, "plo": 4}
-SETTINGS = {"table", "game", "set", "seed", "pace", "registry"}
+SETTINGS = {"table", "game", "set", "seed", "pace", "registry", "tournament"}
 ZONE_RE = re.compile(r"^(shoe|board|burn|muck|pot|seat(10|[1-9])|bet(10|[1-9]))$")
 
 
@@ -118,6 +118,10 @@ class Settings:
             self.pace = seconds_arg(args, "pace 1s")
         elif head == "registry":
             self._registry(args)
+        elif head == "tournament":   # a tournament table playing this event (its TOML, beside the scenario)
+            if len(args) != 1:
+                raise StepError("tournament needs the event's TOML file, e.g. 'tournament turbo.toml'")
+            self.put("tournament", "file", args[0])
 
     def _registry(self, args: list[str]) -> None:
         """``registry demo`` (default) or ``registry FILE...`` (deck and chip files, paths beside the scenario)."""
