@@ -127,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
             return True
         if args.hands is not None and t.hands_ended >= args.hands:
             return True
-        if kind == "replay" and source.finished.is_set() and source.entries.empty():
+        played_out = kind == "replay" or (kind == "simulator" and tournament is not None)   # a tournament ends
+        if played_out and source.finished.is_set() and source.entries.empty():
             return t.idle_for() > 0.5  # the core has applied the last record
         return args.seconds is not None and time.monotonic() - started >= args.seconds
 

@@ -121,3 +121,38 @@ def test_the_recorded_log_replays_to_the_same_events_and_result(played):
 
 def rounded(event: dict) -> dict:
     return {k: round(v, 3) if isinstance(v, float) else v for k, v in event.items()}
+
+
+def test_every_event_of_the_tournament_fits_the_floor_contract_and_a_bad_place_does_not(played):
+    from dealerbox.engine import events as te
+    from dealerbox.sinks.floor import contract as c
+    _, _, _, events, _ = played
+    env = c.Envelope("demo", "T01", "boot1")
+    kinds = {"LevelStarted", "BreakStarted", "PlayerEliminated", "TournamentWon"}
+    checked = 0
+    for e in events:
+        if e["event"] in kinds:
+            fields = {k: v for k, v in e.items() if k != "event"}
+            payload = c.event_payload(env, te.EVENT_TYPES[e["event"]](**fields), 1.0)
+            c.validate("event", payload)
+            checked += 1
+    assert checked >= 8
+    bad = c.event_payload(env, te.PlayerEliminated(1.0, 3, 4, 2, 100), 1.0)
+    bad["data"]["place"] = 0
+    assert any("place" in err for err in c.schema_errors("event", bad))
+    doc = (ROOT / "docs/asyncapi.yaml").read_text()
+    assert "data: {event: LevelStarted," in doc and "data: {event: PlayerEliminated," in doc
+
+
+def test_the_readme_demo_runs_the_tournament_to_its_winner_and_stops():
+    import json
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    done = subprocess.run([sys.executable, "-m", "dealerbox", "-c", str(TABLE), "run", "--jsonl", "--speed", "1000"],
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert len(of(events, "TournamentWon")) == 1 and len(of(events, "PlayerEliminated")) == 3
+    assert [e["level"] for e in of(events, "LevelStarted")] == [1, 2, 3, 4, 5, 6]
