@@ -62,7 +62,7 @@ class CardFlow:
         face_up = self.ledger.face_up_from_shoe(tag.uid) if source == "shoe" else False
         if zone == "shoe":
             return self._card_to_shoe(t, tag, source, face_up)
-        if source == "shoe":
+        if source == "shoe" and not self._draw_card(t, zone, tag.card, face_up):   # drawn for the button: no deal
             return self._dealt(t, zone, tag, face_up)
         h = self.hand
         if not self._running() or source is None:
@@ -124,8 +124,6 @@ class CardFlow:
         """A card from the shoe reached ``zone``."""
         out: list[te.TableEvent] = []
         if not self._running():
-            if self._draw_card(t, zone, tag.card, face_up):
-                return out       # Tournaments 29: a card drawn for the button (engine/tournament_seats.py)
             if zone == "board":
                 return self._info(t, "procedures.23", f"{tag.card} was turned off the stub after the hand: the card "
                                   "that would have been dealt must not be shown.", cards=(tag.card,))
@@ -139,11 +137,9 @@ class CardFlow:
             return out
         h.dealt.append(tag.uid)
         if h.cards_out == 0:
-            out += self._betting_events(self.hb.deal_started(t))
-            if self.config.is_tournament:
-                out += self._tournament_deal_started(t)   # button drawn, posts at the level (engine/tournament_*.py)
-                if not self._running():
-                    return out
+            out += self._betting_events(self.hb.deal_started(t)) + self._tournament_deal_started(t)   # 29, 30, 31, 7
+            if not self._running():
+                return out   # a tournament misdeal at the deal's start (engine/tournament_seats.py)
             if self.puck is not None and self.puck != h.button and len(h.order) >= 2 \
                     and self.puck != self.disputed_puck:
                 # Checked as the deal starts, once per hand: the puck may move until then.

@@ -101,7 +101,8 @@ class TournamentLevels:
         out: list[te.TableEvent] = []
         if self.clock is None:
             out += self._start_clock(t)
-            self.absent = {s: (t, 1) for s in self.betting.sitting_out}
+        if self.hand_no is None and self.hands_before == 0:    # the event's first deal at this table
+            self.absent = {s: (t, self.clock.view(t).level) for s in self.betting.sitting_out}
         lv = self.clock.level_for_deal(t)
         self.hand_level = lv
         self.betting.game = replace(self.config.game, small_blind=lv.small_blind, big_blind=lv.big_blind,

@@ -38,7 +38,9 @@ class TournamentSeats:
 
     def _tournament_deal_started(self, t: float) -> list[te.TableEvent]:
         """The first card left the shoe: the button the draw gave (29), the blinds' seats (30, 31), the posts
-        against the level (7)."""
+        against the level (7). Nothing at a cash table."""
+        if not self.config.is_tournament:
+            return []
         out = self._first_deal_button(t)
         if self._running():
             out += self._blind_seats_check(t)

@@ -101,9 +101,10 @@ class Simulator:
     # --- public API ----------------------------------------------------------------------------------
     def header(self) -> Header:
         hello = board_hello(self.config.table.seats)
-        return table_header(self.config, self.registry, tournament=self.tournament, hello={"protocol": f"{hello.protocol_major}.{hello.protocol_minor}",
-                             "firmware": ".".join(map(str, hello.firmware)),
-                             "zones": [p.zone_name(z) for z in hello.zones]})
+        return table_header(self.config, self.registry, tournament=self.tournament,
+                            hello={"protocol": f"{hello.protocol_major}.{hello.protocol_minor}",
+                                   "firmware": ".".join(map(str, hello.firmware)),
+                                   "zones": [p.zone_name(z) for z in hello.zones]})
 
     def play(self, n: int | None = None) -> Iterator[SimulatedHand]:
         """Play ``n`` hands (None: without end), one SimulatedHand each."""
