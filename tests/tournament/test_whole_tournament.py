@@ -156,3 +156,23 @@ def test_the_readme_demo_runs_the_tournament_to_its_winner_and_stops():
     events = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     assert len(of(events, "TournamentWon")) == 1 and len(of(events, "PlayerEliminated")) == 3
     assert [e["level"] for e in of(events, "LevelStarted")] == [1, 2, 3, 4, 5, 6]
+
+
+def test_simulate_writes_the_tournament_as_a_log_that_replays_to_its_winner(tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    out = tmp_path / "turbo.jsonl"
+    made = subprocess.run([sys.executable, "-m", "dealerbox", "-c", str(TABLE), "simulate", "--out", str(out),
+                           "--seed", str(SEED), "--hands", "500"], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert made.returncode == 0, made.stderr
+    assert made.stdout.startswith("14 hands")      # the tournament ended long before 500 hands
+    done = subprocess.run([sys.executable, "-m", "dealerbox", "replay", str(out), "--jsonl"], cwd=ROOT, env=env,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    assert [e["place"] for e in of(events, "PlayerEliminated")] == [4, 3, 2]
+    assert of(events, "TournamentWon")[0]["seat"] == 2
