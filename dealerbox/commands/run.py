@@ -16,6 +16,7 @@ import sys
 import threading
 import time
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..config import Config, ConfigError, from_dict
 from ..runtime.app import Terminal, choose_display, choose_source, load_registry, print_error
@@ -23,6 +24,9 @@ from ..record.logformat import table_header
 from ..runtime.sinks import PanelSink
 from ..sources.base import Source
 from ..tags import EnrolmentError, TagRegistry
+
+if TYPE_CHECKING:
+    from ..tournament.config import Tournament
 
 log = logging.getLogger("dealerbox")
 
@@ -66,11 +70,6 @@ def run(args: argparse.Namespace) -> int:
             print_error(str(e))
             return 2
         kind = choose_source(config, args.source)
-        try:
-            source = _make_source(kind, config, registry, args.speed)
-        except (OSError, ValueError) as e:
-            print_error(str(e))
-            return 2
     tournament = None
     recorded = log_source.header.tournament if args.replay else None
     if recorded or config.tournament.file:   # the tournament package (and jsonschema) only where one is played
@@ -78,6 +77,12 @@ def run(args: argparse.Namespace) -> int:
         try:
             tournament = played(config, recorded)
         except ConfigError as e:
+            print_error(str(e))
+            return 2
+    if not args.replay:
+        try:   # the simulator plays the tournament too (from the draw for the button to the winner)
+            source = _make_source(kind, config, registry, args.speed, tournament)
+        except (OSError, ValueError) as e:
             print_error(str(e))
             return 2
     header = table_header(config, registry, created=True, tournament=tournament)
@@ -122,7 +127,8 @@ def run(args: argparse.Namespace) -> int:
             return True
         if args.hands is not None and t.hands_ended >= args.hands:
             return True
-        if kind == "replay" and source.finished.is_set() and source.entries.empty():
+        played_out = kind == "replay" or (kind == "simulator" and tournament is not None)   # a tournament ends
+        if played_out and source.finished.is_set() and source.entries.empty():
             return t.idle_for() > 0.5  # the core has applied the last record
         return args.seconds is not None and time.monotonic() - started >= args.seconds
 
@@ -152,14 +158,15 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _make_source(kind: str, config: Config, registry: TagRegistry, speed: float | None) -> Source:
+def _make_source(kind: str, config: Config, registry: TagRegistry, speed: float | None,
+                 tournament: Tournament | None = None) -> Source:
     if kind == "serial":
         from ..sources.serial_port import SerialSource
         # A board not plugged in yet is waited for (and shown), not an exit: the Pi often boots first.
         return SerialSource(config.reader.port, config.reader.baud, reconnect_max_s=config.reader.reconnect_max_s,
                             wait_for_board=True)
     from ..sources.sim import SimulatedSource, Simulator
-    sim = Simulator(config, registry, seed=config.simulator.seed)
+    sim = Simulator(config, registry, seed=config.simulator.seed, tournament=tournament)
     return SimulatedSource(sim, speed=speed or config.simulator.speed)
 
 

@@ -10,6 +10,7 @@ import sys
 import time
 from pathlib import Path
 
+from ..config import ConfigError
 from ..record.logformat import part_path
 from ..record.recorder import Recorder
 from ..sources.sim import IRREGULARITIES, Simulator, SimulatorError
@@ -52,8 +53,12 @@ def run(args: argparse.Namespace) -> int:
     try:
         irregular = _irregularities(args.irregularities)
         registry = load_registry(args.cfg)
-        sim = Simulator(args.cfg, registry, seed=args.seed, irregularities=irregular)
-    except (ValueError, SimulatorError, EnrolmentError) as e:
+        tournament = None
+        if args.cfg.tournament.file:   # a tournament table: the simulator plays the event to its winner
+            from ..tournament.at_table import for_table
+            tournament = for_table(args.cfg)
+        sim = Simulator(args.cfg, registry, seed=args.seed, irregularities=irregular, tournament=tournament)
+    except (ValueError, SimulatorError, EnrolmentError, ConfigError) as e:
         print(f"dealerbox simulate: {e}", file=sys.stderr)
         return 2
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -72,6 +77,6 @@ def run(args: argparse.Namespace) -> int:
     if health.get("write_errors"):
         print(f"dealerbox simulate: could not write {recorder.path}: {health.get('last_error')}", file=sys.stderr)
         return 1
-    print(f"{args.hands} hands, {health['records']} records, {sim.t:.0f} s of table time "
+    print(f"{sim.hand_no} hands, {health['records']} records, {sim.t:.0f} s of table time "
           f"in {took:.1f} s -> {recorder.path}")
     return 0

@@ -5,13 +5,15 @@ blind, for the whole table); the dealer gathers it with the first round's bets. 
 blind first and the ante from what is above it; a motion that fits the ante and is not more than the blind
 is the ante alone (with the big-blind ante, a motion of exactly the blind is the blind). So ante and blind may come in one motion or two, in either order. A player putting in every chip
 they have pays the ante before the blind, but the big blind before the big-blind ante (the order of
-``tournament.table.forced_posts``, Tournaments 19).
+:func:`forced_posts`, Tournaments 19: the one home of the posting order, which the tournament rulings use too).
 
 In the pots an ante is the seat's own contribution (a player all-in for part of it wins that much from each
 other player); the big-blind ante is dead money in the main pot. docs/betting.md tells the whole story.
 """
 
 from __future__ import annotations
+
+from dataclasses import dataclass
 
 from . import events as te
 from .pots import uncalled
@@ -31,6 +33,43 @@ def ante_dues(ante: int, big_blind_ante: int, dealt_in: list[int], big_blind: in
         return {big_blind: big_blind_ante}
     return {}
 
+
+
+@dataclass(frozen=True, slots=True)
+class Post:
+    seat: int
+    what: str                   # "ante", "small blind", "big blind", "big blind ante"
+    due: int
+    amount: int                 # what the player put in: all they had when short
+    all_in: bool
+
+
+def forced_posts(stacks: dict[int, int], small_blind: int | None, big_blind: int,
+                 level_amounts: tuple[int, int, int, int]) -> list[Post]:
+    """Every forced post of a deal, in order, for ``level_amounts`` (small blind, big blind, ante, big blind
+    ante); the engine reads the chips of a player all in for the posts in this order too. A player short of
+    a post puts in what they have and is all-in for it (Tournaments 19); the engine makes the side pot from
+    the amounts. Antes come before the blinds; the big blind is posted before the
+    big-blind ante, so a short big blind's chips play as the blind."""
+    sb, bb, ante, bb_ante = level_amounts
+    left = dict(stacks)
+    posts: list[Post] = []
+
+    def post(seat: int, what: str, due: int) -> None:
+        if due <= 0 or seat not in left:
+            return
+        amount = min(due, left[seat])
+        left[seat] -= amount
+        if amount or due:
+            posts.append(Post(seat, what, due, amount, left[seat] == 0))
+
+    for seat in sorted(stacks):
+        post(seat, "ante", ante)
+    if small_blind is not None:
+        post(small_blind, "small blind", sb)
+    post(big_blind, "big blind", bb)
+    post(big_blind, "big blind ante", bb_ante)
+    return [p for p in posts if p.amount or p.due]
 
 
 def short_post_ruling(seat: int, paid: int, due: int, what: str) -> str:
@@ -55,10 +94,13 @@ class Antes:
             return []
         kind, blind = self.required.get(seat, ("", 0)) if not b.posted else ("", 0)
         blind = blind if kind in ("sb", "bb") else 0
-        if fresh <= due and (fresh < blind or (fresh == blind and not self.big_blind_ante)):
+        if fresh >= stack:                              # all in: the posting order of forced_posts
+            own = (0, blind, 0, due) if self.big_blind_ante else (blind, 0, due, 0)
+            posts = forced_posts({seat: fresh}, seat if blind and not self.big_blind_ante else None,
+                                 seat if self.big_blind_ante else 0, own)
+            amount = sum(p.amount for p in posts if p.what in ("ante", "big blind ante"))
+        elif fresh <= due and (fresh < blind or (fresh == blind and not self.big_blind_ante)):
             amount = fresh                              # the ante alone, before the blind (ante first on a tie)
-        elif fresh >= stack and not self.big_blind_ante:
-            amount = min(due, fresh)                    # all in: the ante before the blind
         else:
             amount = min(due, max(0, fresh - blind))    # the blind first, the ante from what is above it
         amount = min(amount, stack)

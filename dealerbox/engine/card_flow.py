@@ -64,7 +64,8 @@ class CardFlow:
         face_up = self.ledger.face_up_from_shoe(tag.uid) if source == "shoe" else False
         if zone == "shoe":
             return self._card_to_shoe(t, tag, source, face_up)
-        if source == "shoe":
+        if source == "shoe" and (self.race is not None or not self._draw_card(t, zone, tag.card, face_up)):
+            # a race card (8b) while a chip race is open, else maybe a draw for the button (29), else a deal
             return self._dealt(t, zone, tag, face_up)
         h = self.hand
         if not self._running() or source is None:
@@ -144,7 +145,9 @@ class CardFlow:
             return out
         h.dealt.append(tag.uid)
         if h.cards_out == 0:
-            out += self._betting_events(self.hb.deal_started(t))
+            out += self._betting_events(self.hb.deal_started(t)) + self._tournament_deal_started(t)   # 29, 30, 31, 7
+            if not self._running():
+                return out   # a tournament misdeal at the deal's start (engine/tournament_seats.py)
             if self.puck is not None and self.puck != h.button and len(h.order) >= 2 \
                     and self.puck != self.disputed_puck:
                 # Checked as the deal starts, once per hand: the puck may move until then.

@@ -25,7 +25,7 @@ class DealerTaps:
             return tournament
         if a == "sit" and e.seat is not None:
             self.occupied.add(e.seat)
-            return self.betting.sit(t, e.seat, e.amount or self.config.game.buy_in)
+            return self.betting.sit(t, e.seat, self._sit_amount(e))
         if a == "leave" and e.seat is not None:
             self.occupied.discard(e.seat)
             if not self.occupied:
@@ -33,6 +33,8 @@ class DealerTaps:
             return self.betting.leave(t, e.seat) if e.seat in self.betting.stacks else []
         if a == "rebuy" and e.seat is not None:
             return self.betting.rebuy(t, e.seat, e.amount or 0)
+        if a == "floor-clock":
+            return self._floor_clock(e)   # the floor's tournament clock (engine/tournament_levels.py)
         if a == "answer" and self.stacks.answer(e.ref, e.choice):
             return self.stacks.judged(t, self.hand_no, self.findings)   # the stack question (engine/stacks.py)
         if a == "ack" and e.ref:

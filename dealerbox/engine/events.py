@@ -267,6 +267,43 @@ class QuestionAnswered(TableEvent):
     by: str              # "dealer" (the answer tap) or "play" (the seat's chips or cards moved, or the hand ended)
 
 
+# --- a tournament table (docs/tournaments.md) ------------------------------------------------------------
+
+@dataclass(frozen=True, slots=True)
+class LevelStarted(TableEvent):
+    """The clock entered a level (or the table's first deal started it): its amounts play from the next deal."""
+    tournament: str      # the event's id
+    level: int           # 1-based, as announced
+    small_blind: int
+    big_blind: int
+    ante: int
+    big_blind_ante: int
+    left_s: float        # seconds left in the level as it was seen
+
+
+@dataclass(frozen=True, slots=True)
+class BreakStarted(TableEvent):
+    """The clock entered a break: finish the hand, then stop; ``next_level`` follows it."""
+    tournament: str
+    next_level: int
+    left_s: float
+
+
+@dataclass(frozen=True, slots=True)
+class PlayerEliminated(TableEvent):
+    """A player left without chips at a hand's end is out of the event (Tournaments 35)."""
+    seat: int
+    place: int | None    # finishing place; None: the players left in the event are not known here (the floor places)
+    chips_at_start: int  # what the player started the hand with: busts of one hand are ranked by it
+
+
+@dataclass(frozen=True, slots=True)
+class TournamentWon(TableEvent):
+    """The last player of the event holds every chip."""
+    seat: int
+    stack: int
+
+
 EVENT_TYPES: dict[str, type[TableEvent]] = {
     cls.__name__: cls for cls in TableEvent.__subclasses__()
 }

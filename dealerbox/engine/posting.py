@@ -189,6 +189,12 @@ class Posting:
         if self.heads_up_blinds_ruled:
             return []
         self.heads_up_blinds_ruled = True
+        if self.table.config.is_tournament:
+            # Tournaments 31 in place of Blinds 3 (dead button or not); its words are the tournament package's
+            from ..tournament.table import check_blinds, heads_up
+            big = self.positions.big_blind
+            r = check_blinds(heads_up(self.button, {self.button, big}), big, self.button, action_started=False)
+            return [self._finding(t, r.rule, r.severity, r.outcome, r.ruling + ".", r.seats)]
         return [self._finding(t, "blinds.3", "dealer", "misdeal",
                              f"Heads-up the small blind is on the button: seat {self.button} posts "
                              f"{self.game.small_blind}, seat {self.positions.big_blind} posts {self.game.big_blind}. "

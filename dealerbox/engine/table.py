@@ -32,12 +32,15 @@ from .tournament_moves import TableMoves, dealt as moved_in_dealt
 from .tournament_chips import TournamentChips
 from .tournament_entrants import TournamentEntrants
 from .tournament_play_rules import TournamentPlayRules
+from .tournament_levels import TournamentLevels
+from .tournament_seats import TournamentSeats
 
 if TYPE_CHECKING:   # the type only: the tournament package validates with jsonschema, which a cash table never loads
     from ..tournament.config import Tournament
 
 
-class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, TournamentChips, TournamentPlayRules):
+class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, TournamentChips, TournamentPlayRules,
+             TournamentLevels, TournamentSeats):
     """The table, hand after hand. Its parts by subject: cards (``card_flow``), chips and pucks (``chip_flow``),
     the dealer's taps (``dealer_taps``), the hand moving on (``hand_flow``); their state is kept here."""
 
@@ -76,11 +79,13 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
         self.moves = TableMoves(config.table.id)   # the floor's moves and breaks (engine/tournament_moves.py)
         self._entrants_init()                    # tournament tables: away, held and sold seats, rebuys
         self._chips_init()                       # tournament tables: chips that do not play, the chip race
+        self._levels_setup()                     # a tournament table's clock (engine/tournament_levels.py)
+        self._seats_setup()                      # its button draw and eliminations (engine/tournament_seats.py)
 
     # --- the one entry point -----------------------------------------------------------------------------
     def apply(self, event: ev.EngineInput) -> list[te.TableEvent]:
         t = event.t
-        out: list[te.TableEvent] = []
+        out: list[te.TableEvent] = [] if self.clock is None else self._clock_tick(t)   # a level may have ended
         h = self.hand
         running = h is not None and h.phase != "ended"
         if running:
@@ -236,10 +241,13 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
                 if button is not None:
                     return button
             return clockwise_from(self.last_button, entitled, self.seats)[0]
+        if self.drawn_button in entitled:
+            return self.drawn_button            # Tournaments 29: the draw for the button (engine/tournament_seats.py)
         return self.puck if self.puck is not None else entitled[0]
 
     def _start_hand(self, t: float) -> list[te.TableEvent]:
         out: list[te.TableEvent] = self._entrants_before_deal(t) if self._tournament_table() else []
+        out += self._tournament_hand_start(t) if self.config.is_tournament else []
         button = self._expected_button(self._entitled()) or (self.puck or 1)
         self.hand_no = (self.hand_no or self.hands_before) + 1
         # A table filled afresh has no "new player between the blinds" (Blinds 7): everyone with chips plays.
@@ -282,6 +290,8 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
         self.pot_leaving.clear()
         board = tuple(self.ledger.card(u) for u in h.board)
         out.append(te.HandEnded(t, h.number, outcome, pots, dict(stacks), board))
+        if outcome == "complete" and self.config.is_tournament:
+            out += self._eliminations(t, stacks)   # Tournaments 35 (engine/tournament_seats.py)
         self.last_hand = h
         return out
 
@@ -321,4 +331,4 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
             to_act=(hb.to_act if running and not h.decided else None), deck_id=self.deck_id, winners=winners,
             pot_winners=tuple(h.winners) if h is not None and h.decided else (),
             question=(hb.question.view() if running and hb.question is not None else self.stacks.question),
-            dealer=self.dealer, instruction=self.moves.view())
+            dealer=self.dealer, instruction=self.moves.view(), tournament=self._tournament_view())

@@ -38,8 +38,10 @@ class TournamentPlayRules:
         return self.tournament is not None or self.config.is_tournament
 
     def _tournament_level(self) -> int:
-        """The level playing now: the floor clock's, else the event's first level. The level clock of
-        engine/tournament_levels.py replaces this one function when it lands."""
+        """The level playing now: the engine's level clock (engine/tournament_levels.py) once it runs, else the
+        floor clock's (a table marked a tournament table without an event file has no clock), else the first."""
+        if self.clock_seen is not None:
+            return self.clock_seen.level
         return self.floor_level or 1
 
     def _players_left(self) -> int:
@@ -53,9 +55,9 @@ class TournamentPlayRules:
             return None
         a = e.action
         if a == "floor-clock":
-            old = self._tournament_level()
             self._floor_clock_seen(e)
-            return self._level_changed(e.t, old, self._tournament_level())
+            # the level clock follows the floor; a level it leaves prompts its colour-ups (_clock_tick)
+            return self._floor_clock(e)
         if a in ("sign-in", "deck-damaged"):
             self._dealer_changed(e)
             return [] if a == "deck-damaged" else None

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine.antes import short_post_ruling
+from ..engine.antes import Post, forced_posts, short_post_ruling   # the posting order: one home, the engine's
 from .ruling import Ruling, card_order, clockwise
 
 
@@ -68,42 +68,6 @@ def check_blinds(expected: Positions, small_blind: int | None, big_blind: int, a
                       "the hand plays on, fix them next deal", (expected.big_blind,))
     return Ruling(rule, "dealer", "misdeal", f"Blinds misplaced before any action: misdeal; should be {where}",
                   (expected.big_blind,))
-
-
-@dataclass(frozen=True, slots=True)
-class Post:
-    seat: int
-    what: str                   # "ante", "small blind", "big blind", "big blind ante"
-    due: int
-    amount: int                 # what the player put in: all they had when short
-    all_in: bool
-
-
-def forced_posts(stacks: dict[int, int], small_blind: int | None, big_blind: int,
-                 level_amounts: tuple[int, int, int, int]) -> list[Post]:
-    """Every forced post of a deal, in order, for ``level_amounts`` (small blind, big blind, ante, big blind
-    ante). A player short of a post puts in what they have and is all-in for it (Tournaments 19); the engine
-    makes the side pot from the amounts. Antes come before the blinds; the big blind is posted before the
-    big-blind ante, so a short big blind's chips play as the blind."""
-    sb, bb, ante, bb_ante = level_amounts
-    left = dict(stacks)
-    posts: list[Post] = []
-
-    def post(seat: int, what: str, due: int) -> None:
-        if due <= 0 or seat not in left:
-            return
-        amount = min(due, left[seat])
-        left[seat] -= amount
-        if amount or due:
-            posts.append(Post(seat, what, due, amount, left[seat] == 0))
-
-    for seat in sorted(stacks):
-        post(seat, "ante", ante)
-    if small_blind is not None:
-        post(small_blind, "small blind", sb)
-    post(big_blind, "big blind", bb)
-    post(big_blind, "big blind ante", bb_ante)
-    return [p for p in posts if p.amount or p.due]
 
 
 def short_post_rulings(posts: list[Post]) -> tuple[Ruling, ...]:

@@ -74,7 +74,7 @@ def test_the_string_bet_counts_only_the_first_move_of_a_raise_said_without_its_a
     assert found(events, "tournament.23")[0].ruling.endswith("return the 100.")
 
 
-RACE = ('tap floor-clock detail {"level":2,"players_left":30}\nleave 3\nsit 3 10\n'
+RACE = ('tap floor-clock detail {"level":2,"left":1200,"running":true,"players_left":30}\nleave 3\nsit 3 10\n'
         "chips 5x3 -> bet1\nchips 5x2 -> bet3\ncard As shoe -> seat1 face up\n"
         "card 9s shoe -> seat1 face up\ncard 4d shoe -> seat1 face up\n{seat3}chip-race\n")
 
@@ -138,7 +138,7 @@ def test_a_clock_payload_that_does_not_read_is_counted_and_changes_nothing():
 
 
 def test_a_race_never_run_ends_with_the_next_deal_and_a_raced_off_chip_then_does_not_play():
-    pipe, events = play('tap floor-clock detail {"level":2,"players_left":30}\n'
+    pipe, events = play('tap floor-clock detail {"level":2,"left":1200,"running":true,"players_left":30}\n'
                         "chips 50 -> bet1\nchips 100 -> bet3\ndeal hole cards\nchips 100 5 -> bet5\nwait 1s\nheartbeat\n")
     assert pipe.engine.race is None
     assert [f.outcome for f in found(events, "tournament.8a")] == ["continues", "wager-corrected"]

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Iterator, Sequence
+from typing import TYPE_CHECKING
 
 from ...config import Config
 from ...engine import inputs as ev
@@ -34,16 +35,24 @@ from .outcome import IRREGULARITIES, SimulatedHand, SimulatorError
 from .referee import VARIANTS
 from .session import Session
 
+if TYPE_CHECKING:   # the tournament package is imported only when a tournament is played (sim/tournament.py)
+    from ...tournament.config import Tournament
+    from .tournament import TournamentClock
+
 HEARTBEAT_PERIOD = 5.0   # seconds between the board's heartbeats in records()
 
 
 class Simulator:
     """Plays hands at one table. See the module docstring; ``irregularities`` is a chance per hand (float)
-    or a list of kinds (one per hand, in order); None takes ``config.simulator.irregularities``."""
+    or a list of kinds (one per hand, in order); None takes ``config.simulator.irregularities``.
+
+    With ``tournament`` the table plays that event (sim/tournament.py): entrants with the starting stack, the
+    draw for the button, hands at the clock's levels, busted players out, until one player has every chip."""
 
     def __init__(self, config: Config, registry: TagRegistry, seed: int | None = None,
                  irregularities: float | Sequence[str] | None = None, start: float = 0.0,
-                 stack_limit: int | None = None, unreadable_stacks: float | None = None) -> None:
+                 stack_limit: int | None = None, unreadable_stacks: float | None = None,
+                 tournament: Tournament | None = None) -> None:
         game = config.game
         if game.variant not in VARIANTS:
             raise SimulatorError(f"game.variant: the simulator plays {', '.join(VARIANTS)}, not {game.variant!r}")
@@ -71,6 +80,11 @@ class Simulator:
         else:
             self.planned = []
             self.rate = config.simulator.irregularities if irregularities is None else float(irregularities)
+        self.tournament = tournament
+        self.levels: TournamentClock | None = None
+        if tournament is not None:
+            from .tournament import TournamentClock
+            self.levels = TournamentClock(tournament)
         self.t = start
         self.hand_no = 0
         self.stacks: dict[int, int] = {}
@@ -87,16 +101,22 @@ class Simulator:
     # --- public API ----------------------------------------------------------------------------------
     def header(self) -> Header:
         hello = board_hello(self.config.table.seats)
-        return table_header(self.config, self.registry, hello={"protocol": f"{hello.protocol_major}.{hello.protocol_minor}",
-                             "firmware": ".".join(map(str, hello.firmware)),
-                             "zones": [p.zone_name(z) for z in hello.zones]})
+        return table_header(self.config, self.registry, tournament=self.tournament,
+                            hello={"protocol": f"{hello.protocol_major}.{hello.protocol_minor}",
+                                   "firmware": ".".join(map(str, hello.firmware)),
+                                   "zones": [p.zone_name(z) for z in hello.zones]})
 
     def play(self, n: int | None = None) -> Iterator[SimulatedHand]:
         """Play ``n`` hands (None: without end), one SimulatedHand each."""
         played = 0
-        while n is None or played < n:
+        while (n is None or played < n) and not self.finished:
             played += 1
             yield self._hand()
+
+    @property
+    def finished(self) -> bool:
+        """A tournament is over once one player holds every chip (a cash table never finishes)."""
+        return self.tournament is not None and not self.new_session and len(self.stacks) < 2
 
     def records(self, n: int | None = None) -> Iterator[Record]:
         """Log records of ``n`` hands: the board's HELLO first, heartbeats every few seconds, Rx per frame."""
@@ -149,9 +169,13 @@ class Simulator:
             self.chips.empty(seat)
             c.wait(0.5)
         self.stacks = {}
-        count = self.rng.randint(2, seats)
+        if self.tournament is not None:
+            from .tournament import entrants
+            count = entrants(self.tournament, seats)
+        else:
+            count = self.rng.randint(2, seats)
         for seat in sorted(self.rng.sample(range(1, seats + 1), count)):
-            amount = self._stack_size()
+            amount = self._stack_size() if self.tournament is None else self.tournament.starting_stack
             self.stacks[seat] = amount
             self.chips.fill(seat, amount)
             c.tap("sit", seat=seat, amount=amount)
@@ -159,7 +183,13 @@ class Simulator:
         if self.hand_no == 1:
             for card in self.cards:
                 c.enter("shoe", self.card_uid[card])
-        new_button = self.rng.choice(sorted(self.stacks))
+        if self.tournament is not None and self.hand_no == 1:
+            from .tournament import draw_for_button
+            c.wait(1.0)
+            new_button = draw_for_button(c, self.card_uid, self.rng.sample(self.cards, len(self.stacks)),
+                                         sorted(self.stacks))
+        else:
+            new_button = self.rng.choice(sorted(self.stacks))
         self._place_button(c, new_button)
         self.new_session = False
 
@@ -185,12 +215,12 @@ class Simulator:
         self.hand_no += 1
         c = SensedChoreography(self.registry, self.t, self._tags)
         kind = self._pick_irregularity()
-        if self.new_session or self._table_too_rich():
+        if self.new_session or (self.tournament is None and self._table_too_rich()):
             self._start_session(c)
         elif not self._keep_button:
             self._place_button(c, self._next_seat(self.button))
         self._keep_button = False
-        for seat in sorted(self.stacks):
+        for seat in sorted(self.stacks) if self.tournament is None else ():   # no rebuys in a freezeout
             if self.stacks[seat] == 0:
                 amount = self._stack_size()
                 self.stacks[seat] = amount
@@ -198,20 +228,29 @@ class Simulator:
                 c.tap("rebuy", seat=seat, amount=amount)
                 c.wait(1.0)
         c.wait(self.rng.uniform(1.0, 3.0))
-        hand = HandPlay(self._session(), c, kind)
+        config = self.config
+        if self.levels is not None:
+            from .tournament import at_level
+            config = at_level(config, self.levels.level_for_next_deal(c))
+        hand = HandPlay(self._session(config), c, kind)
         expected = hand.play()
+        if self.levels is not None:
+            self.levels.hand_dealt(c.inputs)
         if expected.outcome == "played":
             for seat, stack in expected.stacks.items():
                 self.stacks[seat] = stack
                 self.chips.colour_up(seat)
+                if stack == 0 and self.tournament is not None:
+                    del self.stacks[seat]      # busted: out of the event (the engine places the player)
+                    self.chips.empty(seat)
         else:
             self._keep_button = True  # a misdeal or void is redealt with the same button
         self.t = c.t + self.rng.uniform(2.0, 5.0)
         return SimulatedHand(self.hand_no, self.stack_reads.annotate(c.inputs), expected)
 
-    def _session(self) -> Session:
+    def _session(self, config: Config) -> Session:
         assert self.button is not None  # placed when the session started
-        return Session(self.config, self.registry, self.rng, self.structure, self.holes, self.deck, self.card_uid,
+        return Session(config, self.registry, self.rng, self.structure, self.holes, self.deck, self.card_uid,
                        tuple(self.cards), frozenset(self.shoe_uids), self.chips, dict(self.stacks), self.button,
                        self.hand_no)
 

@@ -1,0 +1,175 @@
+"""A tournament table's level clock in the engine (Tournaments 4, 6, 7). A part of :class:`engine.table.Engine`.
+
+The engine holds a :class:`dealerbox.tournament.clock.Clock`, started at the table's first deal or set by the
+floor's clock (a logged ``floor-clock`` input, so a replay sees what the live table saw). Time is only the
+inputs' timestamps. Each hand takes its level once, when it starts (Tournaments 7: a level that ends during a
+hand changes nothing in it), and the hand's blinds, ante and big-blind ante are that level's: the betting reads
+them from ``TableBetting.game`` as it reads a cash table's. When the clock enters a new level or a break the
+engine says so (``LevelStarted``, ``BreakStarted``, the ``tournament.6`` prompt); posts read from the chips
+that do not match the hand's level are ``tournament.7``; an entrant away since the start is reported to the
+floor at the next level or after half an hour (``tournament.4``).
+
+The tournament package validates with jsonschema, which a cash table never loads: it is imported here only
+when a tournament is played.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
+from . import events as te
+from . import inputs as ev
+from .misdeal import Ruling as EngineRuling
+from .state import TournamentView
+
+if TYPE_CHECKING:
+    from ..tournament.clock import Clock, ClockView
+    from ..tournament.config import Level
+    from ..tournament.ruling import Ruling
+
+FLOOR_CLOCK_FIELDS = {"level": int, "left": (int, float), "running": bool}
+
+
+class TournamentLevels:
+    """Mixed into :class:`engine.table.Engine`."""
+
+    def _levels_setup(self) -> None:
+        self.clock: Clock | None = None
+        self.clock_seen: ClockView | None = None    # the clock as last looked at: a change is a new level or break
+        self.hand_level: Level | None = None        # the level the running (or last) hand was dealt at
+        self.hand_stacks: dict[int, int] = {}       # stacks as the hand started, before any post
+        self.players_left: int | None = None        # in the whole event, from the floor's clock
+        self.tables_left: int | None = None
+        self.floor_clock_refused = 0                # floor clock payloads that could not be followed
+        self.absent: dict[int, tuple[float, int]] = {}   # seat away since the first deal -> (since, level then)
+
+    # --- the clock ---------------------------------------------------------------------------------------
+    def _clock_tick(self, t: float) -> list[te.TableEvent]:
+        """Look at the clock at ``t``: a new level or break is announced once (Tournaments 6)."""
+        self.clock = self.clock.at(t)             # time left is kept as of the last input: the view paints from it
+        view = self.clock.view(t)
+        before, self.clock_seen = self.clock_seen, view
+        out: list[te.TableEvent] = []
+        if before is None or (before.level, before.is_break) != (view.level, view.is_break):
+            out.append(self._period_event(t, view))
+            if before is not None:
+                from ..tournament.levels import level_prompt
+                out += self._tournament_rulings(t, [level_prompt(before, view)])
+                out += self._level_changed(t, before.level, view.level)   # chips coloured up: the race (8a)
+        if self.absent:
+            out += self._absent_reports(t, view)
+        return out
+
+    def _period_event(self, t: float, view: ClockView) -> te.TableEvent:
+        tid = self.tournament.id
+        if view.is_break:
+            return te.BreakStarted(t, self.hand_no, tid, view.level, view.left)
+        lv = view.current
+        return te.LevelStarted(t, self.hand_no, tid, lv.number, lv.small_blind, lv.big_blind, lv.ante,
+                               lv.big_blind_ante, view.left)
+
+    def _start_clock(self, t: float) -> list[te.TableEvent]:
+        from ..tournament.clock import Clock
+        self.clock = Clock.start(self.tournament, t)
+        return self._clock_tick(t)
+
+    def _floor_clock(self, e: ev.DealerInput) -> list[te.TableEvent]:
+        """The floor's clock payload (schemas/floor/clock.json): follow its level, time left and running. A
+        payload the clock cannot follow is counted and left aside; the table's own clock keeps running."""
+        if self.tournament is None:
+            return []
+        try:
+            payload = json.loads(e.detail or "")
+            for name, kind in FLOOR_CLOCK_FIELDS.items():
+                if not isinstance(payload.get(name), kind) or isinstance(payload.get(name), bool) != (kind is bool):
+                    raise ValueError(f"floor-clock: field {name!r} is missing or not a {kind}")
+            out: list[te.TableEvent] = [] if self.clock is not None else self._start_clock(e.t)
+            self.clock = self.clock.follow(e.t, payload["level"], float(payload["left"]), payload["running"],
+                                           bool(payload.get("is_break", False)))
+        except (ValueError, AttributeError, TypeError):
+            self.floor_clock_refused += 1
+            return []
+        for name in ("players_left", "tables_left"):
+            if isinstance(payload.get(name), int) and not isinstance(payload.get(name), bool):
+                setattr(self, name, payload[name])
+        return out + self._clock_tick(e.t)
+
+    # --- a hand at its level -----------------------------------------------------------------------------
+    def _level_for_hand(self, t: float) -> list[te.TableEvent]:
+        """A hand starts: take its level (Tournaments 7) and play its amounts; the first deal starts the clock."""
+        out: list[te.TableEvent] = []
+        if self.clock is None:
+            out += self._start_clock(t)
+        if self.hand_no is None and self.hands_before == 0:    # the event's first deal at this table
+            self.absent = {s: (t, self.clock.view(t).level) for s in self.away}   # away, dealt in (9)
+        lv = self.clock.level_for_deal(t)
+        self.hand_level = lv
+        self.betting.game = replace(self.config.game, small_blind=lv.small_blind, big_blind=lv.big_blind,
+                                    ante=lv.ante, big_blind_ante=lv.big_blind_ante, small_bet=lv.big_blind,
+                                    big_bet=2 * lv.big_blind)
+        return out
+
+    def _posts_at_level(self, t: float) -> list[te.TableEvent]:
+        """The first card left the shoe: every post read from the chips against the hand's level (Tournaments 7).
+        A short all-in post is right (Tournaments 19 says so); a post of another level is corrected."""
+        hb, lv = self.hb, self.hand_level
+        if lv is None or hb is None or hb.lost:
+            return []
+        from ..tournament.levels import wrong_level_posts
+        names = {"sb": "small blind", "bb": "big blind"}
+        posted: dict[tuple[int, str], int] = {}
+        for seat, (kind, _) in hb.required.items():
+            if kind in names and hb.seats[seat].posted == kind:
+                posted[(seat, names[kind])] = hb.seats[seat].wager
+        for seat, paid in hb.ante_paid.items():
+            posted[(seat, "big blind ante" if hb.big_blind_ante else "ante")] = paid
+        stacks = {s: self.hand_stacks.get(s, 0) for s in hb.order}
+        small = hb.positions.small_blind if hb.positions.small_blind in hb.seats else None
+        big = hb.positions.big_blind
+        if big is None:
+            return []
+        # a post not made at all is Blinds 10 (flagged as the deal starts); only posts put in are judged here
+        made = tuple(f"Seat {seat} posted {amount} as the {what};" for (seat, what), amount in posted.items())
+        # a post that put the player all in is Tournaments 19's, whatever the order its chips were read in
+        rulings = [r for r in wrong_level_posts(lv, posted, stacks, small, big)
+                   if r.ruling.startswith(made) and not hb.seats[r.seats[0]].all_in]
+        return self._tournament_rulings(t, rulings)
+
+    # --- Tournaments 4 -----------------------------------------------------------------------------------
+    def _absent_reports(self, t: float, view: ClockView) -> list[te.TableEvent]:
+        from ..tournament.levels import absent_entrant_report
+        out: list[te.TableEvent] = []
+        for seat, (since, level) in list(self.absent.items()):
+            if seat not in self.away:
+                del self.absent[seat]       # arrived: nothing to report
+                continue
+            r = absent_entrant_report(seat, since, level, t, view)
+            if r is not None:
+                del self.absent[seat]       # told once; the floor decides
+                out += self._tournament_rulings(t, [r])
+        return out
+
+    # --- rulings and the view ----------------------------------------------------------------------------
+    def _tournament_rulings(self, t: float, rulings: list[Ruling | None]) -> list[te.TableEvent]:
+        """Raise the tournament package's rulings as the engine raises its own (outcome applied)."""
+        return self._rulings(t, [EngineRuling(r.rule, r.outcome, r.ruling, r.seats, severity=r.severity)
+                                 for r in rulings if r is not None])
+
+    def _tournament_view(self) -> TournamentView | None:
+        """What the screen and the floor show of the event; None at a cash table or before the clock starts."""
+        if self.clock is None or self.clock_seen is None:
+            return None
+        c = self.clock_seen
+        lv, nxt = c.current, c.next
+        players = self.players_left
+        if players is None and len(self.tournament.tables) <= 1:
+            players = len(self._entitled())   # a single-table event: the table is the event
+        return TournamentView(
+            tournament=self.tournament.id, level=c.level, small_blind=lv.small_blind, big_blind=lv.big_blind,
+            ante=lv.ante, big_blind_ante=lv.big_blind_ante, left_s=self.clock.left, at=self.clock.since,
+            running=self.clock.running, on_break=c.is_break, next_level=nxt.number if nxt else None,
+            next_small_blind=nxt.small_blind if nxt else 0, next_big_blind=nxt.big_blind if nxt else 0,
+            next_ante=nxt.ante if nxt else 0, next_big_blind_ante=nxt.big_blind_ante if nxt else 0,
+            next_is_break=c.next_is_break, players_left=players, tables_left=self.tables_left)
