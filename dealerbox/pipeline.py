@@ -79,13 +79,14 @@ class Pipeline:
         return []  # headers, Tx and link-up change nothing at the table
 
     def feed_bytes(self, t: float, data: bytes) -> list[TableEvent]:
-        frames = self.decoder.feed(data)
-        if len(frames) == 1:   # the usual case: one tag frame already read once, nothing lost before it
-            m = frames[0].message
+        m = self.decoder.feed_known(data)
+        if m is not None:   # the usual chunk: one in-order frame of a body read before
             reading = self._readings.get(id(m))
-            if reading is not None and reading[0] is m and not frames[0].gap:
+            if reading is not None and reading[0] is m:   # a known tag's reading: one dict hit, one input
                 return self.engine.apply(reading[1](t, *reading[2]))
-        return self._apply_all([e for frame in frames for e in self.sensor_events(t, frame)])
+            return self._apply_all(self._readings_of(t, m, 0))
+        frames = self.decoder.feed(data)
+        return self._apply_all([e for frame in frames for e in self._readings_of(t, frame.message, frame.gap)])
 
     def _apply_all(self, sensor_events: list[ev.SensorEvent]) -> list[TableEvent]:
         out: list[TableEvent] = []
@@ -98,14 +99,16 @@ class Pipeline:
 
     def sensor_events(self, t: float, frame: p.Frame) -> list[ev.SensorEvent]:
         """Interpret one frame: look its tag up, name its zone."""
-        m = frame.message
+        return self._readings_of(t, frame.message, frame.gap)
+
+    def _readings_of(self, t: float, m: p.Message, gap: int) -> list[ev.SensorEvent]:
         reading = self._readings.get(id(m))
         if reading is not None and reading[0] is m:
             event = reading[1](t, *reading[2])
-            return [ev.FramesLost(t, frame.gap, "sequence-gap"), event] if frame.gap else [event]
+            return [ev.FramesLost(t, gap, "sequence-gap"), event] if gap else [event]
         out: list[ev.SensorEvent] = []
-        if frame.gap:
-            out.append(ev.FramesLost(t, frame.gap, "sequence-gap"))
+        if gap:
+            out.append(ev.FramesLost(t, gap, "sequence-gap"))
         if isinstance(m, p.TagArrived | p.TagLeft | p.CardFace):
             tag = self._tags.get(m.uid)
             if tag is None:
