@@ -107,3 +107,13 @@ def test_the_known_frame_shortcut_refuses_what_it_must_not_take():
     assert d.feed_known(p.encode_frame(1, p.Hello(2, 0, (2, 0, 0), (0, 3)))) is None   # a HELLO resets state
     assert d.feed_known(p.encode_frame(1, p.TagArrived(3, UID))) == p.TagArrived(3, UID)
     assert d.counters.frames == 2 and d.counters.bytes == 2 * len(first)
+
+
+def test_the_pipelines_quick_inputs_are_the_engines_own():
+    from dealerbox.pipeline import quick_constructor
+    tag = demo_registry().lookup(bytes.fromhex(next(iter(demo_registry().decks[0].cards))))
+    for cls, args in ((ev.ZoneEntered, (1.5, "seat3", tag)), (ev.ZoneLeft, (2.0, "shoe", tag)),
+                      (ev.CardFaceSensed, (2.5, "shoe", tag, True))):
+        made = quick_constructor(cls)(*args)
+        assert type(made) is cls and made == cls(*args) and hash(made) == hash(cls(*args))
+    assert quick_constructor(ev.DealerInput) is ev.DealerInput   # a __post_init__ and defaults: left alone
