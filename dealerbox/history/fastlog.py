@@ -139,8 +139,8 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True)
                 if first_t is None:
                     first_t = t
                 last_t = t
-                for event in pipeline.feed_bytes(t, chunk):
-                    done = book.feed(event)
+                for event in feed_bytes(t, chunk):
+                    done = book_feed(event)
                     if done is not None:
                         got.hands.append(done)
                 continue
@@ -157,6 +157,7 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True)
                     pipeline = Pipeline.from_header(entry)
                     table, stakes = table_of(entry), stakes_of(entry.config)
                     book = HandBook(table, stakes, reveal)
+                    feed_bytes, book_feed = pipeline.feed_bytes, book.feed   # once, not once a line
                     got = LogHands(path, table, created_of(entry), stakes, [], dealer_of(entry.config))
                     check.created = entry.created
                 continue

@@ -159,6 +159,12 @@ class _Open:
     last_t: float = 0.0
 
 
+# The events a summary is built from; every other event only moves the open hand's last time.
+READ_EVENTS = (e.HandStarted, e.PlayerSeated, e.PlayerLeft, e.StackChanged, e.FindingRaised, e.ActionTaken,
+               e.BoardCardDealt, e.CardDealt, e.HandShown, e.HandEnded)
+_READS: dict[type, bool] = {}   # event type -> whether it is (a subclass of) one of READ_EVENTS
+
+
 class HandBook:
     """Reads table events in order and hands back a :class:`HandSummary` when a hand ends.
 
@@ -179,6 +185,12 @@ class HandBook:
         cur = self.current
         if cur is not None:
             cur.last_t = event.t
+        kind = type(event)
+        read = _READS.get(kind)
+        if read is None:
+            read = _READS[kind] = issubclass(kind, READ_EVENTS)
+        if not read:   # most events (chips moving, cards burnt or mucked): one look-up, not ten isinstance checks
+            return None
         if isinstance(event, e.HandStarted):
             done = self.flush()
             self.current = _Open(event, {s: self.stacks.get(s, 0) for s in event.seats})
@@ -252,8 +264,7 @@ def summarise(events, table: str = "", stakes: Stakes | None = None, reveal: boo
 
 # The events a HandBook reads, by the name their JSON form carries (``to_dict``: the floor's event topic, the
 # dashboard's store, ``replay --jsonl``); everything else in such a stream is skipped.
-_READ = {cls.__name__: cls for cls in (e.HandStarted, e.PlayerSeated, e.PlayerLeft, e.StackChanged, e.FindingRaised,
-                                       e.ActionTaken, e.BoardCardDealt, e.CardDealt, e.HandShown, e.HandEnded)}
+_READ = {cls.__name__: cls for cls in READ_EVENTS}
 _SEAT_KEYED = ("blinds", "stacks")        # JSON object keys are text; the engine's are seat numbers
 _SEQUENCES = ("seats", "cards", "board")
 

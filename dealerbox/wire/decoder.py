@@ -25,6 +25,8 @@ _TYPES = p.MESSAGE_TYPES
 _VERSIONED = p.VERSIONED_TYPES
 _HELLO = p.MSG_HELLO
 _HEADER = p.FRAME_HEADER_LEN
+_CRC_INIT = p.CRC16_INIT
+_SEQ_MODULO = p.SEQ_MODULO
 _ONE_FRAME = p.FRAME_MAX_ENCODED + 1  # the longest chunk that can be one whole frame and its delimiter
 _KNOWN_MAX = 32768  # bodies remembered (a few MB): 500 simulated hands show 16,000 (zone, tag) pairs
 
@@ -123,7 +125,7 @@ class FrameDecoder:
             raw = _cobs_decode(data[:-1])
         except _CobsError:
             return None
-        if len(raw) < _MIN_RAW or _crc(raw[:-2], p.CRC16_INIT) != raw[-2] | raw[-1] << 8:
+        if len(raw) < _MIN_RAW or _crc(raw[:-2], _CRC_INIT) != raw[-2] | raw[-1] << 8:
             return None
         seq = raw[1] | raw[2] << 8
         mtype = raw[0]
@@ -132,7 +134,7 @@ class FrameDecoder:
         message = self._known.get((mtype, raw[_HEADER:-2]))
         if message is None:
             return None
-        self._next_seq = (seq + 1) % p.SEQ_MODULO
+        self._next_seq = (seq + 1) % _SEQ_MODULO
         c = self.counters
         c.bytes += n
         c.frames += 1
@@ -197,7 +199,7 @@ class FrameDecoder:
             c.garbage_bytes += len(chunk)
             return None
         # Inline of protocol.parse_raw: this is the hot path (one call per frame).
-        if _crc(raw[:-2], p.CRC16_INIT) != raw[-2] | raw[-1] << 8:
+        if _crc(raw[:-2], _CRC_INIT) != raw[-2] | raw[-1] << 8:
             c.bad_crc += 1
             c.garbage_bytes += len(chunk)
             return self._recover_hello(chunk)
@@ -205,7 +207,7 @@ class FrameDecoder:
         seq = raw[1] | raw[2] << 8
         # The CRC vouches for the sequence number even when the type or body is unusable.
         if seq == self._next_seq:   # in order (nearly every frame): nothing lost, nothing restarted
-            self._next_seq = (seq + 1) % p.SEQ_MODULO
+            self._next_seq = (seq + 1) % _SEQ_MODULO
             gap = 0
         else:
             gap = self._sequence(mtype, seq)
