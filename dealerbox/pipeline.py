@@ -13,6 +13,8 @@ and a live port go through exactly the same code.
 
 from __future__ import annotations
 
+import dataclasses
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from .config import Config, from_dict
@@ -34,9 +36,47 @@ if TYPE_CHECKING:
 READ_STATE_NAMES = {p.ZONE_READ_COMPLETE: "complete", p.ZONE_READ_UNCERTAIN: "uncertain",
                     p.ZONE_READ_UNREADABLE: "unreadable"}
 
+
+def quick_constructor(cls: type) -> Callable[..., ev.SensorEvent]:
+    """A constructor for a frozen, slotted input with three or four fields that sets the slots directly: the
+    same object the dataclass' ``__init__`` makes (same type, same fields), at about half the cost, since that
+    ``__init__`` goes through ``object.__setattr__`` field by field. The pipeline builds one input per frame.
+    Any other class (a ``__post_init__``, defaults, no slots) gets its own constructor back."""
+    names = [f.name for f in dataclasses.fields(cls)]
+    if hasattr(cls, "__post_init__") or not hasattr(cls, "__slots__") or len(names) not in (3, 4) \
+            or any(f.default is not dataclasses.MISSING or f.default_factory is not dataclasses.MISSING
+                   for f in dataclasses.fields(cls)):
+        return cls
+    new = object.__new__
+    setters = [getattr(cls, name).__set__ for name in names]
+    if len(setters) == 3:
+        a, b, c = setters
+
+        def make3(x: object, y: object, z: object) -> ev.SensorEvent:
+            o = new(cls)
+            a(o, x)
+            b(o, y)
+            c(o, z)
+            return o
+        return make3
+    a, b, c, d = setters
+
+    def make4(w: object, x: object, y: object, z: object) -> ev.SensorEvent:
+        o = new(cls)
+        a(o, w)
+        b(o, x)
+        c(o, y)
+        d(o, z)
+        return o
+    return make4
+
+
 # The sensor input each tag message becomes, and how many readings a pipeline remembers (the decoder's bound).
-_READING_OF: dict[type, type] = {p.TagArrived: ev.ZoneEntered, p.TagLeft: ev.ZoneLeft, p.CardFace: ev.CardFaceSensed}
+_READING_OF: dict[type, Callable[..., ev.SensorEvent]] = {p.TagArrived: quick_constructor(ev.ZoneEntered),
+                                               p.TagLeft: quick_constructor(ev.ZoneLeft),
+                                               p.CardFace: quick_constructor(ev.CardFaceSensed)}
 _READINGS_MAX = 32768
+_Reading = tuple[str, Tag] | tuple[str, Tag, bool]   # a tag input's fields after t: zone, tag (, face up)
 
 
 class Pipeline:
@@ -53,7 +93,7 @@ class Pipeline:
         # A tag frame's reading (input type, zone, tag) by the decoder's message it came from: the decoder hands
         # the same message object for the same body, so a chip's hundredth arrival costs one dict look-up.
         # The message is kept in the entry, so its id cannot be reused while the entry lives.
-        self._readings: dict[int, tuple[p.Message, type, tuple[str, Tag] | tuple[str, Tag, bool]]] = {}
+        self._readings: dict[int, tuple[p.Message, Callable[..., ev.SensorEvent], _Reading]] = {}
 
     @classmethod
     def from_header(cls, header: Header) -> "Pipeline":
@@ -79,13 +119,14 @@ class Pipeline:
         return []  # headers, Tx and link-up change nothing at the table
 
     def feed_bytes(self, t: float, data: bytes) -> list[TableEvent]:
-        frames = self.decoder.feed(data)
-        if len(frames) == 1:   # the usual case: one tag frame already read once, nothing lost before it
-            m = frames[0].message
+        m = self.decoder.feed_known(data)
+        if m is not None:   # the usual chunk: one in-order frame of a body read before
             reading = self._readings.get(id(m))
-            if reading is not None and reading[0] is m and not frames[0].gap:
+            if reading is not None and reading[0] is m:   # a known tag's reading: one dict hit, one input
                 return self.engine.apply(reading[1](t, *reading[2]))
-        return self._apply_all([e for frame in frames for e in self.sensor_events(t, frame)])
+            return self._apply_all(self._readings_of(t, m, 0))
+        frames = self.decoder.feed(data)
+        return self._apply_all([e for frame in frames for e in self._readings_of(t, frame.message, frame.gap)])
 
     def _apply_all(self, sensor_events: list[ev.SensorEvent]) -> list[TableEvent]:
         out: list[TableEvent] = []
@@ -98,14 +139,16 @@ class Pipeline:
 
     def sensor_events(self, t: float, frame: p.Frame) -> list[ev.SensorEvent]:
         """Interpret one frame: look its tag up, name its zone."""
-        m = frame.message
+        return self._readings_of(t, frame.message, frame.gap)
+
+    def _readings_of(self, t: float, m: p.Message, gap: int) -> list[ev.SensorEvent]:
         reading = self._readings.get(id(m))
         if reading is not None and reading[0] is m:
             event = reading[1](t, *reading[2])
-            return [ev.FramesLost(t, frame.gap, "sequence-gap"), event] if frame.gap else [event]
+            return [ev.FramesLost(t, gap, "sequence-gap"), event] if gap else [event]
         out: list[ev.SensorEvent] = []
-        if frame.gap:
-            out.append(ev.FramesLost(t, frame.gap, "sequence-gap"))
+        if gap:
+            out.append(ev.FramesLost(t, gap, "sequence-gap"))
         if isinstance(m, p.TagArrived | p.TagLeft | p.CardFace):
             tag = self._tags.get(m.uid)
             if tag is None:

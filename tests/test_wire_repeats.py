@@ -61,3 +61,59 @@ def test_the_pipeline_reads_a_known_tag_the_same_each_time_and_counts_every_unkn
     assert [s[0].t for s in seen] == [0.0, 1.0, 2.0]
     assert {s[0].tag for s in seen} == {registry.lookup(card_uid)} and seen[0][0].zone == "shoe"
     assert pipe.unknown_tags == 3
+
+
+def _stream() -> list[bytes]:
+    """Chunks as a table sends them, with every case the shortcut must hand back to ``feed``: a HELLO, a
+    body never read before, a sequence gap, a bad CRC, a frame cut across two reads and two frames in one."""
+    hello = p.encode_frame(0, p.Hello(2, 0, (2, 0, 0), (0, 3)))
+    enc = p.Encoder()
+    enc.encode(p.Heartbeat(1, 0, 0))   # frame 0 is the HELLO above
+    chunks = [hello] + [enc.encode(p.TagArrived(3, UID)) for _ in range(3)]
+    enc.encode(p.TagLeft(3, UID))      # lost on the way: a gap
+    chunks += [enc.encode(p.TagLeft(3, UID)), enc.encode(p.TagArrived(3, UID))]
+    bad = bytearray(enc.encode(p.TagLeft(3, UID)))
+    bad[3] ^= 0x40                     # a bit flipped on the line
+    chunks.append(bytes(bad))
+    whole = enc.encode(p.TagArrived(3, UID)) + enc.encode(p.TagLeft(3, UID))
+    chunks += [whole[:3], whole[3:], enc.encode(p.Heartbeat(5, 1, 0)), enc.encode(p.TagArrived(3, UID))]
+    return chunks
+
+
+def test_the_known_frame_shortcut_reads_and_counts_exactly_as_feed_does():
+    plain, quick = FrameDecoder(), FrameDecoder()
+    read_plain, read_quick, shortcuts = [], [], 0
+    for chunk in _stream():
+        read_plain += [(f.message, f.gap) for f in plain.feed(chunk)]
+        m = quick.feed_known(chunk)
+        if m is None:
+            read_quick += [(f.message, f.gap) for f in quick.feed(chunk)]
+        else:
+            shortcuts += 1
+            read_quick.append((m, 0))
+    assert read_quick == read_plain
+    assert quick.counters == plain.counters
+    assert quick.counters.bad_cobs + quick.counters.bad_crc == 1 and quick.counters.seq_gaps >= 1
+    assert shortcuts >= 4   # the repeats in order took the shortcut; the HELLO, gap, damage and cut frame did not
+
+
+def test_the_known_frame_shortcut_refuses_what_it_must_not_take():
+    d = FrameDecoder()
+    first = p.encode_frame(0, p.TagArrived(3, UID))
+    assert d.feed_known(first) is None                     # never read before
+    assert d.feed(first) != []
+    assert d.feed_known(p.encode_frame(2, p.TagArrived(3, UID))) is None    # out of order: feed counts the gap
+    assert d.feed_known(p.encode_frame(1, p.TagArrived(3, UID))[:-1]) is None   # no delimiter: a partial frame
+    assert d.feed_known(p.encode_frame(1, p.Hello(2, 0, (2, 0, 0), (0, 3)))) is None   # a HELLO resets state
+    assert d.feed_known(p.encode_frame(1, p.TagArrived(3, UID))) == p.TagArrived(3, UID)
+    assert d.counters.frames == 2 and d.counters.bytes == 2 * len(first)
+
+
+def test_the_pipelines_quick_inputs_are_the_engines_own():
+    from dealerbox.pipeline import quick_constructor
+    tag = demo_registry().lookup(bytes.fromhex(next(iter(demo_registry().decks[0].cards))))
+    for cls, args in ((ev.ZoneEntered, (1.5, "seat3", tag)), (ev.ZoneLeft, (2.0, "shoe", tag)),
+                      (ev.CardFaceSensed, (2.5, "shoe", tag, True))):
+        made = quick_constructor(cls)(*args)
+        assert type(made) is cls and made == cls(*args) and hash(made) == hash(cls(*args))
+    assert quick_constructor(ev.DealerInput) is ev.DealerInput   # a __post_init__ and defaults: left alone

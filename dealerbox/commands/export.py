@@ -63,7 +63,7 @@ def run(args: argparse.Namespace) -> int:
     sections, failed, hands, other = [], 0, 0, 0
     for log in args.logs:
         try:
-            got = read_hands_fast(log, reveal=args.reveal_hole_cards).hands
+            got = read_hands_fast(log, reveal=args.reveal_hole_cards, verify=False).hands   # audit verifies
         except (LogError, ConfigError, EnrolmentError, OSError) as e:
             print(f"dealerbox export: {log}: {e}; skipped, the other logs are exported", file=sys.stderr)
             failed += 1

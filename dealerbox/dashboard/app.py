@@ -24,6 +24,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
+from ..history.summary import pot_lines, summary_of_hand
 from . import auth
 from .render import environment, inert, tile
 from .service import Dashboard
@@ -195,7 +196,9 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
     async def hand_page(request: Request) -> Response:
         site, table, hand = request.path_params["site"], request.path_params["table"], request.path_params["hand"]
         events = dash.store.hand(site, table, hand)
-        return page(request, "hand.html", site=site, table=table, hand=hand, events=events,
+        summary = summary_of_hand(events, table, hand)   # the same summary as the PHH export and the screen
+        return page(request, "hand.html", site=site, table=table, hand=hand, events=events, summary=summary,
+                    pot_lines=pot_lines(summary.pots) if summary else [],
                     events_json=json.dumps(events), alerts=dash.store.alerts(site=site, table=table, limit=2000))
 
     @viewer

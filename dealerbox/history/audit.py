@@ -112,6 +112,7 @@ def audit_room(paths: list[str], jobs: int | None = None,
     """Every log audited, in parallel over ``jobs`` processes (default: every core), biggest logs first."""
     jobs = max(1, jobs or os.cpu_count() or 1)
     order = sorted(paths, key=lambda p: -_size(p))
+    from . import fastlog  # noqa: F401  (imported before the workers fork: they inherit it instead of importing it)
     results: dict[str, LogAudit] = {}
     pool = ProcessPoolExecutor(max_workers=min(jobs, len(order))) if jobs > 1 and len(order) > 1 else None
     try:

@@ -115,6 +115,37 @@ class HandSummary:
     def floor_findings(self) -> tuple[Finding, ...]:
         return tuple(f for f in self.findings if f.severity == "floor")
 
+    @property
+    def result(self) -> HandResult:
+        """What every view of the hand says first (export, screen, dashboard): see :class:`HandResult`."""
+        return HandResult(self.hand, self.outcome, tuple(p.amount for p in self.pots),
+                          {s: n for s, n in sorted(self.winnings.items()) if n},
+                          tuple(f.rule for f in self.findings))
+
+
+@dataclass(frozen=True, slots=True)
+class HandResult:
+    """A hand's outcome in the words all three views use: the PHH export (``hand``, ``_outcome``, ``_pots``,
+    ``winnings``, ``_rules``), the dealer's hand history on the screen and the floor dashboard's hand page."""
+    hand: int
+    outcome: str
+    pots: tuple[int, ...]          # each pot's amount, main pot first
+    winnings: dict[int, int]       # seat -> chips won, seats that won something, in seat order
+    rules: tuple[str, ...]         # the findings' rule ids, in the order raised
+
+
+def pot_name(index: int) -> str:
+    return "Main pot" if index == 0 else f"Side pot {index}"
+
+
+def pot_line(index: int, pot: e.Pot) -> str:
+    """A pot as the screen and the dashboard print a hand's result: ``Main pot 15 to S3``."""
+    return f"{pot_name(index)} {pot.amount} to {' '.join(f'S{s}' for s in pot.winners) or '-'}"
+
+
+def pot_lines(pots: tuple[e.Pot, ...]) -> list[str]:
+    return [pot_line(i, p) for i, p in enumerate(pots)]
+
 
 @dataclass
 class _Open:
@@ -126,6 +157,12 @@ class _Open:
     shown: list[Showing] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     last_t: float = 0.0
+
+
+# The events a summary is built from; every other event only moves the open hand's last time.
+READ_EVENTS = (e.HandStarted, e.PlayerSeated, e.PlayerLeft, e.StackChanged, e.FindingRaised, e.ActionTaken,
+               e.BoardCardDealt, e.CardDealt, e.HandShown, e.HandEnded)
+_READS: dict[type, bool] = {}   # event type -> whether it is (a subclass of) one of READ_EVENTS
 
 
 class HandBook:
@@ -148,6 +185,12 @@ class HandBook:
         cur = self.current
         if cur is not None:
             cur.last_t = event.t
+        kind = type(event)
+        read = _READS.get(kind)
+        if read is None:
+            read = _READS[kind] = issubclass(kind, READ_EVENTS)
+        if not read:   # most events (chips moving, cards burnt or mucked): one look-up, not ten isinstance checks
+            return None
         if isinstance(event, e.HandStarted):
             done = self.flush()
             self.current = _Open(event, {s: self.stacks.get(s, 0) for s in event.seats})
@@ -217,3 +260,52 @@ def summarise(events, table: str = "", stakes: Stakes | None = None, reveal: boo
     if last is not None:
         out.append(last)
     return out
+
+
+# The events a HandBook reads, by the name their JSON form carries (``to_dict``: the floor's event topic, the
+# dashboard's store, ``replay --jsonl``); everything else in such a stream is skipped.
+_READ = {cls.__name__: cls for cls in READ_EVENTS}
+_SEAT_KEYED = ("blinds", "stacks")        # JSON object keys are text; the engine's are seat numbers
+_SEQUENCES = ("seats", "cards", "board")
+
+
+def _pot(d: dict) -> e.Pot:
+    return e.Pot(int(d["amount"]), tuple(d.get("eligible", ())), tuple(d.get("winners", ())),
+                 {int(k): int(v) for k, v in (d.get("shares") or {}).items()})
+
+
+def events_from_dicts(rows) -> list[e.TableEvent]:
+    """The table events a :class:`HandBook` reads, rebuilt from their JSON form, so a view that only has the
+    JSON (the floor dashboard) summarises a hand with the very code the export uses. A row that does not fit
+    its event (a field missing or of the wrong kind) is left out, never guessed at."""
+    out: list[e.TableEvent] = []
+    for row in rows:
+        cls = _READ.get(row.get("event")) if isinstance(row, dict) else None
+        if cls is None:
+            continue
+        try:
+            kwargs = {}
+            for f in cls.__dataclass_fields__.values():
+                if f.name not in row:
+                    continue   # a default (blinds, board) or a missing field the constructor names below
+                v = row[f.name]
+                if f.name in _SEAT_KEYED:
+                    v = {int(k): int(x) for k, x in v.items()}
+                elif f.name == "pots":
+                    v = tuple(_pot(p) for p in v)
+                elif f.name in _SEQUENCES and v is not None:
+                    v = tuple(v)
+                kwargs[f.name] = v
+            out.append(cls(**kwargs))
+        except (TypeError, ValueError, KeyError, AttributeError):
+            continue
+    return out
+
+
+def summary_of_hand(rows, table: str, hand: int) -> HandSummary | None:
+    """Hand ``hand``'s summary from its events' JSON form (the floor dashboard's stored events), or None when
+    they hold no start of that hand."""
+    for summary in summarise(events_from_dicts(rows), table):
+        if summary.hand == hand:
+            return summary
+    return None

@@ -94,3 +94,19 @@ def test_a_log_that_starts_with_an_rx_record_is_one_clear_error(rotated, tmp_pat
     piece.write_text(rx + "".join(lines[:3]))
     with pytest.raises(LogError, match="line 1 is not a dealerbox log header"):
         read_hands_fast(piece)
+
+
+def test_hands_only_reading_skips_the_chain_and_never_says_intact(rotated, tmp_path):
+    checked, hands_only = read_hands_fast(rotated), read_hands_fast(rotated, verify=False)
+    assert hands_only.hands.hands == checked.hands.hands and hands_only.hands.stray == checked.hands.stray
+    assert checked.check.intact and not hands_only.check.intact and not hands_only.check.verified
+    log = copy_log(rotated, tmp_path)
+    lines = log.read_text().splitlines()
+    rec = json.loads(lines[50])
+    rec["t"] += 0.25                                   # an edit only the chain can see
+    lines[50] = json.dumps(rec, separators=(",", ":"))
+    lines[60] = "{not json"                            # damage any reader sees
+    log.write_text("\n".join(lines) + "\n")
+    edited = read_hands_fast(log, verify=False)
+    assert edited.check.damaged == 1 and not edited.check.intact
+    assert edited.hands.hands == read_hands_fast(log).hands.hands

@@ -4,6 +4,10 @@ the bounded store of recent events the screen draws from.
 Pure: events in, lines out. Hole cards are never in a line unless the event already made them public
 (a face-up deal, a hand shown at showdown); ``CardDealt`` and ``CardBurned`` of hidden cards say only that
 a card moved.
+
+A hand's result (its outcome, its pots and who won them) is read from the hand's
+:class:`dealerbox.history.summary.HandSummary`, the one the PHH export and the floor dashboard's hand page read,
+so the three never tell a hand differently.
 """
 
 from __future__ import annotations
@@ -14,12 +18,9 @@ from dataclasses import dataclass, field
 from typing import Iterable, Iterator
 
 from ...engine import events as te
+from ...history.summary import HandBook, HandSummary, pot_line, pot_lines, pot_name  # noqa: F401  (pot_name moved)
 
 POT_NAMES = ("Main pot",)
-
-
-def pot_name(index: int) -> str:
-    return "Main pot" if index == 0 else f"Side pot {index}"
 
 
 def seats_text(seats: Iterable[int]) -> str:
@@ -38,6 +39,7 @@ class HandRecord:
     hand: int | None
     outcome: str | None = None      # set once HandEnded arrives
     lines: list[Line] = field(default_factory=list)
+    summary: HandSummary | None = None   # the hand's summary once it ended (when its start is still kept)
 
     @property
     def title(self) -> str:
@@ -66,7 +68,7 @@ def describe(e: te.TableEvent) -> Line | None:
         case te.HandShown():
             text = f"S{e.seat} shows {' '.join(e.cards)}" + (f": {e.rank}" if e.rank else "")
         case te.PotAwarded():
-            text = f"{pot_name(e.index)} {e.pot.amount} to {seats_text(e.pot.winners)}"
+            text = pot_line(e.index, e.pot)
         case te.HandEnded():
             text = f"Hand ended: {e.outcome}"
         case te.FindingRaised():
@@ -97,15 +99,26 @@ def describe(e: te.TableEvent) -> Line | None:
 
 
 def hand_records(events: Iterable[te.TableEvent], keep: int = 4) -> list[HandRecord]:
-    """The last ``keep`` hands (newest first), each with its lines in time order."""
+    """The last ``keep`` hands (newest first), each with its lines in time order. A hand's pots and outcome
+    come from its summary (history.summary), as the export and the dashboard print them."""
     records: dict[int | None, HandRecord] = {}
+    book = HandBook()
     for e in events:
         hand = getattr(e, "hand", None)
         record = records.get(hand)
         if record is None:
             record = records[hand] = HandRecord(hand)
+        done = book.feed(e)
+        if isinstance(e, te.PotAwarded):
+            continue   # said with the hand's end, from its summary
         if isinstance(e, te.HandEnded):
-            record.outcome = e.outcome
+            if done is not None and done.hand == hand:
+                record.summary = done
+            outcome, pots = (done.outcome, done.pots) if record.summary is not None else (e.outcome, e.pots)
+            record.outcome = outcome
+            record.lines += [Line(e.t, text) for text in pot_lines(pots)]
+            record.lines.append(Line(e.t, f"Hand ended: {outcome}"))
+            continue
         line = describe(e)
         if line is not None:
             record.lines.append(line)
