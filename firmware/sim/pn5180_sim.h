@@ -24,6 +24,9 @@
 #include <stdint.h>
 
 #define PN_SIM_MAX_TAGS 128
+/* A slot with a reply: t1 (320 us), then the chip's SOF (56.6 us) is heard; the whole reply is over at 4.4 ms. */
+#define PN_SIM_SOF_US 380
+#define PN_SIM_REPLY_US 4400
 
 typedef struct {
     uint64_t uid[PN_SIM_MAX_TAGS]; /* UID as a number: the least significant byte goes first on air */
@@ -35,6 +38,7 @@ typedef struct {
     int busy_stuck;  /* BUSY stays high */
     int stall;       /* replies begin and never end: neither RX_IRQ nor TIMER1_IRQ */
     uint64_t now_us, done_at_us; /* now, and when the exchange under way ends */
+    uint64_t sof_at_us; int sof_pending; /* when its reply's SOF is heard (RX_SOF_IRQ), if one comes */
     uint32_t irq_pending, rx_pending; /* IRQ_STATUS bits and RX_STATUS it ends with */
     /* host interface */
     int busy;        /* polls of BUSY left high */
@@ -58,6 +62,7 @@ void pn_sim_release(pn_sim_t *c);           /* NSS high: the frame is executed *
 uint8_t pn_sim_busy(pn_sim_t *c);           /* one look at the BUSY line */
 uint8_t pn_sim_irq(pn_sim_t *c);            /* the IRQ line at now_us */
 int pn_sim_pending(const pn_sim_t *c);      /* an exchange is on air (it ends at done_at_us) */
+uint64_t pn_sim_next_us(const pn_sim_t *c); /* when the IRQ line may next change: the reply's SOF, or the end */
 int pn_sim_add(pn_sim_t *c, const uint8_t uid_msb_first[8]);
 int pn_sim_remove(pn_sim_t *c, const uint8_t uid_msb_first[8]); /* 0 if it was not in the field */
 
