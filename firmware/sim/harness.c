@@ -48,7 +48,9 @@
 #define READERS 25
 #define STACK_FIRST 14   /* readers 14-24 are PN5180s (firmware/src/board.h: PN5180_FIRST_READER) */
 #define F_CPU 16000000UL
+#ifndef BUSY_US
 #define BUSY_US 20       /* BUSY high after an instruction frame; the air time it starts ends with the IRQ line */
+#endif
 
 static const struct { char port; int bit; } selects[READERS] = {
     {'A', 0}, {'A', 1}, {'A', 2}, {'A', 3}, {'A', 4}, {'A', 5}, {'A', 6}, {'A', 7},

@@ -6,8 +6,9 @@
  * chips share a slot) and STAY QUIET.
  *
  * Time: the owner sets `now_us` before every call. An exchange's result (RX_STATUS, and RX_IRQ or TIMER1_IRQ
- * in IRQ_STATUS) appears only once its air time has passed, and the IRQ line (pn_sim_irq) mirrors the
- * enabled IRQ_STATUS bits, as the chip's IRQ pin does; BUSY covers the instruction only, not the air.
+ * in IRQ_STATUS) appears only once its air time has passed; a reply's RX_SOF appears when its SOF is heard
+ * (PN_SIM_SOF_US after our frame, or after the request's own air time); the IRQ line (pn_sim_irq) mirrors
+ * the enabled IRQ_STATUS bits, as the chip's IRQ pin does; BUSY covers the instruction only, not the air.
  * SEND_DATA does nothing unless SYSTEM_CONFIG holds TRANSCEIVE; TIMER1 (the empty-slot window) fires only
  * if the driver configured it to start at the end of transmission.
  *
