@@ -1,7 +1,8 @@
 /* Host test: the firmware's PN5180 driver against the simulated PN5180 and stacks of ICODE chips: every chip
  * of a 20-stack read exactly once with BUSY honoured and every exchange's end taken from the IRQ line; a
  * 30-stack on a reader limited to 14 comes out uncertain with 14 proven; garbled replies only come out
- * unreadable; a chip that starts a reply and never ends it times out as unreadable; a module reset mid-scan
+ * unreadable; a slot nobody answers costs one SPI frame; a chip that starts a reply and never ends it times
+ * out as unreadable; a module reset mid-scan
  * is a fault, not an empty zone; ten zones scanned
  * side by side take about as long as the slowest one, not the sum. */
 #include "../src/hal.h"
@@ -137,6 +138,11 @@ int main(void)
               inv.state, inv.count);
         CHECK(check_reported(0, 20, "20-stack") == 20, "20-stack seed %u: not every chip read", seed);
         CHECK(chips[0].violations == 0, "20-stack: %lu frames started while BUSY was high", chips[0].violations);
+        /* a slot nobody answered cost one frame (its EOF), one with a reply at most six more (RX_SOF clear,
+         * RX_STATUS, READ_DATA, RX_IRQ clear); a round two TX_CONFIGs; set-up, field and checks 12 */
+        unsigned long bound = inv.slots + 6ul * (inv.count + inv.collisions + inv.garbled) + 2ul * inv.rounds + 12;
+        CHECK(chips[0].frames <= bound, "20-stack seed %u: %lu frames for %u slots (%u UIDs, %u collisions), "
+              "more than %lu", seed, chips[0].frames, inv.slots, inv.count, inv.collisions, bound);
         air20 += chips[0].air_us;
         if (chips[0].air_us > worst20)
             worst20 = chips[0].air_us;
