@@ -1,9 +1,8 @@
 /* Host test: the firmware's PN5180 driver against the simulated PN5180 and stacks of ICODE chips: every chip
- * of a 20-stack read exactly once with BUSY honoured and every exchange's end taken from the IRQ line; a
- * 30-stack on a reader limited to 14 comes out uncertain with 14 proven; garbled replies only come out
- * unreadable; a slot nobody answers costs one SPI frame; a chip that starts a reply and never ends it times
- * out as unreadable; a module reset mid-scan
- * is a fault, not an empty zone; ten zones scanned
+ * of a 20-stack read exactly once with BUSY honoured, a reply's start and end taken from the IRQ line and a
+ * slot nobody answers from the clock, at one SPI frame; a 30-stack on a reader limited to 14 comes out
+ * uncertain with 14 proven; garbled replies only come out unreadable; a chip that starts a reply and never
+ * ends it times out as unreadable; a module reset mid-scan is a fault, not an empty zone; ten zones scanned
  * side by side take about as long as the slowest one, not the sum. */
 #include "../src/hal.h"
 #include "../src/pn5180.h"
