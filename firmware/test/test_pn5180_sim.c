@@ -184,7 +184,8 @@ int main(void)
     t_stall = now_us - t_stall;
     CHECK(stalled.state == ZONE_READ_UNREADABLE && stalled.count == 0 && stalled.timeouts == 1,
           "a chip that never answers: state %u count %u timeouts %u", stalled.state, stalled.count, stalled.timeouts);
-    CHECK(t_stall < (PN_RF_SETTLE_MS + 2 /* request, t1 and SOF */ + PN_RX_WAIT_MS + 3) * 1000ULL, "the stalled zone held the scan %llu us",
+    /* settling, the request and the reply's SOF (2 ms), the RX wait, margin */
+    CHECK(t_stall < (PN_RF_SETTLE_MS + 2 + PN_RX_WAIT_MS + 3) * 1000ULL, "the stalled zone held the scan %llu us",
           (unsigned long long)t_stall);
     /* an empty zone: complete, nothing, one 1-slot probe */
     make_stack(&chips[0], 0, 1, 0);
