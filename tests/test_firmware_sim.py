@@ -43,9 +43,9 @@ SIM = FIRMWARE / "build" / "dealerbox-sim"
 READER_ZONES = [0, *range(1, 11), 11, 12, 13, *range(21, 31), 31]
 SHOE, SEAT, MUCK = 0, lambda n: n, 13  # reader numbers
 BET = lambda n: 13 + n  # bet1 is reader 14
-# measured ≈ 320 ms with the ten PN5180s scanning side by side (2.5 s when they were read one after the other);
-# the goal is 300 ms: met only with a PN5180 BUSY of ≤ 10 us, not the 20 us simulated (chip-stacks.md)
-SWEEP_BUDGET_MS = 400
+# the goal: measured ≈ 262-280 ms with the ten PN5180s scanning side by side and a 20 us BUSY (2.5 s when
+# they were read one after the other); the figure is in AVR cycles, so the machine's load does not move it
+SWEEP_BUDGET_MS = 300
 
 
 @pytest.fixture(scope="session")
@@ -180,7 +180,7 @@ def test_hello_then_heartbeats_arrive_decoded(board):
     assert_clean(decoder)
     hello = frames[0].message
     assert frames[0].seq == 0
-    assert hello == p.Hello(p.PROTOCOL_VERSION_MAJOR, p.PROTOCOL_VERSION_MINOR, (2, 1, 0), tuple(READER_ZONES))
+    assert hello == p.Hello(p.PROTOCOL_VERSION_MAJOR, p.PROTOCOL_VERSION_MINOR, (2, 2, 0), tuple(READER_ZONES))
     beats = [f.message for f in frames if isinstance(f.message, p.Heartbeat)]
     assert len(beats) == 2, frames
     assert [b.tags_present for b in beats] == [0, 0]

@@ -48,7 +48,9 @@
 #define READERS 25
 #define STACK_FIRST 14   /* readers 14-24 are PN5180s (firmware/src/board.h: PN5180_FIRST_READER) */
 #define F_CPU 16000000UL
+#ifndef BUSY_US
 #define BUSY_US 20       /* BUSY high after an instruction frame; the air time it starts ends with the IRQ line */
+#endif
 
 static const struct { char port; int bit; } selects[READERS] = {
     {'A', 0}, {'A', 1}, {'A', 2}, {'A', 3}, {'A', 4}, {'A', 5}, {'A', 6}, {'A', 7},
@@ -267,7 +269,7 @@ static void follow_irq(int r)
     avr_raise_irq(irq_line[r], pn_sim_irq(c));
     avr_cycle_timer_cancel(avr, irq_update, (void *)(intptr_t)r);
     if (pn_sim_pending(c))
-        avr_cycle_timer_register(avr, (avr_cycle_count_t)(c->done_at_us - c->now_us) * (F_CPU / 1000000UL) + 1,
+        avr_cycle_timer_register(avr, (avr_cycle_count_t)(pn_sim_next_us(c) - c->now_us) * (F_CPU / 1000000UL) + 1,
                                  irq_update, (void *)(intptr_t)r);
 }
 
@@ -391,6 +393,11 @@ static void take_over_spi(void)
 /* NSS of a PN5180 went high: the frame is executed and BUSY rises for the instruction; the RF exchange it
  * may start runs on, and the IRQ line rises when it ends (so the firmware's waits, and the sweep's cycle
  * count, include the air time). */
+/* Per bet zone, in the sweep under way and the last one: when its field went off (cycles after the sweep
+ * began), its air time and frames: which zone set the sweep's length, and by how much over its air time. */
+static avr_cycle_count_t zone_off[READERS], zone_off_last[READERS];
+static unsigned long zone_air0[READERS], zone_air[READERS], zone_frames0[READERS], zone_frames[READERS];
+
 static void stack_frame_done(int r)
 {
     pn_sim_t *c = stack_at(r);
@@ -400,7 +407,16 @@ static void stack_frame_done(int r)
     if (r < STACK_FIRST + 10 && field != c->field) {
         if (c->field && bet_fields_on++ == 0)
             sweep_start = avr->cycle;
+        if (c->field) {
+            zone_air0[r] = c->air_us;
+            zone_frames0[r] = c->frames;
+        } else {
+            zone_off[r] = avr->cycle - sweep_start;
+            zone_air[r] = c->air_us - zone_air0[r];
+            zone_frames[r] = c->frames - zone_frames0[r];
+        }
         if (!c->field && --bet_fields_on == 0 && sweep_start) {
+            memcpy(zone_off_last, zone_off, sizeof zone_off);
             sweep_last = avr->cycle - sweep_start;
             if (sweep_last > sweep_worst)
                 sweep_worst = sweep_last;
@@ -567,6 +583,10 @@ int main(int argc, char **argv)
             "last %llu cycles (%.1f ms), worst %llu cycles (%.1f ms)\n", frames, air / 1000, busy_violations, sweeps,
             (unsigned long long)sweep_last, sweep_last / (F_CPU / 1000.0), (unsigned long long)sweep_worst,
             sweep_worst / (F_CPU / 1000.0));
+    fprintf(stderr, "dealerbox-sim: last bet sweep per zone (done at ms / on air ms / frames):");
+    for (int r = STACK_FIRST; r < STACK_FIRST + 10; r++)
+        fprintf(stderr, " %.1f/%.1f/%lu", zone_off_last[r] / (F_CPU / 1000.0), zone_air[r] / 1000.0, zone_frames[r]);
+    fprintf(stderr, "\n");
     usleep(200000); /* let the pty thread hand the last bytes over */
     printf("done %lu\n", ms);
     fflush(stdout);

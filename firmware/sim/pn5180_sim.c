@@ -42,6 +42,10 @@ int pn_sim_remove(pn_sim_t *c, const uint8_t uid_msb_first[8])
 /* The exchange on air has ended by now: its result becomes visible. */
 static void tick(pn_sim_t *c)
 {
+    if (c->sof_pending && c->now_us >= c->sof_at_us) { /* a reply has begun: RX_SOF_DET */
+        c->regs[PN_REG_IRQ_STATUS] |= PN_IRQ_RX_SOF;
+        c->sof_pending = 0;
+    }
     if (c->irq_pending && c->now_us >= c->done_at_us) {
         c->regs[PN_REG_IRQ_STATUS] |= c->irq_pending;
         c->regs[PN_REG_RX_STATUS] = c->rx_pending;
@@ -57,7 +61,12 @@ uint8_t pn_sim_irq(pn_sim_t *c)
 
 int pn_sim_pending(const pn_sim_t *c)
 {
-    return c->irq_pending != 0;
+    return c->irq_pending != 0 || c->sof_pending;
+}
+
+uint64_t pn_sim_next_us(const pn_sim_t *c)
+{
+    return c->sof_pending && (!c->irq_pending || c->sof_at_us < c->done_at_us) ? c->sof_at_us : c->done_at_us;
 }
 
 /* The exchange started now ends after `air_us` with these IRQ bits and RX_STATUS. */
@@ -67,6 +76,16 @@ static void on_air(pn_sim_t *c, unsigned long air_us, uint32_t irq, uint32_t rx)
     c->done_at_us = c->now_us + air_us;
     c->irq_pending = irq;
     c->rx_pending = rx;
+    c->sof_pending = 0;
+}
+
+/* The exchange started now is a reply (or a collision) after `lead_us` of our frame: its SOF is heard t1 and
+ * the chip's SOF later. */
+static void reply_on_air(pn_sim_t *c, unsigned long lead_us, uint32_t rx)
+{
+    on_air(c, lead_us + PN_SIM_REPLY_US, PN_IRQ_RX, rx);
+    c->sof_at_us = c->now_us + lead_us + PN_SIM_SOF_US;
+    c->sof_pending = 1;
 }
 
 /* Nobody answered: TIMER1 (if the driver set it to start at the end of our frame) ends the wait. */
@@ -132,30 +151,33 @@ static void slot_result(pn_sim_t *c, unsigned long lead_us)
         return;
     }
     if (c->stall) { /* the reply's SOF, then nothing: the receiver waits for ever */
-        c->regs[PN_REG_IRQ_STATUS] |= PN_IRQ_RX_SOF;
-        c->air_us += lead_us + 4400;
+        c->irq_pending = 0;
+        c->sof_at_us = c->now_us + lead_us + PN_SIM_SOF_US;
+        c->sof_pending = 1;
+        c->air_us += lead_us + PN_SIM_REPLY_US;
         return;
     }
     if (n > 1) {
-        on_air(c, lead_us + 4400, PN_IRQ_RX, PN_RX_COLLISION | 10);
+        reply_on_air(c, lead_us, PN_RX_COLLISION | 10);
         return;
     }
     c->replies++;
     if (c->garble_all || (c->limit && c->replies > c->limit)) {
-        on_air(c, lead_us + 4400, PN_IRQ_RX, PN_RX_INTEGRITY_ERROR | 10);
+        reply_on_air(c, lead_us, PN_RX_INTEGRITY_ERROR | 10);
         return;
     }
     c->rx[0] = 0x00; /* response flags: no error */
     c->rx[1] = 0x00; /* DSFID */
     for (int k = 0; k < 8; k++)
         c->rx[2 + k] = (uint8_t)(c->uid[who] >> (8 * k));
-    on_air(c, lead_us + 4400, PN_IRQ_RX, 10);
+    reply_on_air(c, lead_us, 10);
 }
 
 static void send_data(pn_sim_t *c, const uint8_t *d, int n)
 {
     c->regs[PN_REG_RX_STATUS] = 0;
     c->irq_pending = 0;
+    c->sof_pending = 0;
     if (!c->field || !c->configured || (c->regs[PN_REG_SYSTEM_CONFIG] & PN_CMD_MASK) != PN_CMD_TRANSCEIVE)
         return; /* not transceiving: nothing goes on air, no IRQ ever comes */
     if (n == 0) { /* an EOF: the next slot of the inventory under way */
@@ -227,7 +249,7 @@ void pn_sim_release(pn_sim_t *c)
         c->replies = 0;
         memset(c->quiet, 0, sizeof c->quiet); /* power-up: every chip ready again */
         break;
-    case PN_RF_OFF: c->field = 0; c->inventory = 0; c->irq_pending = 0; break;
+    case PN_RF_OFF: c->field = 0; c->inventory = 0; c->irq_pending = 0; c->sof_pending = 0; break;
     default: break;
     }
 }

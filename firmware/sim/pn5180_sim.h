@@ -6,8 +6,9 @@
  * chips share a slot) and STAY QUIET.
  *
  * Time: the owner sets `now_us` before every call. An exchange's result (RX_STATUS, and RX_IRQ or TIMER1_IRQ
- * in IRQ_STATUS) appears only once its air time has passed, and the IRQ line (pn_sim_irq) mirrors the
- * enabled IRQ_STATUS bits, as the chip's IRQ pin does; BUSY covers the instruction only, not the air.
+ * in IRQ_STATUS) appears only once its air time has passed; a reply's RX_SOF appears when its SOF is heard
+ * (PN_SIM_SOF_US after our frame, or after the request's own air time); the IRQ line (pn_sim_irq) mirrors
+ * the enabled IRQ_STATUS bits, as the chip's IRQ pin does; BUSY covers the instruction only, not the air.
  * SEND_DATA does nothing unless SYSTEM_CONFIG holds TRANSCEIVE; TIMER1 (the empty-slot window) fires only
  * if the driver configured it to start at the end of transmission.
  *
@@ -24,6 +25,9 @@
 #include <stdint.h>
 
 #define PN_SIM_MAX_TAGS 128
+/* A slot with a reply: t1 (320 us), then the chip's SOF (56.6 us) is heard; the whole reply is over at 4.4 ms. */
+#define PN_SIM_SOF_US 380
+#define PN_SIM_REPLY_US 4400
 
 typedef struct {
     uint64_t uid[PN_SIM_MAX_TAGS]; /* UID as a number: the least significant byte goes first on air */
@@ -35,6 +39,7 @@ typedef struct {
     int busy_stuck;  /* BUSY stays high */
     int stall;       /* replies begin and never end: neither RX_IRQ nor TIMER1_IRQ */
     uint64_t now_us, done_at_us; /* now, and when the exchange under way ends */
+    uint64_t sof_at_us; int sof_pending; /* when its reply's SOF is heard (RX_SOF_IRQ), if one comes */
     uint32_t irq_pending, rx_pending; /* IRQ_STATUS bits and RX_STATUS it ends with */
     /* host interface */
     int busy;        /* polls of BUSY left high */
@@ -58,6 +63,7 @@ void pn_sim_release(pn_sim_t *c);           /* NSS high: the frame is executed *
 uint8_t pn_sim_busy(pn_sim_t *c);           /* one look at the BUSY line */
 uint8_t pn_sim_irq(pn_sim_t *c);            /* the IRQ line at now_us */
 int pn_sim_pending(const pn_sim_t *c);      /* an exchange is on air (it ends at done_at_us) */
+uint64_t pn_sim_next_us(const pn_sim_t *c); /* when the IRQ line may next change: the reply's SOF, or the end */
 int pn_sim_add(pn_sim_t *c, const uint8_t uid_msb_first[8]);
 int pn_sim_remove(pn_sim_t *c, const uint8_t uid_msb_first[8]); /* 0 if it was not in the field */
 

@@ -9,7 +9,7 @@
 #include <stdint.h>
 
 #define FIRMWARE_VERSION_MAJOR 2
-#define FIRMWARE_VERSION_MINOR 1
+#define FIRMWARE_VERSION_MINOR 2
 #define FIRMWARE_VERSION_PATCH 0
 
 #define READER_COUNT 25 /* one per zone: shoe, seat1-10, board, burn, muck, bet1-10, pot */

@@ -26,6 +26,9 @@ uint32_t millis(void);
 /* Its low byte, read without masking interrupts: for the PN5180 scan's short waits (< 256 ms). */
 uint8_t millis8(void);
 
+/* A free-running clock in 4 us ticks (wraps after 262 ms): the PN5180 scan's no-reply windows. */
+uint16_t hal_us4(void);
+
 /* Called once per millisecond from the timer interrupt (e.g. to sample a sensor); may be NULL. */
 typedef void (*hal_tick_fn)(uint32_t now_ms);
 

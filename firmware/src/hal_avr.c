@@ -26,6 +26,11 @@ uint8_t millis8(void)
     return (uint8_t)ms_ticks; /* one byte: read in one instruction, no tearing */
 }
 
+uint16_t hal_us4(void)
+{
+    return TCNT5; /* the 16-bit read goes through TEMP; no interrupt handler touches timer 5 */
+}
+
 void hal_wait_ms(uint16_t ms)
 {
     uint32_t t0 = millis();
@@ -154,4 +159,7 @@ void hal_init(hal_tick_fn on_tick)
     TCCR0B = _BV(CS01) | _BV(CS00);
     OCR0A = 249;
     TIMSK0 = _BV(OCIE0A);
+    /* timer 5: free running, clk/64 = 4 us a tick (hal_us4) */
+    TCCR5A = 0;
+    TCCR5B = _BV(CS51) | _BV(CS50);
 }

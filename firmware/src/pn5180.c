@@ -57,19 +57,14 @@ pn_status_t pn_init(uint8_t reader)
     uint8_t f[3] = {PN_LOAD_RF_CONFIG, PN_RF_ISO15693_TX, PN_RF_ISO15693_RX};
     pn_status_t st = frame(reader, f, 0, 3);
     uint32_t enabled = 0;
-    /* the scan waits for the IRQ pin: a reply received, or TIMER1's no-reply window */
+    /* the IRQ pin rises when a reply begins (its SOF) and when a reception ends; a slot in which no SOF came
+     * within the no-reply window is empty (pn5180.h) */
     if (st == PN_OK)
-        st = write_reg(reader, PN_WRITE_REGISTER, PN_REG_IRQ_ENABLE, PN_IRQ_RX | PN_IRQ_TIMER1);
+        st = write_reg(reader, PN_WRITE_REGISTER, PN_REG_IRQ_ENABLE, PN_IRQ_PIN);
     if (st == PN_OK)
         st = read_reg(reader, PN_REG_IRQ_ENABLE, &enabled);
-    if (st == PN_OK && enabled != (PN_IRQ_RX | PN_IRQ_TIMER1))
+    if (st == PN_OK && enabled != PN_IRQ_PIN)
         st = PN_ABSENT; /* nobody answered (MISO high: all ones), or not a PN5180 */
-    if (st == PN_OK)
-        st = write_reg(reader, PN_WRITE_REGISTER, PN_REG_TIMER1_RELOAD, PN_TIMER1_RELOAD_EMPTY_SLOT);
-    if (st == PN_OK)
-        st = write_reg(reader, PN_WRITE_REGISTER, PN_REG_TIMER1_CONFIG,
-                       PN_TIMER1_ENABLE | PN_TIMER1_PRESCALE_128 | PN_TIMER1_START_ON_TX_END |
-                           PN_TIMER1_STOP_ON_RX_SOF);
     return st;
 }
 
@@ -83,8 +78,8 @@ pn_status_t pn_field(uint8_t reader, uint8_t on)
 /* --- the scan: one frame per step ------------------------------------------------------------------ */
 
 enum {
-    PH_ON, PH_SETTLE, PH_ARM_IDLE, PH_ARM_TRX, PH_TXCFG, PH_SEND, PH_CLEAR, PH_WAIT,
-    PH_RXS_CMD, PH_RXS_READ, PH_DATA_CMD, PH_DATA_READ, PH_OFF, PH_DONE
+    PH_ON, PH_SETTLE, PH_ARM_IDLE, PH_ARM_TRX, PH_TXCFG, PH_SEND, PH_CLEAR, PH_WAIT, PH_SOF_CLEAR, PH_WAIT_RX,
+    PH_RXS_CMD, PH_RXS_READ, PH_DATA_CMD, PH_DATA_READ, PH_CHK_CMD, PH_CHK_READ, PH_OFF, PH_DONE
 };
 enum { K_PROBE, K_ROUND, K_EOF, K_QUIET }; /* what an exchange sends */
 enum { SLOT_EMPTY, SLOT_UID, SLOT_COLLISION, SLOT_GARBLED };
@@ -107,7 +102,7 @@ static void exchange(pn_scan_t *s, uint8_t kind)
 
 static void go_off(pn_scan_t *s)
 {
-    s->phase = PH_OFF;
+    s->phase = PH_CHK_CMD; /* IRQ_ENABLE read back before the field goes off: the module is still set up */
 }
 
 /* The search stopped before every mask was searched: the UIDs read are a floor, not the zone. */
@@ -237,6 +232,7 @@ void pn_scan_begin(pn_scan_t *s, uint8_t reader, uint8_t limit, pn_uid_fn on_uid
     s->limit = limit > PN_MAX_TAGS ? PN_MAX_TAGS : limit;
     s->on_uid = on_uid;
     s->tx_eof = 1; /* unknown after set-up: the first request writes the full-frame TX_CONFIG */
+    s->irq_set = 1; /* the last scan's last reply may have left its RX_IRQ: cleared after the first request */
     s->phase = PH_ON;
     s->since = millis8();
 }
@@ -245,6 +241,15 @@ static void fail(pn_scan_t *s, pn_status_t st)
 {
     s->status = st;
     s->phase = PH_DONE;
+}
+
+/* From the SEND_DATA frame to the end of the no-reply window, in 4 us ticks: the PN5180 starts sending, the
+ * frame goes out (`bytes` on air, 0 for an EOF alone), then a chip's reply must begin within t1 and its SOF be
+ * heard: the window the PN5180's own TIMER1 was given (PN_NO_REPLY_US). */
+static uint16_t no_reply_window(uint8_t bytes)
+{
+    uint16_t us = bytes ? PN_TX_SOF_US + bytes * PN_TX_BYTE_US + PN_TX_EOF_US : PN_TX_EOF_US;
+    return (uint16_t)((PN_TX_START_US + us + PN_NO_REPLY_US + 3) / 4);
 }
 
 /* The frame of the current phase; returns the phase that follows it. */
@@ -260,9 +265,16 @@ static uint8_t send_phase(pn_scan_t *s)
         next = tx_phase(s);
         break;
     case PH_CLEAR:
-        /* the last exchange's IRQ, cleared just after this one was sent: its end is ≥ 0.6 ms away, so the
-         * clear cannot take it, and the slot's turnaround is one frame shorter */
+        /* the last reply's RX_IRQ, cleared just after the next frame was sent (in the same step): no reply
+         * can begin within t1 (≥ 0.3 ms), so the clear cannot take the new exchange's IRQ, and the slot's
+         * turnaround is one frame shorter */
         reg_frame(f, PN_WRITE_REGISTER, PN_REG_IRQ_CLEAR, 0xFFFFFFFFUL), n = 6;
+        s->irq_set = 0;
+        break;
+    case PH_SOF_CLEAR:
+        /* a reply began: clear its SOF, and only that (a reception that ends early must keep its RX_IRQ) */
+        reg_frame(f, PN_WRITE_REGISTER, PN_REG_IRQ_CLEAR, PN_IRQ_RX_SOF), n = 6;
+        s->irq_set = 1;
         break;
     case PH_TXCFG:
         s->tx_eof = s->kind == K_EOF;
@@ -285,15 +297,20 @@ static uint8_t send_phase(pn_scan_t *s)
             memcpy(f + 4, s->round_uid[s->quiet_at], PN_UID_LEN);
             n = 4 + PN_UID_LEN;
         }
+        s->sent_at = hal_us4();
+        s->window = no_reply_window(n == 2 ? 0 : (uint8_t)(n - 2 + 2)); /* the request and its CRC */
+        next = s->irq_set ? PH_CLEAR : PH_WAIT;
         break;
     case PH_RXS_CMD: f[0] = PN_READ_REGISTER, f[1] = PN_REG_RX_STATUS; break;
     case PH_RXS_READ: in = f, n = 4; break;
     case PH_DATA_CMD: f[0] = PN_READ_DATA, f[1] = 0; break;
     case PH_DATA_READ: in = s->rx, n = sizeof s->rx; break;
+    case PH_CHK_CMD: f[0] = PN_READ_REGISTER, f[1] = PN_REG_IRQ_ENABLE; break;
+    case PH_CHK_READ: in = f, n = 4; break;
     default: return s->phase;
     }
     spi_frame(s->reader, in ? 0 : f, in, n);
-    if (s->phase == PH_RXS_READ)
+    if (s->phase == PH_RXS_READ || s->phase == PH_CHK_READ)
         s->rx_status = (uint32_t)f[0] | (uint32_t)f[1] << 8 | (uint32_t)f[2] << 16 | (uint32_t)f[3] << 24;
     return next;
 }
@@ -319,7 +336,18 @@ static void rx_status_read(pn_scan_t *s)
 
 uint8_t pn_scan_on_air(const pn_scan_t *s)
 {
-    return s->phase == PH_WAIT || s->phase == PH_SETTLE || s->phase == PH_DONE;
+    return s->phase == PH_WAIT || s->phase == PH_WAIT_RX || s->phase == PH_SETTLE || s->phase == PH_DONE;
+}
+
+/* The exchange's no-reply window ran out and no reply began: an empty slot (or a STAY QUIET done). */
+static void no_reply(pn_scan_t *s)
+{
+    if (s->kind != K_QUIET)
+        slot_done(s, SLOT_EMPTY);
+    else if (++s->quiet_at < s->round_n)
+        exchange(s, K_QUIET);
+    else
+        start_round(s);
 }
 
 uint8_t pn_scan_step(pn_scan_t *s)
@@ -327,8 +355,18 @@ uint8_t pn_scan_step(pn_scan_t *s)
     if (s->phase == PH_DONE)
         return 1;
     if (s->phase == PH_WAIT) {
+        /* the clock first, then the pin: a reply that began in time has raised the pin by the window's end */
+        uint8_t over = (uint16_t)(hal_us4() - s->sent_at) >= s->window;
+        s->since = millis8();
+        if (hal_irq(s->reader))
+            s->phase = PH_SOF_CLEAR; /* a reply began (or, in a STAY QUIET, something answered: heard out) */
+        else if (over)
+            no_reply(s); /* no SOF: nobody answered; no IRQ to clear, no register to read */
+        return s->phase == PH_DONE;
+    }
+    if (s->phase == PH_WAIT_RX) {
         if (!hal_irq(s->reader)) {
-            if ((uint8_t)(millis8() - s->since) > PN_RX_WAIT_MS) { /* a reply began and never ended, or nothing */
+            if ((uint8_t)(millis8() - s->since) > PN_RX_WAIT_MS) { /* a reply began and never ended */
                 s->timeouts++;
                 s->timed_out = 1;
                 s->phase = PH_RXS_CMD; /* one look at RX_STATUS: a module still there, or gone */
@@ -337,13 +375,10 @@ uint8_t pn_scan_step(pn_scan_t *s)
             return 0;
         }
         s->since = millis8();
-        if (s->kind != K_QUIET) {
+        if (s->kind != K_QUIET)
             s->phase = PH_RXS_CMD;
-        } else if (++s->quiet_at < s->round_n) {
-            exchange(s, K_QUIET);
-        } else {
-            start_round(s);
-        }
+        else
+            no_reply(s); /* nobody answers a STAY QUIET; whatever did was heard out, its IRQ cleared next */
         return 0;
     }
     if (s->phase == PH_SETTLE) {
@@ -366,7 +401,21 @@ uint8_t pn_scan_step(pn_scan_t *s)
     if (s->phase == PH_DONE)
         return 1;
     s->phase = next;
-    if (was == PH_RXS_READ)
+    if (next == PH_CLEAR) {
+        /* the IRQ_CLEAR goes in the same step, as soon as BUSY allows: left for later, a frame to another
+         * module that waits on the UART (a chip's arrival) could hold it past the new exchange's first IRQ */
+        uint8_t t0 = millis8();
+        while (hal_busy(s->reader))
+            if ((uint8_t)(millis8() - t0) > PN_BUSY_WAIT_MS) {
+                fail(s, PN_BUSY_STUCK);
+                return 1;
+            }
+        s->phase = send_phase(s);
+        s->since = millis8();
+    }
+    if (was == PH_CHK_READ && s->rx_status != PN_IRQ_PIN)
+        fail(s, PN_ABSENT); /* all ones: unplugged; anything else: it was reset and lost its set-up */
+    else if (was == PH_RXS_READ)
         rx_status_read(s);
     else if (was == PH_DATA_READ)
         slot_done(s, SLOT_UID);

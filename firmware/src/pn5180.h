@@ -5,8 +5,11 @@
  * Host interface (PN5180 datasheet, "host interface"): every instruction is one SPI frame under NSS; BUSY
  * rises when NSS goes high and falls when the PN5180 is ready for the next frame. A read is the instruction
  * frame, then (BUSY low again) a second frame that clocks the answer out. The RF exchange a SEND_DATA
- * starts runs on its own after BUSY has fallen: its end is signalled by IRQ_STATUS (RX_IRQ: a reply was
- * received, good or bad; TIMER1_IRQ: nobody answered in time), which the IRQ pin mirrors.
+ * starts runs on its own after BUSY has fallen. The IRQ pin mirrors the enabled IRQ_STATUS bits: RX_SOF (a
+ * chip's reply began) and RX_IRQ (a reception ended, good or bad). A slot nobody answers raises nothing: the
+ * Mega times its no-reply window from the SEND_DATA frame (PN_NO_REPLY_US, the window the PN5180's TIMER1 would
+ * be given) and, the pin still low at its end, moves to the next slot without a single register read. So an
+ * empty slot, most of a 20-chip inventory's slots, costs one SPI frame (its EOF), a reply's slot seven.
  *
  * The scan is a state machine per module, stepped by the caller: each pn_scan_step does at most one SPI
  * frame and returns at once when the module is busy (BUSY high) or its exchange is still on air (IRQ pin
@@ -51,9 +54,10 @@
 #define PN_IRQ_IDLE 0x00000004UL
 #define PN_IRQ_TIMER1 0x00001000UL  /* the no-reply window after our frame ran out: an empty slot */
 #define PN_IRQ_RX_SOF 0x00004000UL  /* a reply began */
-/* TIMER1: started by the end of our transmission, stopped by a reply's start of frame, so it fires only
- * when nobody answered: 13.56 MHz / 128 = 106 kHz ticks, 64 ticks = 604 us (t1 323 us + an SOF's 75 us
- * + margin). */
+#define PN_IRQ_PIN (PN_IRQ_RX | PN_IRQ_RX_SOF) /* what raises the IRQ pin: a reply's start, a reception's end */
+/* TIMER1 (not used by the scan since firmware 2.2, which times the same window on the Mega; the model still
+ * has it): started by the end of our transmission, stopped by a reply's start of frame, so it fires only when
+ * nobody answered: 13.56 MHz / 128 = 106 kHz ticks, 64 ticks = 604 us (t1 323 us + an SOF's 75 us + margin). */
 #define PN_TIMER1_RELOAD_EMPTY_SLOT 64UL
 #define PN_TIMER1_START_ON_TX_END 0x00001000UL
 #define PN_TIMER1_STOP_ON_RX_SOF 0x00020000UL
@@ -91,6 +95,15 @@
  * 0xFFFFFFFF. pn_init reads back IRQ_ENABLE; the scan looks at RX_STATUS after every exchange. */
 #define PN_RX_WAIT_MS 8  /* SEND_DATA -> IRQ: the longest exchange (request and a reply) is ~6 ms on air */
 #define PN_RF_SETTLE_MS 3 /* field on -> first request: the chips power up on unmodulated carrier */
+/* The no-reply window, timed by the Mega from the SEND_DATA frame (ISO 15693 high data rate, reader to chip
+ * 1 out of 4): the PN5180 starts sending (its BUSY time), SOF 75.5 us, 302 us a byte, EOF 37.8 us; then a
+ * chip must begin its reply within t1 (≤ 323.3 us) and the PN5180 hear its SOF (56.6 us). 604 us is the
+ * window the PN5180's TIMER1 was given for the same (t1, SOF and margin). No SOF by then: nobody answered. */
+#define PN_TX_START_US 25
+#define PN_TX_SOF_US 76
+#define PN_TX_BYTE_US 302
+#define PN_TX_EOF_US 38
+#define PN_NO_REPLY_US 604
 
 typedef enum { PN_OK = 0, PN_ABSENT, PN_BUSY_STUCK } pn_status_t;
 
@@ -111,6 +124,8 @@ typedef struct {
     uint8_t rx[2 + PN_UID_LEN];
     uint32_t rx_status;
     uint8_t since;                         /* millis8() when the current wait began */
+    uint8_t irq_set;                       /* the last reply's RX_IRQ is still to clear */
+    uint16_t sent_at, window;              /* hal_us4() at the last SEND_DATA, its no-reply window */
     pn_uid_fn on_uid;
     /* the result */
     pn_status_t status;                    /* PN_OK unless the PN5180 stopped answering */
