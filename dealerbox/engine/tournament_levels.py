@@ -157,6 +157,13 @@ class TournamentLevels:
         return self._rulings(t, [EngineRuling(r.rule, r.outcome, r.ruling, r.seats, severity=r.severity)
                                  for r in rulings if r is not None])
 
+    def _players_at_table(self) -> int:
+        """The players still in the event at this table: a player all in has no chips in front of them but
+        plays on until the hand ends (only then is a player out, Tournaments 35)."""
+        in_hand = set(self.hand.order) if self._running() else set()
+        stacks = self.betting.stacks
+        return sum(1 for s in self.occupied if stacks.get(s, 0) > 0 or s in in_hand)
+
     def _tournament_view(self) -> TournamentView | None:
         """What the screen and the floor show of the event; None at a cash table or before the clock starts."""
         if self.clock is None or self.clock_seen is None:
@@ -165,7 +172,7 @@ class TournamentLevels:
         lv, nxt = c.current, c.next
         players = self.players_left
         if players is None and len(self.tournament.tables) <= 1:
-            players = len(self._entitled())   # a single-table event: the table is the event
+            players = self._players_at_table()   # a single-table event: the table is the event
         return TournamentView(
             tournament=self.tournament.id, level=c.level, small_blind=lv.small_blind, big_blind=lv.big_blind,
             ante=lv.ante, big_blind_ante=lv.big_blind_ante, left_s=self.clock.left, at=self.clock.since,
