@@ -93,6 +93,21 @@ class InstructionView:
 
 
 @dataclass(frozen=True, slots=True)
+class RaceView:
+    """A chip race between hands (Tournaments 8a-8d), as the screen guides it: the chip raced off and the one it
+    is raced for, each seat's odd chips read in its bet zone, the race cards read face up in its seat zone (no
+    hole card: a race card is dealt face up for everyone to see), and, once the ``chip-race`` tap found the
+    deal right, the new chips each seat wins (``won``; None until then), which a second tap confirms."""
+    old_value: int
+    new_value: int
+    old_colour: str = ""
+    new_colour: str = ""
+    odd: tuple[tuple[int, int], ...] = ()                  # (seat, odd chips), seats in order
+    cards: tuple[tuple[int, tuple[str, ...]], ...] = ()    # (seat, race cards in the order dealt)
+    won: tuple[tuple[int, int], ...] | None = None         # (seat, new chips won) for every seat racing
+
+
+@dataclass(frozen=True, slots=True)
 class TableState:
     hand: int | None = None
     phase: str = "idle"      # "idle", "deal", "preflop", "flop", "turn", "river", "showdown", "ended"
@@ -113,3 +128,4 @@ class TableState:
     dealer: str | None = None             # the dealer signed in (an id, never a PIN), None when nobody is
     tournament: TournamentView | None = None   # a tournament table's clock and event; None at a cash table
     instruction: InstructionView | None = None  # the floor's open move/break/redraw (engine/tournament_moves.py)
+    race: RaceView | None = None          # a chip race open between hands (engine/tournament_chips.py)

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 from ..tags import CardTag, ChipTag
 from . import events as te
+from .state import RaceView
 from .tournament_play_rules import engine_ruling
 from .zones import BET_OF, zone_seat
 
@@ -25,6 +26,7 @@ class RaceAtTable:
     chips: dict[str, int] = field(default_factory=dict)      # odd chip uid -> seat (bet zone it sits in)
     cards: list[tuple[int, str, str]] = field(default_factory=list)   # (seat, card, uid) in the order dealt
     awarded: dict[int, int] | None = None                    # seat -> stack change, shown, awaiting the dealer
+    won: dict[int, int] = field(default_factory=dict)        # seat -> new chips won, with ``awarded``
 
     def odd(self) -> dict[int, int]:
         counts: dict[int, int] = {}
@@ -129,4 +131,19 @@ class TournamentChips:
         result = award(chip_race, cards)
         # the odd chips leave; each winner gets one new chip
         race.awarded = {seat: result.chips.get(seat, 0) * race.new_value - n * race.old_value for seat, n in odd.items()}
+        race.won = {seat: result.chips.get(seat, 0) for seat in odd}
         return self._rulings(t, [engine_ruling(r) for r in result.rulings])
+
+    def _race_view(self) -> RaceView | None:
+        """The open race as the screen guides it; None at a cash table, with no race open, or during a hand."""
+        race = self.race
+        if race is None or self._running():
+            return None
+        colours = {c.value: c.colour for c in self.tournament.chips} if self.tournament is not None else {}
+        cards: dict[int, tuple[str, ...]] = {}
+        for seat, card, _ in race.cards:
+            cards[seat] = cards.get(seat, ()) + (card,)
+        won = tuple(sorted(race.won.items())) if race.awarded is not None else None
+        return RaceView(race.old_value, race.new_value, colours.get(race.old_value, ""),
+                        colours.get(race.new_value, ""), tuple(sorted(race.odd().items())),
+                        tuple(sorted(cards.items())), won)
