@@ -144,7 +144,7 @@ class TournamentSeats:
                     "counts from the floor)", (seat,), severity="floor")])
         for seat in sorted(busted):
             self.occupied.discard(seat)
-            out += self.betting.leave(t, seat)
+            out += self._owed_on_leaving(t, seat) + self.betting.leave(t, seat)
         if remaining is not None:
             left = remaining - len(busted)
             if self.players_left is not None:

@@ -79,3 +79,99 @@ def test_with_no_clock_and_no_counts_the_place_is_left_to_the_floor_and_the_find
     assert [e["place"] for e in events if e["event"] == "PlayerEliminated"] == [None, None]
     said = [e["ruling"] for e in events if e["event"] == "FindingRaised" and e["rule"] == "tournament.35"]
     assert len(said) == 2 and all("no count of the players left" in s for s in said)
+
+
+REBUY = """
+tournament t03_event.toml
+table seats 9 id T02
+game nlhe blinds 25/50
+set game.smallest_chip 5
+hello
+shoe loaded
+sit 1 5000
+sit 3 5000
+sit 5 5000
+button 5
+rebuy 3
+{paid}
+blinds
+deal hole cards
+wait 1s
+heartbeat
+"""
+
+
+def rebuy_played(paid: str, more: str = "") -> list[dict]:
+    from dealerbox.sources.scenario import compile_text
+    compiled = compile_text(REBUY.format(paid=paid) + more, name=str(FOLDER / "rebuy.scn"))
+    pipe = Pipeline.from_header(compiled.header)
+    return [e.to_dict() for record in compiled.records for e in pipe.feed(record)]
+
+
+def rule_33(events: list[dict]) -> list[dict]:
+    return [e for e in events if e["event"] == "FindingRaised" and e["rule"] == "tournament.33"]
+
+
+def test_a_rebuy_owed_is_said_at_each_deal_until_the_dealer_taps_it_paid():
+    owed = rule_33(rebuy_played(""))
+    assert [e["severity"] for e in owed] == ["dealer", "dealer"]      # announced, then owed at the deal
+    assert "Rebuy owed" in owed[1]["ruling"] and "5,000 chips" in owed[1]["ruling"] and owed[1]["seats"] == [3]
+    paid = rule_33(rebuy_played("rebuy-paid 3"))
+    assert len(paid) == 1 and "rebuys for 5000" in paid[0]["ruling"]  # paid before the deal: no reminder
+
+
+def test_a_payment_nobody_owed_is_said_and_a_player_leaving_owing_is_the_floors():
+    nobody = rule_33(rebuy_played("rebuy-paid 3\nrebuy-paid 3"))
+    assert nobody[-1]["severity"] == "info" and "owes no rebuy" in nobody[-1]["ruling"]
+    left = rule_33(rebuy_played("", "leave 3\n"))
+    assert left[-1]["severity"] == "floor" and "left owing 1 rebuy" in left[-1]["ruling"]
+
+
+END_LEVEL = """
+table seats 6
+game nlhe blinds 1/2
+tournament t06_levels.toml
+hello
+shoe loaded
+sit 1
+sit 3
+sit 5
+button 1
+blinds
+deal hole cards 1=9c,9d 3=Ah,Kd 5=7s,2h
+wait 5s
+{before}
+end-level
+heartbeat
+"""
+FLOOR_CLOCK = 'tap floor-clock detail {"level":1,"left":50,"running":true}'
+
+
+def end_level(before: str = "") -> list[dict]:
+    from dealerbox.sources.scenario import compile_text
+    compiled = compile_text(END_LEVEL.format(before=before), name=str(FOLDER / "end_level.scn"))
+    pipe = Pipeline.from_header(compiled.header)
+    return [e.to_dict() for record in compiled.records for e in pipe.feed(record)]
+
+
+def test_the_dealers_tap_ends_the_level_when_the_floors_clock_is_away():
+    events = end_level()
+    levels = [e["level"] for e in events if e["event"] == "LevelStarted"]
+    assert levels == [1, 2]                            # level 2 starts at the tap, not a minute in
+    started = [e for e in events if e["event"] == "LevelStarted"][-1]
+    assert started["left_s"] == 60.0
+    prompt = [e for e in events if e["event"] == "FindingRaised" and e["rule"] == "tournament.6"]
+    assert len(prompt) == 1 and prompt[0]["severity"] == "dealer" and "Level 2" in prompt[0]["ruling"]
+
+
+def test_the_tap_is_refused_while_the_floor_runs_the_clock_and_on_the_last_level():
+    events = end_level(FLOOR_CLOCK)
+    assert [e["level"] for e in events if e["event"] == "LevelStarted"] == [1]
+    said = [e for e in events if e["event"] == "FindingRaised" and e["rule"] == "tournament.6"]
+    assert [e["severity"] for e in said] == ["info"] and "ask the floor" in said[0]["ruling"]
+    # a floor clock seen long ago is away: the dealer's tap works again
+    events = end_level(FLOOR_CLOCK + "\nwait 40s")
+    assert [e["level"] for e in events if e["event"] == "LevelStarted"][-1] == 2
+    events = end_level("end-level\nend-level\nend-level")   # 2, the break, 3: then nothing to end
+    assert [e["level"] for e in events if e["event"] == "LevelStarted"] == [1, 2, 3]
+    assert "last level" in [e for e in events if e["event"] == "FindingRaised"][-1]["ruling"]
