@@ -126,3 +126,18 @@ def test_the_recorded_log_replayed_paints_the_same_strip(demo):
     again = watch(list(log), Pipeline.from_header(log.header), config)
     strip = ("events", "level", "left", "next", "players")
     assert [tuple(r[k] for k in strip) for r in again] == [tuple(r[k] for k in strip) for r in live]
+
+
+def test_the_readme_screenshot_is_taken_from_the_demos_log_at_a_moment(demo, tmp_path):
+    from dealerbox.commands.screenshot import log_after, save_png
+    _, _, path, config = demo
+    state, health, events = log_after(path, None, 290.0)
+    view = state.tournament
+    assert (view.level, view.big_blind_ante, view.players_left) == (4, 200, 3)
+    assert any(s.all_in for s in state.seats)          # the all-in player still counts among the three
+    screen = save_png(config, (1024, 600), state, health, events, tmp_path / "shot.png")
+    assert (tmp_path / "shot.png").stat().st_size > 10_000
+    assert screen.frame.texts("clock-players") == ["3 left"]
+    assert screen.frame.texts("clock-level") == ["Level 4  100/200 BBA 200"]
+    early, _, _ = log_after(path, 40, None)             # --step counts a log's records
+    assert early.hand is None and early.tournament is None
