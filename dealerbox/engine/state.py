@@ -73,6 +73,7 @@ class TournamentView:
     next_is_break: bool = False
     players_left: int | None = None       # in the whole event, as the floor counts them; None: not known
     tables_left: int | None = None
+    rebuys_owed: tuple[int, ...] = ()     # seats playing on a rebuy not paid yet (Tournaments 33)
 
 
 @dataclass(frozen=True, slots=True)

@@ -198,4 +198,5 @@ class TournamentLevels:
             running=self.clock.running, on_break=c.is_break, next_level=nxt.number if nxt else None,
             next_small_blind=nxt.small_blind if nxt else 0, next_big_blind=nxt.big_blind if nxt else 0,
             next_ante=nxt.ante if nxt else 0, next_big_blind_ante=nxt.big_blind_ante if nxt else 0,
-            next_is_break=c.next_is_break, players_left=players, tables_left=self.tables_left)
+            next_is_break=c.next_is_break, players_left=players, tables_left=self.tables_left,
+            rebuys_owed=tuple(sorted(self.rebuys_owed)))

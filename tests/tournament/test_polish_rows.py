@@ -175,3 +175,31 @@ def test_the_tap_is_refused_while_the_floor_runs_the_clock_and_on_the_last_level
     events = end_level("end-level\nend-level\nend-level")   # 2, the break, 3: then nothing to end
     assert [e["level"] for e in events if e["event"] == "LevelStarted"] == [1, 2, 3]
     assert "last level" in [e for e in events if e["event"] == "FindingRaised"][-1]["ruling"]
+
+
+def test_the_seat_sheet_has_a_rebuy_paid_key_lit_while_the_seat_owes_one():
+    from dealerbox.config import Config
+    from dealerbox.runtime.bus import Update
+    from dealerbox.sinks.screen import Screen
+    from dealerbox.sources.scenario import compile_text
+    from tests.test_screen import OK_HEALTH, Clock, press
+    compiled = compile_text(REBUY.format(paid=""), name=str(FOLDER / "rebuy.scn"))   # rebuy, then a hand dealt
+    pipe = Pipeline.from_header(compiled.header)
+    for record in compiled.records:
+        pipe.feed(record)
+    assert pipe.engine.snapshot().tournament.rebuys_owed == (3,)
+    screen = Screen(Config(), (800, 480), clock=Clock())
+
+    def show():
+        screen.accept(Update((), pipe.engine.snapshot(), OK_HEALTH))
+        screen.redraw_if_changed()
+        screen.open_sheet(3, True)      # the sheet opened over the banner already up
+        screen.redraw_if_changed()
+
+    show()
+    tap = press(screen, "sheet:rebuy-paid")
+    assert (tap.action, tap.seat) == ("rebuy-paid", 3)
+    assert pipe.feed_input(tap) == []                        # paid: nothing to say
+    show()
+    assert screen.frame.target("sheet:rebuy-paid") is None   # owes nothing now: the key is dim
+    assert screen.frame.target("sheet:wait-for-bb") is None  # never at a tournament table

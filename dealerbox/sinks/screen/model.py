@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ...engine import events as te
-from ...engine.state import FindingView, QuestionView, SeatView, TableState
+from ...engine.state import FindingView, QuestionView, SeatView, TableState, TournamentView
 from . import theme
 from .history import who_name
 from .pad import PinPad
@@ -170,13 +170,20 @@ def table_keys(state: TableState, events: Iterable[te.TableEvent], banner: Findi
     return keys
 
 
-def seat_menu_keys(busy: bool, seat: int) -> list[KeySpec]:
-    """An occupied seat's sheet; chips are added and players leave between hands only (The Buy-in 2)."""
+def seat_menu_keys(busy: bool, seat: int, tournament: TournamentView | None = None) -> list[KeySpec]:
+    """An occupied seat's sheet; chips are added and players leave between hands only (The Buy-in 2). At a
+    tournament table a player is never waiting for the big blind (dealt in, Tournaments 9): that key is the
+    rebuy the player owes, paid (33), lit only while the seat owes one."""
+    if tournament is None:
+        # Blinds 9: away now (misses the blinds that pass) is not the same as back at the big blind
+        fourth = KeySpec("Wait for big blind", theme.KEY, "sheet:wait-for-bb", action="wait-for-bb", seat=seat)
+    else:
+        owes = seat in tournament.rebuys_owed
+        fourth = KeySpec("Rebuy paid", theme.KEY_CONFIRM if owes else theme.KEY,
+                         "sheet:rebuy-paid" if owes else None, action="rebuy-paid", seat=seat)
     return [KeySpec("Rebuy", theme.KEY_CONFIRM, None if busy else "sheet:rebuy", ui="sheet:rebuy"),
             KeySpec("Leave", theme.KEY_DANGER, None if busy else "sheet:leave", ui="sheet:leave"),
-            # Blinds 9: away now (misses the blinds that pass) is not the same as back at the big blind
-            KeySpec("Sit out", theme.KEY, "sheet:sit-out", action="sit-out", seat=seat),
-            KeySpec("Wait for big blind", theme.KEY, "sheet:wait-for-bb", action="wait-for-bb", seat=seat),
+            KeySpec("Sit out", theme.KEY, "sheet:sit-out", action="sit-out", seat=seat), fourth,
             KeySpec("Back in", theme.KEY, "sheet:back-in", action="back-in", seat=seat),
             KeySpec("Cancel", theme.KEY, "sheet:cancel", ui="sheet:cancel")]
 
