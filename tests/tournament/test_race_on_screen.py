@@ -61,6 +61,8 @@ def test_the_bar_lists_odd_chips_and_race_cards_then_the_awards_and_the_confirm_
     assert any(e.rule == "tournament.8c" for e in events if type(e).__name__ == "FindingRaised")
     f = screen.frame
     assert f.texts("race-line") == ["S1  3 x 5: As 9s 4d -> nothing   S3  2 x 5: 2c 7h -> 1 x 25"]
+    assert screen.frame.banner is not None and screen.frame.banner.rule.startswith("tournament.8")
+    assert_fits(screen)                             # clock, race bar and banner together on the smallest screen
     assert screen.frame.target("chip-race").label == "Confirm the chip race awards"
     assert {s.seat: s.stack for s in pipe.engine.snapshot().seats} == before     # nothing moved yet
     events = tap_race_key(pipe, screen)            # the dealer confirms
