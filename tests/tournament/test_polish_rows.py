@@ -203,3 +203,35 @@ def test_the_seat_sheet_has_a_rebuy_paid_key_lit_while_the_seat_owes_one():
     show()
     assert screen.frame.target("sheet:rebuy-paid") is None   # owes nothing now: the key is dim
     assert screen.frame.target("sheet:wait-for-bb") is None  # never at a tournament table
+
+
+def test_between_hands_the_key_column_offers_end_level_with_a_confirm_and_the_engine_takes_it():
+    from dealerbox.config import Config
+    from dealerbox.runtime.bus import Update
+    from dealerbox.sinks.screen import Screen
+    from dealerbox.sources.scenario import compile_text
+    from tests.test_screen import OK_HEALTH, SIZES, Clock, assert_fits, press
+    text = END_LEVEL.format(before="").split("wait 5s")[0] + "fold 1\nfold 3\nwin 5\ncleanup\n"
+    compiled = compile_text(text, name=str(FOLDER / "end_level.scn"))
+    pipe = Pipeline.from_header(compiled.header)
+    events = tuple(e for record in compiled.records for e in pipe.feed(record))   # the pot pushed: no award key
+    state = pipe.engine.snapshot()
+    assert state.phase == "ended" and state.tournament.level == 1
+    for size in SIZES:
+        screen = Screen(Config(), size, clock=Clock())
+        screen.accept(Update(events, state, OK_HEALTH))
+        screen.redraw_if_changed()
+        assert screen.frame.target("end-level") is not None, [t.key for t in screen.frame.targets]
+        assert screen.frame.target("exposed") is None
+        assert_fits(screen)
+    assert press(screen, "end-level") is None                 # first tap: the confirm
+    screen.redraw_if_changed()
+    tap = press(screen, "confirm:end-level")
+    assert tap.action == "end-level"
+    after = [e.to_dict() for e in pipe.feed_input(tap)]
+    assert [e["level"] for e in after if e["event"] == "LevelStarted"] == [2]
+    cash = Screen(Config(), (800, 480), clock=Clock())       # a cash table keeps its exposed key
+    import dataclasses
+    cash.accept(Update(events, dataclasses.replace(state, tournament=None), OK_HEALTH))
+    cash.redraw_if_changed()
+    assert cash.frame.target("end-level") is None
