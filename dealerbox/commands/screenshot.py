@@ -17,9 +17,12 @@ from pathlib import Path
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("scenario", metavar="SCENARIO", help="scenario file (*.scn)")
+    parser.add_argument("scenario", metavar="SCENARIO", help="scenario file (*.scn), or a recorded log (e.g. of "
+                        "`dealerbox simulate --out`)")
     parser.add_argument("--step", "-n", type=int, default=None,
-                        help="render after this many steps of the scenario (default: all of them)")
+                        help="render after this many steps of the scenario, or records of a log (default: all)")
+    parser.add_argument("--at", type=float, default=None, metavar="SECONDS",
+                        help="a recorded log: render as the table stood this many seconds after its first record")
     parser.add_argument("--out", "-o", required=True, metavar="FILE.png", help="where to write the PNG")
     parser.add_argument("--size", default=None, metavar="WxH",
                         help="screen size, e.g. 800x480, 1024x600, 1280x800 (default: display.width x height)")
@@ -106,6 +109,24 @@ def table_after(scenario: str | Path, step: int | None):
     return pipe.engine.snapshot(), health, events
 
 
+def log_after(path: str | Path, step: int | None, at: float | None):
+    """(state, health, events) of a recorded log after ``step`` records, or as it stood ``at`` seconds after its
+    first record, through the real pipeline (the log's own table and enrolment)."""
+    from ..pipeline import Pipeline
+    from ..sources import open_log
+
+    log = open_log(path)
+    pipe = Pipeline.from_header(log.header)
+    events, start = [], None
+    for i, record in enumerate(log):
+        start = record.t if start is None else start
+        if (step is not None and i >= step) or (at is not None and record.t - start > at):
+            break
+        events.extend(pipe.feed(record))
+    health = {"reader": {"connected": True, **pipe.counters()}}
+    return pipe.engine.snapshot(), health, events
+
+
 def save_png(config, size: tuple[int, int], state, health: dict, events: list, out: str | Path,
              history: bool = False, seat: tuple[int, str | None] | None = None):
     """Draw the screen offscreen and write it as a PNG; returns the Screen (its ``frame`` says what was drawn).
@@ -145,7 +166,12 @@ def run(args: argparse.Namespace) -> int:
         if not Path(args.scenario).is_file():
             raise ValueError(f"{args.scenario}: no such scenario file")
         try:
-            state, health, events = table_after(args.scenario, args.step)
+            if args.scenario.endswith(".scn"):
+                if args.at is not None:
+                    raise ValueError("--at: a scenario is stepped with --step; --at is for a recorded log")
+                state, health, events = table_after(args.scenario, args.step)
+            else:
+                state, health, events = log_after(args.scenario, args.step, args.at)
             if question is not None:
                 state = dataclasses.replace(state, question=question)
             if args.clock:
@@ -156,8 +182,9 @@ def run(args: argparse.Namespace) -> int:
     except (ValueError, OSError, _scenario_error()) as e:  # the message names the file (and line)
         print(f"dealerbox screenshot: {e}", file=sys.stderr)
         return 2
-    print(f"{args.out}: {size[0]}x{size[1]}, {args.scenario} after step "
-          f"{args.step if args.step is not None else 'last'}")
+    where = f"at {args.at:g} s" if args.at is not None else \
+        f"after step {args.step if args.step is not None else 'last'}"
+    print(f"{args.out}: {size[0]}x{size[1]}, {args.scenario} {where}")
     return 0
 
 

@@ -30,7 +30,8 @@ class DealerTaps:
             self.occupied.discard(e.seat)
             if not self.occupied:
                 self.fresh_table, self.keep_button = True, False
-            return self.betting.leave(t, e.seat) if e.seat in self.betting.stacks else []
+            owed = self._owed_on_leaving(t, e.seat)    # a tournament player still owing a rebuy (Tournaments 33)
+            return owed + (self.betting.leave(t, e.seat) if e.seat in self.betting.stacks else [])
         if a == "rebuy" and e.seat is not None:
             return self.betting.rebuy(t, e.seat, e.amount or 0)
         if a == "floor-clock":

@@ -162,7 +162,7 @@ class HandBetting(ChipMotions, Posting, Antes, BettingTurn, WagerRules, DealerQu
     def pots(self) -> list[te.Pot]:
         totals = {s: self.contributed[s] + b.wager for s, b in self.seats.items()}
         seat, extra = uncalled(totals)
-        if seat is not None:
+        if seat is not None and self.seats[seat].live:   # a dead hand's unmatched chips stay in the pot
             totals[seat] -= extra
         live = {s for s, b in self.seats.items() if b.live}
         all_in = {s for s, b in self.seats.items() if b.all_in}
@@ -175,7 +175,9 @@ class HandBetting(ChipMotions, Posting, Antes, BettingTurn, WagerRules, DealerQu
     def pot_total(self) -> int:
         """What ``pots()`` adds up to (every pot together), without building the side pots."""
         totals = [self.contributed[s] + b.wager for s, b in self.seats.items()]
-        _, extra = uncalled(dict(zip(self.seats, totals)))
+        seat, extra = uncalled(dict(zip(self.seats, totals)))
+        if seat is not None and not self.seats[seat].live:
+            extra = 0                           # as pots(): a dead hand takes nothing back
         return sum(totals) - extra + sum(self.dead_money.values())
 
     def _live_count(self) -> int:

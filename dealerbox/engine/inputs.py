@@ -108,8 +108,10 @@ DEALER_ACTIONS = {
     "answer": "the dealer answers the engine's open question `ref` with `choice` (one of its answers)",
     # At a tournament table (docs/tournaments.md): at a cash table these taps change nothing
     "away": "the player in `seat` stepped away: still dealt in and posted for; the hand dies at the last starting card unless `back-in` (Tournaments 9, 11)",
+    "rebuy-paid": "the player in `seat` paid a rebuy they owe (announced, bound and played on before paying: Tournaments 33)",
     "seat-sold": "the late-entry seat `seat`, held and posted for, is sold: its entrant takes it (Tournaments 5)",
     "chip-race": "the race cards are dealt: check the race deal and show the awards; again once shown: the dealer confirms them (Tournaments 8b-8d)",
+    "end-level": "the dealer ends the level or break at the room's signal, the floor's clock being away: the next one starts now (Tournaments 6)",
     "deck-damaged": "the deck is changed for a damaged card: the new deck is allowed (Tournaments 28)",
     # From the floor at a tournament table: the payload as received and checked against its schema, in `detail`
     "floor-clock": "the floor's tournament clock (`detail`: the clock payload, schemas/floor/clock.json)",

@@ -73,6 +73,7 @@ class TournamentView:
     next_is_break: bool = False
     players_left: int | None = None       # in the whole event, as the floor counts them; None: not known
     tables_left: int | None = None
+    rebuys_owed: tuple[int, ...] = ()     # seats playing on a rebuy not paid yet (Tournaments 33)
 
 
 @dataclass(frozen=True, slots=True)
@@ -90,6 +91,21 @@ class InstructionView:
     send: tuple[int, ...] = ()            # seats still to see empty
     receive: tuple[int, ...] = ()         # seats still to see taken
     broken: bool = False
+
+
+@dataclass(frozen=True, slots=True)
+class RaceView:
+    """A chip race between hands (Tournaments 8a-8d), as the screen guides it: the chip raced off and the one it
+    is raced for, each seat's odd chips read in its bet zone, the race cards read face up in its seat zone (no
+    hole card: a race card is dealt face up for everyone to see), and, once the ``chip-race`` tap found the
+    deal right, the new chips each seat wins (``won``; None until then), which a second tap confirms."""
+    old_value: int
+    new_value: int
+    old_colour: str = ""
+    new_colour: str = ""
+    odd: tuple[tuple[int, int], ...] = ()                  # (seat, odd chips), seats in order
+    cards: tuple[tuple[int, tuple[str, ...]], ...] = ()    # (seat, race cards in the order dealt)
+    won: tuple[tuple[int, int], ...] | None = None         # (seat, new chips won) for every seat racing
 
 
 @dataclass(frozen=True, slots=True)
@@ -113,3 +129,4 @@ class TableState:
     dealer: str | None = None             # the dealer signed in (an id, never a PIN), None when nobody is
     tournament: TournamentView | None = None   # a tournament table's clock and event; None at a cash table
     instruction: InstructionView | None = None  # the floor's open move/break/redraw (engine/tournament_moves.py)
+    race: RaceView | None = None          # a chip race open between hands (engine/tournament_chips.py)

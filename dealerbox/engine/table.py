@@ -331,4 +331,5 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
             to_act=(hb.to_act if running and not h.decided else None), deck_id=self.deck_id, winners=winners,
             pot_winners=tuple(h.winners) if h is not None and h.decided else (),
             question=(hb.question.view() if running and hb.question is not None else self.stacks.question),
-            dealer=self.dealer, instruction=self.moves.view(), tournament=self._tournament_view())
+            dealer=self.dealer, instruction=self.moves.view(), tournament=self._tournament_view(),
+            race=self._race_view())

@@ -14,6 +14,8 @@ from dataclasses import dataclass, field
 
 from ..tags import CardTag, ChipTag
 from . import events as te
+from .misdeal import Ruling as EngineRuling
+from .state import RaceView
 from .tournament_play_rules import engine_ruling
 from .zones import BET_OF, zone_seat
 
@@ -25,6 +27,7 @@ class RaceAtTable:
     chips: dict[str, int] = field(default_factory=dict)      # odd chip uid -> seat (bet zone it sits in)
     cards: list[tuple[int, str, str]] = field(default_factory=list)   # (seat, card, uid) in the order dealt
     awarded: dict[int, int] | None = None                    # seat -> stack change, shown, awaiting the dealer
+    won: dict[int, int] = field(default_factory=dict)        # seat -> new chips won, with ``awarded``
 
     def odd(self) -> dict[int, int]:
         counts: dict[int, int] = {}
@@ -37,7 +40,8 @@ class TournamentChips:
     """Mixed into :class:`engine.table.Engine`."""
 
     def _chips_init(self) -> None:
-        self.outside_chips: dict[str, tuple[int, str]] = {}   # chip uid that does not play -> (seat, rule)
+        self.outside_chips: dict[str, tuple[int | None, str]] = {}   # chip that does not play -> (seat, rule)
+        self.pot_ruled: set[tuple[int | None, str]] = set()   # (hand, rule) ruled for chips put in the pot
         self.race: RaceAtTable | None = None
 
     # --- chips that do not play (24, 8a) ------------------------------------------------------------------
@@ -52,7 +56,10 @@ class TournamentChips:
         if uid in self.outside_chips and (seat is None or (came is not None and came[0] == "pot")):
             return []   # ruled out already, moving with the pot (gathered, pushed): it still does not play
         if seat is None:
-            return None
+            # straight into the pot during a hand (not gathered from a bet zone, not moving within the pot)
+            if zone != "pot" or not self._running() or (came is not None and came[0].startswith(("bet", "pot"))):
+                return None
+            return self._chip_into_pot(t, tag)
         self.outside_chips.pop(uid, None)   # bet again: judged afresh
         if self.race is not None and not self._running() and tag.value == self.race.old_value:
             self.race.chips[uid] = seat
@@ -68,6 +75,25 @@ class TournamentChips:
         ruled = (seat, r.rule) in self.outside_chips.values()
         self.outside_chips[uid] = (seat, r.rule)
         return [] if ruled else self._rulings(t, [engine_ruling(r)])
+
+    def _chip_into_pot(self, t: float, tag: ChipTag) -> list[te.TableEvent] | None:
+        """A chip put straight into the pot: outside the event's set (24) or raced off (8a), it does not play
+        either; no seat is known, so the dealer is told to take it out. Once per hand and rule."""
+        from ..tournament.chips import chip_does_not_play
+        from ..tournament.table import foreign_chip
+        house_ok = tag.house == self.config.enrolment.house
+        r = foreign_chip({c.value for c in self.tournament.chips}, tag.value, house_ok, 0) \
+            or chip_does_not_play(self.tournament, self._tournament_level(), tag.value, 0)
+        if r is None:
+            return None
+        self.outside_chips[tag.uid] = (None, r.rule)
+        if (self.hand_no, r.rule) in self.pot_ruled:
+            return []
+        self.pot_ruled.add((self.hand_no, r.rule))
+        what = "another house's chip" if not house_ok else f"a {tag.value:,} chip that does not play here"
+        return self._rulings(t, [EngineRuling(r.rule, "wager-corrected", f"Straight into the pot: {what}. It does "
+                                              "not count; take it out and hand it back to its owner", (),
+                                              severity="dealer")])
 
     def _tournament_chip_left(self, zone: str, tag: ChipTag) -> bool:
         """True when the chip leaving is none of the betting's business (it did not play, or it was raced)."""
@@ -129,4 +155,19 @@ class TournamentChips:
         result = award(chip_race, cards)
         # the odd chips leave; each winner gets one new chip
         race.awarded = {seat: result.chips.get(seat, 0) * race.new_value - n * race.old_value for seat, n in odd.items()}
+        race.won = {seat: result.chips.get(seat, 0) for seat in odd}
         return self._rulings(t, [engine_ruling(r) for r in result.rulings])
+
+    def _race_view(self) -> RaceView | None:
+        """The open race as the screen guides it; None at a cash table, with no race open, or during a hand."""
+        race = self.race
+        if race is None or self._running():
+            return None
+        colours = {c.value: c.colour for c in self.tournament.chips} if self.tournament is not None else {}
+        cards: dict[int, tuple[str, ...]] = {}
+        for seat, card, _ in race.cards:
+            cards[seat] = cards.get(seat, ()) + (card,)
+        won = tuple(sorted(race.won.items())) if race.awarded is not None else None
+        return RaceView(race.old_value, race.new_value, colours.get(race.old_value, ""),
+                        colours.get(race.new_value, ""), tuple(sorted(race.odd().items())),
+                        tuple(sorted(cards.items())), won)

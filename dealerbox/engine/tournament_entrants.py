@@ -3,7 +3,9 @@ seat held for a late entrant; an away player's hand killed at the last starting 
 event's limits. A part of :class:`engine.table.Engine`; the rulings are ``dealerbox.tournament.entrants``'.
 
 The dealer's taps: ``away`` (the player stepped away: still dealt in and posted for), ``back-in`` (back),
-``seat-sold`` (a held late-entry seat is sold), ``rebuy`` (announced before the deal).
+``seat-sold`` (a held late-entry seat is sold), ``rebuy`` (announced before the deal: it binds, and the player
+owes it until ``rebuy-paid``; each hand dealt meanwhile reminds the dealer, and a player leaving owing it is
+the floor's).
 """
 
 from __future__ import annotations
@@ -29,6 +31,7 @@ class TournamentEntrants:
         self.held_open: set[int] = set()         # late-entry seats seated for their stack, not yet sold (5)
         self.sold: set[int] = set()              # late-entry seats sold
         self.rebuys_made: dict[int, int] = {}    # seat -> rebuys taken (Tournaments 33)
+        self.rebuys_owed: dict[int, int] = {}    # seat -> rebuys taken and not yet paid (``rebuy-paid``)
         self.event_played = False                # a deal of the event has been played here (Tournaments 3)
         self.away_ruled: int | None = None       # the hand whose away hands were ruled at the last card
         self.entitled_at_start: Entitled | None = None   # the seats dealt in, as this hand started
@@ -60,7 +63,39 @@ class TournamentEntrants:
             return []
         if e.action == "rebuy" and seat is not None and self.tournament is not None:
             return self._rebuy(e.t, seat)
+        if e.action == "rebuy-paid" and seat is not None:
+            return self._rebuy_paid(e.t, seat)
         return None
+
+    def _rebuy_paid(self, t: float, seat: int) -> list[te.TableEvent]:
+        """The player paid a rebuy they owed; a payment nobody owed is said, and changes nothing."""
+        owed = self.rebuys_owed.get(seat, 0)
+        if not owed:
+            return self._rulings(t, [Ruling("tournament.33", "continues", f"Seat {seat} owes no rebuy: nothing to "
+                                            "take", (seat,), severity="info")])
+        if owed == 1:
+            del self.rebuys_owed[seat]
+        else:
+            self.rebuys_owed[seat] = owed - 1
+        return []
+
+    def _rebuys_owed_at_start(self, t: float) -> list[te.TableEvent]:
+        """A hand is dealt while rebuys are owed: remind the dealer, once a hand (Tournaments 33)."""
+        owing = sorted(s for s in self.rebuys_owed if s in self.hand.order)
+        if not owing or self.tournament is None:
+            return []
+        said = ", ".join(f"seat {s} ({self.rebuys_owed[s] * self.tournament.rebuy_chips:,} chips)" for s in owing)
+        return self._rulings(t, [Ruling("tournament.33", "continues", f"Rebuy owed, playing on the chips it bought: "
+                                        f"{said}. Collect it; tap Rebuy paid", tuple(owing), severity="dealer")])
+
+    def _owed_on_leaving(self, t: float, seat: int) -> list[te.TableEvent]:
+        """A player leaving the table (out, moved) while owing a rebuy: the floor collects it."""
+        owed = self.rebuys_owed.pop(seat, 0)
+        if not owed or self.tournament is None:
+            return []
+        return self._rulings(t, [Ruling("tournament.33", "continues", f"Seat {seat} left owing {owed} rebuy(s) "
+                                        f"({owed * self.tournament.rebuy_chips:,} chips): the floor collects",
+                                        (seat,), severity="floor")])
 
     def _rebuy(self, t: float, seat: int) -> list[te.TableEvent]:
         """A rebuy announced: it binds within the event's limits, else it is refused (Tournaments 33)."""
@@ -72,6 +107,7 @@ class TournamentEntrants:
         if refused:
             return out
         self.rebuys_made[seat] = made + 1
+        self.rebuys_owed[seat] = self.rebuys_owed.get(seat, 0) + 1
         self.occupied.add(seat)
         return out + self.betting.rebuy(t, seat, self.tournament.rebuy_chips)
 
@@ -100,7 +136,7 @@ class TournamentEntrants:
         self.entitled_at_start = e
         rulings = [engine_ruling(r) for r in check_deal(e, set(self.hand.order), not self.event_played)
                    if r.outcome == "continues"]
-        return self._rulings(t, rulings)
+        return self._rulings(t, rulings) + self._rebuys_owed_at_start(t)
 
     def _entrant_rulings(self, rulings: list[Ruling]) -> list[Ruling]:
         """A seat entitled to a hand and dealt out is cited as the tournament rule: Tournaments 3 at the event's

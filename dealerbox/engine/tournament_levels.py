@@ -30,6 +30,7 @@ if TYPE_CHECKING:
     from ..tournament.ruling import Ruling
 
 FLOOR_CLOCK_FIELDS = {"level": int, "left": (int, float), "running": bool}
+FLOOR_CLOCK_AWAY_S = 35.0   # the floor sends its clock every 10 s: three missed, it is away
 
 
 class TournamentLevels:
@@ -43,6 +44,7 @@ class TournamentLevels:
         self.players_left: int | None = None        # in the whole event, from the floor's clock
         self.tables_left: int | None = None
         self.floor_clock_refused = 0                # floor clock payloads that could not be followed
+        self.floor_clock_at: float | None = None    # when the floor's clock was last followed
         self.absent: dict[int, tuple[float, int]] = {}   # seat away since the first deal -> (since, level then)
 
     # --- the clock ---------------------------------------------------------------------------------------
@@ -91,10 +93,27 @@ class TournamentLevels:
         except (ValueError, AttributeError, TypeError):
             self.floor_clock_refused += 1
             return []
+        self.floor_clock_at = e.t
         for name in ("players_left", "tables_left"):
             if isinstance(payload.get(name), int) and not isinstance(payload.get(name), bool):
                 setattr(self, name, payload[name])
         return out + self._clock_tick(e.t)
+
+    def _end_level_tap(self, t: float) -> list[te.TableEvent]:
+        """The dealer ends the level (or the break) at the room's signal (Tournaments 6): the next period starts
+        now, whole. Only while the floor's clock is away: a clock the floor runs is the floor's to move."""
+        if self.clock is None:
+            return self._rulings(t, [EngineRuling("tournament.6", "continues", "No level is running yet: the clock "
+                                                  "starts with the first deal", (), severity="info")])
+        if self.floor_clock_at is not None and t - self.floor_clock_at < FLOOR_CLOCK_AWAY_S:
+            return self._rulings(t, [EngineRuling("tournament.6", "continues", "The floor runs this event's clock: "
+                                                  "ask the floor to end the level", (), severity="info")])
+        c = self.clock.at(t)
+        if c.index + 1 >= len(c.periods):
+            return self._rulings(t, [EngineRuling("tournament.6", "continues", "This is the last level: there is "
+                                                  "none to end it for", (), severity="info")])
+        self.clock = replace(c, index=c.index + 1, left=c.periods[c.index + 1].seconds, since=t)
+        return self._clock_tick(t)
 
     # --- a hand at its level -----------------------------------------------------------------------------
     def _level_for_hand(self, t: float) -> list[te.TableEvent]:
@@ -157,6 +176,13 @@ class TournamentLevels:
         return self._rulings(t, [EngineRuling(r.rule, r.outcome, r.ruling, r.seats, severity=r.severity)
                                  for r in rulings if r is not None])
 
+    def _players_at_table(self) -> int:
+        """The players still in the event at this table: a player all in has no chips in front of them but
+        plays on until the hand ends (only then is a player out, Tournaments 35)."""
+        in_hand = set(self.hand.order) if self._running() else set()
+        stacks = self.betting.stacks
+        return sum(1 for s in self.occupied if stacks.get(s, 0) > 0 or s in in_hand)
+
     def _tournament_view(self) -> TournamentView | None:
         """What the screen and the floor show of the event; None at a cash table or before the clock starts."""
         if self.clock is None or self.clock_seen is None:
@@ -165,11 +191,12 @@ class TournamentLevels:
         lv, nxt = c.current, c.next
         players = self.players_left
         if players is None and len(self.tournament.tables) <= 1:
-            players = len(self._entitled())   # a single-table event: the table is the event
+            players = self._players_at_table()   # a single-table event: the table is the event
         return TournamentView(
             tournament=self.tournament.id, level=c.level, small_blind=lv.small_blind, big_blind=lv.big_blind,
             ante=lv.ante, big_blind_ante=lv.big_blind_ante, left_s=self.clock.left, at=self.clock.since,
             running=self.clock.running, on_break=c.is_break, next_level=nxt.number if nxt else None,
             next_small_blind=nxt.small_blind if nxt else 0, next_big_blind=nxt.big_blind if nxt else 0,
             next_ante=nxt.ante if nxt else 0, next_big_blind_ante=nxt.big_blind_ante if nxt else 0,
-            next_is_break=c.next_is_break, players_left=players, tables_left=self.tables_left)
+            next_is_break=c.next_is_break, players_left=players, tables_left=self.tables_left,
+            rebuys_owed=tuple(sorted(self.rebuys_owed)))

@@ -96,6 +96,8 @@ class TableMoves:
     broken: bool = False
     moved_in: set[int] = field(default_factory=set)         # confirmed moved in, not dealt yet (Tournaments 15)
     refused: int = 0                                        # instructions this table could not read
+    counted: int | None = None   # players in the event by the floor's last counts, less the busts here since
+    counted_plan: int = 0        # the plan those counts came with
 
     def view(self) -> InstructionView | None:
         if self.broken:
@@ -184,6 +186,8 @@ def _instructed(moves: TableMoves, detail: str | None, engine: Engine) -> list[R
     if inst.plan < moves.plan:
         return []            # an older plan arriving late: the floor has planned afresh since
     moves.plan = inst.plan
+    if inst.counts:      # every table's players as the floor planned: the event's field, when no clock says it
+        moves.counted, moves.counted_plan = sum(inst.counts.values()), inst.plan
     if inst.instruction == "redraw":   # comes after the same plan's moves: those stay open
         left = inst.tables_left
         moves.redraw = f"Redraw for seats: the field is down to {left} table(s)" if left else "Redraw for seats"

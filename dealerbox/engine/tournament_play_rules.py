@@ -65,6 +65,8 @@ class TournamentPlayRules:
             return self._player_showed(e)
         if a == "chip-race":
             return self._race_tap(e.t)
+        if a == "end-level":
+            return self._end_level_tap(e.t)
         if a == "declare-raise" and e.amount and e.seat is not None and self._running():
             self.hb.amount_said = self.hb.amount_said | {e.seat}   # several moves may make it (Tournaments 23)
             return None

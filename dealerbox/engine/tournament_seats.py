@@ -128,21 +128,29 @@ class TournamentSeats:
                 self.places[e.seat] = e.place
                 out.append(te.PlayerEliminated(t, self.hand_no, e.seat, e.place, e.chips_at_start))
             out += self._tournament_rulings(t, list(rulings))
+            if self._counted_only():
+                out += self._rulings(t, [EngineRuling(
+                    "tournament.35", "continues", f"Place(s) from the floor's player counts of plan "
+                    f"{self.moves.counted_plan}: busts at other tables since then are not known here; the floor "
+                    "confirms", tuple(sorted(busted)), severity="floor")])
         else:
-            # players left in the event unknown (a multi-table event with no clock from the floor): the floor places
+            # players left in the event unknown (a multi-table event, no clock or counts from the floor)
             for seat, chips in sorted(busted.items()):
                 self.places[seat] = None
                 out.append(te.PlayerEliminated(t, self.hand_no, seat, None, chips))
                 out += self._rulings(t, [EngineRuling(
                     "tournament.35", "continues", f"Seat {seat} is out (started the hand with {chips}); the floor "
-                    "gives the place", (seat,), severity="floor")])
+                    "gives the place: this table has no count of the players left in the event (no clock or "
+                    "counts from the floor)", (seat,), severity="floor")])
         for seat in sorted(busted):
             self.occupied.discard(seat)
-            out += self.betting.leave(t, seat)
+            out += self._owed_on_leaving(t, seat) + self.betting.leave(t, seat)
         if remaining is not None:
             left = remaining - len(busted)
             if self.players_left is not None:
                 self.players_left = left
+            elif self.moves.counted is not None:
+                self.moves.counted = left
             winners = [s for s, stack in stacks.items() if stack > 0]
             if left == 1 and len(winners) == 1:
                 self.places[winners[0]] = 1
@@ -156,4 +164,9 @@ class TournamentSeats:
             return self.players_left
         if self.tournament is not None and len(self.tournament.tables) <= 1:
             return sum(1 for s in self.occupied if self.hand_stacks.get(s, 0) > 0)
-        return None
+        return self.moves.counted     # the floor's last counts of every table, if it sent any
+
+    def _counted_only(self) -> bool:
+        """The players left come from the floor's counts with its last plan, not from a clock or this table."""
+        single = self.tournament is not None and len(self.tournament.tables) <= 1
+        return self.players_left is None and not single and self.moves.counted is not None

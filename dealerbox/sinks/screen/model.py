@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Iterable
 
 from ...engine import events as te
-from ...engine.state import FindingView, QuestionView, SeatView, TableState
+from ...engine.state import FindingView, QuestionView, SeatView, TableState, TournamentView
 from . import theme
 from .history import who_name
 from .pad import PinPad
@@ -22,7 +22,10 @@ PHASE_NAMES = {"idle": "Waiting", "deal": "Dealing", "preflop": "Pre-flop", "flo
 IN_HAND_PHASES = ("deal", "preflop", "flop", "turn", "river", "showdown")
 BETTING_PHASES = ("preflop", "flop", "turn", "river")
 CONFIRM_PROMPTS = {"misdeal": "Misdeal? Cards back to the shoe, blinds returned.",
-                   "new-hand": "Start a new hand? This hand is abandoned."}
+                   "new-hand": "Start a new hand? This hand is abandoned.",
+                   # Tournaments 6: the room's signal, when the floor's clock is away (the engine checks)
+                   "end-level": "End this level now? Only at the room's signal, the floor's clock away."}
+CONFIRM_LABELS = {"misdeal": "Confirm misdeal", "new-hand": "Start new hand", "end-level": "End the level"}
 
 
 @dataclass(slots=True)
@@ -52,6 +55,9 @@ class KeySpec:
     seats: tuple[int, ...] = ()
     amount: int | None = None
     choice: str | None = None        # with "answer": the answer's key
+
+
+END_LEVEL_KEY = KeySpec("End level", theme.KEY, "end-level", ui="confirm:end-level")   # tournament, between hands
 
 
 def open_findings(state: TableState, events: Iterable[te.TableEvent] = ()) -> list[FindingView]:
@@ -124,7 +130,7 @@ def leave_prompt(view: SeatView) -> str:
 
 def confirm_keys(confirm: str) -> tuple[str, list[KeySpec]]:
     """The prompt and keys while a misdeal or a new hand waits for its second tap."""
-    label = "Confirm misdeal" if confirm == "misdeal" else "Start new hand"
+    label = CONFIRM_LABELS[confirm]
     return CONFIRM_PROMPTS[confirm], [KeySpec(label, theme.KEY_DANGER, f"confirm:{confirm}", action=confirm),
                                       KeySpec("Cancel", theme.KEY, "cancel", ui="cancel")]
 
@@ -152,14 +158,19 @@ def table_keys(state: TableState, events: Iterable[te.TableEvent], banner: Findi
             seats = tuple(sorted(state.winners))
             label = "Award to " + " ".join(f"S{s}" for s in seats)
             keys.append(KeySpec(label, theme.KEY_CONFIRM, "award:0", action="award", ref="0", seats=seats))
+        if not keys and state.tournament is not None and state.phase == "ended":   # every pot pushed
+            keys.append(END_LEVEL_KEY)
     else:
         if state.to_act is not None and state.phase in BETTING_PHASES:
             keys.append(KeySpec(f"Check S{state.to_act}", theme.KEY_CONFIRM, "check", action="check",
                                 seat=state.to_act))
         else:
             keys.append(KeySpec("Check", theme.KEY_CONFIRM))
-        keys.append(KeySpec("Exposed", theme.KEY, "exposed" if in_hand else None, name="Exposed card",
-                            action="exposed"))
+        if state.tournament is not None and not in_hand:   # between hands the exposed key has nothing to do
+            keys.append(END_LEVEL_KEY)
+        else:
+            keys.append(KeySpec("Exposed", theme.KEY, "exposed" if in_hand else None, name="Exposed card",
+                                action="exposed"))
         keys.append(KeySpec("Misdeal", theme.KEY_DANGER, "misdeal" if in_hand else None, ui="confirm:misdeal"))
     keys.append(KeySpec("Call floor", theme.KEY, "call-floor", action="call-floor",
                         ref=banner.id if banner else None))
@@ -170,13 +181,20 @@ def table_keys(state: TableState, events: Iterable[te.TableEvent], banner: Findi
     return keys
 
 
-def seat_menu_keys(busy: bool, seat: int) -> list[KeySpec]:
-    """An occupied seat's sheet; chips are added and players leave between hands only (The Buy-in 2)."""
+def seat_menu_keys(busy: bool, seat: int, tournament: TournamentView | None = None) -> list[KeySpec]:
+    """An occupied seat's sheet; chips are added and players leave between hands only (The Buy-in 2). At a
+    tournament table a player is never waiting for the big blind (dealt in, Tournaments 9): that key is the
+    rebuy the player owes, paid (33), lit only while the seat owes one."""
+    if tournament is None:
+        # Blinds 9: away now (misses the blinds that pass) is not the same as back at the big blind
+        fourth = KeySpec("Wait for big blind", theme.KEY, "sheet:wait-for-bb", action="wait-for-bb", seat=seat)
+    else:
+        owes = seat in tournament.rebuys_owed
+        fourth = KeySpec("Rebuy paid", theme.KEY_CONFIRM if owes else theme.KEY,
+                         "sheet:rebuy-paid" if owes else None, action="rebuy-paid", seat=seat)
     return [KeySpec("Rebuy", theme.KEY_CONFIRM, None if busy else "sheet:rebuy", ui="sheet:rebuy"),
             KeySpec("Leave", theme.KEY_DANGER, None if busy else "sheet:leave", ui="sheet:leave"),
-            # Blinds 9: away now (misses the blinds that pass) is not the same as back at the big blind
-            KeySpec("Sit out", theme.KEY, "sheet:sit-out", action="sit-out", seat=seat),
-            KeySpec("Wait for big blind", theme.KEY, "sheet:wait-for-bb", action="wait-for-bb", seat=seat),
+            KeySpec("Sit out", theme.KEY, "sheet:sit-out", action="sit-out", seat=seat), fourth,
             KeySpec("Back in", theme.KEY, "sheet:back-in", action="back-in", seat=seat),
             KeySpec("Cancel", theme.KEY, "sheet:cancel", ui="sheet:cancel")]
 

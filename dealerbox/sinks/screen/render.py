@@ -29,12 +29,13 @@ from .model import (IN_HAND_PHASES, PHASE_NAMES, UiState, confirm_keys, history_
                     seat_in_play, sign_keys, table_keys, who_line)
 from .pinpad import PinPadPainter
 from .table import TablePainter
+from .race import RACE_ROWS, RacePainter
 from .tournament import TournamentPainter, key_rows
 
 __all__ = ["Renderer", "Frame", "Drawn", "Target", "UiState", "open_findings"]
 
 
-class Renderer(TablePainter, PinPadPainter, BannerPainter, TournamentPainter):
+class Renderer(TablePainter, PinPadPainter, BannerPainter, TournamentPainter, RacePainter):
     """Draws whole frames at one size, from pre-drawn pieces: the empty table and bars (one blit), and the
     top bar, each seat, the banners, keys, cards, chips and text glyphs, each drawn once per look."""
 
@@ -47,9 +48,11 @@ class Renderer(TablePainter, PinPadPainter, BannerPainter, TournamentPainter):
         findings = open_findings(state, events)
         frame.banner = findings[0] if findings else None
         inst = state.instruction
+        race = state.race if inst is None else None     # the floor's moves first: the race waits for them
         at = frame_layout(self.size, self.px, health.level != "ok", frame.banner is not None,
                           state.question is not None, state.tournament is not None,
-                          (1 if inst.broken else key_rows(inst)) if inst is not None else 0)
+                          (1 if inst.broken else key_rows(inst)) if inst is not None else
+                          RACE_ROWS if race is not None else 0)
         felt = None if ui.history else self.seat_geometry(at.body, len(state.seats) or 9)[2]
         base = self.base(at.top, at.keys, at.body, felt)
         # The top bar, alert strip and banners paint their whole rectangles, so the base goes only under the
@@ -73,6 +76,8 @@ class Renderer(TablePainter, PinPadPainter, BannerPainter, TournamentPainter):
         if at.instruction and inst is not None:
             in_play = frozenset(s.seat for s in state.seats if seat_in_play(state, s))
             self.draw_instruction(frame, at.instruction, inst, in_play)
+        elif at.instruction and race is not None:
+            self.draw_race(frame, at.instruction, race)
         if at.question and state.question is not None:
             self.draw_question(frame, at.question, state.question)
         if at.banner:

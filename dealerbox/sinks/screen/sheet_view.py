@@ -113,7 +113,7 @@ class SheetPainter(Canvas):
         hint_h = self.fonts["small"].get_linesize() + gap if busy else 0
         key_h = max(theme.MIN_TOUCH, min(self.px(72), (area.height - hint_h - 2 * gap) // 3))
         key_w = (area.width - gap) // 2
-        for i, spec in enumerate(seat_menu_keys(busy, sheet.seat)):
+        for i, spec in enumerate(seat_menu_keys(busy, sheet.seat, state.tournament)):
             r = pygame.Rect(area.left + (i % 2) * (key_w + gap), area.top + (i // 2) * (key_h + gap), key_w, key_h)
             self.spec_key(frame, r, spec)
         cancel = r   # the last key: the hint goes under it

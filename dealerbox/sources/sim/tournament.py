@@ -36,6 +36,8 @@ class TournamentClock:
         view = self.clock.view(c.t)
         if view.running and view.left < DEAL_MARGIN_S and not view.is_break and view.next is not None:
             c.wait(view.left + 0.5)
+        elif view.running and view.is_break:     # no hand is dealt on a break: the table waits for the next level
+            c.wait(view.left + 0.5)
         return self.clock.level_for_deal(c.t)
 
     def hand_dealt(self, inputs: list[ev.EngineInput]) -> None:
