@@ -230,7 +230,8 @@ def test_disk_full_keeps_alerts_and_says_so(tmp_path, caplog):
     link.stop(timeout=0.5)
     h = link.health()
     assert h["disk_full"] > 0 and h["dropped"] > 0
-    assert "disk full" in h["last_error"] and config.floor.outbox in h["last_error"]
+    # said in the outbox's own field: the broker's connection error (port 1) must not hide it
+    assert "disk full" in h["outbox_error"] and config.floor.outbox in h["outbox_error"]
     assert any("disk full" in r.message for r in caplog.records)
     rows = sqlite3.connect(config.floor.outbox).execute("SELECT kind FROM outbox").fetchall()
     kept_alerts = sum(1 for (k,) in rows if k == "alert") + len([r for r in link._unspooled if r[1] == "alert"])

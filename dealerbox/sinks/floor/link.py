@@ -111,6 +111,7 @@ class FloorLink(Spooler, Session, HoleCards, TournamentDesk, CommandDesk):
         self._link = "stopped"
         self._since = self.clock()
         self.last_error = ""
+        self.outbox_error = ""    # the outbox's last trouble (a full disk), apart so a broker error cannot hide it
         self.counters = {
             "submitted": 0, "spooled": 0, "published": 0, "acked": 0, "replayed": 0, "dropped": 0,
             "disk_full": 0, "publish_refused": 0, "connects": 0, "connect_failures": 0,
@@ -161,7 +162,8 @@ class FloorLink(Spooler, Session, HoleCards, TournamentDesk, CommandDesk):
         with self._lock:
             return {"link": self._link, "connected": self._connected, "since": self._since,
                     "outbox_depth": self._depth, "inflight": len(self._inflight), "queued": self._updates.qsize(),
-                    "boot": self.boot, "last_error": self.last_error, **self.counters}
+                    "boot": self.boot, "last_error": self.last_error, "outbox_error": self.outbox_error,
+                    **self.counters}
 
     def stop(self, timeout: float = 5.0, drain: bool = True) -> None:
         """Spool what was submitted, publish what the broker will take within ``timeout`` (``drain``), send

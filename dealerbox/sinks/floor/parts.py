@@ -39,3 +39,4 @@ class LinkParts:
     clock: Callable[[], float]
     counters: dict[str, int]
     last_error: str
+    outbox_error: str

@@ -148,8 +148,9 @@ class Spooler(LinkParts):
             if getattr(e, "sqlite_errorcode", None) != sqlite3.SQLITE_FULL:
                 raise
             self.counters["disk_full"] += 1
-            self.last_error = (f"{self.outbox_path}: disk full; dropping low-value events to keep alerts "
-                               f"(free space on that disk or lower floor.outbox_max)")
+            self.last_error = self.outbox_error = (
+                f"{self.outbox_path}: disk full; dropping low-value events to keep alerts "
+                f"(free space on that disk or lower floor.outbox_max)")
             log.error("%s", self.last_error)
             freed = db.drop_oldest(max(64, 4 * len(rows)), c.PRIORITY_KEEP)
             self._dropped(freed, "disk-full")

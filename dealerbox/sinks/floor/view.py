@@ -128,7 +128,7 @@ class FloorView:
         self.full_check_every = full_check_every
         self.schema_mismatches: deque[tuple[str, str]] = deque(maxlen=FEED_KEPT)
         self.feed: deque[str] = deque(maxlen=FEED_KEPT)
-        self.connected = threading.Event()
+        self.connected = threading.Event()      # connected and subscribed (SUBACK seen): nothing sent after is missed
         self._cond = threading.Condition()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
                                   client_id=client_id or f"dealerbox-floor-{name}-{self.env.boot[:8]}",
@@ -144,6 +144,7 @@ class FloorView:
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.on_disconnect = self._on_disconnect
+        self.client.on_subscribe = self._on_subscribe
 
     # --- lifecycle --------------------------------------------------------------------------------------
 
@@ -186,6 +187,9 @@ class FloorView:
         # next one replaces a lost one, so it comes at QoS 0 (no PUBACK for 1,000 messages a second at
         # 1,000 tables). Status, events and alerts stay QoS 1: each of them counts.
         client.subscribe([(f, 0 if f.endswith("/state") else 1) for f in self._filters()])
+
+    def _on_subscribe(self, client, userdata, mid, reason_codes, properties) -> None:
+        # start() returns once the broker has the subscriptions, so a publish right after it is seen
         self.connected.set()
 
     def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
