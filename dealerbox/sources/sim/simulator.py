@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from ...config import Config
 from ...engine import inputs as ev
 from ...record.logformat import Header, Input, Record, Rx, table_header
-from ...tags import JOKERS, Tag, TagRegistry
+from ...tags import JOKERS, Deck, Tag, TagRegistry
 from ...wire import protocol as p
 from ..choreography import Choreography, SensedChoreography, board_hello
 from .chips import TableChips
@@ -63,13 +63,9 @@ class Simulator:
         self.structure, self.holes = VARIANTS[game.variant]
         if not registry.decks:
             raise SimulatorError("enrolment.decks: the simulator needs at least one enrolled deck")
-        self.deck = registry.decks[0]
-        self.card_uid = {c: u for u, c in self.deck.cards.items()}
-        self.cards = [c for c in self.card_uid if c not in JOKERS]
-        self.shoe_uids = {self.card_uid[c] for c in self.cards}
+        self._use_deck(registry.decks[0])
         self._keep_button = False
-        if len(self.cards) != 52:
-            raise SimulatorError(f"deck {self.deck.deck_id} has {len(self.cards)} cards, not 52")
+        self._deck_change = False
         self.chips = TableChips(registry, config.enrolment.house, game.smallest_chip)
         if isinstance(irregularities, (list, tuple)):
             unknown = [k for k in irregularities if k not in IRREGULARITIES]
@@ -98,7 +94,22 @@ class Simulator:
                                       sc.unreadable_stacks if unreadable_stacks is None else unreadable_stacks,
                                       random.Random(f"{self.seed}/stacks"))
 
+    def _use_deck(self, deck: Deck) -> None:
+        self.deck = deck
+        self.card_uid = {c: u for u, c in deck.cards.items()}
+        self.cards = [c for c in self.card_uid if c not in JOKERS]
+        self.shoe_uids = {self.card_uid[c] for c in self.cards}
+        if len(self.cards) != 52:
+            raise SimulatorError(f"deck {deck.deck_id} has {len(self.cards)} cards, not 52")
+
     # --- public API ----------------------------------------------------------------------------------
+    def change_deck(self) -> None:
+        """Before the next hand the dealer swaps the deck in the shoe for the next enrolled one, with no tap
+        to say why (Procedures 21 allows it once the deck has played a full round, or for a damaged card)."""
+        if len(self.registry.decks) < 2:
+            raise SimulatorError("enrolment.decks: changing the deck needs a second enrolled deck")
+        self._deck_change = True
+
     def header(self) -> Header:
         hello = board_hello(self.config.table.seats)
         return table_header(self.config, self.registry, tournament=self.tournament,
@@ -193,6 +204,17 @@ class Simulator:
         self._place_button(c, new_button)
         self.new_session = False
 
+    def _swap_deck(self, c: Choreography) -> None:
+        """Every card of the deck in use out of the shoe, then the next enrolled deck in."""
+        self._deck_change = False
+        c.take("shoe", [self.card_uid[card] for card in self.cards])
+        c.wait(1.0)
+        decks = self.registry.decks
+        self._use_deck(decks[(decks.index(self.deck) + 1) % len(decks)])
+        for card in self.cards:
+            c.enter("shoe", self.card_uid[card])
+        c.wait(1.0)
+
     def _button_uid(self) -> str:
         for uid, kind in self.registry.chips_of(self.config.enrolment.house).markers.items():
             if kind == "button":
@@ -215,6 +237,8 @@ class Simulator:
         self.hand_no += 1
         c = SensedChoreography(self.registry, self.t, self._tags)
         kind = self._pick_irregularity()
+        if self._deck_change and self.hand_no > 1:
+            self._swap_deck(c)
         if self.new_session or (self.tournament is None and self._table_too_rich()):
             self._start_session(c)
         elif not self._keep_button:
