@@ -17,14 +17,18 @@ from collections import Counter
 from collections.abc import Callable
 
 from dealerbox.config import from_dict
+from dealerbox.engine import inputs as ev
 from dealerbox.pipeline import Pipeline
 from dealerbox.sources.choreography import board_hello
+from dealerbox.sources.sim.chips import TableChips
+from dealerbox.sources.sim.outcome import SimulatedHand
 from dealerbox.sources.simulator import Simulator
-from dealerbox.tags import demo_registry
+from dealerbox.tags import CardTag, TagRegistry, demo_registry
 from dealerbox.wire import protocol as p
 from tests.faults.table_run import LOUD, OUTCOME, SEATS, VARIANTS, Cascade, feed
 
 SESSION = 6
+Inputs = list[ev.EngineInput]
 
 
 def deck_changed_early(sim: Simulator, at: int, dealt: int) -> bool:
@@ -50,20 +54,55 @@ def at_a_kill_table(sim: Simulator, at: int, dealt: int) -> bool:
     return False
 
 
+def kill_by_another_seat(hand: SimulatedHand, pipe: Pipeline, registry: TagRegistry,
+                         chips: TableChips) -> Inputs | None:
+    """In a hand that must be killed, another seat (dealt in, in no blind) puts the kill in before the deal and
+    takes it back when told (Kill Pots 11: one kill per deal, and it is not theirs); the seat that must kill
+    does not (the simulator plays no killed hand), so the deal brings the standing Kill Pots 6 as well."""
+    kill = pipe.engine.betting.kill
+    exp = hand.expected
+    if kill.due is None or kill.due not in exp.dealt_in:
+        return None
+    others = [s for s in exp.dealt_in if s != kill.due and s not in exp.blinds]
+    inputs = hand.inputs
+    first = next(i for i, x in enumerate(inputs) if isinstance(x, (ev.ZoneLeft, ev.CardFaceSensed))
+                 and x.zone == "shoe" and isinstance(x.tag, CardTag))
+    if not others or not first or inputs[first].t - inputs[first - 1].t < 1.2:
+        return None     # nobody to post it, or no room before the deal to put it in and take it back
+    amount = kill.amount(pipe.engine.betting.game.big_blind)
+    uids = chips._draw({v: list(u) for v, u in chips.bank.items()}, amount, chips.denoms)
+    if uids is None:
+        return None
+    seat, t = others[0], inputs[first - 1].t + 0.2
+    tags = [registry.lookup(uid) for uid in uids]
+    put = [ev.ZoneEntered(t + 0.02 * i, f"bet{seat}", tag) for i, tag in enumerate(tags)]
+    back = [ev.ZoneLeft(t + 0.6 + 0.02 * i, f"bet{seat}", tag) for i, tag in enumerate(tags)]
+    return inputs[:first] + put + back + inputs[first:]
+
+
 # fault class -> how it is made between two hands (True: it was made for the hand about to be played)
 CLASSES: dict[str, Callable[[Simulator, int, int], bool]] = {
     "deck-changed-early": deck_changed_early, "deck-changed-after-a-round": deck_changed_after_a_round,
-    "kill-not-posted": at_a_kill_table, "half-kill-not-posted": at_a_kill_table}
+    "kill-not-posted": at_a_kill_table, "half-kill-not-posted": at_a_kill_table,
+    "kill-by-another-seat": at_a_kill_table}
 # the rules its ruling may carry (empty: a near miss, quiet)
 EXPECTED: dict[str, frozenset[str]] = {
     "deck-changed-early": frozenset({"procedures.21"}),
     "deck-changed-after-a-round": frozenset(),
-    "kill-not-posted": frozenset({"kill.6"}), "half-kill-not-posted": frozenset({"kill.6"})}
-# classes whose fault the table's own play brings about, in any hand: each hand is judged on its own
-STANDING = {"kill-not-posted", "half-kill-not-posted"}
+    "kill-not-posted": frozenset({"kill.6"}), "half-kill-not-posted": frozenset({"kill.6"}),
+    "kill-by-another-seat": frozenset({"kill.11"})}
+# rulings a class's hand may carry after its fault's: the standing fault of the table (no kill is ever posted)
+LATER_IN_THE_HAND = {"kill-by-another-seat": frozenset({"kill.6"})}
+# faults made by editing the hand about to be fed (the engine's state before it says whether they fit)
+EDITS = {"kill-by-another-seat": kill_by_another_seat}
+# classes whose table's own play brings about a fault in any hand (the rules it may carry): each hand is judged
+# on its own
+STANDING = {"kill-not-posted": frozenset({"kill.6"}), "half-kill-not-posted": frozenset({"kill.6"}),
+            "kill-by-another-seat": frozenset({"kill.6"})}
 # longer sessions: a near miss that needs the deck to play a full round first, kills that need two pots won in a row
-LENGTH = {"deck-changed-after-a-round": 14, "kill-not-posted": 12, "half-kill-not-posted": 12}
-GAME = {"kill-not-posted": {"kill": "full"}, "half-kill-not-posted": {"kill": "half", "kill_qualifier": 4}}
+LENGTH = {"deck-changed-after-a-round": 14, "kill-not-posted": 12, "half-kill-not-posted": 12,
+          "kill-by-another-seat": 12}
+GAME = {"kill-not-posted": {"kill": "full"}, "kill-by-another-seat": {"kill": "full"}, "half-kill-not-posted": {"kill": "half", "kill_qualifier": 4}}
 
 
 def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
@@ -77,30 +116,40 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
     pipe.feed_bytes(0.0, encoder.encode(board_hello(SEATS)))
     at = rng.randint(2, SESSION)
     length = LENGTH.get(kind, SESSION)
-    injected, deck_hands, after = False, 0, 0
+    injected, deck_hands = False, 0
     hands = sim.play(length)
     for number in range(1, length + 1):
         if not injected and number >= at:
             injected = CLASSES[kind](sim, number, deck_hands)
             at = number     # a near miss waits for its moment: it is made at the first hand it fits
         hand = next(hands)
+        expected = EXPECTED[kind] if injected and number == at else frozenset()
+        edited = EDITS[kind](hand, pipe, registry, sim.chips) if kind in EDITS else None
+        if edited is not None:
+            hand = SimulatedHand(hand.number, edited, hand.expected)
+            at, injected, expected = number, True, EXPECTED[kind]
         deck_hands = 1 if injected and number == at else deck_hands + 1
         events = feed(pipe, encoder, hand)
         where = (variant, kind, seed, hand.number)
         loud = [e for e in events if e.kind == "FindingRaised" and e.severity in LOUD]
-        if kind in STANDING and loud:
-            at, injected = number, True     # the table's play made the fault in this hand
-        if injected and number == at:
+        if kind in STANDING and loud and not expected:
+            # the table's play made its standing fault in this hand (a kill due and not posted)
+            at, injected, expected = number, True, STANDING[kind]
+            stats[f"standing fault {kind}" if kind in EDITS else f"injected {kind}"] += 1
+        elif expected:
             stats[f"injected {kind}"] += 1
-            after = 0
-        elif injected:
-            after += 1
-        if injected and number == at and EXPECTED[kind]:
+        if expected:
             first = loud[0].t if loud else None
             at_fault = {e.rule for e in loud if e.t == first}
-            if not at_fault or not at_fault <= EXPECTED[kind]:
-                raise Cascade(f"{where}: at the fault {sorted(at_fault)}, expected {sorted(EXPECTED[kind])}")
+            if not at_fault or not at_fault <= expected:
+                raise Cascade(f"{where}: at the fault {sorted(at_fault)}, expected {sorted(expected)}")
             loud = [e for e in loud if e.t != first]
+            later = [e for e in loud if e.rule in LATER_IN_THE_HAND.get(kind, ())]
+            if len(later) > 1:
+                raise Cascade(f"{where}: the table's standing fault ruled {len(later)} times in one hand")
+            loud = [e for e in loud if e not in later]
+        elif injected and number == at:
+            stats[f"injected {kind}"] += 1      # a near miss: quiet
         if loud:
             stage = "the fault's hand" if number == at else ("a later hand" if injected else "a clean hand")
             raise Cascade(f"{where}: findings in {stage}: {[(e.t, e.rule, e.ruling) for e in loud]}")

@@ -1,6 +1,6 @@
 """One fault, one ruling, across hands (issue 18): a fixed-seed slice of the session run
 (tests/faults/sessions.py). Sessions of clean simulated hands through the real Pipeline, one fault that spans
-hands injected: a required kill not posted (full and half kills), a deck changed before it has played a full
+hands injected: a required kill not posted (full and half kills), the kill put in by another seat, a deck changed before it has played a full
 round, and the near miss of a deck changed after one. The expected rule at the fault, nothing above ``info``
 for the rest of that hand and every following hand of the session, pokerkit's stacks hand after hand. The large
 run is tools/fault-injection; its figures are in docs/engine.md."""
@@ -28,4 +28,5 @@ def test_a_fault_across_hands_gives_one_ruling_and_the_session_plays_on(kind):
 
 def test_every_session_class_names_its_rulings():
     assert set(EXPECTED) == set(CLASSES)
-    assert {rule for rules in EXPECTED.values() for rule in rules} == {"procedures.21", "kill.6"}
+    assert {rule for rules in EXPECTED.values() for rule in rules} == {"procedures.21", "kill.6", "kill.11"}
+    assert [k for k, rules in EXPECTED.items() if not rules] == ["deck-changed-after-a-round"]   # the near miss
