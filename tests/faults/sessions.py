@@ -80,15 +80,43 @@ def kill_by_another_seat(hand: SimulatedHand, pipe: Pipeline, registry: TagRegis
     return inputs[:first] + put + back + inputs[first:]
 
 
+def sits_out(sim: Simulator, at: int, dealt: int) -> bool:
+    """A player (not the button, at a table of three or more) steps away: the blinds pass them by (Blinds 9)."""
+    seated = [s for s in sorted(sim.stacks) if s != sim.button and s not in sim.away.sitting_out]
+    if len(seated) < 3 or sim.finished:
+        return False
+    sim.away.sit_out(sim.rng.choice(seated))
+    return True
+
+
+def waits_for_the_big_blind(sim: Simulator, hands_since: int) -> None:
+    """Two hands after stepping away, the player asks to be dealt in again at the big blind (owing nothing)."""
+    if hands_since == 2:
+        for seat in sorted(sim.away.sitting_out):
+            sim.away.wait_for_bb(seat)
+
+
+def comes_back_without_posting(sim: Simulator, hands_since: int) -> None:
+    """Two hands after stepping away, the player taps back in and is dealt in without posting what they owe."""
+    if hands_since == 2:
+        for seat in sorted(sim.away.sitting_out):
+            sim.away.back_in(seat)
+
+
 # fault class -> how it is made between two hands (True: it was made for the hand about to be played)
 CLASSES: dict[str, Callable[[Simulator, int, int], bool]] = {
     "deck-changed-early": deck_changed_early, "deck-changed-after-a-round": deck_changed_after_a_round,
     "kill-not-posted": at_a_kill_table, "half-kill-not-posted": at_a_kill_table,
-    "kill-by-another-seat": at_a_kill_table}
+    "kill-by-another-seat": at_a_kill_table, "sit-out-and-wait-for-the-big-blind": sits_out,
+    "back-in-without-posting": sits_out}
+# what happens between the later hands of a session, after the class's first move
+LATER = {"sit-out-and-wait-for-the-big-blind": waits_for_the_big_blind,
+         "back-in-without-posting": comes_back_without_posting}
 # the rules its ruling may carry (empty: a near miss, quiet)
 EXPECTED: dict[str, frozenset[str]] = {
     "deck-changed-early": frozenset({"procedures.21"}),
-    "deck-changed-after-a-round": frozenset(),
+    "deck-changed-after-a-round": frozenset(), "sit-out-and-wait-for-the-big-blind": frozenset(),
+    "back-in-without-posting": frozenset(),
     "kill-not-posted": frozenset({"kill.6"}), "half-kill-not-posted": frozenset({"kill.6"}),
     "kill-by-another-seat": frozenset({"kill.11"})}
 # rulings a class's hand may carry after its fault's: the standing fault of the table (no kill is ever posted)
@@ -98,10 +126,23 @@ EDITS = {"kill-by-another-seat": kill_by_another_seat}
 # classes whose table's own play brings about a fault in any hand (the rules it may carry): each hand is judged
 # on its own
 STANDING = {"kill-not-posted": frozenset({"kill.6"}), "half-kill-not-posted": frozenset({"kill.6"}),
-            "kill-by-another-seat": frozenset({"kill.6"})}
+            "kill-by-another-seat": frozenset({"kill.6"}), "back-in-without-posting": frozenset({"blinds.10"})}
+def waits_for_the_big_blind_instead(sim: Simulator, seats: tuple[int, ...]) -> None:
+    """The remedy of Blinds 10 after the hand: the seat still owes; rather than post it next deal (dead money
+    the referee cannot play), the player takes the other way Blinds 9 gives, and waits for the big blind."""
+    for seat in seats:
+        sim.away.sit_out(seat)
+        sim.away.wait_for_bb(seat)
+
+
+# the remedy the session's later hands carry out, after the standing fault's ruling
+REMEDY = {"back-in-without-posting": waits_for_the_big_blind_instead}
+# standing faults that may be ruled in one hand of the session only: a second ruling is a cascade across hands
+ONCE = {"back-in-without-posting"}
 # longer sessions: a near miss that needs the deck to play a full round first, kills that need two pots won in a row
 LENGTH = {"deck-changed-after-a-round": 14, "kill-not-posted": 12, "half-kill-not-posted": 12,
-          "kill-by-another-seat": 12}
+          "kill-by-another-seat": 12, "sit-out-and-wait-for-the-big-blind": 12,
+          "back-in-without-posting": 12}
 GAME = {"kill-not-posted": {"kill": "full"}, "kill-by-another-seat": {"kill": "full"}, "half-kill-not-posted": {"kill": "half", "kill_qualifier": 4}}
 
 
@@ -116,12 +157,15 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
     pipe.feed_bytes(0.0, encoder.encode(board_hello(SEATS)))
     at = rng.randint(2, SESSION)
     length = LENGTH.get(kind, SESSION)
-    injected, deck_hands = False, 0
+    injected, deck_hands, ruled_once, made = False, 0, False, 0
+    gone: set[int] = set()      # seats that stepped away and are not yet dealt in again
     hands = sim.play(length)
     for number in range(1, length + 1):
+        if injected and kind in LATER:
+            LATER[kind](sim, number - made)
         if not injected and number >= at:
             injected = CLASSES[kind](sim, number, deck_hands)
-            at = number     # a near miss waits for its moment: it is made at the first hand it fits
+            at = made = number     # a near miss waits for its moment: it is made at the first hand it fits
         hand = next(hands)
         expected = EXPECTED[kind] if injected and number == at else frozenset()
         edited = EDITS[kind](hand, pipe, registry, sim.chips) if kind in EDITS else None
@@ -133,8 +177,13 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
         where = (variant, kind, seed, hand.number)
         loud = [e for e in events if e.kind == "FindingRaised" and e.severity in LOUD]
         if kind in STANDING and loud and not expected:
-            # the table's play made its standing fault in this hand (a kill due and not posted)
+            # the table's play made its standing fault in this hand (a kill due and not posted, a player back)
+            if kind in ONCE and ruled_once:
+                raise Cascade(f"{where}: {kind} ruled again in a later hand: {[(e.rule, e.ruling) for e in loud]}")
+            ruled_once = kind in ONCE
             at, injected, expected = number, True, STANDING[kind]
+            if kind in REMEDY:
+                REMEDY[kind](sim, loud[0].seats)
             stats[f"standing fault {kind}" if kind in EDITS else f"injected {kind}"] += 1
         elif expected:
             stats[f"injected {kind}"] += 1
@@ -143,6 +192,8 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
             at_fault = {e.rule for e in loud if e.t == first}
             if not at_fault or not at_fault <= expected:
                 raise Cascade(f"{where}: at the fault {sorted(at_fault)}, expected {sorted(expected)}")
+            for rule in at_fault:
+                stats[f"ruled {rule} ({kind})"] += 1
             loud = [e for e in loud if e.t != first]
             later = [e for e in loud if e.rule in LATER_IN_THE_HAND.get(kind, ())]
             if len(later) > 1:
@@ -161,6 +212,10 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
             raise Cascade(f"{where}: stacks {ended[0].stacks}, the remedy implies {exp.stacks}")
         stats["hands"] += 1
         stats[f"seats {len(exp.dealt_in)}"] += 1
+        if kind in LATER:
+            back = gone & set(exp.dealt_in)
+            stats[f"back in play ({kind})"] += len(back)
+            gone = (gone - back) | sim.away.sitting_out
         stats[f"hands after a fault {kind}"] += 1 if injected and number > at else 0
     stats["sessions"] += 1
     if not injected:

@@ -1,9 +1,11 @@
 """One fault, one ruling, across hands (issue 18): a fixed-seed slice of the session run
-(tests/faults/sessions.py). Sessions of clean simulated hands through the real Pipeline, one fault that spans
-hands injected: a required kill not posted (full and half kills), the kill put in by another seat, a deck changed before it has played a full
-round, and the near miss of a deck changed after one. The expected rule at the fault, nothing above ``info``
-for the rest of that hand and every following hand of the session, pokerkit's stacks hand after hand. The large
-run is tools/fault-injection; its figures are in docs/engine.md."""
+(tests/faults/sessions.py). Sessions of clean simulated hands through the real Pipeline with one fault that spans
+hands: a required kill not posted (full and half kills), the kill put in by a seat that does not owe it, a
+player back from sitting out dealt in without posting what they owe, a deck changed before it has played a full
+round; and their near misses (a player who sits out and waits for the big blind, a deck changed after a round).
+The expected rule at the fault, nothing above ``info`` for the rest of that hand and every following hand of the
+session, pokerkit's stacks hand after hand. The large run is tools/fault-injection; its figures are in
+docs/engine.md."""
 
 from __future__ import annotations
 
@@ -11,7 +13,7 @@ from collections import Counter
 
 import pytest
 
-from tests.faults.sessions import CLASSES, EXPECTED, run
+from tests.faults.sessions import CLASSES, EXPECTED, LATER, STANDING, run
 
 SESSIONS = 4
 
@@ -21,12 +23,20 @@ def test_a_fault_across_hands_gives_one_ruling_and_the_session_plays_on(kind):
     stats: Counter = Counter()
     run((kind,), SESSIONS, seed=5, stats=stats)
     assert stats["sessions"] == 4 * SESSIONS
-    # the fault really happened, and hands were played after it: a class that never fires would prove nothing
+    # the fault really happened and was ruled, and hands were played after it: a class that never fires would
+    # prove nothing
+    for rule in EXPECTED[kind] | STANDING.get(kind, frozenset()):
+        assert stats[f"ruled {rule} ({kind})"] >= 3, stats
     assert stats[f"injected {kind}"] >= SESSIONS, stats
     assert stats[f"hands after a fault {kind}"] >= SESSIONS, stats
+    if kind in LATER:
+        assert stats[f"back in play ({kind})"] >= 3, stats     # the player did come back
 
 
 def test_every_session_class_names_its_rulings():
     assert set(EXPECTED) == set(CLASSES)
-    assert {rule for rules in EXPECTED.values() for rule in rules} == {"procedures.21", "kill.6", "kill.11"}
-    assert [k for k, rules in EXPECTED.items() if not rules] == ["deck-changed-after-a-round"]   # the near miss
+    ruled = {rule for rules in (*EXPECTED.values(), *STANDING.values()) for rule in rules}
+    assert ruled == {"procedures.21", "kill.6", "kill.11", "blinds.10"}, ruled
+    # the near misses: quiet from start to end
+    assert sorted(k for k in CLASSES if not EXPECTED[k] and k not in STANDING) == \
+        ["deck-changed-after-a-round", "sit-out-and-wait-for-the-big-blind"]

@@ -33,6 +33,7 @@ from .stack_reads import StackReads
 from .hand import HandPlay
 from .outcome import IRREGULARITIES, SimulatedHand, SimulatorError
 from .referee import VARIANTS
+from .away import Away
 from .session import Session
 
 if TYPE_CHECKING:   # the tournament package is imported only when a tournament is played (sim/tournament.py)
@@ -66,6 +67,7 @@ class Simulator:
         self._use_deck(registry.decks[0])
         self._keep_button = False
         self._deck_change = False
+        self.away = Away()
         self.chips = TableChips(registry, config.enrolment.house, game.smallest_chip)
         if isinstance(irregularities, (list, tuple)):
             unknown = [k for k in irregularities if k not in IRREGULARITIES]
@@ -180,6 +182,7 @@ class Simulator:
             self.chips.empty(seat)
             c.wait(0.5)
         self.stacks = {}
+        self.away.clear()
         if self.tournament is not None:
             from .tournament import entrants
             count = entrants(self.tournament, seats)
@@ -239,6 +242,10 @@ class Simulator:
         kind = self._pick_irregularity()
         if self._deck_change and self.hand_no > 1:
             self._swap_deck(c)
+        for action, seat in self.away.taps:    # before the button moves: the hand's players are decided then
+            c.tap(action, seat=seat)
+            c.wait(0.5)
+        self.away.taps.clear()
         if self.new_session or (self.tournament is None and self._table_too_rich()):
             self._start_session(c)
         elif not self._keep_button:
@@ -274,9 +281,10 @@ class Simulator:
 
     def _session(self, config: Config) -> Session:
         assert self.button is not None  # placed when the session started
+        dealt = self.away.dealt_in(self.button, sorted(self.stacks))
         return Session(config, self.registry, self.rng, self.structure, self.holes, self.deck, self.card_uid,
-                       tuple(self.cards), frozenset(self.shoe_uids), self.chips, dict(self.stacks), self.button,
-                       self.hand_no)
+                       tuple(self.cards), frozenset(self.shoe_uids), self.chips,
+                       {s: self.stacks[s] for s in dealt}, self.button, self.hand_no)
 
     def _table_too_rich(self) -> bool:
         # Rebuys add chips for ever; a fresh session keeps the table within the registered chips.
