@@ -18,6 +18,8 @@ from collections.abc import Callable
 
 from dealerbox.config import from_dict
 from dealerbox.engine import inputs as ev
+from dealerbox.engine.events import QuestionAsked, TableEvent
+from dealerbox.engine.questions import ALL_WAGER
 from dealerbox.pipeline import Pipeline
 from dealerbox.sources.choreography import board_hello
 from dealerbox.sources.sim.chips import TableChips
@@ -25,7 +27,7 @@ from dealerbox.sources.sim.outcome import SimulatedHand
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import CardTag, TagRegistry, demo_registry
 from dealerbox.wire import protocol as p
-from tests.faults.table_run import LOUD, OUTCOME, SEATS, VARIANTS, Cascade, feed
+from tests.faults.table_run import LOUD, OUTCOME, SEATS, VARIANTS, Cascade
 
 SESSION = 6
 Inputs = list[ev.EngineInput]
@@ -146,6 +148,20 @@ LENGTH = {"deck-changed-after-a-round": 14, "kill-not-posted": 12, "half-kill-no
 GAME = {"kill-not-posted": {"kill": "full"}, "kill-by-another-seat": {"kill": "full"}, "half-kill-not-posted": {"kill": "half", "kill_qualifier": 4}}
 
 
+def feed_answering(pipe: Pipeline, encoder: p.Encoder, hand: SimulatedHand) -> list[TableEvent]:
+    """One hand through the Pipeline, the dealer answering the one question a returning player's chips raise
+    (Blinds 9/10: is the dead blind owed among them?): all of it played, as the simulated player meant it; the
+    dead blind is owed next deal."""
+    events: list[TableEvent] = []
+    for t, m in hand.messages:
+        out = pipe.feed_input(m) if isinstance(m, ev.DealerInput) else pipe.feed_bytes(t, encoder.encode(m))
+        events += out
+        for q in out:
+            if isinstance(q, QuestionAsked) and q.rule == "blinds.9":
+                events += pipe.feed_input(ev.DealerInput(t, "answer", ref=q.id, choice=ALL_WAGER))
+    return events
+
+
 def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
     """One session of SESSION hands at a fresh table with ``kind`` injected at one random hand after the first;
     raises Cascade at the first breach of the property."""
@@ -173,7 +189,8 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
             hand = SimulatedHand(hand.number, edited, hand.expected)
             at, injected, expected = number, True, EXPECTED[kind]
         deck_hands = 1 if injected and number == at else deck_hands + 1
-        events = feed(pipe, encoder, hand)
+        events = feed_answering(pipe, encoder, hand)
+        stats["dealer questions answered"] += sum(1 for e in events if isinstance(e, QuestionAsked))
         where = (variant, kind, seed, hand.number)
         loud = [e for e in events if e.kind == "FindingRaised" and e.severity in LOUD]
         if kind in STANDING and loud and not expected:
