@@ -184,6 +184,7 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
             at = made = number     # a near miss waits for its moment: it is made at the first hand it fits
         hand = next(hands)
         expected = EXPECTED[kind] if injected and number == at else frozenset()
+        due = pipe.engine.betting.kill.due     # the seat that must kill this hand, if any
         edited = EDITS[kind](hand, pipe, registry, sim.chips) if kind in EDITS else None
         if edited is not None:
             hand = SimulatedHand(hand.number, edited, hand.expected)
@@ -202,6 +203,8 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
             if kind in REMEDY:
                 REMEDY[kind](sim, loud[0].seats)
             stats[f"standing fault {kind}" if kind in EDITS else f"injected {kind}"] += 1
+            if due is not None and due in hand.expected.blinds:
+                stats[f"kill posted short: only the blind ({kind})"] += 1     # a killer in a blind seat
         elif expected:
             stats[f"injected {kind}"] += 1
         if expected:

@@ -29,6 +29,9 @@ def test_a_fault_across_hands_gives_one_ruling_and_the_session_plays_on(kind):
         assert stats[f"ruled {rule} ({kind})"] >= 3, stats
     assert stats[f"injected {kind}"] >= SESSIONS, stats
     assert stats[f"hands after a fault {kind}"] >= SESSIONS, stats
+    if kind == "kill-not-posted":
+        # the killer in a blind seat posts that blind alone: a kill posted short, ruled the same way
+        assert stats[f"kill posted short: only the blind ({kind})"] >= 1, stats
     if kind in LATER:
         assert stats[f"back in play ({kind})"] >= 3, stats     # the player did come back
 
