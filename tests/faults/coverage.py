@@ -89,8 +89,9 @@ NOT_INJECTED: dict[str, str] = {
                     "joker, which the simulator's referee cannot do mid-hand; the joker replaced in time is "
                     "injected (irregularity.8)",
     "pot-limit.6": "a house option (game.sb_counts_as_bb) that sizes the pot as if the small blind were a big "
-                   "blind; pokerkit sizes the pot from the chips, so neither referee can say what a clean hand under "
-                   "it is; the harness plays the default sizing, where pot-limit.1/4 are injected",
+                   "blind: its remedy cuts a raise back to the option's larger pot, a raise pokerkit's sizing "
+                   "forbids, so no referee has the hand that follows; session:pot-limit-6-option plays clean hands "
+                   "under the option (quiet), and the default sizing's pot-limit.1/4 are injected",
     "betting.4": "not a fault: its own ruling is info (heads-up, raising past the cap is allowed); a round capped "
                  "before it became heads-up is ruled betting.3 (citing Betting 4), which RaiseNotAllowed injects",
     "blinds.1": "info only (how the dead button is placed), raised by configuration, not by a fault",

@@ -105,12 +105,18 @@ def comes_back_without_posting(sim: Simulator, hands_since: int) -> None:
             sim.away.back_in(seat)
 
 
+def under_the_pot_limit_option(sim: Simulator, at: int, dealt: int) -> bool:
+    """Nothing to do: the table plays with Pot-Limit 6's option (the small blind counted as a big blind when the
+    pot is sized preflop), and every clean hand, sized by pokerkit without it, is within the larger limit."""
+    return True
+
+
 # fault class -> how it is made between two hands (True: it was made for the hand about to be played)
 CLASSES: dict[str, Callable[[Simulator, int, int], bool]] = {
     "deck-changed-early": deck_changed_early, "deck-changed-after-a-round": deck_changed_after_a_round,
     "kill-not-posted": at_a_kill_table, "half-kill-not-posted": at_a_kill_table,
     "kill-by-another-seat": at_a_kill_table, "sit-out-and-wait-for-the-big-blind": sits_out,
-    "back-in-without-posting": sits_out}
+    "back-in-without-posting": sits_out, "pot-limit-6-option": under_the_pot_limit_option}
 # what happens between the later hands of a session, after the class's first move
 LATER = {"sit-out-and-wait-for-the-big-blind": waits_for_the_big_blind,
          "back-in-without-posting": comes_back_without_posting}
@@ -118,7 +124,7 @@ LATER = {"sit-out-and-wait-for-the-big-blind": waits_for_the_big_blind,
 EXPECTED: dict[str, frozenset[str]] = {
     "deck-changed-early": frozenset({"procedures.21"}),
     "deck-changed-after-a-round": frozenset(), "sit-out-and-wait-for-the-big-blind": frozenset(),
-    "back-in-without-posting": frozenset(),
+    "back-in-without-posting": frozenset(), "pot-limit-6-option": frozenset(),
     "kill-not-posted": frozenset({"kill.6"}), "half-kill-not-posted": frozenset({"kill.6"}),
     "kill-by-another-seat": frozenset({"kill.11"})}
 # rulings a class's hand may carry after its fault's: the standing fault of the table (no kill is ever posted)
@@ -145,7 +151,7 @@ ONCE = {"back-in-without-posting"}
 LENGTH = {"deck-changed-after-a-round": 14, "kill-not-posted": 12, "half-kill-not-posted": 12,
           "kill-by-another-seat": 12, "sit-out-and-wait-for-the-big-blind": 12,
           "back-in-without-posting": 12}
-GAME = {"kill-not-posted": {"kill": "full"}, "kill-by-another-seat": {"kill": "full"}, "half-kill-not-posted": {"kill": "half", "kill_qualifier": 4}}
+GAME = {"pot-limit-6-option": {"sb_counts_as_bb": True}, "kill-not-posted": {"kill": "full"}, "kill-by-another-seat": {"kill": "full"}, "half-kill-not-posted": {"kill": "half", "kill_qualifier": 4}}
 
 
 def feed_answering(pipe: Pipeline, encoder: p.Encoder, hand: SimulatedHand) -> list[TableEvent]:

@@ -2,7 +2,8 @@
 (tests/faults/sessions.py). Sessions of clean simulated hands through the real Pipeline with one fault that spans
 hands: a required kill not posted (full and half kills), the kill put in by a seat that does not owe it, a
 player back from sitting out dealt in without posting what they owe, a deck changed before it has played a full
-round; and their near misses (a player who sits out and waits for the big blind, a deck changed after a round).
+round; and their near misses (a player who sits out and waits for the big blind, a deck changed after a round,
+a pot-limit table playing Pot-Limit 6's option).
 The expected rule at the fault, nothing above ``info`` for the rest of that hand and every following hand of the
 session, pokerkit's stacks hand after hand. The large run is tools/fault-injection; its figures are in
 docs/engine.md."""
@@ -42,4 +43,4 @@ def test_every_session_class_names_its_rulings():
     assert ruled == {"procedures.21", "kill.6", "kill.11", "blinds.10"}, ruled
     # the near misses: quiet from start to end
     assert sorted(k for k in CLASSES if not EXPECTED[k] and k not in STANDING) == \
-        ["deck-changed-after-a-round", "sit-out-and-wait-for-the-big-blind"]
+        ["deck-changed-after-a-round", "pot-limit-6-option", "sit-out-and-wait-for-the-big-blind"]
