@@ -4,10 +4,12 @@ the hand: the expected rule at the moment of the fault, nothing else above ``inf
 AND every following hand of the session, and every hand ending with the stacks the remedy implies (pokerkit's,
 hand after hand, because each remedy here restores the clean play).
 
-A class is a function that, given the simulator between two hands (``before`` the hand numbered ``at``), makes
-the fault happen in that hand; ``EXPECTED`` names the rules its ruling may carry (empty: the class is a near miss
-that must stay quiet). ``SESSION`` hands per session; the fault comes at a random hand of it, never the first
-(the first loads the shoe and seats the table).
+A class is made in up to four ways: ``CLASSES`` acts on the simulator between two hands (from a random hand of
+the session, never the first, which loads the shoe and seats the table, until it fits); ``LATER`` goes on acting
+between the later hands (a player coming back); ``EDITS`` edits the hand about to be fed, where the engine's
+state says it fits (the kill due); ``STANDING`` names the fault the table's own play brings about in any hand
+(a kill due and never posted, a player dealt in owing), with ``REMEDY`` carried out after its hand. ``EXPECTED``
+names the rules the fault's ruling may carry (empty: a near miss, quiet from start to end).
 """
 
 from __future__ import annotations
@@ -56,6 +58,17 @@ def at_a_kill_table(sim: Simulator, at: int, dealt: int) -> bool:
     return False
 
 
+def chips_worth(chips: TableChips, amount: int) -> list[str]:
+    """Rack chips (none in play) making ``amount``, largest first; [] when the rack cannot make it."""
+    picked: list[str] = []
+    for value in chips.denoms:
+        spare = chips.bank.get(value, [])
+        take = min(amount // value, len(spare))
+        picked += spare[:take]
+        amount -= take * value
+    return picked if amount == 0 else []
+
+
 def kill_by_another_seat(hand: SimulatedHand, pipe: Pipeline, registry: TagRegistry,
                          chips: TableChips) -> Inputs | None:
     """In a hand that must be killed, another seat (dealt in, in no blind) puts the kill in before the deal and
@@ -67,13 +80,13 @@ def kill_by_another_seat(hand: SimulatedHand, pipe: Pipeline, registry: TagRegis
         return None
     others = [s for s in exp.dealt_in if s != kill.due and s not in exp.blinds]
     inputs = hand.inputs
-    first = next(i for i, x in enumerate(inputs) if isinstance(x, (ev.ZoneLeft, ev.CardFaceSensed))
-                 and x.zone == "shoe" and isinstance(x.tag, CardTag))
+    first = next((i for i, x in enumerate(inputs) if isinstance(x, (ev.ZoneLeft, ev.CardFaceSensed))
+                  and x.zone == "shoe" and isinstance(x.tag, CardTag)), None)
     if not others or not first or inputs[first].t - inputs[first - 1].t < 1.2:
         return None     # nobody to post it, or no room before the deal to put it in and take it back
     amount = kill.amount(pipe.engine.betting.game.big_blind)
-    uids = chips._draw({v: list(u) for v, u in chips.bank.items()}, amount, chips.denoms)
-    if uids is None:
+    uids = chips_worth(chips, amount)
+    if not uids:
         return None
     seat, t = others[0], inputs[first - 1].t + 0.2
     tags = [registry.lookup(uid) for uid in uids]
@@ -135,6 +148,8 @@ EDITS = {"kill-by-another-seat": kill_by_another_seat}
 # on its own
 STANDING = {"kill-not-posted": frozenset({"kill.6"}), "half-kill-not-posted": frozenset({"kill.6"}),
             "kill-by-another-seat": frozenset({"kill.6"}), "back-in-without-posting": frozenset({"blinds.10"})}
+
+
 def waits_for_the_big_blind_instead(sim: Simulator, seats: tuple[int, ...]) -> None:
     """The remedy of Blinds 10 after the hand: the seat still owes; rather than post it next deal (dead money
     the referee cannot play), the player takes the other way Blinds 9 gives, and waits for the big blind."""
@@ -151,7 +166,9 @@ ONCE = {"back-in-without-posting"}
 LENGTH = {"deck-changed-after-a-round": 14, "kill-not-posted": 12, "half-kill-not-posted": 12,
           "kill-by-another-seat": 12, "sit-out-and-wait-for-the-big-blind": 12,
           "back-in-without-posting": 12}
-GAME = {"pot-limit-6-option": {"sb_counts_as_bb": True}, "kill-not-posted": {"kill": "full"}, "kill-by-another-seat": {"kill": "full"}, "half-kill-not-posted": {"kill": "half", "kill_qualifier": 4}}
+# the game each class's table plays (besides the variant)
+GAME = {"pot-limit-6-option": {"sb_counts_as_bb": True}, "kill-not-posted": {"kill": "full"},
+        "kill-by-another-seat": {"kill": "full"}, "half-kill-not-posted": {"kill": "half", "kill_qualifier": 4}}
 
 
 def feed_answering(pipe: Pipeline, encoder: p.Encoder, hand: SimulatedHand) -> list[TableEvent]:
