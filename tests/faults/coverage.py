@@ -32,13 +32,14 @@ INJECTED: dict[str, tuple[str, ...]] = {
     "irregularity.3": ("table:other-deck", "table:duplicate-card"),
     "irregularity.4": ("table:duplicate-card",),
     "irregularity.7": ("table:boxed-card", "table:two-boxed-cards"),
-    "irregularity.8": ("table:joker",),
+    "irregularity.8": ("table:joker", "session:joker-kept"),
     "irregularity.10": ("table:deck-short",),
     "irregularity.11": ("table:extra-card",),
     "irregularity.12": ("table:exposed-tap", "table:stub-cards-flashed"),
     "irregularity.14": ("table:card-dropped",),
     "irregularity.15": ("table:premature-flop", "table:premature-turn-or-river"),
     "dead-hand.1d": ("table:card-to-a-hand-after-action",),
+    "dead-hand.1e": ("session:joker-kept",),
     "dead-hand.3": ("table:card-into-another-hand",),
     "procedures.22": ("table:muck-picked",),
     "procedures.23": ("table:card-after-the-hand",),
@@ -84,10 +85,6 @@ NOT_INJECTED: dict[str, str] = {
     "misdeal.1j": "a seat dealt out is first a card out of sequence (misdeal.1f, at the card that skips it, "
                   "injected) or a deal one card short (misdeal.1e, injected); 1j is the engine's backstop when the "
                   "deal ends with a seat holding nothing",
-    "dead-hand.1e": "its remedy kills a hand that goes on acting (a seat acts holding a joker), so the rest of the "
-                    "hand is no longer the clean one: pokerkit would have to replay it with that seat folded at the "
-                    "joker, which the simulator's referee cannot do mid-hand; the joker replaced in time is "
-                    "injected (irregularity.8)",
     "pot-limit.6": "a house option (game.sb_counts_as_bb) that sizes the pot as if the small blind were a big "
                    "blind: its remedy cuts a raise back to the option's larger pot, a raise pokerkit's sizing "
                    "forbids, so no referee has the hand that follows; session:pot-limit-6-option plays clean hands "

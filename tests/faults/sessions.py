@@ -17,6 +17,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 from collections.abc import Callable
+from dataclasses import replace
 
 from dealerbox.config import from_dict
 from dealerbox.engine import inputs as ev
@@ -27,7 +28,7 @@ from dealerbox.sources.choreography import board_hello
 from dealerbox.sources.sim.chips import TableChips
 from dealerbox.sources.sim.outcome import SimulatedHand
 from dealerbox.sources.simulator import Simulator
-from dealerbox.tags import CardTag, TagRegistry, demo_registry
+from dealerbox.tags import JOKERS, CardTag, TagRegistry, demo_registry
 from dealerbox.wire import protocol as p
 from tests.faults.table_run import LOUD, OUTCOME, SEATS, VARIANTS, Cascade
 
@@ -95,6 +96,36 @@ def kill_by_another_seat(hand: SimulatedHand, pipe: Pipeline, registry: TagRegis
     return inputs[:first] + put + back + inputs[first:]
 
 
+def joker_kept(hand: SimulatedHand, pipe: Pipeline, registry: TagRegistry, chips: TableChips) -> Inputs | None:
+    """A joker is dealt in place of a player's hole card and not replaced (Irregularities 8 ruled, its remedy
+    missed); the player acts on it (Dead Hands 1e: the hand is dead, its chips stay in). Staged only where the
+    player's first action is a check or a call and the next a fold, so the clean hand's chips and cards still
+    hold; the real card stays in the stub, and the joker leaves the game at the cleanup."""
+    exp = hand.expected
+    for seat in exp.dealt_in:
+        mine = [i for i, (_, s, _, _) in enumerate(exp.actions) if s == seat]
+        if len(mine) < 2 or exp.actions[mine[0]][2] not in ("call", "check") or exp.actions[mine[1]][2] != "fold":
+            continue
+        # two others still in when it folds: its death (earlier) leaves the rest of the action as it was
+        folded = {s for _, s, kind, _ in exp.actions[:mine[1]] if kind == "fold"}
+        if len(set(exp.dealt_in) - folded - {seat}) >= 2:
+            break
+    else:
+        return None
+    deck = next(d for d in registry.decks if exp.hole_cards[seat][0] in d.cards.values())
+    real = deck.uid_of(exp.hole_cards[seat][0])
+    joker = registry.lookup(next(u for u, card in deck.cards.items() if card in JOKERS))
+    staged: Inputs = []
+    for x in hand.inputs:
+        tag = getattr(x, "tag", None)
+        if isinstance(tag, CardTag) and tag.uid == real:
+            if isinstance(x, ev.ZoneEntered) and x.zone == "shoe":
+                continue        # the joker is taken out of the game, not put back into the shoe
+            x = replace(x, tag=joker)
+        staged.append(x)
+    return staged
+
+
 def sits_out(sim: Simulator, at: int, dealt: int) -> bool:
     """A player (not the button, at a table of three or more) steps away: the blinds pass them by (Blinds 9)."""
     seated = [s for s in sorted(sim.stacks) if s != sim.button and s not in sim.away.sitting_out]
@@ -129,7 +160,8 @@ CLASSES: dict[str, Callable[[Simulator, int, int], bool]] = {
     "deck-changed-early": deck_changed_early, "deck-changed-after-a-round": deck_changed_after_a_round,
     "kill-not-posted": at_a_kill_table, "half-kill-not-posted": at_a_kill_table,
     "kill-by-another-seat": at_a_kill_table, "sit-out-and-wait-for-the-big-blind": sits_out,
-    "back-in-without-posting": sits_out, "pot-limit-6-option": under_the_pot_limit_option}
+    "back-in-without-posting": sits_out, "pot-limit-6-option": under_the_pot_limit_option,
+    "joker-kept": lambda sim, at, dealt: False}
 # what happens between the later hands of a session, after the class's first move
 LATER = {"sit-out-and-wait-for-the-big-blind": waits_for_the_big_blind,
          "back-in-without-posting": comes_back_without_posting}
@@ -139,11 +171,13 @@ EXPECTED: dict[str, frozenset[str]] = {
     "deck-changed-after-a-round": frozenset(), "sit-out-and-wait-for-the-big-blind": frozenset(),
     "back-in-without-posting": frozenset(), "pot-limit-6-option": frozenset(),
     "kill-not-posted": frozenset({"kill.6"}), "half-kill-not-posted": frozenset({"kill.6"}),
-    "kill-by-another-seat": frozenset({"kill.11"})}
-# rulings a class's hand may carry after its fault's: the standing fault of the table (no kill is ever posted)
-LATER_IN_THE_HAND = {"kill-by-another-seat": frozenset({"kill.6"})}
+    "kill-by-another-seat": frozenset({"kill.11"}), "joker-kept": frozenset({"irregularity.8"})}
+# rulings a class's hand may carry, once, after its fault's: the standing fault of the table (no kill is ever
+# posted); the joker's second ruling, when the player acts on it (which MUST follow)
+LATER_IN_THE_HAND = {"kill-by-another-seat": frozenset({"kill.6"}), "joker-kept": frozenset({"dead-hand.1e"})}
+MUST_FOLLOW = {"joker-kept"}
 # faults made by editing the hand about to be fed (the engine's state before it says whether they fit)
-EDITS = {"kill-by-another-seat": kill_by_another_seat}
+EDITS = {"kill-by-another-seat": kill_by_another_seat, "joker-kept": joker_kept}
 # classes whose table's own play brings about a fault in any hand (the rules it may carry): each hand is judged
 # on its own
 STANDING = {"kill-not-posted": frozenset({"kill.6"}), "half-kill-not-posted": frozenset({"kill.6"}),
@@ -165,7 +199,7 @@ ONCE = {"back-in-without-posting"}
 # longer sessions: a near miss that needs the deck to play a full round first, kills that need two pots won in a row
 LENGTH = {"deck-changed-after-a-round": 14, "kill-not-posted": 12, "half-kill-not-posted": 12,
           "kill-by-another-seat": 12, "sit-out-and-wait-for-the-big-blind": 12,
-          "back-in-without-posting": 12}
+          "back-in-without-posting": 12, "joker-kept": 8}
 # the game each class's table plays (besides the variant)
 GAME = {"pot-limit-6-option": {"sb_counts_as_bb": True}, "kill-not-posted": {"kill": "full"},
         "kill-by-another-seat": {"kill": "full"}, "half-kill-not-posted": {"kill": "half", "kill_qualifier": 4}}
@@ -239,8 +273,11 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
                 stats[f"ruled {rule} ({kind})"] += 1
             loud = [e for e in loud if e.t != first]
             later = [e for e in loud if e.rule in LATER_IN_THE_HAND.get(kind, ())]
-            if len(later) > 1:
-                raise Cascade(f"{where}: the table's standing fault ruled {len(later)} times in one hand")
+            if len(later) > 1 or kind in MUST_FOLLOW and not later:
+                raise Cascade(f"{where}: {[e.rule for e in later]} after the fault, expected one of "
+                              f"{sorted(LATER_IN_THE_HAND[kind])}")
+            for e in later:
+                stats[f"ruled {e.rule} ({kind})"] += 1
             loud = [e for e in loud if e not in later]
         elif injected and number == at:
             stats[f"injected {kind}"] += 1      # a near miss: quiet

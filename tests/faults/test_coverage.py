@@ -7,7 +7,7 @@ from __future__ import annotations
 from dealerbox.engine.catalogue import RULES
 from tests.faults.coverage import COMPANIONS, INJECTED, NOT_INJECTED
 from tests.faults.players import FAULTS
-from tests.faults.sessions import EXPECTED as SESSION_EXPECTED, STANDING
+from tests.faults.sessions import EXPECTED as SESSION_EXPECTED, LATER_IN_THE_HAND, STANDING
 from tests.faults.table_run import EXPECTED, INFO_EXPECTED
 
 AREAS = ("cards", "chips", "showdown")
@@ -30,7 +30,7 @@ def test_each_injecting_class_exists_and_rules_that_row():
             if where == "betting":
                 rules = set(betting[cls].expected) | ({"no-limit.12"} if cls == "StraddleInPlace" else set())
             elif where == "session":
-                rules = set(SESSION_EXPECTED[cls]) | set(STANDING.get(cls, ()))
+                rules = set(SESSION_EXPECTED[cls]) | set(STANDING.get(cls, ())) | set(LATER_IN_THE_HAND.get(cls, ()))
             else:
                 assert where == "table", name
                 rules = set(EXPECTED[cls]) | ({INFO_EXPECTED[cls]} if cls in INFO_EXPECTED else set())

@@ -1,7 +1,8 @@
 """One fault, one ruling, across hands (issue 18): a fixed-seed slice of the session run
 (tests/faults/sessions.py). Sessions of clean simulated hands through the real Pipeline with one fault that spans
 hands: a required kill not posted (full and half kills), the kill put in by a seat that does not owe it, a
-player back from sitting out dealt in without posting what they owe, a deck changed before it has played a full
+player back from sitting out dealt in without posting what they owe, a joker kept and acted on (the hand dead),
+a deck changed before it has played a full
 round; and their near misses (a player who sits out and waits for the big blind, a deck changed after a round,
 a pot-limit table playing Pot-Limit 6's option).
 The expected rule at the fault, nothing above ``info`` for the rest of that hand and every following hand of the
@@ -14,7 +15,7 @@ from collections import Counter
 
 import pytest
 
-from tests.faults.sessions import CLASSES, EXPECTED, LATER, STANDING, run
+from tests.faults.sessions import CLASSES, EXPECTED, LATER, LATER_IN_THE_HAND, MUST_FOLLOW, STANDING, run
 
 SESSIONS = 4
 
@@ -26,7 +27,8 @@ def test_a_fault_across_hands_gives_one_ruling_and_the_session_plays_on(kind):
     assert stats["sessions"] == 4 * SESSIONS
     # the fault really happened and was ruled, and hands were played after it: a class that never fires would
     # prove nothing
-    for rule in EXPECTED[kind] | STANDING.get(kind, frozenset()):
+    for rule in EXPECTED[kind] | STANDING.get(kind, frozenset()) | (LATER_IN_THE_HAND[kind] if kind in MUST_FOLLOW
+                                                                     else frozenset()):
         assert stats[f"ruled {rule} ({kind})"] >= 3, stats
     assert stats[f"injected {kind}"] >= SESSIONS, stats
     assert stats[f"hands after a fault {kind}"] >= SESSIONS, stats
@@ -39,8 +41,9 @@ def test_a_fault_across_hands_gives_one_ruling_and_the_session_plays_on(kind):
 
 def test_every_session_class_names_its_rulings():
     assert set(EXPECTED) == set(CLASSES)
-    ruled = {rule for rules in (*EXPECTED.values(), *STANDING.values()) for rule in rules}
-    assert ruled == {"procedures.21", "kill.6", "kill.11", "blinds.10"}, ruled
+    ruled = {rule for rules in (*EXPECTED.values(), *STANDING.values(), *LATER_IN_THE_HAND.values())
+             for rule in rules}
+    assert ruled == {"procedures.21", "kill.6", "kill.11", "blinds.10", "irregularity.8", "dead-hand.1e"}, ruled
     # the near misses: quiet from start to end
     assert sorted(k for k in CLASSES if not EXPECTED[k] and k not in STANDING) == \
         ["deck-changed-after-a-round", "pot-limit-6-option", "sit-out-and-wait-for-the-big-blind"]
