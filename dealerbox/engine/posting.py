@@ -48,12 +48,14 @@ class Posting:
             return out
         self.dealing = True
         out += self._antes_at_deal(t) if self.ante_due else []
-        for seat, (kind, amount) in self.required.items():
+        for seat, (kind, amount) in list(self.required.items()):
             b = self.seats[seat]
-            if kind == "kill" and b.posted != "kill":
+            if kind == "kill" and (b.posted != "kill" or b.wager < amount and not b.all_in):
                 out.append(self._finding(t, "kill.6", "dealer", "wager-corrected",
                                          f"Seat {seat} must post the required kill of {amount} before playing "
-                                         f"this hand.", (seat,)))
+                                         f"this hand; dealt without it, the hand plays unkilled, at the normal "
+                                         f"limits.", (seat,)))
+                self._unkilled(seat)
         for seat, b in self.seats.items():
             owed = self.table.owes.get(seat)
             if owed and not b.posted and seat != self.positions.big_blind:
@@ -64,6 +66,23 @@ class Posting:
                                          f"they act and put chips in, the hand plays and they post next deal.",
                                          (seat,)))
         return out
+
+    def _unkilled(self, seat: int) -> None:
+        """The deal began without the required kill (Kill Pots 6 ruled once): the hand is followed as it is
+        played, unkilled: the normal limits, and the killer's own blind if it sits in one (issue 18: a kill
+        still expected at the first action turned every later wager into a finding)."""
+        self.killer = None
+        self.structure = Structure.from_game(self.game)
+        del self.required[seat]
+        b = self.seats[seat]
+        for kind, blind, amount in (("sb", self.positions.small_blind, self.game.small_blind),
+                                    ("bb", self.positions.big_blind, self.game.big_blind)):
+            if blind == seat:
+                self.required[seat] = (kind, amount)
+                if b.posted == "kill":
+                    b.posted = kind
+        if not self.round.voluntary_actions:
+            self.round.last_raise = self.structure.min_bet("preflop")
 
     # --- posts -----------------------------------------------------------------------------------------
     def _owed_post(self, owed: set[str]) -> tuple[int, int]:

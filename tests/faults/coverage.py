@@ -4,8 +4,10 @@ must land in one of the two tables, so a row can never silently go untested.
 
 ``betting:Name`` is a class of tests/faults/players.py (HandBetting with pokerkit's hands); ``table:kind`` a fault
 class of tests/faults/table_run.py (whole hands through the Pipeline: the simulator's staged faults, the taps
-edited into its hands, and the card faults staged in tests/faults/staged_cards.py); ``clean`` an info ruling
-that every clean showdown raises, so every injected hand that reaches a showdown has it.
+edited into its hands, and the card faults staged in tests/faults/staged_cards.py); ``session:kind`` a fault
+class of tests/faults/sessions.py (sessions of hands through the Pipeline, the fault spanning hands: kills,
+missed blinds, a deck change); ``clean`` an info ruling that every clean showdown raises, so every injected hand
+that reaches a showdown has it.
 """
 
 from __future__ import annotations
@@ -30,13 +32,14 @@ INJECTED: dict[str, tuple[str, ...]] = {
     "irregularity.3": ("table:other-deck", "table:duplicate-card"),
     "irregularity.4": ("table:duplicate-card",),
     "irregularity.7": ("table:boxed-card", "table:two-boxed-cards"),
-    "irregularity.8": ("table:joker",),
+    "irregularity.8": ("table:joker", "session:joker-kept"),
     "irregularity.10": ("table:deck-short",),
     "irregularity.11": ("table:extra-card",),
     "irregularity.12": ("table:exposed-tap", "table:stub-cards-flashed"),
     "irregularity.14": ("table:card-dropped",),
     "irregularity.15": ("table:premature-flop", "table:premature-turn-or-river"),
     "dead-hand.1d": ("table:card-to-a-hand-after-action",),
+    "dead-hand.1e": ("session:joker-kept",),
     "dead-hand.3": ("table:card-into-another-hand",),
     "procedures.22": ("table:muck-picked",),
     "procedures.23": ("table:card-after-the-hand",),
@@ -60,6 +63,11 @@ INJECTED: dict[str, tuple[str, ...]] = {
     "pot-limit.7": ("betting:PotSizedChip",),
     "procedures.3": ("betting:ForeignChip", "table:foreign-chip", "table:unknown-chip"),
     "blinds.3": ("table:heads-up-blinds-reversed",),
+    "blinds.10": ("session:back-in-without-posting",),
+    "kill.3": ("session:kill-not-posted", "session:half-kill-not-posted"),
+    "kill.6": ("session:kill-not-posted", "session:half-kill-not-posted", "session:kill-by-another-seat"),
+    "kill.11": ("session:kill-by-another-seat",),
+    "procedures.21": ("session:deck-changed-early",),
     # --- showdown ------------------------------------------------------------------------------------------------
     "showdown.1": ("table:mucked-unshown",),
     "showdown.2": ("clean",),
@@ -70,37 +78,36 @@ INJECTED: dict[str, tuple[str, ...]] = {
 
 # info rulings raised alongside a class's ruling (the companion), not as its ruling
 COMPANIONS = {"irregularity.15": "holdem.3/holdem.4's info companion",
+              "kill.3": "the info announcement, at the hand's start, of the kill that kill.6 finds not posted",
               "irregularity.12": "each flashed stub card, before the second makes it misdeal.1b"}
 
 NOT_INJECTED: dict[str, str] = {
     "misdeal.1j": "a seat dealt out is first a card out of sequence (misdeal.1f, at the card that skips it, "
                   "injected) or a deal one card short (misdeal.1e, injected); 1j is the engine's backstop when the "
                   "deal ends with a seat holding nothing",
-    "dead-hand.1e": "its remedy kills a hand that goes on acting (a seat acts holding a joker), so the rest of the "
-                    "hand is no longer the clean one: the referee would have to replay it with that seat out (the "
-                    "simulator, another room this round); the joker replaced in time is injected (irregularity.8)",
-    "procedures.21": "needs a second deck swapped into the shoe mid-session, which the simulator's session never "
-                     "does; the ruling changes nothing in the hand (continues)",
-    "pot-limit.6": "a house option (game.sb_counts_as_bb) pokerkit cannot size; the harness plays the default "
-                   "sizing, where pot-limit.1/4 are injected",
+    "pot-limit.6": "a house option (game.sb_counts_as_bb) that sizes the pot as if the small blind were a big "
+                   "blind: its remedy cuts a raise back to the option's larger pot, a raise pokerkit's sizing "
+                   "forbids, so no referee has the hand that follows; session:pot-limit-6-option plays clean hands "
+                   "under the option (quiet), and the default sizing's pot-limit.1/4 are injected",
     "betting.4": "not a fault: its own ruling is info (heads-up, raising past the cap is allowed); a round capped "
                  "before it became heads-up is ruled betting.3 (citing Betting 4), which RaiseNotAllowed injects",
     "blinds.1": "info only (how the dead button is placed), raised by configuration, not by a fault",
-    "blinds.7": "a new player between the big blind and the button needs a session with players arriving, which "
-                "neither referee plays",
-    "blinds.9": "missed blinds need sessions where players sit out and come back, and dead money pokerkit's "
-                "positional blinds cannot express",
-    "blinds.10": "the same: a seat dealt in owing a blind needs a session with a player sitting out",
-    "kill.1": "kill pots are played by neither referee (pokerkit, the simulator)",
-    "kill.2": "kill pots are played by neither referee",
-    "kill.3": "kill pots are played by neither referee",
-    "kill.4": "kill pots are played by neither referee",
-    "kill.5": "kill pots are played by neither referee",
-    "kill.6": "kill pots are played by neither referee",
-    "kill.7": "kill pots are played by neither referee",
+    "blinds.7": "a new player between the big blind and the button: the simulator seats players only at a new "
+                "table (every seat new at once), never one player arriving mid-session",
+    "blinds.9": "missed blinds made up live and dead, or only one of them posted: the returning player's live big "
+                "blind out of position and the dead small blind are posts pokerkit's positional blinds cannot "
+                "express (its opener follows the largest blind); sessions inject the sit-out, the return at the "
+                "big blind (quiet) and the return without posting (blinds.10)",
+    "kill.1": "the kill button puck is not moved by the simulator (a marker, judged by tests/test_kill.py and "
+              "the chips-kill-puck scenario pair); kill legs are followed in every kill session",
+    "kill.2": "a killed hand played with its kill posted: pokerkit's opener follows the largest blind, so a "
+              "killer acting in turn cannot be refereed; the kill not posted (kill.6) is injected",
+    "kill.4": "a killer who splits the pot must kill again: needs a killed hand played (see kill.2)",
+    "kill.5": "a player stepping away with a leg up: needs a leg holder sitting out, and the kill sessions seat "
+              "nobody out; the sit-out sessions play no kill",
+    "kill.7": "a killer who wins kills again: needs a killed hand played (see kill.2)",
     "kill.8": "split-pot games are not played here",
-    "kill.9": "kill pots are played by neither referee",
+    "kill.9": "a short call in a killed pot: needs a killed hand played (see kill.2)",
     "kill.10": "lowball games are not played here",
-    "kill.11": "kill pots are played by neither referee",
-    "kill.12": "kill pots are played by neither referee",
+    "kill.12": "a new player in a killed pot: needs a killed hand played and a player arriving mid-session",
 }

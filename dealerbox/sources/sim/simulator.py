@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from ...config import Config
 from ...engine import inputs as ev
 from ...record.logformat import Header, Input, Record, Rx, table_header
-from ...tags import JOKERS, Tag, TagRegistry
+from ...tags import JOKERS, Deck, Tag, TagRegistry
 from ...wire import protocol as p
 from ..choreography import Choreography, SensedChoreography, board_hello
 from .chips import TableChips
@@ -33,6 +33,7 @@ from .stack_reads import StackReads
 from .hand import HandPlay
 from .outcome import IRREGULARITIES, SimulatedHand, SimulatorError
 from .referee import VARIANTS
+from .away import Away
 from .session import Session
 
 if TYPE_CHECKING:   # the tournament package is imported only when a tournament is played (sim/tournament.py)
@@ -63,13 +64,10 @@ class Simulator:
         self.structure, self.holes = VARIANTS[game.variant]
         if not registry.decks:
             raise SimulatorError("enrolment.decks: the simulator needs at least one enrolled deck")
-        self.deck = registry.decks[0]
-        self.card_uid = {c: u for u, c in self.deck.cards.items()}
-        self.cards = [c for c in self.card_uid if c not in JOKERS]
-        self.shoe_uids = {self.card_uid[c] for c in self.cards}
+        self._use_deck(registry.decks[0])
         self._keep_button = False
-        if len(self.cards) != 52:
-            raise SimulatorError(f"deck {self.deck.deck_id} has {len(self.cards)} cards, not 52")
+        self._deck_change = False
+        self.away = Away()
         self.chips = TableChips(registry, config.enrolment.house, game.smallest_chip)
         if isinstance(irregularities, (list, tuple)):
             unknown = [k for k in irregularities if k not in IRREGULARITIES]
@@ -98,7 +96,22 @@ class Simulator:
                                       sc.unreadable_stacks if unreadable_stacks is None else unreadable_stacks,
                                       random.Random(f"{self.seed}/stacks"))
 
+    def _use_deck(self, deck: Deck) -> None:
+        self.deck = deck
+        self.card_uid = {c: u for u, c in deck.cards.items()}
+        self.cards = [c for c in self.card_uid if c not in JOKERS]
+        self.shoe_uids = {self.card_uid[c] for c in self.cards}
+        if len(self.cards) != 52:
+            raise SimulatorError(f"deck {deck.deck_id} has {len(self.cards)} cards, not 52")
+
     # --- public API ----------------------------------------------------------------------------------
+    def change_deck(self) -> None:
+        """Before the next hand the dealer swaps the deck in the shoe for the next enrolled one, with no tap
+        to say why (Procedures 21 allows it once the deck has played a full round, or for a damaged card)."""
+        if len(self.registry.decks) < 2:
+            raise SimulatorError("enrolment.decks: changing the deck needs a second enrolled deck")
+        self._deck_change = True
+
     def header(self) -> Header:
         hello = board_hello(self.config.table.seats)
         return table_header(self.config, self.registry, tournament=self.tournament,
@@ -169,6 +182,7 @@ class Simulator:
             self.chips.empty(seat)
             c.wait(0.5)
         self.stacks = {}
+        self.away.clear()
         if self.tournament is not None:
             from .tournament import entrants
             count = entrants(self.tournament, seats)
@@ -193,6 +207,17 @@ class Simulator:
         self._place_button(c, new_button)
         self.new_session = False
 
+    def _swap_deck(self, c: Choreography) -> None:
+        """Every card of the deck in use out of the shoe, then the next enrolled deck in."""
+        self._deck_change = False
+        c.take("shoe", [self.card_uid[card] for card in self.cards])
+        c.wait(1.0)
+        decks = self.registry.decks
+        self._use_deck(decks[(decks.index(self.deck) + 1) % len(decks)])
+        for card in self.cards:
+            c.enter("shoe", self.card_uid[card])
+        c.wait(1.0)
+
     def _button_uid(self) -> str:
         for uid, kind in self.registry.chips_of(self.config.enrolment.house).markers.items():
             if kind == "button":
@@ -215,6 +240,12 @@ class Simulator:
         self.hand_no += 1
         c = SensedChoreography(self.registry, self.t, self._tags)
         kind = self._pick_irregularity()
+        if self._deck_change and self.hand_no > 1:
+            self._swap_deck(c)
+        for action, seat in self.away.taps:    # before the button moves: the hand's players are decided then
+            c.tap(action, seat=seat)
+            c.wait(0.5)
+        self.away.taps.clear()
         if self.new_session or (self.tournament is None and self._table_too_rich()):
             self._start_session(c)
         elif not self._keep_button:
@@ -250,9 +281,10 @@ class Simulator:
 
     def _session(self, config: Config) -> Session:
         assert self.button is not None  # placed when the session started
+        dealt = self.away.dealt_in(self.button, sorted(self.stacks))
         return Session(config, self.registry, self.rng, self.structure, self.holes, self.deck, self.card_uid,
-                       tuple(self.cards), frozenset(self.shoe_uids), self.chips, dict(self.stacks), self.button,
-                       self.hand_no)
+                       tuple(self.cards), frozenset(self.shoe_uids), self.chips,
+                       {s: self.stacks[s] for s in dealt}, self.button, self.hand_no)
 
     def _table_too_rich(self) -> bool:
         # Rebuys add chips for ever; a fresh session keeps the table within the registered chips.
