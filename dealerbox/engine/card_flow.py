@@ -264,29 +264,10 @@ class CardFlow:
         """A board card turned before the betting was complete does not play (Hold'em 3/4, Irregularities 15)."""
         h = self.hand
         h.out_of_play.add(tag.uid)
-        card = tag.card
-        seats = tuple(s for s in (self.hb.to_act,) if s is not None)
         if n == 0:
             h.premature_flop_left = 2
-            rule, text = "holdem.3", ("The flop was turned before the betting was complete: finish the betting, then "
-                                      "the flop cards go back into the stub, reshuffle, cut and deal a new flop "
-                                      "without a burn (the burn card stays).")
-        elif n == 3:
-            rule, text = "holdem.4", (f"The turn card {card} was turned before the betting was complete: it is out of "
-                                      "play for the round. Finish the betting, burn and turn the next card as the "
-                                      "turn; after that round reshuffle with it and turn the river without a burn.")
-        else:
-            rule, text = "holdem.4", (f"The river card {card} was turned before the betting was complete: it is out of "
-                                      "play. Finish the betting, reshuffle with it, cut and turn the river without a "
-                                      "burn.")
-        if not self.variant.flop_rules:
-            rule = "irregularity.15"
-        rulings = [Ruling(rule, "redeal-board", text, seats, (card,))]
-        if rule != "irregularity.15":
-            rulings.append(Ruling("irregularity.15", "redeal-board", "Cards dealt before the betting was complete do "
-                                  "not play, even if a player who has not acted folds.", seats, (card,),
-                                  severity="info"))
-        return self._rulings(t, rulings)
+        seats = tuple(s for s in (self.hb.to_act,) if s is not None)
+        return self._rulings(t, premature_rulings(tag.card, n, self.variant.flop_rules, seats))
 
     def _to_muck(self, t: float, seat: int, tag: CardTag) -> list[te.TableEvent]:
         """A card from a seat reached the muck: a fold, a scrap set aside, a remedy, or a hand thrown away."""
@@ -321,3 +302,27 @@ class CardFlow:
         for uid, move in self.ledger.fallen(t):
             out += self._fallen(t, uid, move.source, move.face_up is not None)
         return out
+
+
+def premature_rulings(card: str, n: int, flop_rules: bool, seats: tuple[int, ...]) -> list[Ruling]:
+    """The rulings for board card ``card`` turned early, ``n`` board cards already out (0: the flop)."""
+    if n == 0:
+        rule, text = "holdem.3", ("The flop was turned before the betting was complete: finish the betting, then "
+                                  "the flop cards go back into the stub, reshuffle, cut and deal a new flop "
+                                  "without a burn (the burn card stays).")
+    elif n == 3:
+        rule, text = "holdem.4", (f"The turn card {card} was turned before the betting was complete: it is out of "
+                                  "play for the round. Finish the betting, burn and turn the next card as the "
+                                  "turn; after that round reshuffle with it and turn the river without a burn.")
+    else:
+        rule, text = "holdem.4", (f"The river card {card} was turned before the betting was complete: it is out of "
+                                  "play. Finish the betting, reshuffle with it, cut and turn the river without a "
+                                  "burn.")
+    if not flop_rules:
+        rule = "irregularity.15"
+    rulings = [Ruling(rule, "redeal-board", text, seats, (card,))]
+    if rule != "irregularity.15":
+        rulings.append(Ruling("irregularity.15", "redeal-board", "Cards dealt before the betting was complete do "
+                              "not play, even if a player who has not acted folds.", seats, (card,),
+                              severity="info"))
+    return rulings
