@@ -27,7 +27,7 @@ from . import contract as c
 from .commands import CommandDesk, FloorCommand
 from .holecards import HoleCards
 from .parts import TableUpdate
-from .outbox import Outbox, OutboxError
+from .outbox import Outbox, OutboxError, Row
 from .security import configure_security, publish_properties, read_password
 from .session import Session
 from .spooler import STOP, Spooler
@@ -92,6 +92,7 @@ class FloorLink(Spooler, Session, HoleCards, TournamentDesk, CommandDesk):
         self._acked: list[int] = []
         self._refused: list[tuple[str | None, str]] = []
         self._topics: dict[int, str] = {}      # mid -> topic of everything in flight, to name a refusal
+        self._sent_early: set[int] = set()
         self._session_refused = False
         self._seen_cmds: deque[tuple[str, int]] = deque(maxlen=1024)
         # shared between the threads (under _lock)
@@ -99,6 +100,7 @@ class FloorLink(Spooler, Session, HoleCards, TournamentDesk, CommandDesk):
         self._state_dirty = False
         self._refresh = False
         self._holecards: deque[dict] = deque(maxlen=1000)
+        self._express: deque[Row] = deque()   # alerts on their way to the publisher ahead of their commit
         self._holecards_trial: int | None = None
         self._holecards_allowed: bool | None = None
         # findings the floor may acknowledge: open ones are re-added with every state, so old ones can go (issue 19)
@@ -112,7 +114,7 @@ class FloorLink(Spooler, Session, HoleCards, TournamentDesk, CommandDesk):
         self._since = self.clock()
         self.last_error = ""
         self.counters = {
-            "submitted": 0, "spooled": 0, "published": 0, "acked": 0, "replayed": 0, "dropped": 0,
+            "submitted": 0, "spooled": 0, "published": 0, "published_early": 0, "acked": 0, "replayed": 0, "dropped": 0,
             "disk_full": 0, "publish_refused": 0, "connects": 0, "connect_failures": 0,
             "commands_accepted": 0, "commands_refused": 0, "holecards_published": 0, "holecards_lost": 0,
             "holecards_refused": 0, "quarantined": 0,

@@ -24,35 +24,17 @@ import paho.mqtt.client as mqtt
 from ...record.anchor import anchor_payload
 from ...record.clock import clock_status
 from . import contract as c
-from .parts import LinkParts
+from .drain import Bucket, Drain
 from .outbox import Outbox, OutboxError
-from .security import PROPERTIES, client_id, configure_security, publish_properties
+from .security import client_id, configure_security, publish_properties
 
 log = logging.getLogger("dealerbox.floor")
 
 KEEPALIVE_S = 15
 CONNACK_TIMEOUT_S = 10.0
-
-
-class Bucket:
-    """Token bucket for the replay rate cap (messages per second)."""
-
-    def __init__(self, rate: float) -> None:
-        self.rate = max(float(rate), 1.0)
-        self.capacity = max(1.0, self.rate / 5)
-        self.tokens = self.capacity
-        self.stamp = time.monotonic()
-
-    def take(self) -> float:
-        """0 when a message may go now, else seconds until it may."""
-        now = time.monotonic()
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return 0.0
-        return (1 - self.tokens) / self.rate
-
+# The state (the whole table, encoded) goes at most this often: encoding it after every step could hold an
+# alert committed meanwhile for 5-60 ms on a loaded box. The latest state always goes; only steps coalesce.
+STATE_GAP_S = 0.25
 
 
 def close_socket(client: mqtt.Client) -> None:
@@ -113,7 +95,7 @@ def new_anchor(site: str, reader: dict, sent: dict | None, review: bool) -> dict
     return anchor if anchor is not None and not review and anchor != sent else None
 
 
-class Session(LinkParts):
+class Session(Drain):
     """Mixed into :class:`FloorLink`, whose __init__ sets the attributes below; runs on the publisher thread."""
 
     window: int
@@ -290,7 +272,7 @@ class Session(LinkParts):
         bucket = Bucket(self.fc.replay_rate)
         last_id = 0
         drain_deadline = None
-        last_state = time.monotonic()
+        last_state = time.monotonic() - STATE_GAP_S   # the first state goes at once
         while client.socket() is not None:
             if self._stop_evt.is_set():
                 if self._abandon:
@@ -303,37 +285,21 @@ class Session(LinkParts):
                     break
             self._settle_acks()
             timeout, last_id = self._pump(client, bucket, last_id, window)
-            if time.monotonic() - last_state >= c.STATE_HEARTBEAT_S:
+            now = time.monotonic()
+            if now - last_state >= c.STATE_HEARTBEAT_S:
                 with self._lock:
                     self._state_dirty = self._state_body is not None
-            if self._publish_state(client):
-                last_state = time.monotonic()
+            if self._express and len(self._inflight) < window:
+                timeout = 0.0   # an alert came while we pumped: it goes before any state is encoded
+            elif now - last_state >= STATE_GAP_S:
+                if self._publish_state(client):
+                    last_state = now
+            elif self._state_dirty or self._refresh:
+                timeout = min(timeout, last_state + STATE_GAP_S - now)   # the coalesced state's turn
             self._publish_holecards(client)
             self._io(client, timeout if not self._stop_evt.is_set() else min(timeout, 0.05))
-
-    def _pump(self, client: mqtt.Client, bucket: Bucket, last_id: int, window: int) -> tuple[float, int]:
-        """Publish the next outbox rows in order; returns (how long the I/O wait may be, last id sent)."""
-        room = window - len(self._inflight)
-        if room <= 0:
-            return 1.0, last_id
-        for row in self._net_db.after(last_id, room):
-            late = row.boot != self.boot or row.session != self._session
-            if late:
-                wait = bucket.take()
-                if wait:
-                    return wait, last_id
-            # the envelope's flag is the first "replayed" in the text (wrap() puts it before the body)
-            text = row.payload.replace('"replayed":false', '"replayed":true', 1) if late else row.payload
-            info = client.publish(row.topic, text, qos=1, properties=PROPERTIES[row.kind])
-            if info.rc != mqtt.MQTT_ERR_SUCCESS:
-                return 0.05, last_id
-            with self._lock:
-                self._inflight[info.mid] = row.id
-                self._topics[info.mid] = row.topic
-            last_id = row.id
-            self.counters["published"] += 1
-            self.counters["replayed"] += late
-        return 1.0, last_id
+        self._express.clear()   # what the last session did not send is committed and goes with the next one
+        self._sent_early.clear()
 
     def _publish_json(self, client: mqtt.Client, kind: str, payload: dict,
                       retain: bool = False) -> mqtt.MQTTMessageInfo:
