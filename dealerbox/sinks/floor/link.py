@@ -4,8 +4,10 @@ side (``submit`` never blocks), spools every event and alert to the durable outb
 
 The link is four pieces, one file each, sharing the state set up here:
 
-- :mod:`.spooler` (its own thread) turns updates into payloads and writes them to SQLite before any publish;
+- :mod:`.spooler` (its own thread) turns updates into payloads and writes them to SQLite (alerts go to the
+  publisher once written, while their commit syncs; everything else once committed);
 - :mod:`.session` (the publisher thread) owns the socket: connect, birth, drain, acknowledgements, goodbye;
+  :mod:`.drain` is how it sends outbox rows (an alert while its commit still syncs, the rest in order);
 - :mod:`.commands` checks floor commands arriving on ``.../cmd``;
 - :mod:`.security` sets credentials, TLS and the publish properties on each new client.
 """

@@ -1,6 +1,7 @@
 """The publisher half of the floor link: owns the socket. Connects with backoff, publishes the birth status
-and the state, drains the outbox in order (QoS 1, a window of in-flight messages, a rate cap on late rows),
-deletes a row on its PUBACK, and hands messages on ``.../cmd`` to the command desk.
+and the state (coalesced, never ahead of a waiting alert), drains the outbox through :mod:`.drain` (alerts
+handed over before their commit first, then the rows in order), deletes a row on its PUBACK, and hands
+messages on ``.../cmd`` to the command desk.
 
 A fresh paho client is made for every connection so that paho never re-sends a message on its own: the
 outbox is the only source of retries, which is what lets a late message say ``replayed: true``.
