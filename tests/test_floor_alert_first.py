@@ -136,7 +136,7 @@ def test_an_alert_reaches_the_floor_while_its_outbox_commit_is_still_syncing(bro
     order = [p.get("seq") for t, topic, p in arrived if topic.endswith(("/alert", "/event")) and t >= t_alert - 1]
     # the alert went while its group's commit synced; its event only once the row was committed
     assert t_alert < t_event, order
-    assert t_event - t_alert > SLOW_MS / 1000 / 2, (t_event - t_alert)
+    assert t_event - t_alert > SLOW_MS / 1000 / 4, (t_event - t_alert)   # the event did wait for the slow sync
     assert t_alert - done["submitted"] < SLOW_MS / 1000, (t_alert - done["submitted"])
     assert not alert["replayed"]
     # the row was still committed, and deleted on its PUBACK: the outbox is empty, nothing was sent twice
