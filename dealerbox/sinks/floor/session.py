@@ -229,6 +229,12 @@ class Session(Drain):
     def _birth(self, client: mqtt.Client) -> bool:
         """Count the session, subscribe to commands, publish the birth status and wait for its PUBACK; False
         (and the socket closed) when the broker refused it."""
+        # Subscribe before saying "connected": whoever waits for that then publishes to us (a floor command,
+        # a tournament instruction) must find the subscription already on its way to the broker.
+        if not self.review:   # a review copy takes no floor commands: there is no dealer to act on them
+            client.subscribe(self.topic("cmd"), qos=1)
+        for topic in self.tournament_topics():   # a tournament table: the floor's instructions and clock
+            client.subscribe(topic, qos=1)
         with self._lock:
             self._session += 1
             self._connected = True
@@ -238,10 +244,6 @@ class Session(Drain):
         self.counters["connects"] += 1
         self._set_link("connected")
         self.last_error = ""
-        if not self.review:   # a review copy takes no floor commands: there is no dealer to act on them
-            client.subscribe(self.topic("cmd"), qos=1)
-        for topic in self.tournament_topics():   # a tournament table: the floor's instructions and clock
-            client.subscribe(topic, qos=1)
         birth = self._publish_json(client, "status", c.status_payload(self.env, "online", "birth", self._last_t,
                                                                       self.clock(), clock_status()), retain=self.retain)
         # Wait for the birth's PUBACK before draining: it proves the ACL lets us publish. mosquitto closes the
