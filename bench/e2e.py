@@ -278,6 +278,18 @@ def _trace_hops(terminal: Terminal, floor: FloorLink, raised: dict[str, float]) 
                     stamps[row[6]["finding"]["id"]].setdefault("insert_ms", took)
 
     outbox_module.Outbox.insert = insert_stamped   # this process only: the bench's terminal
+    checkpoint = outbox_module.Outbox.checkpoint
+    checkpoints: list[tuple[float, float]] = []
+    stamps["_gc"]["checkpoints"] = checkpoints
+
+    def checkpoint_stamped(self):
+        t0 = time.monotonic()
+        try:
+            return checkpoint(self)
+        finally:
+            checkpoints.append((t0, time.monotonic()))
+
+    outbox_module.Outbox.checkpoint = checkpoint_stamped
     make_client = floor._make_client
 
     def make_client_stamped():
@@ -329,6 +341,9 @@ def hop_figures(stamps: dict[str, dict], raised: dict[str, float], arrived_at: d
         for name, a, b in zip(HOPS, chain, chain[1:]):
             out[name].append((b - a) * 1000)
         in_gc = sum(max(0.0, min(e, arrived_at[fid]) - max(s, ref)) for s, e in pauses) * 1000
+        # the spooler's idle WAL checkpoint, when it overlaps the wait for the spooler to take the group
+        in_ckpt = sum(max(0.0, min(e, st["spooler"]) - max(s, st["submit"]))
+                      for s, e in stamps["_gc"].get("checkpoints", ())) * 1000
         out["gc inside the alert"].append(in_gc)
         out["the outbox transaction (its fsync included)"].append(st.get("insert_ms", 0.0))
         out["published before the commit ended (1) or after (0)"].append(float(st["publish"] < st["stored"]))
@@ -336,5 +351,5 @@ def hop_figures(stamps: dict[str, dict], raised: dict[str, float], arrived_at: d
                        [(name, (b - a) * 1000) for name, a, b in zip(HOPS, chain, chain[1:])]
                        + [("of it the outbox transaction", st.get("insert_ms", 0.0)),
                           ("published before its commit", 1.0 if st["publish"] < st["stored"] else 0.0),
-                          ("of it gc", in_gc)]))
+                          ("of it gc", in_gc), ("of it a spooler checkpoint", in_ckpt)]))
     return out, chains
