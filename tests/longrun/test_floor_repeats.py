@@ -46,3 +46,26 @@ def test_a_redelivered_alert_is_filed_once_counted_and_shown(broker):
         sender.loop_stop()
         sender.disconnect()
         view.stop()
+
+
+def test_the_dashboard_files_an_alert_that_overtook_its_event_once_and_drops_its_resend(tmp_path):
+    # Since the floor link publishes an alert while its outbox row commits, the alert can arrive before the
+    # FindingRaised event of the same step; a resend of that row (replayed) must still be dropped.
+    from dealerbox.dashboard.floor import FloorIngest
+    from dealerbox.dashboard.store import Store
+
+    store = Store(f"sqlite:///{tmp_path / 'floor.db'}")
+    ingest = FloorIngest(store)
+    env = c.Envelope("demo", "T01", "bootA")
+    started = c.event_payload(env, te.HandStarted(1.0, 3, 3, (1, 2, 3), "nlhe", {1: 1, 2: 2}), 1.0)
+    finding = te.FindingRaised(5.0, 3, "h3-1", "misdeal.1c", "Misdeals 1(c)", "floor", "misdeal",
+                               "Two boxed cards: misdeal.", (3,), ())
+    raised = c.event_payload(env, finding, 6.0)
+    alert = c.alert_payload(env, finding, raised["seq"], 6.0)
+    resent = dict(alert, replayed=True)
+    got = [ingest.receive(f"dealerbox/demo/T01/{kind}", json.dumps(p).encode(), 7.0).filed
+           for kind, p in (("event", started), ("alert", alert), ("event", raised), ("alert", resent))]
+    assert got == [True, True, True, False]
+    assert ingest.duplicates == 1
+    assert [(a.finding, a.boot) for a in store.alerts(table="T01")] == [("h3-1", "bootA")]
+    assert [e["event"] for e in store.hand("demo", "T01", 3)] == ["HandStarted", "FindingRaised"]

@@ -4,8 +4,10 @@ side (``submit`` never blocks), spools every event and alert to the durable outb
 
 The link is four pieces, one file each, sharing the state set up here:
 
-- :mod:`.spooler` (its own thread) turns updates into payloads and writes them to SQLite before any publish;
+- :mod:`.spooler` (its own thread) turns updates into payloads and writes them to SQLite (alerts go to the
+  publisher once written, while their commit syncs; everything else once committed);
 - :mod:`.session` (the publisher thread) owns the socket: connect, birth, drain, acknowledgements, goodbye;
+  :mod:`.drain` is how it sends outbox rows (an alert while its commit still syncs, the rest in order);
 - :mod:`.commands` checks floor commands arriving on ``.../cmd``;
 - :mod:`.security` sets credentials, TLS and the publish properties on each new client.
 """
@@ -27,7 +29,7 @@ from . import contract as c
 from .commands import CommandDesk, FloorCommand
 from .holecards import HoleCards
 from .parts import TableUpdate
-from .outbox import Outbox, OutboxError
+from .outbox import Outbox, OutboxError, Row
 from .security import configure_security, publish_properties, read_password
 from .session import Session
 from .spooler import STOP, Spooler
@@ -92,6 +94,7 @@ class FloorLink(Spooler, Session, HoleCards, TournamentDesk, CommandDesk):
         self._acked: list[int] = []
         self._refused: list[tuple[str | None, str]] = []
         self._topics: dict[int, str] = {}      # mid -> topic of everything in flight, to name a refusal
+        self._sent_early: set[int] = set()
         self._session_refused = False
         self._seen_cmds: deque[tuple[str, int]] = deque(maxlen=1024)
         # shared between the threads (under _lock)
@@ -99,6 +102,7 @@ class FloorLink(Spooler, Session, HoleCards, TournamentDesk, CommandDesk):
         self._state_dirty = False
         self._refresh = False
         self._holecards: deque[dict] = deque(maxlen=1000)
+        self._express: deque[Row] = deque()   # alerts on their way to the publisher ahead of their commit
         self._holecards_trial: int | None = None
         self._holecards_allowed: bool | None = None
         # findings the floor may acknowledge: open ones are re-added with every state, so old ones can go (issue 19)
@@ -113,7 +117,7 @@ class FloorLink(Spooler, Session, HoleCards, TournamentDesk, CommandDesk):
         self.last_error = ""
         self.outbox_error = ""    # the outbox's last trouble (a full disk), apart so a broker error cannot hide it
         self.counters = {
-            "submitted": 0, "spooled": 0, "published": 0, "acked": 0, "replayed": 0, "dropped": 0,
+            "submitted": 0, "spooled": 0, "published": 0, "published_early": 0, "acked": 0, "replayed": 0, "dropped": 0,
             "disk_full": 0, "publish_refused": 0, "connects": 0, "connect_failures": 0,
             "commands_accepted": 0, "commands_refused": 0, "holecards_published": 0, "holecards_lost": 0,
             "holecards_refused": 0, "quarantined": 0,

@@ -15,6 +15,12 @@ Durability choices (SQLite):
   of 1, 2, 5, 10, 20... ms, and the next alert would wait with it (measured: up to 50 ms of the frame ->
   floor alert tail). ``delete`` keeps the ids instead and deletes them with the next call; ``after`` never
   returns a row that is only waiting for its delete, and ``close`` deletes what is left.
+- An alert is published while its group's COMMIT fsyncs, not after (``insert(before_commit=...)``): the
+  fsync was the largest part of the frame -> floor alert tail. A power cut before the commit loses nothing
+  more than before (the alert was in flight either way; now the floor may have it). The row is still
+  committed and deleted on its PUBACK; a PUBACK that comes before the commit finds the write lock held and
+  the delete waits for the next call, as above. Ids are written explicitly and never handed out twice in
+  a run, even by a group that rolled back, so a PUBACK can never delete another row.
 
 One :class:`Outbox` object per thread (sqlite3 connections are not shared between threads).
 """
@@ -25,7 +31,7 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (
@@ -80,6 +86,7 @@ class Outbox:
                  checkpoints: bool = True) -> None:
         self.path = Path(path)
         self._acked: set[int] = set()   # acknowledged rows whose delete waits for the lock (see module doc)
+        self._next_id = 1               # the next row id this connection writes (never reused in a run)
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             self.db = sqlite3.connect(self.path, timeout=BUSY_WAIT_MS / 1000, isolation_level=None,
@@ -110,24 +117,42 @@ class Outbox:
         return self.db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0]
 
     def insert(self, rows: list[tuple[str, str, int, str, int, int, dict[str, Any]]], trim: int = 0,
-               below_priority: int = 0, dropped: list[Row] | None = None) -> list[int]:
+               below_priority: int = 0, dropped: list[Row] | None = None,
+               before_commit: Callable[[list[Row]], None] | None = None) -> list[int]:
         """Write (topic, kind, priority, boot, seq, session, payload) rows in one transaction; their ids.
         ``trim`` > 0: in the same transaction, delete that many of the oldest rows with priority <
-        ``below_priority`` (lowest priority first, the new rows included) and append them to ``dropped``."""
+        ``below_priority`` (lowest priority first, the new rows included) and append them to ``dropped``.
+        ``before_commit`` is handed the written rows (ids known) before the COMMIT and its fsync, so the
+        link can publish an alert while the disk syncs (see the module doc)."""
         ids = []
+        written: list[Row] = []
         dumps = _ENCODER.encode
         self.db.execute("BEGIN IMMEDIATE")
         try:
+            # ids this object handed out are never handed out again, even when the group rolls back: the
+            # publisher may already hold one (before_commit), and its PUBACK must never delete another row
+            stored = self.db.execute("SELECT seq FROM sqlite_sequence WHERE name = 'outbox'").fetchone()
+            next_id = max(self._next_id, (stored[0] if stored else 0) + 1)
             for topic, kind, prio, boot, seq, session, payload in rows:
-                cur = self.db.execute(
-                    "INSERT INTO outbox(topic, kind, priority, boot, seq, session, payload) VALUES (?,?,?,?,?,?,?)",
-                    (topic, kind, prio, boot, seq, session, dumps(payload)))
-                ids.append(cur.lastrowid)
+                text = dumps(payload)
+                self.db.execute(
+                    "INSERT INTO outbox(id, topic, kind, priority, boot, seq, session, payload) "
+                    "VALUES (?,?,?,?,?,?,?,?)", (next_id, topic, kind, prio, boot, seq, session, text))
+                ids.append(next_id)
+                if before_commit is not None:
+                    written.append(Row(next_id, topic, kind, prio, boot, seq, session, text))
+                next_id += 1
+            self._next_id = next_id
             if trim > 0:
                 gone = self._select_oldest(trim, below_priority)
                 self.db.executemany("DELETE FROM outbox WHERE id = ?", [(r.id,) for r in gone])
                 if dropped is not None:
                     dropped.extend(gone)
+                    if written:
+                        gone_ids = {r.id for r in gone}
+                        written = [r for r in written if r.id not in gone_ids]
+            if before_commit is not None and written:
+                before_commit(written)
             self.db.execute("COMMIT")   # the one fsync of the group (synchronous=FULL)
         except BaseException:
             if self.db.in_transaction:  # SQLITE_FULL has already rolled back by itself

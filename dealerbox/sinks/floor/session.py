@@ -1,6 +1,7 @@
 """The publisher half of the floor link: owns the socket. Connects with backoff, publishes the birth status
-and the state, drains the outbox in order (QoS 1, a window of in-flight messages, a rate cap on late rows),
-deletes a row on its PUBACK, and hands messages on ``.../cmd`` to the command desk.
+and the state (coalesced, never ahead of a waiting alert), drains the outbox through :mod:`.drain` (alerts
+handed over before their commit first, then the rows in order), deletes a row on its PUBACK, and hands
+messages on ``.../cmd`` to the command desk.
 
 A fresh paho client is made for every connection so that paho never re-sends a message on its own: the
 outbox is the only source of retries, which is what lets a late message say ``replayed: true``.
@@ -24,35 +25,17 @@ import paho.mqtt.client as mqtt
 from ...record.anchor import anchor_payload
 from ...record.clock import clock_status
 from . import contract as c
-from .parts import LinkParts
+from .drain import Bucket, Drain
 from .outbox import Outbox, OutboxError
-from .security import PROPERTIES, client_id, configure_security, publish_properties
+from .security import client_id, configure_security, publish_properties
 
 log = logging.getLogger("dealerbox.floor")
 
 KEEPALIVE_S = 15
 CONNACK_TIMEOUT_S = 10.0
-
-
-class Bucket:
-    """Token bucket for the replay rate cap (messages per second)."""
-
-    def __init__(self, rate: float) -> None:
-        self.rate = max(float(rate), 1.0)
-        self.capacity = max(1.0, self.rate / 5)
-        self.tokens = self.capacity
-        self.stamp = time.monotonic()
-
-    def take(self) -> float:
-        """0 when a message may go now, else seconds until it may."""
-        now = time.monotonic()
-        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
-        self.stamp = now
-        if self.tokens >= 1:
-            self.tokens -= 1
-            return 0.0
-        return (1 - self.tokens) / self.rate
-
+# The state (the whole table, encoded) goes at most this often: encoding it after every step could hold an
+# alert committed meanwhile for 5-60 ms on a loaded box. The latest state always goes; only steps coalesce.
+STATE_GAP_S = 0.25
 
 
 def close_socket(client: mqtt.Client) -> None:
@@ -113,7 +96,7 @@ def new_anchor(site: str, reader: dict, sent: dict | None, review: bool) -> dict
     return anchor if anchor is not None and not review and anchor != sent else None
 
 
-class Session(LinkParts):
+class Session(Drain):
     """Mixed into :class:`FloorLink`, whose __init__ sets the attributes below; runs on the publisher thread."""
 
     window: int
@@ -246,6 +229,12 @@ class Session(LinkParts):
     def _birth(self, client: mqtt.Client) -> bool:
         """Count the session, subscribe to commands, publish the birth status and wait for its PUBACK; False
         (and the socket closed) when the broker refused it."""
+        # Subscribe before saying "connected": whoever waits for that then publishes to us (a floor command,
+        # a tournament instruction) must find the subscription already on its way to the broker.
+        if not self.review:   # a review copy takes no floor commands: there is no dealer to act on them
+            client.subscribe(self.topic("cmd"), qos=1)
+        for topic in self.tournament_topics():   # a tournament table: the floor's instructions and clock
+            client.subscribe(topic, qos=1)
         with self._lock:
             self._session += 1
             self._connected = True
@@ -255,10 +244,6 @@ class Session(LinkParts):
         self.counters["connects"] += 1
         self._set_link("connected")
         self.last_error = ""
-        if not self.review:   # a review copy takes no floor commands: there is no dealer to act on them
-            client.subscribe(self.topic("cmd"), qos=1)
-        for topic in self.tournament_topics():   # a tournament table: the floor's instructions and clock
-            client.subscribe(topic, qos=1)
         birth = self._publish_json(client, "status", c.status_payload(self.env, "online", "birth", self._last_t,
                                                                       self.clock(), clock_status()), retain=self.retain)
         # Wait for the birth's PUBACK before draining: it proves the ACL lets us publish. mosquitto closes the
@@ -290,7 +275,7 @@ class Session(LinkParts):
         bucket = Bucket(self.fc.replay_rate)
         last_id = 0
         drain_deadline = None
-        last_state = time.monotonic()
+        last_state = time.monotonic() - STATE_GAP_S   # the first state goes at once
         while client.socket() is not None:
             if self._stop_evt.is_set():
                 if self._abandon:
@@ -303,37 +288,21 @@ class Session(LinkParts):
                     break
             self._settle_acks()
             timeout, last_id = self._pump(client, bucket, last_id, window)
-            if time.monotonic() - last_state >= c.STATE_HEARTBEAT_S:
+            now = time.monotonic()
+            if now - last_state >= c.STATE_HEARTBEAT_S:
                 with self._lock:
                     self._state_dirty = self._state_body is not None
-            if self._publish_state(client):
-                last_state = time.monotonic()
+            if self._express and len(self._inflight) < window:
+                timeout = 0.0   # an alert came while we pumped: it goes before any state is encoded
+            elif now - last_state >= STATE_GAP_S:
+                if self._publish_state(client):
+                    last_state = now
+            elif self._state_dirty or self._refresh:
+                timeout = min(timeout, last_state + STATE_GAP_S - now)   # the coalesced state's turn
             self._publish_holecards(client)
             self._io(client, timeout if not self._stop_evt.is_set() else min(timeout, 0.05))
-
-    def _pump(self, client: mqtt.Client, bucket: Bucket, last_id: int, window: int) -> tuple[float, int]:
-        """Publish the next outbox rows in order; returns (how long the I/O wait may be, last id sent)."""
-        room = window - len(self._inflight)
-        if room <= 0:
-            return 1.0, last_id
-        for row in self._net_db.after(last_id, room):
-            late = row.boot != self.boot or row.session != self._session
-            if late:
-                wait = bucket.take()
-                if wait:
-                    return wait, last_id
-            # the envelope's flag is the first "replayed" in the text (wrap() puts it before the body)
-            text = row.payload.replace('"replayed":false', '"replayed":true', 1) if late else row.payload
-            info = client.publish(row.topic, text, qos=1, properties=PROPERTIES[row.kind])
-            if info.rc != mqtt.MQTT_ERR_SUCCESS:
-                return 0.05, last_id
-            with self._lock:
-                self._inflight[info.mid] = row.id
-                self._topics[info.mid] = row.topic
-            last_id = row.id
-            self.counters["published"] += 1
-            self.counters["replayed"] += late
-        return 1.0, last_id
+        self._express.clear()   # what the last session did not send is committed and goes with the next one
+        self._sent_early.clear()
 
     def _publish_json(self, client: mqtt.Client, kind: str, payload: dict,
                       retain: bool = False) -> mqtt.MQTTMessageInfo:

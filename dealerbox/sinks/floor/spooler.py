@@ -1,6 +1,7 @@
 """The spooler half of the floor link: turns engine updates into payloads and writes them to the durable
-outbox (one transaction and one fsync per group) before anything is published; applies the outbox cap,
-lowest priority first, and tells the floor what it dropped."""
+outbox (one transaction and one fsync per group); hands the group's alerts to the publisher while that
+fsync runs, and everything else is published once committed; applies the outbox cap, lowest priority
+first, and tells the floor what it dropped."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from typing import Any, Callable
 from ...engine.events import FindingRaised
 from . import contract as c
 from .parts import LinkParts, TableUpdate
-from .outbox import Outbox
+from .outbox import Outbox, Row
 from ...upkeep.bounded import RecentIds
 
 
@@ -45,6 +46,7 @@ class Spooler(LinkParts):
     _last_notice: float
     _unspooled: list[tuple]
     _last_t: float
+    _express: deque[Row]               # alerts handed to the publisher before their commit
     _poke: Callable[[], None]          # FloorLink's: wakes the publisher
 
     def _spool_loop(self) -> None:
@@ -141,7 +143,8 @@ class Spooler(LinkParts):
             # the cap is applied in the same transaction, over the stored rows and this group alike, so a
             # group larger than the room left still drops lowest priority, oldest first
             trimmed: list = []
-            db.insert(rows, trim=over, below_priority=c.PRIORITY_KEEP, dropped=trimmed)
+            db.insert(rows, trim=over, below_priority=c.PRIORITY_KEEP, dropped=trimmed,
+                      before_commit=self._hand_over if self._connected else None)
             inserted = len(rows)
             self._dropped(trimmed, "outbox-full")
         except sqlite3.OperationalError as e:
@@ -166,6 +169,13 @@ class Spooler(LinkParts):
         with self._lock:
             self._depth += inserted
             self.counters["spooled"] += inserted
+
+    def _hand_over(self, written: list[Row]) -> None:
+        """Give the group's alerts to the publisher before the COMMIT's fsync (outbox.py says why it is safe)."""
+        alerts = [r for r in written if r.kind == "alert"]
+        if alerts:
+            self._express.extend(alerts)
+            self._poke()
 
     def _dropped(self, rows: list, reason: str) -> None:
         if rows:

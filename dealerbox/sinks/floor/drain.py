@@ -1,0 +1,113 @@
+"""How the publisher sends outbox rows: the alerts the spooler hands over before their commit first, then
+the committed rows in ``id`` order (QoS 1, a window of in-flight messages, a rate cap on late rows), each
+PUBACK mapped to its row id so the row is deleted when the broker has it."""
+
+from __future__ import annotations
+
+import threading
+import time
+from collections import deque
+
+import paho.mqtt.client as mqtt
+
+from .outbox import Outbox, Row
+from .parts import LinkParts
+from .security import PROPERTIES
+
+
+class Bucket:
+    """Token bucket for the replay rate cap (messages per second)."""
+
+    def __init__(self, rate: float) -> None:
+        self.rate = max(float(rate), 1.0)
+        self.capacity = max(1.0, self.rate / 5)
+        self.tokens = self.capacity
+        self.stamp = time.monotonic()
+
+    def take(self) -> float:
+        """0 when a message may go now, else seconds until it may."""
+        now = time.monotonic()
+        self.tokens = min(self.capacity, self.tokens + (now - self.stamp) * self.rate)
+        self.stamp = now
+        if self.tokens >= 1:
+            self.tokens -= 1
+            return 0.0
+        return (1 - self.tokens) / self.rate
+
+
+class Drain(LinkParts):
+    """Mixed into the publisher (:class:`.session.Session`); runs on the publisher thread."""
+
+    boot: str
+    _session: int
+    _lock: threading.Lock
+    _net_db: Outbox | None
+    _inflight: dict[int, int]
+    _topics: dict[int, str]
+    _express: deque[Row]       # alerts the spooler handed over before their commit (spooler.py)
+    _sent_early: set[int]      # row ids published from _express that the in-order pump has not passed yet
+
+    def _pump(self, client: mqtt.Client, bucket: Bucket, last_id: int, window: int) -> tuple[float, int]:
+        """Publish the alerts handed over before their commit, then the next outbox rows in order; returns
+        (how long the I/O wait may be, last id sent in order)."""
+        room = window - len(self._inflight)
+        if self._express and room > 0:
+            room -= self._publish_early(client, last_id, room)
+        if room <= 0:
+            return 1.0, last_id
+        early = self._sent_early
+        published = 0
+        for row in self._net_db.after(last_id, room + len(early)):
+            if row.id in early:   # already sent ahead of its commit: only the order moves past it
+                early.discard(row.id)
+                last_id = row.id
+                continue
+            if published >= room:
+                break
+            late = row.boot != self.boot or row.session != self._session
+            if late:
+                wait = bucket.take()
+                if wait:
+                    return wait, last_id
+            if not self._publish_row(client, row, late):
+                return 0.05, last_id
+            published += 1
+            last_id = row.id
+        if early:   # a row sent early whose delete came first is never seen here: forget it once passed
+            self._sent_early = {i for i in early if i > last_id}
+        return 1.0, last_id
+
+    def _publish_early(self, client: mqtt.Client, last_id: int, room: int) -> int:
+        """Publish the alerts the spooler handed over while their group commits; how many went. Only when
+        every committed row before them has been sent, so alerts keep their order on the alert topic; they
+        may overtake the events of their own group, which are not committed yet (docs/floor-topics.md)."""
+        sent = 0
+        while self._express and sent < room:
+            row = self._express.popleft()
+            if row.id <= last_id or row.id in self._sent_early:
+                continue   # the pump already has it (its commit was quicker than this thread)
+            ahead = [r for r in self._net_db.after(last_id, len(self._sent_early) + 1) if r.id not in self._sent_early]
+            if ahead and ahead[0].id < row.id:
+                self._express.clear()   # committed rows wait before it: the pump sends them all in order
+                break
+            if not self._publish_row(client, row, row.boot != self.boot or row.session != self._session):
+                self._express.clear()   # the row is in the outbox: the pump retries it
+                break
+            self._sent_early.add(row.id)
+            self.counters["published_early"] += 1
+            sent += 1
+        return sent
+
+    def _publish_row(self, client: mqtt.Client, row: Row, late: bool) -> bool:
+        """One outbox row at QoS 1, its PUBACK mapped to the row id; False when paho would not take it."""
+        # the envelope's flag is the first "replayed" in the text (wrap() puts it before the body)
+        text = row.payload.replace('"replayed":false', '"replayed":true', 1) if late else row.payload
+        info = client.publish(row.topic, text, qos=1, properties=PROPERTIES[row.kind])
+        if info.rc != mqtt.MQTT_ERR_SUCCESS:
+            return False
+        with self._lock:
+            self._inflight[info.mid] = row.id
+            self._topics[info.mid] = row.topic
+        self.counters["published"] += 1
+        self.counters["replayed"] += late
+        return True
