@@ -9,6 +9,7 @@ from pathlib import Path
 
 from dealerbox.pipeline import Pipeline
 from dealerbox.sources.scenario import compile_file
+from tests.tournament.test_rows_engine import TABLE   # the same T02 table the row tests set up
 
 FOLDER = Path(__file__).resolve().parents[2] / "tests" / "scenarios" / "tournament"
 
@@ -81,18 +82,7 @@ def test_with_no_clock_and_no_counts_the_place_is_left_to_the_floor_and_the_find
     assert len(said) == 2 and all("no count of the players left" in s for s in said)
 
 
-REBUY = """
-tournament t03_event.toml
-table seats 9 id T02
-game nlhe blinds 25/50
-set game.smallest_chip 5
-hello
-shoe loaded
-sit 1 5000
-sit 3 5000
-sit 5 5000
-button 5
-rebuy 3
+REBUY = TABLE.format(table="T02") + """rebuy 3
 {paid}
 blinds
 deal hole cards
