@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Protocol
 
 from ..tournament.seating import TableSeats, balance_flags, player_to_send, seat_for_arrival
 from . import events as te
@@ -30,7 +30,24 @@ from .misdeal import Ruling
 from .state import InstructionView
 
 if TYPE_CHECKING:
-    from .table import Engine
+    from ..config import Config
+    from .betting import TableBetting
+
+
+class MovingTable(Protocol):
+    """What the floor's moves read and change of the engine (engine.table.Engine is one); a protocol, so
+    this module does not import the engine that calls it."""
+    config: Config
+    betting: TableBetting
+    moves: TableMoves
+    occupied: set[int]
+    seats: int
+    puck: int | None
+    last_button: int | None
+
+    def _dealer(self, e: DealerInput) -> list[te.TableEvent]: ...
+
+    def _rulings(self, t: float, rulings: list[Ruling]) -> list[te.TableEvent]: ...
 
 MOVE_ACTIONS = frozenset({"floor-instruction", "moved-out", "moved-in"})
 INSTRUCTIONS = ("move", "break", "redraw")
@@ -123,7 +140,7 @@ class TableMoves:
 Raise = tuple[str, str, str, str, tuple[int, ...]]   # rule, severity, outcome, ruling, seats
 
 
-def follow(engine: Engine, e: DealerInput) -> list[te.TableEvent]:
+def follow(engine: MovingTable, e: DealerInput) -> list[te.TableEvent]:
     """The engine's answer to a ``floor-instruction``, ``moved-out`` or ``moved-in`` input."""
     moves: TableMoves = engine.moves
     if e.action == "floor-instruction":
@@ -165,7 +182,7 @@ def _unassigned(moves: TableMoves, seat: int) -> list[Raise]:
              f"seats the arrival at seat(s) {assigned}: call the floor.", (seat,))]
 
 
-def dealt(engine: Engine, t: float, order: tuple[int, ...]) -> list[te.TableEvent]:
+def dealt(engine: MovingTable, t: float, order: tuple[int, ...]) -> list[te.TableEvent]:
     """At the start of a hand: the players moved in since the last deal are dealt in (Tournaments 15)."""
     moves: TableMoves = engine.moves
     moves.redraw = ""           # the floor redrew between hands: the new deal is at the new seats
@@ -178,7 +195,7 @@ def dealt(engine: Engine, t: float, order: tuple[int, ...]) -> list[te.TableEven
     return _raise(engine, t, [(r.rule, r.severity, r.outcome, r.ruling + ".", r.seats) for r in rulings])
 
 
-def _instructed(moves: TableMoves, detail: str | None, engine: Engine) -> list[Raise]:
+def _instructed(moves: TableMoves, detail: str | None, engine: MovingTable) -> list[Raise]:
     inst = read_instruction(detail, moves.table)
     if inst is None:
         moves.refused += 1
@@ -237,7 +254,7 @@ def _instructed(moves: TableMoves, detail: str | None, engine: Engine) -> list[R
     return said
 
 
-def _raise(engine: Engine, t: float, said: list[Raise]) -> list[te.TableEvent]:
+def _raise(engine: MovingTable, t: float, said: list[Raise]) -> list[te.TableEvent]:
     if not raised_at("tournament.12", engine.config.is_tournament):
         return []             # a cash table follows no tournament instruction
     return engine._rulings(t, [_ruling(*r) for r in said])
