@@ -20,10 +20,11 @@ from dealerbox.upkeep.keeper import Upkeep
 
 @pytest.fixture
 def small_disk(tmp_path):
-    """A 512 KiB tmpfs: a real filesystem that really runs out (ENOSPC), mounted only for this test."""
+    """A 4 MiB tmpfs: a real filesystem that really runs out (ENOSPC), mounted only for this test. Room enough
+    that, once the filler goes, the table (400 times a dealer's pace) cannot fill it again before the check."""
     mnt = tmp_path / "disk"
     mnt.mkdir()
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=512k,mode=0755", "tmpfs", str(mnt)],
+    r = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=4m,mode=0755", "tmpfs", str(mnt)],
                        capture_output=True, text=True)
     assert r.returncode == 0, f"this test needs root to mount a tmpfs: {r.stderr}"
     yield mnt
