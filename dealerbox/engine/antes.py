@@ -13,8 +13,7 @@ other player); the big-blind ante is dead money in the main pot. docs/betting.md
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
+from ..rulebook import Post, forced_posts, short_post_ruling  # noqa: F401  (the posting order: its home is below the engine)
 from . import events as te
 from .pots import uncalled
 
@@ -34,48 +33,6 @@ def ante_dues(ante: int, big_blind_ante: int, dealt_in: list[int], big_blind: in
     return {}
 
 
-
-@dataclass(frozen=True, slots=True)
-class Post:
-    seat: int
-    what: str                   # "ante", "small blind", "big blind", "big blind ante"
-    due: int
-    amount: int                 # what the player put in: all they had when short
-    all_in: bool
-
-
-def forced_posts(stacks: dict[int, int], small_blind: int | None, big_blind: int,
-                 level_amounts: tuple[int, int, int, int]) -> list[Post]:
-    """Every forced post of a deal, in order, for ``level_amounts`` (small blind, big blind, ante, big blind
-    ante); the engine reads the chips of a player all in for the posts in this order too. A player short of
-    a post puts in what they have and is all-in for it (Tournaments 19); the engine makes the side pot from
-    the amounts. Antes come before the blinds; the big blind is posted before the
-    big-blind ante, so a short big blind's chips play as the blind."""
-    sb, bb, ante, bb_ante = level_amounts
-    left = dict(stacks)
-    posts: list[Post] = []
-
-    def post(seat: int, what: str, due: int) -> None:
-        if due <= 0 or seat not in left:
-            return
-        amount = min(due, left[seat])
-        left[seat] -= amount
-        if amount or due:
-            posts.append(Post(seat, what, due, amount, left[seat] == 0))
-
-    for seat in sorted(stacks):
-        post(seat, "ante", ante)
-    if small_blind is not None:
-        post(small_blind, "small blind", sb)
-    post(big_blind, "big blind", bb)
-    post(big_blind, "big blind ante", bb_ante)
-    return [p for p in posts if p.amount or p.due]
-
-
-def short_post_ruling(seat: int, paid: int, due: int, what: str) -> str:
-    """Tournaments 19 in words: all-in for what was posted, a side pot for the rest, no make-up if it wins."""
-    return (f"Seat {seat} is all-in for {paid} of the {due} {what}; a side pot takes the rest, "
-            "and winning owes no make-up")
 
 class Antes:
     """Part of :class:`HandBetting`: the antes owed, posted and judged when the deal starts."""

@@ -8,10 +8,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ..rulebook import OUTCOMES, SEVERITIES  # noqa: F401  (the vocabulary lives below the engine and the tournament rulings)
 from .tournament_rows import TOURNAMENT_ROWS
-
-SEVERITIES = ("info", "dealer", "floor")
-OUTCOMES = ("continues", "misdeal", "void", "dead-hand", "redeal-board", "card-replaced", "wager-corrected")
 
 
 @dataclass(frozen=True, slots=True)

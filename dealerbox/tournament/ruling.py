@@ -1,6 +1,6 @@
 """What a tournament ruling returns: the fields :meth:`FindingLog.raise_` takes, so the engine raises it as is.
 
-Severity and outcome come from the engine's catalogue vocabulary; the rule id is a row of RULES.md's
+Severity and outcome come from the vocabulary the engine's catalogue uses (``dealerbox.rulebook``); the rule id is a row of RULES.md's
 Tournaments section (the engine adds the row to its catalogue when it wires the ruling in).
 """
 
@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine.catalogue import OUTCOMES, SEVERITIES
+from ..rulebook import OUTCOMES, SEVERITIES
 
 RANKS = "23456789TJQKA"
 SUITS = "cdhs"                  # low to high: clubs, diamonds, hearts, spades (Ties 1)
@@ -17,8 +17,8 @@ SUITS = "cdhs"                  # low to high: clubs, diamonds, hearts, spades (
 @dataclass(frozen=True, slots=True)
 class Ruling:
     rule: str                   # "tournament.8c"
-    severity: str               # engine.catalogue.SEVERITIES
-    outcome: str                # engine.catalogue.OUTCOMES
+    severity: str               # rulebook.SEVERITIES
+    outcome: str                # rulebook.OUTCOMES
     ruling: str                 # one line for the dealer, our own words
     seats: tuple[int, ...] = ()
 

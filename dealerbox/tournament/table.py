@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..engine.antes import Post, forced_posts, short_post_ruling   # the posting order: one home, the engine's
+from ..rulebook import Post, forced_posts, short_post_ruling   # the posting order: one home, below the engine
 from .ruling import Ruling, card_order, clockwise
 
 

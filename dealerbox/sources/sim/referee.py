@@ -125,7 +125,7 @@ def referee_state(game: GameConfig, structure: BettingStructure, holes: int, sta
     hand_types = (HIGH,) if holes == 2 else (OMAHA,)
     # Tournament mode: one runout, no run-it-twice.
     # antes: each player's own (trimmed like bets); the big-blind ante: player 1's, dead money (game.ante)
-    # A big blind short of both posts the blind first (engine.antes.forced_posts): pokerkit posts antes first, so
+    # A big blind short of both posts the blind first (rulebook.forced_posts): pokerkit posts antes first, so
     # it is given only what is left above the blind (player 1 is the big blind, heads-up too: pokerkit reverses)
     big_blind_stack = stacks[0] if len(stacks) == 2 else stacks[1]
     bb_ante = min(game.big_blind_ante, max(0, big_blind_stack - game.big_blind))
