@@ -138,12 +138,12 @@ def run(args: argparse.Namespace) -> int:
     if display != "headless":   # pygame without sound, image codecs or pkg_resources (runtime/lean.py)
         from ..runtime.lean import import_pygame
         import_pygame()
-    try:
-        terminal.start()
-    except OSError as e:  # the port vanished or is not permitted between the check and the open
-        print_error(str(e))
-        return 2
-    try:
+    try:   # Ctrl-C from the first moment the terminal starts (its threads may already be talking) stops it cleanly
+        try:
+            terminal.start()
+        except OSError as e:  # the port vanished or is not permitted between the check and the open
+            print_error(str(e))
+            return 2
         if display == "headless":
             terminal.run_headless(updates, sys.stdout, args.jsonl, done)
         else:
