@@ -4,16 +4,13 @@ state change sets off, sent on the right table's instruction topic and shown on 
 
 from __future__ import annotations
 
-import json
 import re
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import httpx
-import paho.mqtt.client as mqtt
 import pytest
 
 from dealerbox.commands.dashboard import hosted_tournaments
@@ -21,7 +18,7 @@ from dealerbox.dashboard import auth
 from dealerbox.dashboard.store import Store
 from dealerbox.tournament.floor import schema_errors
 from tests.fixtures.broker import Mosquitto
-from tests.tournament.tables import state, tournament_file
+from tests.tournament.tables import Ear, state, tournament_file
 from tests.waiting import wait_until
 
 from .conftest import PASSWORD, PEOPLE, Running, ShiftedClock, login
@@ -29,37 +26,6 @@ from .conftest import PASSWORD, PEOPLE, Running, ShiftedClock, login
 ROOT = Path(__file__).parents[2]
 SITE = "tour"
 CLOCK_TOPIC = f"dealerbox/{SITE}/tournament/SUN-500/clock"
-
-
-class Ear:
-    """A plain MQTT client: the test's ear on the tournament topics, or a table publishing its state."""
-
-    def __init__(self, port: int, name: str, subscribe: tuple[str, ...] = ()) -> None:
-        self.received: list[tuple[str, dict, bool]] = []
-        self.lock = threading.Lock()
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=name, protocol=mqtt.MQTTv5)
-        self.client.on_message = self._on_message
-        ready = threading.Event()
-        self.client.on_connect = lambda c, u, f, r, p: ([c.subscribe(t, qos=1) for t in subscribe], ready.set())
-        self.client.connect("127.0.0.1", port)
-        self.client.loop_start()
-        assert ready.wait(10)
-        time.sleep(0.2)             # the SUBACKs land before anything is published
-
-    def _on_message(self, client, userdata, msg) -> None:
-        with self.lock:
-            self.received.append((msg.topic, json.loads(msg.payload), bool(msg.retain)))
-
-    def publish(self, topic: str, payload: dict) -> None:
-        self.client.publish(topic, json.dumps(payload), qos=1, retain=True).wait_for_publish(5)
-
-    def messages(self, suffix: str) -> list[dict]:
-        with self.lock:
-            return [p for t, p, _ in self.received if t.endswith(suffix)]
-
-    def stop(self) -> None:
-        self.client.loop_stop()
-        self.client.disconnect()
 
 
 @pytest.fixture(scope="module")

@@ -2,7 +2,12 @@
 
 from __future__ import annotations
 
+import json
+import threading
+import time
 from pathlib import Path
+
+import paho.mqtt.client as mqtt
 
 from dealerbox.sinks.floor import contract as c
 
@@ -47,3 +52,35 @@ def state(table: str, occupied: set[int], button: int, seq: int = 1, site: str =
                "pot": 0, "seats": seats, "in_hand": [], "findings": [], "health": {"reader": {}, "link": {}}}
     c.validate("state", payload)
     return payload
+
+
+class Ear:
+    """A plain MQTT client: the test's ear on the tournament topics, or a table publishing its state
+    (``received``: topic, payload, retained)."""
+
+    def __init__(self, port: int, name: str, subscribe: tuple[str, ...] = ()) -> None:
+        self.received: list[tuple[str, dict, bool]] = []
+        self.lock = threading.Lock()
+        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=name, protocol=mqtt.MQTTv5)
+        self.client.on_message = self._on_message
+        ready = threading.Event()
+        self.client.on_connect = lambda c, u, f, r, p: ([c.subscribe(t, qos=1) for t in subscribe], ready.set())
+        self.client.connect("127.0.0.1", port)
+        self.client.loop_start()
+        assert ready.wait(10)
+        time.sleep(0.2)             # the SUBACKs land before anything is published
+
+    def _on_message(self, client, userdata, msg) -> None:
+        with self.lock:
+            self.received.append((msg.topic, json.loads(msg.payload), bool(msg.retain)))
+
+    def publish(self, topic: str, payload: dict) -> None:
+        self.client.publish(topic, json.dumps(payload), qos=1, retain=True).wait_for_publish(5)
+
+    def messages(self, suffix: str) -> list[dict]:
+        with self.lock:
+            return [p for t, p, _ in self.received if t.endswith(suffix)]
+
+    def stop(self) -> None:
+        self.client.loop_stop()
+        self.client.disconnect()

@@ -1,57 +1,22 @@
 """``dealerbox tournament`` against a real mosquitto: three tables publish their retained state, shrink to two
 as players bust, and the balancing and breaking instructions reach the right tables."""
 
-import json
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
-
-import paho.mqtt.client as mqtt
 
 from dealerbox.tournament.floor import schema_errors
 from tests.waiting import wait_until
 
-from .tables import state, tournament_file
+from .tables import Ear, state, tournament_file
 
 ROOT = Path(__file__).parents[2]
 
 
-class Client:
-    """A plain MQTT client: a table's state publisher, or the test's ear on the tournament topics."""
-
-    def __init__(self, port: int, name: str, subscribe: tuple[str, ...] = ()) -> None:
-        self.received: list[tuple[str, dict]] = []
-        self.lock = threading.Lock()
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=name, protocol=mqtt.MQTTv5)
-        self.client.on_message = self._on_message
-        ready = threading.Event()
-        self.client.on_connect = lambda c, u, f, r, p: ([c.subscribe(t, qos=1) for t in subscribe], ready.set())
-        self.client.connect("127.0.0.1", port)
-        self.client.loop_start()
-        assert ready.wait(10)
-        time.sleep(0.2)             # let the SUBACKs land before anything is published
-
-    def _on_message(self, client, userdata, msg) -> None:
-        with self.lock:
-            self.received.append((msg.topic, json.loads(msg.payload)))
-
-    def publish(self, topic: str, payload: dict) -> None:
-        self.client.publish(topic, json.dumps(payload), qos=1, retain=True).wait_for_publish(5)
-
-    def messages(self, suffix: str) -> list[dict]:
-        with self.lock:
-            return [p for t, p in self.received if t.endswith(suffix)]
-
-    def stop(self) -> None:
-        self.client.loop_stop()
-        self.client.disconnect()
-
-
 def test_three_tables_shrink_to_two_and_the_instructions_reach_the_right_tables(broker, tmp_path):
-    ear = Client(broker.port, "ear", ("dealerbox/demo/+/tournament", "dealerbox/demo/tournament/+/clock"))
-    tables = {n: Client(broker.port, f"demo-{n}") for n in ("T01", "T02", "T03")}
+    ear = Ear(broker.port, "ear", ("dealerbox/demo/+/tournament", "dealerbox/demo/tournament/+/clock"))
+    tables = {n: Ear(broker.port, f"demo-{n}") for n in ("T01", "T02", "T03")}
     seq = {"n": 0}
 
     def table_says(name: str, occupied: set[int], button: int) -> None:
@@ -83,7 +48,7 @@ def test_three_tables_shrink_to_two_and_the_instructions_reach_the_right_tables(
         # ...and at 6, 6, 6 they fit in two: T03 breaks first, in the floor's order
         table_says("T01", {1, 2, 3, 4, 6, 7}, 2)
         assert wait_until(lambda: len(ear.messages("T03/tournament")) >= 1, 10), ear.received
-        assert wait_until(lambda: sum(p.get("instruction") == "redraw" for _, p in ear.received) >= 2, 5)
+        assert wait_until(lambda: sum(p.get("instruction") == "redraw" for _, p, _ in ear.received) >= 2, 5)
         broken = ear.messages("T03/tournament")
         assert [(p["instruction"], p["rule"]) for p in broken] == [("break", "tournament.12")]
         assert sorted(m["from_seat"] for m in broken[0]["moves"]) == [1, 2, 3, 5, 6, 7]
@@ -92,9 +57,9 @@ def test_three_tables_shrink_to_two_and_the_instructions_reach_the_right_tables(
         assert len(arrivals["T01"]) == 3 and len(arrivals["T02"]) == 3        # nine and nine after the break
         assert len({(m["to_table"], m["to_seat"]) for ms in arrivals.values() for m in ms}) == 6
         assert all(m["to_table"] == n and m["to_seat"] is not None for n, ms in arrivals.items() for m in ms)
-        redraws = [t for t, p in ear.received if p.get("instruction") == "redraw"]
+        redraws = [t for t, p, _ in ear.received if p.get("instruction") == "redraw"]
         assert sorted(redraws) == ["dealerbox/demo/T01/tournament", "dealerbox/demo/T02/tournament"]
-        for _, p in ear.received:
+        for _, p, _ in ear.received:
             assert schema_errors(p["kind"], p) == [], p
         clocks = ear.messages("/clock")
         assert clocks and clocks[0]["tournament"] == "SUN-500" and clocks[0]["level"] == 1 and clocks[0]["running"]
@@ -121,7 +86,7 @@ def test_the_clock_is_retained_so_a_table_connecting_later_reads_it(broker, tmp_
          "--port", str(broker.port), "--level", "2", "--left", "30", "--paused", "--for", "0.5"],
         cwd=ROOT, capture_output=True, text=True, timeout=30)
     assert result.returncode == 0, result.stderr
-    late = Client(broker.port, "late-table", ("dealerbox/demo/tournament/SUN-500/clock",))
+    late = Ear(broker.port, "late-table", ("dealerbox/demo/tournament/SUN-500/clock",))
     try:
         assert wait_until(lambda: late.messages("/clock"), 5)
         clock = late.messages("/clock")[-1]
