@@ -10,6 +10,8 @@ from __future__ import annotations
 import sys
 import tempfile
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from playwright.sync_api import sync_playwright
@@ -23,15 +25,37 @@ from .conftest import CHROMIUM, CHROMIUM_ARGS, PASSWORD, Running, ShiftedClock
 from .tables import play_hand, start_table
 
 
+def _floor_with_sam(work: Path) -> tuple[Mosquitto, str]:
+    """A broker and a dashboard database with the supervisor sam: where every screenshot starts."""
+    broker = Mosquitto(work / "broker").start()
+    db = f"sqlite:///{work / 'floor.db'}"
+    store = Store(db)
+    store.put_user("sam", "supervisor", auth.hash_password(PASSWORD))
+    store.close()
+    return broker, db
+
+
+@contextmanager
+def _signed_in(p, url: str) -> Iterator:
+    """A chromium page signed in as sam on the dashboard at ``url``."""
+    browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+    try:
+        page = browser.new_page(viewport={"width": 1100, "height": 640})
+        page.goto(url + "/login")
+        page.fill("input[name=name]", "sam")
+        page.fill("input[name=password]", PASSWORD)
+        page.click("button:has-text('Sign in')")
+        page.wait_for_url(url + "/")
+        yield page
+    finally:
+        browser.close()
+
+
 def main(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        broker = Mosquitto(work / "broker").start()
-        db = f"sqlite:///{work / 'floor.db'}"
-        store = Store(db)
-        store.put_user("sam", "supervisor", auth.hash_password(PASSWORD))
-        store.close()
+        broker, db = _floor_with_sam(work)
         dash = Running(db, broker, ShiftedClock()).start()
         links = [start_table(work / f"t{n}", broker, f"T{n:02d}") for n in range(1, 13)]
         try:
@@ -40,14 +64,7 @@ def main(out: Path) -> None:
             assert wait_until(lambda: len(dash.store.tables()) == 12 and len(dash.store.alerts()) == 3, 20)
             links[-1].stop()                                  # one table goes dark
             time.sleep(1.0)
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-                page = browser.new_page(viewport={"width": 1100, "height": 640})
-                page.goto(dash.url + "/login")
-                page.fill("input[name=name]", "sam")
-                page.fill("input[name=password]", PASSWORD)
-                page.click("button:has-text('Sign in')")
-                page.wait_for_url(dash.url + "/")
+            with sync_playwright() as p, _signed_in(p, dash.url) as page:
                 page.screenshot(path=str(out / "dashboard-map.png"))
                 page.goto(dash.url + "/alerts")
                 page.screenshot(path=str(out / "dashboard-queue.png"))
@@ -55,7 +72,6 @@ def main(out: Path) -> None:
                 for _ in range(8):
                     page.click("#next")
                 page.screenshot(path=str(out / "dashboard-hand.png"))
-                browser.close()
         finally:
             for link in links[:-1]:
                 link.stop()
@@ -76,11 +92,7 @@ def tournament(out: Path) -> None:
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
-        broker = Mosquitto(work / "broker").start()
-        db = f"sqlite:///{work / 'floor.db'}"
-        store = Store(db)
-        store.put_user("sam", "supervisor", auth.hash_password(PASSWORD))
-        store.close()
+        broker, db = _floor_with_sam(work)
         path = tournament_file(work)
         dash = Running(db, broker, ShiftedClock(),
                        tournaments=lambda: hosted_tournaments([str(path)], "demo", "dashboard")).start()
@@ -99,19 +111,11 @@ def tournament(out: Path) -> None:
             says("T01", set(range(1, 9)) - {5}, 2, 2)
             says("T02", {1, 2, 3, 4, 5, 6}, 1, 2)
             says("T03", {1, 2, 4, 5, 6, 7}, 1, 2)
-            with sync_playwright() as p:
-                browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
-                page = browser.new_page(viewport={"width": 1100, "height": 640})
-                page.goto(dash.url + "/login")
-                page.fill("input[name=name]", "sam")
-                page.fill("input[name=password]", PASSWORD)
-                page.click("button:has-text('Sign in')")
-                page.wait_for_url(dash.url + "/")
+            with sync_playwright() as p, _signed_in(p, dash.url) as page:
                 page.goto(dash.url + "/tournaments/SUN-500")
                 page.click("button.clock-pause")
                 page.wait_for_selector(".clock.paused .run:has-text('PAUSED')", timeout=5000)
                 page.screenshot(path=str(out / "dashboard-tournament.png"))
-                browser.close()
         finally:
             tables.loop_stop()
             tables.disconnect()
