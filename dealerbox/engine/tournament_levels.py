@@ -78,25 +78,31 @@ class TournamentLevels:
         return self._clock_tick(t)
 
     def _floor_clock(self, e: ev.DealerInput) -> list[te.TableEvent]:
-        """The floor's clock payload (schemas/floor/clock.json): follow its level, time left and running. A
-        payload the clock cannot follow is counted and left aside; the table's own clock keeps running."""
-        if self.tournament is None:
+        """The floor's clock payload (schemas/floor/clock.json): follow its level, time left and running, and keep
+        the players and tables left in the event. A payload the clock cannot follow is counted and left aside;
+        the table's own clock keeps running. A table marked a tournament table without its event file keeps the
+        counts only (it has no levels to follow); a cash table ignores the clock."""
+        if self.tournament is None and not self.config.is_tournament:
             return []
         try:
             payload = json.loads(e.detail or "")
             for name, kind in FLOOR_CLOCK_FIELDS.items():
                 if not isinstance(payload.get(name), kind) or isinstance(payload.get(name), bool) != (kind is bool):
                     raise ValueError(f"floor-clock: field {name!r} is missing or not a {kind}")
-            out: list[te.TableEvent] = [] if self.clock is not None else self._start_clock(e.t)
-            self.clock = self.clock.follow(e.t, payload["level"], float(payload["left"]), payload["running"],
-                                           bool(payload.get("is_break", False)))
+            out: list[te.TableEvent] = []
+            if self.tournament is not None:
+                out = [] if self.clock is not None else self._start_clock(e.t)
+                self.clock = self.clock.follow(e.t, payload["level"], float(payload["left"]), payload["running"],
+                                               bool(payload.get("is_break", False)))
         except (ValueError, AttributeError, TypeError):
             self.floor_clock_refused += 1
             return []
-        self.floor_clock_at = e.t
         for name in ("players_left", "tables_left"):
             if isinstance(payload.get(name), int) and not isinstance(payload.get(name), bool):
                 setattr(self, name, payload[name])
+        if self.tournament is None:
+            return []
+        self.floor_clock_at = e.t
         return out + self._clock_tick(e.t)
 
     def _end_level_tap(self, t: float) -> list[te.TableEvent]:

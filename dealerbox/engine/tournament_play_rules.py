@@ -29,9 +29,7 @@ class TournamentPlayRules:
     """Mixed into :class:`engine.table.Engine`."""
 
     floor_level: int | None = None          # the level the floor's clock last said (a "floor-clock" input)
-    players_in_event: int | None = None     # players left in the event, as the floor's clock counts them
     deck_change_allowed = False             # a dealer change or a damaged card since the deck came in
-    floor_clock_unread = 0                  # clock payloads that did not read (counted, ignored)
 
     def _tournament_table(self) -> bool:
         """A tournament table: the tournament rows apply here and nowhere else."""
@@ -46,7 +44,7 @@ class TournamentPlayRules:
 
     def _players_left(self) -> int:
         """Players left in the event; unknown (no clock from the floor yet) counts as more than two."""
-        return self.players_in_event if self.players_in_event is not None else 1_000_000
+        return self.players_left if self.players_left is not None else 1_000_000   # tournament_levels keeps it
 
     # --- the dealer's taps and the floor's inputs ----------------------------------------------------------
     def _tournament_tap(self, e: ev.DealerInput) -> list[te.TableEvent] | None:
@@ -74,20 +72,15 @@ class TournamentPlayRules:
 
     # --- the floor's clock --------------------------------------------------------------------------------
     def _floor_clock_seen(self, e: ev.DealerInput) -> None:
-        """Keep the level and the players left from a clock payload; a payload that does not read is ignored
-        (the floor link checked it against its schema before it became an input)."""
+        """The floor's level, for a table marked a tournament table without its event file (it has no level
+        clock of its own). The level clock counts a payload that does not read, and keeps the players left."""
         try:
             clock = json.loads(e.detail or "")
         except ValueError:
-            clock = None
-        if not isinstance(clock, dict):
-            self.floor_clock_unread += 1
             return
-        level, players = clock.get("level"), clock.get("players_left")
+        level = clock.get("level") if isinstance(clock, dict) else None
         if isinstance(level, int) and level >= 1:
             self.floor_level = level
-        if isinstance(players, int) and players >= 0:
-            self.players_in_event = players
 
     # --- the hand --------------------------------------------------------------------------------------------
     def _play_rules_at_start(self) -> None:

@@ -133,7 +133,7 @@ def test_a_new_deck_after_a_new_dealer_signs_in_is_allowed_and_without_one_it_is
 
 def test_a_clock_payload_that_does_not_read_is_counted_and_changes_nothing():
     pipe, events = play('tap floor-clock detail {"level":3\ntap floor-clock detail [2]\nblinds\n')
-    assert pipe.engine.floor_clock_unread == 2 and pipe.engine._tournament_level() == 1
+    assert pipe.engine.floor_clock_refused == 2 and pipe.engine._tournament_level() == 1
     assert not found(events, "tournament.8a")
 
 
