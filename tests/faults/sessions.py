@@ -200,6 +200,9 @@ ONCE = {"back-in-without-posting"}
 LENGTH = {"deck-changed-after-a-round": 14, "kill-not-posted": 12, "half-kill-not-posted": 12,
           "kill-by-another-seat": 12, "sit-out-and-wait-for-the-big-blind": 12,
           "back-in-without-posting": 12, "joker-kept": 8}
+# how each class's simulator plays: the kill-not-posted tables leave every due kill unposted
+SIMULATOR = {"kill-not-posted": {"post_kills": False}, "half-kill-not-posted": {"post_kills": False},
+             "kill-by-another-seat": {"post_kills": False}}
 # the game each class's table plays (besides the variant)
 GAME = {"pot-limit-6-option": {"sb_counts_as_bb": True}, "kill-not-posted": {"kill": "full"},
         "kill-by-another-seat": {"kill": "full"}, "half-kill-not-posted": {"kill": "half", "kill_qualifier": 4}}
@@ -225,7 +228,7 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
     rng = random.Random(seed)
     config = from_dict({"game": {"variant": variant, **GAME.get(kind, {})}, "table": {"seats": SEATS}})
     registry = demo_registry()
-    sim = Simulator(config, registry, seed=seed, irregularities=0.0)
+    sim = Simulator(config, registry, seed=seed, irregularities=0.0, **SIMULATOR.get(kind, {}))
     pipe, encoder = Pipeline(config, registry), p.Encoder()
     pipe.feed_bytes(0.0, encoder.encode(board_hello(SEATS)))
     at = rng.randint(2, SESSION)

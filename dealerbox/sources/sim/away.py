@@ -25,6 +25,7 @@ class Away:
     sitting_out: set[int] = field(default_factory=set)
     waiting: set[int] = field(default_factory=set)
     returning: set[int] = field(default_factory=set)
+    making_up: set[int] = field(default_factory=set)    # returning seats that post the blinds they missed
     taps: list[tuple[str, int]] = field(default_factory=list)
 
     def sit_out(self, seat: int) -> None:
@@ -43,7 +44,15 @@ class Away:
             self.returning.add(seat)
             self.taps.append(("back-in", seat))
 
+    def back_in_posting(self, seat: int) -> None:
+        """The ``back-in`` tap of a player who makes up what it missed before the deal (Blinds 9: the big blind
+        live, a missed small blind dead, in one motion), rather than wait for the big blind."""
+        if seat in self.sitting_out:
+            self.back_in(seat)
+            self.making_up.add(seat)
+
     def clear(self) -> None:
+        self.making_up.clear()
         self.sitting_out.clear()
         self.waiting.clear()
         self.returning.clear()

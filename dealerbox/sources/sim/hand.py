@@ -20,12 +20,16 @@ class HandPlay(Dealing, Wagering):
     outcome goes back as :class:`Expected` (the simulator applies the new stacks and keeps the button)."""
 
     def play(self) -> Expected:
+        posts = self.session.posts
         st = referee_state(self.game, self.session.structure, self.session.holes,
-                           tuple(self.stacks_before[s] for s in self.order), self.rng)
+                           tuple(self.stacks_before[s] for s in self.order), self.rng, posts)
         self.st = st
         self._sync_deck()
+        dead: dict[int, int] = {}       # missed small blinds made up: put in with the live big blind
         for op in st.operations:
-            if isinstance(op, AntePosting) and op.amount:
+            if isinstance(op, AntePosting) and op.amount and op.player_index in posts.dead:
+                dead[op.player_index] = op.amount
+            elif isinstance(op, AntePosting) and op.amount:
                 self._put(self.order[op.player_index], op.amount)    # antes first, as pokerkit posts them
                 self.c.wait(self.rng.uniform(0.3, 0.8))
             if isinstance(op, BetCollection):
@@ -33,12 +37,15 @@ class HandPlay(Dealing, Wagering):
             if isinstance(op, BlindOrStraddlePosting):
                 seat = self.order[op.player_index]
                 self.expected.blinds[seat] = op.amount
-                self._put(seat, op.amount)
+                # a make-up is one motion, live and dead together (Blinds 9): in two, the first looks short
+                self._put(seat, op.amount + dead.pop(op.player_index, 0))
                 self.c.wait(self.rng.uniform(0.8, 2.0))
         g = self.game
         kind = {BettingStructure.FIXED_LIMIT: "limit", BettingStructure.POT_LIMIT: "pot-limit"}.get(
             self.session.structure, "no-limit")
-        self.rules = RaiseRules(kind, g.big_blind, g.small_bet, g.big_bet, g.max_raises)
+        scale = posts.scale     # a killed pot raises the limits (Kill Pots 2)
+        self.rules = RaiseRules(kind, int(g.big_blind * scale), int(g.small_bet * scale), int(g.big_bet * scale),
+                                g.max_raises)
         self.rules.start({self.order[i]: b for i, b in enumerate(st.bets) if b}, len(self.expected.blinds) > 2)
         self.done_ops = len(st.operations)
         try:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
+from dataclasses import dataclass, field
 from itertools import combinations
 from typing import Any
 
@@ -104,24 +105,57 @@ class OMAHA(_RankedHand):
     omaha = True
 
 
-def referee_streets(game: GameConfig, structure: BettingStructure, holes: int) -> tuple[Street, ...]:
-    """Hold'em's four streets for pokerkit: the bet sizes and the limit cap of ``game``."""
+@dataclass(frozen=True)
+class Posts:
+    """Posts of one hand outside the blinds' places, by pokerkit player index (0 left of the button): ``live``
+    chips that play and act in turn (a due kill, Kill Pots 2; a returning player's big blind, Blinds 9), ``dead``
+    chips to the middle (a missed small blind made up), and ``scale`` for the limits (x2 a full kill, x1.5 half).
+
+    pokerkit expresses them as it is: a live post is a blind given as a NEGATIVE value at that index (pokerkit
+    posts its absolute value, but the preflop opener follows only the positive blinds, so action still starts
+    left of the big blind), a dead post a per-player ante (dead money), the scale the streets' bet sizes."""
+    live: dict[int, int] = field(default_factory=dict)
+    dead: dict[int, int] = field(default_factory=dict)
+    scale: float = 1.0
+
+
+NO_POSTS = Posts()
+
+
+def referee_streets(game: GameConfig, structure: BettingStructure, holes: int,
+                    scale: float = 1.0) -> tuple[Street, ...]:
+    """Hold'em's four streets for pokerkit: the bet sizes (scaled in a killed pot) and the limit cap of ``game``."""
     fixed = structure is BettingStructure.FIXED_LIMIT
     cap = game.max_raises + 1 if fixed else None
     small, big = (game.small_bet, game.big_bet) if fixed else (game.big_blind, game.big_blind)
+    small, big = int(small * scale), int(big * scale)     # the engine's Structure rounds the same way
     return (Street(False, (False,) * holes, 0, False, Opening.POSITION, small, cap),
             Street(True, (), 3, False, Opening.POSITION, small, cap),
             Street(True, (), 1, False, Opening.POSITION, big, cap),
             Street(True, (), 1, False, Opening.POSITION, big, cap))
 
 
+def live_blinds(blinds: tuple[int, ...], live: dict[int, int], players: int) -> tuple[int, ...]:
+    """``blinds`` with the live posts of ``live`` (player index -> amount) in place: negative, so that they play
+    but do not move the opener, except in the big blind's own place (a killer in the big blind), where the
+    largest blind is what opens the action left of it anyway. Heads-up pokerkit reads its blinds reversed."""
+    out = list(blinds) + [0] * max(0, players - len(blinds))
+    for index, amount in live.items():
+        place = 1 - index if players == 2 else index
+        out[place] = amount if place == 1 else -amount
+    return tuple(out)
+
+
 def referee_state(game: GameConfig, structure: BettingStructure, holes: int, stacks: tuple[int, ...],
-                  rng: random.Random) -> State:
-    """pokerkit's state for one hand; ``stacks`` in player order (index 0 left of the button)."""
-    streets = referee_streets(game, structure, holes)
+                  rng: random.Random, posts: Posts = NO_POSTS) -> State:
+    """pokerkit's state for one hand; ``stacks`` in player order (index 0 left of the button); ``posts`` a kill
+    or missed blinds made up (see :class:`Posts`)."""
+    streets = referee_streets(game, structure, holes, posts.scale)
     blinds: tuple[int, ...] = (game.small_blind, game.big_blind)
-    if game.straddle and len(stacks) >= 4 and rng.random() < 0.25:
+    if game.straddle and len(stacks) >= 4 and rng.random() < 0.25 and not posts.live:
         blinds = (game.small_blind, game.big_blind, 2 * game.big_blind)
+    if posts.live:
+        blinds = live_blinds(blinds, posts.live, len(stacks))
     hand_types = (HIGH,) if holes == 2 else (OMAHA,)
     # Tournament mode: one runout, no run-it-twice.
     # antes: each player's own (trimmed like bets); the big-blind ante: player 1's, dead money (game.ante)
@@ -129,7 +163,9 @@ def referee_state(game: GameConfig, structure: BettingStructure, holes: int, sta
     # it is given only what is left above the blind (player 1 is the big blind, heads-up too: pokerkit reverses)
     big_blind_stack = stacks[0] if len(stacks) == 2 else stacks[1]
     bb_ante = min(game.big_blind_ante, max(0, big_blind_stack - game.big_blind))
-    antes = {1: bb_ante} if game.big_blind_ante and not game.ante else game.ante
+    antes: int | dict[int, int] = {1: bb_ante} if game.big_blind_ante and not game.ante else game.ante
+    if posts.dead:      # dead money per player (the simulator makes blinds up only at tables without antes)
+        antes = {**(antes if isinstance(antes, dict) else {}), **posts.dead}
     return State(AUTOMATIONS, Deck.STANDARD, hand_types, streets, structure, not isinstance(antes, dict), antes,
                  blinds, 0, stacks, len(stacks), mode=Mode.TOURNAMENT)
 

@@ -10,6 +10,7 @@ from pokerkit import BettingStructure
 from ...config import Config
 from ...tags import Deck, TagRegistry
 from .chips import TableChips
+from .referee import NO_POSTS, Posts
 
 
 @dataclass(frozen=True)
@@ -33,3 +34,4 @@ class Session:
     stacks: dict[int, int]         # seat -> stack, a copy
     button: int
     hand_no: int
+    posts: Posts = NO_POSTS        # a kill posted, missed blinds made up (by player index)

@@ -34,6 +34,7 @@ from .hand import HandPlay
 from .outcome import IRREGULARITIES, SimulatedHand, SimulatorError
 from .referee import VARIANTS
 from .away import Away
+from .posts import TablePosts
 from .session import Session
 
 if TYPE_CHECKING:   # the tournament package is imported only when a tournament is played (sim/tournament.py)
@@ -47,13 +48,17 @@ class Simulator:
     """Plays hands at one table. See the module docstring; ``irregularities`` is a chance per hand (float)
     or a list of kinds (one per hand, in order); None takes ``config.simulator.irregularities``.
 
+    At a kill table (``game.kill``) the killer posts each kill that falls due, live, from its seat, and acts in
+    turn (sim/posts.py); ``post_kills=False`` leaves every due kill unposted (Kill Pots 6, for fault injection).
+    ``away.back_in_posting`` brings a player back who makes up the blinds it missed (Blinds 9).
+
     With ``tournament`` the table plays that event (sim/tournament.py): entrants with the starting stack, the
     draw for the button, hands at the clock's levels, busted players out, until one player has every chip."""
 
     def __init__(self, config: Config, registry: TagRegistry, seed: int | None = None,
                  irregularities: float | Sequence[str] | None = None, start: float = 0.0,
                  stack_limit: int | None = None, unreadable_stacks: float | None = None,
-                 tournament: Tournament | None = None) -> None:
+                 tournament: Tournament | None = None, post_kills: bool = True) -> None:
         game = config.game
         if game.variant not in VARIANTS:
             raise SimulatorError(f"game.variant: the simulator plays {', '.join(VARIANTS)}, not {game.variant!r}")
@@ -68,6 +73,7 @@ class Simulator:
         self._keep_button = False
         self._deck_change = False
         self.away = Away()
+        self.posts = TablePosts(game, config.table.seats, post_kills)
         self.chips = TableChips(registry, config.enrolment.house, game.smallest_chip)
         if isinstance(irregularities, (list, tuple)):
             unknown = [k for k in irregularities if k not in IRREGULARITIES]
@@ -183,6 +189,7 @@ class Simulator:
             c.wait(0.5)
         self.stacks = {}
         self.away.clear()
+        self.posts.new_table()
         if self.tournament is not None:
             from .tournament import entrants
             count = entrants(self.tournament, seats)
@@ -268,6 +275,7 @@ class Simulator:
         if self.levels is not None:
             self.levels.hand_dealt(c.inputs)
         if expected.outcome == "played":
+            self.posts.hand_played(expected)
             for seat, stack in expected.stacks.items():
                 self.stacks[seat] = stack
                 self.chips.colour_up(seat)
@@ -282,9 +290,11 @@ class Simulator:
     def _session(self, config: Config) -> Session:
         assert self.button is not None  # placed when the session started
         dealt = self.away.dealt_in(self.button, sorted(self.stacks))
+        order = tuple(s for s in dealt if s > self.button) + tuple(s for s in dealt if s <= self.button)
+        posts = self.posts.for_hand(order, self.button, self.stacks, self.away.making_up)
         return Session(config, self.registry, self.rng, self.structure, self.holes, self.deck, self.card_uid,
                        tuple(self.cards), frozenset(self.shoe_uids), self.chips,
-                       {s: self.stacks[s] for s in dealt}, self.button, self.hand_no)
+                       {s: self.stacks[s] for s in dealt}, self.button, self.hand_no, posts)
 
     def _table_too_rich(self) -> bool:
         # Rebuys add chips for ever; a fresh session keeps the table within the registered chips.

@@ -1,0 +1,78 @@
+"""What a simulated table posts beyond its two blinds: the kill that falls due (Kill Pots 2-7), posted by the
+killer from its own seat, live, acting in turn; and the blinds a returning player missed, made up live and dead
+(Blinds 9). The simulator follows the kill legs and the missed blinds the way the engine does (it reuses the
+engine's pure :class:`KillTracker`), so that it posts what the engine will ask for."""
+
+from __future__ import annotations
+
+from ...config import GameConfig
+from ...engine.kill import KillTracker
+from .outcome import Expected
+from .referee import Posts
+
+
+def _between(a: int, b: int, seat: int, seats: int) -> bool:
+    """``seat`` lies strictly after ``a`` and before ``b``, clockwise round a table of ``seats``."""
+    return 0 < (seat - a) % seats < (b - a) % seats
+
+
+class TablePosts:
+    """The kill legs and the blinds owed at one simulated table, hand after hand."""
+
+    def __init__(self, game: GameConfig, table_seats: int, post_kills: bool = True) -> None:
+        self.game = game
+        self.table_seats = table_seats
+        self.post_kills = post_kills
+        self.kill = KillTracker(game.kill, game.kill_qualifier)
+        self.owes: dict[int, set[str]] = {}       # seat -> missed blinds ("sb", "bb"), as the engine keeps them
+        self.killer: int | None = None            # the seat that killed the hand being played
+
+    def new_table(self) -> None:
+        """Every player left: legs and debts start afresh (the engine's new game)."""
+        self.kill = KillTracker(self.game.kill, self.game.kill_qualifier)
+        self.owes.clear()
+        self.killer = None
+
+    def for_hand(self, order: tuple[int, ...], button: int, seated: dict[int, int],
+                 making_up: set[int]) -> Posts:
+        """The posts of the hand dealt to ``order`` (index 0 left of the button): the kill if one is due and the
+        killer is dealt in, and the make-up of each seat of ``making_up`` dealt in out of the blinds. Records
+        the blinds that pass the seats not dealt in (Blinds 9). ``making_up`` loses the seats it made up."""
+        n, g = len(order), self.game
+        small, big = (button, order[0]) if n == 2 else (order[0], order[1])
+        for seat, stack in seated.items():
+            if seat in order or stack <= 0:
+                continue
+            if _between(button, small, seat, self.table_seats):
+                self.owes.setdefault(seat, set()).add("sb")
+            if _between(small, big, seat, self.table_seats):
+                self.owes.setdefault(seat, set()).add("bb")
+        self.owes.pop(big, None)          # the big blind posted in its place settles every debt
+        live: dict[int, int] = {}
+        dead: dict[int, int] = {}
+        scale = 1.0
+        self.killer = None
+        if self.post_kills and self.kill.enabled and self.kill.due in order:
+            self.killer = self.kill.due
+            live[order.index(self.killer)] = self.kill.amount(g.big_blind)
+            scale = self.kill.scale
+        for seat in sorted(making_up & set(order)):
+            making_up.discard(seat)
+            owed = self.owes.pop(seat, set())
+            index = order.index(seat)
+            if not owed or n == 2 or index < 2 or index in live or g.ante or g.big_blind_ante:
+                continue      # in a blind's place (it posts that blind), or a table with antes: nothing made up
+            live[index], dead_part = (g.big_blind, g.small_blind if "sb" in owed else 0) if "bb" in owed \
+                else (g.small_blind, 0)
+            if dead_part:
+                dead[index] = dead_part
+        return Posts(live, dead, scale)
+
+    def hand_played(self, expected: Expected) -> None:
+        """After a hand played out: who won the main pot (the kill legs, Kill Pots 3, 4, 7)."""
+        winners = expected.pots[0].winners if expected.pots else ()
+        won = 0
+        if len(winners) == 1:
+            w = winners[0]
+            won = expected.stacks[w] - expected.stacks_before[w]
+        self.kill.record_win(tuple(winners), won, self.killer)
