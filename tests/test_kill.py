@@ -176,3 +176,24 @@ def test_kill_in_a_blind_seat_the_kill_is_the_whole_post(button, blinds):
     h = g.start(button=button)                    # posts exactly what blinds_for says
     assert g.loud() == [] and h.bets[4] == 4 and h.required[4] == ("kill", 4)
     assert g.table.stacks[4] == before - 4 and h.bets == blinds
+
+
+def test_kill4_killer_who_splits_kills_again_and_the_next_hand_says_why():
+    g = kill_table()
+    steal(g, 1, 4); steal(g, 3, 4)
+    h = g.start(button=4, post=False, deal=False)
+    g.put(1, 1); g.put(2, 2); g.put(4, 4)
+    g.deal()
+    while h.to_act is not None and h.street == "preflop":
+        seat = h.to_act
+        if seat == 3:
+            g.put(3, 4)                           # calls the kill
+        elif seat == 4:
+            g.check(4)
+        else:
+            g.fold(seat)
+    h.settle(g.t, [(3, 4)])                       # seats 3 and 4 split the killed pot
+    assert g.table.kill.due == 4
+    g.start(button=1, post=False)
+    f = only(g, "kill.4")                         # Kill Pots 4 (not 7): a split, not a win
+    assert f.seats == (4,) and f.severity == "info" and "split" in f.ruling

@@ -98,7 +98,7 @@ class HandBetting(ChipMotions, Posting, Antes, BettingTurn, WagerRules, DealerQu
                 self.killer = kill.due
                 self.required[kill.due] = ("kill", kill.amount(self.game.big_blind))
                 scale = kill.scale
-                self._opening("kill.7" if "again" in table.kill_reason else "kill.3", "info", "continues",
+                self._opening(kill.due_rule, "info", "continues",
                               f"Seat {kill.due} must kill this pot for {kill.amount(self.game.big_blind)}; the "
                               f"limits are raised x{kill.scale:g}. ({table.kill_reason})", (kill.due,))
             else:

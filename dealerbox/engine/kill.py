@@ -21,6 +21,7 @@ class KillTracker:
     killer_last: int | None = None  # seat that killed the hand just played
     history: list[str] = field(default_factory=list)
     away: int | None = None       # Kill Pots 5: seat that left holding a leg (kept until it returns)
+    due_rule: str = "kill.3"      # the row that made the kill due: a second leg (3), a split (4), a win (7)
 
     @property
     def enabled(self) -> bool:
@@ -58,17 +59,17 @@ class KillTracker:
         if len(winners) > 1:
             # Kill Pots 4: a split keeps a leg; a killer who splits must kill again. 1c: else neutral.
             if killer is not None and killer in winners:
-                self.due = killer
+                self.due, self.due_rule = killer, "kill.4"
                 return f"seat {killer} killed this pot and split it: must kill again (Kill Pots 4)"
             if self.holder not in winners:
                 self.holder = None
             return ""
         w = winners[0]
         if killer is not None and w == killer:
-            self.holder, self.due = w, w
+            self.holder, self.due, self.due_rule = w, w, "kill.7"
             return f"seat {w} killed this pot and won it: must kill again (Kill Pots 7)"
         if self.holder == w and won >= self.qualifier:
-            self.due = w
+            self.due, self.due_rule = w, "kill.3"
             return f"seat {w} won a second pot in a row of at least {self.qualifier}: must kill the next pot (Kill Pots 3)"
         self.holder = w
         return ""

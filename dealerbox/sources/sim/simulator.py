@@ -72,6 +72,7 @@ class Simulator:
         self._use_deck(registry.decks[0])
         self._keep_button = False
         self._deck_change = False
+        self.kill_puck_at: int | None = None    # the seat the kill button sits in front of (Kill Pots 1)
         self.away = Away()
         self.posts = TablePosts(game, config.table.seats, post_kills)
         self.chips = TableChips(registry, config.enrolment.house, game.smallest_chip)
@@ -239,6 +240,22 @@ class Simulator:
         self.button = seat
         c.wait(1.0)
 
+    def _place_kill_puck(self, c: Choreography) -> None:
+        """At a kill table the kill button sits in front of the player with a leg up, and comes off the table
+        when it is neutral (Kill Pots 1): the dealer moves it before the next hand."""
+        kill = self.posts.kill
+        holder = kill.holder if kill.enabled else None
+        if holder == self.kill_puck_at:
+            return
+        uid = next((u for u, kind in self.registry.chips_of(self.config.enrolment.house).markers.items()
+                    if kind == "kill"), None)
+        if uid is None:
+            return      # no kill button registered: the legs are followed all the same
+        c.move(uid, f"seat{self.kill_puck_at}" if self.kill_puck_at else None,
+               f"seat{holder}" if holder else None, travel=0.6)
+        self.kill_puck_at = holder
+        c.wait(0.8)
+
     def _next_seat(self, seat: int) -> int:
         occupied = sorted(self.stacks)
         return next((s for s in occupied if s > seat), occupied[0])
@@ -258,6 +275,7 @@ class Simulator:
         elif not self._keep_button:
             self._place_button(c, self._next_seat(self.button))
         self._keep_button = False
+        self._place_kill_puck(c)
         for seat in sorted(self.stacks) if self.tournament is None else ():   # no rebuys in a freezeout
             if self.stacks[seat] == 0:
                 amount = self._stack_size()
