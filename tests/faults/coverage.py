@@ -63,9 +63,17 @@ INJECTED: dict[str, tuple[str, ...]] = {
     "pot-limit.7": ("betting:PotSizedChip",),
     "procedures.3": ("betting:ForeignChip", "table:foreign-chip", "table:unknown-chip"),
     "blinds.3": ("table:heads-up-blinds-reversed",),
+    "blinds.9": ("session:make-up-short", "session:sit-out-and-make-up"),
     "blinds.10": ("session:back-in-without-posting",),
-    "kill.3": ("session:kill-not-posted", "session:half-kill-not-posted"),
+    "kill.1": ("session:kill-button-misplaced",),
+    "kill.2": ("session:killed-hands", "session:half-killed-hands"),
+    "kill.3": ("session:kill-not-posted", "session:half-kill-not-posted", "session:killed-hands",
+               "session:kill-button-misplaced"),
+    "kill.4": ("session:killer-splits",),
+    "kill.5": ("session:leg-holder-steps-away",),
     "kill.6": ("session:kill-not-posted", "session:half-kill-not-posted", "session:kill-by-another-seat"),
+    "kill.7": ("session:killed-hands", "session:half-killed-hands"),
+    "kill.9": ("session:short-call-in-a-killed-pot",),
     "kill.11": ("session:kill-by-another-seat",),
     "procedures.21": ("session:deck-changed-early",),
     # --- showdown ------------------------------------------------------------------------------------------------
@@ -81,6 +89,14 @@ COMPANIONS = {"irregularity.15": "holdem.3/holdem.4's info companion",
               "kill.3": "the info announcement, at the hand's start, of the kill that kill.6 finds not posted",
               "irregularity.12": "each flashed stub card, before the second makes it misdeal.1b"}
 
+# rows that rule nothing of their own (the engine raises no finding for them): how a hand is played, which a
+# quiet class plays, its property (nothing above info, pokerkit's stacks, and the kill that follows posted where
+# the engine asks for it) proving the engine follows the row
+PLAYED = {"kill.2": "a killed pot played: the killer's kill is live, it acts in turn, the limits are x2 (x1.5 "
+                    "half); pokerkit referees it with the kill as a negative blind and scaled bet sizes",
+          "kill.5": "a leg holder steps away and is back before another pot is won: the leg is kept, so its next "
+                    "win makes the kill due, which the simulator (following the legs itself) posts"}
+
 NOT_INJECTED: dict[str, str] = {
     "misdeal.1j": "a seat dealt out is first a card out of sequence (misdeal.1f, at the card that skips it, "
                   "injected) or a deal one card short (misdeal.1e, injected); 1j is the engine's backstop when the "
@@ -94,20 +110,8 @@ NOT_INJECTED: dict[str, str] = {
     "blinds.1": "info only (how the dead button is placed), raised by configuration, not by a fault",
     "blinds.7": "a new player between the big blind and the button: the simulator seats players only at a new "
                 "table (every seat new at once), never one player arriving mid-session",
-    "blinds.9": "missed blinds made up live and dead, or only one of them posted: the returning player's live big "
-                "blind out of position and the dead small blind are posts pokerkit's positional blinds cannot "
-                "express (its opener follows the largest blind); sessions inject the sit-out, the return at the "
-                "big blind (quiet) and the return without posting (blinds.10)",
-    "kill.1": "the kill button puck is not moved by the simulator (a marker, judged by tests/test_kill.py and "
-              "the chips-kill-puck scenario pair); kill legs are followed in every kill session",
-    "kill.2": "a killed hand played with its kill posted: pokerkit's opener follows the largest blind, so a "
-              "killer acting in turn cannot be refereed; the kill not posted (kill.6) is injected",
-    "kill.4": "a killer who splits the pot must kill again: needs a killed hand played (see kill.2)",
-    "kill.5": "a player stepping away with a leg up: needs a leg holder sitting out, and the kill sessions seat "
-              "nobody out; the sit-out sessions play no kill",
-    "kill.7": "a killer who wins kills again: needs a killed hand played (see kill.2)",
     "kill.8": "split-pot games are not played here",
-    "kill.9": "a short call in a killed pot: needs a killed hand played (see kill.2)",
     "kill.10": "lowball games are not played here",
-    "kill.12": "a new player in a killed pot: needs a killed hand played and a player arriving mid-session",
+    "kill.12": "a new player in a killed pot: killed hands are played (session:killed-hands), but the simulator "
+               "seats no player mid-session yet (blinds.7's arrivals, built apart)",
 }

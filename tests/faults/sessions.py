@@ -30,6 +30,7 @@ from dealerbox.sources.sim.outcome import SimulatedHand
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import JOKERS, CardTag, TagRegistry, demo_registry
 from dealerbox.wire import protocol as p
+from tests.faults import kill_sessions as ks
 from tests.faults.table_run import LOUD, OUTCOME, SEATS, VARIANTS, Cascade
 
 SESSION = 6
@@ -161,23 +162,37 @@ CLASSES: dict[str, Callable[[Simulator, int, int], bool]] = {
     "kill-not-posted": at_a_kill_table, "half-kill-not-posted": at_a_kill_table,
     "kill-by-another-seat": at_a_kill_table, "sit-out-and-wait-for-the-big-blind": sits_out,
     "back-in-without-posting": sits_out, "pot-limit-6-option": under_the_pot_limit_option,
-    "joker-kept": lambda sim, at, dealt: False}
+    "joker-kept": lambda sim, at, dealt: False, "killed-hands": ks.every_kill_posted,
+    "half-killed-hands": ks.every_kill_posted, "killer-splits": ks.killer_splits, "short-call-in-a-killed-pot": at_a_kill_table,
+    "leg-holder-steps-away": ks.leg_holder_steps_away, "kill-button-misplaced": at_a_kill_table,
+    "sit-out-and-make-up": sits_out, "make-up-short": sits_out}
 # what happens between the later hands of a session, after the class's first move
 LATER = {"sit-out-and-wait-for-the-big-blind": waits_for_the_big_blind,
-         "back-in-without-posting": comes_back_without_posting}
+         "back-in-without-posting": comes_back_without_posting, "sit-out-and-make-up": ks.makes_up_the_blinds,
+         "make-up-short": ks.makes_up_the_blinds, "killer-splits": ks.stages_the_board_again}
 # the rules its ruling may carry (empty: a near miss, quiet)
 EXPECTED: dict[str, frozenset[str]] = {
     "deck-changed-early": frozenset({"procedures.21"}),
     "deck-changed-after-a-round": frozenset(), "sit-out-and-wait-for-the-big-blind": frozenset(),
     "back-in-without-posting": frozenset(), "pot-limit-6-option": frozenset(),
     "kill-not-posted": frozenset({"kill.6"}), "half-kill-not-posted": frozenset({"kill.6"}),
-    "kill-by-another-seat": frozenset({"kill.11"}), "joker-kept": frozenset({"irregularity.8"})}
+    "kill-by-another-seat": frozenset({"kill.11"}), "joker-kept": frozenset({"irregularity.8"}),
+    "killed-hands": frozenset(), "half-killed-hands": frozenset(), "killer-splits": frozenset(), "leg-holder-steps-away": frozenset(),
+    "short-call-in-a-killed-pot": frozenset({"kill.9"}), "kill-button-misplaced": frozenset({"kill.1", "kill.3"}),
+    "sit-out-and-make-up": frozenset(), "make-up-short": frozenset({"blinds.9"})}
 # rulings a class's hand may carry, once, after its fault's: the standing fault of the table (no kill is ever
 # posted); the joker's second ruling, when the player acts on it (which MUST follow)
 LATER_IN_THE_HAND = {"kill-by-another-seat": frozenset({"kill.6"}), "joker-kept": frozenset({"dead-hand.1e"})}
 MUST_FOLLOW = {"joker-kept"}
+# the info rulings a quiet class is there to bring about (its test asserts them): each kill announced at its
+# hand's start, for a second leg (Kill Pots 3), a killer who won (7) or split (4); missed blinds made up (Blinds 9)
+INFO_RULED = {"killed-hands": frozenset({"kill.3", "kill.7"}), "killer-splits": frozenset({"kill.3", "kill.4"}),
+              "half-killed-hands": frozenset({"kill.3", "kill.7"}),
+              "leg-holder-steps-away": frozenset({"kill.3"}), "sit-out-and-make-up": frozenset({"blinds.9"})}
 # faults made by editing the hand about to be fed (the engine's state before it says whether they fit)
-EDITS = {"kill-by-another-seat": kill_by_another_seat, "joker-kept": joker_kept}
+EDITS = {"kill-by-another-seat": kill_by_another_seat, "joker-kept": joker_kept,
+         "short-call-in-a-killed-pot": ks.short_call_in_a_killed_pot,
+         "kill-button-misplaced": ks.kill_button_misplaced, "make-up-short": ks.make_up_short}
 # classes whose table's own play brings about a fault in any hand (the rules it may carry): each hand is judged
 # on its own
 STANDING = {"kill-not-posted": frozenset({"kill.6"}), "half-kill-not-posted": frozenset({"kill.6"}),
@@ -199,13 +214,18 @@ ONCE = {"back-in-without-posting"}
 # longer sessions: a near miss that needs the deck to play a full round first, kills that need two pots won in a row
 LENGTH = {"deck-changed-after-a-round": 14, "kill-not-posted": 12, "half-kill-not-posted": 12,
           "kill-by-another-seat": 12, "sit-out-and-wait-for-the-big-blind": 12,
-          "back-in-without-posting": 12, "joker-kept": 8}
+          "back-in-without-posting": 12, "joker-kept": 8, "killed-hands": 16, "half-killed-hands": 16, "killer-splits": 16,
+          "short-call-in-a-killed-pot": 16, "leg-holder-steps-away": 12, "sit-out-and-make-up": 12,
+          "make-up-short": 12}
 # how each class's simulator plays: the kill-not-posted tables leave every due kill unposted
 SIMULATOR = {"kill-not-posted": {"post_kills": False}, "half-kill-not-posted": {"post_kills": False},
              "kill-by-another-seat": {"post_kills": False}}
 # the game each class's table plays (besides the variant)
 GAME = {"pot-limit-6-option": {"sb_counts_as_bb": True}, "kill-not-posted": {"kill": "full"},
-        "kill-by-another-seat": {"kill": "full"}, "half-kill-not-posted": {"kill": "half", "kill_qualifier": 4}}
+        "kill-by-another-seat": {"kill": "full"}, "half-kill-not-posted": {"kill": "half", "kill_qualifier": 4},
+        "killed-hands": {"kill": "full"}, "killer-splits": {"kill": "full"}, "half-killed-hands": {"kill": "half", "kill_qualifier": 4},
+        "short-call-in-a-killed-pot": {"kill": "full"}, "leg-holder-steps-away": {"kill": "full"},
+        "kill-button-misplaced": {"kill": "full"}}
 
 
 def feed_answering(pipe: Pipeline, encoder: p.Encoder, hand: SimulatedHand) -> list[TableEvent]:
@@ -243,7 +263,8 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
             injected = CLASSES[kind](sim, number, deck_hands)
             at = made = number     # a near miss waits for its moment: it is made at the first hand it fits
         hand = next(hands)
-        expected = EXPECTED[kind] if injected and number == at else frozenset()
+        # a class made by an edit carries its rulings in the edited hand only (its move between hands is quiet)
+        expected = EXPECTED[kind] if injected and number == at and kind not in EDITS else frozenset()
         due = pipe.engine.betting.kill.due     # the seat that must kill this hand, if any
         edited = EDITS[kind](hand, pipe, registry, sim.chips) if kind in EDITS else None
         if edited is not None:
@@ -252,6 +273,9 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
         deck_hands = 1 if injected and number == at else deck_hands + 1
         events = feed_answering(pipe, encoder, hand)
         stats["dealer questions answered"] += sum(1 for e in events if isinstance(e, QuestionAsked))
+        for e in events:
+            if e.kind == "FindingRaised" and e.severity == "info":
+                stats[f"info {e.rule} ({kind})"] += 1
         where = (variant, kind, seed, hand.number)
         loud = [e for e in events if e.kind == "FindingRaised" and e.severity in LOUD]
         if kind in STANDING and loud and not expected:

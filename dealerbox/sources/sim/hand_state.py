@@ -10,6 +10,15 @@ from .session import Session
 DEAL_PACE = 0.4          # seconds per card dealt
 
 
+def staged_board(deck: list[str], board: tuple[str, ...], holes: int) -> list[str]:
+    """``deck`` (dealt from its end) rearranged so that, after ``holes`` hole cards, the burns and the board deal
+    ``board`` (five cards) as flop, turn and river; the other cards keep their shuffled order."""
+    dealing = [c for c in reversed(deck) if c not in board]
+    burns = dealing[holes:holes + 3]
+    staged = dealing[:holes] + [burns[0], *board[:3], burns[1], board[3], burns[2], board[4]] + dealing[holes + 3:]
+    return staged[::-1]
+
+
 class DealerStops(Exception):
     """The simulated dealer stops the hand (misdeal or void); ``outcome`` says which."""
 
@@ -32,6 +41,8 @@ class HandState:
         self.stacks_before = {s: session.stacks[s] for s in after}
         self.deck = list(session.cards)
         self.rng.shuffle(self.deck)
+        if session.board:
+            self.deck = staged_board(self.deck, session.board, session.holes * len(session.stacks))
         self.cards_out: dict[str, str] = {}       # uid -> zone, this hand's cards off the shoe
         self.bets: dict[int, list[str]] = {s: [] for s in after}
         self.pot: list[str] = []

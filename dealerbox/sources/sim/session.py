@@ -35,3 +35,4 @@ class Session:
     button: int
     hand_no: int
     posts: Posts = NO_POSTS        # a kill posted, missed blinds made up (by player index)
+    board: tuple[str, ...] = ()    # the board this hand deals, staged (Simulator.stage_board); () shuffled

@@ -73,6 +73,7 @@ class Simulator:
         self._keep_button = False
         self._deck_change = False
         self.kill_puck_at: int | None = None    # the seat the kill button sits in front of (Kill Pots 1)
+        self._board: tuple[str, ...] = ()
         self.away = Away()
         self.posts = TablePosts(game, config.table.seats, post_kills)
         self.chips = TableChips(registry, config.enrolment.house, game.smallest_chip)
@@ -118,6 +119,13 @@ class Simulator:
         if len(self.registry.decks) < 2:
             raise SimulatorError("enrolment.decks: changing the deck needs a second enrolled deck")
         self._deck_change = True
+
+    def stage_board(self, cards: Sequence[str]) -> None:
+        """The next hand's board is ``cards`` (five, e.g. ``("As", "Ks", "Qs", "Js", "Ts")``), the rest of the
+        deck shuffled as ever: a board every hold'em player plays splits every showdown (Kill Pots 4, Ties)."""
+        if len(cards) != 5 or len(set(cards)) != 5 or not set(cards) <= set(self.cards):
+            raise SimulatorError(f"stage_board: five different cards of the deck, not {list(cards)}")
+        self._board = tuple(cards)
 
     def header(self) -> Header:
         hello = board_hello(self.config.table.seats)
@@ -310,9 +318,10 @@ class Simulator:
         dealt = self.away.dealt_in(self.button, sorted(self.stacks))
         order = tuple(s for s in dealt if s > self.button) + tuple(s for s in dealt if s <= self.button)
         posts = self.posts.for_hand(order, self.button, self.stacks, self.away.making_up)
+        board, self._board = self._board, ()
         return Session(config, self.registry, self.rng, self.structure, self.holes, self.deck, self.card_uid,
                        tuple(self.cards), frozenset(self.shoe_uids), self.chips,
-                       {s: self.stacks[s] for s in dealt}, self.button, self.hand_no, posts)
+                       {s: self.stacks[s] for s in dealt}, self.button, self.hand_no, posts, board)
 
     def _table_too_rich(self) -> bool:
         # Rebuys add chips for ever; a fresh session keeps the table within the registered chips.

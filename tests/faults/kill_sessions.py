@@ -1,0 +1,163 @@
+"""Session fault classes of killed pots and missed blinds made up (issue 18), registered in tests/faults/sessions.py.
+
+The simulator posts every kill that falls due (the killer, live, in turn, the limits scaled) and can make up a
+returning player's missed blinds (the big blind live, a missed small blind dead); pokerkit referees both (a
+negative blind at the poster's index, a dead per-player ante: tests/faults/test_referee_posts.py). So killed
+hands are played clean, hand after hand, and the faults of a killed pot or a make-up are edited into them:
+
+- ``killed-hands``, ``half-killed-hands``: every kill posted and played (Kill Pots 2), the killer who wins or
+  splits kills again (Kill Pots 7, 4): only the info of each kill at its hand's start, pokerkit's stacks;
+- ``killer-splits``: a royal flush staged on the board of each killed hand, so that the killer who reaches the
+  showdown splits the pot and kills again (Kill Pots 4);
+- ``short-call-in-a-killed-pot``: a player calls the unkilled big blind (Kill Pots 9), then completes the call;
+- ``leg-holder-steps-away``: the player with a leg up taps sit-out and back in between two hands (Kill Pots 5);
+- ``kill-button-misplaced``: the kill button put in front of a seat while neutral (Kill Pots 1), or in front of a
+  seat without the leg, then taken away or moved to the holder;
+- ``sit-out-and-make-up``: a player back from sitting out posts the big blind live and a missed small blind dead
+  (Blinds 9), out of position, in one motion;
+- ``make-up-short``: the same player posts only the big blind; told to add the dead small blind, it does.
+"""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from itertools import combinations
+
+from dealerbox.engine import inputs as ev
+from dealerbox.pipeline import Pipeline
+from dealerbox.sources.sim.chips import TableChips
+from dealerbox.sources.sim.outcome import SimulatedHand
+from dealerbox.sources.simulator import Simulator
+from dealerbox.tags import CardTag, ChipTag, TagRegistry
+
+Inputs = list[ev.EngineInput]
+REMEDY_AFTER = 0.8      # seconds from the faulty motion to the remedy: the engine closes a motion after 0.5
+SHIFT = 1.2             # how much later the rest of the hand runs once a remedy is slipped in
+
+
+def every_kill_posted(sim: Simulator, at: int, dealt: int) -> bool:
+    """Nothing to do between hands: the table plays each kill as it falls due, quiet but for its info."""
+    return True
+
+
+ROYAL = ("As", "Ks", "Qs", "Js", "Ts")
+
+
+def killer_splits(sim: Simulator, at: int, dealt: int) -> bool:
+    """Before each killed hand the board is staged a royal flush: in hold'em every showdown is a split, so a
+    killer who reaches one splits the pot and must kill again (Kill Pots 4). Quiet but for the kills' info."""
+    if sim.posts.kill.due is not None and sim.holes == 2:
+        sim.stage_board(ROYAL)
+    return True
+
+
+def stages_the_board_again(sim: Simulator, hands_since: int) -> None:
+    killer_splits(sim, 0, 0)
+
+
+def _first_card(inputs: Inputs) -> int | None:
+    return next((i for i, x in enumerate(inputs) if isinstance(x, (ev.ZoneLeft, ev.CardFaceSensed))
+                 and x.zone == "shoe" and isinstance(x.tag, CardTag)), None)
+
+
+def _motion(inputs: Inputs, start: int, zone: str) -> tuple[int, int] | None:
+    """(first, end) indices of the first motion of chips into ``zone`` at or after ``start``."""
+    first = next((i for i in range(start, len(inputs)) if isinstance(inputs[i], ev.ZoneEntered)
+                  and inputs[i].zone == zone and isinstance(inputs[i].tag, ChipTag)), None)
+    if first is None:
+        return None
+    end = first
+    while end < len(inputs) and isinstance(inputs[end], ev.ZoneEntered) and inputs[end].zone == zone \
+            and isinstance(inputs[end].tag, ChipTag):
+        end += 1
+    return first, end
+
+
+def split_motion(inputs: Inputs, first: int, end: int, amount: int) -> Inputs | None:
+    """The motion ``inputs[first:end]`` with only chips worth ``amount`` in it; the others come in a second
+    motion REMEDY_AFTER later (the player bringing it up when told), and the rest of the hand runs SHIFT later.
+    None when no set of the motion's chips makes ``amount``."""
+    chips = inputs[first:end]
+    values = [x.tag.value for x in chips]
+    keep = next((set(c) for n in range(1, len(chips)) for c in combinations(range(len(chips)), n)
+                 if sum(values[i] for i in c) == amount), None)
+    if keep is None:
+        return None
+    now = [x for i, x in enumerate(chips) if i in keep]
+    at = chips[-1].t + REMEDY_AFTER
+    later = [replace(x, t=at + 0.02 * k) for k, x in enumerate(x for i, x in enumerate(chips) if i not in keep)]
+    return inputs[:first] + now + later + [replace(x, t=x.t + SHIFT) for x in inputs[end:]]
+
+
+def short_call_in_a_killed_pot(hand: SimulatedHand, pipe: Pipeline, registry: TagRegistry,
+                               chips: TableChips) -> Inputs | None:
+    """In a killed hand the first player to call the kill before the flop (out of the blinds) puts in only the
+    big blind, unaware of the kill (Kill Pots 9: it must put in the full kill); told so, it adds the rest."""
+    kill, game = pipe.engine.betting.kill, pipe.engine.betting.game
+    exp = hand.expected
+    if kill.due is None or kill.due not in exp.dealt_in:
+        return None
+    amount = kill.amount(game.big_blind)
+    caller = next((seat for street, seat, kind, to in exp.actions if street == "preflop" and kind == "call"
+                   and to == amount and seat not in exp.blinds), None)
+    deal = _first_card(hand.inputs)
+    if caller is None or deal is None:
+        return None
+    motion = _motion(hand.inputs, deal, f"bet{caller}")
+    return split_motion(hand.inputs, *motion, game.big_blind) if motion else None
+
+
+def leg_holder_steps_away(sim: Simulator, at: int, dealt: int) -> bool:
+    """The player with a leg up steps away (sit-out) and is back (back-in) before the next deal, owing nothing:
+    no other pot was won meanwhile, so the leg is kept (Kill Pots 5)."""
+    holder = sim.posts.kill.holder
+    if holder is None or holder not in sim.stacks or sim.posts.kill.due is not None:
+        return False
+    sim.away.taps += [("sit-out", holder), ("back-in", holder)]
+    return True
+
+
+def kill_button_misplaced(hand: SimulatedHand, pipe: Pipeline, registry: TagRegistry,
+                          chips: TableChips) -> Inputs | None:
+    """Before the deal the dealer puts the kill button in front of a seat: in the first hand, while it is neutral
+    (Kill Pots 1: take it away), and in the third in front of a seat without the leg (move it to the holder)."""
+    kill = pipe.engine.betting.kill
+    exp = hand.expected
+    holder = kill.holder
+    if hand.number not in (1, 3) or (hand.number == 1) != (holder is None) or kill.away is not None:
+        return None
+    uid = next((u for c in registry.chip_sets for u, kind in c.markers.items() if kind == "kill"), None)
+    deal = _first_card(hand.inputs)
+    wrong = [s for s in exp.dealt_in if s != holder]
+    if uid is None or not deal or not wrong:
+        return None
+    puck, t = registry.lookup(uid), hand.inputs[deal - 1].t + 0.1
+    seat = wrong[hand.number % len(wrong)]
+    staged: Inputs = [ev.ZoneLeft(t, f"seat{holder}", puck)] if holder is not None else []
+    staged += [ev.ZoneEntered(t + 0.3, f"seat{seat}", puck), ev.ZoneLeft(t + 0.9, f"seat{seat}", puck)]
+    staged += [ev.ZoneEntered(t + 1.1, f"seat{holder}", puck)] if holder is not None else []
+    return hand.inputs[:deal] + staged + [replace(x, t=x.t + SHIFT + 0.2) for x in hand.inputs[deal:]]
+
+
+def makes_up_the_blinds(sim: Simulator, hands_since: int) -> None:
+    """Two hands after stepping away, the player taps back in and makes up what it missed before the deal."""
+    if hands_since == 2:
+        for seat in sorted(sim.away.sitting_out):
+            sim.away.back_in_posting(seat)
+
+
+def make_up_short(hand: SimulatedHand, pipe: Pipeline, registry: TagRegistry, chips: TableChips) -> Inputs | None:
+    """A player making up both blinds puts in only the live big blind (Blinds 9: the dead small blind is owed
+    too); told so, it adds the small blind, which goes to the middle."""
+    betting = pipe.engine.betting
+    game, exp = betting.game, hand.expected
+    seat = next((s for s in exp.dealt_in if betting.owes.get(s) == {"sb", "bb"}
+                 and exp.blinds.get(s) == game.big_blind), None)
+    deal = _first_card(hand.inputs)
+    if seat is None or deal is None:
+        return None
+    motion = _motion(hand.inputs, 0, f"bet{seat}")
+    if motion is None or motion[1] > deal or \
+            sum(x.tag.value for x in hand.inputs[motion[0]:motion[1]]) != game.big_blind + game.small_blind:
+        return None
+    return split_motion(hand.inputs, *motion, game.big_blind)
