@@ -77,6 +77,16 @@ class BettingTurn:
             self.round.pending.remove(seat)
         return out + [te.ActionTaken(t, self.hand, seat, action, delta, total, self.street)]
 
+    def _nothing_to_decide(self, seat: int) -> bool:
+        """At the start of a round, a seat whose post already covers everything any other player still in could
+        put in (a kill or a straddle against a short stack) faces no bet and has no raise anyone could call: its
+        turn is skipped, as the next player then acts at once (issue 18: that player's call was out of turn)."""
+        b = self.seats[seat]
+        if self.round.voluntary_actions or b.wager < self.round.current_bet:
+            return False
+        others = [s for s in self.live if s != seat]
+        return bool(others) and all(self.seats[s].wager + self._stack(s) <= b.wager for s in others)
+
     def _advance(self, t: float) -> list[te.TableEvent]:
         """Skip seats that can no longer act and carry out binding out-of-turn actions (Betting 10)."""
         out: list[te.TableEvent] = []
@@ -93,6 +103,9 @@ class BettingTurn:
             if len(active) == 1 and b.wager >= self.round.current_bet:
                 self.round.pending = []
                 break
+            if self._nothing_to_decide(seat):
+                self.round.pending.pop(0)
+                continue
             if b.out_of_turn is None:
                 break
             kind, intent, single, serial = b.out_of_turn

@@ -11,6 +11,10 @@ from .cards import OFF_TABLE_AFTER_S
 from .misdeal import Ruling, after_action, misdeal
 from .zones import BET_OF, SEAT_OF, zone_seat
 
+# a chip that left a zone longer ago than this and lands now was not carried across the table: it went off the
+# table (the dealer's rack, a player's stack) and comes back as another gesture, e.g. change from the rack
+CARRIED_WITHIN_S = 10.0
+
 
 class ChipFlow:
     """Mixed into :class:`engine.table.Engine`."""
@@ -49,6 +53,8 @@ class ChipFlow:
         if outside is not None:
             return outside   # not a chip of the event's set in play, or a race chip: never the betting's
         came = self.chip_from.pop(uid, None)
+        if came is not None and t - came[1] > CARRIED_WITHIN_S:
+            came = None     # issue 18: a chip once changed out of a pot, back later as change, is not a push
         if self.pot_leaving:
             self.pot_leaving.pop(uid, None)
         to_pot = zone == "pot"

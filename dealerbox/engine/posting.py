@@ -110,7 +110,8 @@ class Posting:
                      dead_due: int) -> list[te.TableEvent]:
         g, b = self.game, self.seats[seat]
         out: list[te.TableEvent] = []
-        short = live_due + dead_due - present
+        # a player without enough chips makes up what it has, all in (issue 18: it was told to post more)
+        short = min(live_due + dead_due, self._stack(seat)) - present
         if short > 0:
             # the ruling is applied: the whole make-up is charged now, the chips that bring it up are silent
             live, dead = live_due, dead_due

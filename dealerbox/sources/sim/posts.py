@@ -62,10 +62,12 @@ class TablePosts:
             index = order.index(seat)
             if not owed or n == 2 or index < 2 or index in live or g.ante or g.big_blind_ante:
                 continue      # in a blind's place (it posts that blind), or a table with antes: nothing made up
-            live[index], dead_part = (g.big_blind, g.small_blind if "sb" in owed else 0) if "bb" in owed \
+            live_part, dead_part = (g.big_blind, g.small_blind if "sb" in owed else 0) if "bb" in owed \
                 else (g.small_blind, 0)
-            if dead_part:
-                dead[index] = dead_part
+            # short of chips: the live part first, all in if need be (pokerkit would take the dead ante first)
+            live[index] = min(live_part, seated[seat])
+            if min(dead_part, seated[seat] - live[index]):
+                dead[index] = min(dead_part, seated[seat] - live[index])
         return Posts(live, dead, scale)
 
     def hand_played(self, expected: Expected) -> None:
