@@ -12,6 +12,23 @@ from .outcome import ExpectedPot
 from .referee import odd_chips
 
 
+def spread_odd_chips(shares: list[dict[int, int]], adjust: dict[int, int]) -> list[dict[int, int]]:
+    """Each push's shares with the rulebook's odd-chip difference per seat (``adjust``) applied in the split
+    pushes, in order, never below nothing: a seat that gets less than pokerkit gave it (a many-way split of several
+    pots) takes it from its later shares (issue 18: a board every player plays left a share of -1)."""
+    left = dict(adjust)
+    out = [dict(s) for s in shares]
+    for split_only in (True, False):
+        for push in out:
+            if split_only and len(push) < 2:
+                continue
+            for seat in [s for s in push if left.get(s)]:
+                take = max(left[seat], -push[seat])
+                push[seat] += take
+                left[seat] -= take
+    return out      # a winner may be left with nothing of one pot: still one of its winners, for the award tap
+
+
 class Wagering(HandState):
     """Chip motions of one hand."""
 
@@ -215,15 +232,15 @@ class Wagering(HandState):
                            self.game.smallest_chip)
         self.expected.odd_chips = dict(adjust)
         self.c.wait(self.rng.uniform(2.0, 4.0))  # showdown: cards speak
-        for op in pushes:
+        all_shares = spread_odd_chips([{self.order[i]: a for i, a in enumerate(op.amounts) if a > 0}
+                                       for op in pushes], adjust)
+        for op, shares in zip(pushes, all_shares):
             pot = pots[op.pot_index] if op.pot_index < len(pots) else None
-            shares = {self.order[i]: a for i, a in enumerate(op.amounts) if a > 0}
-            if len(shares) > 1:
-                for seat in [s for s in shares if s in adjust]:
-                    shares[seat] += adjust.pop(seat)
             eligible = tuple(sorted(self.order[i] for i in pot.player_indices)) if pot else tuple(shares)
             self.expected.pots.append(ExpectedPot(sum(shares.values()), eligible, tuple(sorted(shares)), shares))
             for seat, amount in shares.items():
+                if amount <= 0:
+                    continue
                 pushed = self.chips.take_from(self.c, self.pot, amount, "pot")
                 self.c.sweep("pot", f"bet{seat}", pushed)
                 self.c.wait(0.6)
