@@ -9,7 +9,9 @@ the session, never the first, which loads the shoe and seats the table, until it
 between the later hands (a player coming back); ``EDITS`` edits the hand about to be fed, where the engine's
 state says it fits (the kill due); ``STANDING`` names the fault the table's own play brings about in any hand
 (a kill due and never posted, a player dealt in owing), with ``REMEDY`` carried out after its hand. ``EXPECTED``
-names the rules the fault's ruling may carry (empty: a near miss, quiet from start to end).
+names the rules the fault's ruling may carry (empty: a near miss, quiet from start to end); ``INFO_RULED`` the
+info rulings a quiet class is there to bring about. The killed-pot and make-up classes live in
+tests/faults/kill_sessions.py; ``SIMULATOR`` keeps the kill-not-posted tables' simulator from posting kills.
 """
 
 from __future__ import annotations
