@@ -66,8 +66,9 @@ class TablePosts:
                 else (g.small_blind, 0)
             # short of chips: the live part first, all in if need be (pokerkit would take the dead ante first)
             live[index] = min(live_part, seated[seat])
-            if min(dead_part, seated[seat] - live[index]):
-                dead[index] = min(dead_part, seated[seat] - live[index])
+            dead_part = min(dead_part, seated[seat] - live[index])
+            if dead_part:
+                dead[index] = dead_part
         return Posts(live, dead, scale)
 
     def hand_played(self, expected: Expected) -> None:
