@@ -109,9 +109,11 @@ def joker_kept(hand: SimulatedHand, pipe: Pipeline, registry: TagRegistry, chips
         mine = [i for i, (_, s, _, _) in enumerate(exp.actions) if s == seat]
         if len(mine) < 2 or exp.actions[mine[0]][2] not in ("call", "check") or exp.actions[mine[1]][2] != "fold":
             continue
-        # two others still in when it folds: its death (earlier) leaves the rest of the action as it was
+        # two others still in when it folds, and still able to bet (they act after it): its death (earlier) leaves
+        # the rest of the action as it was (a bet made only at the dead seat, the others all in, would not be)
         folded = {s for _, s, kind, _ in exp.actions[:mine[1]] if kind == "fold"}
-        if len(set(exp.dealt_in) - folded - {seat}) >= 2:
+        acting_after = {s for _, s, _, _ in exp.actions[mine[1] + 1:] if s != seat}
+        if len(set(exp.dealt_in) - folded - {seat}) >= 2 and len(acting_after) >= 2:
             break
     else:
         return None
