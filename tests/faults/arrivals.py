@@ -32,9 +32,12 @@ from tests.faults.staged_misdeals import redealt
 from tests.faults.table_run import LOUD, OUTCOME, SEATS, VARIANTS, Cascade
 
 SESSION = 8
-KINDS = ("new-player-waits-for-the-big-blind", "new-player-posts-and-plays", "new-player-dealt-in-between")
+KINDS = ("new-player-waits-for-the-big-blind", "new-player-posts-and-plays", "new-player-dealt-in-between",
+         "new-player-passed-over")
 EXPECTED = {"new-player-waits-for-the-big-blind": frozenset(), "new-player-posts-and-plays": frozenset(),
-            "new-player-dealt-in-between": frozenset({"blinds.7"})}
+            "new-player-dealt-in-between": frozenset({"blinds.7"}),
+            # dealt out though entitled (Misdeals 1j in words): the next card is out of sequence first
+            "new-player-passed-over": frozenset({"misdeal.1f"})}
 
 
 def _clockwise(button: int, seat: int) -> int:
@@ -81,6 +84,24 @@ def dealt_in_between(hand: SimulatedHand, seat: int, rng: random.Random) -> Inpu
     return redealt(inputs, inputs[:k - 2] + from_shoe(inputs[k - 2].t, f"seat{seat}", card))
 
 
+def passed_over(hand: SimulatedHand, seat: int, rng: random.Random) -> Inputs | None:
+    """At the new player's first hand the dealer deals around them, as if they were still waiting: the card
+    that was theirs goes to the next seat. Ruled at that card (out of sequence), gathered, dealt again with
+    them. None unless this is a hand the seat is dealt in."""
+    exp = hand.expected
+    deal = deal_entries(hand.inputs)
+    if seat not in exp.dealt_in or len(deal) < len(exp.dealt_in) + 1:
+        return None
+    place = exp.dealt_in.index(seat)
+    k, n = deal[place], deal[place + 1]
+    inputs = hand.inputs
+    nxt = inputs[n - 2:n + 1]       # the next card of the deal, from the shoe to the next seat
+    return redealt(inputs, inputs[:k - 2] + [replace(x, t=x.t - (nxt[0].t - inputs[k - 2].t)) for x in nxt])
+
+
+STAGED = {"new-player-dealt-in-between": dealt_in_between, "new-player-passed-over": passed_over}
+
+
 def _later(hands: Iterator[SimulatedHand], late: list[float]) -> Iterator[SimulatedHand]:
     for hand in hands:
         yield SimulatedHand(hand.number, [replace(x, t=x.t + late[0]) for x in hand.inputs], hand.expected) \
@@ -108,8 +129,7 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
         hand = next(hands)
         if seat is not None and seat not in sim.stacks:
             seat = None         # the table was seated afresh (too rich): everyone sits down anew
-        staged = dealt_in_between(hand, seat, rng) if kind in KINDS[2:] and seat is not None and not faulted \
-            else None
+        staged = STAGED[kind](hand, seat, rng) if kind in STAGED and seat is not None and not faulted else None
         if staged is not None:
             late[0] += max(0.0, staged[-1].t - hand.inputs[-1].t)
             hand, faulted = SimulatedHand(hand.number, staged, hand.expected), True
@@ -121,10 +141,10 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
         exp = hand.expected
         if staged is not None:
             at_fault = [e for e in loud if e.t == loud[0].t] if loud else []
-            if not at_fault or {e.rule for e in at_fault} != EXPECTED[kind] or at_fault[0].seats != (seat,):
+            if not at_fault or {e.rule for e in at_fault} != EXPECTED[kind] or seat not in at_fault[0].seats:
                 raise Cascade(f"{where}: at the fault {[(e.rule, e.seats) for e in at_fault]}, expected "
                               f"{sorted(EXPECTED[kind])} for seat {seat}")
-            stats[f"ruled blinds.7 ({kind})"] += 1
+            stats.update(f"ruled {e.rule} ({kind})" for e in at_fault)
             loud = loud[len(at_fault):]
             if len(ended) != 2 or ended[0].outcome != "misdeal" or \
                     {s: ended[0].stacks.get(s) for s in exp.stacks_before} != exp.stacks_before:
