@@ -52,4 +52,6 @@ def test_the_simulator_seats_a_new_player_only_in_an_empty_seat_of_a_cash_table(
     hand = next(sim.play(1))
     sat = [x for x in hand.inputs if getattr(x, "action", None) in ("sit", "wait-for-bb")]
     assert [(x.action, x.seat) for x in sat] == [("sit", empty), ("wait-for-bb", empty)]
-    assert sim.stacks[empty] >= 0 and sat[0].amount == 150
+    assert sat[0].amount == 150 and empty in sim.stacks
+    # waiting, the new player is dealt in only as the big blind
+    assert empty not in hand.expected.dealt_in or hand.expected.blinds.get(empty) == 2
