@@ -12,6 +12,8 @@ import pytest
 
 from dealerbox.sources.sim.outcome import Expected
 from tests.faults.pot_option import EXPECTED, KINDS, option_pot_raises, run
+from tests.test_betting import BettingTable
+from tests.test_betting_rules import only
 
 TABLES = 3
 
@@ -37,3 +39,16 @@ def test_the_options_pot_is_one_big_blind_less_the_small_blind_larger_only_while
                    ("preflop", 5, "raise", 10)]
     # the small blind completed and the big blind raises: the option no longer applies (10 is the default pot)
     assert option_pot_raises(exp, 1, 2) == []
+
+
+def test_a_raise_over_the_pot_after_the_option_stopped_applying_cites_the_default_rule():
+    # the small blind completed: the pot is the chips in it, and the raise is cut back by Pot-Limit 4, not 6
+    g = BettingTable("plhe", sb_counts_as_bb=True)
+    h = g.start()                   # button 1, small blind 2, big blind 3
+    g.put(4, 2)
+    g.put(1, 2)
+    g.put(2, 1)
+    g.put(3, 12)                    # the pot is 8: the most the big blind may make it is 2 + 8 = 10
+    f = only(g, "pot-limit.4")
+    assert "10" in f.ruling and h.bets[3] == 10
+    assert [x.rule for x in g.found() if x.severity != "info"] == ["pot-limit.4"]
