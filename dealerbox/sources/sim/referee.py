@@ -116,12 +116,17 @@ def referee_streets(game: GameConfig, structure: BettingStructure, holes: int) -
 
 
 def referee_state(game: GameConfig, structure: BettingStructure, holes: int, stacks: tuple[int, ...],
-                  rng: random.Random) -> State:
-    """pokerkit's state for one hand; ``stacks`` in player order (index 0 left of the button)."""
+                  rng: random.Random, live_posts: tuple[int, ...] = ()) -> State:
+    """pokerkit's state for one hand; ``stacks`` in player order (index 0 left of the button). ``live_posts``:
+    players (indices) posting a big blind where they sit (a new player, Blinds 4): live, but pokerkit's opener
+    follows the positive blinds only, so it is given negative (posted as its size, acting in turn)."""
     streets = referee_streets(game, structure, holes)
     blinds: tuple[int, ...] = (game.small_blind, game.big_blind)
-    if game.straddle and len(stacks) >= 4 and rng.random() < 0.25:
+    if game.straddle and len(stacks) >= 4 and rng.random() < 0.25 and not live_posts:
         blinds = (game.small_blind, game.big_blind, 2 * game.big_blind)
+    if live_posts:
+        blinds = tuple(-game.big_blind if i in live_posts else (blinds[i] if i < len(blinds) else 0)
+                       for i in range(len(stacks)))
     hand_types = (HIGH,) if holes == 2 else (OMAHA,)
     # Tournament mode: one runout, no run-it-twice.
     # antes: each player's own (trimmed like bets); the big-blind ante: player 1's, dead money (game.ante)

@@ -33,3 +33,4 @@ class Session:
     stacks: dict[int, int]         # seat -> stack, a copy
     button: int
     hand_no: int
+    live_posts: frozenset[int] = frozenset()   # new players posting a big blind out of the blinds (Blinds 4)

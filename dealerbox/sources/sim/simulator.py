@@ -68,6 +68,7 @@ class Simulator:
         self._keep_button = False
         self._deck_change = False
         self.away = Away()
+        self._arrivals: list[tuple[int, int]] = []    # (seat, chips) sitting down before the next hand
         self.chips = TableChips(registry, config.enrolment.house, game.smallest_chip)
         if isinstance(irregularities, (list, tuple)):
             unknown = [k for k in irregularities if k not in IRREGULARITIES]
@@ -111,6 +112,19 @@ class Simulator:
         if len(self.registry.decks) < 2:
             raise SimulatorError("enrolment.decks: changing the deck needs a second enrolled deck")
         self._deck_change = True
+
+    def seat_player(self, seat: int, amount: int | None = None, wait_for_bb: bool = False) -> None:
+        """Before the next hand a new player sits down in empty ``seat`` of the running game with ``amount`` chips
+        (None: a random buy-in), and either waits for the big blind or posts one where they sit and plays as soon
+        as the button has passed them (Blinds 4, 7). At a fresh table (no hand yet) everyone sits at once."""
+        if seat in self.stacks or any(s == seat for s, _ in self._arrivals) or \
+                not 1 <= seat <= self.config.table.seats:
+            raise SimulatorError(f"seat {seat}: a new player needs an empty seat of the table's "
+                                 f"{self.config.table.seats}")
+        if self.tournament is not None:
+            raise SimulatorError("a new player sits down at a cash table; a tournament seats its entrants")
+        self._arrivals.append((seat, self._stack_size() if amount is None else amount))
+        self.away.arrive(seat, wait_for_bb)
 
     def header(self) -> Header:
         hello = board_hello(self.config.table.seats)
@@ -242,6 +256,12 @@ class Simulator:
         kind = self._pick_irregularity()
         if self._deck_change and self.hand_no > 1:
             self._swap_deck(c)
+        for seat, amount in self._arrivals:     # a new player sits down: seated before the button moves
+            self.stacks[seat] = amount
+            self.chips.fill(seat, amount)
+            c.tap("sit", seat=seat, amount=amount)
+            c.wait(0.5)
+        self._arrivals.clear()
         for action, seat in self.away.taps:    # before the button moves: the hand's players are decided then
             c.tap(action, seat=seat)
             c.wait(0.5)
@@ -284,7 +304,8 @@ class Simulator:
         dealt = self.away.dealt_in(self.button, sorted(self.stacks))
         return Session(config, self.registry, self.rng, self.structure, self.holes, self.deck, self.card_uid,
                        tuple(self.cards), frozenset(self.shoe_uids), self.chips,
-                       {s: self.stacks[s] for s in dealt}, self.button, self.hand_no)
+                       {s: self.stacks[s] for s in dealt}, self.button, self.hand_no,
+                       live_posts=frozenset(self.away.posting))
 
     def _table_too_rich(self) -> bool:
         # Rebuys add chips for ever; a fresh session keeps the table within the registered chips.
