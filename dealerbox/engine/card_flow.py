@@ -180,6 +180,7 @@ class CardFlow:
             # dealt in at the start and still seated: a blind that put a short stack all in still gets its cards
             rulings += h.deal.card_to_seat(seat, tag.uid, self.occupied.intersection(h.order), self._window(),
                                            acted=h.voluntary_actions > 0)
+            rulings = self._blinds7(seat, rulings)
             if self.away and self._tournament_table():
                 rulings += self._away_hands_dead()   # Tournaments 11: at the last starting card
             out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))
@@ -210,6 +211,21 @@ class CardFlow:
         if zone == "board":
             return out + self._board_card(t, tag)
         return out
+
+    def _blinds7(self, seat: int, rulings: list[Ruling]) -> list[Ruling]:
+        """A card to a seated player that Blinds 7 kept out of the deal (new, or making up blinds, between the
+        big blind and the button) is the misdeal of Misdeals 1i, cited as Blinds 7: the dealer learns why the
+        seat is not entitled, and that it waits for the button to pass."""
+        h = self.hand
+        why = "" if self.config.is_tournament else self.betting.held_back(seat, h.button, h.order)
+        if not why:
+            return rulings
+        who = "is new" if why == "new" else "is coming back owing blinds"
+        return [Ruling("blinds.7", "misdeal", f"Misdeal: seat {seat} {who} and sits between the big blind and the "
+                                              f"button: it cannot be dealt in until the button passes. Cards back to "
+                                              f"the shoe, reshuffle, same button; redeal without seat {seat} "
+                                              f"(Misdeals 1i).", r.seats)
+                if r.rule == "misdeal.1i" and r.outcome == "misdeal" else r for r in rulings]
 
     def _deal_over(self, t: float) -> list[te.TableEvent]:
         h = self.hand

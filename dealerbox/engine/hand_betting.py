@@ -85,6 +85,8 @@ class HandBetting(ChipMotions, Posting, Antes, BettingTurn, WagerRules, DealerQu
         self.ended_streets: set[str] = set()
         self.opening_events: list[te.TableEvent] = []
         self.required: dict[int, tuple[str, int]] = {}
+        # blinds owed by the seats dealt in: a post pays them, a misdeal gives the post back and the debt with it
+        self.owed_at_start = {s: set(owed) for s, owed in table.owes.items() if s in self.seats}
         if self.positions.small_blind in self.seats:
             self.required[self.positions.small_blind] = ("sb", self.game.small_blind)
         if self.positions.big_blind in self.seats:
@@ -260,6 +262,8 @@ class HandBetting(ChipMotions, Posting, Antes, BettingTurn, WagerRules, DealerQu
                 out.append(te.StackChanged(t, self.hand, s, self._stack(s), "refund"))
             self.contributed[s], b.wager = 0, 0
         self.dead_money.clear()
+        for s, owed in self.owed_at_start.items():
+            self.table.owes.setdefault(s, set()).update(owed)
         self.settled = True
         return out
 

@@ -187,6 +187,18 @@ class TableBetting:
                 out.discard(s)
         return tuple(clockwise(button, out, self.table_seats))
 
+    def held_back(self, seat: int, button: int, order) -> str:
+        """Why a seated player with chips was left out of a hand by Blinds 7 ("new", "returning"), or "": they
+        are new or making up blinds, and would sit between the big blind and the button (see ``entitled``)."""
+        if seat in order or self._stacks.get(seat, 0) <= 0 or seat in self.sitting_out or seat in self.waiting_for_bb:
+            return ""
+        why = "new" if seat in self.new_players else "returning" if seat in self.returning else ""
+        players = sorted(set(order) | {seat})
+        if not why or len(players) <= 2:
+            return ""
+        return why if between_big_blind_and_button(seat, positions(button, players, self.table_seats),
+                                                   self.table_seats) else ""
+
     # --- a hand --------------------------------------------------------------------------------------
     def start_hand(self, t: float, hand: int, button: int, dealt_in) -> HandBetting:
         dealt = [s for s in dealt_in if s in self._stacks]

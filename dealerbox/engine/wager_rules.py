@@ -16,11 +16,16 @@ class WagerRules:
     # --- the rules of a wager ---------------------------------------------------------------------------
     def _pot_now(self, seat: int) -> int:
         pot = sum(self.contributed.values()) + sum(self.dead_money.values()) + sum(b.wager for b in self.seats.values())
+        return pot + self._option_extra()
+
+    def _option_extra(self) -> int:
+        """Pot-Limit 6's option: before the flop, while the small blind's only wager is its blind and the big blind
+        has not acted, the small blind counts as a big blind in the pot. The chips it adds (0 when it does not)."""
         if (self.structure.sb_counts_as_bb and self.street == "preflop" and self.positions.small_blind in self.seats
                 and self.positions.big_blind in self.seats and self.seats[self.positions.big_blind].acted_serial is None
                 and self.seats[self.positions.small_blind].wager == self.game.small_blind):
-            pot += self.game.big_blind - self.game.small_blind     # Pot-Limit 6
-        return pot
+            return self.game.big_blind - self.game.small_blind
+        return 0
 
     def _rounding(self) -> str:
         r = self.structure.pot_round_to
@@ -136,7 +141,7 @@ class WagerRules:
             elif cur == 0:
                 rule("pot-limit.1", f"Seat {seat}'s bet is over the pot{self._rounding()}: it is reduced to {max_to}; "
                                     f"return {surplus}.")
-            elif self.street == "preflop" and st.sb_counts_as_bb:
+            elif self._option_extra():      # the option made the pot larger: it is the rule that sized it
                 rule("pot-limit.6", f"With the small blind counted as a big blind the most seat {seat} may make it is "
                                     f"{max_to}; return {surplus}.")
             else:

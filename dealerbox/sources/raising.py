@@ -35,6 +35,22 @@ class RaiseRules:
         self.cur = self.last_raise = self.full_level = self.raises = self.serial = 0
         self.acted_at: dict[int, int] = {}
         self.capped_multiway = False
+        self.small_blind = 0
+        self.blind_seats: tuple[int, int] | None = None    # (small, big): Pot-Limit 6's option is played
+
+    def pot_option(self, small_blind: int, small: int, big: int) -> None:
+        """The house option of Pot-Limit 6: before the flop the small blind counts as a big blind in the pot, as
+        long as it is still the small blind's only wager and the big blind has not acted."""
+        self.small_blind, self.blind_seats = small_blind, (small, big)
+
+    def _phantom(self) -> int:
+        """Chips the option adds to the pot now (0 when it does not apply)."""
+        if self.blind_seats is None or self.street != "preflop":
+            return 0
+        small, big = self.blind_seats
+        if self.wagers.get(small) != self.small_blind or big in self.acted_at:
+            return 0
+        return self.big_blind - self.small_blind
 
     def unit(self) -> int:
         return self.small_bet if self.street in ("preflop", "flop") else self.big_bet
@@ -102,7 +118,7 @@ class RaiseRules:
             min_to = self.big_blind if self.cur == 0 else base + self.last_raise
             max_to = all_in
             if self.structure == POT_LIMIT and in_middle is not None:
-                max_to = max(min_to, self.cur + in_middle + (self.cur - wager))
+                max_to = max(min_to, self.cur + in_middle + self._phantom() + (self.cur - wager))
         ok = [x for x in (lo, hi, max(lo, min_to), min(hi, max_to))
               if lo <= x <= hi and (min_to <= x <= max_to or x == all_in < min_to)]
         if not ok:

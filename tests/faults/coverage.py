@@ -6,8 +6,9 @@ must land in one of the two tables, so a row can never silently go untested.
 class of tests/faults/table_run.py (whole hands through the Pipeline: the simulator's staged faults, the taps
 edited into its hands, and the card faults staged in tests/faults/staged_cards.py); ``session:kind`` a fault
 class of tests/faults/sessions.py (sessions of hands through the Pipeline, the fault spanning hands: kills,
-missed blinds, a deck change); ``clean`` an info ruling that every clean showdown raises, so every injected hand
-that reaches a showdown has it.
+missed blinds, a deck change); ``arrival:kind`` a class of tests/faults/arrivals.py (a player sitting down
+mid-session); ``option:kind`` a class of tests/faults/pot_option.py (Pot-Limit 6's option); ``clean`` an info
+ruling that every clean showdown raises, so every injected hand that reaches a showdown has it.
 """
 
 from __future__ import annotations
@@ -60,9 +61,11 @@ INJECTED: dict[str, tuple[str, ...]] = {
     "no-limit.12": ("betting:StraddleOutOfPlace", "betting:StraddleInPlace"),
     "pot-limit.1": ("betting:OverThePot",),
     "pot-limit.4": ("betting:OverThePot",),
+    "pot-limit.6": ("option:pot-limit-6-over-the-option",),
     "pot-limit.7": ("betting:PotSizedChip",),
     "procedures.3": ("betting:ForeignChip", "table:foreign-chip", "table:unknown-chip"),
     "blinds.3": ("table:heads-up-blinds-reversed",),
+    "blinds.7": ("arrival:new-player-dealt-in-between",),
     "blinds.9": ("session:make-up-short", "session:sit-out-and-make-up"),
     "blinds.10": ("session:back-in-without-posting",),
     "kill.1": ("session:kill-button-misplaced",),
@@ -98,20 +101,16 @@ PLAYED = {"kill.2": "a killed pot played: the killer's kill is live, it acts in 
                     "win makes the kill due, which the simulator (following the legs itself) posts"}
 
 NOT_INJECTED: dict[str, str] = {
-    "misdeal.1j": "a seat dealt out is first a card out of sequence (misdeal.1f, at the card that skips it, "
-                  "injected) or a deal one card short (misdeal.1e, injected); 1j is the engine's backstop when the "
-                  "deal ends with a seat holding nothing",
-    "pot-limit.6": "a house option (game.sb_counts_as_bb) that sizes the pot as if the small blind were a big "
-                   "blind: its remedy cuts a raise back to the option's larger pot, a raise pokerkit's sizing "
-                   "forbids, so no referee has the hand that follows; session:pot-limit-6-option plays clean hands "
-                   "under the option (quiet), and the default sizing's pot-limit.1/4 are injected",
+    "misdeal.1j": "no fault reaches it: a seat dealt out is first a card out of sequence (misdeal.1f, at the next "
+                  "card, or 1h when it was the first seat), or a deal one card short (misdeal.1e), all injected; "
+                  "arrival:new-player-passed-over deals around a new player who posted, the 1j case in words, and "
+                  "it is ruled 1f at the next card; 1j is the engine's backstop for a deal that ends with a seat "
+                  "holding nothing",
     "betting.4": "not a fault: its own ruling is info (heads-up, raising past the cap is allowed); a round capped "
                  "before it became heads-up is ruled betting.3 (citing Betting 4), which RaiseNotAllowed injects",
     "blinds.1": "info only (how the dead button is placed), raised by configuration, not by a fault",
-    "blinds.7": "a new player between the big blind and the button: the simulator seats players only at a new "
-                "table (every seat new at once), never one player arriving mid-session",
     "kill.8": "split-pot games are not played here",
     "kill.10": "lowball games are not played here",
-    "kill.12": "a new player in a killed pot: killed hands are played (session:killed-hands), but the simulator "
-               "seats no player mid-session yet (blinds.7's arrivals, built apart)",
+    "kill.12": "a new player in a killed pot: killed hands are played (session:killed-hands) and players arrive "
+               "mid-session (arrival:*), but no class yet seats one at a kill table",
 }

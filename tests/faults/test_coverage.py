@@ -5,8 +5,10 @@ rulings carry the row: a new row, or a class renamed, fails here rather than goi
 from __future__ import annotations
 
 from dealerbox.engine.catalogue import RULES
+from tests.faults.arrivals import EXPECTED as ARRIVAL_EXPECTED
 from tests.faults.coverage import COMPANIONS, INJECTED, NOT_INJECTED, PLAYED
 from tests.faults.players import FAULTS
+from tests.faults.pot_option import EXPECTED as OPTION_EXPECTED
 from tests.faults.sessions import EXPECTED as SESSION_EXPECTED, INFO_RULED, LATER_IN_THE_HAND, STANDING
 from tests.faults.table_run import EXPECTED, INFO_EXPECTED
 
@@ -32,6 +34,10 @@ def test_each_injecting_class_exists_and_rules_that_row():
             elif where == "session":
                 rules = set(SESSION_EXPECTED[cls]) | set(STANDING.get(cls, ())) | set(LATER_IN_THE_HAND.get(cls, ())) \
                     | set(INFO_RULED.get(cls, ()))
+            elif where == "arrival":
+                rules = set(ARRIVAL_EXPECTED[cls])
+            elif where == "option":
+                rules = set(OPTION_EXPECTED[cls])
             else:
                 assert where == "table", name
                 rules = set(EXPECTED[cls]) | ({INFO_EXPECTED[cls]} if cls in INFO_EXPECTED else set())

@@ -18,7 +18,7 @@ from tests.test_betting import BettingTable
 def dealt(variant: str, stacks: tuple[int, ...], posts: Posts, **game):
     g = from_dict({"game": {"variant": variant, **game}}).game
     structure = {"flhe": BettingStructure.FIXED_LIMIT, "nlhe": BettingStructure.NO_LIMIT}[variant]
-    st = referee_state(g, structure, 2, stacks, random.Random(1), posts)
+    st = referee_state(g, structure, 2, stacks, random.Random(1), posts=posts)
     while st.can_deal_hole():
         st.deal_hole()
     return st

@@ -1,6 +1,9 @@
 """Players who step away from a simulated cash table and come back (Blinds 9): the ``sit-out`` tap takes a seat
 out of the deal from the next hand on, ``wait-for-bb`` deals it in again at the hand whose big blind reaches it,
-so it owes nothing. The seat keeps its chips and its place: the button still moves through it."""
+so it owes nothing. The seat keeps its chips and its place: the button still moves through it.
+
+A player arriving mid-session (Blinds 4, 7) is one of these too: waiting for the big blind, or ``new``: dealt in
+from the first hand it does not sit between the big blind and the button, posting a big blind where it sits."""
 
 from __future__ import annotations
 
@@ -26,6 +29,8 @@ class Away:
     waiting: set[int] = field(default_factory=set)
     returning: set[int] = field(default_factory=set)
     making_up: set[int] = field(default_factory=set)    # returning seats that post the blinds they missed
+    new: set[int] = field(default_factory=set)        # arrived, to post a big blind where they sit (Blinds 4)
+    posting: set[int] = field(default_factory=set)    # new seats dealt in this hand out of the big blind: post one
     taps: list[tuple[str, int]] = field(default_factory=list)
 
     def sit_out(self, seat: int) -> None:
@@ -51,8 +56,19 @@ class Away:
             self.back_in(seat)
             self.making_up.add(seat)
 
+    def arrive(self, seat: int, wait: bool) -> None:
+        """A player sat down in ``seat`` mid-session (the ``sit`` tap is the simulator's): they wait for the big
+        blind (the ``wait-for-bb`` tap), or post one where they sit as soon as the button has passed them."""
+        if wait:
+            self.sitting_out.add(seat)
+            self.wait_for_bb(seat)
+        else:
+            self.new.add(seat)
+
     def clear(self) -> None:
         self.making_up.clear()
+        self.new.clear()
+        self.posting.clear()
         self.sitting_out.clear()
         self.waiting.clear()
         self.returning.clear()
@@ -62,13 +78,14 @@ class Away:
         """The seats dealt in this hand: everyone not away, and the first seat waiting (clockwise from the
         button) that the big blind reaches; that seat is back from now on."""
         active = [s for s in seated if s not in self.sitting_out]
+        self.posting.clear()
         if not active:
             return sorted(seated)
         for w in sorted(self.waiting, key=lambda s: (s - button - 1) % 100):
             if big_blind(button, active + [w]) == w:
                 self.waiting.discard(w)
                 self.sitting_out.discard(w)
-                return sorted(active + [w])
+                return self._new_dealt_in(button, sorted(active + [w]))
         for r in sorted(self.returning):
             players = sorted(active + [r])
             small = _after(button, players)
@@ -76,4 +93,17 @@ class Away:
                 self.returning.discard(r)
                 self.sitting_out.discard(r)
                 active.append(r)
-        return sorted(active)
+        return self._new_dealt_in(button, sorted(active))
+
+    def _new_dealt_in(self, button: int, players: list[int]) -> list[int]:
+        """Blinds 7: a new player between the big blind and the button (the button or the small blind, at a table
+        of three or more) is not dealt in until the button has passed; once dealt in out of the big blind, they
+        post one (``posting``)."""
+        small = button if len(players) == 2 and button in players else _after(button, players)
+        held = {s for s in self.new & set(players) if len(players) > 2 and s in (button, small)}
+        dealt = [s for s in players if s not in held]
+        for s in self.new & set(dealt):
+            self.new.discard(s)
+            if s != big_blind(button, dealt) and len(dealt) > 2:    # heads-up the blinds are the two players
+                self.posting.add(s)
+        return dealt

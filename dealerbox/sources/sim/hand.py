@@ -21,8 +21,13 @@ class HandPlay(Dealing, Wagering):
 
     def play(self) -> Expected:
         posts = self.session.posts
-        st = referee_state(self.game, self.session.structure, self.session.holes,
-                           tuple(self.stacks_before[s] for s in self.order), self.rng, posts)
+        # Pot-Limit 6's option sizes the pot larger than pokerkit does: pokerkit plays the hand unsized (its
+        # no-limit), and the simulator's RaiseRules keeps the raises within the option's pot
+        option = self.game.sb_counts_as_bb and self.session.structure is BettingStructure.POT_LIMIT
+        st = referee_state(self.game, BettingStructure.NO_LIMIT if option else self.session.structure,
+                           self.session.holes,
+                           tuple(self.stacks_before[s] for s in self.order), self.rng,
+                           tuple(self.index[s] for s in self.session.live_posts if s in self.index), posts)
         self.st = st
         self._sync_deck()
         dead: dict[int, int] = {}       # missed small blinds made up: put in with the live big blind
@@ -47,6 +52,9 @@ class HandPlay(Dealing, Wagering):
         self.rules = RaiseRules(kind, int(g.big_blind * scale), int(g.small_bet * scale), int(g.big_bet * scale),
                                 g.max_raises)
         self.rules.start({self.order[i]: b for i, b in enumerate(st.bets) if b}, len(self.expected.blinds) > 2)
+        if option:
+            heads_up = len(self.order) == 2     # the button (last) posts the small blind heads-up (Blinds 3)
+            self.rules.pot_option(g.small_blind, self.order[-1 if heads_up else 0], self.order[0 if heads_up else 1])
         self.done_ops = len(st.operations)
         try:
             self._deal_holes(st)

@@ -6,6 +6,7 @@ engine's pure :class:`KillTracker`), so that it posts what the engine will ask f
 from __future__ import annotations
 
 from ...config import GameConfig
+from ..choreography import Choreography
 from ...engine.kill import KillTracker
 from .outcome import Expected
 from .referee import Posts
@@ -19,8 +20,11 @@ def _between(a: int, b: int, seat: int, seats: int) -> bool:
 class TablePosts:
     """The kill legs and the blinds owed at one simulated table, hand after hand."""
 
-    def __init__(self, game: GameConfig, table_seats: int, post_kills: bool = True) -> None:
+    def __init__(self, game: GameConfig, table_seats: int, post_kills: bool = True,
+                 kill_button: str | None = None) -> None:
         self.game = game
+        self.kill_button = kill_button            # the kill button's uid (None: none registered)
+        self.kill_button_at: int | None = None    # the seat it sits in front of
         self.table_seats = table_seats
         self.post_kills = post_kills
         self.kill = KillTracker(game.kill, game.kill_qualifier)
@@ -32,6 +36,17 @@ class TablePosts:
         self.kill = KillTracker(self.game.kill, self.game.kill_qualifier)
         self.owes.clear()
         self.killer = None
+
+    def place_kill_button(self, c: Choreography) -> None:
+        """Before the next hand the dealer moves the kill button to the player with a leg up, and off the table
+        when it is neutral (Kill Pots 1); without one registered the legs are followed all the same."""
+        holder = self.kill.holder if self.kill.enabled else None
+        if self.kill_button is None or holder == self.kill_button_at:
+            return
+        c.move(self.kill_button, f"seat{self.kill_button_at}" if self.kill_button_at else None,
+               f"seat{holder}" if holder else None, travel=0.6)
+        self.kill_button_at = holder
+        c.wait(0.8)
 
     def for_hand(self, order: tuple[int, ...], button: int, seated: dict[int, int],
                  making_up: set[int]) -> Posts:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import random
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from itertools import combinations
 from typing import Any
 
@@ -147,9 +147,13 @@ def live_blinds(blinds: tuple[int, ...], live: dict[int, int], players: int) -> 
 
 
 def referee_state(game: GameConfig, structure: BettingStructure, holes: int, stacks: tuple[int, ...],
-                  rng: random.Random, posts: Posts = NO_POSTS) -> State:
-    """pokerkit's state for one hand; ``stacks`` in player order (index 0 left of the button); ``posts`` a kill
-    or missed blinds made up (see :class:`Posts`)."""
+                  rng: random.Random, live_posts: tuple[int, ...] = (), posts: Posts = NO_POSTS) -> State:
+    """pokerkit's state for one hand; ``stacks`` in player order (index 0 left of the button). ``live_posts``:
+    players (indices) posting a big blind where they sit (a new player, Blinds 4); ``posts`` a kill or missed
+    blinds made up (see :class:`Posts`). Both are live but act in turn: pokerkit's opener follows the positive
+    blinds only, so they are given negative (posted as their size)."""
+    if live_posts:
+        posts = replace(posts, live={**{i: game.big_blind for i in live_posts}, **posts.live})
     streets = referee_streets(game, structure, holes, posts.scale)
     blinds: tuple[int, ...] = (game.small_blind, game.big_blind)
     if game.straddle and len(stacks) >= 4 and rng.random() < 0.25 and not posts.live:

@@ -34,5 +34,6 @@ class Session:
     stacks: dict[int, int]         # seat -> stack, a copy
     button: int
     hand_no: int
+    live_posts: frozenset[int] = frozenset()   # new players posting a big blind out of the blinds (Blinds 4)
     posts: Posts = NO_POSTS        # a kill posted, missed blinds made up (by player index)
     board: tuple[str, ...] = ()    # the board this hand deals, staged (Simulator.stage_board); () shuffled

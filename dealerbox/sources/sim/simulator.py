@@ -72,10 +72,11 @@ class Simulator:
         self._use_deck(registry.decks[0])
         self._keep_button = False
         self._deck_change = False
-        self.kill_puck_at: int | None = None    # the seat the kill button sits in front of (Kill Pots 1)
         self._board: tuple[str, ...] = ()
         self.away = Away()
-        self.posts = TablePosts(game, config.table.seats, post_kills)
+        self._arrivals: list[tuple[int, int]] = []    # (seat, chips) sitting down before the next hand
+        kill_button = [u for u, kind in registry.chips_of(config.enrolment.house).markers.items() if kind == "kill"]
+        self.posts = TablePosts(game, config.table.seats, post_kills, kill_button[0] if kill_button else None)
         self.chips = TableChips(registry, config.enrolment.house, game.smallest_chip)
         if isinstance(irregularities, (list, tuple)):
             unknown = [k for k in irregularities if k not in IRREGULARITIES]
@@ -119,6 +120,19 @@ class Simulator:
         if len(self.registry.decks) < 2:
             raise SimulatorError("enrolment.decks: changing the deck needs a second enrolled deck")
         self._deck_change = True
+
+    def seat_player(self, seat: int, amount: int | None = None, wait_for_bb: bool = False) -> None:
+        """Before the next hand a new player sits down in empty ``seat`` of the running game with ``amount`` chips
+        (None: a random buy-in), and either waits for the big blind or posts one where they sit and plays as soon
+        as the button has passed them (Blinds 4, 7). At a fresh table (no hand yet) everyone sits at once."""
+        if seat in self.stacks or any(s == seat for s, _ in self._arrivals) or \
+                not 1 <= seat <= self.config.table.seats:
+            raise SimulatorError(f"seat {seat}: a new player needs an empty seat of the table's "
+                                 f"{self.config.table.seats}")
+        if self.tournament is not None:
+            raise SimulatorError("a new player sits down at a cash table; a tournament seats its entrants")
+        self._arrivals.append((seat, self._stack_size() if amount is None else amount))
+        self.away.arrive(seat, wait_for_bb)
 
     def stage_board(self, cards: Sequence[str]) -> None:
         """The next hand's board is ``cards`` (five, e.g. ``("As", "Ks", "Qs", "Js", "Ts")``), the rest of the
@@ -248,22 +262,6 @@ class Simulator:
         self.button = seat
         c.wait(1.0)
 
-    def _place_kill_puck(self, c: Choreography) -> None:
-        """At a kill table the kill button sits in front of the player with a leg up, and comes off the table
-        when it is neutral (Kill Pots 1): the dealer moves it before the next hand."""
-        kill = self.posts.kill
-        holder = kill.holder if kill.enabled else None
-        if holder == self.kill_puck_at:
-            return
-        uid = next((u for u, kind in self.registry.chips_of(self.config.enrolment.house).markers.items()
-                    if kind == "kill"), None)
-        if uid is None:
-            return      # no kill button registered: the legs are followed all the same
-        c.move(uid, f"seat{self.kill_puck_at}" if self.kill_puck_at else None,
-               f"seat{holder}" if holder else None, travel=0.6)
-        self.kill_puck_at = holder
-        c.wait(0.8)
-
     def _next_seat(self, seat: int) -> int:
         occupied = sorted(self.stacks)
         return next((s for s in occupied if s > seat), occupied[0])
@@ -274,6 +272,12 @@ class Simulator:
         kind = self._pick_irregularity()
         if self._deck_change and self.hand_no > 1:
             self._swap_deck(c)
+        for seat, amount in self._arrivals:     # a new player sits down: seated before the button moves
+            self.stacks[seat] = amount
+            self.chips.fill(seat, amount)
+            c.tap("sit", seat=seat, amount=amount)
+            c.wait(0.5)
+        self._arrivals.clear()
         for action, seat in self.away.taps:    # before the button moves: the hand's players are decided then
             c.tap(action, seat=seat)
             c.wait(0.5)
@@ -283,7 +287,7 @@ class Simulator:
         elif not self._keep_button:
             self._place_button(c, self._next_seat(self.button))
         self._keep_button = False
-        self._place_kill_puck(c)
+        self.posts.place_kill_button(c)
         for seat in sorted(self.stacks) if self.tournament is None else ():   # no rebuys in a freezeout
             if self.stacks[seat] == 0:
                 amount = self._stack_size()
@@ -321,7 +325,8 @@ class Simulator:
         board, self._board = self._board, ()
         return Session(config, self.registry, self.rng, self.structure, self.holes, self.deck, self.card_uid,
                        tuple(self.cards), frozenset(self.shoe_uids), self.chips,
-                       {s: self.stacks[s] for s in dealt}, self.button, self.hand_no, posts, board)
+                       {s: self.stacks[s] for s in dealt}, self.button, self.hand_no,
+                       live_posts=frozenset(self.away.posting), posts=posts, board=board)
 
     def _table_too_rich(self) -> bool:
         # Rebuys add chips for ever; a fresh session keeps the table within the registered chips.
