@@ -78,6 +78,7 @@ INJECTED: dict[str, tuple[str, ...]] = {
     "kill.7": ("session:killed-hands", "session:half-killed-hands"),
     "kill.9": ("session:short-call-in-a-killed-pot",),
     "kill.11": ("session:kill-by-another-seat",),
+    "kill.12": ("session:new-player-in-a-killed-pot",),
     "procedures.21": ("session:deck-changed-early",),
     # --- showdown ------------------------------------------------------------------------------------------------
     "showdown.1": ("table:mucked-unshown",),
@@ -111,6 +112,4 @@ NOT_INJECTED: dict[str, str] = {
     "blinds.1": "info only (how the dead button is placed), raised by configuration, not by a fault",
     "kill.8": "split-pot games are not played here",
     "kill.10": "lowball games are not played here",
-    "kill.12": "a new player in a killed pot: killed hands are played (session:killed-hands) and players arrive "
-               "mid-session (arrival:*), but no class yet seats one at a kill table",
 }

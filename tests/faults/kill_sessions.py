@@ -13,6 +13,8 @@ hands are played clean, hand after hand, and the faults of a killed pot or a mak
 - ``leg-holder-steps-away``: the player with a leg up taps sit-out and back in between two hands (Kill Pots 5);
 - ``kill-button-misplaced``: the kill button put in front of a seat while neutral (Kill Pots 1), or in front of a
   seat without the leg, then taken away or moved to the holder;
+- ``new-player-in-a-killed-pot``: a new player sits down and posts a big blind where they sit while kills fall
+  due; dealt into a killed pot, they are told they may play only by killing the next one (Kill Pots 12);
 - ``sit-out-and-make-up``: a player back from sitting out posts the big blind live and a missed small blind dead
   (Blinds 9), out of position, in one motion;
 - ``make-up-short``: the same player posts only the big blind; told to add the dead small blind, it does.
@@ -137,6 +139,22 @@ def kill_button_misplaced(hand: SimulatedHand, pipe: Pipeline, registry: TagRegi
     staged += [ev.ZoneEntered(t + 0.3, f"seat{seat}", puck), ev.ZoneLeft(t + 0.9, f"seat{seat}", puck)]
     staged += [ev.ZoneEntered(t + 1.1, f"seat{holder}", puck)] if holder is not None else []
     return hand.inputs[:deal] + staged + [replace(x, t=x.t + SHIFT + 0.2) for x in hand.inputs[deal:]]
+
+
+def new_player_at_a_killed_table(sim: Simulator, at: int, dealt: int) -> bool:
+    """With a kill due next hand, a new player sits down in an empty seat and posts a big blind where they sit
+    (Blinds 4); dealt into a killed pot, they are told they may play only by agreeing to kill the next pot
+    (Kill Pots 12), and the hand plays on with their big blind and the kill both live."""
+    empty = [s for s in range(1, sim.config.table.seats + 1) if s not in sim.stacks]
+    active = [s for s in sim.stacks if s not in sim.away.sitting_out]
+    if sim.posts.kill.due is None or not empty or len(active) < 3 or sim.finished:
+        return False
+    sim.seat_player(sim.rng.choice(empty))
+    return True
+
+
+def seats_another_at_a_kill(sim: Simulator, hands_since: int) -> None:
+    new_player_at_a_killed_table(sim, 0, 0)
 
 
 def makes_up_the_blinds(sim: Simulator, hands_since: int) -> None:

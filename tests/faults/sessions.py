@@ -169,11 +169,13 @@ CLASSES: dict[str, Callable[[Simulator, int, int], bool]] = {
     "joker-kept": lambda sim, at, dealt: False, "killed-hands": ks.every_kill_posted,
     "half-killed-hands": ks.every_kill_posted, "killer-splits": ks.killer_splits, "short-call-in-a-killed-pot": at_a_kill_table,
     "leg-holder-steps-away": ks.leg_holder_steps_away, "kill-button-misplaced": at_a_kill_table,
-    "sit-out-and-make-up": sits_out, "make-up-short": sits_out}
+    "sit-out-and-make-up": sits_out, "make-up-short": sits_out,
+    "new-player-in-a-killed-pot": ks.new_player_at_a_killed_table}
 # what happens between the later hands of a session, after the class's first move
 LATER = {"sit-out-and-wait-for-the-big-blind": waits_for_the_big_blind,
          "back-in-without-posting": comes_back_without_posting, "sit-out-and-make-up": ks.makes_up_the_blinds,
-         "make-up-short": ks.makes_up_the_blinds, "killer-splits": ks.stages_the_board_again}
+         "make-up-short": ks.makes_up_the_blinds, "killer-splits": ks.stages_the_board_again,
+         "new-player-in-a-killed-pot": ks.seats_another_at_a_kill}
 # the rules its ruling may carry (empty: a near miss, quiet)
 EXPECTED: dict[str, frozenset[str]] = {
     "deck-changed-early": frozenset({"procedures.21"}),
@@ -183,7 +185,8 @@ EXPECTED: dict[str, frozenset[str]] = {
     "kill-by-another-seat": frozenset({"kill.11"}), "joker-kept": frozenset({"irregularity.8"}),
     "killed-hands": frozenset(), "half-killed-hands": frozenset(), "killer-splits": frozenset(), "leg-holder-steps-away": frozenset(),
     "short-call-in-a-killed-pot": frozenset({"kill.9"}), "kill-button-misplaced": frozenset({"kill.1", "kill.3"}),
-    "sit-out-and-make-up": frozenset(), "make-up-short": frozenset({"blinds.9"})}
+    "sit-out-and-make-up": frozenset(), "make-up-short": frozenset({"blinds.9"}),
+    "new-player-in-a-killed-pot": frozenset()}
 # rulings a class's hand may carry, once, after its fault's: the standing fault of the table (no kill is ever
 # posted); the joker's second ruling, when the player acts on it (which MUST follow)
 LATER_IN_THE_HAND = {"kill-by-another-seat": frozenset({"kill.6"}), "joker-kept": frozenset({"dead-hand.1e"})}
@@ -200,7 +203,8 @@ EDITS = {"kill-by-another-seat": kill_by_another_seat, "joker-kept": joker_kept,
 # classes whose table's own play brings about a fault in any hand (the rules it may carry): each hand is judged
 # on its own
 STANDING = {"kill-not-posted": frozenset({"kill.6"}), "half-kill-not-posted": frozenset({"kill.6"}),
-            "kill-by-another-seat": frozenset({"kill.6"}), "back-in-without-posting": frozenset({"blinds.10"})}
+            "kill-by-another-seat": frozenset({"kill.6"}), "back-in-without-posting": frozenset({"blinds.10"}),
+            "new-player-in-a-killed-pot": frozenset({"kill.12"})}
 
 
 def waits_for_the_big_blind_instead(sim: Simulator, seats: tuple[int, ...]) -> None:
@@ -220,7 +224,7 @@ LENGTH = {"deck-changed-after-a-round": 14, "kill-not-posted": 12, "half-kill-no
           "kill-by-another-seat": 12, "sit-out-and-wait-for-the-big-blind": 12,
           "back-in-without-posting": 12, "joker-kept": 8, "killed-hands": 16, "half-killed-hands": 16, "killer-splits": 16,
           "short-call-in-a-killed-pot": 16, "leg-holder-steps-away": 12, "sit-out-and-make-up": 12,
-          "make-up-short": 12}
+          "make-up-short": 12, "new-player-in-a-killed-pot": 16}
 # how each class's simulator plays: the kill-not-posted tables leave every due kill unposted
 SIMULATOR = {"kill-not-posted": {"post_kills": False}, "half-kill-not-posted": {"post_kills": False},
              "kill-by-another-seat": {"post_kills": False}}
@@ -229,7 +233,7 @@ GAME = {"pot-limit-6-option": {"sb_counts_as_bb": True}, "kill-not-posted": {"ki
         "kill-by-another-seat": {"kill": "full"}, "half-kill-not-posted": {"kill": "half", "kill_qualifier": 4},
         "killed-hands": {"kill": "full"}, "killer-splits": {"kill": "full"}, "half-killed-hands": {"kill": "half", "kill_qualifier": 4},
         "short-call-in-a-killed-pot": {"kill": "full"}, "leg-holder-steps-away": {"kill": "full"},
-        "kill-button-misplaced": {"kill": "full"}}
+        "kill-button-misplaced": {"kill": "full"}, "new-player-in-a-killed-pot": {"kill": "full"}}
 
 
 def feed_answering(pipe: Pipeline, encoder: p.Encoder, hand: SimulatedHand) -> list[TableEvent]:
