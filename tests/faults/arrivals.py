@@ -26,7 +26,7 @@ from dealerbox.sources.sim.outcome import SimulatedHand
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import demo_registry
 from dealerbox.wire import protocol as p
-from tests.faults.sessions import feed_answering
+from tests.faults.sessions import each_session, feed_answering
 from tests.faults.staged_cards import Inputs, deal_entries, from_shoe, spare_cards
 from tests.faults.staged_misdeals import redealt
 from tests.faults.table_run import LOUD, OUTCOME, SEATS, VARIANTS, Cascade
@@ -175,9 +175,4 @@ def run(kinds: tuple[str, ...], sessions: int, seed: int, variants: tuple[str, .
         stats: Counter | None = None) -> Counter:
     """``sessions`` sessions per class and variant; raises Cascade at the first session that breaks the
     property. Stats: sessions, hands, arrivals, the new player's hands and live posts, the faults ruled."""
-    stats = Counter() if stats is None else stats
-    for variant in variants:
-        for kind in kinds:
-            for n in range(sessions):
-                play_session(kind, variant, f"{seed}-{variant}-{kind}-{n}", stats)
-    return stats
+    return each_session(play_session, kinds, sessions, seed, variants, stats)

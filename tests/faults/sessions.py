@@ -341,9 +341,16 @@ def run(kinds: tuple[str, ...], sessions: int, seed: int, variants: tuple[str, .
         stats: Counter | None = None) -> Counter:
     """``sessions`` sessions per class and variant; raises Cascade at the first session that breaks the
     property. Stats: sessions, hands, injected per class, hands played after the fault, seat counts."""
+    return each_session(play_session, kinds, sessions, seed, variants, stats)
+
+
+def each_session(play: Callable[[str, str, str, Counter], None], kinds: tuple[str, ...], sessions: int, seed: int,
+                 variants: tuple[str, ...], stats: Counter | None) -> Counter:
+    """``play`` (a harness' play_session) run for every variant, class and session number, each with its own seed
+    string, so one failing session can be played again alone."""
     stats = Counter() if stats is None else stats
     for variant in variants:
         for kind in kinds:
             for n in range(sessions):
-                play_session(kind, variant, f"{seed}-{variant}-{kind}-{n}", stats)
+                play(kind, variant, f"{seed}-{variant}-{kind}-{n}", stats)
     return stats
