@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from dealerbox.engine.hand_betting import HandBetting
 from tests.test_betting import BettingTable
 from tests.test_betting_rules import only
 
@@ -22,6 +23,18 @@ def steal(g: BettingTable, button: int, raiser: int) -> None:
 
 def kill_table(**game) -> BettingTable:
     return BettingTable("flhe", kill="full", kill_qualifier=2, **game)
+
+
+def killed_pot(deal: bool = True) -> tuple[BettingTable, HandBetting]:
+    """A kill table where seat 4 won two pots in a row: the hand with button 4, blinds and seat 4's kill of 4
+    posted (and the cards dealt, unless ``deal`` is False). Returns the table and the hand."""
+    g = kill_table()
+    steal(g, 1, 4); steal(g, 3, 4)
+    h = g.start(button=4, post=False, deal=False)
+    g.put(1, 1); g.put(2, 2); g.put(4, 4)
+    if deal:
+        g.deal()
+    return g, h
 
 
 def test_kill_two_qualifying_wins_in_a_row_require_a_kill():
@@ -60,32 +73,21 @@ def test_kill6_required_kill_not_posted():
 
 
 def test_kill11_only_one_kill_per_deal():
-    g = kill_table()
-    steal(g, 1, 4); steal(g, 3, 4)
-    h = g.start(button=4, post=False, deal=False)
-    g.put(1, 1); g.put(2, 2); g.put(4, 4)
+    g, h = killed_pot(deal=False)
     g.put(3, 4)                                   # a second overblind
     f = only(g, "kill.11")
     assert f.seats == (3, 4) and h.bets.get(3, 0) == 0
 
 
 def test_kill9_unaware_of_the_kill_puts_in_the_big_blind():
-    g = kill_table()
-    steal(g, 1, 4); steal(g, 3, 4)
-    h = g.start(button=4, post=False, deal=False)
-    g.put(1, 1); g.put(2, 2); g.put(4, 4)
-    g.deal()
+    g, h = killed_pot()
     g.put(3, 2)                                   # only the big blind: the kill button is up
     f = only(g, "kill.9")
     assert "full 4" in f.ruling and h.bets[3] == 4
 
 
 def test_kill7_killer_who_wins_kills_again():
-    g = kill_table()
-    steal(g, 1, 4); steal(g, 3, 4)
-    h = g.start(button=4, post=False, deal=False)
-    g.put(1, 1); g.put(2, 2); g.put(4, 4)
-    g.deal()
+    g, h = killed_pot()
     while h.to_act is not None:
         g.check(4) if h.to_act == 4 else g.fold(h.to_act)
     h.settle(g.t, [])
@@ -179,11 +181,7 @@ def test_kill_in_a_blind_seat_the_kill_is_the_whole_post(button, blinds):
 
 
 def test_kill4_killer_who_splits_kills_again_and_the_next_hand_says_why():
-    g = kill_table()
-    steal(g, 1, 4); steal(g, 3, 4)
-    h = g.start(button=4, post=False, deal=False)
-    g.put(1, 1); g.put(2, 2); g.put(4, 4)
-    g.deal()
+    g, h = killed_pot()
     while h.to_act is not None and h.street == "preflop":
         seat = h.to_act
         if seat == 3:
