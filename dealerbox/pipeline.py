@@ -125,6 +125,16 @@ class Pipeline:
             if reading is not None and reading[0] is m:   # a known tag's reading: one dict hit, one input
                 return self.engine.apply(reading[1](t, *reading[2]))
             return self._apply_all(self._readings_of(t, m, 0))
+        burst = self.decoder.feed_known_all(data)
+        if burst is not None:   # frames the board sent together, read as one chunk: each as above
+            out: list[TableEvent] = []
+            for m in burst:
+                reading = self._readings.get(id(m))
+                if reading is not None and reading[0] is m:
+                    out += self.engine.apply(reading[1](t, *reading[2]))
+                else:
+                    out += self._apply_all(self._readings_of(t, m, 0))
+            return out
         frames = self.decoder.feed(data)
         return self._apply_all([e for frame in frames for e in self._readings_of(t, frame.message, frame.gap)])
 
@@ -149,7 +159,10 @@ class Pipeline:
         out: list[ev.SensorEvent] = []
         if gap:
             out.append(ev.FramesLost(t, gap, "sequence-gap"))
-        if isinstance(m, p.TagArrived | p.TagLeft | p.CardFace):
+        if type(m) is p.Heartbeat:   # first: the one message that is new every time (a few a minute)
+            self.last_heartbeat_t, self.faulty_readers = t, m.faulty_readers
+            out.append(ev.BoardAlive(t, m.uptime_ms, m.tags_present, m.faulty_readers))
+        elif isinstance(m, p.TagArrived | p.TagLeft | p.CardFace):
             tag = self._tags.get(m.uid)
             if tag is None:
                 tag = self.registry.lookup(m.uid)
@@ -171,9 +184,6 @@ class Pipeline:
             out.append(ev.ReaderFaulted(t, m.reader, p.zone_name(m.zone), m.code))
         elif isinstance(m, p.ZoneInventory):
             out.append(ev.ZoneReadState(t, p.zone_name(m.zone), READ_STATE_NAMES[m.state], m.tags))
-        elif isinstance(m, p.Heartbeat):
-            self.last_heartbeat_t, self.faulty_readers = t, m.faulty_readers
-            out.append(ev.BoardAlive(t, m.uptime_ms, m.tags_present, m.faulty_readers))
         return out
 
     def counters(self) -> dict[str, Any]:

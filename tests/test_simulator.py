@@ -49,6 +49,25 @@ def test_records_decode_to_exactly_the_hand_inputs():
     assert kinds[0] == "Hello" and "Heartbeat" in kinds
 
 
+def test_frames_sent_in_one_instant_are_read_as_one_chunk_and_replay_the_same():
+    """A motion's chips reach the port together, and the serial source reads what has arrived as one chunk: the
+    simulator writes them so. Split frame by frame instead, the same bytes give the same table events."""
+    registry = demo_registry()
+    records = list(Simulator(config(), registry, seed=3).records(6))
+    rx = [r for r in records if isinstance(r, Rx)]
+    assert all(a.t != b.t for a, b in zip(rx, rx[1:]))   # one chunk an instant (none reaches READ_CHUNK_MAX here)
+    assert max(r.data.count(0) for r in rx) > 3            # some chunks hold a whole motion's frames
+
+    def events(chunks):
+        pipe = Pipeline(config(), registry)
+        return [e for r in chunks for e in (pipe.feed_bytes(r.t, r.data) if isinstance(r, Rx) else pipe.feed(r))]
+
+    split = [Rx(r.t, frame + b"\x00") if isinstance(r, Rx) else r
+             for r in records for frame in (r.data[:-1].split(b"\x00") if isinstance(r, Rx) else [b""])]
+    assert len(split) > len(records)
+    assert events(records) == events(split) != []
+
+
 def test_same_seed_same_bytes_other_seed_other_bytes():
     reg = demo_registry()
     a = [r.to_record() for r in Simulator(config(), reg, seed=5).records(3)]

@@ -29,6 +29,11 @@ _CRC_INIT = p.CRC16_INIT
 _SEQ_MODULO = p.SEQ_MODULO
 _ONE_FRAME = p.FRAME_MAX_ENCODED + 1  # the longest chunk that can be one whole frame and its delimiter
 _KNOWN_MAX = 32768  # bodies remembered (a few MB): 500 simulated hands show 16,000 (zone, tag) pairs
+# Only tag bodies come back (the same tag in the same zone): a heartbeat's uptime makes every one new, and
+# remembering them filled the memory above every ~30,000 frames, emptying it of the tags that do repeat.
+_REPEATS = p.VERSIONED_TYPES
+# One-off bodies the quick path still reads (the board's pulse, a few a minute); not HELLO, which resets state.
+_QUICK_ONE_OFF = {p.MSG_HEARTBEAT: p.Heartbeat}
 
 
 @dataclass
@@ -114,13 +119,14 @@ class FrameDecoder:
 
     def feed_known(self, data: bytes) -> p.Message | None:
         """The message of ``data`` when it is exactly one whole, in-order frame whose body was read before
-        (nearly every chunk of an evening: the same tags in the same zones), counted just as :meth:`feed`
-        counts it; None for anything else, with nothing consumed, so the caller hands ``data`` to ``feed``.
-        The same checks as ``feed`` (COBS, CRC, sequence), without building a :class:`Frame` nobody reads."""
+        (nearly every chunk of an evening: the same tags in the same zones) or a heartbeat, counted just as
+        :meth:`feed` counts it; None for anything else, with nothing consumed, so the caller hands ``data`` to
+        ``feed``. The same checks as ``feed`` (COBS, CRC, sequence), without building a :class:`Frame`."""
         n = len(data)
         if not 1 < n <= _ONE_FRAME or data.find(b"\x00") != n - 1 or self._buf or self._discarding \
                 or self.refusal is not None:
             return None
+        # _known_frame written out: this runs once for nearly every line of a log
         try:
             raw = _cobs_decode(data[:-1])
         except _CobsError:
@@ -131,13 +137,65 @@ class FrameDecoder:
         mtype = raw[0]
         if seq != self._next_seq or mtype == _HELLO:
             return None
-        message = self._known.get((mtype, raw[_HEADER:-2]))
+        body = raw[_HEADER:-2]
+        message = self._known.get((mtype, body))
         if message is None:
-            return None
+            one_off = _QUICK_ONE_OFF.get(mtype)
+            if one_off is None:
+                return None
+            try:
+                message = one_off.unpack(body)
+            except p.BodyError:
+                return None   # feed counts it
         self._next_seq = (seq + 1) % _SEQ_MODULO
         c = self.counters
         c.bytes += n
         c.frames += 1
+        return message
+
+    def feed_known_all(self, data: bytes) -> list[p.Message] | None:
+        """:meth:`feed_known` for a chunk of several whole frames (a burst the serial port read at once): their
+        messages if every one is in order and read before, else None with nothing consumed."""
+        if self._buf or self._discarding or self.refusal is not None or not data or data[-1] != 0:
+            return None
+        seq = self._next_seq
+        out = []
+        for part in data[:-1].split(b"\x00"):
+            if not part or len(part) >= _ONE_FRAME:
+                return None
+            message = self._known_frame(part, seq)
+            if message is None:
+                return None
+            out.append(message)
+            seq = (seq + 1) % _SEQ_MODULO
+        self._next_seq = seq
+        c = self.counters
+        c.bytes += len(data)
+        c.frames += len(out)
+        return out
+
+    def _known_frame(self, encoded: bytes, expect_seq: int | None) -> p.Message | None:
+        """The message of one COBS-encoded frame (no delimiter) if its CRC is good, its sequence number is
+        ``expect_seq``, and its body is remembered (or a heartbeat); None otherwise. Changes nothing."""
+        try:
+            raw = _cobs_decode(encoded)
+        except _CobsError:
+            return None
+        if len(raw) < _MIN_RAW or _crc(raw[:-2], _CRC_INIT) != raw[-2] | raw[-1] << 8:
+            return None
+        mtype = raw[0]
+        if raw[1] | raw[2] << 8 != expect_seq or mtype == _HELLO:
+            return None
+        body = raw[_HEADER:-2]
+        message = self._known.get((mtype, body))
+        if message is None:
+            one_off = _QUICK_ONE_OFF.get(mtype)
+            if one_off is None:
+                return None
+            try:
+                message = one_off.unpack(body)
+            except p.BodyError:
+                return None   # feed counts it
         return message
 
     def resync(self) -> None:
@@ -247,9 +305,10 @@ class FrameDecoder:
         except p.BodyError:
             self.counters.bad_body += 1
             return None
-        if len(self._known) >= _KNOWN_MAX:
-            self._known.clear()   # line noise with good CRCs, or a huge room: start over rather than grow
-        self._known[(mtype, body)] = message
+        if mtype in _REPEATS:
+            if len(self._known) >= _KNOWN_MAX:
+                self._known.clear()   # line noise with good CRCs, or a huge room: start over rather than grow
+            self._known[(mtype, body)] = message
         return message
 
     def _sequence(self, mtype: int, seq: int) -> int:

@@ -42,6 +42,7 @@ if TYPE_CHECKING:   # the tournament package is imported only when a tournament 
     from .tournament import TournamentClock
 
 HEARTBEAT_PERIOD = 5.0   # seconds between the board's heartbeats in records()
+READ_CHUNK_MAX = 4096    # bytes one read of the serial source takes at most (sources/serial_port.py READ_MAX)
 
 
 class Simulator:
@@ -161,7 +162,9 @@ class Simulator:
         return self.tournament is not None and not self.new_session and len(self.stacks) < 2
 
     def records(self, n: int | None = None) -> Iterator[Record]:
-        """Log records of ``n`` hands: the board's HELLO first, heartbeats every few seconds, Rx per frame."""
+        """Log records of ``n`` hands: the board's HELLO first, heartbeats every few seconds, and the frames as
+        the serial source reads them: those the board sends in the same instant (the chips of one motion, a
+        sweep's changes) arrive together and are read as one chunk, one Rx."""
         encoder = p.Encoder()
         present = 0
         if not self._hello_sent:
@@ -169,8 +172,12 @@ class Simulator:
             yield Rx(self.t, encoder.encode(board_hello(self.config.table.seats)))
         start = self.t
         next_beat = self.t + HEARTBEAT_PERIOD
+        burst, burst_t = bytearray(), 0.0
         for hand in self.play(n):
             for t, m in hand.messages:
+                if burst and (t != burst_t or isinstance(m, ev.DealerInput) or len(burst) >= READ_CHUNK_MAX):
+                    yield Rx(burst_t, bytes(burst))
+                    burst.clear()
                 while t >= next_beat:
                     yield Rx(next_beat, encoder.encode(p.Heartbeat(int((next_beat - start) * 1000), present, 0)))
                     next_beat += HEARTBEAT_PERIOD
@@ -181,7 +188,11 @@ class Simulator:
                     present += 1
                 elif isinstance(m, p.TagLeft):
                     present = max(0, present - 1)
-                yield Rx(t, encoder.encode(m))
+                burst += encoder.encode(m)
+                burst_t = t
+            if burst:   # a hand's last frames are not held back for the next hand's first
+                yield Rx(burst_t, bytes(burst))
+                burst.clear()
 
     # --- one hand ------------------------------------------------------------------------------------
     def _wait(self, c: Choreography, lo: float, hi: float) -> None:
