@@ -1,5 +1,7 @@
 """The replay speed-ups remember what a repeated frame means; these check that remembering never changes it."""
 
+from cobs import cobs
+
 from dealerbox.config import Config
 from dealerbox.engine import inputs as ev
 from dealerbox.pipeline import Pipeline
@@ -100,7 +102,7 @@ def test_the_known_frame_shortcut_reads_and_counts_exactly_as_feed_does():
 def test_the_known_frame_shortcut_refuses_what_it_must_not_take():
     d = FrameDecoder()
     first = p.encode_frame(0, p.TagArrived(3, UID))
-    assert d.feed_known(first) is None                     # never read before
+    assert d.feed_known(first) is None                     # no frame yet: feed starts the numbering
     assert d.feed(first) != []
     assert d.feed_known(p.encode_frame(2, p.TagArrived(3, UID))) is None    # out of order: feed counts the gap
     assert d.feed_known(p.encode_frame(1, p.TagArrived(3, UID))[:-1]) is None   # no delimiter: a partial frame
@@ -130,7 +132,11 @@ def _bursts() -> list[bytes]:
     chunks = [frames(p.Hello(2, 0, (2, 0, 0), (0, 3)), p.TagArrived(3, UID), p.TagLeft(3, UID))]   # first sight
     chunks.append(frames(p.TagArrived(3, UID), p.TagLeft(3, UID), p.Heartbeat(7, 1, 0)))   # known, and a pulse
     chunks.append(frames(p.TagArrived(3, UID), p.TagLeft(3, UID)))     # all known: the shortcut
-    chunks.append(frames(p.TagLeft(3, UID), p.TagArrived(3, other)))   # a new body inside
+    chunks.append(frames(p.TagLeft(3, UID), p.TagArrived(3, other)))   # a new body inside: read and remembered
+    left = frames(p.TagLeft(3, UID))
+    head = bytes([p.MSG_TAG_ARRIVED]) + enc.seq.to_bytes(2, "little") + b"\x03"   # a body too short for its type
+    enc.seq += 1
+    chunks.append(left + cobs.encode(head + p.crc16(head).to_bytes(2, "little")) + b"\x00")
     gap = enc.encode(p.TagLeft(3, UID))
     enc.encode(p.TagArrived(3, UID))                                  # lost on the way
     chunks.append(gap + enc.encode(p.TagLeft(3, other)))
@@ -157,7 +163,8 @@ def test_the_burst_shortcut_reads_and_counts_exactly_as_feed_does():
     assert quick.counters == plain.counters
     # the lost frame, and the damaged one whose loss the next frame shows
     assert quick.counters.seq_gaps == 2 and quick.counters.bad_crc + quick.counters.bad_cobs == 1
-    assert shortcuts == 3   # the two bursts of known tags (one with a heartbeat) and the last one
+    assert quick.counters.bad_body == 1   # counted once, by feed, though the shortcut met it first
+    assert shortcuts == 4   # the known bursts (one with a heartbeat), the one with a new body, and the last one
 
 
 def test_heartbeats_take_the_shortcut_but_do_not_crowd_the_remembered_tags_out():

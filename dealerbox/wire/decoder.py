@@ -32,8 +32,6 @@ _KNOWN_MAX = 32768  # bodies remembered (a few MB): 500 simulated hands show 16,
 # Only tag bodies come back (the same tag in the same zone): a heartbeat's uptime makes every one new, and
 # remembering them filled the memory above every ~30,000 frames, emptying it of the tags that do repeat.
 _REPEATS = p.VERSIONED_TYPES
-# One-off bodies the quick path still reads (the board's pulse, a few a minute); not HELLO, which resets state.
-_QUICK_ONE_OFF = {p.MSG_HEARTBEAT: p.Heartbeat}
 
 
 @dataclass
@@ -118,10 +116,11 @@ class FrameDecoder:
                     out.append(frame)
 
     def feed_known(self, data: bytes) -> p.Message | None:
-        """The message of ``data`` when it is exactly one whole, in-order frame whose body was read before
-        (nearly every chunk of an evening: the same tags in the same zones) or a heartbeat, counted just as
-        :meth:`feed` counts it; None for anything else, with nothing consumed, so the caller hands ``data`` to
-        ``feed``. The same checks as ``feed`` (COBS, CRC, sequence), without building a :class:`Frame`."""
+        """The message of ``data`` when it is exactly one whole, in-order frame other than a HELLO (nearly every
+        chunk of an evening, mostly the same tags in the same zones: their bodies are read once and remembered),
+        counted just as :meth:`feed` counts it; None for anything else (a HELLO, a gap, damage, a body that does
+        not fit its type), with nothing consumed, so the caller hands ``data`` to ``feed``. The same checks as
+        ``feed`` (COBS, CRC, sequence), without building a :class:`Frame`."""
         n = len(data)
         if not 1 < n <= _ONE_FRAME or data.find(b"\x00") != n - 1 or self._buf or self._discarding \
                 or self.refusal is not None:
@@ -138,15 +137,9 @@ class FrameDecoder:
         if seq != self._next_seq or mtype == _HELLO:
             return None
         body = raw[_HEADER:-2]
-        message = self._known.get((mtype, body))
+        message = self._known.get((mtype, body)) or self._read_body(mtype, body)
         if message is None:
-            one_off = _QUICK_ONE_OFF.get(mtype)
-            if one_off is None:
-                return None
-            try:
-                message = one_off.unpack(body)
-            except p.BodyError:
-                return None   # feed counts it
+            return None
         self._next_seq = (seq + 1) % _SEQ_MODULO
         c = self.counters
         c.bytes += n
@@ -155,7 +148,7 @@ class FrameDecoder:
 
     def feed_known_all(self, data: bytes) -> list[p.Message] | None:
         """:meth:`feed_known` for a chunk of several whole frames (a burst the serial port read at once): their
-        messages if every one is in order and read before, else None with nothing consumed."""
+        messages if every one is whole, in order and readable, else None with nothing consumed."""
         if self._buf or self._discarding or self.refusal is not None or not data or data[-1] != 0:
             return None
         seq = self._next_seq
@@ -176,7 +169,7 @@ class FrameDecoder:
 
     def _known_frame(self, encoded: bytes, expect_seq: int | None) -> p.Message | None:
         """The message of one COBS-encoded frame (no delimiter) if its CRC is good, its sequence number is
-        ``expect_seq``, and its body is remembered (or a heartbeat); None otherwise. Changes nothing."""
+        ``expect_seq`` and its body reads; None otherwise. Changes no counter and no sequence."""
         try:
             raw = _cobs_decode(encoded)
         except _CobsError:
@@ -187,16 +180,7 @@ class FrameDecoder:
         if raw[1] | raw[2] << 8 != expect_seq or mtype == _HELLO:
             return None
         body = raw[_HEADER:-2]
-        message = self._known.get((mtype, body))
-        if message is None:
-            one_off = _QUICK_ONE_OFF.get(mtype)
-            if one_off is None:
-                return None
-            try:
-                message = one_off.unpack(body)
-            except p.BodyError:
-                return None   # feed counts it
-        return message
+        return self._known.get((mtype, body)) or self._read_body(mtype, body)
 
     def resync(self) -> None:
         """Forget a partial frame (the link dropped), so it cannot swallow the first frame after it."""
@@ -294,6 +278,25 @@ class FrameDecoder:
         c.frames += 1
         return p.Frame(seq, message, gap, raw)
 
+    def _read_body(self, mtype: int, body: bytes) -> p.Message | None:
+        """:meth:`_unpack` for the shortcuts, which must leave every counter to ``feed``: None (uncounted) for a
+        body that does not fit its type."""
+        cls = _TYPES.get(mtype)
+        if cls is None:
+            return None
+        try:
+            message = cls.unpack(body, self.board_major) if mtype in _VERSIONED else cls.unpack(body)
+        except p.BodyError:
+            return None
+        self._remember(mtype, body, message)
+        return message
+
+    def _remember(self, mtype: int, body: bytes, message: p.Message) -> None:
+        if mtype in _REPEATS:
+            if len(self._known) >= _KNOWN_MAX:
+                self._known.clear()   # line noise with good CRCs, or a huge room: start over rather than grow
+            self._known[(mtype, body)] = message
+
     def _unpack(self, mtype: int, body: bytes) -> p.Message | None:
         """The message of a checked frame's body (remembered), or None counted as unknown type or bad body."""
         cls = _TYPES.get(mtype)
@@ -305,10 +308,7 @@ class FrameDecoder:
         except p.BodyError:
             self.counters.bad_body += 1
             return None
-        if mtype in _REPEATS:
-            if len(self._known) >= _KNOWN_MAX:
-                self._known.clear()   # line noise with good CRCs, or a huge room: start over rather than grow
-            self._known[(mtype, body)] = message
+        self._remember(mtype, body, message)
         return message
 
     def _sequence(self, mtype: int, seq: int) -> int:
