@@ -139,5 +139,5 @@ def test_the_readme_screenshot_is_taken_from_the_demos_log_at_a_moment(demo, tmp
     assert (tmp_path / "shot.png").stat().st_size > 10_000
     assert screen.frame.texts("clock-players") == ["3 left"]
     assert screen.frame.texts("clock-level") == ["Level 4  100/200 BBA 200"]
-    early, _, _ = log_after(path, 40, None)             # --step counts a log's records
+    early, _, _ = log_after(path, 12, None)             # --step counts a log's records
     assert early.hand is None and early.tournament is None
