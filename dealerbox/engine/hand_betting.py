@@ -187,13 +187,14 @@ class HandBetting(ChipMotions, Posting, Antes, BettingTurn, WagerRules, DealerQu
 
     def _active(self) -> list[int]:
         """Seats that can still bet: live and not all-in, in order from the button."""
-        return [s for s in self.order if self.seats[s].live and not self.seats[s].all_in]
+        seats = self.round.seats   # not the property twice a seat: _advance asks after every action
+        return [s for s in self.order if not (b := seats[s]).folded and not b.dead and not b.all_in]
 
     def _stack(self, seat: int) -> int:
         return self.table._stacks.get(seat, 0)
 
     def _zone(self, seat: int) -> dict[str, int]:
-        b = self.seats.get(seat)
+        b = self.round.seats.get(seat)   # every chip in or out asks: the property's call saved
         return b.zone if b else self.zones.setdefault(seat, {})
 
     def lose_track(self, t: float, reason: str) -> list[te.TableEvent]:

@@ -63,10 +63,10 @@ class HandFlow:
         if h.deal.first_uid is None and h.voluntary_actions == 0:
             return []
         hb = self.hb
-        live = h.contenders(hb.live_seats())
+        live = h.contenders(hb.live)
         if len(live) <= 1:
             return self._decide(t, live)
-        if not hb.round_complete:
+        if hb.held or hb.motions or hb.to_act is not None:   # hb.round_complete, spelt out: asked on most inputs
             return []
         if len(h.board) == 5 and h.street == "river":
             return self._showdown(t, live)

@@ -90,8 +90,10 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
         running = h is not None and h.phase != "ended"
         if running:
             hb = self.hb
-            if hb.motions or hb.leaving or hb.held:   # otherwise tick has nothing to close (most inputs)
-                out += self._betting_events(hb.tick(t))
+            if t >= hb.quiet_until:   # otherwise tick has nothing to close (most inputs)
+                closed = hb.tick(t)
+                if closed:   # a motion still open closes nothing: no pass through _betting_events
+                    out += self._betting_events(closed)
         if self.ledger.transit or (running and h.provisional_boxed is not None):
             out += self._resolve_pending(event)
         kind = type(event)
