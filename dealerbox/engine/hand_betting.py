@@ -186,9 +186,8 @@ class HandBetting(ChipMotions, Posting, Antes, BettingTurn, WagerRules, DealerQu
         return len(self.live)
 
     def _active(self) -> list[int]:
-        """Seats that can still bet: live and not all-in, in order from the button."""
-        seats = self.round.seats   # not the property twice a seat: _advance asks after every action
-        return [s for s in self.order if not (b := seats[s]).folded and not b.dead and not b.all_in]
+        """Seats that can still bet: live, not all-in, in order from the button (_advance asks after every act)."""
+        return [s for s in self.order if not (b := self.round.seats[s]).folded and not b.dead and not b.all_in]
 
     def _stack(self, seat: int) -> int:
         return self.table._stacks.get(seat, 0)
