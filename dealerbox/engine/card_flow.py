@@ -216,6 +216,8 @@ class CardFlow:
         """A card to a seated player that Blinds 7 kept out of the deal (new, or making up blinds, between the
         big blind and the button) is the misdeal of Misdeals 1i, cited as Blinds 7: the dealer learns why the
         seat is not entitled, and that it waits for the button to pass."""
+        if not rulings:
+            return rulings   # nothing to re-cite (most cards): held_back is not asked
         h = self.hand
         why = "" if self.config.is_tournament else self.betting.held_back(seat, h.button, h.order)
         if not why:

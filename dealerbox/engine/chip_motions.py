@@ -109,7 +109,8 @@ class ChipMotions:
                 return out
         m = self.motions.get(seat) or Motion(t, t)
         m.last = t
-        self._due_by(t + MOTION_GAP)
+        if t + MOTION_GAP - DUE_MARGIN < self.quiet_until:   # _due_by inline: once per chip
+            self.quiet_until = t + MOTION_GAP - DUE_MARGIN
         if kind == PLAYS:
             value = tag.value
             self._zone(seat)[tag.uid] = value
@@ -134,7 +135,8 @@ class ChipMotions:
             else:
                 self.leaving.pop(tag.uid, None)     # re-inserted at the end: the dict stays in time order
                 self.leaving[tag.uid] = (t, seat, value)
-                self._due_by(t + TAKE_BACK_GAP)
+                if t + TAKE_BACK_GAP - DUE_MARGIN < self.quiet_until:   # _due_by inline: once per chip
+                    self.quiet_until = t + TAKE_BACK_GAP - DUE_MARGIN
         return out
 
     def chip_to_pot(self, t: float, tag: Tag) -> list[te.TableEvent]:

@@ -19,10 +19,12 @@ class HandFlow:
         """The deck in use is the one the shoe holds; a change and a short deck are reported here."""
         out: list[te.TableEvent] = []
         counts: dict[tuple[str, str], int] = {}
-        for uid in self.ledger.in_zone("shoe"):
-            tag = self.ledger.tags[uid]
-            counts[(tag.deck_id, tag.back)] = counts.get((tag.deck_id, tag.back), 0) + 1
-            if counts[(tag.deck_id, tag.back)] >= 40:
+        tags = self.ledger.tags
+        shoe = [tags[uid] for uid in self.ledger.in_zone("shoe")]   # read once: rulings below move no card
+        for tag in shoe:
+            key = (tag.deck_id, tag.back)
+            n = counts[key] = counts.get(key, 0) + 1
+            if n >= 40:
                 self.shoe_loaded.add(tag.deck_id)
         if counts:
             deck_id, back = max(counts, key=lambda k: counts[k])
@@ -36,10 +38,9 @@ class HandFlow:
                 self.deck_id, self.back = deck_id, back
                 self.hands_with_deck, self.deck_round = 0, len(order)
                 out.append(te.DeckChanged(t, self.hand_no, deck_id, back))
-            for uid in self.ledger.in_zone("shoe"):
-                tag = self.ledger.tags[uid]
-                if tag.back != back and uid not in self.reported:
-                    self.reported.add(uid)
+            for tag in shoe:
+                if tag.back != back and tag.uid not in self.reported:
+                    self.reported.add(tag.uid)
                     out += self._rulings(t, [Ruling("irregularity.3", "continues", f"A card with a {tag.back} back "
                                          f"(deck {tag.deck_id}) is in the stub: the action stands; take it out.")])
         if self.deck_id in self.shoe_loaded:
@@ -63,7 +64,12 @@ class HandFlow:
         if h.deal.first_uid is None and h.voluntary_actions == 0:
             return []
         hb = self.hb
-        live = h.contenders(hb.live)
+        live_seats = hb.live
+        # more than one contender for sure (hb.live lies within h.order) and the round still open: the common case
+        if (len(live_seats) > 1 and (hb.held or hb.motions or hb.to_act is not None)
+                and live_seats.isdisjoint(h.folded) and live_seats.isdisjoint(h.dead)):
+            return []
+        live = h.contenders(live_seats)
         if len(live) <= 1:
             return self._decide(t, live)
         if hb.held or hb.motions or hb.to_act is not None:   # hb.round_complete, spelt out: asked on most inputs
