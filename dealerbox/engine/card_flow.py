@@ -310,7 +310,7 @@ class CardFlow:
         out: list[te.TableEvent] = []
         h = self.hand
         t = event.t
-        if self._running() and h.provisional_boxed is not None:
+        if h is not None and h.phase != "ended" and h.provisional_boxed is not None:   # _running(), inline: per card
             is_tap = isinstance(event, ev.DealerInput) and event.action == "exposed"
             if not is_tap:
                 uid, seat = h.provisional_boxed

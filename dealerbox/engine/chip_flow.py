@@ -71,7 +71,7 @@ class ChipFlow:
             events = self.hb.chip_to_pot(t, tag) if to_pot else self.hb.chip_entered(t, seat, tag)
             return self._betting_events(events) if events else events
         out: list[te.TableEvent] = []
-        if not self._running():
+        if h is None or h.phase == "ended":   # not _running(): every chip of a push asks
             if seat is None or (came and came[0] == "pot") or self._misdealt_cards_out():
                 return []
             out += self._start_hand(t)   # blinds going in: a new hand
@@ -82,7 +82,7 @@ class ChipFlow:
             if h.decided and not (came and came[0].startswith("bet")):
                 return out    # change made in the pot during the award
             return out + self._betting_events(self.hb.chip_to_pot(t, tag))
-        if h.decided and came and came[0] == "pot":
+        if h.phase in ("showdown", "ended") and came and came[0] == "pot":   # h.decided, inline: every chip pushed
             h.pushed_chips.add(tag.uid)
             out.append(te.ChipsMoved(t, h.number, zone, seat, tag.value, (tag.value,)))
             if seat not in h.wrong_pushes and all(seat not in ws for ws in h.winners):

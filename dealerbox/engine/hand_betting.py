@@ -130,7 +130,7 @@ class HandBetting(ChipMotions, Posting, Antes, BettingTurn, WagerRules, DealerQu
 
     @property
     def to_act(self) -> int | None:
-        if self.settled or not self.round.pending or self._live_count() <= 1:
+        if self.settled or not self.round.pending or len(self.live) <= 1:
             return None
         return self.round.pending[0]
 

@@ -66,7 +66,8 @@ class HandFlow:
         hb = self.hb
         live_seats = hb.live
         # more than one contender for sure (hb.live lies within h.order) and the round still open: the common case
-        if (len(live_seats) > 1 and (hb.held or hb.motions or hb.to_act is not None)
+        # (with two or more live, hb.to_act is someone exactly when the round has seats pending and is not settled)
+        if (len(live_seats) > 1 and (hb.held or hb.motions or (hb.round.pending and not hb.settled))
                 and live_seats.isdisjoint(h.folded) and live_seats.isdisjoint(h.dead)):
             return []
         live = h.contenders(live_seats)
