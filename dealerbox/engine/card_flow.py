@@ -171,7 +171,7 @@ class CardFlow:
                 "whoever bet it; replace the deck.", cards=(tag.card,)))
         h.faces.setdefault(tag.card, tag.uid)
         seat = zone_seat(zone)
-        if seat is not None and any(r.outcome == "void" for r in rulings):
+        if seat is not None and rulings and any(r.outcome == "void" for r in rulings):   # most cards: no ruling
             # a card that voids the hand is no card of the deal: its place in the sequence is no second ruling
             out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))
             return out + self._rulings(t, rulings)
@@ -184,7 +184,7 @@ class CardFlow:
             if self.away and self._tournament_table():
                 rulings += self._away_hands_dead()   # Tournaments 11: at the last starting card
             out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))
-            if any(r.outcome in ("misdeal", "void") for r in rulings):
+            if rulings and any(r.outcome in ("misdeal", "void") for r in rulings):
                 return out + self._rulings(t, rulings)
             if tag.is_joker and not self.variant.jokers:
                 rulings += h.deal.scrap(seat, tag.uid, tag.card, "irregularity.8", self._window())

@@ -66,7 +66,10 @@ class CardLedger:
 
     def fallen(self, t: float) -> list[tuple[str, Transit]]:
         """Cards in transit longer than the travel time: they are off the table. Removes them from transit."""
-        out = [(uid, m) for uid, m in self.transit.items() if t - m.t > OFF_TABLE_AFTER_S]
+        out = []
+        for uid, m in self.transit.items():   # a loop, not a comprehension: asked while any card is moving
+            if t - m.t > OFF_TABLE_AFTER_S:
+                out.append((uid, m))
         for uid, _ in out:
             del self.transit[uid]
         return out

@@ -85,12 +85,12 @@ class ChipFlow:
         if h.phase in ("showdown", "ended") and came and came[0] == "pot":   # h.decided, inline: every chip pushed
             h.pushed_chips.add(tag.uid)
             out.append(te.ChipsMoved(t, h.number, zone, seat, tag.value, (tag.value,)))
-            if seat not in h.wrong_pushes and all(seat not in ws for ws in h.winners):
+            if seat not in h.wrong_pushes and not _wins_a_pot(seat, h.winners):
                 h.wrong_pushes.add(seat)
                 out += self._rulings(t, [Ruling("showdown.3", "continues", f"Chips are being pushed to seat {seat}, "
                                      f"which wins no pot: stop; the cards give {self._winners_text(h)}.",
                                      (seat,), severity="floor")])
-            if not self.pot_zone and not any(t - t0 < OFF_TABLE_AFTER_S for t0 in self.pot_leaving.values()):
+            if not self.pot_zone and not _still_landing(t, self.pot_leaving):
                 out += self._end_hand(t, "complete")
             return out
         return out + self._betting_events(self.hb.chip_entered(t, seat, tag))
@@ -118,3 +118,19 @@ class ChipFlow:
                 return []
             events = self.hb.chip_left(t, seat, tag)
         return self._betting_events(events) if events else events
+
+
+# The two tests every pushed chip makes, as plain loops: a generator in any()/all() costs more than the test.
+def _wins_a_pot(seat: int, winners: list[tuple[int, ...]]) -> bool:
+    for pot_winners in winners:
+        if seat in pot_winners:
+            return True
+    return False
+
+
+def _still_landing(t: float, leaving: dict[str, float]) -> bool:
+    """A chip that left the pot less than OFF_TABLE_AFTER_S ago may still land somewhere."""
+    for t0 in leaving.values():
+        if t - t0 < OFF_TABLE_AFTER_S:
+            return True
+    return False

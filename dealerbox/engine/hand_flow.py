@@ -78,9 +78,10 @@ class HandFlow:
         if len(h.board) == 5 and h.street == "river":
             return self._showdown(t, live)
         out: list[te.TableEvent] = []
+        if h.all_in_prompted or not h.deal.finished or not raised_at("tournament.34", self.config.is_tournament):
+            return out   # no all-in prompt to give (never at a cash table): every input until the next card asks
         able = [s for s in live if not self.hb.all_in(s)]
-        if (len(able) <= 1 and len(able) < len(live) and not h.all_in_prompted and h.deal.finished
-                and raised_at("tournament.34", self.config.is_tournament)):
+        if len(able) <= 1 and len(able) < len(live):
             h.all_in_prompted = True
             out += self._info(t, "tournament.34", "A player is all in and the betting is complete: all hands face up "
                               "now, then run the board.", tuple(live))
