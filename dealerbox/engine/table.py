@@ -94,7 +94,8 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
                 closed = hb.tick(t)
                 if closed:   # a motion still open closes nothing: no pass through _betting_events
                     out += self._betting_events(closed)
-        if self.ledger.transit or (running and h.provisional_boxed is not None):
+        # a card in transit long enough to have fallen, or a boxed card waiting for the dealer's tap
+        if (self.ledger.transit and t >= self.ledger.fall_due) or (running and h.provisional_boxed is not None):
             out += self._resolve_pending(event)
         kind = type(event)
         if kind is ev.ZoneEntered or kind is ev.ZoneLeft:
