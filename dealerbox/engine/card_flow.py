@@ -18,7 +18,7 @@ class CardFlow:
     # --- cards -----------------------------------------------------------------------------------------------
     def _card_left(self, t: float, zone: str, tag: CardTag) -> list[te.TableEvent]:
         out: list[te.TableEvent] = []
-        if zone == "shoe":
+        if zone == "shoe" and self.ledger.transit:
             # A card still travelling when the next one leaves the shoe never reached the felt.
             for uid, move in list(self.ledger.transit.items()):
                 if move.source == "shoe" and uid != tag.uid:
@@ -94,9 +94,11 @@ class CardFlow:
                 return self._info(t, "procedures.23", f"{tag.card} was shown off the stub after the hand: the card "
                                   "that would have been dealt must not be shown.", cards=(tag.card,))
             return []
-        if self._running() and h.decided:
+        if h is None or h.phase == "ended":
+            return []     # not running: no check below applies (every card gathered after a hand comes here)
+        if h.decided:
             return self._end_hand(t, "complete")   # cleanup began: the award is over
-        if self._running() and h.cards_out and self._all_back(h):
+        if h.cards_out and self._all_back(h):
             if not h.decided and any(f.hand == h.number and f.outcome == "misdeal" for f in self.findings.raised):
                 return self._end_hand(t, "misdeal")    # ruled by the betting (Blinds 3, 7): the gather is its remedy
             # Every card of the hand is back in the shoe and the hand never reached its end here.
@@ -109,7 +111,7 @@ class CardFlow:
             out += self._end_hand(t, "complete" if h.decided else "void")
             self.keep_button = False   # the dealer played the hand out: the button moves on
             return out
-        if self._running() and self.back and tag.back != self.back and tag.uid not in self.reported:
+        if self.back and tag.back != self.back and tag.uid not in self.reported:
             self.reported.add(tag.uid)
             return self._rulings(t, [Ruling("irregularity.3", "continues", f"A card with a {tag.back} back is in the "
                                  "stub: the action stands; take it out.")])

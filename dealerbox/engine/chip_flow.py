@@ -109,7 +109,7 @@ class ChipFlow:
         if h is None or h.phase == "ended":
             return []
         if zone == "pot":
-            if h.decided:
+            if h.phase == "showdown":   # decided (ended is out above): every chip of a push leaves the pot
                 return []
             events = self.hb.chip_from_pot(t, tag)
         else:

@@ -4,6 +4,9 @@ the showdown and its order. A part of :class:`engine.table.Engine`.
 
 from __future__ import annotations
 
+from collections import Counter
+from operator import attrgetter
+
 from . import events as te
 from .catalogue import raised_at
 from .hand import Hand
@@ -12,20 +15,19 @@ from .showdown import odd_chip_seat, pot_winners, show_order
 from .variants import evaluate
 
 
+DECK_OF = attrgetter("deck_id", "back")   # a card tag's deck and back
+
+
 class HandFlow:
     """Mixed into :class:`engine.table.Engine`."""
 
     def _deck_at_start(self, t: float, order: tuple[int, ...]) -> list[te.TableEvent]:
         """The deck in use is the one the shoe holds; a change and a short deck are reported here."""
         out: list[te.TableEvent] = []
-        counts: dict[tuple[str, str], int] = {}
         tags = self.ledger.tags
         shoe = [tags[uid] for uid in self.ledger.in_zone("shoe")]   # read once: rulings below move no card
-        for tag in shoe:
-            key = (tag.deck_id, tag.back)
-            n = counts[key] = counts.get(key, 0) + 1
-            if n >= 40:
-                self.shoe_loaded.add(tag.deck_id)
+        counts = Counter(map(DECK_OF, shoe))   # (deck, back) -> cards, in the order first seen
+        self.shoe_loaded.update(deck_id for (deck_id, _), n in counts.items() if n >= 40)
         if counts:
             deck_id, back = max(counts, key=lambda k: counts[k])
             if deck_id != self.deck_id:
@@ -46,8 +48,9 @@ class HandFlow:
         if self.deck_id in self.shoe_loaded:
             deck = next((d for d in self.registry.decks if d.deck_id == self.deck_id), None)
             if deck is not None:
-                missing = [u for u, c in deck.cards.items() if c[0] != "X" and self.ledger.where.get(u) != "shoe"
-                           and u not in self.reported]
+                where, reported = self.ledger.where, self.reported
+                missing = [u for u, c in deck.cards.items() if c[0] != "X" and where.get(u) != "shoe"
+                           and u not in reported]
                 if missing:
                     self.reported.update(missing)
                     out += self._info(t, "irregularity.10", f"Deck {self.deck_id} is short {len(missing)} card(s): "
