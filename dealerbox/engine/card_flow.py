@@ -64,8 +64,10 @@ class CardFlow:
         face_up = self.ledger.face_up_from_shoe(tag.uid) if source == "shoe" else False
         if zone == "shoe":
             return self._card_to_shoe(t, tag, source, face_up)
-        if source == "shoe" and (self.race is not None or not self._draw_card(t, zone, tag.card, face_up)):
-            # a race card (8b) while a chip race is open, else maybe a draw for the button (29), else a deal
+        # a race card (8b) while a chip race is open, else maybe a draw for the button (29: only before the
+        # first hand, so not asked after it), else a deal
+        if source == "shoe" and (self.race is not None or self.hand_no is not None
+                                 or not self._draw_card(t, zone, tag.card, face_up)):
             return self._dealt(t, zone, tag, face_up)
         h = self.hand
         if not self._running() or source is None:
@@ -133,7 +135,8 @@ class CardFlow:
         race = self._race_card(t, zone, tag) if self.race is not None else None
         if race is not None:
             return race
-        if not self._running():
+        h = self.hand
+        if h is None or h.phase == "ended":   # not _running(), inline: every card dealt asks
             if zone == "board":
                 return self._info(t, "procedures.23", f"{tag.card} was turned off the stub after the hand: the card "
                                   "that would have been dealt must not be shown.", cards=(tag.card,))

@@ -157,6 +157,9 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
                 return out
         elif not out:
             return out
+        h = self.hand
+        if h is None or h.phase == "ended":
+            return out   # _progress has nothing to move on (the gather after a hand): not called
         out += self._progress(t)
         # a bet zone read incompletely: its short-wager rulings wait for the dealer's count (engine/stacks.py)
         if not self.stacks.seats:
@@ -170,7 +173,8 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
         return self.hand is not None and self.hand.phase != "ended"
 
     def _window(self) -> bool:
-        return window_open(self.hb.actions_after_blinds if self.hb is not None else 0)
+        hb = self.hb   # the round read directly, not through actions_after_blinds: asked at every card dealt
+        return window_open(hb.round.voluntary_actions if hb is not None else 0)
 
     def _betting_events(self, events: list[te.TableEvent]) -> list[te.TableEvent]:
         """Pass the betting's events through, noting the actions the card rules care about (joker held, deal over)."""
