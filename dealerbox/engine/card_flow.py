@@ -9,7 +9,7 @@ from . import events as te
 from . import inputs as ev
 from .hand import Hand
 from .misdeal import Ruling, misdeal
-from .zones import zone_seat
+from .zones import SEAT_OF, zone_seat
 
 
 class CardFlow:
@@ -175,7 +175,7 @@ class CardFlow:
                 "irregularity.4", "void", f"Two {tag.card} are in play: all action is void, every chip goes back to "
                 "whoever bet it; replace the deck.", cards=(tag.card,)))
         h.faces.setdefault(tag.card, tag.uid)
-        seat = zone_seat(zone)
+        seat = SEAT_OF[zone]   # zone_seat(zone), inline: every card dealt
         if seat is not None and rulings and any(r.outcome == "void" for r in rulings):   # most cards: no ruling
             # a card that voids the hand is no card of the deal: its place in the sequence is no second ruling
             out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))
@@ -185,7 +185,8 @@ class CardFlow:
             # dealt in at the start and still seated: a blind that put a short stack all in still gets its cards
             rulings += h.deal.card_to_seat(seat, tag.uid, self.occupied.intersection(h.order), self._window(),
                                            acted=h.voluntary_actions > 0)
-            rulings = self._blinds7(seat, rulings)
+            if rulings:   # nothing to re-cite otherwise (most cards)
+                rulings = self._blinds7(seat, rulings)
             if self.away and self._tournament_table():
                 rulings += self._away_hands_dead()   # Tournaments 11: at the last starting card
             out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))
@@ -196,7 +197,7 @@ class CardFlow:
                 h.jokers[seat] = tag.uid
             elif face_up:
                 h.provisional_boxed = (tag.uid, seat)
-            return out + self._rulings(t, rulings)
+            return out + self._rulings(t, rulings) if rulings else out
         if rulings:
             out += self._rulings(t, rulings)
             if not self._running():

@@ -68,21 +68,24 @@ class HandFlow:
             return []
         hb = self.hb
         live_seats = hb.live
-        # more than one contender for sure (hb.live lies within h.order) and the round still open: the common case
-        # (with two or more live, hb.to_act is someone exactly when the round has seats pending and is not settled)
-        if (len(live_seats) > 1 and (hb.held or hb.motions or (hb.round.pending and not hb.settled))
-                and live_seats.isdisjoint(h.folded) and live_seats.isdisjoint(h.dead)):
-            return []
-        live = h.contenders(live_seats)
-        if len(live) <= 1:
-            return self._decide(t, live)
-        if hb.held or hb.motions or hb.to_act is not None:   # hb.round_complete, spelt out: asked on most inputs
+        # Asked after most inputs, so the contenders list is built only when needed: hb.live lies within h.order,
+        # and with no folded or dead seat among two or more of them, nobody has won by the others folding.
+        live = None
+        if len(live_seats) <= 1 or not live_seats.isdisjoint(h.folded) or not live_seats.isdisjoint(h.dead):
+            live = h.contenders(live_seats)
+            if len(live) <= 1:
+                return self._decide(t, live)
+        # the round still open (hb.round_complete, spelt out: hb.to_act is someone exactly when seats are pending,
+        # the hand is not settled and two or more are live)
+        if hb.held or hb.motions or (hb.round.pending and not hb.settled and len(live_seats) > 1):
             return []
         if len(h.board) == 5 and h.street == "river":
-            return self._showdown(t, live)
+            return self._showdown(t, live if live is not None else h.contenders(live_seats))
         out: list[te.TableEvent] = []
         if h.all_in_prompted or not h.deal.finished or not raised_at("tournament.34", self.config.is_tournament):
             return out   # no all-in prompt to give (never at a cash table): every input until the next card asks
+        if live is None:
+            live = h.contenders(live_seats)
         able = [s for s in live if not self.hb.all_in(s)]
         if len(able) <= 1 and len(able) < len(live):
             h.all_in_prompted = True
