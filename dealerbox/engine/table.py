@@ -158,9 +158,8 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
         elif not out:
             return out
         h = self.hand
-        if h is None or h.phase == "ended":
-            return out   # _progress has nothing to move on (the gather after a hand): not called
-        out += self._progress(t)
+        if h is not None and h.phase not in ("ended", "showdown"):   # else _progress has nothing to move on
+            out += self._progress(t)
         # a bet zone read incompletely: its short-wager rulings wait for the dealer's count (engine/stacks.py)
         if not self.stacks.seats:
             return out
