@@ -183,8 +183,8 @@ class CardFlow:
         if seat is not None:
             h.last_dealt = tag.uid
             # dealt in at the start and still seated: a blind that put a short stack all in still gets its cards
-            rulings += h.deal.card_to_seat(seat, tag.uid, self.occupied.intersection(h.order), self._window(),
-                                           acted=h.voluntary_actions > 0)
+            # (the deal checks its own seats, h.order: the seated ones are enough here, no intersection per card)
+            rulings += h.deal.card_to_seat(seat, tag.uid, self.occupied, self._window(), acted=h.voluntary_actions > 0)
             if rulings:   # nothing to re-cite otherwise (most cards)
                 rulings = self._blinds7(seat, rulings)
             if self.away and self._tournament_table():

@@ -40,7 +40,7 @@ class HandFlow:
                 self.deck_id, self.back = deck_id, back
                 self.hands_with_deck, self.deck_round = 0, len(order)
                 out.append(te.DeckChanged(t, self.hand_no, deck_id, back))
-            for tag in shoe:
+            for tag in shoe if len(counts) > 1 else ():   # one (deck, back) in the shoe: no other back there
                 if tag.back != back and tag.uid not in self.reported:
                     self.reported.add(tag.uid)
                     out += self._rulings(t, [Ruling("irregularity.3", "continues", f"A card with a {tag.back} back "
