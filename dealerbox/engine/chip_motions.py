@@ -270,6 +270,7 @@ class ChipMotions:
             if undo and undo.seat == seat and undo.action_serial + 1 == self.round.action_serial:
                 zone = b.zone
                 self.round = undo.round
+                self.seats = self.round.seats
                 self.table._stacks[seat] = undo.stack
                 self.live = {s for s, x in self.seats.items() if x.live}
                 self.seats[seat].zone = zone

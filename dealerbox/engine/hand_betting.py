@@ -62,6 +62,7 @@ class HandBetting(ChipMotions, Posting, Antes, BettingTurn, WagerRules, DealerQu
         self.binding_reminded: set[tuple[int, str, int]] = set()
         self.order = clockwise(button, dealt_in, self.table_seats)
         self.round = BettingRound({s: SeatBet(s) for s in self.order}, last_raise=self.game.big_blind)
+        self.seats: dict[int, SeatBet] = self.round.seats   # the round's, read everywhere: set again with the round
         self.live: set[int] = set(self.order)   # seats neither folded nor dead, kept by fold and kill_hand
         self.zones: dict[int, dict[str, int]] = {}          # bet zones of seats not dealt in
         self.positions = positions(button, self.order, self.table_seats, table.last_big_blind,
@@ -119,10 +120,6 @@ class HandBetting(ChipMotions, Posting, Antes, BettingTurn, WagerRules, DealerQu
                                     seats=tuple(seats))
 
     # --- queries --------------------------------------------------------------------------------------
-    @property
-    def seats(self) -> dict[int, SeatBet]:
-        return self.round.seats
-
     @property
     def current_bet(self) -> int:
         """The total every live seat must match this round."""
