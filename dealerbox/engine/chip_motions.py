@@ -98,7 +98,7 @@ class ChipMotions:
     def chip_entered(self, t: float, seat: int, tag: Tag) -> list[te.TableEvent]:
         if self.lost:
             return []         # lost track of the betting: quiet until the next deal
-        out = self._sync(t, seat)
+        out = self._sync(t, seat) if t >= self.quiet_until or self.held else []   # as _sync: nothing due, no call
         if self.settled:
             return out
         if type(tag) is ChipTag and tag.house == self.house and tag.value >= self.smallest_chip:

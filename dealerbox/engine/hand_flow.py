@@ -8,7 +8,6 @@ from collections import Counter
 from operator import attrgetter
 
 from . import events as te
-from .catalogue import raised_at
 from .hand import Hand
 from .misdeal import Ruling
 from .showdown import odd_chip_seat, pot_winners, show_order
@@ -49,8 +48,8 @@ class HandFlow:
             deck = next((d for d in self.registry.decks if d.deck_id == self.deck_id), None)
             if deck is not None:
                 where, reported = self.ledger.where, self.reported
-                missing = [u for u, c in deck.cards.items() if c[0] != "X" and where.get(u) != "shoe"
-                           and u not in reported]
+                missing = [u for u, c in deck.cards.items() if where.get(u) != "shoe" and c[0] != "X"
+                           and u not in reported]   # most cards are in the shoe: that test first
                 if missing:
                     self.reported.update(missing)
                     out += self._info(t, "irregularity.10", f"Deck {self.deck_id} is short {len(missing)} card(s): "
@@ -82,7 +81,7 @@ class HandFlow:
         if len(h.board) == 5 and h.street == "river":
             return self._showdown(t, live if live is not None else h.contenders(live_seats))
         out: list[te.TableEvent] = []
-        if h.all_in_prompted or not h.deal.finished or not raised_at("tournament.34", self.config.is_tournament):
+        if h.all_in_prompted or not h.deal.finished or not self.all_in_prompts:
             return out   # no all-in prompt to give (never at a cash table): every input until the next card asks
         if live is None:
             live = h.contenders(live_seats)

@@ -15,6 +15,7 @@ from ..tags import CardTag, ChipTag, MarkerTag, TagRegistry
 from . import events as te
 from . import inputs as ev
 from .cards import CardLedger
+from .catalogue import raised_at
 from .findings import FindingLog
 from .hand import Hand
 from .misdeal import Ruling, window_open
@@ -77,6 +78,8 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
         self.dealer: str | None = None           # who signed in on the terminal (dealer_taps: sign-in/out)
         self.last_hand: Hand | None = None
         self.moves = TableMoves(config.table.id)   # the floor's moves and breaks (engine/tournament_moves.py)
+        # Tournaments 34 (all hands up once all in) is a tournament row: asked between streets, known once here
+        self.all_in_prompts = raised_at("tournament.34", config.is_tournament)
         self._entrants_init()                    # tournament tables: away, held and sold seats, rebuys
         self._chips_init()                       # tournament tables: chips that do not play, the chip race
         self._levels_setup()                     # a tournament table's clock (engine/tournament_levels.py)
@@ -184,7 +187,9 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
         if h is None:
             return out
         for e in events:
-            if isinstance(e, te.ActionTaken) and e.action not in ("post", "straddle", "ante"):
+            if not isinstance(e, te.ActionTaken):
+                continue   # chips moved, findings: nothing for the card rules (asked once, most events are these)
+            if e.action not in ("post", "straddle", "ante"):
                 h.voluntary_actions += 1
                 h.actions_on_street += 1
                 if not h.deal.finished and h.phase == "deal":
@@ -195,7 +200,7 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
                     out += self._rulings(e.t, [Ruling(
                         "dead-hand.1e", "dead-hand", f"Seat {e.seat} acted on a hand holding a joker: the hand is "
                         "dead, cards to the muck.", (e.seat,))])
-            elif isinstance(e, te.ActionTaken) and e.action == "fold" and e.seat is not None:
+            elif e.action == "fold" and e.seat is not None:
                 h.folded.add(e.seat)
         return out
 
