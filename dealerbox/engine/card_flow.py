@@ -146,7 +146,7 @@ class CardFlow:
             if not self._running():
                 return out
         h = self.hand
-        if h.decided:
+        if h.phase == "showdown":   # h.decided (ended is out above), inline: every card dealt asks
             return out
         h.dealt.append(tag.uid)
         if h.cards_out == 0:

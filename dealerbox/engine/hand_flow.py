@@ -23,8 +23,8 @@ class HandFlow:
     def _deck_at_start(self, t: float, order: tuple[int, ...]) -> list[te.TableEvent]:
         """The deck in use is the one the shoe holds; a change and a short deck are reported here."""
         out: list[te.TableEvent] = []
-        tags = self.ledger.tags
-        shoe = [tags[uid] for uid in self.ledger.in_zone("shoe")]   # read once: rulings below move no card
+        tags = self.ledger.tags   # the tags in the shoe (in_zone("shoe")), read once: rulings below move no card
+        shoe = [tags[uid] for uid, zone in self.ledger.where.items() if zone == "shoe"]
         counts = Counter(map(DECK_OF, shoe))   # (deck, back) -> cards, in the order first seen
         self.shoe_loaded.update(deck_id for (deck_id, _), n in counts.items() if n >= 40)
         if counts:
@@ -70,7 +70,8 @@ class HandFlow:
         # Asked after most inputs, so the contenders list is built only when needed: hb.live lies within h.order,
         # and with no folded or dead seat among two or more of them, nobody has won by the others folding.
         live = None
-        if len(live_seats) <= 1 or not live_seats.isdisjoint(h.folded) or not live_seats.isdisjoint(h.dead):
+        if (len(live_seats) <= 1 or (h.folded and not live_seats.isdisjoint(h.folded))
+                or (h.dead and not live_seats.isdisjoint(h.dead))):
             live = h.contenders(live_seats)
             if len(live) <= 1:
                 return self._decide(t, live)
