@@ -49,9 +49,10 @@ class ChipFlow:
     # --- chips -------------------------------------------------------------------------------------------------
     def _chip_entered(self, t: float, zone: str, tag: ChipTag) -> list[te.TableEvent]:
         uid = tag.uid
-        outside = self._tournament_chip_entered(t, zone, tag) if self.tournament is not None else None
-        if outside is not None:
-            return outside   # not a chip of the event's set in play, or a race chip: never the betting's
+        if self.tournament is not None:
+            outside = self._tournament_chip_entered(t, zone, tag)
+            if outside is not None:
+                return outside   # not a chip of the event's set in play, or a race chip: never the betting's
         came = self.chip_from.pop(uid, None)
         if came is not None and t - came[1] > CARRIED_WITHIN_S:
             came = None     # issue 18: a chip once changed out of a pot, back later as change, is not a push

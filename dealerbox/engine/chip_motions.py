@@ -113,7 +113,7 @@ class ChipMotions:
             self.quiet_until = t + MOTION_GAP - DUE_MARGIN
         if kind == PLAYS:
             value = tag.value
-            b = self.round.seats.get(seat)   # _zone(seat), inline: once per chip
+            b = self.seats.get(seat)   # _zone(seat), inline: once per chip
             (b.zone if b else self.zones.setdefault(seat, {}))[tag.uid] = value
             m.values.append(value)
         elif kind == FOREIGN:
@@ -127,7 +127,7 @@ class ChipMotions:
         if self.lost:
             return []         # lost track of the betting: quiet until the next deal
         out = self.tick(t) if t >= self.quiet_until else []   # as _sync: nothing due, no call
-        b = self.round.seats.get(seat)   # _zone(seat), inline: once per chip
+        b = self.seats.get(seat)   # _zone(seat), inline: once per chip
         zone = b.zone if b else self.zones.setdefault(seat, {})
         if tag.uid in zone:
             value = zone.pop(tag.uid)

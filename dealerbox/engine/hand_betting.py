@@ -183,14 +183,14 @@ class HandBetting(ChipMotions, Posting, Antes, BettingTurn, WagerRules, DealerQu
         return len(self.live)
 
     def _active(self) -> list[int]:
-        """Seats that can still bet: live, not all-in, in order from the button (_advance asks after every act)."""
-        return [s for s in self.order if not (b := self.round.seats[s]).folded and not b.dead and not b.all_in]
+        """Seats that can still bet: live and not all-in, in order from the button."""
+        return [s for s in self.order if not (b := self.seats[s]).folded and not b.dead and not b.all_in]
 
     def _stack(self, seat: int) -> int:
         return self.table._stacks.get(seat, 0)
 
     def _zone(self, seat: int) -> dict[str, int]:
-        b = self.round.seats.get(seat)   # every chip in or out asks: the property's call saved
+        b = self.seats.get(seat)
         return b.zone if b else self.zones.setdefault(seat, {})
 
     def lose_track(self, t: float, reason: str) -> list[te.TableEvent]:
