@@ -182,11 +182,9 @@ class CardFlow:
             return out + self._rulings(t, rulings)
         if seat is not None:
             h.last_dealt = tag.uid
-            # dealt in at the start and still seated: a blind that put a short stack all in still gets its cards
-            # (the deal checks its own seats, h.order: the seated ones are enough here, no intersection per card)
+            # dealt in at the start (the deal checks its own order) and still seated: a blind all in gets its cards
             rulings += h.deal.card_to_seat(seat, tag.uid, self.occupied, self._window(), acted=h.voluntary_actions > 0)
-            if rulings:   # nothing to re-cite otherwise (most cards)
-                rulings = self._blinds7(seat, rulings)
+            rulings = self._blinds7(seat, rulings)
             if self.away and self._tournament_table():
                 rulings += self._away_hands_dead()   # Tournaments 11: at the last starting card
             out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))

@@ -78,8 +78,7 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
         self.dealer: str | None = None           # who signed in on the terminal (dealer_taps: sign-in/out)
         self.last_hand: Hand | None = None
         self.moves = TableMoves(config.table.id)   # the floor's moves and breaks (engine/tournament_moves.py)
-        # Tournaments 34 (all hands up once all in) is a tournament row: asked between streets, known once here
-        self.all_in_prompts = raised_at("tournament.34", config.is_tournament)
+        self.all_in_prompts = raised_at("tournament.34", config.is_tournament)   # known once: the config is frozen
         self._entrants_init()                    # tournament tables: away, held and sold seats, rebuys
         self._chips_init()                       # tournament tables: chips that do not play, the chip race
         self._levels_setup()                     # a tournament table's clock (engine/tournament_levels.py)
@@ -94,9 +93,7 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
         if running:
             hb = self.hb
             if t >= hb.quiet_until:   # otherwise tick has nothing to close (most inputs)
-                closed = hb.tick(t)
-                if closed:   # a motion still open closes nothing: no pass through _betting_events
-                    out += self._betting_events(closed)
+                out += self._betting_events(hb.tick(t))
         # a card in transit long enough to have fallen, or a boxed card waiting for the dealer's tap
         if (self.ledger.transit and t >= self.ledger.fall_due) or (running and h.provisional_boxed is not None):
             out += self._resolve_pending(event)
@@ -175,8 +172,7 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
         return self.hand is not None and self.hand.phase != "ended"
 
     def _window(self) -> bool:
-        hb = self.hb   # the round read directly, not through actions_after_blinds: asked at every card dealt
-        return window_open(hb.round.voluntary_actions if hb is not None else 0)
+        return window_open(self.hb.round.voluntary_actions if self.hb is not None else 0)   # read at every card
 
     def _betting_events(self, events: list[te.TableEvent]) -> list[te.TableEvent]:
         """Pass the betting's events through, noting the actions the card rules care about (joker held, deal over)."""
@@ -187,9 +183,7 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
         if h is None:
             return out
         for e in events:
-            if not isinstance(e, te.ActionTaken):
-                continue   # chips moved, findings: nothing for the card rules (asked once, most events are these)
-            if e.action not in ("post", "straddle", "ante"):
+            if isinstance(e, te.ActionTaken) and e.action not in ("post", "straddle", "ante"):
                 h.voluntary_actions += 1
                 h.actions_on_street += 1
                 if not h.deal.finished and h.phase == "deal":
@@ -200,7 +194,7 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
                     out += self._rulings(e.t, [Ruling(
                         "dead-hand.1e", "dead-hand", f"Seat {e.seat} acted on a hand holding a joker: the hand is "
                         "dead, cards to the muck.", (e.seat,))])
-            elif e.action == "fold" and e.seat is not None:
+            elif isinstance(e, te.ActionTaken) and e.action == "fold" and e.seat is not None:
                 h.folded.add(e.seat)
         return out
 
