@@ -9,7 +9,7 @@ from . import events as te
 from . import inputs as ev
 from .hand import Hand
 from .misdeal import Ruling, misdeal
-from .zones import zone_seat
+from .zones import SEAT_OF, zone_seat
 
 
 class CardFlow:
@@ -18,7 +18,7 @@ class CardFlow:
     # --- cards -----------------------------------------------------------------------------------------------
     def _card_left(self, t: float, zone: str, tag: CardTag) -> list[te.TableEvent]:
         out: list[te.TableEvent] = []
-        if zone == "shoe":
+        if zone == "shoe" and self.ledger.transit:
             # A card still travelling when the next one leaves the shoe never reached the felt.
             for uid, move in list(self.ledger.transit.items()):
                 if move.source == "shoe" and uid != tag.uid:
@@ -64,8 +64,10 @@ class CardFlow:
         face_up = self.ledger.face_up_from_shoe(tag.uid) if source == "shoe" else False
         if zone == "shoe":
             return self._card_to_shoe(t, tag, source, face_up)
-        if source == "shoe" and (self.race is not None or not self._draw_card(t, zone, tag.card, face_up)):
-            # a race card (8b) while a chip race is open, else maybe a draw for the button (29), else a deal
+        # a race card (8b) while a chip race is open, else maybe a draw for the button (29: only before the
+        # first hand, so not asked after it), else a deal
+        if source == "shoe" and (self.race is not None or self.hand_no is not None
+                                 or not self._draw_card(t, zone, tag.card, face_up)):
             return self._dealt(t, zone, tag, face_up)
         h = self.hand
         if not self._running() or source is None:
@@ -94,9 +96,11 @@ class CardFlow:
                 return self._info(t, "procedures.23", f"{tag.card} was shown off the stub after the hand: the card "
                                   "that would have been dealt must not be shown.", cards=(tag.card,))
             return []
-        if self._running() and h.decided:
+        if h is None or h.phase == "ended":
+            return []     # not running: no check below applies (every card gathered after a hand comes here)
+        if h.decided:
             return self._end_hand(t, "complete")   # cleanup began: the award is over
-        if self._running() and h.cards_out and self._all_back(h):
+        if h.cards_out and self._all_back(h):
             if not h.decided and any(f.hand == h.number and f.outcome == "misdeal" for f in self.findings.raised):
                 return self._end_hand(t, "misdeal")    # ruled by the betting (Blinds 3, 7): the gather is its remedy
             # Every card of the hand is back in the shoe and the hand never reached its end here.
@@ -109,7 +113,7 @@ class CardFlow:
             out += self._end_hand(t, "complete" if h.decided else "void")
             self.keep_button = False   # the dealer played the hand out: the button moves on
             return out
-        if self._running() and self.back and tag.back != self.back and tag.uid not in self.reported:
+        if self.back and tag.back != self.back and tag.uid not in self.reported:
             self.reported.add(tag.uid)
             return self._rulings(t, [Ruling("irregularity.3", "continues", f"A card with a {tag.back} back is in the "
                                  "stub: the action stands; take it out.")])
@@ -131,7 +135,8 @@ class CardFlow:
         race = self._race_card(t, zone, tag) if self.race is not None else None
         if race is not None:
             return race
-        if not self._running():
+        h = self.hand
+        if h is None or h.phase == "ended":   # not _running(), inline: every card dealt asks
             if zone == "board":
                 return self._info(t, "procedures.23", f"{tag.card} was turned off the stub after the hand: the card "
                                   "that would have been dealt must not be shown.", cards=(tag.card,))
@@ -141,7 +146,7 @@ class CardFlow:
             if not self._running():
                 return out
         h = self.hand
-        if h.decided:
+        if h.phase == "showdown":   # h.decided (ended is out above), inline: every card dealt asks
             return out
         h.dealt.append(tag.uid)
         if h.cards_out == 0:
@@ -170,28 +175,27 @@ class CardFlow:
                 "irregularity.4", "void", f"Two {tag.card} are in play: all action is void, every chip goes back to "
                 "whoever bet it; replace the deck.", cards=(tag.card,)))
         h.faces.setdefault(tag.card, tag.uid)
-        seat = zone_seat(zone)
-        if seat is not None and any(r.outcome == "void" for r in rulings):
+        seat = SEAT_OF[zone]   # zone_seat(zone), inline: every card dealt
+        if seat is not None and rulings and any(r.outcome == "void" for r in rulings):   # most cards: no ruling
             # a card that voids the hand is no card of the deal: its place in the sequence is no second ruling
             out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))
             return out + self._rulings(t, rulings)
         if seat is not None:
             h.last_dealt = tag.uid
-            # dealt in at the start and still seated: a blind that put a short stack all in still gets its cards
-            rulings += h.deal.card_to_seat(seat, tag.uid, self.occupied.intersection(h.order), self._window(),
-                                           acted=h.voluntary_actions > 0)
+            # dealt in at the start (the deal checks its own order) and still seated: a blind all in gets its cards
+            rulings += h.deal.card_to_seat(seat, tag.uid, self.occupied, self._window(), acted=h.voluntary_actions > 0)
             rulings = self._blinds7(seat, rulings)
             if self.away and self._tournament_table():
                 rulings += self._away_hands_dead()   # Tournaments 11: at the last starting card
             out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))
-            if any(r.outcome in ("misdeal", "void") for r in rulings):
+            if rulings and any(r.outcome in ("misdeal", "void") for r in rulings):
                 return out + self._rulings(t, rulings)
             if tag.is_joker and not self.variant.jokers:
                 rulings += h.deal.scrap(seat, tag.uid, tag.card, "irregularity.8", self._window())
                 h.jokers[seat] = tag.uid
             elif face_up:
                 h.provisional_boxed = (tag.uid, seat)
-            return out + self._rulings(t, rulings)
+            return out + self._rulings(t, rulings) if rulings else out
         if rulings:
             out += self._rulings(t, rulings)
             if not self._running():
@@ -216,6 +220,8 @@ class CardFlow:
         """A card to a seated player that Blinds 7 kept out of the deal (new, or making up blinds, between the
         big blind and the button) is the misdeal of Misdeals 1i, cited as Blinds 7: the dealer learns why the
         seat is not entitled, and that it waits for the button to pass."""
+        if not rulings:
+            return rulings   # nothing to re-cite (most cards): held_back is not asked
         h = self.hand
         why = "" if self.config.is_tournament else self.betting.held_back(seat, h.button, h.order)
         if not why:
@@ -308,7 +314,7 @@ class CardFlow:
         out: list[te.TableEvent] = []
         h = self.hand
         t = event.t
-        if self._running() and h.provisional_boxed is not None:
+        if h is not None and h.phase != "ended" and h.provisional_boxed is not None:   # _running(), inline: per card
             is_tap = isinstance(event, ev.DealerInput) and event.action == "exposed"
             if not is_tap:
                 uid, seat = h.provisional_boxed

@@ -19,6 +19,9 @@ from ..tags import CardTag
 OFF_TABLE = "off"
 # A card that left a zone and reached no antenna within this many seconds fell off the table.
 OFF_TABLE_AFTER_S = 1.5
+# fall_due is kept this much early: fallen() subtracts float times, and a bound early by far more than their
+# rounding never skips a card that has fallen
+FALL_MARGIN = 1e-3
 
 
 @dataclass(slots=True)
@@ -37,6 +40,7 @@ class CardLedger:
         self.transit: dict[str, Transit] = {}
         self._face: dict[str, bool] = {}          # orientation sensed, card not yet out of the shoe
         self._left_face: dict[str, bool] = {}     # orientation of the last exit from the shoe
+        self.fall_due = float("inf")   # no card in transit can have fallen before this: fallen() has nothing
 
     def face_sensed(self, tag: CardTag, face_up: bool) -> None:
         self.tags[tag.uid] = tag
@@ -48,6 +52,8 @@ class CardLedger:
         if zone == "shoe":
             self._left_face[tag.uid] = bool(face)
         self.transit[tag.uid] = Transit(zone, t, face)
+        if t + OFF_TABLE_AFTER_S - FALL_MARGIN < self.fall_due:
+            self.fall_due = t + OFF_TABLE_AFTER_S - FALL_MARGIN
         self.where[tag.uid] = OFF_TABLE
 
     def entered(self, zone: str, tag: CardTag) -> str | None:
@@ -66,9 +72,16 @@ class CardLedger:
 
     def fallen(self, t: float) -> list[tuple[str, Transit]]:
         """Cards in transit longer than the travel time: they are off the table. Removes them from transit."""
-        out = [(uid, m) for uid, m in self.transit.items() if t - m.t > OFF_TABLE_AFTER_S]
+        if t < self.fall_due:
+            return []     # the common case: the cards moving left less than OFF_TABLE_AFTER_S ago
+        out = []
+        for uid, m in self.transit.items():   # a loop, not a comprehension: asked while any card is moving
+            if t - m.t > OFF_TABLE_AFTER_S:
+                out.append((uid, m))
         for uid, _ in out:
             del self.transit[uid]
+        earliest = min((m.t for m in self.transit.values()), default=float("inf"))
+        self.fall_due = earliest + OFF_TABLE_AFTER_S - FALL_MARGIN
         return out
 
     def settle_transit(self, uid: str) -> Transit | None:

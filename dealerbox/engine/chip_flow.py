@@ -49,9 +49,10 @@ class ChipFlow:
     # --- chips -------------------------------------------------------------------------------------------------
     def _chip_entered(self, t: float, zone: str, tag: ChipTag) -> list[te.TableEvent]:
         uid = tag.uid
-        outside = self._tournament_chip_entered(t, zone, tag) if self.tournament is not None else None
-        if outside is not None:
-            return outside   # not a chip of the event's set in play, or a race chip: never the betting's
+        if self.tournament is not None:
+            outside = self._tournament_chip_entered(t, zone, tag)
+            if outside is not None:
+                return outside   # not a chip of the event's set in play, or a race chip: never the betting's
         came = self.chip_from.pop(uid, None)
         if came is not None and t - came[1] > CARRIED_WITHIN_S:
             came = None     # issue 18: a chip once changed out of a pot, back later as change, is not a push
@@ -71,7 +72,7 @@ class ChipFlow:
             events = self.hb.chip_to_pot(t, tag) if to_pot else self.hb.chip_entered(t, seat, tag)
             return self._betting_events(events) if events else events
         out: list[te.TableEvent] = []
-        if not self._running():
+        if h is None or h.phase == "ended":   # not _running(): every chip of a push asks
             if seat is None or (came and came[0] == "pot") or self._misdealt_cards_out():
                 return []
             out += self._start_hand(t)   # blinds going in: a new hand
@@ -82,15 +83,15 @@ class ChipFlow:
             if h.decided and not (came and came[0].startswith("bet")):
                 return out    # change made in the pot during the award
             return out + self._betting_events(self.hb.chip_to_pot(t, tag))
-        if h.decided and came and came[0] == "pot":
+        if h.phase in ("showdown", "ended") and came and came[0] == "pot":   # h.decided, inline: every chip pushed
             h.pushed_chips.add(tag.uid)
             out.append(te.ChipsMoved(t, h.number, zone, seat, tag.value, (tag.value,)))
-            if seat not in h.wrong_pushes and all(seat not in ws for ws in h.winners):
+            if seat not in h.wrong_pushes and not _wins_a_pot(seat, h.winners):
                 h.wrong_pushes.add(seat)
                 out += self._rulings(t, [Ruling("showdown.3", "continues", f"Chips are being pushed to seat {seat}, "
                                      f"which wins no pot: stop; the cards give {self._winners_text(h)}.",
                                      (seat,), severity="floor")])
-            if not self.pot_zone and not any(t - t0 < OFF_TABLE_AFTER_S for t0 in self.pot_leaving.values()):
+            if not self.pot_zone and not _still_landing(t, self.pot_leaving):
                 out += self._end_hand(t, "complete")
             return out
         return out + self._betting_events(self.hb.chip_entered(t, seat, tag))
@@ -109,7 +110,7 @@ class ChipFlow:
         if h is None or h.phase == "ended":
             return []
         if zone == "pot":
-            if h.decided:
+            if h.phase == "showdown":   # decided (ended is out above): every chip of a push leaves the pot
                 return []
             events = self.hb.chip_from_pot(t, tag)
         else:
@@ -118,3 +119,19 @@ class ChipFlow:
                 return []
             events = self.hb.chip_left(t, seat, tag)
         return self._betting_events(events) if events else events
+
+
+# The two tests every pushed chip makes, as plain loops: a generator in any()/all() costs more than the test.
+def _wins_a_pot(seat: int, winners: list[tuple[int, ...]]) -> bool:
+    for pot_winners in winners:
+        if seat in pot_winners:
+            return True
+    return False
+
+
+def _still_landing(t: float, leaving: dict[str, float]) -> bool:
+    """A chip that left the pot less than OFF_TABLE_AFTER_S ago may still land somewhere."""
+    for t0 in leaving.values():
+        if t - t0 < OFF_TABLE_AFTER_S:
+            return True
+    return False

@@ -14,6 +14,9 @@ from .pots import uncalled
 MOTION_GAP = 0.5      # chips arriving closer than this in one zone are one motion (Betting 14)
 TAKE_BACK_GAP = 0.5   # a chip that left a bet zone and did not reach the pot within this was taken back
 DECLARE_HOLD = 3.0    # a declared raise is complete once the hands rest this long (No-Limit 8)
+# tick skips until the earliest close it could make, less this: the due checks subtract float times, so the
+# bound stays early by far more than their rounding and a skipped tick is always one that would close nothing
+DUE_MARGIN = 1e-3
 
 
 class ChipMotions:
@@ -21,12 +24,16 @@ class ChipMotions:
 
     string_bet_rule = "betting.14"   # pot- and no-limit at a tournament table: "tournament.23"
     amount_said: frozenset[int] = frozenset()   # seats that said their raise's amount (Tournaments 23)
+    quiet_until = float("inf")   # nothing open can be due before this time (see _due_by); inf: nothing open
 
     # --- sensor input ---------------------------------------------------------------------------------
     def tick(self, t: float) -> list[te.TableEvent]:
         """Close chip motions whose gap has passed, settle take-backs and declared raises at rest."""
+        if t < self.quiet_until:
+            return []       # the common case: called before every input, with nothing due yet
         if not (self.motions or self.leaving or self.held):
-            return []       # the common case: called before every input
+            self.quiet_until = float("inf")
+            return []
         out: list[te.TableEvent] = []
         if self.motions:
             due = [s for s, m in self.motions.items() if t - m.last >= MOTION_GAP]
@@ -46,11 +53,29 @@ class ChipMotions:
         if self.held:
             for seat in [s for s, ht in self.held.items() if t - ht >= DECLARE_HOLD and s not in self.motions]:
                 out += self._release(t, seat)
+        self._next_due()
         return out
+
+    def _next_due(self) -> None:
+        """Set ``quiet_until`` from what is still open, after a tick has closed what was due."""
+        due = float("inf")
+        for m in self.motions.values():
+            due = min(due, m.last + MOTION_GAP)
+        for lt, _, _ in self.leaving.values():
+            due = min(due, lt + TAKE_BACK_GAP)
+        for ht in self.held.values():
+            due = min(due, ht + DECLARE_HOLD)
+        self.quiet_until = due - DUE_MARGIN
+
+    def _due_by(self, when: float) -> None:
+        """Something just opened (a motion, a take-back, a held raise) that may close at ``when``."""
+        if when - DUE_MARGIN < self.quiet_until:
+            self.quiet_until = when - DUE_MARGIN
 
     def _sync(self, t: float, seat: int | None = None) -> list[te.TableEvent]:
         """Before any act of ``seat``: close motions, and complete other seats' declared raises."""
-        out = self.tick(t)
+        # nothing due (most acts): the call to tick is saved
+        out = self.tick(t) if t >= self.quiet_until else []
         if not self.held:
             return out
         for other in [s for s in self.held if s != seat]:
@@ -73,7 +98,7 @@ class ChipMotions:
     def chip_entered(self, t: float, seat: int, tag: Tag) -> list[te.TableEvent]:
         if self.lost:
             return []         # lost track of the betting: quiet until the next deal
-        out = self._sync(t, seat)
+        out = self._sync(t, seat) if t >= self.quiet_until or self.held else []   # as _sync: nothing due, no call
         if self.settled:
             return out
         if type(tag) is ChipTag and tag.house == self.house and tag.value >= self.smallest_chip:
@@ -84,9 +109,12 @@ class ChipMotions:
                 return out
         m = self.motions.get(seat) or Motion(t, t)
         m.last = t
+        if t + MOTION_GAP - DUE_MARGIN < self.quiet_until:   # _due_by inline: once per chip
+            self.quiet_until = t + MOTION_GAP - DUE_MARGIN
         if kind == PLAYS:
             value = tag.value
-            self._zone(seat)[tag.uid] = value
+            b = self.seats.get(seat)   # _zone(seat), inline: once per chip
+            (b.zone if b else self.zones.setdefault(seat, {}))[tag.uid] = value
             m.values.append(value)
         elif kind == FOREIGN:
             m.foreign.append(getattr(tag, "house", "unregistered"))
@@ -98,8 +126,9 @@ class ChipMotions:
     def chip_left(self, t: float, seat: int, tag: Tag) -> list[te.TableEvent]:
         if self.lost:
             return []         # lost track of the betting: quiet until the next deal
-        out = self.tick(t)
-        zone = self._zone(seat)
+        out = self.tick(t) if t >= self.quiet_until else []   # as _sync: nothing due, no call
+        b = self.seats.get(seat)   # _zone(seat), inline: once per chip
+        zone = b.zone if b else self.zones.setdefault(seat, {})
         if tag.uid in zone:
             value = zone.pop(tag.uid)
             m = self.motions.get(seat)
@@ -108,16 +137,18 @@ class ChipMotions:
             else:
                 self.leaving.pop(tag.uid, None)     # re-inserted at the end: the dict stays in time order
                 self.leaving[tag.uid] = (t, seat, value)
+                if t + TAKE_BACK_GAP - DUE_MARGIN < self.quiet_until:   # _due_by inline: once per chip
+                    self.quiet_until = t + TAKE_BACK_GAP - DUE_MARGIN
         return out
 
     def chip_to_pot(self, t: float, tag: Tag) -> list[te.TableEvent]:
-        out = self.tick(t)
+        out = self.tick(t) if t >= self.quiet_until else []   # as _sync: nothing due, no call
         self.leaving.pop(tag.uid, None)
         self.pot_chips += chip_value(tag)
         return out
 
     def chip_from_pot(self, t: float, tag: Tag) -> list[te.TableEvent]:
-        out = self.tick(t)
+        out = self.tick(t) if t >= self.quiet_until else []   # as _sync: nothing due, no call
         self.pot_chips -= chip_value(tag)
         return out
 
@@ -155,6 +186,7 @@ class ChipMotions:
         if seat in self.declared or seat in self.held:
             self.declared.discard(seat)
             self.held[seat] = m.last
+            self._due_by(m.last + DECLARE_HOLD)
             return out
         out += self._antes_in(t, seat) if self.ante_due else []
         return out + self._chips_in(t, seat, m.values[0] if len(m.values) == 1 else None)
@@ -238,6 +270,7 @@ class ChipMotions:
             if undo and undo.seat == seat and undo.action_serial + 1 == self.round.action_serial:
                 zone = b.zone
                 self.round = undo.round
+                self.seats = self.round.seats
                 self.table._stacks[seat] = undo.stack
                 self.live = {s for s, x in self.seats.items() if x.live}
                 self.seats[seat].zone = zone

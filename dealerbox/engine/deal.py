@@ -51,7 +51,8 @@ class Deal:
 
     # --- cards reaching a seat ----------------------------------------------------------------------
     def card_to_seat(self, seat: int, uid: str, entitled: set[int], window: bool, acted: bool = False) -> list[Ruling]:
-        """A card from the shoe reached ``seat``; ``acted``: betting has begun (a voluntary action)."""
+        """A card from the shoe reached ``seat``; ``acted``: betting has begun (a voluntary action). ``entitled``:
+        the seats that may get a card; a seat outside this deal's order is refused as well."""
         if seat not in entitled or seat not in self.held:
             return misdeal("misdeal.1i", f"a card went to seat {seat}, which is empty or not entitled to a hand",
                            window, seats=(seat,))

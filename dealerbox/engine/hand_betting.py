@@ -62,6 +62,7 @@ class HandBetting(ChipMotions, Posting, Antes, BettingTurn, WagerRules, DealerQu
         self.binding_reminded: set[tuple[int, str, int]] = set()
         self.order = clockwise(button, dealt_in, self.table_seats)
         self.round = BettingRound({s: SeatBet(s) for s in self.order}, last_raise=self.game.big_blind)
+        self.seats: dict[int, SeatBet] = self.round.seats   # the round's, read everywhere: set again with the round
         self.live: set[int] = set(self.order)   # seats neither folded nor dead, kept by fold and kill_hand
         self.zones: dict[int, dict[str, int]] = {}          # bet zones of seats not dealt in
         self.positions = positions(button, self.order, self.table_seats, table.last_big_blind,
@@ -120,17 +121,13 @@ class HandBetting(ChipMotions, Posting, Antes, BettingTurn, WagerRules, DealerQu
 
     # --- queries --------------------------------------------------------------------------------------
     @property
-    def seats(self) -> dict[int, SeatBet]:
-        return self.round.seats
-
-    @property
     def current_bet(self) -> int:
         """The total every live seat must match this round."""
         return self.round.current_bet
 
     @property
     def to_act(self) -> int | None:
-        if self.settled or not self.round.pending or self._live_count() <= 1:
+        if self.settled or not self.round.pending or len(self.live) <= 1:
             return None
         return self.round.pending[0]
 
@@ -187,7 +184,7 @@ class HandBetting(ChipMotions, Posting, Antes, BettingTurn, WagerRules, DealerQu
 
     def _active(self) -> list[int]:
         """Seats that can still bet: live and not all-in, in order from the button."""
-        return [s for s in self.order if self.seats[s].live and not self.seats[s].all_in]
+        return [s for s in self.order if not (b := self.seats[s]).folded and not b.dead and not b.all_in]
 
     def _stack(self, seat: int) -> int:
         return self.table._stacks.get(seat, 0)

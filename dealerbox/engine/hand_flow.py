@@ -4,12 +4,17 @@ the showdown and its order. A part of :class:`engine.table.Engine`.
 
 from __future__ import annotations
 
+from collections import Counter
+from operator import attrgetter
+
 from . import events as te
-from .catalogue import raised_at
 from .hand import Hand
 from .misdeal import Ruling
 from .showdown import odd_chip_seat, pot_winners, show_order
 from .variants import evaluate
+
+
+DECK_OF = attrgetter("deck_id", "back")   # a card tag's deck and back
 
 
 class HandFlow:
@@ -18,12 +23,10 @@ class HandFlow:
     def _deck_at_start(self, t: float, order: tuple[int, ...]) -> list[te.TableEvent]:
         """The deck in use is the one the shoe holds; a change and a short deck are reported here."""
         out: list[te.TableEvent] = []
-        counts: dict[tuple[str, str], int] = {}
-        for uid in self.ledger.in_zone("shoe"):
-            tag = self.ledger.tags[uid]
-            counts[(tag.deck_id, tag.back)] = counts.get((tag.deck_id, tag.back), 0) + 1
-            if counts[(tag.deck_id, tag.back)] >= 40:
-                self.shoe_loaded.add(tag.deck_id)
+        tags = self.ledger.tags   # the tags in the shoe (in_zone("shoe")), read once: rulings below move no card
+        shoe = [tags[uid] for uid, zone in self.ledger.where.items() if zone == "shoe"]
+        counts = Counter(map(DECK_OF, shoe))   # (deck, back) -> cards, in the order first seen
+        self.shoe_loaded.update(deck_id for (deck_id, _), n in counts.items() if n >= 40)
         if counts:
             deck_id, back = max(counts, key=lambda k: counts[k])
             if deck_id != self.deck_id:
@@ -36,17 +39,17 @@ class HandFlow:
                 self.deck_id, self.back = deck_id, back
                 self.hands_with_deck, self.deck_round = 0, len(order)
                 out.append(te.DeckChanged(t, self.hand_no, deck_id, back))
-            for uid in self.ledger.in_zone("shoe"):
-                tag = self.ledger.tags[uid]
-                if tag.back != back and uid not in self.reported:
-                    self.reported.add(uid)
+            for tag in shoe if len(counts) > 1 else ():   # one (deck, back) in the shoe: no other back there
+                if tag.back != back and tag.uid not in self.reported:
+                    self.reported.add(tag.uid)
                     out += self._rulings(t, [Ruling("irregularity.3", "continues", f"A card with a {tag.back} back "
                                          f"(deck {tag.deck_id}) is in the stub: the action stands; take it out.")])
         if self.deck_id in self.shoe_loaded:
             deck = next((d for d in self.registry.decks if d.deck_id == self.deck_id), None)
             if deck is not None:
-                missing = [u for u, c in deck.cards.items() if c[0] != "X" and self.ledger.where.get(u) != "shoe"
-                           and u not in self.reported]
+                where, reported = self.ledger.where, self.reported
+                missing = [u for u, c in deck.cards.items() if where.get(u) != "shoe" and c[0] != "X"
+                           and u not in reported]   # most cards are in the shoe: that test first
                 if missing:
                     self.reported.update(missing)
                     out += self._info(t, "irregularity.10", f"Deck {self.deck_id} is short {len(missing)} card(s): "
@@ -63,17 +66,28 @@ class HandFlow:
         if h.deal.first_uid is None and h.voluntary_actions == 0:
             return []
         hb = self.hb
-        live = h.contenders(hb.live_seats())
-        if len(live) <= 1:
-            return self._decide(t, live)
-        if not hb.round_complete:
+        live_seats = hb.live
+        # Asked after most inputs, so the contenders list is built only when needed: hb.live lies within h.order,
+        # and with no folded or dead seat among two or more of them, nobody has won by the others folding.
+        live = None
+        if (len(live_seats) <= 1 or (h.folded and not live_seats.isdisjoint(h.folded))
+                or (h.dead and not live_seats.isdisjoint(h.dead))):
+            live = h.contenders(live_seats)
+            if len(live) <= 1:
+                return self._decide(t, live)
+        # the round still open (hb.round_complete, spelt out: hb.to_act is someone exactly when seats are pending,
+        # the hand is not settled and two or more are live)
+        if hb.held or hb.motions or (hb.round.pending and not hb.settled and len(live_seats) > 1):
             return []
         if len(h.board) == 5 and h.street == "river":
-            return self._showdown(t, live)
+            return self._showdown(t, live if live is not None else h.contenders(live_seats))
         out: list[te.TableEvent] = []
+        if h.all_in_prompted or not h.deal.finished or not self.all_in_prompts:
+            return out   # no all-in prompt to give (never at a cash table): every input until the next card asks
+        if live is None:
+            live = h.contenders(live_seats)
         able = [s for s in live if not self.hb.all_in(s)]
-        if (len(able) <= 1 and len(able) < len(live) and not h.all_in_prompted and h.deal.finished
-                and raised_at("tournament.34", self.config.is_tournament)):
+        if len(able) <= 1 and len(able) < len(live):
             h.all_in_prompted = True
             out += self._info(t, "tournament.34", "A player is all in and the betting is complete: all hands face up "
                               "now, then run the board.", tuple(live))

@@ -12,9 +12,16 @@ def uncalled(contributed: dict[int, int]) -> tuple[int | None, int]:
     """The seat whose top wager nobody matched and by how much (returned to it, never part of a pot)."""
     if not contributed:
         return None, 0
-    ranked = sorted(contributed.items(), key=lambda kv: kv[1], reverse=True)
-    top_seat, top = ranked[0]
-    second = ranked[1][1] if len(ranked) > 1 else 0
+    # one pass for the two largest (asked at every action, end of round and pot); a tie leaves nothing uncalled
+    seats = iter(contributed.items())
+    top_seat, top = next(seats)
+    second: int | None = None
+    for seat, chips in seats:
+        if chips > top:
+            top_seat, top, second = seat, chips, top
+        elif second is None or chips > second:
+            second = chips
+    second = 0 if second is None else second
     return (top_seat, top - second) if top > second else (None, 0)
 
 

@@ -15,6 +15,7 @@ from ..tags import CardTag, ChipTag, MarkerTag, TagRegistry
 from . import events as te
 from . import inputs as ev
 from .cards import CardLedger
+from .catalogue import raised_at
 from .findings import FindingLog
 from .hand import Hand
 from .misdeal import Ruling, window_open
@@ -77,6 +78,7 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
         self.dealer: str | None = None           # who signed in on the terminal (dealer_taps: sign-in/out)
         self.last_hand: Hand | None = None
         self.moves = TableMoves(config.table.id)   # the floor's moves and breaks (engine/tournament_moves.py)
+        self.all_in_prompts = raised_at("tournament.34", config.is_tournament)   # known once: the config is frozen
         self._entrants_init()                    # tournament tables: away, held and sold seats, rebuys
         self._chips_init()                       # tournament tables: chips that do not play, the chip race
         self._levels_setup()                     # a tournament table's clock (engine/tournament_levels.py)
@@ -90,9 +92,10 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
         running = h is not None and h.phase != "ended"
         if running:
             hb = self.hb
-            if hb.motions or hb.leaving or hb.held:   # otherwise tick has nothing to close (most inputs)
+            if t >= hb.quiet_until:   # otherwise tick has nothing to close (most inputs)
                 out += self._betting_events(hb.tick(t))
-        if self.ledger.transit or (running and h.provisional_boxed is not None):
+        # a card in transit long enough to have fallen, or a boxed card waiting for the dealer's tap
+        if (self.ledger.transit and t >= self.ledger.fall_due) or (running and h.provisional_boxed is not None):
             out += self._resolve_pending(event)
         kind = type(event)
         if kind is ev.ZoneEntered or kind is ev.ZoneLeft:
@@ -154,7 +157,9 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
                 return out
         elif not out:
             return out
-        out += self._progress(t)
+        h = self.hand
+        if h is not None and h.phase not in ("ended", "showdown"):   # else _progress has nothing to move on
+            out += self._progress(t)
         # a bet zone read incompletely: its short-wager rulings wait for the dealer's count (engine/stacks.py)
         if not self.stacks.seats:
             return out
@@ -167,7 +172,7 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
         return self.hand is not None and self.hand.phase != "ended"
 
     def _window(self) -> bool:
-        return window_open(self.hb.actions_after_blinds if self.hb is not None else 0)
+        return window_open(self.hb.round.voluntary_actions if self.hb is not None else 0)   # read at every card
 
     def _betting_events(self, events: list[te.TableEvent]) -> list[te.TableEvent]:
         """Pass the betting's events through, noting the actions the card rules care about (joker held, deal over)."""

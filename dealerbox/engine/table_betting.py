@@ -180,11 +180,12 @@ class TableBetting:
             if positions(button, active + [w], self.table_seats).big_blind == w:
                 out.add(w)
                 break       # one big blind a hand: a waiting seat further round waits for the next one
-        pos = positions(button, sorted(out), self.table_seats)
-        for s in list(out):
-            if (s in self.new_players or s in self.returning) and len(out) > 2 and \
-                    between_big_blind_and_button(s, pos, self.table_seats):
-                out.discard(s)
+        if self.new_players or self.returning:   # nobody new or returning (most hands): no positions to work out
+            pos = positions(button, sorted(out), self.table_seats)
+            for s in list(out):
+                if (s in self.new_players or s in self.returning) and len(out) > 2 and \
+                        between_big_blind_and_button(s, pos, self.table_seats):
+                    out.discard(s)
         return tuple(clockwise(button, out, self.table_seats))
 
     def held_back(self, seat: int, button: int, order) -> str:
