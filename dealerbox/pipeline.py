@@ -75,6 +75,7 @@ def quick_constructor(cls: type) -> Callable[..., ev.SensorEvent]:
 _READING_OF: dict[type, Callable[..., ev.SensorEvent]] = {p.TagArrived: quick_constructor(ev.ZoneEntered),
                                                p.TagLeft: quick_constructor(ev.ZoneLeft),
                                                p.CardFace: quick_constructor(ev.CardFaceSensed)}
+_board_alive = quick_constructor(ev.BoardAlive)
 _READINGS_MAX = 32768
 _Reading = tuple[str, Tag] | tuple[str, Tag, bool]   # a tag input's fields after t: zone, tag (, face up)
 
@@ -124,6 +125,8 @@ class Pipeline:
             reading = self._readings.get(id(m))
             if reading is not None and reading[0] is m:   # a known tag's reading: one dict hit, one input
                 return self.engine.apply(reading[1](t, *reading[2]))
+            if type(m) is p.Heartbeat:   # the board's pulse, new every time: one input, no list
+                return self.engine.apply(self._pulse(t, m))
             return self._apply_all(self._readings_of(t, m, 0))
         burst = self.decoder.feed_known_all(data)
         if burst is not None:   # frames the board sent together, read as one chunk: each as above
@@ -160,8 +163,7 @@ class Pipeline:
         if gap:
             out.append(ev.FramesLost(t, gap, "sequence-gap"))
         if type(m) is p.Heartbeat:   # first: the one message that is new every time (a few a minute)
-            self.last_heartbeat_t, self.faulty_readers = t, m.faulty_readers
-            out.append(ev.BoardAlive(t, m.uptime_ms, m.tags_present, m.faulty_readers))
+            out.append(self._pulse(t, m))
         elif isinstance(m, p.TagArrived | p.TagLeft | p.CardFace):
             tag = self._tags.get(m.uid)
             if tag is None:
@@ -185,6 +187,10 @@ class Pipeline:
         elif isinstance(m, p.ZoneInventory):
             out.append(ev.ZoneReadState(t, p.zone_name(m.zone), READ_STATE_NAMES[m.state], m.tags))
         return out
+
+    def _pulse(self, t: float, m: p.Heartbeat) -> ev.SensorEvent:
+        self.last_heartbeat_t, self.faulty_readers = t, m.faulty_readers
+        return _board_alive(t, m.uptime_ms, m.tags_present, m.faulty_readers)
 
     def counters(self) -> dict[str, Any]:
         return {**self.decoder.counters.as_dict(), "unknown_tags": self.unknown_tags}

@@ -115,7 +115,7 @@ def test_the_pipelines_quick_inputs_are_the_engines_own():
     from dealerbox.pipeline import quick_constructor
     tag = demo_registry().lookup(bytes.fromhex(next(iter(demo_registry().decks[0].cards))))
     for cls, args in ((ev.ZoneEntered, (1.5, "seat3", tag)), (ev.ZoneLeft, (2.0, "shoe", tag)),
-                      (ev.CardFaceSensed, (2.5, "shoe", tag, True))):
+                      (ev.CardFaceSensed, (2.5, "shoe", tag, True)), (ev.BoardAlive, (3.0, 5000, 7, 0))):
         made = quick_constructor(cls)(*args)
         assert type(made) is cls and made == cls(*args) and hash(made) == hash(cls(*args))
     assert quick_constructor(ev.DealerInput) is ev.DealerInput   # a __post_init__ and defaults: left alone
