@@ -9,9 +9,10 @@ from __future__ import annotations
 
 from dealerbox.config import from_dict
 from dealerbox.engine import inputs as ev
+from dealerbox.engine.cards import OFF_TABLE_AFTER_S, CardLedger
 from dealerbox.engine.table import Engine
 from dealerbox.sources.choreography import Choreography, to_inputs
-from dealerbox.tags import STANDARD_DECK, TagRegistry, demo_registry
+from dealerbox.tags import STANDARD_DECK, CardTag, TagRegistry, demo_registry
 
 
 class Table:
@@ -226,3 +227,20 @@ def test_a_player_who_sits_out_before_the_first_hand_is_not_dealt_in():
     started = t.kinds("HandStarted")[0]
     assert 5 not in started.seats and set(started.seats) == {1, 2, 3, 4}
     t.quiet()
+
+
+def test_the_fall_bound_is_never_once_no_card_moves_and_a_card_still_travelling_keeps_it():
+    # Engine.apply asks fallen() only from fall_due on: the bound must not outlive the cards in transit, and
+    # must stay while one still travels (a card that fell would otherwise never be found)
+    ledger = CardLedger()
+    ace, king = CardTag("04aa", "As", "D1", "red"), CardTag("04ab", "Kd", "D1", "red")
+    ledger.left(1.0, "shoe", ace)
+    assert 1.0 < ledger.fall_due <= 1.0 + OFF_TABLE_AFTER_S
+    ledger.entered("seat3", ace)
+    assert ledger.fall_due == float("inf") and not ledger.fallen(100.0)
+    ledger.left(2.0, "shoe", ace)
+    ledger.left(2.2, "shoe", king)
+    ledger.entered("seat4", ace)     # the king still travels: its fall is still looked for
+    assert ledger.fall_due <= 2.2 + OFF_TABLE_AFTER_S
+    assert [uid for uid, _ in ledger.fallen(2.2 + OFF_TABLE_AFTER_S + 0.01)] == ["04ab"]
+    assert ledger.fall_due == float("inf") and ledger.where["04ab"] == "off"

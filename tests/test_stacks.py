@@ -9,7 +9,7 @@ from pathlib import Path
 from dealerbox.engine import inputs as ev
 from dealerbox.pipeline import Pipeline
 from dealerbox.record.logformat import Input
-from dealerbox.sources.scenario import compile_file
+from dealerbox.sources.scenario import compile_file, compile_text
 from dealerbox.wire import protocol as p
 from dealerbox.wire.decoder import FrameDecoder
 
@@ -174,3 +174,46 @@ def test_a_held_ruling_released_by_a_complete_read_says_so():
     pipe, _ = play([("bet5", "uncertain", 14)])
     judged = pipe.engine.apply(ev.ZoneReadState(100.0, "bet5", "complete", 1))
     assert [e.ruling.endswith("Judged on the amount read completely.") for e in judged] == [True]
+
+
+HAND_ENDED_BY_FOLDS = """table seats 6
+game nlhe blinds 1/2
+hello
+shoe loaded
+sit 1 200
+sit 3 200
+sit 5 200
+button 5
+blinds
+deal hole cards
+wait 2s
+chips 1x2 -> bet5
+wait 1s
+fold 1
+fold 3
+gather
+win 5
+cleanup
+wait 1s
+heartbeat
+"""
+
+
+def test_a_partial_bet_zone_read_stays_held_and_followed_once_the_hand_has_ended():
+    compiled = compile_text(HAND_ENDED_BY_FOLDS)
+    pipe = Pipeline.from_header(compiled.header)
+    after_call = next(s for s in compiled.steps if s.text.startswith("chips 1x2 -> bet5")).end
+    ended_question = None
+    for i, record in enumerate(compiled.records):
+        if i == after_call:
+            pipe.engine.apply(ev.ZoneReadState(record.t, "bet5", "uncertain", 14))
+            assert pipe.engine.snapshot().question.text.endswith("Is the amount 2?")
+        kinds = [e.kind for e in pipe.feed(record)]
+        if "HandEnded" in kinds:   # the input that ends the hand still moves the question to the emptied zone
+            ended_question = pipe.engine.snapshot().question
+    assert ended_question is not None and ended_question.text.endswith("Is the amount 0?")
+    assert pipe.engine.hand.phase == "ended" and pipe.engine.stacks.held_seats() == {5}
+    state = pipe.engine.snapshot()
+    assert state.question == ended_question   # nothing after the hand asks again
+    pipe.feed(Input(ev.DealerInput(99.0, "answer", ref=state.question.id, choice="confirm")))
+    assert pipe.engine.snapshot().question is None and not pipe.engine.stacks.uncertain

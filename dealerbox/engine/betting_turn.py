@@ -26,56 +26,57 @@ class BettingTurn:
 
     def _apply(self, t: float, seat: int, total: int) -> list[te.TableEvent]:
         """Record ``seat``'s wager as ``total`` this round: stacks, raise bookkeeping, the turn."""
-        b, st = self.seats[seat], self.structure
-        cur_before = self.round.current_bet
+        b, st, r = self.seats[seat], self.structure, self.round   # the round read once: every action comes here
+        cur_before = r.current_bet
         delta = total - b.wager
         self.table._stacks[seat] -= delta
         b.wager = total
-        b.credited = b.present
+        b.credited = max(0, sum(b.zone.values()) - b.ante)   # b.present, without the property
         b.all_in = self._stack(seat) == 0
         out: list[te.TableEvent] = []
         if total > cur_before:
             action = "bet" if cur_before == 0 else "raise"
             if st.is_limit:
                 unit = st.unit(self.street)
-                full = (total - self.round.full_raise_level) * 2 >= unit
+                full = (total - r.full_raise_level) * 2 >= unit
             else:
                 inc = total - cur_before
-                full = inc >= self.round.last_raise if cur_before else total >= st.min_bet(self.street)
+                full = inc >= r.last_raise if cur_before else total >= st.min_bet(self.street)
                 if full:
-                    self.round.last_raise = max(self.round.last_raise if cur_before else 0, inc)
-            if st.is_limit and self.round.raises >= st.cap and full:
+                    r.last_raise = max(r.last_raise if cur_before else 0, inc)
+            if st.is_limit and r.raises >= st.cap and full:
                 out.append(self._finding(t, "betting.4", "info", "continues",
                                          f"Heads-up: raising is unlimited, so seat {seat}'s raise beyond the cap "
                                          f"stands.", (seat,)))
             if full:
-                self.round.full_raise_serial += 1
-                self.round.full_raise_level = total
-                self.round.raises += 1
-                if st.is_limit and self.round.raises >= st.cap and len(self._active()) >= 3:
-                    self.round.capped_multiway = True
-            self.round.current_bet = total
-            self.round.aggressor = seat
-            self.round.wager_levels.append(total)
-            self.round.wager_serial += 1
-            self.round.pending = [s for s in clockwise(seat, self._active(), self.table_seats) if s != seat]
+                r.full_raise_serial += 1
+                r.full_raise_level = total
+                r.raises += 1
+                if st.is_limit and r.raises >= st.cap and len(self._active()) >= 3:
+                    r.capped_multiway = True
+            r.current_bet = total
+            r.aggressor = seat
+            r.wager_levels.append(total)
+            r.wager_serial += 1
+            r.pending = [s for s in clockwise(seat, self._active(), self.table_seats) if s != seat]
         else:
             action = "check" if delta == 0 else "call"
             if delta:
-                self.round.wager_serial += 1
+                r.wager_serial += 1
         if b.all_in and delta:
             action = "all-in"
-        b.acted_serial = self.round.full_raise_serial
+        b.acted_serial = r.full_raise_serial
         b.voluntary = True
         b.no_raise = False
         b.out_of_turn = None
         if self.street == "preflop":
-            self.round.voluntary_actions += 1
-        self.round.action_serial += 1
-        self.round.last_actor, self.round.last_actor_serial = seat, self.round.action_serial
-        if seat in self.round.pending:
-            self.round.pending.remove(seat)
-        return out + [te.ActionTaken(t, self.hand, seat, action, delta, total, self.street)]
+            r.voluntary_actions += 1
+        r.action_serial += 1
+        r.last_actor, r.last_actor_serial = seat, r.action_serial
+        if seat in r.pending:
+            r.pending.remove(seat)
+        out.append(te.ActionTaken(t, self.hand, seat, action, delta, total, self.street))
+        return out
 
     def _nothing_to_decide(self, seat: int) -> bool:
         """At the start of a round, a seat whose post already covers everything any other player still in could

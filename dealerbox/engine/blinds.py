@@ -7,6 +7,7 @@ button the big blind goes to the player due for it and the small blind or the bu
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from dataclasses import dataclass
 
 
@@ -21,6 +22,11 @@ def next_seat(seat: int, among: list[int] | set[int] | tuple[int, ...], table_se
 
 def clockwise(start_after: int, among, table_seats: int) -> list[int]:
     """``among`` in clockwise order, beginning with the first seat after ``start_after``."""
+    ordered = sorted(among)
+    if ordered and 0 < ordered[0] and ordered[-1] <= table_seats and 0 <= start_after <= table_seats:
+        # table seats (1..table_seats): the seats after start_after, then the rest; no key function to call per seat
+        cut = bisect_right(ordered, start_after)
+        return ordered[cut:] + ordered[:cut]
     return sorted(among, key=lambda s: (s - start_after - 1) % table_seats)
 
 

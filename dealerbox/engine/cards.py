@@ -60,6 +60,8 @@ class CardLedger:
         """Record the arrival; returns the zone it came from (None: unknown, e.g. first sighting)."""
         self.tags[tag.uid] = tag
         move = self.transit.pop(tag.uid, None)
+        if move is not None and not self.transit:
+            self.fall_due = float("inf")   # nothing moving: apply stops asking fallen() until a card leaves again
         self.where[tag.uid] = zone
         return move.source if move else None
 

@@ -163,7 +163,7 @@ class HandBetting(ChipMotions, Posting, Antes, BettingTurn, WagerRules, DealerQu
         seat, extra = uncalled(totals)
         if seat is not None and self.seats[seat].live:   # a dead hand's unmatched chips stay in the pot
             totals[seat] -= extra
-        live = {s for s, b in self.seats.items() if b.live}
+        live = {s for s, b in self.seats.items() if not b.folded and not b.dead}   # b.live, without the property
         all_in = {s for s, b in self.seats.items() if b.all_in}
         return build_pots(totals, live, sum(self.dead_money.values()), all_in)
 

@@ -25,7 +25,9 @@ class HandFlow:
         out: list[te.TableEvent] = []
         tags = self.ledger.tags   # the tags in the shoe (in_zone("shoe")), read once: rulings below move no card
         shoe = [tags[uid] for uid, zone in self.ledger.where.items() if zone == "shoe"]
-        counts = Counter(map(DECK_OF, shoe))   # (deck, back) -> cards, in the order first seen
+        keys = list(map(DECK_OF, shoe))
+        # (deck, back) -> cards, in the order first seen; one deck in the shoe (most hands) needs no Counter
+        counts = {keys[0]: len(keys)} if keys and keys.count(keys[0]) == len(keys) else Counter(keys)
         self.shoe_loaded.update(deck_id for (deck_id, _), n in counts.items() if n >= 40)
         if counts:
             deck_id, back = max(counts, key=lambda k: counts[k])

@@ -34,6 +34,9 @@ def build_pots(contributed: dict[int, int], live: set[int], dead_money: int = 0,
     bands with the same eligible seats merge.
     """
     capped = live if all_in is None else all_in & live
+    if not capped:   # nobody live is all-in (most pots): one pot of everything, every live seat in it
+        total = sum(contributed.values()) + dead_money
+        return [Pot(total, tuple(sorted(live)))] if total else []
     top_live = max([c for s, c in contributed.items() if s in live] or [0])
     # pots divide only where a live player is all-in; a player still betting is in every band
     levels = sorted({c for s, c in contributed.items() if s in capped and c > 0} | ({top_live} if top_live else set()))

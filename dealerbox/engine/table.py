@@ -94,8 +94,8 @@ class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, Tourn
             hb = self.hb
             if t >= hb.quiet_until:   # otherwise tick has nothing to close (most inputs)
                 out += self._betting_events(hb.tick(t))
-        # a card in transit long enough to have fallen, or a boxed card waiting for the dealer's tap
-        if (self.ledger.transit and t >= self.ledger.fall_due) or (running and h.provisional_boxed is not None):
+        # a card in transit long enough to have fallen (fall_due is "never" while none moves), or a boxed card
+        if t >= self.ledger.fall_due or (running and h.provisional_boxed is not None):
             out += self._resolve_pending(event)
         kind = type(event)
         if kind is ev.ZoneEntered or kind is ev.ZoneLeft:
