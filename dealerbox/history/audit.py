@@ -12,12 +12,10 @@ import datetime
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable
-from concurrent.futures import ProcessPoolExecutor
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..record.logformat import part_number
-from ..record.verify import verify_log
 from .summary import Finding, HandSummary
 
 RULED = ("dealer", "floor")   # severities that are a ruling (info findings are notes and prompts)
@@ -79,6 +77,7 @@ def audit_log(path: str) -> LogAudit:
     if check.intact:   # one pass checked every hash and found the closing record: verify has nothing to add
         report.status, report.verdict = "intact", check.summary(path)
     else:              # something is off: the verifier says exactly what and where
+        from ..record.verify import verify_log   # only for a damaged log: an intact one never loads it
         try:
             v = verify_log(path)
             report.verdict = v.summary()
@@ -114,7 +113,10 @@ def audit_room(paths: list[str], jobs: int | None = None,
     order = sorted(paths, key=lambda p: -_size(p))
     from . import fastlog  # noqa: F401  (imported before the workers fork: they inherit it instead of importing it)
     results: dict[str, LogAudit] = {}
-    pool = ProcessPoolExecutor(max_workers=min(jobs, len(order))) if jobs > 1 and len(order) > 1 else None
+    pool = None
+    if jobs > 1 and len(order) > 1:
+        from concurrent.futures import ProcessPoolExecutor   # not loaded for one log or one job
+        pool = ProcessPoolExecutor(max_workers=min(jobs, len(order)))
     try:
         for r in (pool.map(audit_log, order, chunksize=1) if pool else map(audit_log, order)):
             results[r.path] = r
