@@ -6,8 +6,10 @@ then, timed in CPU seconds of this process (``time.process_time``; the machine i
 - the one-pass path (``history.fastlog``: orjson, chain checked while replaying; what the audit uses);
 - the same pass without the chain check (``verify=False``: hands only, what the PHH export uses);
 - pokerkit replaying the very same hands from their PHH export (``HandHistory`` parsed and played through).
-The engine/pokerkit ratio is information, not a target. Then a room's day: 20 logs holding 7,000 hands
-audited with ``audit_room(jobs=2)``, wall time, start-up of the worker processes included.
+The engine/pokerkit ratio is information, not a target. Then issue 17's own measure, which carries the one-log
+target: 2,000 nlhe hands through ``dealerbox audit --jobs 1`` in a fresh process (start-up to report), beside the
+same hands cut into one record a frame. Then a room's day: 20 logs holding 7,000 hands audited with
+``audit_room(jobs=2)``, wall time, start-up of the worker processes included.
 """
 
 from __future__ import annotations
@@ -149,11 +151,12 @@ def run(ctx: Context) -> list[Figure]:
         mb = os.path.getsize(paths[v]) / 1e6
         out.append(Figure("replay", f"{v} one log, ordinary path", len(hands) / slow_s, "hands/s",
                           note=f"{len(hands)} hands, {mb:.0f} MB log; LogSource + Pipeline + summaries, CPU time"))
-        out.append(Figure("replay", f"{v} one log, one-pass path", len(hands) / fast_s, "hands/s", TARGET_HPS, ">=",
-                          note="history.fastlog: orjson, chain checked in the same pass, CPU time"))
+        out.append(Figure("replay", f"{v} one log, one-pass path", len(hands) / fast_s, "hands/s",
+                          note="history.fastlog: orjson, chain checked in the same pass, CPU time; a session's first "
+                               "500 hands (the target is on the 2,000-hand row below)"))
         bare_s, bare = cpu(read_hands_fast, paths[v], False, False)
         assert bare.hands.hands == hands, f"{v}: the hands-only pass disagrees with the checked one"
-        out.append(Figure("replay", f"{v} one log, hands only", len(hands) / bare_s, "hands/s", TARGET_HPS, ">=",
+        out.append(Figure("replay", f"{v} one log, hands only", len(hands) / bare_s, "hands/s",
                           note="read_hands_fast(verify=False), as the PHH export reads: no chain check, CPU time"))
         engine_hps = len(played) / (fast_s * len(played) / len(hands))
         out.append(Figure("replay", f"{v} pokerkit from PHH", len(played) / pk_s, "hands/s",
