@@ -25,6 +25,7 @@ from .state import FindingView, SeatView, TableState
 from .variants import variant
 from .zones import BET_OF, SEAT_OF
 from .betting import HandBetting, TableBetting
+from .board_flow import BoardFlow
 from .card_flow import CardFlow
 from .chip_flow import ChipFlow
 from .dealer_taps import DealerTaps
@@ -40,10 +41,11 @@ if TYPE_CHECKING:   # the type only: the tournament package validates with jsons
     from ..tournament.config import Tournament
 
 
-class Engine(CardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, TournamentChips, TournamentPlayRules,
-             TournamentLevels, TournamentSeats):
-    """The table, hand after hand. Its parts by subject: cards (``card_flow``), chips and pucks (``chip_flow``),
-    the dealer's taps (``dealer_taps``), the hand moving on (``hand_flow``); their state is kept here."""
+class Engine(CardFlow, BoardFlow, ChipFlow, DealerTaps, HandFlow, TournamentEntrants, TournamentChips,
+             TournamentPlayRules, TournamentLevels, TournamentSeats):
+    """The table, hand after hand. Its parts by subject: cards (``card_flow``), the board (``board_flow``), chips
+    and pucks (``chip_flow``), the dealer's taps (``dealer_taps``), the hand moving on (``hand_flow``); their
+    state is kept here."""
 
     def __init__(self, config: Config, registry: TagRegistry, tournament: Tournament | None = None) -> None:
         self.config = config
