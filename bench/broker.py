@@ -81,7 +81,7 @@ class Mosquitto:
         self.config = self.dir / "mosquitto.conf"
         self.config.write_text("\n".join(lines) + "\n")
 
-    def start(self, timeout: float = 10.0) -> "Mosquitto":
+    def start(self, timeout: float = 10.0) -> Mosquitto:
         if not Path(MOSQUITTO).exists():
             raise BrokerMissing("mosquitto is not installed (tools/test installs it: apt-get install mosquitto)")
         self.proc = subprocess.Popen([MOSQUITTO, "-c", str(self.config)], stdout=subprocess.DEVNULL,
@@ -111,7 +111,7 @@ class Mosquitto:
         if self._own_dir:
             shutil.rmtree(self.dir, ignore_errors=True)
 
-    def restart(self) -> "Mosquitto":
+    def restart(self) -> Mosquitto:
         self._halt()
         return self.start()
 
@@ -123,7 +123,7 @@ class Mosquitto:
         path = self.dir / "mosquitto.log"
         return path.read_text(errors="replace") if path.exists() else ""
 
-    def __enter__(self) -> "Mosquitto":
+    def __enter__(self) -> Mosquitto:
         return self.start()
 
     def __exit__(self, *exc: object) -> None:

@@ -97,7 +97,7 @@ class Pipeline:
         self._readings: dict[int, tuple[p.Message, Callable[..., ev.SensorEvent], _Reading]] = {}
 
     @classmethod
-    def from_header(cls, header: Header) -> "Pipeline":
+    def from_header(cls, header: Header) -> Pipeline:
         """A pipeline set up exactly as the recorded table was: its config and its enrolment."""
         tournament = None
         if header.tournament:   # a tournament table's log: its levels and chips, as recorded

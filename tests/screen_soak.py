@@ -7,7 +7,7 @@ from __future__ import annotations
 import gc
 import random
 import types
-from typing import Iterator
+from collections.abc import Iterator
 
 import pygame
 

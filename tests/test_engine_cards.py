@@ -39,7 +39,7 @@ class Table:
         self.move_button(button)
 
     # --- running ------------------------------------------------------------------------------------------
-    def run(self) -> "Table":
+    def run(self) -> Table:
         """Feed everything acted out so far to the engine, then a heartbeat a second later (closes motions)."""
         self.c.wait(1.0)
         inputs = to_inputs(self.c.messages, self.reg) + [ev.BoardAlive(self.c.t, 0, 0, 0)]
@@ -66,23 +66,23 @@ class Table:
         assert self.findings() == [], [(f.rule, f.ruling) for f in self.findings()]
 
     # --- gestures -------------------------------------------------------------------------------------------
-    def tap(self, action: str, **fields) -> "Table":
+    def tap(self, action: str, **fields) -> Table:
         self.c.tap(action, **fields)
         self.c.wait(0.5)
         return self
 
-    def move_button(self, seat: int) -> "Table":
+    def move_button(self, seat: int) -> Table:
         src = next((z for u, z in self.c.where.items() if u == self.button_uid), None)
         self.c.move(self.button_uid, src, f"seat{seat}")
         self.c.wait(0.5)
         return self
 
-    def deal(self, card: str, dest: str | None, face_up: bool = False, uid: str | None = None) -> "Table":
+    def deal(self, card: str, dest: str | None, face_up: bool = False, uid: str | None = None) -> Table:
         self.c.deal(uid or self.uid_of[card], dest, face_up)
         self.c.wait(0.3 if dest is not None else 2.0)
         return self
 
-    def deal_holes(self, hands: dict[int, tuple[str, ...]]) -> "Table":
+    def deal_holes(self, hands: dict[int, tuple[str, ...]]) -> Table:
         """One card at a time in the order of ``hands`` (first seat left of the button first), round by round."""
         rounds = max(len(c) for c in hands.values())
         for r in range(rounds):
@@ -91,7 +91,7 @@ class Table:
                     self.deal(cards[r], f"seat{seat}")
         return self
 
-    def bet(self, seat: int, amount: int) -> "Table":
+    def bet(self, seat: int, amount: int) -> Table:
         uids = []
         for v in (25, 5, 1):          # never one big chip: that would be a call (No-Limit 9)
             while amount >= v:
@@ -101,17 +101,17 @@ class Table:
         self.c.wait(1.0)
         return self
 
-    def check(self, seat: int) -> "Table":
+    def check(self, seat: int) -> Table:
         return self.tap("check", seat=seat)
 
-    def fold(self, seat: int) -> "Table":
+    def fold(self, seat: int) -> Table:
         for uid in self.c.in_zone(f"seat{seat}"):
             if uid != self.button_uid:
                 self.c.move(uid, f"seat{seat}", "muck")
         self.c.wait(0.5)
         return self
 
-    def gather(self) -> "Table":
+    def gather(self) -> Table:
         for s in range(1, 10):
             uids = self.c.in_zone(f"bet{s}")
             if uids:
@@ -119,15 +119,15 @@ class Table:
         self.c.wait(1.0)
         return self
 
-    def burn(self, card: str) -> "Table":
+    def burn(self, card: str) -> Table:
         return self.deal(card, "burn")
 
-    def board(self, *cards: str) -> "Table":
+    def board(self, *cards: str) -> Table:
         for card in cards:
             self.deal(card, "board")
         return self
 
-    def push(self, seat: int, amount: int | None = None) -> "Table":
+    def push(self, seat: int, amount: int | None = None) -> Table:
         """Chips out of the pot into ``seat``'s bet zone (all of them when ``amount`` is None)."""
         pot = sorted(self.c.in_zone("pot"), key=lambda u: -self.value[u])
         picked, left = [], amount
@@ -140,12 +140,12 @@ class Table:
         self.c.wait(0.8)
         return self
 
-    def take(self, seat: int) -> "Table":
+    def take(self, seat: int) -> Table:
         self.c.take(f"bet{seat}", self.c.in_zone(f"bet{seat}"))
         self.c.wait(0.5)
         return self
 
-    def cleanup(self) -> "Table":
+    def cleanup(self) -> Table:
         for zone in ("board", "burn", "muck", *(f"seat{s}" for s in range(1, 10))):
             for uid in self.c.in_zone(zone):
                 if uid != self.button_uid and uid in self.deck.cards:
@@ -154,15 +154,15 @@ class Table:
         return self
 
     # --- whole streets of a plain four-handed hand (button 1: SB 2, BB 3, UTG 4) --------------------------------
-    def blinds(self, sb: int = 2, bb: int = 3) -> "Table":
+    def blinds(self, sb: int = 2, bb: int = 3) -> Table:
         return self.bet(sb, 1).bet(bb, 2)
 
-    def preflop_limped(self, hands: dict[int, tuple[str, ...]] | None = None) -> "Table":
+    def preflop_limped(self, hands: dict[int, tuple[str, ...]] | None = None) -> Table:
         self.blinds()
         self.deal_holes(hands or HANDS)
         return self.bet(4, 2).bet(1, 2).bet(2, 1).check(3).gather()
 
-    def checked_street(self, burn: str, *cards: str, seats=(2, 3, 4, 1)) -> "Table":
+    def checked_street(self, burn: str, *cards: str, seats=(2, 3, 4, 1)) -> Table:
         self.burn(burn).board(*cards)
         for s in seats:
             self.check(s)

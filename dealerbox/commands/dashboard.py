@@ -72,7 +72,7 @@ def run(args: argparse.Namespace) -> int:
         return run_demo(args.tables, int(port) if port.isdigit() else 8080, args.speed)
     try:
         store = Store(args.db)
-    except Exception as e:      # noqa: BLE001 - any driver's connect error: name the URL and stop
+    except Exception as e:
         print(f"dealerbox dashboard: cannot open --db {args.db}: {e}", file=sys.stderr)
         return 2
     if args.action == "add-user":

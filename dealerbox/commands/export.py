@@ -36,7 +36,7 @@ def audit_path(out: Path) -> Path:
 
 def record_reveal(out: Path, logs: list[str], now: datetime.datetime | None = None) -> str:
     """Append who asked for hole cards, when, for which logs, to OUT.audit; return the line (also for stderr)."""
-    now = now or datetime.datetime.now(datetime.timezone.utc)
+    now = now or datetime.datetime.now(datetime.UTC)
     try:
         user = getpass.getuser()
     except (KeyError, OSError):   # no name for this uid (a container): say so rather than guess

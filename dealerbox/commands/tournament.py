@@ -66,7 +66,7 @@ class TournamentDesk:
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
 
-    def start(self, timeout: float = 10.0) -> "TournamentDesk":
+    def start(self, timeout: float = 10.0) -> TournamentDesk:
         try:
             self.client.connect(self.host, self.port, keepalive=15)
         except OSError as e:

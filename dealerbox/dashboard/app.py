@@ -14,7 +14,7 @@ import io
 import json
 import secrets
 from importlib import resources
-from typing import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from starlette.applications import Starlette
 from starlette.middleware import Middleware
@@ -50,7 +50,7 @@ class Refused(Exception):
 def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
     env = environment()
     limit = auth.LoginLimit()
-    bodies: "collections.OrderedDict[tuple[int, bool], str | None]" = collections.OrderedDict()
+    bodies: collections.OrderedDict[tuple[int, bool], str | None] = collections.OrderedDict()
     readers: dict[bool, int] = {False: 0, True: 0}     # live SSE streams without / with the action buttons
 
     def user(request: Request) -> tuple[str, str] | None:

@@ -7,7 +7,7 @@ import hmac
 import secrets
 import time
 from collections import defaultdict, deque
-from typing import Callable
+from collections.abc import Callable
 
 from argon2 import PasswordHasher
 from argon2.exceptions import InvalidHashError, VerificationError

@@ -9,7 +9,7 @@ from __future__ import annotations
 import json
 from collections import OrderedDict
 from dataclasses import dataclass
-from typing import Callable
+from collections.abc import Callable
 
 from ..sinks.floor import contract as c
 from ..sinks.floor.view import MAX_PAYLOAD, STREAMS, Stream, judge

@@ -16,7 +16,7 @@ import json
 import logging
 import threading
 from dataclasses import dataclass, field
-from typing import Callable
+from collections.abc import Callable
 
 from ..tournament.clock import ClockView
 from ..tournament.floor import TournamentFloor, clock_topic

@@ -154,7 +154,7 @@ class Room:
     citation: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def of(cls, logs: list[LogAudit]) -> "Room":
+    def of(cls, logs: list[LogAudit]) -> Room:
         room = cls(logs)
         for log in logs:
             for row in log.hands:

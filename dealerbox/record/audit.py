@@ -13,7 +13,7 @@ import json
 import os
 import socket
 import threading
-from datetime import datetime, timezone
+from datetime import datetime, timezone, UTC
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -52,7 +52,7 @@ def audit_topic(site: str, table: str) -> str:
 def audit_payload(config: Config, action: str, supervisor: str, granted: bool, subject: str) -> dict[str, Any]:
     return {"v": 1, "kind": "audit", "site": config.table.site, "table": config.table.id, "action": action,
             "supervisor": supervisor, "granted": granted, "subject": subject, "host": socket.gethostname(),
-            "at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ")}
+            "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ")}
 
 
 def journal(path: str | Path, payload: dict[str, Any], floor: str) -> dict[str, Any]:
@@ -98,7 +98,7 @@ def send_to_floor(config: Config, payload: dict[str, Any], timeout_s: float = 5.
         client.disconnect()
 
 
-def floor_client(config: Config) -> "mqtt.Client":
+def floor_client(config: Config) -> mqtt.Client:
     """A one-shot MQTT 5 client with the table's floor credentials (``floor.*``); raises OSError/ValueError."""
     import paho.mqtt.client as mqtt
     fc = config.floor

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-from datetime import datetime, timezone
+from datetime import datetime, timezone, UTC
 from functools import cache
 
 TIME_ERROR = 5          # adjtimex's answer when the clock is not synchronised
@@ -41,5 +41,5 @@ def synchronised() -> bool | None:
 
 def clock_status() -> dict[str, object]:
     """``{"wall": ISO UTC now, "ntp_synchronised": bool | None}`` for the health/status."""
-    return {"wall": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
+    return {"wall": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%S.%fZ"),
             "ntp_synchronised": synchronised()}

@@ -36,7 +36,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone
+from datetime import datetime, timezone, UTC
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -71,7 +71,7 @@ class Recorder:
         self.wall = wall
         self._part_day = ""         # UTC date the current part was started on (daily rotation)
         self._part_records = 0      # lines after the current part's header
-        created = header.created or datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+        created = header.created or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         self.signer = signer
         self._hand_count = Path(hand_count) if hand_count else None
         self.hands_before = last_hand(self._hand_count, header.table) if self._hand_count else header.hands_before
@@ -245,7 +245,7 @@ class Recorder:
     def _open(self) -> None:
         self.directory.mkdir(parents=True, exist_ok=True)
         path = self.current_path
-        self._file = open(path, "ab", buffering=0,  # noqa: SIM115 - kept open across writes on purpose
+        self._file = open(path, "ab", buffering=0,
                           opener=lambda name, flags: os.open(name, flags, LOG_MODE))
         try:
             if self._file.tell() != self._size:
@@ -303,7 +303,7 @@ class Recorder:
         self.anchor = {"table": self.signer.table, "log": self.path.name, "origin": self.origin,
                        "part": self.part, "n": sig.of,
                        "head": sig.head, "sig": sig.sig, "key": key_id(self.signer.public_hex), "t": sig.t,
-                       "at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+                       "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
 
     def _fsync(self) -> None:
         self._last_fsync = self.clock()

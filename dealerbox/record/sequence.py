@@ -12,7 +12,7 @@ from __future__ import annotations
 import json
 import logging
 import os
-from datetime import datetime, timezone
+from datetime import datetime, timezone, UTC
 from pathlib import Path
 
 log = logging.getLogger("dealerbox.record")
@@ -42,7 +42,7 @@ def last_hand(path: Path, table: str) -> int:
 def save_hand(path: Path, table: str, hand: int) -> None:
     """Write the count atomically (a power cut leaves the old or the new file, never half of one)."""
     tmp = path.with_name(path.name + ".new")
-    body = {"table": table, "last_hand": hand, "at": datetime.now(timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")}
+    body = {"table": table, "last_hand": hand, "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o640)
     with os.fdopen(fd, "w", encoding="utf-8") as fh:
         json.dump(body, fh)

@@ -127,8 +127,8 @@ def _check_anchors(report: VerifyReport, anchors: list[dict[str, Any]], path: Pa
         named = a.get("log") in (None, "", name, path.name)
         mine = a.get("origin") == report.origin if a.get("origin") and report.origin else named
         if not mine and named:
-            report.problems.append(Problem(name, 1, f"not the log the floor anchored under this name (its first "
-                                                    f"line differs): another recording was put in its place"))
+            report.problems.append(Problem(name, 1, "not the log the floor anchored under this name (its first "
+                                                    "line differs): another recording was put in its place"))
             continue
         if not mine:
             report.anchors_other += 1

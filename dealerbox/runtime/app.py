@@ -21,7 +21,8 @@ import time
 import uuid
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Callable, TextIO
+from typing import TYPE_CHECKING, TextIO
+from collections.abc import Callable
 
 from ..config import Config
 from ..engine.events import FindingRaised, TableEvent
@@ -262,7 +263,7 @@ class Terminal:
         return h
 
     # --- main-thread drivers --------------------------------------------------------------------------
-    def run_headless(self, q: queue.Queue, out: TextIO, jsonl: bool, until: Callable[["Terminal"], bool]) -> None:
+    def run_headless(self, q: queue.Queue, out: TextIO, jsonl: bool, until: Callable[[Terminal], bool]) -> None:
         """Print every table event (hole cards masked) until ``until(self)`` or Ctrl-C.
 
         ``q`` is subscribed before ``start()``, so not even the board's first HELLO is missed."""

@@ -22,7 +22,7 @@ import logging
 import queue
 import time
 import warnings
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 from gpiozero import LED, Button, Buzzer
 
@@ -90,7 +90,7 @@ class Panel:
 
     @classmethod
     def create(cls, config: PanelConfig, submit: Callable[[DealerInput], None], pin_factory=None,
-               **kwargs) -> "Panel | None":
+               **kwargs) -> Panel | None:
         """The panel, or None (with one log line) when it is off or there is no GPIO here."""
         if not config.enabled:
             log.info("panel: disabled in the config (panel.enabled = false)")
@@ -98,7 +98,7 @@ class Panel:
         try:
             factory = pin_factory if pin_factory is not None else load_pin_factory(config.pin_factory)
             return cls(config, factory, submit, **kwargs)
-        except Exception as e:  # noqa: BLE001 - any GPIO failure means "no panel", never "no terminal"
+        except Exception as e:
             log.warning("panel: no GPIO here (%s: %s); running without buttons and tower light",
                         type(e).__name__, e)
             return None

@@ -60,11 +60,11 @@ class Clock:
     since: float                # timestamp ``left`` was measured at
 
     @classmethod
-    def start(cls, t: Tournament, now: float, running: bool = True) -> "Clock":
+    def start(cls, t: Tournament, now: float, running: bool = True) -> Clock:
         periods = schedule(t)
         return cls(t, periods, 0, periods[0].seconds, running, now)
 
-    def at(self, now: float) -> "Clock":
+    def at(self, now: float) -> Clock:
         """The clock advanced to ``now`` (earlier timestamps change nothing: a clock never runs back)."""
         if not self.running or now <= self.since:
             return self
@@ -76,18 +76,18 @@ class Clock:
         # the last level has no end: it holds at zero until the floor moves it
         return replace(self, index=index, left=max(0.0, left - spent), since=now)
 
-    def pause(self, now: float) -> "Clock":
+    def pause(self, now: float) -> Clock:
         return replace(self.at(now), running=False, since=now)
 
-    def resume(self, now: float) -> "Clock":
+    def resume(self, now: float) -> Clock:
         return replace(self.at(now), running=True, since=now)
 
-    def adjust(self, now: float, seconds: float) -> "Clock":
+    def adjust(self, now: float, seconds: float) -> Clock:
         """Add (or with a negative value take) time from the current period; never below zero."""
         c = self.at(now)
         return replace(c, left=max(0.0, c.left + seconds)).at(now)
 
-    def follow(self, now: float, level: int, left: float, running: bool, is_break: bool = False) -> "Clock":
+    def follow(self, now: float, level: int, left: float, running: bool, is_break: bool = False) -> Clock:
         """Take the floor's clock: its level (or the break after it), its time left, running or paused."""
         for i, p in enumerate(self.periods):
             if p.level == level and p.is_break == is_break:

@@ -20,7 +20,7 @@ import os
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from datetime import datetime, timezone
+from datetime import datetime, timezone, UTC
 from pathlib import Path
 
 from ..record.logformat import log_part
@@ -41,7 +41,7 @@ class Part:
 
     @property
     def day(self) -> str:
-        return datetime.fromtimestamp(self.mtime, timezone.utc).strftime("%Y-%m-%d")
+        return datetime.fromtimestamp(self.mtime, UTC).strftime("%Y-%m-%d")
 
 
 @dataclass

@@ -188,7 +188,7 @@ class Hello:
         return bytes([self.protocol_major, self.protocol_minor, *self.firmware, len(self.zones), *self.zones])
 
     @classmethod
-    def unpack(cls, body: bytes) -> "Hello":
+    def unpack(cls, body: bytes) -> Hello:
         if len(body) < 6 or len(body) != 6 + body[5]:
             raise BodyError("HELLO body length does not match its zone count")
         zones = tuple(_check_zone(z) for z in body[6:])
@@ -208,7 +208,7 @@ class TagArrived:
         return bytes([self.zone]) + _pack_uid(self.uid, self.tech, major)
 
     @classmethod
-    def unpack(cls, body: bytes, major: int | None = PROTOCOL_VERSION_MAJOR) -> "TagArrived":
+    def unpack(cls, body: bytes, major: int | None = PROTOCOL_VERSION_MAJOR) -> TagArrived:
         if not body:
             raise BodyError("zone missing")
         uid, tech, end = _unpack_uid(body, 1, major)
@@ -229,7 +229,7 @@ class TagLeft:
     pack = TagArrived.pack
 
     @classmethod
-    def unpack(cls, body: bytes, major: int | None = PROTOCOL_VERSION_MAJOR) -> "TagLeft":
+    def unpack(cls, body: bytes, major: int | None = PROTOCOL_VERSION_MAJOR) -> TagLeft:
         arrived = TagArrived.unpack(body, major)
         return cls(arrived.zone, arrived.uid, arrived.tech)
 
@@ -248,7 +248,7 @@ class CardFace:
         return bytes([self.zone, 1 if self.face_up else 0]) + _pack_uid(self.uid, self.tech, major)
 
     @classmethod
-    def unpack(cls, body: bytes, major: int | None = PROTOCOL_VERSION_MAJOR) -> "CardFace":
+    def unpack(cls, body: bytes, major: int | None = PROTOCOL_VERSION_MAJOR) -> CardFace:
         if len(body) < 2 or body[1] > 1:
             raise BodyError("CARD_FACE needs a zone and a 0/1 face flag")
         uid, tech, end = _unpack_uid(body, 2, major)
@@ -270,7 +270,7 @@ class ReaderFault:
         return bytes([self.reader, self.zone, self.code])
 
     @classmethod
-    def unpack(cls, body: bytes) -> "ReaderFault":
+    def unpack(cls, body: bytes) -> ReaderFault:
         if len(body) != 3:
             raise BodyError("READER_FAULT body is 3 bytes")
         return cls(body[0], _check_zone(body[1]), body[2])
@@ -289,7 +289,7 @@ class Heartbeat:
         return struct.pack("<IHI", self.uptime_ms, self.tags_present, self.faulty_readers)
 
     @classmethod
-    def unpack(cls, body: bytes) -> "Heartbeat":
+    def unpack(cls, body: bytes) -> Heartbeat:
         if len(body) != 10:
             raise BodyError("HEARTBEAT body is 10 bytes")
         return cls(*struct.unpack("<IHI", body))
@@ -314,7 +314,7 @@ class ZoneInventory:
         return bytes([self.zone, self.state, self.tags])
 
     @classmethod
-    def unpack(cls, body: bytes) -> "ZoneInventory":
+    def unpack(cls, body: bytes) -> ZoneInventory:
         if len(body) != 3:
             raise BodyError("ZONE_INVENTORY body is 3 bytes")
         if body[1] not in ZONE_READ_STATES:
@@ -332,7 +332,7 @@ class CmdHello:
         return b""
 
     @classmethod
-    def unpack(cls, body: bytes) -> "CmdHello":
+    def unpack(cls, body: bytes) -> CmdHello:
         if body:
             raise BodyError("CMD_HELLO has no body")
         return cls()
@@ -348,7 +348,7 @@ class CmdInventory:
         return b""
 
     @classmethod
-    def unpack(cls, body: bytes) -> "CmdInventory":
+    def unpack(cls, body: bytes) -> CmdInventory:
         if body:
             raise BodyError("CMD_INVENTORY has no body")
         return cls()
@@ -365,7 +365,7 @@ class CmdHeartbeatPeriod:
         return struct.pack("<H", self.period_ms)
 
     @classmethod
-    def unpack(cls, body: bytes) -> "CmdHeartbeatPeriod":
+    def unpack(cls, body: bytes) -> CmdHeartbeatPeriod:
         if len(body) != 2:
             raise BodyError("CMD_HEARTBEAT_PERIOD body is 2 bytes")
         return cls(*struct.unpack("<H", body))

@@ -48,7 +48,7 @@ class Running:
         self.server: uvicorn.Server | None = None
         self.thread: threading.Thread | None = None
 
-    def start(self) -> "Running":
+    def start(self) -> Running:
         self.store = Store(self.db)
         self.dash = Dashboard(self.store, BrokerSettings(self.broker.host, self.broker.port, "+"), clock=self.clock,
                               escalate_after=self.escalate_after, tournaments=self.tournaments())
@@ -72,7 +72,7 @@ class Running:
             self.store.close()
             self.server = None
 
-    def restart(self) -> "Running":
+    def restart(self) -> Running:
         self.stop()
         return self.start()
 

@@ -38,7 +38,7 @@ class Postgres:
         if done.returncode:
             raise RuntimeError(f"{argv[0]} failed: {done.stdout}\n{done.stderr}")
 
-    def start(self) -> "Postgres":
+    def start(self) -> Postgres:
         self._run(_bin("initdb"), "-D", self.data, "-U", "dealerbox", "--auth=trust", "-E", "UTF8", "--no-sync")
         self._run(_bin("pg_ctl"), "-D", self.data, "-l", os.path.join(self.dir, "log"), "-w", "-t", "60", "-o",
                   f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off", "start")

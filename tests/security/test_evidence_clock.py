@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-from datetime import datetime, timezone
+from datetime import datetime, timezone, UTC
 
 from dealerbox.record.clock import TIME_ERROR, clock_status
 from dealerbox.record.logformat import Header
@@ -17,8 +17,8 @@ def test_the_clock_state_is_the_kernels_answer_and_the_wall_time_is_now():
     kernel = libc.adjtimex(ctypes.create_string_buffer(512))
     status = clock_status()
     assert status["ntp_synchronised"] is (kernel != TIME_ERROR)
-    wall = datetime.strptime(status["wall"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=timezone.utc)
-    assert abs((datetime.now(timezone.utc) - wall).total_seconds()) < 5
+    wall = datetime.strptime(status["wall"], "%Y-%m-%dT%H:%M:%S.%fZ").replace(tzinfo=UTC)
+    assert abs((datetime.now(UTC) - wall).total_seconds()) < 5
 
 
 def test_the_recorder_health_carries_the_clock_state(tmp_path):

@@ -85,7 +85,7 @@ def test_a_badge_over_a_zone_signs_its_dealer_in_and_another_dealer_takes_over(p
     assert [e.kind for e in pipe.engine.apply(tap)] == ["DealerSignedIn"]
     assert pipe.engine.snapshot().dealer == "D17"
     swap = pipe.engine.apply(DealerInput(3.0, "sign-in", ref="pin", by="D22"))
-    assert [(e.kind, getattr(e, "dealer")) for e in swap] == [("DealerSignedOut", "D17"), ("DealerSignedIn", "D22")]
+    assert [(e.kind, e.dealer) for e in swap] == [("DealerSignedOut", "D17"), ("DealerSignedIn", "D22")]
     assert [e.kind for e in pipe.engine.apply(DealerInput(4.0, "sign-out"))] == ["DealerSignedOut"]
     assert pipe.engine.snapshot().dealer is None
     assert desk.badge("0000000000") is None and desk.counters["badge_refused"] == 1

@@ -39,8 +39,8 @@ class CommandDesk:
 
     site: str
     table: str
-    commands: "queue.Queue[FloorCommand]"
-    on_command: "Callable[[FloorCommand], None]"   # called on the network thread; the default queues it
+    commands: queue.Queue[FloorCommand]
+    on_command: Callable[[FloorCommand], None]   # called on the network thread; the default queues it
     counters: dict[str, int]
     refusals: deque[str]
     _lock: threading.Lock

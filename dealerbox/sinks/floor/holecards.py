@@ -12,7 +12,8 @@ from __future__ import annotations
 import logging
 import threading
 from collections import deque
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import paho.mqtt.client as mqtt
 

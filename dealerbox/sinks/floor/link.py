@@ -22,7 +22,8 @@ import time
 import uuid
 from collections import deque
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ...config import Config
 from . import contract as c
@@ -133,7 +134,7 @@ class FloorLink(Spooler, Session, HoleCards, TournamentDesk, CommandDesk):
 
     # --- the engine side ----------------------------------------------------------------------------
 
-    def start(self) -> "FloorLink":
+    def start(self) -> FloorLink:
         """Open the outbox (raises OutboxError with the file name if it cannot) and start both threads."""
         path = Path(self.outbox_path)
         # each thread opens its own connection; opening here first surfaces a bad path before any thread runs

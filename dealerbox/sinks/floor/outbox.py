@@ -31,7 +31,8 @@ import json
 import sqlite3
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS outbox (

@@ -18,7 +18,8 @@ import ssl
 import threading
 import time
 from collections import deque
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import paho.mqtt.client as mqtt
 

@@ -11,7 +11,8 @@ import sqlite3
 import threading
 import time
 from collections import deque
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 from ...engine.events import FindingRaised
 from . import contract as c

@@ -18,7 +18,8 @@ import time
 import uuid
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from typing import Any
+from collections.abc import Callable
 
 import paho.mqtt.client as mqtt
 from paho.mqtt.packettypes import PacketTypes
@@ -148,7 +149,7 @@ class FloorView:
 
     # --- lifecycle --------------------------------------------------------------------------------------
 
-    def start(self, timeout: float = 10.0) -> "FloorView":
+    def start(self, timeout: float = 10.0) -> FloorView:
         """Connect and subscribe; raises ConnectionError naming the broker when it cannot."""
         props = Properties(PacketTypes.CONNECT)
         if self.persistent:
@@ -294,7 +295,7 @@ class FloorView:
 
     # --- reading ----------------------------------------------------------------------------------------
 
-    def wait_until(self, predicate: Callable[["FloorView"], bool], timeout: float) -> bool:
+    def wait_until(self, predicate: Callable[[FloorView], bool], timeout: float) -> bool:
         """Block until ``predicate(view)`` holds (checked after every message) or ``timeout`` passes."""
         deadline = time.monotonic() + timeout
         with self._cond:

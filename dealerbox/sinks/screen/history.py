@@ -15,7 +15,7 @@ from __future__ import annotations
 import itertools
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Iterable, Iterator
+from collections.abc import Iterable, Iterator
 
 from ...engine import events as te
 from ...history.summary import HandBook, HandSummary, pot_line, pot_lines, pot_name  # noqa: F401  (pot_name moved)
@@ -80,7 +80,7 @@ def describe(e: te.TableEvent) -> Line | None:
         case te.DealerSignedOut():
             text = f"Dealer {e.dealer} signed out"
         case te.FloorCalled():
-            text = f"Floor called" + (f": {e.reason}" if e.reason else "")
+            text = "Floor called" + (f": {e.reason}" if e.reason else "")
         case te.PlayerSeated():
             text = f"S{e.seat} sat down with {e.stack}"
         case te.PlayerLeft():

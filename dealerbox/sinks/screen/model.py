@@ -7,7 +7,7 @@ without a display.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Iterable
+from collections.abc import Iterable
 
 from ...engine import events as te
 from ...engine.state import FindingView, QuestionView, SeatView, TableState, TournamentView

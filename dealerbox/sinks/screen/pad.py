@@ -19,21 +19,21 @@ class PinPad:
     pin: str = ""
     said: str = ""                   # the desk's last answer ("Wrong dealer number or PIN")
 
-    def digit(self, d: str) -> "PinPad":
+    def digit(self, d: str) -> PinPad:
         if self.step == "dealer":
             return replace(self, dealer=(self.dealer + d)[:MAX_DIGITS])
         return replace(self, pin=(self.pin + d)[:MAX_DIGITS])
 
-    def backspace(self) -> "PinPad":
+    def backspace(self) -> PinPad:
         return replace(self, dealer=self.dealer[:-1]) if self.step == "dealer" else replace(self, pin=self.pin[:-1])
 
-    def clear(self) -> "PinPad":
+    def clear(self) -> PinPad:
         return replace(self, dealer="") if self.step == "dealer" else replace(self, pin="")
 
-    def next(self) -> "PinPad":
+    def next(self) -> PinPad:
         return replace(self, step="pin", said="") if self.dealer else self
 
-    def refused(self, said: str) -> "PinPad":
+    def refused(self, said: str) -> PinPad:
         """Back to the start, nothing typed kept: the desk said no."""
         return PinPad(said=said)
 

@@ -21,7 +21,7 @@ import queue
 import threading
 import time
 from collections import deque
-from typing import Callable, Iterable
+from collections.abc import Callable, Iterable
 
 import pygame
 
@@ -336,5 +336,5 @@ class Screen:
 def _same(a: tuple, b: tuple) -> bool:
     try:
         return a == b
-    except Exception:  # noqa: BLE001 - an uncomparable state just means "draw"
+    except Exception:
         return False

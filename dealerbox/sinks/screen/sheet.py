@@ -39,7 +39,7 @@ class SeatSheet:
 
     @classmethod
     def open(cls, seat: int, occupied: bool, prefill: int, maximum: int, banner: str | None,
-             t: float) -> "SeatSheet":
+             t: float) -> SeatSheet:
         """An empty seat goes straight to the buy-in keypad (seating is all one does with it)."""
         return cls(seat, "menu" if occupied else "sit", prefill, maximum, str(prefill) if not occupied else "",
                    True, banner, t)
@@ -49,23 +49,23 @@ class SeatSheet:
         """The seat the sheet expects: a player in it for everything but ``sit`` and ``moved-in``."""
         return self.mode not in EMPTY_SEAT_MODES
 
-    def to(self, mode: str, t: float) -> "SeatSheet":
+    def to(self, mode: str, t: float) -> SeatSheet:
         if mode == "moved-in":   # no prefill: the moved player's chips are counted, never assumed
             return replace(self, mode=mode, entry="", fresh=False, prefill=0, maximum=MOVED_MAX, opened_at=t)
         entry = str(self.prefill) if mode in KEYPAD_MODES else ""
         return replace(self, mode=mode, entry=entry, fresh=True, opened_at=t)
 
-    def digit(self, d: str, t: float) -> "SeatSheet":
+    def digit(self, d: str, t: float) -> SeatSheet:
         entry = d if self.fresh else self.entry + d
         entry = entry.lstrip("0") or ("0" if entry else "")
         if len(entry) > MAX_DIGITS:
             entry = self.entry
         return replace(self, entry=entry, fresh=False, opened_at=t)
 
-    def backspace(self, t: float) -> "SeatSheet":
+    def backspace(self, t: float) -> SeatSheet:
         return replace(self, entry=self.entry[:-1], fresh=False, opened_at=t)
 
-    def clear(self, t: float) -> "SeatSheet":
+    def clear(self, t: float) -> SeatSheet:
         return replace(self, entry="", fresh=False, opened_at=t)
 
     def amount(self) -> tuple[int | None, str]:
