@@ -53,7 +53,7 @@ def quick_constructor(cls: type) -> Callable[..., ev.SensorEvent]:
         a, b, c = setters
 
         def make3(x: object, y: object, z: object) -> ev.SensorEvent:
-            o = new(cls)
+            o: ev.SensorEvent = new(cls)
             a(o, x)
             b(o, y)
             c(o, z)
@@ -62,7 +62,7 @@ def quick_constructor(cls: type) -> Callable[..., ev.SensorEvent]:
     a, b, c, d = setters
 
     def make4(w: object, x: object, y: object, z: object) -> ev.SensorEvent:
-        o = new(cls)
+        o: ev.SensorEvent = new(cls)
         a(o, w)
         b(o, x)
         c(o, y)

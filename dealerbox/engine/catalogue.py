@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rulebook import OUTCOMES, SEVERITIES  # noqa: F401  (the vocabulary lives below the engine and the tournament rulings)
+from ..rulebook import OUTCOMES as OUTCOMES, SEVERITIES as SEVERITIES   # the vocabulary lives below the engine and the tournament rulings
 from .tournament_rows import TOURNAMENT_ROWS
 
 

@@ -51,7 +51,7 @@ def _direct_init(cls: type[E]) -> type[E]:
     scope: dict[str, Any] = {f"_set_{n}": getattr(cls, n).__set__ for n in names}
     exec(f"def __init__(self, {', '.join(names)}):\n" + "".join(f"    _set_{n}(self, {n})\n" for n in names), scope)
     scope["__init__"].__qualname__ = f"{cls.__qualname__}.__init__"
-    cls.__init__ = scope["__init__"]   # type: ignore[misc]
+    cls.__init__ = scope["__init__"]   # type: ignore[method-assign]  # the generated __init__ replaces the dataclass one on purpose
     return cls
 
 

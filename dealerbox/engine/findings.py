@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from .catalogue import OUTCOMES, SEVERITIES, rule
+from ..rulebook import OUTCOMES, SEVERITIES
+from .catalogue import rule
 from .events import FindingRaised
 
 

@@ -10,7 +10,7 @@ def parse_seat(zone: str, prefix: str) -> int | None:
     return None
 
 
-class _ZoneSeats(dict):
+class _ZoneSeats(dict[str, int | None]):
     """Zone name -> seat number for one prefix (``seat3`` -> 3, anything else -> None), parsed once per name:
     every chip and card input asks, and a table has a few dozen zone names."""
 

@@ -23,7 +23,7 @@ def for_table(config: Config) -> Tournament | None:
     return load(path)
 
 
-def played(config: Config, recorded: dict | None = None) -> Tournament | None:
+def played(config: Config, recorded: dict[str, object] | None = None) -> Tournament | None:
     """The event a terminal plays: as a replayed log's header recorded it (``recorded``), else ``config``'s
     file. Raises TournamentConfigError (a ConfigError) naming the file and the field."""
     if recorded:

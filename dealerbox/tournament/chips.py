@@ -27,7 +27,8 @@ def colour_up_prompt(t: Tournament, level_ended: int) -> Ruling | None:
     leaving = colour_up(t, level_ended)
     if not leaving:
         return None
-    text = "; ".join(f"remove the {c.colour} {c.value}s: change full sets of {new // c.value} for a {new}, race the rest"
+    text = "; ".join(f"remove the {c.colour} {c.value}s: change full sets of {new // c.value} for a {new}, "
+                     "race the rest"
                      for c, new in leaving)
     return Ruling("tournament.8a", "dealer", "continues", f"Colour-up after level {level_ended}: {text}")
 
@@ -68,7 +69,7 @@ def deal_errors(race: ChipRace, dealt: list[tuple[int, str]]) -> tuple[Ruling, .
         return (Ruling("tournament.8b", "dealer", "continues",
                        "Race deal: wrong number of cards for seat(s) " + ", ".join(map(str, wrong))
                        + "; one card per odd chip before any award", wrong),)
-    first_wrong = next(i for i, (a, b) in enumerate(zip(got, expected)) if a != b)
+    first_wrong = next(i for i, (a, b) in enumerate(zip(got, expected, strict=False)) if a != b)
     return (Ruling("tournament.8b", "dealer", "continues",
                    f"Race deal out of order at card {first_wrong + 1}: deal clockwise from seat 1, "
                    "all of a player's cards before the next player's", (got[first_wrong],)),)

@@ -8,6 +8,7 @@ prints it on one line and exits 2) naming the file and the field, e.g.
 from __future__ import annotations
 
 import json
+from typing import Any, cast
 from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
@@ -84,7 +85,8 @@ class Tournament:
 
 
 def schema() -> Data:
-    return json.loads(resources.files("dealerbox.schemas").joinpath("tournament.schema.json").read_text())
+    loaded: Data = json.loads(resources.files("dealerbox.schemas").joinpath("tournament.schema.json").read_text())
+    return loaded
 
 
 def _field_path(error: jsonschema.ValidationError) -> str:
@@ -99,15 +101,16 @@ def from_dict(data: Data, source: str = "<tournament>") -> Tournament:
     errors = sorted(validator.iter_errors(data), key=lambda e: (len(e.absolute_path), _field_path(e)))
     if errors:
         raise TournamentConfigError(f"{source}: {_field_path(errors[0])}: {errors[0].message}")
-    head: dict = data["tournament"]
+    doc = cast(dict[str, Any], data)   # the schema has vouched for every field read below
+    head: dict[str, Any] = doc["tournament"]
     levels = tuple(Level(i, lv["small_blind"], lv["big_blind"], lv.get("ante", 0), lv.get("big_blind_ante", 0),
-                         float(lv["minutes"]) * 60) for i, lv in enumerate(data["levels"], 1))
-    breaks = tuple(sorted((Break(b["after_level"], float(b["minutes"]) * 60) for b in data.get("breaks", [])),
+                         float(lv["minutes"]) * 60) for i, lv in enumerate(doc["levels"], 1))
+    breaks = tuple(sorted((Break(b["after_level"], float(b["minutes"]) * 60) for b in doc.get("breaks", [])),
                           key=lambda b: b.after_level))
     chips = tuple(sorted((Chip(c["value"], c["colour"], c.get("colour_up_after_level"))
-                          for c in data["chips"]), key=lambda c: c.value))
-    late: dict = data.get("late_entry", {})
-    rebuys: dict = data.get("rebuys", {})
+                          for c in doc["chips"]), key=lambda c: c.value))
+    late: dict[str, Any] = doc.get("late_entry", {})
+    rebuys: dict[str, Any] = doc.get("rebuys", {})
     held = tuple((s.split(":")[0], int(s.split(":")[1])) for s in late.get("held_seats", []))
     t = Tournament(
         id=head["id"], name=head["name"], starting_stack=head["starting_stack"], levels=levels, breaks=breaks,
@@ -151,7 +154,8 @@ def _check_consistency(t: Tournament, source: str) -> None:
             fail(f"chips.{values.index(c.value) + 1}.colour_up_after_level",
                  f"{c.colour_up_after_level} is not before the last level ({last}); a chip raced off must leave play")
     if t.starting_stack % t.chips[0].value:
-        fail("tournament.starting_stack", f"{t.starting_stack} is not a multiple of the smallest chip {t.chips[0].value}")
+        fail("tournament.starting_stack",
+             f"{t.starting_stack} is not a multiple of the smallest chip {t.chips[0].value}")
     seen: set[int] = set()
     for i, b in enumerate(t.breaks, 1):
         if b.after_level >= last:
@@ -161,7 +165,8 @@ def _check_consistency(t: Tournament, source: str) -> None:
         seen.add(b.after_level)
     if t.entrants is not None and t.places_paid > t.entrants:
         fail("tournament.places_paid", f"{t.places_paid} is more than the {t.entrants} entrants")
-    for name, level in (("late_entry.until_level", t.late_entry_until_level), ("rebuys.until_level", t.rebuy_until_level)):
+    for name, level in (("late_entry.until_level", t.late_entry_until_level),
+                        ("rebuys.until_level", t.rebuy_until_level)):
         if level > last:
             fail(name, f"level {level} is past the last level ({last})")
     for table, seat in t.held_seats:

@@ -11,7 +11,7 @@ from __future__ import annotations
 from .clock import ClockView
 from .config import Level
 from .ruling import Ruling
-from .table import forced_posts
+from ..rulebook import forced_posts
 
 ABSENT_REPORT_S = 30 * 60        # Tournaments 4: half an hour
 
@@ -47,7 +47,8 @@ def wrong_level_posts(level: Level, posted: dict[tuple[int, str], int], stacks: 
     return tuple(out)
 
 
-def absent_entrant_report(seat: int, absent_since: float, level_then: int, now: float, view: ClockView) -> Ruling | None:
+def absent_entrant_report(seat: int, absent_since: float, level_then: int, now: float,
+                          view: ClockView) -> Ruling | None:
     """A paid entrant absent since the start: tell the floor once a new level has begun or half an hour has
     passed; the floor may have the stack removed (Tournaments 4). None before either."""
     if view.level == level_then and now - absent_since < ABSENT_REPORT_S:

@@ -1,7 +1,7 @@
 """What a tournament ruling returns: the fields :meth:`FindingLog.raise_` takes, so the engine raises it as is.
 
-Severity and outcome come from the vocabulary the engine's catalogue uses (``dealerbox.rulebook``); the rule id is a row of RULES.md's
-Tournaments section (the engine adds the row to its catalogue when it wires the ruling in).
+Severity and outcome come from the vocabulary the engine's catalogue uses (``dealerbox.rulebook``); the rule id is
+a row of RULES.md's Tournaments section (the engine adds the row to its catalogue when it wires the ruling in).
 """
 
 from __future__ import annotations

@@ -11,7 +11,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..rulebook import Post, forced_posts, short_post_ruling   # the posting order: one home, below the engine
+# the posting order: one home, below the engine (forced_posts is named again for the doctest above)
+from ..rulebook import Post, forced_posts as forced_posts, short_post_ruling
 from .ruling import Ruling, card_order, clockwise
 
 
@@ -24,7 +25,8 @@ def button_by_high_card(drawn: dict[int, str], puck: int | None = None) -> Rulin
     if puck is not None and puck != winner:
         return Ruling("tournament.29", "dealer", "misdeal",
                       f"The button belongs at seat {winner} ({drawn[winner]}, high card), not seat {puck}", (winner,))
-    return Ruling("tournament.29", "info", "continues", f"Button to seat {winner}: high card {drawn[winner]}", (winner,))
+    return Ruling("tournament.29", "info", "continues", f"Button to seat {winner}: high card {drawn[winner]}",
+                  (winner,))
 
 
 @dataclass(frozen=True, slots=True)
@@ -84,7 +86,8 @@ class Elimination:
     chips_at_start: int
 
 
-def finishing_places(busted: dict[int, int], remaining_before: int) -> tuple[tuple[Elimination, ...], tuple[Ruling, ...]]:
+def finishing_places(busted: dict[int, int],
+                     remaining_before: int) -> tuple[tuple[Elimination, ...], tuple[Ruling, ...]]:
     """Places for the players broke in one hand (Tournaments 35): with ``remaining_before`` players left when
     it was dealt, the busts take the lowest places, more chips at the start of the hand placing higher.
     Equal starting stacks are the floor's call: they share the better place here and a floor ruling asks."""
@@ -93,7 +96,7 @@ def finishing_places(busted: dict[int, int], remaining_before: int) -> tuple[tup
     order = sorted(busted, key=lambda s: busted[s], reverse=True)
     best = remaining_before - len(busted) + 1
     out: list[Elimination] = []
-    for i, seat in enumerate(order):
+    for seat in order:
         tied = next(j for j, s in enumerate(order) if busted[s] == busted[seat])
         out.append(Elimination(seat, best + tied, busted[seat]))
     rulings = [Ruling("tournament.35", "info", "continues",

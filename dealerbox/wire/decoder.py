@@ -152,6 +152,8 @@ class FrameDecoder:
         if self._buf or self._discarding or self.refusal is not None or not data or data[-1] != 0:
             return None
         seq = self._next_seq
+        if seq is None:   # nothing read yet: the first frame goes through feed, which learns the numbering
+            return None
         out = []
         for part in data[:-1].split(b"\x00"):
             if not part or len(part) >= _ONE_FRAME:
@@ -259,7 +261,7 @@ class FrameDecoder:
             message = self._unpack(*key)
             if message is None:
                 return None
-        if mtype == _HELLO:
+        if type(message) is p.Hello:
             if message.protocol_major not in self.accept_majors:
                 c.bad_version += 1
                 speaks = " or ".join(f"{m}.x" for m in self.accept_majors)
@@ -285,7 +287,7 @@ class FrameDecoder:
         if cls is None:
             return None
         try:
-            message = cls.unpack(body, self.board_major) if mtype in _VERSIONED else cls.unpack(body)
+            message = cls.unpack(body, self.board_major)
         except p.BodyError:
             return None
         self._remember(mtype, body, message)
@@ -304,7 +306,7 @@ class FrameDecoder:
             self.counters.unknown_type += 1
             return None
         try:
-            message = cls.unpack(body, self.board_major) if mtype in _VERSIONED else cls.unpack(body)
+            message = cls.unpack(body, self.board_major)
         except p.BodyError:
             self.counters.bad_body += 1
             return None

@@ -184,11 +184,11 @@ class Hello:
     firmware: tuple[int, int, int]
     zones: tuple[int, ...]
 
-    def pack(self) -> bytes:
+    def pack(self, major: int = PROTOCOL_VERSION_MAJOR) -> bytes:
         return bytes([self.protocol_major, self.protocol_minor, *self.firmware, len(self.zones), *self.zones])
 
     @classmethod
-    def unpack(cls, body: bytes) -> Hello:
+    def unpack(cls, body: bytes, major: int | None = PROTOCOL_VERSION_MAJOR) -> Hello:
         if len(body) < 6 or len(body) != 6 + body[5]:
             raise BodyError("HELLO body length does not match its zone count")
         zones = tuple(_check_zone(z) for z in body[6:])
@@ -226,7 +226,8 @@ class TagLeft:
     uid: bytes
     tech: int = TECH_ISO14443A
 
-    pack = TagArrived.pack
+    def pack(self, major: int = PROTOCOL_VERSION_MAJOR) -> bytes:   # the same body as TagArrived's
+        return bytes([self.zone]) + _pack_uid(self.uid, self.tech, major)
 
     @classmethod
     def unpack(cls, body: bytes, major: int | None = PROTOCOL_VERSION_MAJOR) -> TagLeft:
@@ -266,11 +267,11 @@ class ReaderFault:
     zone: int
     code: int
 
-    def pack(self) -> bytes:
+    def pack(self, major: int = PROTOCOL_VERSION_MAJOR) -> bytes:
         return bytes([self.reader, self.zone, self.code])
 
     @classmethod
-    def unpack(cls, body: bytes) -> ReaderFault:
+    def unpack(cls, body: bytes, major: int | None = PROTOCOL_VERSION_MAJOR) -> ReaderFault:
         if len(body) != 3:
             raise BodyError("READER_FAULT body is 3 bytes")
         return cls(body[0], _check_zone(body[1]), body[2])
@@ -285,11 +286,11 @@ class Heartbeat:
     tags_present: int
     faulty_readers: int  # bit i set: reader i is faulty
 
-    def pack(self) -> bytes:
+    def pack(self, major: int = PROTOCOL_VERSION_MAJOR) -> bytes:
         return struct.pack("<IHI", self.uptime_ms, self.tags_present, self.faulty_readers)
 
     @classmethod
-    def unpack(cls, body: bytes) -> Heartbeat:
+    def unpack(cls, body: bytes, major: int | None = PROTOCOL_VERSION_MAJOR) -> Heartbeat:
         if len(body) != 10:
             raise BodyError("HEARTBEAT body is 10 bytes")
         return cls(*struct.unpack("<IHI", body))
@@ -310,11 +311,11 @@ class ZoneInventory:
     state: int
     tags: int
 
-    def pack(self) -> bytes:
+    def pack(self, major: int = PROTOCOL_VERSION_MAJOR) -> bytes:
         return bytes([self.zone, self.state, self.tags])
 
     @classmethod
-    def unpack(cls, body: bytes) -> ZoneInventory:
+    def unpack(cls, body: bytes, major: int | None = PROTOCOL_VERSION_MAJOR) -> ZoneInventory:
         if len(body) != 3:
             raise BodyError("ZONE_INVENTORY body is 3 bytes")
         if body[1] not in ZONE_READ_STATES:
@@ -328,11 +329,11 @@ class CmdHello:
 
     TYPE: ClassVar[int] = MSG_CMD_HELLO
 
-    def pack(self) -> bytes:
+    def pack(self, major: int = PROTOCOL_VERSION_MAJOR) -> bytes:
         return b""
 
     @classmethod
-    def unpack(cls, body: bytes) -> CmdHello:
+    def unpack(cls, body: bytes, major: int | None = PROTOCOL_VERSION_MAJOR) -> CmdHello:
         if body:
             raise BodyError("CMD_HELLO has no body")
         return cls()
@@ -344,11 +345,11 @@ class CmdInventory:
 
     TYPE: ClassVar[int] = MSG_CMD_INVENTORY
 
-    def pack(self) -> bytes:
+    def pack(self, major: int = PROTOCOL_VERSION_MAJOR) -> bytes:
         return b""
 
     @classmethod
-    def unpack(cls, body: bytes) -> CmdInventory:
+    def unpack(cls, body: bytes, major: int | None = PROTOCOL_VERSION_MAJOR) -> CmdInventory:
         if body:
             raise BodyError("CMD_INVENTORY has no body")
         return cls()
@@ -361,11 +362,11 @@ class CmdHeartbeatPeriod:
     TYPE: ClassVar[int] = MSG_CMD_HEARTBEAT_PERIOD
     period_ms: int
 
-    def pack(self) -> bytes:
+    def pack(self, major: int = PROTOCOL_VERSION_MAJOR) -> bytes:
         return struct.pack("<H", self.period_ms)
 
     @classmethod
-    def unpack(cls, body: bytes) -> CmdHeartbeatPeriod:
+    def unpack(cls, body: bytes, major: int | None = PROTOCOL_VERSION_MAJOR) -> CmdHeartbeatPeriod:
         if len(body) != 2:
             raise BodyError("CMD_HEARTBEAT_PERIOD body is 2 bytes")
         return cls(*struct.unpack("<H", body))
@@ -374,7 +375,8 @@ class CmdHeartbeatPeriod:
 Message = (Hello | TagArrived | TagLeft | CardFace | ReaderFault | Heartbeat | ZoneInventory | CmdHello | CmdInventory
            | CmdHeartbeatPeriod)
 
-MESSAGE_TYPES: dict[int, type] = {
+# Every type packs and unpacks with a layout major (one signature for all); only VERSIONED_TYPES read it.
+MESSAGE_TYPES: dict[int, type[Message]] = {
     cls.TYPE: cls
     for cls in (Hello, TagArrived, TagLeft, CardFace, ReaderFault, Heartbeat, ZoneInventory, CmdHello, CmdInventory,
                 CmdHeartbeatPeriod)
@@ -385,14 +387,13 @@ VERSIONED_TYPES = frozenset({MSG_TAG_ARRIVED, MSG_TAG_LEFT, MSG_CARD_FACE})
 
 def pack_body(message: Message, major: int = PROTOCOL_VERSION_MAJOR) -> bytes:
     """The message's body in the layout of protocol ``major``."""
-    return message.pack(major) if message.TYPE in VERSIONED_TYPES else message.pack()
+    return message.pack(major)
 
 
 def unpack_body(mtype: int, body: bytes, major: int | None = PROTOCOL_VERSION_MAJOR) -> Message:
     """The message of type ``mtype`` from a body in the layout of protocol ``major`` (None: whichever layout the
     body has). KeyError: unknown type."""
-    cls = MESSAGE_TYPES[mtype]
-    return cls.unpack(body, major) if mtype in VERSIONED_TYPES else cls.unpack(body)
+    return MESSAGE_TYPES[mtype].unpack(body, major)
 
 
 @dataclass(frozen=True, slots=True)
@@ -421,7 +422,8 @@ def raw_frame(seq: int, message: Message, major: int = PROTOCOL_VERSION_MAJOR) -
 
 def encode_frame(seq: int, message: Message, major: int = PROTOCOL_VERSION_MAJOR) -> bytes:
     """The bytes on the wire for one message: COBS-encoded raw frame plus the 0x00 delimiter."""
-    return cobs.encode(raw_frame(seq, message, major)) + b"\x00"
+    stuffed: bytes = cobs.encode(raw_frame(seq, message, major))   # the cobs package ships no type hints
+    return stuffed + b"\x00"
 
 
 def parse_raw(raw: bytes) -> tuple[int, int, bytes]:
