@@ -1,26 +1,40 @@
 """The board as the engine follows it: each card turned, a joker on the board, a flop of four, and a card turned
-before the betting was complete (Hold'em 2-4, Irregularities 8 and 15). A part of :class:`engine.table.Engine`.
+before the betting was complete (Hold'em 2-4, Irregularities 8 and 15). :class:`BoardFlow` reads the hand in
+``play``; the betting moves to the next street here.
 """
 
 from __future__ import annotations
 
-from ..tags import CardTag
-from . import events as te
+from ...tags import CardTag
+from .. import events as te
+from ..play import Play
+from ..referee import Referee
+from ..variants import Variant
+from .ledger import CardLedger
 from .misdeal import Ruling
 
 
 class BoardFlow:
-    """Mixed into :class:`engine.table.Engine`."""
+    """Board cards for the hand in ``play``, named from the ``ledger``, rulings to the ``referee``."""
 
-    def _board_card(self, t: float, tag: CardTag) -> list[te.TableEvent]:
-        h = self.hand
-        out = self._deal_over(t)
-        if not self._running():
+    def __init__(self, variant: Variant, play: Play, ledger: CardLedger, referee: Referee) -> None:
+        self.variant = variant
+        self.play = play
+        self.ledger = ledger
+        self.referee = referee
+
+    def card(self, t: float, tag: CardTag) -> list[te.TableEvent]:
+        """A card from the shoe reached the board."""
+        play, referee = self.play, self.referee
+        out = referee.deal_over(t)
+        running = play.running_hand()
+        if running is None:
             return out
+        h, hb = running
         if tag.is_joker and not self.variant.jokers:
-            return out + self._rulings(t, [Ruling("irregularity.8", "card-replaced", f"A joker ({tag.card}) was turned "
-                                       "on the board: a scrap of paper; replace it with the next card.",
-                                       cards=(tag.card,))])
+            return out + referee.rule(t, [Ruling("irregularity.8", "card-replaced", f"A joker ({tag.card}) was "
+                                                 "turned on the board: a scrap of paper; replace it with the next "
+                                                 "card.", cards=(tag.card,))])
         n = len(h.board)
         if h.premature_flop_left:
             h.premature_flop_left -= 1
@@ -32,15 +46,19 @@ class BoardFlow:
             h.out_of_play.update(h.board + [tag.uid])
             flop = tuple(self.ledger.card(u) for u in h.board + [tag.uid])
             h.board.clear()
-            return out + self._rulings(t, [Ruling("holdem.2", "redeal-board", "The flop came with four cards: all of "
-                                       "them go back into the stub, reshuffle, cut, and deal a new flop without a "
-                                       "burn (the burn card stays).", cards=flop)])
-        if starts_street and not self.hb.round_complete:
-            return out + self._premature(t, tag, n)
+            return out + referee.rule(t, [Ruling("holdem.2", "redeal-board", "The flop came with four cards: all "
+                                                 "of them go back into the stub, reshuffle, cut, and deal a new "
+                                                 "flop without a burn (the burn card stays).", cards=flop)])
+        if starts_street and not hb.round_complete:
+            h.out_of_play.add(tag.uid)   # a board card turned before the betting was complete does not play
+            if n == 0:
+                h.premature_flop_left = 2
+            seats = tuple(s for s in (hb.to_act,) if s is not None)
+            return out + referee.rule(t, premature_rulings(tag.card, n, self.variant.flop_rules, seats))
         if n >= 5:
             h.out_of_play.add(tag.uid)
-            return out + self._info(t, "irregularity.15", f"{tag.card} was turned after the river: it does not play.",
-                                    cards=(tag.card,))
+            return out + referee.info(t, "irregularity.15", f"{tag.card} was turned after the river: it does not "
+                                      "play.", cards=(tag.card,))
         h.board.append(tag.uid)
         h.burn_since_board = False
         street = {3: "flop", 4: "turn", 5: "river"}.get(len(h.board))
@@ -49,17 +67,8 @@ class BoardFlow:
             h.street = street
             h.phase = street
             h.actions_on_street = 0
-            out += self._betting_events(self.hb.next_street(t, street))
+            out += referee.betting_events(hb.next_street(t, street))
         return out
-
-    def _premature(self, t: float, tag: CardTag, n: int) -> list[te.TableEvent]:
-        """A board card turned before the betting was complete does not play (Hold'em 3/4, Irregularities 15)."""
-        h = self.hand
-        h.out_of_play.add(tag.uid)
-        if n == 0:
-            h.premature_flop_left = 2
-        seats = tuple(s for s in (self.hb.to_act,) if s is not None)
-        return self._rulings(t, premature_rulings(tag.card, n, self.variant.flop_rules, seats))
 
 
 def premature_rulings(card: str, n: int, flop_rules: bool, seats: tuple[int, ...]) -> list[Ruling]:

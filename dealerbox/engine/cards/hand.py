@@ -11,7 +11,7 @@ from collections.abc import Container
 from dataclasses import dataclass, field
 
 from .deal import Deal
-from .variants import Variant
+from ..variants import Variant
 
 STREET_OF_BOARD = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
 
@@ -45,7 +45,7 @@ class Hand:
     dealt: list[str] = field(default_factory=list)          # every card that came out of the shoe this hand
     cards_out: int = 0                     # cards that left the shoe this hand
     ranks: dict[int, tuple[int, str]] = field(default_factory=dict)
-    pots: list = field(default_factory=list)                # (amount, eligible) at the decision
+    pots: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)   # (amount, eligible) at the decision
     winners: list[tuple[int, ...]] = field(default_factory=list)
     pushed_chips: set[str] = field(default_factory=set)
     wrong_pushes: set[int] = field(default_factory=set)
