@@ -78,10 +78,10 @@ class ChipFlow:
                 return out    # change made in the pot during the award
             return out + self.referee.betting_events(hb.chip_to_pot(t, tag))
         if h.phase in ("showdown", "ended") and came and came[0] == "pot":   # h.decided, inline: every chip pushed
-            h.pushed_chips.add(tag.uid)
+            h.award.pushed_chips.add(tag.uid)
             out.append(te.ChipsMoved(t, h.number, zone, seat, tag.value, (tag.value,)))
-            if seat not in h.wrong_pushes and not _wins_a_pot(seat, h.winners):
-                h.wrong_pushes.add(seat)
+            if seat not in h.award.wrong_pushes and not _wins_a_pot(seat, h.winners):
+                h.award.wrong_pushes.add(seat)
                 out += self.referee.rule(t, [Ruling("showdown.3", "continues", f"Chips are being pushed to seat "
                                                     f"{seat}, which wins no pot: stop; the cards give "
                                                     f"{winners_text(h)}.", (seat,), severity="floor")])
@@ -110,7 +110,7 @@ class ChipFlow:
             events = hb.chip_from_pot(t, tag)
         else:
             seat = BET_OF[zone]
-            if seat is None or uid in h.pushed_chips:
+            if seat is None or uid in h.award.pushed_chips:
                 return []
             events = hb.chip_left(t, seat, tag)
         return self.referee.betting_events(events) if events else events

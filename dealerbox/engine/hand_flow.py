@@ -156,14 +156,14 @@ class HandFlow:
         card = self.ledger.card
         board = tuple(card(u) for u in h.board)
         for seat in live:
-            h.ranks[seat] = evaluate(self.variant, tuple(card(u) for u in h.hole(seat)), board)
+            h.award.ranks[seat] = evaluate(self.variant, tuple(card(u) for u in h.hole(seat)), board)
         h.pots = [(p.amount, tuple(p.eligible)) for p in hb.pots()]
-        h.winners = pot_winners(h.pots, h.ranks)
+        h.winners = pot_winners(h.pots, h.award.ranks)
         seats = self.seating.seats
         order = show_order(live, hb.last_aggressor, h.button, seats)
         out: list[te.TableEvent] = []
         for seat in order:
-            out.append(te.HandShown(t, h.number, seat, tuple(card(u) for u in h.hole(seat)), h.ranks[seat][1]))
+            out.append(te.HandShown(t, h.number, seat, tuple(card(u) for u in h.hole(seat)), h.award.ranks[seat][1]))
         info = self.referee.info
         first = "the last player to bet or raise" if hb.last_aggressor in order else "the first player to act"
         out += info(t, "showdown.7", f"Show in this order: seat {', '.join(map(str, order))} ({first} first).",
@@ -181,14 +181,14 @@ class HandFlow:
     def unshown(self, t: float, seat: int) -> list[te.TableEvent]:
         """A decided hand thrown away unshown (a tap, or its cards to the muck): it wins no part of a pot."""
         h = self.play.hand
-        if h is None or not h.decided or seat in h.unshown:
+        if h is None or not h.decided or seat in h.award.unshown:
             return []
-        h.unshown.add(seat)
+        h.award.unshown.add(seat)
         was = [i for i, w in enumerate(h.winners) if seat in w]
         if not was:
             return []
-        h.ranks.pop(seat, None)
-        h.winners = pot_winners(h.pots, h.ranks)
+        h.award.ranks.pop(seat, None)
+        h.winners = pot_winners(h.pots, h.award.ranks)
         return self.referee.rule(t, [Ruling("showdown.1", "continues", f"Seat {seat} threw its hand away unshown: "
                                             f"it cannot win any part of the pot; {winners_text(h)}.", (seat,))])
 

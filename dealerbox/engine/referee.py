@@ -74,7 +74,7 @@ class Referee:
                     out += self.rule(e.t, h.deal.finish(self.play.window()))
                     if h.phase == "deal":
                         h.phase = "preflop"
-                if e.seat in h.jokers and e.action != "fold" and e.seat not in h.dead:
+                if e.seat in h.deal.jokers and e.action != "fold" and e.seat not in h.dead:
                     out += self.rule(e.t, [Ruling(
                         "dead-hand.1e", "dead-hand", f"Seat {e.seat} acted on a hand holding a joker: the hand is "
                         "dead, cards to the muck.", (e.seat,))])

@@ -187,7 +187,7 @@ class Engine:
             if hb is not None and h is not None:
                 to_act = not h.decided and hb.to_act == s
                 bet = int((hb.bets or {}).get(s, 0))
-            if h is not None and h.decided and s in h.ranks and s not in h.unshown:
+            if h is not None and h.decided and s in h.award.ranks and s not in h.award.unshown:
                 shown = tuple(ledger.card(u) for u in h.hole(s))
             seats.append(SeatView(
                 seat=s, occupied=s in seating.occupied, in_hand=bool(in_hand), folded=folded, all_in=bool(all_in),
@@ -209,7 +209,7 @@ class Engine:
             hand=current, phase=(h.phase if h is not None else "idle"), game=self.variant.key,
             button=(h.button if under_way is not None and h is not None else seating.puck),
             board=tuple(ledger.card(u) for u in h.board) if h else (),
-            burn_count=len(h.burns) if h else 0, muck_count=len(ledger.in_zone("muck")),
+            burn_count=len(h.off_board.burns) if h else 0, muck_count=len(ledger.in_zone("muck")),
             pot=self.trail.pot(), pots=pots, seats=tuple(seats), findings=findings,
             to_act=(hb.to_act if hb is not None and h is not None and not h.decided else None),
             deck_id=self.deck.deck_id,

@@ -36,31 +36,31 @@ class BoardFlow:
                                                  "turned on the board: a scrap of paper; replace it with the next "
                                                  "card.", cards=(tag.card,))])
         n = len(h.board)
-        if h.premature_flop_left:
-            h.premature_flop_left -= 1
-            h.out_of_play.add(tag.uid)
+        if h.off_board.premature_flop_left:
+            h.off_board.premature_flop_left -= 1
+            h.off_board.out_of_play.add(tag.uid)
             return out
         starts_street = n in (0, 3, 4) and h.street == {0: "preflop", 3: "flop", 4: "turn"}[n]
-        if n == 3 and h.street == "flop" and h.actions_on_street == 0 and not h.burn_since_board:
+        if n == 3 and h.street == "flop" and h.actions_on_street == 0 and not h.off_board.burn_since_board:
             # A fourth card straight after the flop: the flop had too many cards (Hold'em 2).
-            h.out_of_play.update(h.board + [tag.uid])
+            h.off_board.out_of_play.update(h.board + [tag.uid])
             flop = tuple(self.ledger.card(u) for u in h.board + [tag.uid])
             h.board.clear()
             return out + referee.rule(t, [Ruling("holdem.2", "redeal-board", "The flop came with four cards: all "
                                                  "of them go back into the stub, reshuffle, cut, and deal a new "
                                                  "flop without a burn (the burn card stays).", cards=flop)])
         if starts_street and not hb.round_complete:
-            h.out_of_play.add(tag.uid)   # a board card turned before the betting was complete does not play
+            h.off_board.out_of_play.add(tag.uid)   # a board card turned before the betting was complete does not play
             if n == 0:
-                h.premature_flop_left = 2
+                h.off_board.premature_flop_left = 2
             seats = tuple(s for s in (hb.to_act,) if s is not None)
             return out + referee.rule(t, premature_rulings(tag.card, n, self.variant.flop_rules, seats))
         if n >= 5:
-            h.out_of_play.add(tag.uid)
+            h.off_board.out_of_play.add(tag.uid)
             return out + referee.info(t, "irregularity.15", f"{tag.card} was turned after the river: it does not "
                                       "play.", cards=(tag.card,))
         h.board.append(tag.uid)
-        h.burn_since_board = False
+        h.off_board.burn_since_board = False
         street = {3: "flop", 4: "turn", 5: "river"}.get(len(h.board))
         out.append(te.BoardCardDealt(t, h.number, street or "flop", tag.card))
         if street and street != h.street:

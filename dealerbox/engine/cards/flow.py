@@ -87,7 +87,7 @@ class CardFlow:
                 h.deal.first_uid = uid
             h.deal.held[seat].append(uid)
             h.deal.k += 1
-            h.last_dealt = uid
+            h.deal.last_dealt = uid
             out = referee.info(t, "irregularity.12", f"{card}, dealt to seat {seat}, went off the table: it counts "
                                "as exposed.", (seat,), (card,))
             return out + referee.rule(t, h.deal.expose(uid, card, seat, play.window()))
@@ -212,19 +212,19 @@ class CardFlow:
             rulings.append(Ruling("irregularity.3", "void", f"{tag.card} has a {tag.back} back (deck {tag.deck_id}), "
                                   f"not the {h.back} of the deck in use: all action is void, every chip goes back "
                                   "to whoever bet it; cards back, new deck check, redeal.", cards=(tag.card,)))
-        twin = h.faces.get(tag.card)
+        twin = h.deal.faces.get(tag.card)
         if twin is not None and twin != tag.uid and not tag.is_joker:
             rulings.insert(0 if tag.back == h.back else 1, Ruling(
                 "irregularity.4", "void", f"Two {tag.card} are in play: all action is void, every chip goes back to "
                 "whoever bet it; replace the deck.", cards=(tag.card,)))
-        h.faces.setdefault(tag.card, tag.uid)
+        h.deal.faces.setdefault(tag.card, tag.uid)
         seat = SEAT_OF[zone]   # zone_seat(zone), inline: every card dealt
         if seat is not None and rulings and any(r.outcome == "void" for r in rulings):   # most cards: no ruling
             # a card that voids the hand is no card of the deal: its place in the sequence is no second ruling
             out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))
             return out + referee.rule(t, rulings)
         if seat is not None:
-            h.last_dealt = tag.uid
+            h.deal.last_dealt = tag.uid
             # dealt in at the start (the deal checks its own order) and still seated: a blind all in gets its cards
             rulings += h.deal.card_to_seat(seat, tag.uid, seating.occupied, play.window(),
                                            acted=h.voluntary_actions > 0)
@@ -236,7 +236,7 @@ class CardFlow:
                 return out + referee.rule(t, rulings)
             if tag.is_joker and not self.variant.jokers:
                 rulings += h.deal.scrap(seat, tag.uid, tag.card, "irregularity.8", play.window())
-                h.jokers[seat] = tag.uid
+                h.deal.jokers[seat] = tag.uid
             elif face_up:
                 h.provisional_boxed = (tag.uid, seat)
             return out + referee.rule(t, rulings) if rulings else out
@@ -246,8 +246,8 @@ class CardFlow:
                 return out
         if zone in ("burn", "muck"):
             out += referee.deal_over(t)
-            h.burns.append(tag.uid)
-            h.burn_since_board = True
+            h.off_board.burns.append(tag.uid)
+            h.off_board.burn_since_board = True
             out.append(te.CardBurned(t, h.number, None))
             if face_up:
                 out += referee.rule(t, [r for r in h.deal.scrap(-1, tag.uid, tag.card, "irregularity.7",
@@ -281,13 +281,13 @@ class CardFlow:
         h, hb = self.play.hand, self.play.hb
         assert h is not None and hb is not None
         out: list[te.TableEvent] = [te.CardMucked(t, h.number, seat, tag.card)]
-        if h.jokers.get(seat) == tag.uid:
-            del h.jokers[seat]
+        if h.deal.jokers.get(seat) == tag.uid:
+            del h.deal.jokers[seat]
             return out
         if tag.uid not in h.deal.held.get(seat, ()):
             return out     # a scrap, an extra or an exposed card set aside
         if h.decided:
-            if seat not in h.unshown:
+            if seat not in h.award.unshown:
                 out += self.hands.unshown(t, seat)
             return out
         if seat in h.folded or seat in h.dead or not hb.in_hand(seat):
@@ -314,7 +314,7 @@ class CardFlow:
                 except KeyError:
                     uid = None
         else:
-            uid = h.last_dealt
+            uid = h.deal.last_dealt
         if uid is None:
             return []
         card = e.card or ledger.card(uid)
