@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dealerbox.config import from_dict
 from dealerbox.engine import inputs as ev
-from dealerbox.engine.cards import OFF_TABLE_AFTER_S, CardLedger
+from dealerbox.engine.cards.ledger import OFF_TABLE_AFTER_S, CardLedger
 from dealerbox.engine.table import Engine
 from dealerbox.sources.choreography import Choreography, to_inputs
 from dealerbox.tags import STANDARD_DECK, CardTag, TagRegistry, demo_registry

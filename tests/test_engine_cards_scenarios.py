@@ -62,7 +62,7 @@ def test_misdeal_scenario_returns_the_blinds_and_keeps_the_button():
     pipe, events = run_scenario("misdeal-1f-out-of-sequence")
     ended = [e for e in events if e.kind == "HandEnded"][0]
     assert ended.stacks == {1: 200, 2: 200, 3: 200, 4: 200}
-    assert pipe.engine.keep_button and pipe.engine.last_button == 1
+    assert pipe.engine.seating.keep_button and pipe.engine.seating.last_button == 1
 
 
 def test_no_hole_card_in_the_table_events_json_before_showdown():

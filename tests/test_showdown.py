@@ -3,7 +3,7 @@ chip, the show order and the all-in prompt, an award against the cards is flagge
 
 from __future__ import annotations
 
-from dealerbox.engine.showdown import clockwise_from, odd_chip_seat, pot_winners, show_order
+from dealerbox.engine.cards.showdown import clockwise_from, odd_chip_seat, pot_winners, show_order
 from dealerbox.engine.variants import VARIANTS, evaluate
 
 from .test_engine_cards import FLOP, HANDS, RIVER, TURN, Table, play_clean_hand

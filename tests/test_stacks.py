@@ -212,7 +212,7 @@ def test_a_partial_bet_zone_read_stays_held_and_followed_once_the_hand_has_ended
         if "HandEnded" in kinds:   # the input that ends the hand still moves the question to the emptied zone
             ended_question = pipe.engine.snapshot().question
     assert ended_question is not None and ended_question.text.endswith("Is the amount 0?")
-    assert pipe.engine.hand.phase == "ended" and pipe.engine.stacks.held_seats() == {5}
+    assert pipe.engine.play.hand.phase == "ended" and pipe.engine.stacks.held_seats() == {5}
     state = pipe.engine.snapshot()
     assert state.question == ended_question   # nothing after the hand asks again
     pipe.feed(Input(ev.DealerInput(99.0, "answer", ref=state.question.id, choice="confirm")))

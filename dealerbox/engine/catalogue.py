@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ..rulebook import OUTCOMES as OUTCOMES, SEVERITIES as SEVERITIES   # the vocabulary lives below the engine and the tournament rulings
-from .tournament_rows import TOURNAMENT_ROWS
+from .tournament.rows import TOURNAMENT_ROWS
 
 
 @dataclass(frozen=True, slots=True)

@@ -1,139 +1,143 @@
-"""The dealer's taps on the terminal (seat, leave, check, misdeal, exposed, award...). A part of
-:class:`engine.table.Engine`.
+"""The dealer's taps on the terminal (seat, leave, check, misdeal, exposed, award, sign-in...): each routed to
+the part that owns what it changes. :class:`DealerTaps` owns who is signed in and the findings acknowledged.
 """
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
+from ..config import Config
 from . import events as te
 from . import inputs as ev
-from .misdeal import Ruling, after_action
-from .showdown import pot_winners
-from .tournament_moves import MOVE_ACTIONS, follow as follow_floor_move
+from .betting import TableBetting
+from .cards.flow import CardFlow
+from .cards.misdeal import after_action
+from .hand_flow import HandFlow
+from .play import Play
+from .referee import Referee
+from .seating import Seating
+from .stacks import StackReads
+from .tournament.moves import MOVE_ACTIONS, FloorMoves
+
+if TYPE_CHECKING:
+    from .tournament.table import TournamentTable
 
 
 class DealerTaps:
-    """Mixed into :class:`engine.table.Engine`."""
+    """A dealer's tap for the hand in ``play``: seats to ``seating`` and ``betting``, cards to ``cards``, the hand
+    to ``hands``, the stack question to ``stacks``, the floor's moves to ``moves``, a tournament table's taps to
+    ``tournament`` first."""
 
-    # --- dealer taps ------------------------------------------------------------------------------------------
-    def _dealer(self, e: ev.DealerInput) -> list[te.TableEvent]:
-        t, h = e.t, self.hand
+    def __init__(self, config: Config, play: Play, referee: Referee, seating: Seating, betting: TableBetting,
+                 stacks: StackReads, hands: HandFlow, cards: CardFlow, moves: FloorMoves,
+                 tournament: TournamentTable | None) -> None:
+        self.config = config
+        self.play = play
+        self.referee = referee
+        self.seating = seating
+        self.betting = betting
+        self.stacks = stacks
+        self.hands = hands
+        self.cards = cards
+        self.moves = moves
+        self.tournament = tournament
+        self.acked: set[str] = set()
+        self.dealer: str | None = None           # who signed in on the terminal (sign-in/out)
+
+    def tap(self, e: ev.DealerInput) -> list[te.TableEvent]:
+        t, play = e.t, self.play
         a = e.action
-        if a in MOVE_ACTIONS:   # the floor's moves and the dealer's confirmations (engine/tournament_moves.py)
-            return follow_floor_move(self, e)
-        tournament = self._tournament_tap(e)   # None at a cash table and for taps a tournament reads as usual
-        if tournament is not None:
-            return tournament
+        if a in MOVE_ACTIONS:   # the floor's moves and the dealer's confirmations (engine/tournament/moves.py)
+            return self.moves.follow(e, self.tap)
+        tt = self.tournament
+        if tt is not None:
+            tournament = tt.tap(e, self.dealer)   # None for taps a tournament reads as usual
+            if tournament is not None:
+                return tournament
+        betting, referee = self.betting, self.referee
         if a == "sit" and e.seat is not None:
-            self.occupied.add(e.seat)
-            return self.betting.sit(t, e.seat, self._sit_amount(e))
+            self.seating.sit(e.seat)
+            return betting.sit(t, e.seat, self._sit_amount(e))
         if a == "leave" and e.seat is not None:
-            self.occupied.discard(e.seat)
-            if not self.occupied:
-                self.fresh_table, self.keep_button = True, False
-            owed = self._owed_on_leaving(t, e.seat)    # a tournament player still owing a rebuy (Tournaments 33)
-            return owed + (self.betting.leave(t, e.seat) if e.seat in self.betting.stacks else [])
+            self.seating.leave(e.seat)
+            owed = tt.entrants.owed_on_leaving(t, e.seat) if tt is not None else []   # a rebuy owed (Tournaments 33)
+            return owed + (betting.leave(t, e.seat) if e.seat in betting.stacks else [])
         if a == "rebuy" and e.seat is not None:
-            return self.betting.rebuy(t, e.seat, e.amount or 0)
+            return betting.rebuy(t, e.seat, e.amount or 0)
         if a == "floor-clock":
-            return self._floor_clock(e)   # the floor's tournament clock (engine/tournament_levels.py)
+            return []   # a cash table ignores the floor's clock (a tournament table's parts read it above)
         if a == "answer" and self.stacks.answer(e.ref, e.choice):
-            return self.stacks.judged(t, self.hand_no, self.findings)   # the stack question (engine/stacks.py)
+            return self.stacks.judged(t, play.hand_no, referee.findings)   # the stack question (engine/stacks.py)
         if a == "ack" and e.ref:
             self.acked.add(e.ref)
-            return [te.FindingAcknowledged(t, self.hand_no, e.ref, e.by)]
+            return [te.FindingAcknowledged(t, play.hand_no, e.ref, e.by)]
         if a in ("sign-in", "sign-out"):
             return self._sign(e)
         if a == "call-floor":
-            return [te.FloorCalled(t, self.hand_no, e.ref or "dealer")]
+            return [te.FloorCalled(t, play.hand_no, e.ref or "dealer")]
         if a == "award":
             return self._award_tap(e)
         if a == "wait-for-bb" and e.seat is not None:
-            return self._betting_events(self.betting.wait_for_bb(t, e.seat))
+            return referee.betting_events(betting.wait_for_bb(t, e.seat))
         if a == "back-in" and e.seat is not None:
-            return self._betting_events(self.betting.back_in(t, e.seat))
+            return referee.betting_events(betting.back_in(t, e.seat))
         if a == "sit-out" and e.seat is not None:
-            return self._betting_events(self.betting.sit_out(t, e.seat))
+            return referee.betting_events(betting.sit_out(t, e.seat))
         if a == "new-hand":
             out: list[te.TableEvent] = []
-            if self._running():
-                out += self._end_hand(t, "complete" if h.decided else "void")
-            return out + self._start_hand(t)
-        if not self._running():
+            h = play.hand
+            if h is not None and h.phase != "ended":
+                out += self.hands.end(t, "complete" if h.decided else "void")
+            return out + self.hands.start(t)
+        running = play.running_hand()
+        if running is None:
             return []
+        hb = running[1]
         if a == "check":
-            seat = e.seat if e.seat is not None else self.hb.to_act
-            return self._betting_events(self.hb.check(t, seat))
+            seat = e.seat if e.seat is not None else hb.to_act
+            return referee.betting_events(hb.check(t, seat))
         if a == "misdeal":
-            if self._window():
-                return self._end_hand(t, "misdeal")
-            return self._rulings(t, after_action("misdeal", "the dealer called a misdeal"))
+            if play.window():
+                return self.hands.end(t, "misdeal")
+            return referee.rule(t, after_action("misdeal", "the dealer called a misdeal"))
         if a == "exposed":
-            return self._exposed(e)
+            return self.cards.exposed(e)
         if a == "muck-unshown" and e.seat is not None:
-            return self._unshown(t, e.seat)
+            return self.hands.unshown(t, e.seat)
         if a == "declare-raise":
-            return self._betting_events(self.hb.declare_raise(t, e.seat))
+            return referee.betting_events(hb.declare_raise(t, e.seat))  # type: ignore[arg-type]  # a tap without a seat is passed on as before; the betting's to judge
         if a == "answer":
-            return self._betting_events(self.hb.answer(t, e.ref, e.choice))
+            return referee.betting_events(hb.answer(t, e.ref, e.choice))
         return []
+
+    def _sit_amount(self, e: ev.DealerInput) -> int:
+        """A player sits: with the tournament's starting stack at a tournament table, else the buy-in, unless the
+        tap names the stack (a player moved in from another table brings theirs)."""
+        if e.amount:
+            return e.amount
+        tt = self.tournament
+        if tt is not None and tt.event is not None:
+            return tt.event.starting_stack
+        return self.config.game.buy_in
 
     def _sign(self, e: ev.DealerInput) -> list[te.TableEvent]:
         """Who deals from now on: a sign-in replaces the dealer on duty (signing them out), a sign-out leaves
         nobody. The terminal checked the PIN or badge before submitting; ``by`` is the dealer's id only."""
         out: list[te.TableEvent] = []
+        hand_no = self.play.hand_no
         if self.dealer is not None and (e.action == "sign-out" or e.by != self.dealer):
-            out.append(te.DealerSignedOut(e.t, self.hand_no, self.dealer))
+            out.append(te.DealerSignedOut(e.t, hand_no, self.dealer))
             self.dealer = None
         if e.action == "sign-in" and e.by and self.dealer is None:
             self.dealer = e.by
-            out.append(te.DealerSignedIn(e.t, self.hand_no, e.by, e.ref or "pin"))
+            out.append(te.DealerSignedIn(e.t, hand_no, e.by, e.ref or "pin"))
         return out
 
-    def _exposed(self, e: ev.DealerInput) -> list[te.TableEvent]:
-        h, t = self.hand, e.t
-        uid = None
-        if e.card:
-            uid = next((u for u, tag in self.ledger.tags.items() if tag.card == e.card and
-                        (tag.back == h.back or h.back is None) and self.ledger.where.get(u) != "shoe"), None) \
-                or next((u for u, tag in self.ledger.tags.items() if tag.card == e.card), None)
-            if uid is None:
-                deck = next((d for d in self.registry.decks if d.deck_id == h.deck_id), None)
-                try:
-                    uid = deck.uid_of(e.card) if deck else None
-                except KeyError:
-                    uid = None
-        else:
-            uid = h.last_dealt
-        if uid is None:
-            return []
-        card = e.card or self.ledger.card(uid)
-        was_face_up = h.provisional_boxed is not None and h.provisional_boxed[0] == uid
-        h.provisional_boxed = None
-        seat = h.deal.seat_of(uid)
-        out: list[te.TableEvent] = []
-        if not was_face_up:
-            out += self._info(t, "irregularity.12", f"{card} was flashed by the dealer: it counts as exposed.",
-                              (seat,) if seat else (), (card,))
-        if h.deal.finished and seat is not None:
-            return out
-        return out + self._rulings(t, h.deal.expose(uid, card, seat, self._window()))
-
-    def _unshown(self, t: float, seat: int) -> list[te.TableEvent]:
-        h = self.hand
-        if h is None or not h.decided or seat in h.unshown:
-            return []
-        h.unshown.add(seat)
-        was = [i for i, w in enumerate(h.winners) if seat in w]
-        if not was:
-            return []
-        h.ranks.pop(seat, None)
-        h.winners = pot_winners(h.pots, h.ranks)
-        return self._rulings(t, [Ruling("showdown.1", "continues", f"Seat {seat} threw its hand away unshown: it "
-                             f"cannot win any part of the pot; {self._winners_text(h)}.", (seat,))])
-
     def _award_tap(self, e: ev.DealerInput) -> list[te.TableEvent]:
-        h = self.hand if self.hand is not None and self.hand.decided else self.last_hand
-        if self._running() and h is not self.hand:
+        play = self.play
+        current = play.hand
+        h = current if current is not None and current.decided else play.last_hand
+        if play.running() and h is not current:
             return []   # the hand under way is not decided: the last hand's winners say nothing about this tap
         if h is None or not h.winners:
             return []
@@ -154,8 +158,7 @@ class DealerTaps:
         if not fits or named in fits or not fits[0]:
             return []
         right = fits[0]
-        t = e.t
-        return [self.findings.raise_(t, h.number, "showdown.3", severity="floor", outcome="continues",
-                                     ruling=f"Pot {index} is being awarded to seat(s) {', '.join(map(str, e.seats))}; "
-                                            f"the cards give it to seat(s) {', '.join(map(str, right))}.",
-                                     seats=tuple(sorted(set(e.seats) | set(right))))]
+        return [self.referee.findings.raise_(
+            e.t, h.number, "showdown.3", severity="floor", outcome="continues",
+            ruling=f"Pot {index} is being awarded to seat(s) {', '.join(map(str, e.seats))}; the cards give it "
+                   f"to seat(s) {', '.join(map(str, right))}.", seats=tuple(sorted(set(e.seats) | set(right))))]

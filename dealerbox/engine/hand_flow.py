@@ -1,73 +1,120 @@
-"""The hand moving on by itself: the deck in use at the start, the end of a betting round, everyone folded,
-the showdown and its order. A part of :class:`engine.table.Engine`.
+"""The hand moving on: a hand started and ended (the button, the seats dealt in, the deck, the award), the end
+of a betting round, everyone folded, the showdown and its order, a hand thrown away unshown. :class:`HandFlow`
+is the only part that starts and ends a hand in :class:`engine.play.Play`.
 """
 
 from __future__ import annotations
 
-from collections import Counter
-from operator import attrgetter
+from typing import TYPE_CHECKING
 
+from ..config import Config
 from . import events as te
-from .hand import Hand
-from .misdeal import Ruling
-from .showdown import odd_chip_seat, pot_winners, show_order
-from .variants import evaluate
+from .betting import HandBetting, TableBetting
+from .cards.deck import DeckInUse
+from .cards.hand import Hand
+from .cards.ledger import CardLedger
+from .cards.misdeal import Ruling
+from .cards.showdown import clockwise_from, odd_chip_seat, pot_winners, show_order
+from .chip_trail import ChipTrail
+from .play import Play
+from .referee import Referee
+from .seating import Seating
+from .tournament.moves import FloorMoves
+from .variants import Variant, evaluate
 
-
-DECK_OF = attrgetter("deck_id", "back")   # a card tag's deck and back
+if TYPE_CHECKING:   # the type only: a cash table never loads the tournament parts' rulings
+    from .tournament.table import TournamentTable
 
 
 class HandFlow:
-    """Mixed into :class:`engine.table.Engine`."""
+    """Starts and ends the hand in ``play``; reads the cards (``ledger``), the deck, the seats and the
+    betting it is handed; a tournament table's parts (``tournament``) add their rows at the start and end."""
 
-    def _deck_at_start(self, t: float, order: tuple[int, ...]) -> list[te.TableEvent]:
-        """The deck in use is the one the shoe holds; a change and a short deck are reported here."""
-        out: list[te.TableEvent] = []
-        tags = self.ledger.tags   # the tags in the shoe (in_zone("shoe")), read once: rulings below move no card
-        shoe = [tags[uid] for uid, zone in self.ledger.where.items() if zone == "shoe"]
-        keys = list(map(DECK_OF, shoe))
-        # (deck, back) -> cards, in the order first seen; one deck in the shoe (most hands) needs no Counter
-        counts = {keys[0]: len(keys)} if keys and keys.count(keys[0]) == len(keys) else Counter(keys)
-        self.shoe_loaded.update(deck_id for (deck_id, _), n in counts.items() if n >= 40)
-        if counts:
-            deck_id, back = max(counts, key=lambda k: counts[k])
-            if deck_id != self.deck_id:
-                if self.deck_id is not None and self._tournament_table():
-                    out += self._tournament_deck_changed(t, deck_id)   # Tournaments 28 replaces Procedures 21
-                elif self.deck_id is not None and self.hands_with_deck < self.deck_round:
-                    out += self._rulings(t, [Ruling("procedures.21", "continues", f"Deck {self.deck_id} was changed "
-                                         f"after {self.hands_with_deck} hands, before a full round of "
-                                         f"{self.deck_round}; allowed only if it was damaged.")])
-                self.deck_id, self.back = deck_id, back
-                self.hands_with_deck, self.deck_round = 0, len(order)
-                out.append(te.DeckChanged(t, self.hand_no, deck_id, back))
-            for tag in shoe if len(counts) > 1 else ():   # one (deck, back) in the shoe: no other back there
-                if tag.back != back and tag.uid not in self.reported:
-                    self.reported.add(tag.uid)
-                    out += self._rulings(t, [Ruling("irregularity.3", "continues", f"A card with a {tag.back} back "
-                                         f"(deck {tag.deck_id}) is in the stub: the action stands; take it out.")])
-        if self.deck_id in self.shoe_loaded:
-            deck = next((d for d in self.registry.decks if d.deck_id == self.deck_id), None)
-            if deck is not None:
-                where, reported = self.ledger.where, self.reported
-                missing = [u for u, c in deck.cards.items() if where.get(u) != "shoe" and c[0] != "X"
-                           and u not in reported]   # most cards are in the shoe: that test first
-                if missing:
-                    self.reported.update(missing)
-                    out += self._info(t, "irregularity.10", f"Deck {self.deck_id} is short {len(missing)} card(s): "
-                                      "the hand stands; replace the deck when convenient.",
-                                      cards=tuple(deck.cards[u] for u in missing))
-        self.hands_with_deck += 1
+    def __init__(self, config: Config, variant: Variant, play: Play, seating: Seating, betting: TableBetting,
+                 ledger: CardLedger, deck: DeckInUse, referee: Referee, trail: ChipTrail, moves: FloorMoves,
+                 tournament: TournamentTable | None, all_in_prompts: bool) -> None:
+        self.config = config
+        self.variant = variant
+        self.play = play
+        self.seating = seating
+        self.betting = betting
+        self.ledger = ledger
+        self.deck = deck
+        self.referee = referee
+        self.trail = trail
+        self.moves = moves
+        self.tournament = tournament
+        self.all_in_prompts = all_in_prompts     # tournament.34 raised here: known once, the config is frozen
+
+    # --- a hand starts and ends ------------------------------------------------------------------------------
+    def start(self, t: float) -> list[te.TableEvent]:
+        tt, play, seating, betting = self.tournament, self.play, self.seating, self.betting
+        out: list[te.TableEvent] = tt.before_deal(t) if tt is not None else []
+        if tt is not None and self.config.is_tournament:
+            out += tt.hand_start(t)
+        drawn = tt.drawn_button() if tt is not None else None
+        button = seating.expected_button(seating.entitled(), drawn) or (seating.puck or 1)
+        hand_no = play.hand_no = (play.hand_no or play.hands_before) + 1
+        # A table filled afresh has no "new player between the blinds" (Blinds 7): everyone with chips plays.
+        order = tuple(betting.entitled(button, seating.occupied))
+        if seating.fresh_table:
+            away = betting.waiting_for_bb | betting.sitting_out   # their choice, made before the deal
+            order = tuple(clockwise_from(button, set(order) | (set(seating.entitled()) - away), seating.seats))
+        out += self.deck.at_start(t, hand_no, order)
+        h = play.hand = Hand(hand_no, button, order, self.variant, self.deck.deck_id, self.deck.back)
+        hb = play.hb = betting.start_hand(t, hand_no, button, order)
+        h.blinds = dict(betting.blinds_for(button, order)) if len(order) >= 2 else {}
+        seating.hand_started(button)
+        out.append(te.HandStarted(t, hand_no, button, order, self.variant.key, h.blinds))
+        out += hb.opening_events
+        out += self.moves.dealt(t, order)   # players the floor moved in are dealt in at once (Tournaments 15)
+        if tt is not None:
+            out += tt.at_start(t)
         return out
 
+    def end(self, t: float, outcome: str) -> list[te.TableEvent]:
+        h, hb = self.play.hand, self.play.hb
+        assert h is not None and hb is not None
+        out: list[te.TableEvent] = []
+        pots: tuple[te.Pot, ...] = ()
+        if outcome in ("misdeal", "void"):
+            out += self.referee.betting_events(hb.refund(t, outcome))
+            stacks = dict(self.betting.stacks)
+            self.seating.keep_button = True
+        else:
+            winners = [w if w else tuple(e for e in p[1] if hb.in_hand(e))
+                       for w, p in zip(h.winners, h.pots, strict=False)]
+            settled, stacks = hb.settle(t, winners)
+            pots = tuple(settled)
+            for i, pot in enumerate(pots):
+                out.append(te.PotAwarded(t, h.number, i, pot))
+            h.winners = [p.winners for p in pots] or h.winners
+        h.phase = "ended"
+        self.trail.hand_ended()
+        board = tuple(self.ledger.card(u) for u in h.board)
+        out.append(te.HandEnded(t, h.number, outcome, pots, dict(stacks), board))
+        if outcome == "complete" and self.config.is_tournament and self.tournament is not None:
+            out += self.tournament.eliminations(t, stacks)   # Tournaments 35 (engine/tournament/seats.py)
+        self.play.last_hand = h
+        return out
+
+    def misdealt_cards_out(self) -> bool:
+        """A misdealt or void hand's cards are still on the felt: no new hand until they are gathered."""
+        last = self.play.last_hand
+        return last is not None and self.seating.keep_button and any(
+            self.ledger.where.get(u, "").startswith("seat") for u in last.dealt)
+
+    def all_back(self, h: Hand) -> bool:
+        uids = [u for seat in h.order for u in h.deal.held[seat]] + h.board
+        return all(self.ledger.where.get(u) in ("shoe", "off") for u in uids)
+
     # --- the hand moving on by itself --------------------------------------------------------------------------
-    def _progress(self, t: float) -> list[te.TableEvent]:
-        h = self.hand
-        if h is None or h.phase in ("ended", "showdown"):
+    def progress(self, t: float) -> list[te.TableEvent]:
+        h, hb = self.play.hand, self.play.hb
+        if h is None or hb is None or h.phase in ("ended", "showdown"):
             return []
         if h.deal.first_uid is None and h.voluntary_actions == 0:
             return []
-        hb = self.hb
         live_seats = hb.live
         # Asked after most inputs, so the contenders list is built only when needed: hb.live lies within h.order,
         # and with no folded or dead seat among two or more of them, nobody has won by the others folding.
@@ -76,62 +123,84 @@ class HandFlow:
                 or (h.dead and not live_seats.isdisjoint(h.dead))):
             live = h.contenders(live_seats)
             if len(live) <= 1:
-                return self._decide(t, live)
+                return self.decide(t, live)
         # the round still open (hb.round_complete, spelt out: hb.to_act is someone exactly when seats are pending,
         # the hand is not settled and two or more are live)
         if hb.held or hb.motions or (hb.round.pending and not hb.settled and len(live_seats) > 1):
             return []
         if len(h.board) == 5 and h.street == "river":
-            return self._showdown(t, live if live is not None else h.contenders(live_seats))
+            return self.showdown(t, live if live is not None else h.contenders(live_seats))
         out: list[te.TableEvent] = []
         if h.all_in_prompted or not h.deal.finished or not self.all_in_prompts:
             return out   # no all-in prompt to give (never at a cash table): every input until the next card asks
         if live is None:
             live = h.contenders(live_seats)
-        able = [s for s in live if not self.hb.all_in(s)]
+        able = [s for s in live if not hb.all_in(s)]
         if len(able) <= 1 and len(able) < len(live):
             h.all_in_prompted = True
-            out += self._info(t, "tournament.34", "A player is all in and the betting is complete: all hands face up "
-                              "now, then run the board.", tuple(live))
+            out += self.referee.info(t, "tournament.34", "A player is all in and the betting is complete: all hands "
+                                     "face up now, then run the board.", tuple(live))
         return out
 
-    def _winners_text(self, h: Hand) -> str:
-        parts = []
-        for i, w in enumerate(h.winners):
-            name = "main pot" if i == 0 else f"side pot {i}"
-            parts.append(f"{name} to seat {' and '.join(map(str, w))}" if w else f"{name}: no hand shown")
-        return "; ".join(parts)
-
-    def _decide(self, t: float, live: list[int]) -> list[te.TableEvent]:
+    def decide(self, t: float, live: list[int]) -> list[te.TableEvent]:
         """Everyone else folded: the last hand wins every pot it is eligible for, unshown."""
-        h = self.hand
+        h, hb = self._hand()
         h.phase = "showdown"
-        h.pots = [(p.amount, tuple(p.eligible)) for p in self.hb.pots()]
+        h.pots = [(p.amount, tuple(p.eligible)) for p in hb.pots()]
         h.winners = [tuple(s for s in live if s in elig) for _, elig in h.pots]
         return []
 
-    def _showdown(self, t: float, live: list[int]) -> list[te.TableEvent]:
-        h = self.hand
+    def showdown(self, t: float, live: list[int]) -> list[te.TableEvent]:
+        h, hb = self._hand()
         h.phase = "showdown"
-        board = tuple(self.ledger.card(u) for u in h.board)
+        card = self.ledger.card
+        board = tuple(card(u) for u in h.board)
         for seat in live:
-            h.ranks[seat] = evaluate(self.variant, tuple(self.ledger.card(u) for u in h.hole(seat)), board)
-        h.pots = [(p.amount, tuple(p.eligible)) for p in self.hb.pots()]
-        h.winners = pot_winners(h.pots, h.ranks)
-        order = show_order(live, self.hb.last_aggressor, h.button, self.seats)
+            h.award.ranks[seat] = evaluate(self.variant, tuple(card(u) for u in h.hole(seat)), board)
+        h.pots = [(p.amount, tuple(p.eligible)) for p in hb.pots()]
+        h.winners = pot_winners(h.pots, h.award.ranks)
+        seats = self.seating.seats
+        order = show_order(live, hb.last_aggressor, h.button, seats)
         out: list[te.TableEvent] = []
         for seat in order:
-            out.append(te.HandShown(t, h.number, seat, tuple(self.ledger.card(u) for u in h.hole(seat)),
-                                    h.ranks[seat][1]))
-        first = "the last player to bet or raise" if self.hb.last_aggressor in order else "the first player to act"
-        out += self._info(t, "showdown.7", f"Show in this order: seat {', '.join(map(str, order))} ({first} first).",
-                          tuple(order))
-        out += self._info(t, "showdown.2", f"Cards speak: {self._winners_text(h)}.",
-                          tuple(sorted({w for ws in h.winners for w in ws})))
-        for i, (w, (amount, _)) in enumerate(zip(h.winners, h.pots)):
+            out.append(te.HandShown(t, h.number, seat, tuple(card(u) for u in h.hole(seat)), h.award.ranks[seat][1]))
+        info = self.referee.info
+        first = "the last player to bet or raise" if hb.last_aggressor in order else "the first player to act"
+        out += info(t, "showdown.7", f"Show in this order: seat {', '.join(map(str, order))} ({first} first).",
+                    tuple(order))
+        out += info(t, "showdown.2", f"Cards speak: {winners_text(h)}.",
+                    tuple(sorted({w for ws in h.winners for w in ws})))
+        for i, (w, (amount, _)) in enumerate(zip(h.winners, h.pots, strict=False)):
             if len(w) > 1:
-                odd = odd_chip_seat(w, h.button, self.seats)
-                out += self._info(t, "ties.5a", f"{'Main pot' if i == 0 else f'Side pot {i}'} of {amount} is split "
-                                  f"between seats {' and '.join(map(str, w))}; any odd chip goes to seat {odd}, the "
-                                  "first clockwise from the button (side pots split separately).", w)
+                odd = odd_chip_seat(w, h.button, seats)
+                out += info(t, "ties.5a", f"{'Main pot' if i == 0 else f'Side pot {i}'} of {amount} is split "
+                            f"between seats {' and '.join(map(str, w))}; any odd chip goes to seat {odd}, the "
+                            "first clockwise from the button (side pots split separately).", w)
         return out
+
+    def unshown(self, t: float, seat: int) -> list[te.TableEvent]:
+        """A decided hand thrown away unshown (a tap, or its cards to the muck): it wins no part of a pot."""
+        h = self.play.hand
+        if h is None or not h.decided or seat in h.award.unshown:
+            return []
+        h.award.unshown.add(seat)
+        was = [i for i, w in enumerate(h.winners) if seat in w]
+        if not was:
+            return []
+        h.award.ranks.pop(seat, None)
+        h.winners = pot_winners(h.pots, h.award.ranks)
+        return self.referee.rule(t, [Ruling("showdown.1", "continues", f"Seat {seat} threw its hand away unshown: "
+                                            f"it cannot win any part of the pot; {winners_text(h)}.", (seat,))])
+
+    def _hand(self) -> tuple[Hand, HandBetting]:
+        h, hb = self.play.hand, self.play.hb
+        assert h is not None and hb is not None, "asked with no hand under way"
+        return h, hb
+
+
+def winners_text(h: Hand) -> str:
+    parts = []
+    for i, w in enumerate(h.winners):
+        name = "main pot" if i == 0 else f"side pot {i}"
+        parts.append(f"{name} to seat {' and '.join(map(str, w))}" if w else f"{name}: no hand shown")
+    return "; ".join(parts)

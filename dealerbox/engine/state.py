@@ -128,5 +128,5 @@ class TableState:
     question: QuestionView | None = None  # an open question to the dealer; the hand waits for its answer
     dealer: str | None = None             # the dealer signed in (an id, never a PIN), None when nobody is
     tournament: TournamentView | None = None   # a tournament table's clock and event; None at a cash table
-    instruction: InstructionView | None = None  # the floor's open move/break/redraw (engine/tournament_moves.py)
-    race: RaceView | None = None          # a chip race open between hands (engine/tournament_chips.py)
+    instruction: InstructionView | None = None  # the floor's open move/break/redraw (engine/tournament/moves.py)
+    race: RaceView | None = None          # a chip race open between hands (engine/tournament/chips.py)

@@ -78,7 +78,7 @@ def test_a_wrong_pin_or_unknown_dealer_is_refused_alike_and_five_in_a_row_lock_t
 def test_a_badge_over_a_zone_signs_its_dealer_in_and_another_dealer_takes_over(pin_hash, tmp_path):
     pipe = Pipeline(_with_dealers(link_config(tmp_path, 1883), pin_hash), demo_registry())
     shown = pipe.engine.apply(ZoneEntered(1.0, "seat1", MarkerTag(BADGE, "badge")))
-    assert shown == [te.BadgeShown(1.0, pipe.engine.hand_no, "seat1", BADGE)]
+    assert shown == [te.BadgeShown(1.0, pipe.engine.play.hand_no, "seat1", BADGE)]
     desk = SignInDesk(pipe.config, Clock())
     tap = desk.badge(shown[0].uid)
     assert (tap.action, tap.by, tap.ref) == ("sign-in", "D17", "badge")

@@ -85,17 +85,18 @@ def test_the_clock_follows_the_floor_and_a_payload_it_cannot_follow_is_counted()
     compiled = compile_file(FOLDER / "t06_level_prompt_ok.scn")
     pipe = Pipeline.from_header(compiled.header)
     engine = pipe.engine
+    levels = engine.tournament_table.levels     # the level clock is the tournament table's part
     for record in compiled.records:
         pipe.feed(record)
-        if engine.clock is not None:
+        if levels.clock is not None:
             break           # the first deal started the table's own clock
     assert engine.snapshot().tournament.level == 1
     from dealerbox.engine.inputs import DealerInput
-    t = engine.clock.since + 1.0
+    t = levels.clock.since + 1.0
     bad = engine.apply(DealerInput(t, "floor-clock", detail='{"level": 9, "left": 10, "running": true}'))
-    assert not [e for e in bad if e.kind == "LevelStarted"] and engine.floor_clock_refused == 1
+    assert not [e for e in bad if e.kind == "LevelStarted"] and levels.floor_clock_refused == 1
     garbage = engine.apply(DealerInput(t, "floor-clock", detail="not json"))
-    assert garbage == [] and engine.floor_clock_refused == 2 and engine.snapshot().tournament.level == 1
+    assert garbage == [] and levels.floor_clock_refused == 2 and engine.snapshot().tournament.level == 1
     payload = {"kind": "clock", "level": 3, "left": 30.0, "running": False, "is_break": False, "players_left": 5}
     out = [e.to_dict() for e in engine.apply(DealerInput(t, "floor-clock", detail=json.dumps(payload)))]
     assert [e["level"] for e in out if e["event"] == "LevelStarted"] == [3]

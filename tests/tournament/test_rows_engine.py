@@ -86,7 +86,7 @@ def test_the_race_award_names_the_seat_left_without_chips_first_and_moves_stacks
     assert award[0].ruling == "Race: one 25 each to seat 3 (7h)" and award[1].seats == (3,)
     assert not [e for e in events if e.kind in ("StackChanged", "HandStarted")]     # shown, not yet confirmed
     pipe, events = play(RACE.replace("{seat3}", shown_only) + "chip-race\n")
-    assert pipe.engine.race is None and not [e for e in events if e.kind == "HandStarted"]
+    assert pipe.engine.tournament_table.chips.race is None and not [e for e in events if e.kind == "HandStarted"]
     raced = {e.seat: (e.stack, e.reason) for e in events if e.kind == "StackChanged"}
     assert raced == {1: (4985, "race"), 3: (25, "race")}      # 15 in 5s gone; 10 in 5s for a 25
 
@@ -133,14 +133,14 @@ def test_a_new_deck_after_a_new_dealer_signs_in_is_allowed_and_without_one_it_is
 
 def test_a_clock_payload_that_does_not_read_is_counted_and_changes_nothing():
     pipe, events = play('tap floor-clock detail {"level":3\ntap floor-clock detail [2]\nblinds\n')
-    assert pipe.engine.floor_clock_refused == 2 and pipe.engine._tournament_level() == 1
+    assert pipe.engine.tournament_table.levels.floor_clock_refused == 2 and pipe.engine.tournament_table.levels.level() == 1
     assert not found(events, "tournament.8a")
 
 
 def test_a_race_never_run_ends_with_the_next_deal_and_a_raced_off_chip_then_does_not_play():
     pipe, events = play('tap floor-clock detail {"level":2,"left":1200,"running":true,"players_left":30}\n'
                         "chips 50 -> bet1\nchips 100 -> bet3\ndeal hole cards\nchips 100 5 -> bet5\nwait 1s\nheartbeat\n")
-    assert pipe.engine.race is None
+    assert pipe.engine.tournament_table.chips.race is None
     assert [f.outcome for f in found(events, "tournament.8a")] == ["continues", "wager-corrected"]
 
 

@@ -20,34 +20,19 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Protocol
+from collections.abc import Callable
 
-from ..tournament.seating import TableSeats, balance_flags, player_to_send, seat_for_arrival
-from . import events as te
-from .catalogue import raised_at
-from .inputs import DealerInput
-from .misdeal import Ruling
-from .state import InstructionView
+from ...tournament.seating import TableSeats, balance_flags, player_to_send, seat_for_arrival
+from .. import events as te
+from ..catalogue import raised_at
+from ..inputs import DealerInput
+from ..cards.misdeal import Ruling
+from ..state import InstructionView
+from ..referee import Referee
+from ..seating import Seating
+from ...config import Config
+from ..betting import TableBetting
 
-if TYPE_CHECKING:
-    from ..config import Config
-    from .betting import TableBetting
-
-
-class MovingTable(Protocol):
-    """What the floor's moves read and change of the engine (engine.table.Engine is one); a protocol, so
-    this module does not import the engine that calls it."""
-    config: Config
-    betting: TableBetting
-    moves: TableMoves
-    occupied: set[int]
-    seats: int
-    puck: int | None
-    last_button: int | None
-
-    def _dealer(self, e: DealerInput) -> list[te.TableEvent]: ...
-
-    def _rulings(self, t: float, rulings: list[Ruling]) -> list[te.TableEvent]: ...
 
 MOVE_ACTIONS = frozenset({"floor-instruction", "moved-out", "moved-in"})
 INSTRUCTIONS = ("move", "break", "redraw")
@@ -140,34 +125,67 @@ class TableMoves:
 Raise = tuple[str, str, str, str, tuple[int, ...]]   # rule, severity, outcome, ruling, seats
 
 
-def follow(engine: MovingTable, e: DealerInput) -> list[te.TableEvent]:
-    """The engine's answer to a ``floor-instruction``, ``moved-out`` or ``moved-in`` input."""
-    moves: TableMoves = engine.moves
-    if e.action == "floor-instruction":
-        return _raise(engine, e.t, _instructed(moves, e.detail, engine))
-    if e.seat is None:
-        return []
-    if e.action == "moved-out":
-        said: list[Raise] = []
-        if moves.instruction and e.seat not in moves.send and moves.send:
-            said.append(("tournament.14a", "dealer", "continues",
-                         f"Seat {e.seat} moved out, but the floor's plan {moves.plan} sends seat(s) "
-                         f"{', '.join(map(str, sorted(moves.send)))}: call the floor.", (e.seat,)))
-        moves.send.pop(e.seat, None)
-        out = engine._dealer(DealerInput(e.t, "leave", seat=e.seat)) if e.seat in engine.occupied else []
-        moves.close_if_done(engine.occupied)
-        return out + _raise(engine, e.t, said)
-    # moved-in: seated at once, not a new player waiting for the button to pass (Tournaments 15)
-    said = _unassigned(moves, e.seat)
-    if moves.broken:   # the floor reopened a broken table: it is a table again
-        moves.broken = moves.breaking = False
-    out = engine._dealer(DealerInput(e.t, "sit", seat=e.seat, amount=e.amount))
-    engine.betting.new_players.discard(e.seat)
-    engine.betting.owes.pop(e.seat, None)
-    moves.moved_in.add(e.seat)
-    moves.receive.pop(e.seat, None)
-    moves.close_if_done(engine.occupied)
-    return out + _raise(engine, e.t, said)
+Tap = Callable[[DealerInput], list[te.TableEvent]]
+
+
+class FloorMoves:
+    """The floor's moves at this table, kept in ``moves``: a player moved out leaves and one moved in sits (by
+    the ``tap`` handed to :meth:`follow`), seats read from ``seating``; cash tables raise nothing of it."""
+
+    def __init__(self, config: Config, moves: TableMoves, seating: Seating, betting: TableBetting,
+                 referee: Referee) -> None:
+        self.config = config
+        self.moves = moves
+        self.seating = seating
+        self.betting = betting
+        self.referee = referee
+
+    def follow(self, e: DealerInput, tap: Tap) -> list[te.TableEvent]:
+        """The engine's answer to a ``floor-instruction``, ``moved-out`` or ``moved-in`` input; ``tap`` seats and
+        unseats as the dealer's ``sit`` and ``leave`` taps do."""
+        moves, occupied = self.moves, self.seating.occupied
+        if e.action == "floor-instruction":
+            return self._raise(e.t, _instructed(moves, e.detail, self.seating))
+        if e.seat is None:
+            return []
+        if e.action == "moved-out":
+            said: list[Raise] = []
+            if moves.instruction and e.seat not in moves.send and moves.send:
+                said.append(("tournament.14a", "dealer", "continues",
+                             f"Seat {e.seat} moved out, but the floor's plan {moves.plan} sends seat(s) "
+                             f"{', '.join(map(str, sorted(moves.send)))}: call the floor.", (e.seat,)))
+            moves.send.pop(e.seat, None)
+            out = tap(DealerInput(e.t, "leave", seat=e.seat)) if e.seat in occupied else []
+            moves.close_if_done(self.seating.occupied)
+            return out + self._raise(e.t, said)
+        # moved-in: seated at once, not a new player waiting for the button to pass (Tournaments 15)
+        said = _unassigned(moves, e.seat)
+        if moves.broken:   # the floor reopened a broken table: it is a table again
+            moves.broken = moves.breaking = False
+        out = tap(DealerInput(e.t, "sit", seat=e.seat, amount=e.amount))
+        self.betting.new_players.discard(e.seat)
+        self.betting.owes.pop(e.seat, None)
+        moves.moved_in.add(e.seat)
+        moves.receive.pop(e.seat, None)
+        moves.close_if_done(self.seating.occupied)
+        return out + self._raise(e.t, said)
+
+    def dealt(self, t: float, order: tuple[int, ...]) -> list[te.TableEvent]:
+        """At the start of a hand: the players moved in since the last deal are dealt in (Tournaments 15)."""
+        moves = self.moves
+        moves.redraw = ""           # the floor redrew between hands: the new deal is at the new seats
+        if not moves.moved_in:
+            return []
+        from ...tournament.entrants import moved_in_deal   # the tournament package only where a player was moved in
+        arrived = {s for s in moves.moved_in if s in self.seating.occupied}
+        moves.moved_in.clear()
+        rulings = moved_in_deal(arrived, set(order))
+        return self._raise(t, [(r.rule, r.severity, r.outcome, r.ruling + ".", r.seats) for r in rulings])
+
+    def _raise(self, t: float, said: list[Raise]) -> list[te.TableEvent]:
+        if not raised_at("tournament.12", self.config.is_tournament):
+            return []             # a cash table follows no tournament instruction
+        return self.referee.rule(t, [_ruling(*r) for r in said])
 
 
 def _unassigned(moves: TableMoves, seat: int) -> list[Raise]:
@@ -182,20 +200,7 @@ def _unassigned(moves: TableMoves, seat: int) -> list[Raise]:
              f"seats the arrival at seat(s) {assigned}: call the floor.", (seat,))]
 
 
-def dealt(engine: MovingTable, t: float, order: tuple[int, ...]) -> list[te.TableEvent]:
-    """At the start of a hand: the players moved in since the last deal are dealt in (Tournaments 15)."""
-    moves: TableMoves = engine.moves
-    moves.redraw = ""           # the floor redrew between hands: the new deal is at the new seats
-    if not moves.moved_in:
-        return []
-    from ..tournament.entrants import moved_in_deal   # the tournament package only where a player was moved in
-    arrived = {s for s in moves.moved_in if s in engine.occupied}
-    moves.moved_in.clear()
-    rulings = moved_in_deal(arrived, set(order))
-    return _raise(engine, t, [(r.rule, r.severity, r.outcome, r.ruling + ".", r.seats) for r in rulings])
-
-
-def _instructed(moves: TableMoves, detail: str | None, engine: MovingTable) -> list[Raise]:
+def _instructed(moves: TableMoves, detail: str | None, seating: Seating) -> list[Raise]:
     inst = read_instruction(detail, moves.table)
     if inst is None:
         moves.refused += 1
@@ -209,7 +214,7 @@ def _instructed(moves: TableMoves, detail: str | None, engine: MovingTable) -> l
         left = inst.tables_left
         moves.redraw = f"Redraw for seats: the field is down to {left} table(s)" if left else "Redraw for seats"
         return [("tournament.17", "floor", "continues", moves.redraw + "; the floor runs the draw.", ())]
-    seats = TableSeats(moves.table, engine.seats, frozenset(engine.occupied), engine.puck or engine.last_button)
+    seats = TableSeats(moves.table, seating.seats, frozenset(seating.occupied), seating.puck or seating.last_button)
     moves.instruction, moves.rule = inst.instruction, inst.rule
     moves.send, moves.receive = {}, {}
     said: list[Raise] = []
@@ -220,7 +225,8 @@ def _instructed(moves: TableMoves, detail: str | None, engine: MovingTable) -> l
             seat = m.from_seat if m.from_seat is not None else player_to_send(seats)
             if seat is None:
                 continue
-            where = f"{m.to_table} seat {m.to_seat}" if m.to_seat is not None else f"{m.to_table} (the floor seats them)"
+            where = (f"{m.to_table} seat {m.to_seat}" if m.to_seat is not None
+                     else f"{m.to_table} (the floor seats them)")
             moves.send[seat] = where
             lines.append(f"Seat {seat} to {where}")
         elif m.to_table == moves.table:
@@ -252,12 +258,6 @@ def _instructed(moves: TableMoves, detail: str | None, engine: MovingTable) -> l
                      "Tap Moved in when they sit.", (seat,)))
     moves.text = "Balancing: move players" if moves.send else "Balancing: players arrive"
     return said
-
-
-def _raise(engine: MovingTable, t: float, said: list[Raise]) -> list[te.TableEvent]:
-    if not raised_at("tournament.12", engine.config.is_tournament):
-        return []             # a cash table follows no tournament instruction
-    return engine._rulings(t, [_ruling(*r) for r in said])
 
 
 def _ruling(rule: str, severity: str, outcome: str, text: str, seats: tuple[int, ...]) -> Ruling:

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..tags import CardTag
+from ...tags import CardTag
 
 OFF_TABLE = "off"
 # A card that left a zone and reached no antenna within this many seconds fell off the table.

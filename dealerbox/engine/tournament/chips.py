@@ -1,6 +1,6 @@
 """Chips at a tournament table (Tournaments 24, 8a-8d): only the event's chip set plays; a chip coloured up
 stops playing after its last level; the chip race is read from the sensors and its awards guided on the
-screen. A part of :class:`engine.table.Engine`; the rulings are ``dealerbox.tournament.table`` and ``.chips``'.
+screen. The part :class:`TournamentChips` owns the race; the rulings are ``dealerbox.tournament.table`` and ``.chips``'.
 
 The race: when a level ends after which a chip colours up, the dealer is prompted (8a). Between hands each
 player's odd chips of that value go into their bet zone and the race cards are dealt face up into the seat
@@ -11,13 +11,22 @@ and then shows the awards (8c, 8d); the dealer carries them out and taps again t
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from ..tags import CardTag, ChipTag
-from . import events as te
-from .misdeal import Ruling as EngineRuling
-from .state import RaceView
-from .tournament_play_rules import engine_ruling
-from .zones import BET_OF, zone_seat
+from ...tags import CardTag, ChipTag
+from .. import events as te
+from ..cards.misdeal import Ruling as EngineRuling
+from ..state import RaceView
+from .play_rules import engine_ruling
+from ..zones import BET_OF, zone_seat
+from ..betting import TableBetting
+from ..chip_trail import ChipTrail
+from ..play import Play
+from ..referee import Referee
+from ...config import Config
+
+if TYPE_CHECKING:
+    from ...tournament.config import Tournament
 
 
 @dataclass
@@ -37,133 +46,146 @@ class RaceAtTable:
 
 
 class TournamentChips:
-    """Mixed into :class:`engine.table.Engine`."""
+    """The event's chips at the table: judged against the ``event`` as they enter (where each came from is the
+    ``trail``'s), the race opened when a level ends and guided to its award; stacks change in ``betting``."""
 
-    def _chips_init(self) -> None:
+    def __init__(self, config: Config, event: Tournament | None, play: Play, referee: Referee,
+                 betting: TableBetting, trail: ChipTrail) -> None:
+        self.config = config
+        self.event = event
+        self.play = play
+        self.referee = referee
+        self.betting = betting
+        self.trail = trail
         self.outside_chips: dict[str, tuple[int | None, str]] = {}   # chip that does not play -> (seat, rule)
         self.pot_ruled: set[tuple[int | None, str]] = set()   # (hand, rule) ruled for chips put in the pot
         self.race: RaceAtTable | None = None
 
     # --- chips that do not play (24, 8a) ------------------------------------------------------------------
-    def _tournament_chip_entered(self, t: float, zone: str, tag: ChipTag) -> list[te.TableEvent] | None:
+    def entered(self, t: float, zone: str, tag: ChipTag, level: int) -> list[te.TableEvent] | None:
         """A chip reaching a zone at a tournament table: a race chip, or one that does not play (a finding, and
         it never reaches the betting); None for a chip that plays."""
-        if self.tournament is None:
+        event = self.event
+        if event is None:
             return None
         uid = tag.uid
         seat = BET_OF[zone]
-        came = self.chip_from.get(uid)
+        came = self.trail.chip_from.get(uid)
         if uid in self.outside_chips and (seat is None or (came is not None and came[0] == "pot")):
             return []   # ruled out already, moving with the pot (gathered, pushed): it still does not play
         if seat is None:
             # straight into the pot during a hand (not gathered from a bet zone, not moving within the pot)
-            if zone != "pot" or not self._running() or (came is not None and came[0].startswith(("bet", "pot"))):
+            if zone != "pot" or not self.play.running() or (came is not None and came[0].startswith(("bet", "pot"))):
                 return None
-            return self._chip_into_pot(t, tag)
+            return self._into_pot(t, tag, level, event)
         self.outside_chips.pop(uid, None)   # bet again: judged afresh
-        if self.race is not None and not self._running() and tag.value == self.race.old_value:
+        if self.race is not None and not self.play.running() and tag.value == self.race.old_value:
             self.race.chips[uid] = seat
             return []
-        from ..tournament.chips import chip_does_not_play
-        from ..tournament.table import foreign_chip
+        from ...tournament.chips import chip_does_not_play
+        from ...tournament.table import foreign_chip
         house_ok = tag.house == self.config.enrolment.house
-        level = self._tournament_level()
-        r = foreign_chip({c.value for c in self.tournament.chips}, tag.value, house_ok, seat) \
-            or chip_does_not_play(self.tournament, level, tag.value, seat)
+        r = foreign_chip({c.value for c in event.chips}, tag.value, house_ok, seat) \
+            or chip_does_not_play(event, level, tag.value, seat)
         if r is None:
             return None
         ruled = (seat, r.rule) in self.outside_chips.values()
         self.outside_chips[uid] = (seat, r.rule)
-        return [] if ruled else self._rulings(t, [engine_ruling(r)])
+        return [] if ruled else self.referee.rule(t, [engine_ruling(r)])
 
-    def _chip_into_pot(self, t: float, tag: ChipTag) -> list[te.TableEvent] | None:
+    def _into_pot(self, t: float, tag: ChipTag, level: int, event: Tournament) -> list[te.TableEvent] | None:
         """A chip put straight into the pot: outside the event's set (24) or raced off (8a), it does not play
         either; no seat is known, so the dealer is told to take it out. Once per hand and rule."""
-        from ..tournament.chips import chip_does_not_play
-        from ..tournament.table import foreign_chip
+        from ...tournament.chips import chip_does_not_play
+        from ...tournament.table import foreign_chip
         house_ok = tag.house == self.config.enrolment.house
-        r = foreign_chip({c.value for c in self.tournament.chips}, tag.value, house_ok, 0) \
-            or chip_does_not_play(self.tournament, self._tournament_level(), tag.value, 0)
+        r = foreign_chip({c.value for c in event.chips}, tag.value, house_ok, 0) \
+            or chip_does_not_play(event, level, tag.value, 0)
         if r is None:
             return None
         self.outside_chips[tag.uid] = (None, r.rule)
-        if (self.hand_no, r.rule) in self.pot_ruled:
+        hand_no = self.play.hand_no
+        if (hand_no, r.rule) in self.pot_ruled:
             return []
-        self.pot_ruled.add((self.hand_no, r.rule))
+        self.pot_ruled.add((hand_no, r.rule))
         what = "another house's chip" if not house_ok else f"a {tag.value:,} chip that does not play here"
-        return self._rulings(t, [EngineRuling(r.rule, "wager-corrected", f"Straight into the pot: {what}. It does "
-                                              "not count; take it out and hand it back to its owner", (),
-                                              severity="dealer")])
+        return self.referee.rule(t, [EngineRuling(r.rule, "wager-corrected", f"Straight into the pot: {what}. It "
+                                                  "does not count; take it out and hand it back to its owner", (),
+                                                  severity="dealer")])
 
-    def _tournament_chip_left(self, zone: str, tag: ChipTag) -> bool:
+    def left(self, zone: str, tag: ChipTag) -> bool:
         """True when the chip leaving is none of the betting's business (it did not play, or it was raced)."""
         if self.race is not None and self.race.chips.pop(tag.uid, None) is not None:
             return True
         return tag.uid in self.outside_chips
 
     # --- the level ending: colour-up and race (8a) --------------------------------------------------------
-    def _level_changed(self, t: float, old: int, new: int) -> list[te.TableEvent]:
+    def level_changed(self, t: float, old: int, new: int) -> list[te.TableEvent]:
         """Levels ``old``..``new - 1`` ended: prompt each colour-up (8a) and open the race for its chip."""
-        if self.tournament is None:
+        event = self.event
+        if event is None:
             return []
-        from ..tournament.chips import colour_up, colour_up_prompt
+        from ...tournament.chips import colour_up, colour_up_prompt
         out: list[te.TableEvent] = []
         for ended in range(old, new):
-            r = colour_up_prompt(self.tournament, ended)
+            r = colour_up_prompt(event, ended)
             if r is None:
                 continue
-            out += self._rulings(t, [engine_ruling(r)])
-            for chip, new_value in colour_up(self.tournament, ended):
+            out += self.referee.rule(t, [engine_ruling(r)])
+            for chip, new_value in colour_up(event, ended):
                 self.race = RaceAtTable(chip.value, new_value)
         return out
 
     # --- the race (8b, 8c, 8d) ------------------------------------------------------------------------------
-    def _race_card(self, t: float, zone: str, tag: CardTag) -> list[te.TableEvent] | None:
+    def race_card(self, zone: str, tag: CardTag) -> list[te.TableEvent] | None:
         """A card dealt to a seat zone between hands while a race is open is a race card; None otherwise."""
         race = self.race
-        if race is None or self._running() or not race.chips or zone_seat(zone) is None:
+        seat = zone_seat(zone)
+        if race is None or self.play.running() or not race.chips or seat is None:
             return None
-        race.cards.append((zone_seat(zone), tag.card, tag.uid))
+        race.cards.append((seat, tag.card, tag.uid))
         return []     # a race card is no hole card: nothing of a hand to report
 
-    def _race_card_gone(self, uid: str) -> None:
+    def race_card_gone(self, uid: str) -> None:
         """A race card taken back (to redeal a wrong race deal) is no longer dealt."""
-        if self.race.awarded is None:
-            self.race.cards = [c for c in self.race.cards if c[2] != uid]
+        race = self.race
+        if race is not None and race.awarded is None:
+            race.cards = [c for c in race.cards if c[2] != uid]
 
-    def _race_tap(self, t: float) -> list[te.TableEvent]:
+    def race_tap(self, t: float) -> list[te.TableEvent]:
         """The ``chip-race`` tap: check the race deal (8b); right, show the awards (8c, 8d); tapped again once
         the awards are shown, the dealer confirms them: the stacks change and the race is over."""
         race = self.race
-        if race is None or self._running():
+        if race is None or self.play.running():
             return []
         if race.awarded is not None:
             self.race = None
             return [e for seat, delta in sorted(race.awarded.items())
                     for e in self.betting.chips_changed(t, seat, delta, "race")]
-        from ..tournament.chips import ChipRace, award, deal_errors
+        from ...tournament.chips import ChipRace, award, deal_errors
         odd = race.odd()
         stacks = self.betting.stacks
         left = frozenset(s for s, n in odd.items() if stacks.get(s, 0) <= n * race.old_value)
         chip_race = ChipRace(race.old_value, race.new_value, odd, left)
         errors = deal_errors(chip_race, [(seat, card) for seat, card, _ in race.cards])
         if errors:
-            return self._rulings(t, [engine_ruling(r) for r in errors])
+            return self.referee.rule(t, [engine_ruling(r) for r in errors])
         cards: dict[int, tuple[str, ...]] = {}
         for seat, card, _ in race.cards:
             cards[seat] = cards.get(seat, ()) + (card,)
         result = award(chip_race, cards)
         # the odd chips leave; each winner gets one new chip
-        race.awarded = {seat: result.chips.get(seat, 0) * race.new_value - n * race.old_value for seat, n in odd.items()}
+        race.awarded = {seat: result.chips.get(seat, 0) * race.new_value - n * race.old_value
+                        for seat, n in odd.items()}
         race.won = {seat: result.chips.get(seat, 0) for seat in odd}
-        return self._rulings(t, [engine_ruling(r) for r in result.rulings])
+        return self.referee.rule(t, [engine_ruling(r) for r in result.rulings])
 
-    def _race_view(self) -> RaceView | None:
+    def race_view(self) -> RaceView | None:
         """The open race as the screen guides it; None at a cash table, with no race open, or during a hand."""
         race = self.race
-        if race is None or self._running():
+        if race is None or self.play.running():
             return None
-        colours = {c.value: c.colour for c in self.tournament.chips} if self.tournament is not None else {}
+        colours = {c.value: c.colour for c in self.event.chips} if self.event is not None else {}
         cards: dict[int, tuple[str, ...]] = {}
         for seat, card, _ in race.cards:
             cards[seat] = cards.get(seat, ()) + (card,)

@@ -32,6 +32,9 @@ class Deal:
         self.finished = False                              # the deal is over (burn, board or action)
         self.first_player_rule = first_player_rule
         self.exposed_rule = exposed_rule
+        self.jokers: dict[int, str] = {}                   # seat -> joker uid still in that seat
+        self.faces: dict[str, str] = {}                    # card name -> uid dealt this hand (Irregularities 4)
+        self.last_dealt: str | None = None
 
     @property
     def dealt_all(self) -> bool:

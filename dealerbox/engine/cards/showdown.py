@@ -17,7 +17,8 @@ def clockwise_from(button: int, seats: Iterable[int], table_seats: int) -> list[
     return sorted(set(seats), key=lambda s: (s - button - 1) % table_seats)
 
 
-def pot_winners(pots: Iterable[tuple[int, tuple[int, ...]]], ranks: dict[int, tuple[int, str]]) -> list[tuple[int, ...]]:
+def pot_winners(pots: Iterable[tuple[int, tuple[int, ...]]],
+                ranks: dict[int, tuple[int, str]]) -> list[tuple[int, ...]]:
     """Winners of each (amount, eligible) pot among the hands in ``ranks`` (seat -> (rank, category)).
 
     A pot whose eligible seats are all out of ``ranks`` (folded, dead, unshown) goes to its eligible seats that

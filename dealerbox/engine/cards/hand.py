@@ -1,6 +1,9 @@
 """One hand's card state: who was dealt in, the deal, the live board, burns, dead and folded hands, remedies
 still open, and the showdown's reading. The engine (``engine.table``) drives it from sensor events.
 
+The deal's own tracking (jokers held, faces seen, the last card dealt) is the ``Deal``'s; the
+cards off the live board are ``off_board``'s; the showdown's reading and the push are ``award``'s.
+
 Phases: ``deal`` (starting hands going out) -> ``preflop`` / ``flop`` / ``turn`` / ``river`` (betting) ->
 ``showdown`` (hands read, pots being pushed) -> ``ended``.
 """
@@ -11,9 +14,27 @@ from collections.abc import Container
 from dataclasses import dataclass, field
 
 from .deal import Deal
-from .variants import Variant
+from ..variants import Variant
 
 STREET_OF_BOARD = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
+
+
+@dataclass(slots=True)
+class OffBoard:
+    """Cards turned or burnt that are not the live board."""
+    out_of_play: set[str] = field(default_factory=set)      # premature board cards (Hold'em 3/4, Irregularities 15)
+    premature_flop_left: int = 0           # cards of a premature flop still to come (they do not play either)
+    burns: list[str] = field(default_factory=list)
+    burn_since_board: bool = False
+
+
+@dataclass(slots=True)
+class Award:
+    """The showdown's reading and the push of the pots: hands read, hands thrown away unshown, chips pushed."""
+    ranks: dict[int, tuple[int, str]] = field(default_factory=dict)
+    unshown: set[int] = field(default_factory=set)
+    pushed_chips: set[str] = field(default_factory=set)
+    wrong_pushes: set[int] = field(default_factory=set)
 
 
 @dataclass
@@ -29,26 +50,17 @@ class Hand:
     phase: str = "deal"
     street: str = "preflop"                # the betting round engine.betting is on
     board: list[str] = field(default_factory=list)          # live board card uids, in order
-    out_of_play: set[str] = field(default_factory=set)      # premature board cards (Hold'em 3/4, Irregularities 15)
-    premature_flop_left: int = 0           # cards of a premature flop still to come (they do not play either)
-    burns: list[str] = field(default_factory=list)
-    burn_since_board: bool = False
+    off_board: OffBoard = field(default_factory=OffBoard)
     actions_on_street: int = 0
     voluntary_actions: int = 0
     folded: set[int] = field(default_factory=set)
     dead: set[int] = field(default_factory=set)
-    unshown: set[int] = field(default_factory=set)
-    jokers: dict[int, str] = field(default_factory=dict)    # seat -> joker uid still in that seat
-    faces: dict[str, str] = field(default_factory=dict)     # card name -> uid dealt this hand (Irregularities 4)
     provisional_boxed: tuple[str, int] | None = None        # a face-up card that may yet be tapped `exposed`
-    last_dealt: str | None = None
     dealt: list[str] = field(default_factory=list)          # every card that came out of the shoe this hand
     cards_out: int = 0                     # cards that left the shoe this hand
-    ranks: dict[int, tuple[int, str]] = field(default_factory=dict)
-    pots: list = field(default_factory=list)                # (amount, eligible) at the decision
+    pots: list[tuple[int, tuple[int, ...]]] = field(default_factory=list)   # (amount, eligible) at the decision
     winners: list[tuple[int, ...]] = field(default_factory=list)
-    pushed_chips: set[str] = field(default_factory=set)
-    wrong_pushes: set[int] = field(default_factory=set)
+    award: Award = field(default_factory=Award)
     all_in_prompted: bool = False
     muck_touched: bool = False
 
