@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 from . import events as te
 from . import inputs as ev
 from .misdeal import Ruling
-from .structures import LIMIT
+from .betting.structures import LIMIT
 
 if TYPE_CHECKING:   # the type only: a cash table never loads the tournament package
     from ..tournament.ruling import Ruling as TournamentRuling

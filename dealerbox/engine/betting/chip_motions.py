@@ -5,8 +5,8 @@ Chips leaving a bet zone without reaching the pot are taken back (``TAKE_BACK_GA
 
 from __future__ import annotations
 
-from ..tags import ChipTag, Tag
-from . import events as te
+from ...tags import ChipTag, Tag
+from .. import events as te
 from .betting_round import Motion
 from .chips import FOREIGN, NOT_A_CHIP, PLAYS, TOO_SMALL, chip_value, classify
 from .pots import uncalled

@@ -13,8 +13,8 @@ other player); the big-blind ante is dead money in the main pot. docs/betting.md
 
 from __future__ import annotations
 
-from ..rulebook import Post, forced_posts, short_post_ruling  # noqa: F401  (the posting order: its home is below the engine)
-from . import events as te
+from ...rulebook import Post, forced_posts, short_post_ruling  # noqa: F401  (the posting order: its home is below the engine)
+from .. import events as te
 from .pots import uncalled
 
 

@@ -33,7 +33,7 @@ class SeatBet:
     #                                   behind a question to the dealer), waiting for the turn
     voluntary: bool = False           # has acted (not only posted) this hand
     posted: str = ""                  # "sb", "bb", "straddle", "kill", "missed", "new"
-    ante: int = 0                     # ante chips lying in the zone until the round is gathered (engine/antes.py)
+    ante: int = 0                     # ante chips lying in the zone until the round is gathered (engine/betting/antes.py)
 
     @property
     def present(self) -> int:

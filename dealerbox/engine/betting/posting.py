@@ -3,7 +3,7 @@ the straddle and the kill; the findings raised at the start of a hand and when t
 
 from __future__ import annotations
 
-from . import events as te
+from .. import events as te
 from .blinds import between_big_blind_and_button
 from .structures import LIMIT, Structure
 
@@ -211,7 +211,7 @@ class Posting:
         self.heads_up_blinds_ruled = True
         if self.table.config.is_tournament:
             # Tournaments 31 in place of Blinds 3 (dead button or not); its words are the tournament package's
-            from ..tournament.table import check_blinds, heads_up
+            from ...tournament.table import check_blinds, heads_up
             big = self.positions.big_blind
             r = check_blinds(heads_up(self.button, {self.button, big}), big, self.button, action_started=False)
             return [self._finding(t, r.rule, r.severity, r.outcome, r.ruling + ".", r.seats)]

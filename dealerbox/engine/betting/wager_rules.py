@@ -3,7 +3,7 @@ that does not reopen the betting. A wager that breaks a rule is ruled to what th
 
 from __future__ import annotations
 
-from . import events as te
+from .. import events as te
 from .betting_round import UndoPoint
 from .structures import POT_LIMIT
 

@@ -3,10 +3,10 @@ missed blinds and new players, the dead-button history, kill legs; it starts eac
 
 from __future__ import annotations
 
-from ..config import Config
-from . import events as te
+from ...config import Config
+from .. import events as te
 from .blinds import Positions, between_big_blind_and_button, clockwise, next_seat, positions
-from .findings import FindingLog
+from ..findings import FindingLog
 from .hand_betting import HandBetting
 from .kill import KillTracker
 

@@ -6,14 +6,14 @@ from __future__ import annotations
 
 from typing import Protocol
 
-from ..config import Config, GameConfig
-from . import events as te
+from ...config import Config, GameConfig
+from .. import events as te
 from .antes import Antes, ante_dues
 from .betting_round import BettingRound, Motion, SeatBet, UndoPoint
 from .betting_turn import BettingTurn
 from .blinds import clockwise, positions
 from .chip_motions import ChipMotions
-from .findings import FindingLog
+from ..findings import FindingLog
 from .kill import KillTracker
 from .posting import Posting
 from .questions import DealerQuestions, OpenQuestion

@@ -15,8 +15,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from . import events as te
-from .state import QuestionView
+from .. import events as te
+from ..state import QuestionView
 
 STANDS, TAKES_BACK = "stands", "takes-back"
 POSTS, ALL_WAGER = "posts", "all-wager"

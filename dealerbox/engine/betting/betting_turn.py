@@ -3,7 +3,7 @@ and the check and fold taps and a dead hand."""
 
 from __future__ import annotations
 
-from . import events as te
+from .. import events as te
 from .blinds import clockwise
 
 
