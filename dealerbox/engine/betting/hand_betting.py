@@ -1,6 +1,15 @@
-"""The betting of one hand: its state, the queries the engine and the screen read, the end of a round, the
-refund and the award. How chips become actions is in ``chip_motions``, the posts in ``posting``, the turn in
-``betting_turn`` and what a wager may be in ``wager_rules``; docs/betting.md tells the whole story."""
+"""The betting of one hand, as a coordinator wiring its parts in one place (docs/betting.md, "The parts"):
+
+- ``ledger`` (:class:`HandLedger`): the round, who is live, the street, what went in, the structure, the stacks;
+- ``questions`` (:class:`DealerQuestions`): the one open question to the dealer;
+- ``wagers`` (:class:`WagerRules`): what a wager may be, ruled and recorded;
+- ``turn`` (:class:`BettingTurn`): the order of action, the check, fold and answer taps, a dead hand;
+- ``posting`` (:class:`Posting`): blinds, missed blinds, straddle and kill, the findings of the hand's start;
+- ``antes`` (:class:`Antes`): the antes owed and paid;
+- ``chips`` (:class:`ChipMotions`): chips in the bet zones, motion by motion, become posts, antes and wagers.
+
+Each part is handed the parts it asks and nothing else. Here: the end of a round, the refund, the award, and
+the names the engine reads (kept as they were when this was one object)."""
 
 from __future__ import annotations
 
@@ -8,20 +17,21 @@ from typing import Protocol
 
 from ...config import Config, GameConfig
 from .. import events as te
-from .antes import Antes, ante_dues
-from .betting_round import BettingRound, Motion, SeatBet, UndoPoint
+from ..findings import FindingLog
+from .antes import Antes
+from .betting_round import BettingRound, SeatBet
 from .betting_turn import BettingTurn
 from .blinds import clockwise, positions
 from .chip_motions import ChipMotions
-from ..findings import FindingLog
 from .kill import KillTracker
+from .ledger import HandLedger
 from .posting import Posting
 from .questions import DealerQuestions, OpenQuestion
-from .pots import build_pots, split, uncalled
 from .structures import Structure
 from .wager_rules import WagerRules
 
 LOST_TRACK = "Lost track of the betting: finish this hand by hand; the terminal picks up at the next deal."
+
 
 class TableSide(Protocol):
     """What a hand reads and keeps of the table that dealt it (``table_betting.TableBetting`` is the one)."""
@@ -37,261 +47,279 @@ class TableSide(Protocol):
     last_big_blind: int | None
     kill: KillTracker
     kill_reason: str
-    questions_asked: int
 
     @property
     def stacks(self) -> dict[int, int]: ...
 
+    def next_question_id(self) -> str: ...
+
     def _hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int) -> None: ...
 
 
-class HandBetting(ChipMotions, Posting, Antes, BettingTurn, WagerRules, DealerQuestions):
+class HandBetting:
     """The betting of one hand. Every method returns table events, except the queries and ``settle``."""
 
     def __init__(self, table: TableSide, t: float, hand: int, button: int, dealt_in: list[int]) -> None:
         self.table = table
-        self.game = table.game
-        self.findings = table.findings
-        self.house = table.config.enrolment.house
-        self.smallest_chip = self.game.smallest_chip
+        game = table.game
         self.hand = hand
-        self.t0 = t
         self.button = button
-        self.table_seats = table.table_seats
-        self.heads_up_blinds_ruled = False
-        self.binding_reminded: set[tuple[int, str, int]] = set()
-        self.order = clockwise(button, dealt_in, self.table_seats)
-        self.round = BettingRound({s: SeatBet(s) for s in self.order}, last_raise=self.game.big_blind)
-        self.seats: dict[int, SeatBet] = self.round.seats   # the round's, read everywhere: set again with the round
-        self.live: set[int] = set(self.order)   # seats neither folded nor dead, kept by fold and kill_hand
-        self.zones: dict[int, dict[str, int]] = {}          # bet zones of seats not dealt in
-        self.positions = positions(button, self.order, self.table_seats, table.last_big_blind,
+        self.order = clockwise(button, dealt_in, table.table_seats)
+        self.positions = positions(button, self.order, table.table_seats, table.last_big_blind,
                                    table.config.table.button == "dead")
-        self.killer: int | None = None
-        scale = 1.0
-        self.structure = Structure.from_game(self.game)
-        self.street = "preflop"
-        self.contributed: dict[int, int] = {s: 0 for s in self.order}
-        self.dead_money: dict[int, int] = {}
-        self.motions: dict[int, Motion] = {}
-        self.leaving: dict[str, tuple[float, int, int]] = {}
-        self.held: dict[int, float] = {}
-        self.declared: set[int] = set()
-        self.lost = False        # lost track of the betting: says so once, then quiet until the next deal
-        self.question: OpenQuestion | None = None    # the one question to the dealer the hand waits for
-        self.undo_offer: UndoPoint | None = None     # a short call that may be taken back (Betting 12)
-        self.dealing = False
-        self.pot_chips = 0
-        self.settled = False
-        self.ended_streets: set[str] = set()
-        self.opening_events: list[te.TableEvent] = []
-        self.required: dict[int, tuple[str, int]] = {}
-        # blinds owed by the seats dealt in: a post pays them, a misdeal gives the post back and the debt with it
-        self.owed_at_start = {s: set(owed) for s, owed in table.owes.items() if s in self.seats}
-        if self.positions.small_blind in self.seats:
-            self.required[self.positions.small_blind] = ("sb", self.game.small_blind)
-        if self.positions.big_blind in self.seats:
-            self.required[self.positions.big_blind] = ("bb", self.game.big_blind)
-        self.big_blind_ante = bool(self.game.big_blind_ante and not self.game.ante)
-        self.ante_due = ante_dues(self.game.ante, self.game.big_blind_ante, self.order, self.positions.big_blind)
-        self.ante_paid: dict[int, int] = {}
-        kill = table.kill
-        if kill.enabled and kill.due is not None:
-            if kill.due in self.seats:
-                self.killer = kill.due
-                self.required[kill.due] = ("kill", kill.amount(self.game.big_blind))
-                scale = kill.scale
-                self._opening(kill.due_rule, "info", "continues",
-                              f"Seat {kill.due} must kill this pot for {kill.amount(self.game.big_blind)}; the "
-                              f"limits are raised x{kill.scale:g}. ({table.kill_reason})", (kill.due,))
-            else:
-                self._opening("kill.6", "dealer", "continues",
-                              f"Seat {kill.due} owes a required kill of {kill.amount(self.game.big_blind)}: it must "
-                              f"be posted this hand even when sitting out; no play until it is.", (kill.due,))
-        if scale != 1.0:
-            self.structure = Structure.from_game(self.game, scale)
-            self.round.last_raise = self.structure.min_bet("preflop")
-        self._opening_checks()
-        self.round.pending = self._preflop_order()
+        is_tournament = table.config.is_tournament
+        self.ledger = led = HandLedger(game, table.findings, table._stacks, hand, button, self.order, self.positions,
+                                       table.table_seats)
+        self.questions = DealerQuestions(led, table.next_question_id)
+        self.wagers = WagerRules(led, table.kill.amount(game.big_blind))
+        self.turn = BettingTurn(led, self.wagers, self.questions, table.owes)
+        self.posting = Posting(led, self.turn, t, table.owes, table.new_players, table.waiting_for_bb, table.kill,
+                               table.kill_reason, table.config.table.button == "dead", is_tournament)
+        self.antes = Antes(led, self.posting, self.turn, is_tournament)
+        self.chips = ChipMotions(led, self.posting, self.antes, self.wagers, self.turn, self.questions,
+                                 table.config.enrolment.house)
+        led.round.pending = self.turn.preflop_order()
+        # the engine calls these for every chip and input: the part's own methods, without a call in between
+        self.tick = self.chips.tick
+        self.chip_entered = self.chips.chip_entered
+        self.chip_left = self.chips.chip_left
+        self.chip_to_pot = self.chips.chip_to_pot
+        self.chip_from_pot = self.chips.chip_from_pot
+        self.declare_raise = self.chips.declare_raise
+        self.motions = self.chips.motions      # the part's dicts themselves, read after most inputs
+        self.held = self.chips.held
+        self.opening_events = self.posting.opening_events
 
-    # --- findings helpers -----------------------------------------------------------------------------
-    def _finding(self, t, rule_id, severity, outcome, ruling, seats=()) -> te.FindingRaised:
-        return self.findings.raise_(t, self.hand, rule_id, severity=severity, outcome=outcome, ruling=ruling,
-                                    seats=tuple(seats))
+    # --- the names the engine and the screen read ------------------------------------------------------
+    @property
+    def round(self) -> BettingRound:
+        return self.ledger.round
 
-    # --- queries --------------------------------------------------------------------------------------
+    @property
+    def seats(self) -> dict[int, SeatBet]:
+        return self.ledger.seats
+
+    @property
+    def live(self) -> set[int]:
+        return self.ledger.live
+
+    @property
+    def settled(self) -> bool:
+        return self.ledger.settled
+
+    @property
+    def lost(self) -> bool:
+        return self.ledger.lost
+
+    @property
+    def street(self) -> str:
+        return self.ledger.street
+
+    @property
+    def structure(self) -> Structure:
+        return self.ledger.structure
+
+    @property
+    def killer(self) -> int | None:
+        return self.ledger.killer
+
+    @property
+    def dead_money(self) -> dict[int, int]:
+        return self.ledger.dead_money
+
     @property
     def current_bet(self) -> int:
         """The total every live seat must match this round."""
-        return self.round.current_bet
+        return self.ledger.round.current_bet
 
     @property
     def to_act(self) -> int | None:
-        if self.settled or not self.round.pending or len(self.live) <= 1:
-            return None
-        return self.round.pending[0]
+        return self.ledger.to_act
 
     @property
     def round_complete(self) -> bool:
-        return not self.held and not self.motions and self.to_act is None
+        return not self.chips.held and not self.chips.motions and self.ledger.to_act is None
 
     @property
     def actions_after_blinds(self) -> int:
-        return self.round.voluntary_actions
+        return self.ledger.round.voluntary_actions
 
     @property
     def last_aggressor(self) -> int | None:
-        return self.round.aggressor
+        return self.ledger.round.aggressor
 
     @property
     def bets(self) -> dict[int, int]:
-        return {s: b.wager for s, b in self.seats.items() if b.wager}
+        return self.ledger.bets
+
+    @property
+    def question(self) -> OpenQuestion | None:
+        return self.questions.question
+
+    @property
+    def quiet_until(self) -> float:
+        return self.chips.quiet_until
+
+    @property
+    def required(self) -> dict[int, tuple[str, int]]:
+        return self.posting.required
+
+    @property
+    def ante_paid(self) -> dict[int, int]:
+        return self.antes.paid
+
+    @property
+    def big_blind_ante(self) -> bool:
+        return self.antes.big_blind_ante
+
+    # --- what a tournament table sets (Tournaments 22, 23, 31) -------------------------------------------
+    @property
+    def heads_up_blinds_ruled(self) -> bool:
+        return self.posting.heads_up_blinds_ruled
+
+    @heads_up_blinds_ruled.setter
+    def heads_up_blinds_ruled(self, ruled: bool) -> None:
+        self.posting.heads_up_blinds_ruled = ruled
+
+    @property
+    def tournament_cap(self) -> bool:
+        return self.wagers.tournament_cap
+
+    @tournament_cap.setter
+    def tournament_cap(self, cap: bool) -> None:
+        self.wagers.tournament_cap = cap
+
+    @property
+    def string_bet_rule(self) -> str:
+        return self.chips.string_bet_rule
+
+    @string_bet_rule.setter
+    def string_bet_rule(self, rule: str) -> None:
+        self.chips.string_bet_rule = rule
+
+    @property
+    def amount_said(self) -> frozenset[int]:
+        return self.chips.amount_said
+
+    @amount_said.setter
+    def amount_said(self, seats: frozenset[int]) -> None:
+        self.chips.amount_said = seats
 
     def in_hand(self, seat: int) -> bool:
-        return seat in self.live
+        return seat in self.ledger.live
 
     def all_in(self, seat: int) -> bool:
-        b = self.seats.get(seat)
-        return bool(b and b.all_in)
+        return self.ledger.all_in(seat)
 
     def acted(self, seat: int) -> bool:
-        b = self.seats.get(seat)
-        return bool(b and b.acted_serial is not None)
+        return self.ledger.acted(seat)
 
     def pots(self) -> list[te.Pot]:
-        totals = {s: self.contributed[s] + b.wager for s, b in self.seats.items()}
-        seat, extra = uncalled(totals)
-        if seat is not None and self.seats[seat].live:   # a dead hand's unmatched chips stay in the pot
-            totals[seat] -= extra
-        live = {s for s, b in self.seats.items() if not b.folded and not b.dead}   # b.live, without the property
-        all_in = {s for s, b in self.seats.items() if b.all_in}
-        return build_pots(totals, live, sum(self.dead_money.values()), all_in)
+        return self.ledger.pots()
 
     def live_seats(self) -> set[int]:
         """Seats still contesting the pot (not folded, not dead). Read only."""
-        return self.live
+        return self.ledger.live
 
     def pot_total(self) -> int:
         """What ``pots()`` adds up to (every pot together), without building the side pots."""
-        totals = [self.contributed[s] + b.wager for s, b in self.seats.items()]
-        seat, extra = uncalled(dict(zip(self.seats, totals)))
-        if seat is not None and not self.seats[seat].live:
-            extra = 0                           # as pots(): a dead hand takes nothing back
-        return sum(totals) - extra + sum(self.dead_money.values())
+        return self.ledger.pot_total()
 
-    def _live_count(self) -> int:
-        return len(self.live)
+    # --- the taps: the chip motions are brought up to date first ------------------------------------------
+    def check(self, t: float, seat: int | None = None) -> list[te.TableEvent]:
+        if self.ledger.lost:
+            return []         # lost track of the betting: quiet until the next deal
+        return self.chips.sync(t, seat) + self.turn.check(t, seat)
 
-    def _active(self) -> list[int]:
-        """Seats that can still bet: live and not all-in, in order from the button."""
-        return [s for s in self.order if not (b := self.seats[s]).folded and not b.dead and not b.all_in]
+    def fold(self, t: float, seat: int) -> list[te.TableEvent]:
+        return self.chips.sync(t, seat) + self.turn.fold(t, seat)
 
-    def _stack(self, seat: int) -> int:
-        return self.table._stacks.get(seat, 0)
+    def kill_hand(self, t: float, seat: int) -> list[te.TableEvent]:
+        """A dead hand (the engine's ruling): out of the pot, its chips stay in."""
+        return self.chips.sync(t, seat) + self.turn.kill_hand(t, seat)
 
-    def _zone(self, seat: int) -> dict[str, int]:
-        b = self.seats.get(seat)
-        return b.zone if b else self.zones.setdefault(seat, {})
+    def answer(self, t: float, ref: str | None, choice: str | None) -> list[te.TableEvent]:
+        """The ``answer`` tap. An answer to a question no longer open, or not one of its keys, changes nothing."""
+        if self.ledger.lost:
+            return []         # lost track of the betting: quiet until the next deal
+        return self.chips.sync(t) + self.turn.answer(t, ref, choice)
 
+    def deal_started(self, t: float) -> list[te.TableEvent]:
+        """The first card left the shoe: posts are in. Flags a required kill, owed blinds or antes not posted."""
+        led = self.ledger
+        if led.lost:
+            return []         # lost track of the betting: quiet until the next deal
+        out = self.chips.sync(t) + self.chips.close_all(t)
+        if led.dealing:
+            return out
+        led.dealing = True
+        out += self.antes.at_deal(t) if self.antes.due else []
+        return out + self.posting.at_deal(t)
+
+    # --- the hand's course ---------------------------------------------------------------------------------
     def lose_track(self, t: float, reason: str) -> list[te.TableEvent]:
         """The chips can no longer be followed (sensor frames were lost while the betting ran, so chips may have
         moved unseen). Say so once; from here chip motions, taps and answers are not judged, nobody is to act,
         and the cards are still followed. The next hand starts clean."""
-        if self.lost or self.settled:
+        led = self.ledger
+        if led.lost or led.settled:
             return []
-        self.lost = True
-        out = self._close_question(t)
-        self.motions.clear()
-        self.held.clear()
-        self.leaving.clear()
-        self.declared.clear()
-        self.undo_offer = None
-        self.round.pending = []
+        led.lost = True
+        out = self.questions.close(t)
+        self.chips.clear()
+        self.chips.declared.clear()
+        self.wagers.undo_offer = None
+        led.round.pending = []
         return out + [te.BettingLost(t, self.hand, reason, LOST_TRACK)]
 
     def _end_round(self, t: float) -> list[te.TableEvent]:
-        out = self._flush(t) + self._close_question(t)
-        wagers = {s: b.wager for s, b in self.seats.items()}
-        seat, extra = uncalled(wagers)
-        if seat is not None and self.seats[seat].live:
-            self.seats[seat].wager -= extra
-            self.table._stacks[seat] += extra
-            out.append(te.StackChanged(t, self.hand, seat, self._stack(seat), "refund"))
-        for s, b in self.seats.items():
-            self.contributed[s] += b.wager
-            b.wager = 0
-            b.ante = 0            # gathered with the round: from here the zone's chips are all wager
-            b.credited = b.present
-            b.acted_serial = None
-            b.no_raise = False
-            b.out_of_turn = None
-        self.round.current_bet, self.round.full_raise_level, self.round.raises = 0, 0, 0
-        self.round.last_raise = self.structure.min_bet("flop")
-        self.round.capped_multiway = False
-        self.round.wager_levels = []
-        self.round.full_raise_serial += 1
-        self.undo_offer = None
+        out = self.chips.flush(t) + self.questions.close(t)
+        out += self.ledger.gather(t)
+        self.wagers.undo_offer = None
         return out
 
     def next_street(self, t: float, street: str) -> list[te.TableEvent]:
-        if street == self.street or self.settled or street in self.ended_streets:
+        led = self.ledger
+        if street == led.street or led.settled or street in led.ended_streets:
             return []
         out = self._end_round(t)
-        self.ended_streets.add(self.street)
-        out.append(te.BettingRoundEnded(t, self.hand, self.street, self.pot_total()))
-        self.street = street
-        self.round.aggressor = None if street != "showdown" else self.round.aggressor
-        self.round.pending = self._postflop_order() if street != "showdown" else []
+        led.ended_streets.add(led.street)
+        out.append(te.BettingRoundEnded(t, self.hand, led.street, led.pot_total()))
+        led.street = street
+        led.round.aggressor = None if street != "showdown" else led.round.aggressor
+        led.round.pending = self.turn.postflop_order() if street != "showdown" else []
         return out
 
     def refund(self, t: float, reason: str) -> list[te.TableEvent]:
         """Misdeal or void: every chip goes back to whoever put it in."""
-        if self.settled:
+        led = self.ledger
+        if led.settled:
             return []
-        self.motions.clear()
-        self.held.clear()
-        self.leaving.clear()
-        out: list[te.TableEvent] = self._close_question(t)
-        for s, b in self.seats.items():
-            back = self.contributed[s] + b.wager + self.dead_money.get(s, 0)
-            if back:
-                self.table._stacks[s] += back
-                out.append(te.StackChanged(t, self.hand, s, self._stack(s), "refund"))
-            self.contributed[s], b.wager = 0, 0
-        self.dead_money.clear()
-        for s, owed in self.owed_at_start.items():
-            self.table.owes.setdefault(s, set()).update(owed)
-        self.settled = True
+        self.chips.clear()
+        out = self.questions.close(t)
+        out += led.give_back(t)
+        self.posting.restore_owed()
+        led.settled = True
         return out
 
     def settle(self, t: float, winners_by_pot: list[tuple[int, ...]]) -> tuple[list[te.Pot], dict[int, int]]:
         """Award every pot: ``winners_by_pot[i]`` won pot ``i`` of ``pots()`` (main first). A pot with no
         winners named goes to its only eligible seat. Returns the pots with shares, and every seat's stack."""
-        if self.settled:
+        led = self.ledger
+        if led.settled:
             return [], self.table.stacks
-        self.question = None     # the hand is over: nothing left to ask
-        if self.street != "showdown":
+        self.questions.question = None     # the hand is over: nothing left to ask
+        if led.street != "showdown":
             self._end_round(t)
-            self.ended_streets.add(self.street)
-        self._return_unmatched_ante()
-        pots = self.pots()
-        unit = max(1, self.game.smallest_chip)
-        done: list[te.Pot] = []
-        for i, pot in enumerate(pots):
-            winners = tuple(winners_by_pot[i]) if i < len(winners_by_pot) and winners_by_pot[i] else ()
-            winners = tuple(w for w in winners if w in pot.eligible) or (pot.eligible if len(pot.eligible) == 1 else ())
-            if not winners:
-                winners = pot.eligible     # nobody named: split among the eligible rather than lose chips
-            awarded = split(pot, winners, self.button, self.table_seats, unit)
-            for s, share in awarded.shares.items():
-                self.table._stacks[s] = self._stack(s) + share
-            done.append(awarded)
-        self.settled = True
+            led.ended_streets.add(led.street)
+        self.antes.return_unmatched()
+        done = led.award(winners_by_pot, max(1, led.game.smallest_chip))
+        led.settled = True
         main = done[0] if done else None
         main_winners = main.winners if main else ()
         won = 0
         if len(main_winners) == 1:
             w = main_winners[0]
-            won = sum(p.shares.get(w, 0) for p in done) - self.contributed.get(w, 0)
+            won = sum(p.shares.get(w, 0) for p in done) - led.contributed.get(w, 0)
         self.table._hand_finished(self, main_winners, won)
         return done, self.table.stacks
