@@ -137,7 +137,7 @@ class ChipMotions:
         led = self.ledger
         if led.lost:
             return []         # lost track of the betting: quiet until the next deal
-        out = self.sync(t, seat) if t >= self.quiet_until or self.held else []   # as _sync: nothing due, no call
+        out = self.sync(t, seat) if t >= self.quiet_until or self.held else []   # as sync: nothing due, no call
         if led.settled:
             return out
         if type(tag) is ChipTag and tag.house == self.house and tag.value >= self.smallest_chip:
@@ -149,10 +149,10 @@ class ChipMotions:
             value = chip_value(tag)
         m = self.motions.get(seat) or Motion(t, t)
         m.last = t
-        if t + MOTION_GAP - DUE_MARGIN < self.quiet_until:   # _due_by inline: once per chip
+        if t + MOTION_GAP - DUE_MARGIN < self.quiet_until:   # due_by inline: once per chip
             self.quiet_until = t + MOTION_GAP - DUE_MARGIN
         if kind == PLAYS:
-            b = led.seats.get(seat)   # _zone(seat), inline: once per chip
+            b = led.seats.get(seat)   # the seat's zone, or a zone of a seat not dealt in: once per chip
             (b.zone if b else self.zones.setdefault(seat, {}))[tag.uid] = value
             m.values.append(value)
         elif kind == FOREIGN:
@@ -166,8 +166,8 @@ class ChipMotions:
         led = self.ledger
         if led.lost:
             return []         # lost track of the betting: quiet until the next deal
-        out = self.tick(t) if t >= self.quiet_until else []   # as _sync: nothing due, no call
-        b = led.seats.get(seat)   # _zone(seat), inline: once per chip
+        out = self.tick(t) if t >= self.quiet_until else []   # as sync: nothing due, no call
+        b = led.seats.get(seat)   # the seat's zone, or a zone of a seat not dealt in: once per chip
         zone = b.zone if b else self.zones.setdefault(seat, {})
         if tag.uid in zone:
             value = zone.pop(tag.uid)
@@ -177,18 +177,18 @@ class ChipMotions:
             else:
                 self.leaving.pop(tag.uid, None)     # re-inserted at the end: the dict stays in time order
                 self.leaving[tag.uid] = (t, seat, value)
-                if t + TAKE_BACK_GAP - DUE_MARGIN < self.quiet_until:   # _due_by inline: once per chip
+                if t + TAKE_BACK_GAP - DUE_MARGIN < self.quiet_until:   # due_by inline: once per chip
                     self.quiet_until = t + TAKE_BACK_GAP - DUE_MARGIN
         return out
 
     def chip_to_pot(self, t: float, tag: Tag) -> list[te.TableEvent]:
-        out = self.tick(t) if t >= self.quiet_until else []   # as _sync: nothing due, no call
+        out = self.tick(t) if t >= self.quiet_until else []   # as sync: nothing due, no call
         self.leaving.pop(tag.uid, None)
         self.pot_chips += chip_value(tag)
         return out
 
     def chip_from_pot(self, t: float, tag: Tag) -> list[te.TableEvent]:
-        out = self.tick(t) if t >= self.quiet_until else []   # as _sync: nothing due, no call
+        out = self.tick(t) if t >= self.quiet_until else []   # as sync: nothing due, no call
         self.pot_chips -= chip_value(tag)
         return out
 
