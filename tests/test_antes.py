@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from dealerbox.config import ConfigError, from_dict, load
-from dealerbox.engine.antes import ante_dues
+from dealerbox.engine.betting.antes import ante_dues
 
 from .test_betting import BettingTable
 

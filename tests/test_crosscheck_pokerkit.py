@@ -322,13 +322,13 @@ def pick_raise(hand, state, seat: int, rng: random.Random, stats: Counter) -> in
     a full bet instead of completing it (Betting 5). The driver plays only moves legal under both."""
     lo = state.min_completion_betting_or_raising_to_amount
     hi = state.max_completion_betting_or_raising_to_amount
-    allowed, _, _ = hand._may_raise(seat)
+    allowed, _, _ = hand.wagers.may_raise(seat)
     b = hand.seats[seat]
-    all_in = b.wager + hand._stack(seat)
+    all_in = b.wager + hand.ledger.stack(seat)
     if not allowed:
         stats["raise refused by the rulebook"] += 1
         return None
-    min_to, max_to = hand._raise_range(seat, all_in)
+    min_to, max_to = hand.wagers.raise_range(seat, all_in)
     legal = [x for x in (lo, hi, max(lo, min_to), min(hi, max_to)) if lo <= x <= hi and (min_to <= x <= max_to
                                                                                      or x == all_in < min_to)]
     if not legal:

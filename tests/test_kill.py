@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from dealerbox.engine.hand_betting import HandBetting
+from dealerbox.engine.betting.hand_betting import HandBetting
 from tests.test_betting import BettingTable
 from tests.test_betting_rules import only
 

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dealerbox.engine.events import Pot
-from dealerbox.engine.pots import build_pots, split, uncalled
+from dealerbox.engine.betting.pots import build_pots, split, uncalled
 from tests.test_betting import BettingTable
 
 

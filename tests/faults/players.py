@@ -57,7 +57,7 @@ class ShortCall(FaultyPlayers):
     expected = ("betting.16", "betting.12")
 
     def call(self, seat: int, amount: int) -> None:
-        if amount >= 2 and amount < self.hand._stack(seat) and self._inject(seat, amount):
+        if amount >= 2 and amount < self.hand.ledger.stack(seat) and self._inject(seat, amount):
             start = len(self.game.events)
             self.game.put(seat, amount - 1)
             self._mark(start)
@@ -87,7 +87,7 @@ class StringRaise(FaultyPlayers):
 
     def call(self, seat: int, amount: int) -> None:
         super().call(seat, amount)
-        if self.hand._stack(seat) >= 1 and self.hand.in_hand(seat) and not self.hand.all_in(seat) and \
+        if self.hand.ledger.stack(seat) >= 1 and self.hand.in_hand(seat) and not self.hand.all_in(seat) and \
                 self._inject(seat, amount):
             start = len(self.game.events)
             extra = [self.game.chip(1)]
@@ -103,7 +103,7 @@ class LoneChip(FaultyPlayers):
 
     def call(self, seat: int, amount: int) -> None:
         chip = next((v for v in (5, 25, 100, 500) if v > amount), None)
-        if chip is not None and chip <= self.hand._stack(seat) and self._inject(seat, amount):
+        if chip is not None and chip <= self.hand.ledger.stack(seat) and self._inject(seat, amount):
             start = len(self.game.events)
             self.game.put(seat, chips=[self.game.chip(chip)])
             self._mark(start)
@@ -118,9 +118,9 @@ class OverThePot(FaultyPlayers):
 
     def raise_by(self, seat: int, amount: int) -> None:
         b = self.hand.seats[seat]
-        _, max_to = self.hand._raise_range(seat, b.wager + self.hand._stack(seat))
+        _, max_to = self.hand.wagers.raise_range(seat, b.wager + self.hand.ledger.stack(seat))
         if self.hand.structure.kind == "pot-limit" and b.wager + amount == max_to and \
-                amount + 1 <= self.hand._stack(seat) and self._inject(seat, amount):
+                amount + 1 <= self.hand.ledger.stack(seat) and self._inject(seat, amount):
             start = len(self.game.events)
             chips = self.game.box.make(amount, (1,)) if amount < 8 else self.game.box.make(amount)
             extra = [self.game.chip(1)]
@@ -139,10 +139,10 @@ class PotSizedChip(FaultyPlayers):
 
     def raise_by(self, seat: int, amount: int) -> None:
         b = self.hand.seats[seat]
-        _, max_to = self.hand._raise_range(seat, b.wager + self.hand._stack(seat))
+        _, max_to = self.hand.wagers.raise_range(seat, b.wager + self.hand.ledger.stack(seat))
         chip = next((v for v in (5, 25, 100, 500) if v > amount), None)
         if self.hand.structure.kind == "pot-limit" and self.hand.current_bet == 0 and b.wager + amount == max_to \
-                and chip is not None and chip <= self.hand._stack(seat) and self._inject(seat, amount):
+                and chip is not None and chip <= self.hand.ledger.stack(seat) and self._inject(seat, amount):
             start = len(self.game.events)
             self.game.put(seat, chips=[self.game.chip(chip)])
             self._mark(start)
@@ -157,9 +157,9 @@ class ShortRaise(FaultyPlayers):
 
     def raise_by(self, seat: int, amount: int) -> None:
         b = self.hand.seats[seat]
-        min_to, _ = self.hand._raise_range(seat, b.wager + self.hand._stack(seat))
+        min_to, _ = self.hand.wagers.raise_range(seat, b.wager + self.hand.ledger.stack(seat))
         short = b.wager + amount - 1 - self.hand.current_bet
-        if b.wager + amount == min_to and amount < self.hand._stack(seat) and short * 2 >= min_to - \
+        if b.wager + amount == min_to and amount < self.hand.ledger.stack(seat) and short * 2 >= min_to - \
                 self.hand.current_bet and short > 0 and self._inject(seat, amount):
             start = len(self.game.events)
             self.game.put(seat, amount - 1)
@@ -186,7 +186,7 @@ class OutOfTurnCall(FaultyPlayers):
         nxt = pending[1]
         b = self.hand.seats[nxt]
         owed = self.hand.current_bet - b.wager
-        if 0 < owed < self.hand._stack(nxt) and self._inject(nxt, owed):
+        if 0 < owed < self.hand.ledger.stack(nxt) and self._inject(nxt, owed):
             start = len(self.game.events)
             self.game.put(nxt, owed)
             self._mark(start)
@@ -244,7 +244,7 @@ class _CallPlusExtra(FaultyPlayers):
 
     def call(self, seat: int, amount: int) -> None:
         extra = self._extra(seat, amount) if self.fault is None else 0
-        if 0 < extra and amount + extra < self.hand._stack(seat) and amount + extra <= 200 and \
+        if 0 < extra and amount + extra < self.hand.ledger.stack(seat) and amount + extra <= 200 and \
                 self._inject(seat, amount):
             start = len(self.game.events)
             over = [self.game.chip(1) for _ in range(extra)]
@@ -263,7 +263,7 @@ class RaiseNotAllowed(_CallPlusExtra):
     chance = 0.6
 
     def _extra(self, seat: int, amount: int) -> int:
-        allowed, rule, _ = self.hand._may_raise(seat)
+        allowed, rule, _ = self.hand.wagers.may_raise(seat)
         if allowed or rule not in self.expected:
             return 0
         self.stats[f"chance {rule}"] += 1
@@ -277,7 +277,7 @@ class UnderRaise(_CallPlusExtra):
     expected = ("betting.6",)
 
     def _extra(self, seat: int, amount: int) -> int:
-        if not self.hand.structure.is_limit or not self.hand._may_raise(seat)[0]:
+        if not self.hand.structure.is_limit or not self.hand.wagers.may_raise(seat)[0]:
             return 0
         return (self.hand.structure.unit(self.hand.street) - 1) // 2
 
@@ -309,7 +309,7 @@ class StraddleOutOfPlace(FaultyPlayers):
 
     def before_deal(self, order: list[int]) -> None:
         bb = self.hand.structure.big_blind
-        idle = [s for s in order if not self.hand.seats[s].posted and self.hand._stack(s) > 2 * bb]
+        idle = [s for s in order if not self.hand.seats[s].posted and self.hand.ledger.stack(s) > 2 * bb]
         if idle and self._inject(idle[0], 2 * bb):
             seat = self.rng.choice(idle)
             start = len(self.game.events)

@@ -20,7 +20,7 @@ from dataclasses import replace
 
 from dealerbox.config import from_dict
 from dealerbox.engine import inputs as ev
-from dealerbox.engine.chip_motions import DECLARE_HOLD
+from dealerbox.engine.betting.chip_motions import DECLARE_HOLD
 from dealerbox.pipeline import Pipeline
 from dealerbox.sources.choreography import board_hello
 from dealerbox.sources.sim.outcome import Expected, SimulatedHand

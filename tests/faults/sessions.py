@@ -24,7 +24,7 @@ from dataclasses import replace
 from dealerbox.config import from_dict
 from dealerbox.engine import inputs as ev
 from dealerbox.engine.events import QuestionAsked, TableEvent
-from dealerbox.engine.questions import ALL_WAGER
+from dealerbox.engine.betting.questions import ALL_WAGER
 from dealerbox.pipeline import Pipeline
 from dealerbox.sources.choreography import board_hello
 from dealerbox.sources.sim.chips import TableChips

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING
 from .. import events as te
 from .. import inputs as ev
 from ..cards.misdeal import Ruling
-from ..structures import LIMIT
+from ..betting.structures import LIMIT
 from ..play import Play
 from ..referee import Referee
 

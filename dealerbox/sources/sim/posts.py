@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from ...config import GameConfig
 from ..choreography import Choreography
-from ...engine.kill import KillTracker
+from ...engine.betting.kill import KillTracker
 from .outcome import Expected
 from .referee import Posts
 

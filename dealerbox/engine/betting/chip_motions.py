@@ -5,11 +5,17 @@ Chips leaving a bet zone without reaching the pot are taken back (``TAKE_BACK_GA
 
 from __future__ import annotations
 
-from ..tags import ChipTag, Tag
-from . import events as te
+from ...tags import ChipTag, Tag
+from .. import events as te
+from .antes import Antes
 from .betting_round import Motion
+from .betting_turn import BettingTurn
 from .chips import FOREIGN, NOT_A_CHIP, PLAYS, TOO_SMALL, chip_value, classify
+from .ledger import HandLedger
+from .posting import Posting
 from .pots import uncalled
+from .questions import DealerQuestions
+from .wager_rules import WagerRules
 
 MOTION_GAP = 0.5      # chips arriving closer than this in one zone are one motion (Betting 14)
 TAKE_BACK_GAP = 0.5   # a chip that left a bet zone and did not reach the pot within this was taken back
@@ -20,11 +26,43 @@ DUE_MARGIN = 1e-3
 
 
 class ChipMotions:
-    """Part of :class:`HandBetting`: the bet zones, read motion by motion."""
+    """Part of :class:`HandBetting`: the bet zones, read motion by motion. It owns the open motions, the chips
+    leaving a zone, the declared and held raises and when the next of them is due (``quiet_until``); a closed
+    motion becomes an ante (``antes``), a post (``posting``) or a wager (``wagers``, then the turn moves on)."""
 
-    string_bet_rule = "betting.14"   # pot- and no-limit at a tournament table: "tournament.23"
-    amount_said: frozenset[int] = frozenset()   # seats that said their raise's amount (Tournaments 23)
-    quiet_until = float("inf")   # nothing open can be due before this time (see _due_by); inf: nothing open
+    def __init__(self, ledger: HandLedger, posting: Posting, antes: Antes, wagers: WagerRules, turn: BettingTurn,
+                 questions: DealerQuestions, house: str) -> None:
+        self.ledger = ledger
+        self.posting = posting
+        self.antes = antes
+        self.wagers = wagers
+        self.turn = turn
+        self.questions = questions
+        self.house = house
+        self.smallest_chip = ledger.game.smallest_chip
+        self.string_bet_rule = "betting.14"   # pot- and no-limit at a tournament table: "tournament.23"
+        self.amount_said: frozenset[int] = frozenset()   # seats that said their raise's amount (Tournaments 23)
+        self.quiet_until = float("inf")   # nothing open can be due before this time (see due_by); inf: nothing open
+        self.motions: dict[int, Motion] = {}
+        self.leaving: dict[str, tuple[float, int, int]] = {}   # uid -> (when, seat, value), in the order they left
+        self.held: dict[int, float] = {}      # declared raises whose chips are in: seat -> when the hands rested
+        self.declared: set[int] = set()
+        self.zones: dict[int, dict[str, int]] = {}          # bet zones of seats not dealt in
+        self.binding_reminded: set[tuple[int, str, int]] = set()
+        self.pot_chips = 0
+
+    def clear(self) -> None:
+        """Nothing open is judged any more (a refund, or the betting was lost)."""
+        self.motions.clear()
+        self.held.clear()
+        self.leaving.clear()
+
+    def close_all(self, t: float) -> list[te.TableEvent]:
+        """Close every open motion now (the deal began: the posts are in)."""
+        out: list[te.TableEvent] = []
+        for seat in list(self.motions):
+            out += self.close_motion(t, seat)
+        return out
 
     # --- sensor input ---------------------------------------------------------------------------------
     def tick(self, t: float) -> list[te.TableEvent]:
@@ -40,23 +78,23 @@ class ChipMotions:
             if len(due) > 1:
                 due.sort(key=lambda s: self.motions[s].start)
             for seat in due:
-                out += self._close_motion(t, seat)
+                out += self.close_motion(t, seat)
         if self.leaving:
-            due = []
+            gone: list[str] = []
             for uid, (lt, _, _) in self.leaving.items():   # in the order they left (chip_left keeps it so)
                 if t - lt < TAKE_BACK_GAP:
                     break
-                due.append(uid)
-            for uid in due:
+                gone.append(uid)
+            for uid in gone:
                 _, seat, value = self.leaving.pop(uid)
-                out += self._taken_back(t, seat, value)
+                out += self.taken_back(t, seat, value)
         if self.held:
             for seat in [s for s, ht in self.held.items() if t - ht >= DECLARE_HOLD and s not in self.motions]:
-                out += self._release(t, seat)
-        self._next_due()
+                out += self.release(t, seat)
+        self.next_due()
         return out
 
-    def _next_due(self) -> None:
+    def next_due(self) -> None:
         """Set ``quiet_until`` from what is still open, after a tick has closed what was due."""
         due = float("inf")
         for m in self.motions.values():
@@ -67,12 +105,12 @@ class ChipMotions:
             due = min(due, ht + DECLARE_HOLD)
         self.quiet_until = due - DUE_MARGIN
 
-    def _due_by(self, when: float) -> None:
+    def due_by(self, when: float) -> None:
         """Something just opened (a motion, a take-back, a held raise) that may close at ``when``."""
         if when - DUE_MARGIN < self.quiet_until:
             self.quiet_until = when - DUE_MARGIN
 
-    def _sync(self, t: float, seat: int | None = None) -> list[te.TableEvent]:
+    def sync(self, t: float, seat: int | None = None) -> list[te.TableEvent]:
         """Before any act of ``seat``: close motions, and complete other seats' declared raises."""
         # nothing due (most acts): the call to tick is saved
         out = self.tick(t) if t >= self.quiet_until else []
@@ -80,54 +118,56 @@ class ChipMotions:
             return out
         for other in [s for s in self.held if s != seat]:
             if other in self.motions:
-                out += self._close_motion(t, other)
-            out += self._release(t, other)
+                out += self.close_motion(t, other)
+            out += self.release(t, other)
         return out
 
-    def _flush(self, t: float) -> list[te.TableEvent]:
+    def flush(self, t: float) -> list[te.TableEvent]:
         out = []
         for seat in list(self.motions):
-            out += self._close_motion(t, seat)
+            out += self.close_motion(t, seat)
         for seat in list(self.held):
-            out += self._release(t, seat)
+            out += self.release(t, seat)
         for uid in list(self.leaving):
             _, seat, value = self.leaving.pop(uid)
-            out += self._taken_back(t, seat, value)
+            out += self.taken_back(t, seat, value)
         return out
 
     def chip_entered(self, t: float, seat: int, tag: Tag) -> list[te.TableEvent]:
-        if self.lost:
+        led = self.ledger
+        if led.lost:
             return []         # lost track of the betting: quiet until the next deal
-        out = self._sync(t, seat) if t >= self.quiet_until or self.held else []   # as _sync: nothing due, no call
-        if self.settled:
+        out = self.sync(t, seat) if t >= self.quiet_until or self.held else []   # as sync: nothing due, no call
+        if led.settled:
             return out
         if type(tag) is ChipTag and tag.house == self.house and tag.value >= self.smallest_chip:
-            kind = PLAYS    # the common case, one of our own chips, without the full classification
+            kind, value = PLAYS, tag.value    # the common case, one of our own chips, without the classification
         else:
             kind = classify(tag, self.house, self.smallest_chip)
             if kind == NOT_A_CHIP:
                 return out
+            value = chip_value(tag)
         m = self.motions.get(seat) or Motion(t, t)
         m.last = t
-        if t + MOTION_GAP - DUE_MARGIN < self.quiet_until:   # _due_by inline: once per chip
+        if t + MOTION_GAP - DUE_MARGIN < self.quiet_until:   # due_by inline: once per chip
             self.quiet_until = t + MOTION_GAP - DUE_MARGIN
         if kind == PLAYS:
-            value = tag.value
-            b = self.seats.get(seat)   # _zone(seat), inline: once per chip
+            b = led.seats.get(seat)   # the seat's zone, or a zone of a seat not dealt in: once per chip
             (b.zone if b else self.zones.setdefault(seat, {}))[tag.uid] = value
             m.values.append(value)
         elif kind == FOREIGN:
             m.foreign.append(getattr(tag, "house", "unregistered"))
         elif kind == TOO_SMALL:
-            m.small.append(chip_value(tag))
+            m.small.append(value)
         self.motions[seat] = m
         return out
 
     def chip_left(self, t: float, seat: int, tag: Tag) -> list[te.TableEvent]:
-        if self.lost:
+        led = self.ledger
+        if led.lost:
             return []         # lost track of the betting: quiet until the next deal
-        out = self.tick(t) if t >= self.quiet_until else []   # as _sync: nothing due, no call
-        b = self.seats.get(seat)   # _zone(seat), inline: once per chip
+        out = self.tick(t) if t >= self.quiet_until else []   # as sync: nothing due, no call
+        b = led.seats.get(seat)   # the seat's zone, or a zone of a seat not dealt in: once per chip
         zone = b.zone if b else self.zones.setdefault(seat, {})
         if tag.uid in zone:
             value = zone.pop(tag.uid)
@@ -137,69 +177,71 @@ class ChipMotions:
             else:
                 self.leaving.pop(tag.uid, None)     # re-inserted at the end: the dict stays in time order
                 self.leaving[tag.uid] = (t, seat, value)
-                if t + TAKE_BACK_GAP - DUE_MARGIN < self.quiet_until:   # _due_by inline: once per chip
+                if t + TAKE_BACK_GAP - DUE_MARGIN < self.quiet_until:   # due_by inline: once per chip
                     self.quiet_until = t + TAKE_BACK_GAP - DUE_MARGIN
         return out
 
     def chip_to_pot(self, t: float, tag: Tag) -> list[te.TableEvent]:
-        out = self.tick(t) if t >= self.quiet_until else []   # as _sync: nothing due, no call
+        out = self.tick(t) if t >= self.quiet_until else []   # as sync: nothing due, no call
         self.leaving.pop(tag.uid, None)
         self.pot_chips += chip_value(tag)
         return out
 
     def chip_from_pot(self, t: float, tag: Tag) -> list[te.TableEvent]:
-        out = self.tick(t) if t >= self.quiet_until else []   # as _sync: nothing due, no call
+        out = self.tick(t) if t >= self.quiet_until else []   # as sync: nothing due, no call
         self.pot_chips -= chip_value(tag)
         return out
 
     def declare_raise(self, t: float, seat: int) -> list[te.TableEvent]:
-        if self.lost:
+        if self.ledger.lost:
             return []         # lost track of the betting: quiet until the next deal
-        out = self._sync(t, seat)
+        out = self.sync(t, seat)
         self.declared.add(seat)
         return out
 
     # --- motions ---------------------------------------------------------------------------------------
-    def _close_motion(self, t: float, seat: int) -> list[te.TableEvent]:
+    def close_motion(self, t: float, seat: int) -> list[te.TableEvent]:
+        led = self.ledger
         m = self.motions.pop(seat)
         out: list[te.TableEvent] = []
         if m.foreign:
-            out.append(self._finding(t, "procedures.3", "dealer", "wager-corrected",
+            out.append(led.finding(t, "procedures.3", "dealer", "wager-corrected",
                                      f"Seat {seat}: {len(m.foreign)} chip(s) not of this house do not play; hand "
                                      f"them back and change them up after the hand.", (seat,)))
         if m.small:
-            out.append(self._finding(t, "betting.7", "dealer", "wager-corrected",
+            out.append(led.finding(t, "betting.7", "dealer", "wager-corrected",
                                      f"Seat {seat}: chips of {sorted(set(m.small))} are below the smallest chip in "
-                                     f"play ({self.game.smallest_chip}) and do not play, even in quantity.", (seat,)))
+                                     f"play ({led.game.smallest_chip}) and do not play, even in quantity.", (seat,)))
         if not m.values:
             return out
-        out.append(te.ChipsMoved(t, self.hand, f"bet{seat}", seat, sum(m.values), tuple(m.values)))
-        if (seat in self.held and self.string_bet_rule == "tournament.23" and seat in self.seats
+        out.append(te.ChipsMoved(t, led.hand, f"bet{seat}", seat, sum(m.values), tuple(m.values)))
+        if (seat in self.held and self.string_bet_rule == "tournament.23" and seat in led.seats
                 and seat not in self.amount_said):
             # raise said without its amount, chips in a second move: a string bet; the first move is the raise
-            self.seats[seat].credited += sum(m.values)
-            out.append(self._finding(t, "tournament.23", "dealer", "wager-corrected",
+            led.seats[seat].credited += sum(m.values)
+            out.append(led.finding(t, "tournament.23", "dealer", "wager-corrected",
                                      f"String bet: seat {seat} said raise without an amount and added {sum(m.values)} "
                                      f"in a second move; the first move is the raise: return the {sum(m.values)}.",
                                      (seat,)))
-            return out + self._release(t, seat)
+            return out + self.release(t, seat)
         if seat in self.declared or seat in self.held:
             self.declared.discard(seat)
             self.held[seat] = m.last
-            self._due_by(m.last + DECLARE_HOLD)
+            self.due_by(m.last + DECLARE_HOLD)
             return out
-        out += self._antes_in(t, seat) if self.ante_due else []
-        return out + self._chips_in(t, seat, m.values[0] if len(m.values) == 1 else None)
+        out += self.antes.antes_in(t, seat) if self.antes.due else []
+        return out + self.chips_in(t, seat, m.values[0] if len(m.values) == 1 else None)
 
-    def _release(self, t: float, seat: int) -> list[te.TableEvent]:
+    def release(self, t: float, seat: int) -> list[te.TableEvent]:
         if self.held.pop(seat, None) is None:
             return []
-        return self._chips_in(t, seat, None, declared=True)
+        return self.chips_in(t, seat, None, declared=True)
 
-    def _chips_in(self, t: float, seat: int, single: int | None, declared: bool = False) -> list[te.TableEvent]:
-        b = self.seats.get(seat)
+    def chips_in(self, t: float, seat: int, single: int | None, declared: bool = False) -> list[te.TableEvent]:
+        led = self.ledger
+        b = led.seats.get(seat)
         if b is None:
-            return [self._finding(t, "betting.10", "dealer", "wager-corrected",
+            return [led.finding(t, "betting.10", "dealer", "wager-corrected",
                                   f"Seat {seat} is not in this hand: those chips do not play; return them.", (seat,))]
         present = b.present
         baseline = max(b.credited, b.wager)
@@ -210,76 +252,71 @@ class ChipMotions:
         if not b.live or b.all_in:
             b.credited = present
             why = "has folded" if b.folded else ("has a dead hand" if b.dead else "is all-in")
-            return [self._finding(t, "betting.10", "dealer", "wager-corrected",
+            return [led.finding(t, "betting.10", "dealer", "wager-corrected",
                                   f"Seat {seat} {why} and has no action: those {extra} do not play; return them.",
                                   (seat,))]
-        if self.street == "preflop" and not b.voluntary:
-            posted = self._try_post(t, seat, present)
+        if led.street == "preflop" and not b.voluntary:
+            posted = self.posting.try_post(t, seat, present)
             if posted is not None:
                 return posted
         intent = b.wager + extra
-        if seat != self.to_act:
-            if seat in self.round.pending:
-                if self._waiting_for_answer(seat):
+        if seat != led.to_act:
+            if seat in led.round.pending:
+                if self.questions.waiting_for_answer(seat):
                     b.out_of_turn = ("chips", intent, single, None)   # queued behind the answer, not ruled
                     return []
-                b.out_of_turn = ("chips", intent, single, self.round.wager_serial)
-                return [self._finding(t, "betting.10", "dealer", "continues",
-                                      f"Seat {seat} put chips in out of turn (seat {self.to_act} is to act). It is "
+                b.out_of_turn = ("chips", intent, single, led.round.wager_serial)
+                return [led.finding(t, "betting.10", "dealer", "continues",
+                                      f"Seat {seat} put chips in out of turn (seat {led.to_act} is to act). It is "
                                       f"binding if nobody in between bets, calls or raises; otherwise seat {seat} "
-                                      f"may take the chips back and act again.", (seat, self.to_act))]
-            r = self.round
+                                      f"may take the chips back and act again.", (seat, led.to_act))]
+            r = led.round
             if seat == r.last_actor and r.action_serial == r.last_actor_serial and not declared:
                 b.credited = present
-                return [self._finding(t, self.string_bet_rule, "dealer", "wager-corrected",
+                return [led.finding(t, self.string_bet_rule, "dealer", "wager-corrected",
                                       f"String raise: seat {seat} added {extra} in a second motion without "
                                       f"declaring a raise. The first action ({b.wager}) stands; return the {extra}.",
                                       (seat,))]
             b.credited = present
-            return [self._finding(t, "betting.10", "dealer", "wager-corrected",
+            return [led.finding(t, "betting.10", "dealer", "wager-corrected",
                                   f"Seat {seat} has no action pending: those {extra} do not play; return them.",
                                   (seat,))]
-        if self.question is not None and self.question.seat == seat:
-            return self._close_question(t) + self._chips_in(t, seat, single, declared)   # read afresh
-        dead = self._dead_blind_owed(seat)
-        if dead and intent - dead >= self.round.current_bet and not declared:
-            return self._ask_late_blind(t, seat, intent, single, dead)
-        out = self._act(t, seat, intent, single, declared)
-        return out + self._advance(t)
+        if self.questions.question is not None and self.questions.question.seat == seat:
+            return self.questions.close(t) + self.chips_in(t, seat, single, declared)   # read afresh
+        dead = self.posting.dead_blind_owed(seat)
+        if dead and intent - dead >= led.round.current_bet and not declared:
+            return self.questions.ask_late_blind(t, seat, intent, single, dead)
+        out = self.wagers.act(t, seat, intent, single, declared)
+        return out + self.turn.advance(t)
 
-    def _taken_back(self, t: float, seat: int, value: int) -> list[te.TableEvent]:
-        b = self.seats.get(seat)
-        out: list[te.TableEvent] = [te.ChipsMoved(t, self.hand, f"bet{seat}", seat, -value, (value,))]
-        if b is None or self.settled:
+    def taken_back(self, t: float, seat: int, value: int) -> list[te.TableEvent]:
+        led = self.ledger
+        b = led.seats.get(seat)
+        out: list[te.TableEvent] = [te.ChipsMoved(t, led.hand, f"bet{seat}", seat, -value, (value,))]
+        if b is None or led.settled:
             return out
-        if self.question is not None and self.question.seat == seat:
-            out += self._close_question(t)      # the player's own hands answered: the chips are going back
+        if self.questions.question is not None and self.questions.question.seat == seat:
+            out += self.questions.close(t)      # the player's own hands answered: the chips are going back
         present = b.present
-        top, extra = uncalled({s: x.wager for s, x in self.seats.items()})
+        top, extra = uncalled({s: x.wager for s, x in led.seats.items()})
         # chips of this seat that left after this one and are not placed yet (the gather may be moving them to
         # the pot) are no take-back so far: the called part is still in play
         moving = sum(v for _, s, v in self.leaving.values() if s == seat) if self.leaving else 0
         # the uncalled part of a bet handed back at the end of the round; once everyone else has folded the
         # whole pot is this seat's, so whatever it takes back early changes nothing
-        if (top == seat and self.to_act is None and present + moving >= b.wager - extra) or (
-                b.live and self._live_count() <= 1):
+        if (top == seat and led.to_act is None and present + moving >= b.wager - extra) or (
+                b.live and len(led.live) <= 1):
             b.credited = min(b.credited, present)
             return out
         if present < b.wager:
-            undo = self.undo_offer
-            if undo and undo.seat == seat and undo.action_serial + 1 == self.round.action_serial:
-                zone = b.zone
-                self.round = undo.round
-                self.seats = self.round.seats
-                self.table._stacks[seat] = undo.stack
-                self.live = {s for s, x in self.seats.items() if x.live}
-                self.seats[seat].zone = zone
-                self.seats[seat].credited = present
-                self.undo_offer = None
+            undo = self.wagers.undo_offer
+            if undo and undo.seat == seat and undo.action_serial + 1 == led.round.action_serial:
+                led.restore(undo, present)
+                self.wagers.undo_offer = None
                 return out
-            if not b.folded and (seat, self.street, b.wager) not in self.binding_reminded:
-                self.binding_reminded.add((seat, self.street, b.wager))
-                out.append(self._finding(t, "betting.12", "dealer", "wager-corrected",
+            if not b.folded and (seat, led.street, b.wager) not in self.binding_reminded:
+                self.binding_reminded.add((seat, led.street, b.wager))
+                out.append(led.finding(t, "betting.12", "dealer", "wager-corrected",
                                          f"Seat {seat} took chips back: a bet released into the pot is binding; "
                                          f"put {b.wager - present} back.", (seat,)))
         b.credited = min(b.credited, present)

@@ -8,6 +8,7 @@ button the big blind goes to the player due for it and the small blind or the bu
 from __future__ import annotations
 
 from bisect import bisect_right
+from collections.abc import Iterable
 from dataclasses import dataclass
 
 
@@ -20,7 +21,7 @@ def next_seat(seat: int, among: list[int] | set[int] | tuple[int, ...], table_se
     return None
 
 
-def clockwise(start_after: int, among, table_seats: int) -> list[int]:
+def clockwise(start_after: int, among: Iterable[int], table_seats: int) -> list[int]:
     """``among`` in clockwise order, beginning with the first seat after ``start_after``."""
     ordered = sorted(among)
     if ordered and 0 < ordered[0] and ordered[-1] <= table_seats and 0 <= start_after <= table_seats:
@@ -28,6 +29,11 @@ def clockwise(start_after: int, among, table_seats: int) -> list[int]:
         cut = bisect_right(ordered, start_after)
         return ordered[cut:] + ordered[:cut]
     return sorted(among, key=lambda s: (s - start_after - 1) % table_seats)
+
+
+def _after(seat: int | None, among: list[int], table_seats: int) -> int | None:
+    """``next_seat`` after a seat that may be missing (a seat outside the table's numbers has none after it)."""
+    return None if seat is None else next_seat(seat, among, table_seats)
 
 
 @dataclass(frozen=True, slots=True)
@@ -54,16 +60,16 @@ def positions(button: int, players: list[int] | tuple[int, ...], table_seats: in
         return Positions(button, None, players[0] if players else None, None)
     if len(players) == 2:
         sb = button if button in players else next_seat(button, players, table_seats)
-        bb = next_seat(sb, players, table_seats)
+        bb = _after(sb, players, table_seats)
         return Positions(button, sb, bb, None)
     if dead_button and last_big_blind is not None:
         bb = next_seat(last_big_blind, players, table_seats)
         sb = last_big_blind if last_big_blind in players else None
-        straddle = next_seat(bb, players, table_seats)
+        straddle = _after(bb, players, table_seats)
         return Positions(button, sb, bb, straddle)
     sb = next_seat(button, players, table_seats)
-    bb = next_seat(sb, players, table_seats)
-    return Positions(button, sb, bb, next_seat(bb, players, table_seats))
+    bb = _after(sb, players, table_seats)
+    return Positions(button, sb, bb, _after(bb, players, table_seats))
 
 
 def between_big_blind_and_button(seat: int, pos: Positions, table_seats: int) -> bool:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..config import GameConfig
+from ...config import GameConfig
 
 LIMIT, POT_LIMIT, NO_LIMIT = "limit", "pot-limit", "no-limit"
 

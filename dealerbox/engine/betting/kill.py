@@ -70,6 +70,7 @@ class KillTracker:
             return f"seat {w} killed this pot and won it: must kill again (Kill Pots 7)"
         if self.holder == w and won >= self.qualifier:
             self.due, self.due_rule = w, "kill.3"
-            return f"seat {w} won a second pot in a row of at least {self.qualifier}: must kill the next pot (Kill Pots 3)"
+            return (f"seat {w} won a second pot in a row of at least {self.qualifier}: must kill the next pot "
+                    f"(Kill Pots 3)")
         self.holder = w
         return ""

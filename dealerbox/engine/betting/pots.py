@@ -5,7 +5,7 @@ Pure functions over ``{seat: chips}``; the betting round feeds them and ``settle
 
 from __future__ import annotations
 
-from .events import Pot
+from ..events import Pot
 
 
 def uncalled(contributed: dict[int, int]) -> tuple[int | None, int]:

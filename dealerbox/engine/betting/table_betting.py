@@ -3,10 +3,12 @@ missed blinds and new players, the dead-button history, kill legs; it starts eac
 
 from __future__ import annotations
 
-from ..config import Config
-from . import events as te
+from collections.abc import Collection, Iterable
+
+from ...config import Config
+from .. import events as te
 from .blinds import Positions, between_big_blind_and_button, clockwise, next_seat, positions
-from .findings import FindingLog
+from ..findings import FindingLog
 from .hand_betting import HandBetting
 from .kill import KillTracker
 
@@ -130,19 +132,24 @@ class TableBetting:
             ruling=f"The kill button belongs to seat {k.holder}, who won the last pot and has a leg up; seat {seat} "
                    f"has none. Put it in front of seat {k.holder}.")]
 
+    def next_question_id(self) -> str:
+        """Numbers the questions to the dealer across hands: q1, q2, ..."""
+        self.questions_asked += 1
+        return f"q{self.questions_asked}"
+
     @property
     def _hand_no(self) -> int | None:
         return self.hand.hand if self.hand else None
 
     # --- positions -----------------------------------------------------------------------------------
-    def _players(self, occupied) -> list[int]:
+    def _players(self, occupied: Collection[int]) -> list[int]:
         return sorted(s for s in occupied if self._stacks.get(s, 0) > 0)
 
-    def positions(self, button: int, occupied) -> Positions:
+    def positions(self, button: int, occupied: Collection[int]) -> Positions:
         return positions(button, self._players(occupied), self.table_seats, self.last_big_blind,
                          self.config.table.button == "dead")
 
-    def button_for(self, occupied) -> int | None:
+    def button_for(self, occupied: Collection[int]) -> int | None:
         """Where the button belongs for the next hand (moving: next player; dead: before the small blind)."""
         players = self._players(occupied)
         if self.last_button is None or not players:
@@ -152,7 +159,7 @@ class TableBetting:
             return self.last_small_blind
         return next_seat(self.last_button, players, self.table_seats)
 
-    def blinds_for(self, button: int, occupied) -> dict[int, int]:
+    def blinds_for(self, button: int, occupied: Collection[int]) -> dict[int, int]:
         """Seat -> forced amount for the hand: small and big blind, and a kill that is due (all-in if short). A
         killer in a blind seat posts the kill alone, as ``HandBetting`` requires (docs/betting.md)."""
         entitled = set(self.entitled(button, occupied))
@@ -169,7 +176,7 @@ class TableBetting:
             out[self.kill.due] = self.kill.amount(self.game.big_blind)
         return {s: min(a, self._stacks.get(s, 0)) for s, a in out.items()}
 
-    def entitled(self, button: int, occupied) -> tuple[int, ...]:
+    def entitled(self, button: int, occupied: Collection[int]) -> tuple[int, ...]:
         """Seats entitled to a hand: players with chips, except those sitting out, those waiting for the big blind
         (until it reaches them) and new or returning players between the big blind and the button (Blinds 7)."""
         players = [s for s in self._players(occupied) if s not in self.sitting_out]
@@ -188,7 +195,7 @@ class TableBetting:
                     out.discard(s)
         return tuple(clockwise(button, out, self.table_seats))
 
-    def held_back(self, seat: int, button: int, order) -> str:
+    def held_back(self, seat: int, button: int, order: Collection[int]) -> str:
         """Why a seated player with chips was left out of a hand by Blinds 7 ("new", "returning"), or "": they
         are new or making up blinds, and would sit between the big blind and the button (see ``entitled``)."""
         if seat in order or self._stacks.get(seat, 0) <= 0 or seat in self.sitting_out or seat in self.waiting_for_bb:
@@ -201,7 +208,7 @@ class TableBetting:
                                                    self.table_seats) else ""
 
     # --- a hand --------------------------------------------------------------------------------------
-    def start_hand(self, t: float, hand: int, button: int, dealt_in) -> HandBetting:
+    def start_hand(self, t: float, hand: int, button: int, dealt_in: Iterable[int]) -> HandBetting:
         dealt = [s for s in dealt_in if s in self._stacks]
         h = HandBetting(self, t, hand, button, dealt)
         self.returning -= set(h.seats)

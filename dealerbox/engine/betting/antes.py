@@ -3,7 +3,8 @@
 Every player dealt in puts the ante in their bet zone before the deal (with the big-blind ante, only the big
 blind, for the whole table); the dealer gathers it with the first round's bets. A motion's chips pay the
 blind first and the ante from what is above it; a motion that fits the ante and is not more than the blind
-is the ante alone (with the big-blind ante, a motion of exactly the blind is the blind). So ante and blind may come in one motion or two, in either order. A player putting in every chip
+is the ante alone (with the big-blind ante, a motion of exactly the blind is the blind). So ante and blind
+may come in one motion or two, in either order. A player putting in every chip
 they have pays the ante before the blind, but the big blind before the big-blind ante (the order of
 :func:`forced_posts`, Tournaments 19: the one home of the posting order, which the tournament rulings use too).
 
@@ -13,8 +14,11 @@ other player); the big-blind ante is dead money in the main pot. docs/betting.md
 
 from __future__ import annotations
 
-from ..rulebook import Post, forced_posts, short_post_ruling  # noqa: F401  (the posting order: its home is below the engine)
-from . import events as te
+from ...rulebook import forced_posts, short_post_ruling   # the posting order: its home is below the engine
+from .. import events as te
+from .betting_turn import BettingTurn
+from .ledger import HandLedger
+from .posting import Posting
 from .pots import uncalled
 
 
@@ -35,21 +39,33 @@ def ante_dues(ante: int, big_blind_ante: int, dealt_in: list[int], big_blind: in
 
 
 class Antes:
-    """Part of :class:`HandBetting`: the antes owed, posted and judged when the deal starts."""
+    """Part of :class:`HandBetting`: the antes owed (``due``), posted (``paid``) and judged when the deal
+    starts. It asks ``posting`` which blind a seat owes, since a motion's chips pay the blind first."""
 
-    def _antes_in(self, t: float, seat: int) -> list[te.TableEvent]:
+    def __init__(self, ledger: HandLedger, posting: Posting, turn: BettingTurn, is_tournament: bool) -> None:
+        self.ledger = ledger
+        self.posting = posting
+        self.turn = turn
+        self.is_tournament = is_tournament
+        game = ledger.game
+        self.big_blind_ante = bool(game.big_blind_ante and not game.ante)
+        self.due = ante_dues(game.ante, game.big_blind_ante, ledger.order, ledger.positions.big_blind)
+        self.paid: dict[int, int] = {}
+
+    def antes_in(self, t: float, seat: int) -> list[te.TableEvent]:
         """The chips of a closed motion that pay ``seat``'s ante; what is above it plays as a blind or a bet."""
-        b = self.seats.get(seat)
-        due = self.ante_due.get(seat, 0) - self.ante_paid.get(seat, 0)
-        if b is None or due <= 0 or self.street != "preflop" or b.voluntary or not b.live or b.all_in or self.lost:
+        led = self.ledger
+        b = led.seats.get(seat)
+        due = self.due.get(seat, 0) - self.paid.get(seat, 0)
+        if b is None or due <= 0 or led.street != "preflop" or b.voluntary or not b.live or b.all_in or led.lost:
             return []
-        if self.dealing and seat == self.to_act:
+        if led.dealing and seat == led.to_act:
             return []         # the player to act is acting: the missing ante was already flagged at the deal
         fresh = b.present - max(b.credited, b.wager)
-        stack = self._stack(seat)
+        stack = led.stack(seat)
         if fresh <= 0 or stack <= 0:
             return []
-        kind, blind = self.required.get(seat, ("", 0)) if not b.posted else ("", 0)
+        kind, blind = self.posting.required.get(seat, ("", 0)) if not b.posted else ("", 0)
         blind = blind if kind in ("sb", "bb") else 0
         if fresh >= stack:                              # all in: the posting order of forced_posts
             own = (0, blind, 0, due) if self.big_blind_ante else (blind, 0, due, 0)
@@ -64,67 +80,61 @@ class Antes:
         if amount <= 0:
             return []
         b.ante += amount
-        self.ante_paid[seat] = self.ante_paid.get(seat, 0) + amount
-        self.table._stacks[seat] -= amount
+        self.paid[seat] = self.paid.get(seat, 0) + amount
+        led.stacks[seat] -= amount
         if self.big_blind_ante:
-            self.dead_money[seat] = self.dead_money.get(seat, 0) + amount
+            led.dead_money[seat] = led.dead_money.get(seat, 0) + amount
         else:
-            self.contributed[seat] += amount
-        out: list[te.TableEvent] = [te.ActionTaken(t, self.hand, seat, "ante", amount, b.wager, self.street)]
-        if self._stack(seat) == 0:
+            led.contributed[seat] += amount
+        out: list[te.TableEvent] = [te.ActionTaken(t, led.hand, seat, "ante", amount, b.wager, led.street)]
+        if led.stack(seat) == 0:
             b.all_in = True
-            if amount < self.ante_due[seat]:
-                out += self._short_ante(t, seat)
-            if not self.round.voluntary_actions:
-                self.round.pending = self._preflop_order()
-                out += self._advance(t)
+            if amount < self.due[seat]:
+                out += self.short_ante(t, seat)
+            if not led.round.voluntary_actions:
+                led.round.pending = self.turn.preflop_order()
+                out += self.turn.advance(t)
         return out
 
-    def _return_unmatched_ante(self) -> None:
+    def return_unmatched(self) -> None:
         """The hand is over: an ante nobody matched (everyone else all-in for less, or folded having put in
         less) goes back to its seat, as an unmatched bet does; pokerkit trims antes the same way."""
-        if not self.ante_paid or self.big_blind_ante:
+        led = self.ledger
+        if not self.paid or self.big_blind_ante:
             return
-        totals = {s: self.contributed[s] + b.wager for s, b in self.seats.items()}
+        totals = {s: led.contributed[s] + b.wager for s, b in led.seats.items()}
         seat, extra = uncalled(totals)
-        if seat is not None and extra and self.seats[seat].live:
-            self.contributed[seat] -= extra
-            self.table._stacks[seat] += extra
+        if seat is not None and extra and led.seats[seat].live:
+            led.contributed[seat] -= extra
+            led.stacks[seat] += extra
 
-    def _short_ante(self, t: float, seat: int) -> list[te.TableEvent]:
+    def short_ante(self, t: float, seat: int) -> list[te.TableEvent]:
         """All in for part of the ante: at a tournament table Tournaments 19 says so; at a cash table an all-in
         for less is simply all in."""
-        if not self.table.config.is_tournament:
+        if not self.is_tournament:
             return []
-        paid, due = self.ante_paid[seat], self.ante_due[seat]
+        paid, due = self.paid[seat], self.due[seat]
         what = "big blind ante" if self.big_blind_ante else "ante"
-        return [self._finding(t, "tournament.19", "info", "continues", short_post_ruling(seat, paid, due, what) + ".",
+        return [self.ledger.finding(t, "tournament.19", "info", "continues",
+                                    short_post_ruling(seat, paid, due, what) + ".",
                               (seat,))]
 
-    def _short_blind(self, t: float, seat: int, kind: str, due: int) -> list[te.TableEvent]:
-        """A blind all-in for less at a tournament table: Tournaments 19 (no make-up owed if it wins)."""
-        b = self.seats[seat]
-        if not self.table.config.is_tournament or kind not in ("sb", "bb") or self._stack(seat) or b.wager >= due:
-            return []
-        what = "small blind" if kind == "sb" else "big blind"
-        return [self._finding(t, "tournament.19", "info", "continues",
-                              short_post_ruling(seat, b.wager, due, what) + ".", (seat,))]
-
-    def _antes_at_deal(self, t: float) -> list[te.TableEvent]:
+    def at_deal(self, t: float) -> list[te.TableEvent]:
         """The first card left the shoe: an ante not posted, or posted short with chips behind, is flagged
         (Blinds 10: dealt in owing a forced post); the player antes now, or brings it up."""
+        led = self.ledger
         out: list[te.TableEvent] = []
         what = "big blind ante" if self.big_blind_ante else "ante"
-        for seat, due in self.ante_due.items():
-            paid = self.ante_paid.get(seat, 0)
-            if paid >= due or self._stack(seat) == 0 or not self.seats[seat].live:
+        for seat, due in self.due.items():
+            paid = self.paid.get(seat, 0)
+            if paid >= due or led.stack(seat) == 0 or not led.seats[seat].live:
                 continue
             if paid == 0:
-                out.append(self._finding(t, "blinds.10", "dealer", "continues",
+                out.append(led.finding(t, "blinds.10", "dealer", "continues",
                                          f"Seat {seat} is dealt in without posting the {what} of {due}: put it in "
                                          f"now, before acting.", (seat,)))
             else:
-                out.append(self._finding(t, "blinds.10", "dealer", "wager-corrected",
+                out.append(led.finding(t, "blinds.10", "dealer", "wager-corrected",
                                          f"Seat {seat} posted {paid} of the {due} {what}: bring it up by "
                                          f"{due - paid} before acting.", (seat,)))
         return out

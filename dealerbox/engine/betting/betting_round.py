@@ -8,6 +8,10 @@ import copy
 from dataclasses import dataclass, field
 
 
+# (kind "chips" or "check", intended total, single chip, wager serial or None while queued)
+OutOfTurn = tuple[str, int, int | None, int | None]
+
+
 @dataclass(slots=True)
 class Motion:
     """Chips arriving in one bet zone close together in time: one motion of the player's hand (Betting 14)."""
@@ -29,11 +33,11 @@ class SeatBet:
     all_in: bool = False
     acted_serial: int | None = None   # full-raise serial when the seat last acted this round
     no_raise: bool = False            # checked out of turn: may not bet or raise this turn (Betting 10)
-    out_of_turn: tuple | None = None  # (kind, intended total, single chip, wager serial or None while queued
+    out_of_turn: OutOfTurn | None = None  # (kind, intended total, single chip, wager serial or None while queued
     #                                   behind a question to the dealer), waiting for the turn
     voluntary: bool = False           # has acted (not only posted) this hand
     posted: str = ""                  # "sb", "bb", "straddle", "kill", "missed", "new"
-    ante: int = 0                     # ante chips lying in the zone until the round is gathered (engine/antes.py)
+    ante: int = 0                     # ante chips lying in the zone until the round is gathered (betting/antes.py)
 
     @property
     def present(self) -> int:

@@ -7,13 +7,15 @@ Two objects, and the modules a reader looks for:
   no stack sensors), missed blinds and new players, the dead-button history, kill legs, and the taps about
   them (``sit``, ``leave``, ``rebuy``, ``wait_for_bb``, ``back_in``, ``sit_out``, ``kill_puck``).
 - :class:`HandBetting` (``hand_betting``) follows one hand: posts, bets, calls, raises, checks (dealer tap),
-  folds (the engine calls ``fold`` when the cards reach the muck), all-ins, side pots, the odd chip. Its parts:
-  ``chip_motions`` (chips in the bet zones become motions, motions become wagers; take-backs; ``tick``),
-  ``posting`` (blinds, missed blinds, straddle, kill; ``deal_started``; the findings of the hand's start),
-  ``wager_rules`` (what a wager may be, and the ruling when it is not), ``betting_turn`` (the order of action,
-  out-of-turn actions, ``check``, ``fold``, a dead hand), ``questions`` (asking the dealer what the chips
-  cannot tell, and the ``answer`` tap) and ``betting_round`` (the round's state as values: a copy is the undo
-  point of a short call taken back, Betting 12).
+  folds (the engine calls ``fold`` when the cards reach the muck), all-ins, side pots, the odd chip. It is a
+  coordinator of parts, each owning its state and handed its collaborators: ``ledger`` (the round, who is
+  live, what went in, the stacks, the pots), ``chip_motions`` (chips in the bet zones become motions, motions
+  become wagers; take-backs; ``tick``), ``posting`` (blinds, missed blinds, straddle, kill; the findings of the
+  hand's start), ``antes``, ``wager_rules`` (what a wager may be, the ruling when it is not, recording it),
+  ``betting_turn`` (the order of action, out-of-turn actions, ``check``, ``fold``, ``answer``, a dead hand),
+  ``questions`` (asking the dealer what the chips cannot tell) and ``betting_round`` (the round's state as
+  values: a copy is the undo point of a short call taken back, Betting 12). docs/betting.md, "The parts of a
+  hand", says who owns what.
 
 The engine calls ``deal_started(t)`` when the first card leaves the shoe (until then chips are posts),
 ``declare_raise(t, seat)`` for the tap, ``next_street(t, street)`` (``"showdown"`` closes the last round),

@@ -6,7 +6,7 @@ evidence, not wagers: the betting round leaves them out of every amount and rais
 
 from __future__ import annotations
 
-from ..tags import ChipTag, Tag, UnknownTag
+from ...tags import ChipTag, Tag, UnknownTag
 
 PLAYS, FOREIGN, TOO_SMALL, NOT_A_CHIP = "plays", "foreign", "too-small", "not-a-chip"
 

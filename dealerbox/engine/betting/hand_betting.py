@@ -1,0 +1,325 @@
+"""The betting of one hand, as a coordinator wiring its parts in one place (docs/betting.md, "The parts"):
+
+- ``ledger`` (:class:`HandLedger`): the round, who is live, the street, what went in, the structure, the stacks;
+- ``questions`` (:class:`DealerQuestions`): the one open question to the dealer;
+- ``wagers`` (:class:`WagerRules`): what a wager may be, ruled and recorded;
+- ``turn`` (:class:`BettingTurn`): the order of action, the check, fold and answer taps, a dead hand;
+- ``posting`` (:class:`Posting`): blinds, missed blinds, straddle and kill, the findings of the hand's start;
+- ``antes`` (:class:`Antes`): the antes owed and paid;
+- ``chips`` (:class:`ChipMotions`): chips in the bet zones, motion by motion, become posts, antes and wagers.
+
+Each part is handed the parts it asks and nothing else. Here: the end of a round, the refund, the award, and
+the names the engine reads (kept as they were when this was one object)."""
+
+from __future__ import annotations
+
+from typing import Protocol
+
+from ...config import Config, GameConfig
+from .. import events as te
+from ..findings import FindingLog
+from .antes import Antes
+from .betting_round import BettingRound, SeatBet
+from .betting_turn import BettingTurn
+from .blinds import clockwise, positions
+from .chip_motions import ChipMotions
+from .kill import KillTracker
+from .ledger import HandLedger
+from .posting import Posting
+from .questions import DealerQuestions, OpenQuestion
+from .structures import Structure
+from .wager_rules import WagerRules
+
+LOST_TRACK = "Lost track of the betting: finish this hand by hand; the terminal picks up at the next deal."
+
+
+class TableSide(Protocol):
+    """What a hand reads and keeps of the table that dealt it (``table_betting.TableBetting`` is the one)."""
+
+    config: Config
+    game: GameConfig
+    findings: FindingLog
+    table_seats: int
+    _stacks: dict[int, int]                 # the chips each seat has behind, changed as the hand goes
+    owes: dict[int, set[str]]               # blinds a seat missed (Blinds 9)
+    new_players: set[int]
+    waiting_for_bb: set[int]
+    last_big_blind: int | None
+    kill: KillTracker
+    kill_reason: str
+
+    @property
+    def stacks(self) -> dict[int, int]: ...
+
+    def next_question_id(self) -> str: ...
+
+    def _hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int) -> None: ...
+
+
+class HandBetting:
+    """The betting of one hand. Every method returns table events, except the queries and ``settle``."""
+
+    def __init__(self, table: TableSide, t: float, hand: int, button: int, dealt_in: list[int]) -> None:
+        self.table = table
+        game = table.game
+        self.hand = hand
+        self.button = button
+        self.order = clockwise(button, dealt_in, table.table_seats)
+        self.positions = positions(button, self.order, table.table_seats, table.last_big_blind,
+                                   table.config.table.button == "dead")
+        is_tournament = table.config.is_tournament
+        self.ledger = led = HandLedger(game, table.findings, table._stacks, hand, button, self.order, self.positions,
+                                       table.table_seats)
+        self.questions = DealerQuestions(led, table.next_question_id)
+        self.wagers = WagerRules(led, table.kill.amount(game.big_blind))
+        self.turn = BettingTurn(led, self.wagers, self.questions, table.owes)
+        self.posting = Posting(led, self.turn, t, table.owes, table.new_players, table.waiting_for_bb, table.kill,
+                               table.kill_reason, table.config.table.button == "dead", is_tournament)
+        self.antes = Antes(led, self.posting, self.turn, is_tournament)
+        self.chips = ChipMotions(led, self.posting, self.antes, self.wagers, self.turn, self.questions,
+                                 table.config.enrolment.house)
+        led.round.pending = self.turn.preflop_order()
+        # the engine calls these for every chip and input: the part's own methods, without a call in between
+        self.tick = self.chips.tick
+        self.chip_entered = self.chips.chip_entered
+        self.chip_left = self.chips.chip_left
+        self.chip_to_pot = self.chips.chip_to_pot
+        self.chip_from_pot = self.chips.chip_from_pot
+        self.declare_raise = self.chips.declare_raise
+        self.motions = self.chips.motions      # the part's dicts themselves, read after most inputs
+        self.held = self.chips.held
+        self.opening_events = self.posting.opening_events
+
+    # --- the names the engine and the screen read ------------------------------------------------------
+    @property
+    def round(self) -> BettingRound:
+        return self.ledger.round
+
+    @property
+    def seats(self) -> dict[int, SeatBet]:
+        return self.ledger.seats
+
+    @property
+    def live(self) -> set[int]:
+        return self.ledger.live
+
+    @property
+    def settled(self) -> bool:
+        return self.ledger.settled
+
+    @property
+    def lost(self) -> bool:
+        return self.ledger.lost
+
+    @property
+    def street(self) -> str:
+        return self.ledger.street
+
+    @property
+    def structure(self) -> Structure:
+        return self.ledger.structure
+
+    @property
+    def killer(self) -> int | None:
+        return self.ledger.killer
+
+    @property
+    def dead_money(self) -> dict[int, int]:
+        return self.ledger.dead_money
+
+    @property
+    def current_bet(self) -> int:
+        """The total every live seat must match this round."""
+        return self.ledger.round.current_bet
+
+    @property
+    def to_act(self) -> int | None:
+        return self.ledger.to_act
+
+    @property
+    def round_complete(self) -> bool:
+        return not self.chips.held and not self.chips.motions and self.ledger.to_act is None
+
+    @property
+    def actions_after_blinds(self) -> int:
+        return self.ledger.round.voluntary_actions
+
+    @property
+    def last_aggressor(self) -> int | None:
+        return self.ledger.round.aggressor
+
+    @property
+    def bets(self) -> dict[int, int]:
+        return self.ledger.bets
+
+    @property
+    def question(self) -> OpenQuestion | None:
+        return self.questions.question
+
+    @property
+    def quiet_until(self) -> float:
+        return self.chips.quiet_until
+
+    @property
+    def required(self) -> dict[int, tuple[str, int]]:
+        return self.posting.required
+
+    @property
+    def ante_paid(self) -> dict[int, int]:
+        return self.antes.paid
+
+    @property
+    def big_blind_ante(self) -> bool:
+        return self.antes.big_blind_ante
+
+    # --- what a tournament table sets (Tournaments 22, 23, 31) -------------------------------------------
+    @property
+    def heads_up_blinds_ruled(self) -> bool:
+        return self.posting.heads_up_blinds_ruled
+
+    @heads_up_blinds_ruled.setter
+    def heads_up_blinds_ruled(self, ruled: bool) -> None:
+        self.posting.heads_up_blinds_ruled = ruled
+
+    @property
+    def tournament_cap(self) -> bool:
+        return self.wagers.tournament_cap
+
+    @tournament_cap.setter
+    def tournament_cap(self, cap: bool) -> None:
+        self.wagers.tournament_cap = cap
+
+    @property
+    def string_bet_rule(self) -> str:
+        return self.chips.string_bet_rule
+
+    @string_bet_rule.setter
+    def string_bet_rule(self, rule: str) -> None:
+        self.chips.string_bet_rule = rule
+
+    @property
+    def amount_said(self) -> frozenset[int]:
+        return self.chips.amount_said
+
+    @amount_said.setter
+    def amount_said(self, seats: frozenset[int]) -> None:
+        self.chips.amount_said = seats
+
+    def in_hand(self, seat: int) -> bool:
+        return seat in self.ledger.live
+
+    def all_in(self, seat: int) -> bool:
+        return self.ledger.all_in(seat)
+
+    def acted(self, seat: int) -> bool:
+        return self.ledger.acted(seat)
+
+    def pots(self) -> list[te.Pot]:
+        return self.ledger.pots()
+
+    def live_seats(self) -> set[int]:
+        """Seats still contesting the pot (not folded, not dead). Read only."""
+        return self.ledger.live
+
+    def pot_total(self) -> int:
+        """What ``pots()`` adds up to (every pot together), without building the side pots."""
+        return self.ledger.pot_total()
+
+    # --- the taps: the chip motions are brought up to date first ------------------------------------------
+    def check(self, t: float, seat: int | None = None) -> list[te.TableEvent]:
+        if self.ledger.lost:
+            return []         # lost track of the betting: quiet until the next deal
+        return self.chips.sync(t, seat) + self.turn.check(t, seat)
+
+    def fold(self, t: float, seat: int) -> list[te.TableEvent]:
+        return self.chips.sync(t, seat) + self.turn.fold(t, seat)
+
+    def kill_hand(self, t: float, seat: int) -> list[te.TableEvent]:
+        """A dead hand (the engine's ruling): out of the pot, its chips stay in."""
+        return self.chips.sync(t, seat) + self.turn.kill_hand(t, seat)
+
+    def answer(self, t: float, ref: str | None, choice: str | None) -> list[te.TableEvent]:
+        """The ``answer`` tap. An answer to a question no longer open, or not one of its keys, changes nothing."""
+        if self.ledger.lost:
+            return []         # lost track of the betting: quiet until the next deal
+        return self.chips.sync(t) + self.turn.answer(t, ref, choice)
+
+    def deal_started(self, t: float) -> list[te.TableEvent]:
+        """The first card left the shoe: posts are in. Flags a required kill, owed blinds or antes not posted."""
+        led = self.ledger
+        if led.lost:
+            return []         # lost track of the betting: quiet until the next deal
+        out = self.chips.sync(t) + self.chips.close_all(t)
+        if led.dealing:
+            return out
+        led.dealing = True
+        out += self.antes.at_deal(t) if self.antes.due else []
+        return out + self.posting.at_deal(t)
+
+    # --- the hand's course ---------------------------------------------------------------------------------
+    def lose_track(self, t: float, reason: str) -> list[te.TableEvent]:
+        """The chips can no longer be followed (sensor frames were lost while the betting ran, so chips may have
+        moved unseen). Say so once; from here chip motions, taps and answers are not judged, nobody is to act,
+        and the cards are still followed. The next hand starts clean."""
+        led = self.ledger
+        if led.lost or led.settled:
+            return []
+        led.lost = True
+        out = self.questions.close(t)
+        self.chips.clear()
+        self.chips.declared.clear()
+        self.wagers.undo_offer = None
+        led.round.pending = []
+        return out + [te.BettingLost(t, self.hand, reason, LOST_TRACK)]
+
+    def _end_round(self, t: float) -> list[te.TableEvent]:
+        out = self.chips.flush(t) + self.questions.close(t)
+        out += self.ledger.gather(t)
+        self.wagers.undo_offer = None
+        return out
+
+    def next_street(self, t: float, street: str) -> list[te.TableEvent]:
+        led = self.ledger
+        if street == led.street or led.settled or street in led.ended_streets:
+            return []
+        out = self._end_round(t)
+        led.ended_streets.add(led.street)
+        out.append(te.BettingRoundEnded(t, self.hand, led.street, led.pot_total()))
+        led.street = street
+        led.round.aggressor = None if street != "showdown" else led.round.aggressor
+        led.round.pending = self.turn.postflop_order() if street != "showdown" else []
+        return out
+
+    def refund(self, t: float, reason: str) -> list[te.TableEvent]:
+        """Misdeal or void: every chip goes back to whoever put it in."""
+        led = self.ledger
+        if led.settled:
+            return []
+        self.chips.clear()
+        out = self.questions.close(t)
+        out += led.give_back(t)
+        self.posting.restore_owed()
+        led.settled = True
+        return out
+
+    def settle(self, t: float, winners_by_pot: list[tuple[int, ...]]) -> tuple[list[te.Pot], dict[int, int]]:
+        """Award every pot: ``winners_by_pot[i]`` won pot ``i`` of ``pots()`` (main first). A pot with no
+        winners named goes to its only eligible seat. Returns the pots with shares, and every seat's stack."""
+        led = self.ledger
+        if led.settled:
+            return [], self.table.stacks
+        self.questions.question = None     # the hand is over: nothing left to ask
+        if led.street != "showdown":
+            self._end_round(t)
+            led.ended_streets.add(led.street)
+        self.antes.return_unmatched()
+        done = led.award(winners_by_pot, max(1, led.game.smallest_chip))
+        led.settled = True
+        main = done[0] if done else None
+        main_winners = main.winners if main else ()
+        won = 0
+        if len(main_winners) == 1:
+            w = main_winners[0]
+            won = sum(p.shares.get(w, 0) for p in done) - led.contributed.get(w, 0)
+        self.table._hand_finished(self, main_winners, won)
+        return done, self.table.stacks

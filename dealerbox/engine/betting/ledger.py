@@ -1,0 +1,165 @@
+"""The facts of one hand's betting that every part reads: the round (each seat's wager and standing, the turn),
+who is still live, the street, what went in, the structure and the killer, and the seats' stacks; the pots
+built from them. :class:`HandLedger` owns these facts; the other parts of :class:`HandBetting` are handed it."""
+
+from __future__ import annotations
+
+from typing import cast
+
+from ...config import GameConfig
+from .. import events as te
+from ..findings import FindingLog
+from .betting_round import BettingRound, SeatBet, UndoPoint
+from .blinds import Positions
+from .pots import build_pots, split, uncalled
+from .structures import Structure
+
+
+class HandLedger:
+    """The betting state of one hand, and the queries over it. ``stacks`` is the table's own dict of the chips
+    each seat has behind: the ledger changes it in place as chips go in and come back."""
+
+    def __init__(self, game: GameConfig, findings: FindingLog, stacks: dict[int, int], hand: int, button: int,
+                 order: list[int], positions: Positions, table_seats: int) -> None:
+        self.game = game
+        self.findings = findings
+        self.stacks = stacks
+        self.hand = hand
+        self.button = button
+        self.order = order
+        self.positions = positions
+        self.table_seats = table_seats
+        self.round = BettingRound({s: SeatBet(s) for s in order}, last_raise=game.big_blind)
+        self.seats: dict[int, SeatBet] = self.round.seats   # the round's, read everywhere: set again with the round
+        self.live: set[int] = set(order)   # seats neither folded nor dead, kept by fold and kill_hand
+        self.structure = Structure.from_game(game)   # scaled while a pot is killed
+        self.killer: int | None = None
+        self.street = "preflop"
+        self.ended_streets: set[str] = set()
+        self.contributed: dict[int, int] = {s: 0 for s in order}
+        self.dead_money: dict[int, int] = {}
+        self.lost = False        # lost track of the betting: says so once, then quiet until the next deal
+        self.dealing = False     # the first card left the shoe: chips are no longer posts
+        self.settled = False
+
+    def finding(self, t: float, rule_id: str, severity: str, outcome: str, ruling: str,
+                seats: tuple[int | None, ...] = ()) -> te.FindingRaised:
+        # a seat to act is named only while someone is to act, so no None reaches the log
+        return self.findings.raise_(t, self.hand, rule_id, severity=severity, outcome=outcome, ruling=ruling,
+                                    seats=cast("tuple[int, ...]", seats))
+
+    # --- queries --------------------------------------------------------------------------------------
+    @property
+    def current_bet(self) -> int:
+        """The total every live seat must match this round."""
+        return self.round.current_bet
+
+    @property
+    def to_act(self) -> int | None:
+        if self.settled or not self.round.pending or len(self.live) <= 1:
+            return None
+        return self.round.pending[0]
+
+    @property
+    def bets(self) -> dict[int, int]:
+        return {s: b.wager for s, b in self.seats.items() if b.wager}
+
+    def in_hand(self, seat: int) -> bool:
+        return seat in self.live
+
+    def all_in(self, seat: int) -> bool:
+        b = self.seats.get(seat)
+        return bool(b and b.all_in)
+
+    def acted(self, seat: int) -> bool:
+        b = self.seats.get(seat)
+        return bool(b and b.acted_serial is not None)
+
+    def stack(self, seat: int) -> int:
+        return self.stacks.get(seat, 0)
+
+    def active(self) -> list[int]:
+        """Seats that can still bet: live and not all-in, in order from the button."""
+        return [s for s in self.order if not (b := self.seats[s]).folded and not b.dead and not b.all_in]
+
+    def pots(self) -> list[te.Pot]:
+        totals = {s: self.contributed[s] + b.wager for s, b in self.seats.items()}
+        seat, extra = uncalled(totals)
+        if seat is not None and self.seats[seat].live:   # a dead hand's unmatched chips stay in the pot
+            totals[seat] -= extra
+        live = {s for s, b in self.seats.items() if not b.folded and not b.dead}   # b.live, without the property
+        all_in = {s for s, b in self.seats.items() if b.all_in}
+        return build_pots(totals, live, sum(self.dead_money.values()), all_in)
+
+    def pot_total(self) -> int:
+        """What ``pots()`` adds up to (every pot together), without building the side pots."""
+        totals = [self.contributed[s] + b.wager for s, b in self.seats.items()]
+        seat, extra = uncalled(dict(zip(self.seats, totals, strict=True)))
+        if seat is not None and not self.seats[seat].live:
+            extra = 0                           # as pots(): a dead hand takes nothing back
+        return sum(totals) - extra + sum(self.dead_money.values())
+
+    # --- changes ---------------------------------------------------------------------------------------
+    def restore(self, undo: UndoPoint, present: int) -> None:
+        """Betting 12: the short call of ``undo.seat`` is taken back; the round is as it was before it."""
+        seat = undo.seat
+        zone = self.seats[seat].zone
+        self.round = undo.round
+        self.seats = self.round.seats
+        self.stacks[seat] = undo.stack
+        self.live = {s for s, x in self.seats.items() if x.live}
+        self.seats[seat].zone = zone
+        self.seats[seat].credited = present
+
+    def gather(self, t: float) -> list[te.TableEvent]:
+        """The end of a round: the uncalled part goes back, the wagers join what each seat put in, and the
+        round's bookkeeping starts over."""
+        out: list[te.TableEvent] = []
+        wagers = {s: b.wager for s, b in self.seats.items()}
+        seat, extra = uncalled(wagers)
+        if seat is not None and self.seats[seat].live:
+            self.seats[seat].wager -= extra
+            self.stacks[seat] += extra
+            out.append(te.StackChanged(t, self.hand, seat, self.stack(seat), "refund"))
+        for s, b in self.seats.items():
+            self.contributed[s] += b.wager
+            b.wager = 0
+            b.ante = 0            # gathered with the round: from here the zone's chips are all wager
+            b.credited = b.present
+            b.acted_serial = None
+            b.no_raise = False
+            b.out_of_turn = None
+        r = self.round
+        r.current_bet, r.full_raise_level, r.raises = 0, 0, 0
+        r.last_raise = self.structure.min_bet("flop")
+        r.capped_multiway = False
+        r.wager_levels = []
+        r.full_raise_serial += 1
+        return out
+
+    def give_back(self, t: float) -> list[te.TableEvent]:
+        """Misdeal or void: every chip goes back to whoever put it in."""
+        out: list[te.TableEvent] = []
+        for s, b in self.seats.items():
+            back = self.contributed[s] + b.wager + self.dead_money.get(s, 0)
+            if back:
+                self.stacks[s] += back
+                out.append(te.StackChanged(t, self.hand, s, self.stack(s), "refund"))
+            self.contributed[s], b.wager = 0, 0
+        self.dead_money.clear()
+        return out
+
+    def award(self, winners_by_pot: list[tuple[int, ...]], unit: int) -> list[te.Pot]:
+        """Every pot shared among its winners (``winners_by_pot[i]`` won pot ``i``, main first) and paid to
+        their stacks. A pot with no winners named goes to its only eligible seat, or is split among the eligible."""
+        done: list[te.Pot] = []
+        for i, pot in enumerate(self.pots()):
+            winners = tuple(winners_by_pot[i]) if i < len(winners_by_pot) and winners_by_pot[i] else ()
+            winners = tuple(w for w in winners if w in pot.eligible) or (pot.eligible if len(pot.eligible) == 1 else ())
+            if not winners:
+                winners = pot.eligible     # nobody named: split among the eligible rather than lose chips
+            awarded = split(pot, winners, self.button, self.table_seats, unit)
+            for s, share in awarded.shares.items():
+                self.stacks[s] = self.stack(s) + share
+            done.append(awarded)
+        return done
