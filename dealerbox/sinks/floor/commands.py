@@ -3,7 +3,6 @@ duplicates, a finding this table raised) before the runtime sees it."""
 
 from __future__ import annotations
 
-import json
 import logging
 import queue
 from collections import deque
@@ -13,6 +12,7 @@ from dataclasses import dataclass
 from ...engine.inputs import DealerInput
 from . import contract as c
 from .parts import LinkIdentity, LinkStatus
+from .untrusted import read_payload
 from ...upkeep.bounded import RecentIds
 
 log = logging.getLogger("dealerbox.floor")
@@ -48,10 +48,9 @@ class CommandDesk:
     def handle_command(self, topic: str, raw: bytes) -> FloorCommand | None:
         """Check one message from the command topic; each accepted command goes to ``on_command`` (by default
         the ``commands`` queue)."""
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            return self._refuse(topic, f"malformed JSON ({e})")
+        data, why = read_payload(raw)
+        if why:
+            return self._refuse(topic, why)
         errors = c.schema_errors("cmd", data)
         if errors:
             return self._refuse(topic, f"schema: {errors[0]}")

@@ -16,6 +16,7 @@ from collections.abc import Callable
 
 from ...engine.inputs import DealerInput
 from .parts import LinkIdentity, LinkStatus
+from .untrusted import read_payload
 
 log = logging.getLogger("dealerbox.floor")
 
@@ -57,10 +58,9 @@ class TournamentDesk:
     def handle_tournament(self, topic: str, raw: bytes) -> DealerInput | None:
         """Check one message from the instruction or clock topic; an accepted one goes to ``on_floor_input``."""
         kind = "clock" if topic.endswith("/clock") else "tournament"
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            return self._refuse_floor(topic, f"malformed JSON ({e})")
+        data, why = read_payload(raw)
+        if why:
+            return self._refuse_floor(topic, why)
         from ...tournament.floor import schema_errors   # jsonschema: only a tournament table gets here
         errors = schema_errors(kind, data)
         if errors:
