@@ -51,12 +51,14 @@ scalars = st.none() | st.booleans() | st.integers() | st.floats(allow_nan=False)
 json_values = st.recursive(scalars, lambda inner: st.lists(inner, max_size=4)
                            | st.dictionaries(st.text(max_size=8), inner, max_size=4), max_leaves=16)
 # a value no field of a command can take (no string, no number), put in place of one field
-wrong = st.none() | st.lists(st.integers(), max_size=2) | st.dictionaries(st.text(max_size=3), st.integers(), max_size=2)
+wrong = st.none() | st.lists(st.integers(), max_size=2) | st.dictionaries(st.text(max_size=3), st.integers(),
+                                                                       max_size=2)
 bad_payloads = st.one_of(
     st.binary(max_size=512),                                                        # binary, mostly not UTF-8
     json_values.map(lambda v: json.dumps(v).encode()),                              # valid JSON, wrong shape
     st.builds(lambda k, v: json.dumps(dict(VALID, **{k: v})).encode(), st.sampled_from(sorted(VALID)), wrong),
-    st.builds(lambda k: json.dumps({x: y for x, y in VALID.items() if x != k}).encode(), st.sampled_from(sorted(VALID))),
+    st.builds(lambda k: json.dumps({x: y for x, y in VALID.items() if x != k}).encode(),   # a field missing
+              st.sampled_from(sorted(VALID))),
     st.integers(MAX_DEPTH + 1, 30_000).map(lambda n: b"[" * n + b"]" * n),           # nested past the cap
     st.integers(MAX_DEPTH + 1, 5_000).map(lambda n: b'{"a":' * n + b"1" + b"}" * n),
     st.integers(MAX_PAYLOAD + 1, MAX_PAYLOAD + 4096).map(lambda n: b" " * n),      # over the size cap
