@@ -242,7 +242,8 @@ def _trace_hops(terminal: Terminal, floor: FloorLink, raised: dict[str, float]) 
         submit(update)
 
     floor.submit = submit_stamped
-    store = floor._store
+    spooler, session = floor.spooler, floor.session
+    store = spooler._store
 
     def store_stamped(db, rows, cap=True):
         store(db, rows, cap)
@@ -251,8 +252,8 @@ def _trace_hops(terminal: Terminal, floor: FloorLink, raised: dict[str, float]) 
             if row[1] == "alert":
                 stamps[row[6]["finding"]["id"]].setdefault("stored", now)
 
-    floor._store = store_stamped
-    spool = floor._spool
+    spooler._store = store_stamped
+    spool = spooler._spool
 
     def spool_stamped(db, updates):
         now = time.monotonic()   # the spooler thread is running again, with the group in hand
@@ -262,7 +263,7 @@ def _trace_hops(terminal: Terminal, floor: FloorLink, raised: dict[str, float]) 
                     stamps[e.id].setdefault("spooler", now)
         spool(db, updates)
 
-    floor._spool = spool_stamped
+    spooler._spool = spool_stamped
     from dealerbox.sinks.floor import outbox as outbox_module
     insert = outbox_module.Outbox.insert
 
@@ -290,7 +291,7 @@ def _trace_hops(terminal: Terminal, floor: FloorLink, raised: dict[str, float]) 
             checkpoints.append((t0, time.monotonic()))
 
     outbox_module.Outbox.checkpoint = checkpoint_stamped
-    make_client = floor._make_client
+    make_client = session._make_client
 
     def make_client_stamped():
         client = make_client()
@@ -304,11 +305,11 @@ def _trace_hops(terminal: Terminal, floor: FloorLink, raised: dict[str, float]) 
         client.publish = publish_stamped
         return client
 
-    floor._make_client = make_client_stamped
+    session._make_client = make_client_stamped
     slow: list[tuple[str, float]] = []    # the publisher thread's own steps that took >= 5 ms
     stamps["_gc"]["slow"] = slow
-    for step in ("_settle_acks", "_publish_state", "_pump"):
-        def timed(*args, _step=step, _call=getattr(floor, step), **kwargs):
+    for owner, step in ((session, "_settle_acks"), (session, "_publish_state"), (floor.drain, "pump")):
+        def timed(*args, _step=step, _call=getattr(owner, step), **kwargs):
             t0 = time.monotonic()
             try:
                 return _call(*args, **kwargs)
@@ -316,7 +317,7 @@ def _trace_hops(terminal: Terminal, floor: FloorLink, raised: dict[str, float]) 
                 took = time.monotonic() - t0
                 if took >= 0.005:
                     slow.append((_step, took * 1000))
-        setattr(floor, step, timed)
+        setattr(owner, step, timed)
     return stamps
 
 

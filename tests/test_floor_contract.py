@@ -164,7 +164,7 @@ def _cmd(**over) -> bytes:
 def test_commands_are_checked_and_refusals_counted(tmp_path, caplog):
     link = FloorLink(link_config(tmp_path, 1))
     ups, _ = hand_updates(3, FindingLog())
-    link._known_findings.add("h3-1")
+    link.desk.known_findings.add("h3-1")
     topic = "dealerbox/demo/T01/cmd"
     assert link.handle_command(topic, b"{not json") is None
     assert link.handle_command(topic, b"\xff\xfe") is None
@@ -178,7 +178,7 @@ def test_commands_are_checked_and_refusals_counted(tmp_path, caplog):
     assert ok.as_input(12.5).action == "ack" and ok.as_input(12.5).ref == "h3-1"
     assert link.handle_command(topic, _cmd()) is None  # the same (boot, seq) again: a redelivery
     refresh = link.handle_command(topic, _cmd(cmd="refresh", seq=2))
-    assert refresh is not None and refresh.cmd == "refresh" and link._refresh
+    assert refresh is not None and refresh.cmd == "refresh" and link.status.refresh
     h = link.health()
     assert h["commands_refused"] == 8 and h["commands_accepted"] == 2
     assert link.commands.qsize() == 2
@@ -234,7 +234,7 @@ def test_disk_full_keeps_alerts_and_says_so(tmp_path, caplog):
     assert "disk full" in h["outbox_error"] and config.floor.outbox in h["outbox_error"]
     assert any("disk full" in r.message for r in caplog.records)
     rows = sqlite3.connect(config.floor.outbox).execute("SELECT kind FROM outbox").fetchall()
-    kept_alerts = sum(1 for (k,) in rows if k == "alert") + len([r for r in link._unspooled if r[1] == "alert"])
+    kept_alerts = sum(1 for (k,) in rows if k == "alert") + len([r for r in link.spooler._unspooled if r[1] == "alert"])
     assert kept_alerts == 15
 
 

@@ -3,16 +3,16 @@ duplicates, a finding this table raised) before the runtime sees it."""
 
 from __future__ import annotations
 
-import json
 import logging
 import queue
-import threading
 from collections import deque
 from collections.abc import Callable
 from dataclasses import dataclass
 
 from ...engine.inputs import DealerInput
 from . import contract as c
+from .parts import LinkIdentity, LinkStatus
+from .untrusted import read_payload
 from ...upkeep.bounded import RecentIds
 
 log = logging.getLogger("dealerbox.floor")
@@ -35,50 +35,44 @@ class FloorCommand:
 
 
 class CommandDesk:
-    """The command half of :class:`FloorLink` (mixed into it; the attributes below are set by its __init__)."""
+    """Checks what arrives on ``.../cmd``: given who the table is, the shared status (its counters, its
+    refusals, the refresh flag) and the findings this table raised; owns the commands accepted (the
+    ``commands`` queue, or ``on_command``, called on the network thread) and the ones already seen."""
 
-    site: str
-    table: str
-    commands: queue.Queue[FloorCommand]
-    on_command: Callable[[FloorCommand], None]   # called on the network thread; the default queues it
-    counters: dict[str, int]
-    refusals: deque[str]
-    _lock: threading.Lock
-    _seen_cmds: deque[tuple[str, int]]
-    _known_findings: RecentIds
-    _refresh: bool
-
-    def _on_message(self, client, userdata, message) -> None:
-        self.handle_command(message.topic, message.payload)
+    def __init__(self, ident: LinkIdentity, status: LinkStatus, known_findings: RecentIds) -> None:
+        self.ident, self.status, self.known_findings = ident, status, known_findings
+        self.commands: queue.Queue[FloorCommand] = queue.Queue()
+        self.on_command: Callable[[FloorCommand], None] = self.commands.put
+        self._seen_cmds: deque[tuple[str, int]] = deque(maxlen=1024)
 
     def handle_command(self, topic: str, raw: bytes) -> FloorCommand | None:
         """Check one message from the command topic; each accepted command goes to ``on_command`` (by default
         the ``commands`` queue)."""
-        try:
-            data = json.loads(raw.decode("utf-8"))
-        except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            return self._refuse(topic, f"malformed JSON ({e})")
+        data, why = read_payload(raw)
+        if why:
+            return self._refuse(topic, why)
         errors = c.schema_errors("cmd", data)
         if errors:
             return self._refuse(topic, f"schema: {errors[0]}")
-        if data["site"] != self.site or data["table"] != self.table:
-            return self._refuse(topic, f"addressed to {data['site']}/{data['table']}, this is {self.site}/{self.table}")
+        if data["site"] != self.ident.site or data["table"] != self.ident.table:
+            here = f"{self.ident.site}/{self.ident.table}"
+            return self._refuse(topic, f"addressed to {data['site']}/{data['table']}, this is {here}")
         if (data["boot"], data["seq"]) in self._seen_cmds:
             return self._refuse(topic, f"duplicate command {data['boot']}#{data['seq']}")
-        if data["cmd"] == "ack" and data["finding"] not in self._known_findings:
+        if data["cmd"] == "ack" and data["finding"] not in self.known_findings:
             return self._refuse(topic, f"unknown finding {data['finding']}")
         self._seen_cmds.append((data["boot"], data["seq"]))
         command = FloorCommand(data["cmd"], data.get("finding"), data["from"], data["boot"], data["seq"], data["at"])
         if command.cmd == "refresh":
-            with self._lock:
-                self._refresh = True
-        self.counters["commands_accepted"] += 1
+            with self.status.lock:
+                self.status.refresh = True
+        self.status.counters["commands_accepted"] += 1
         log.info("floor command accepted from %s: %s %s", command.sender, command.cmd, command.finding or "")
         self.on_command(command)
         return command
 
-    def _refuse(self, topic: str, reason: str) -> None:
-        self.counters["commands_refused"] += 1
-        self.refusals.append(reason)
+    def _refuse(self, topic: str, reason: str) -> FloorCommand | None:
+        self.status.counters["commands_refused"] += 1
+        self.status.refusals.append(reason)
         log.warning("floor command on %s refused: %s", topic, reason)
         return None

@@ -4,14 +4,13 @@ PUBACK mapped to its row id so the row is deleted when the broker has it."""
 
 from __future__ import annotations
 
-import threading
 import time
 from collections import deque
 
 import paho.mqtt.client as mqtt
 
-from .outbox import Outbox, Row
-from .parts import LinkParts
+from .outbox import Outbox, OutboxError, Row
+from .parts import LinkIdentity, LinkStatus
 from .security import PROPERTIES
 
 
@@ -35,36 +34,49 @@ class Bucket:
         return (1 - self.tokens) / self.rate
 
 
-class Drain(LinkParts):
-    """Mixed into the publisher (:class:`.session.Session`); runs on the publisher thread."""
+class Drain:
+    """The publisher's way of sending outbox rows: given who the table is and the shared status; owns the
+    publisher's connection to the outbox, the messages in flight (mid -> row id and topic), the alerts the
+    spooler handed over before their commit and those already sent early. Runs on the publisher thread;
+    the spooler only appends to ``express``, paho's callbacks pop ``inflight`` under the status lock."""
 
-    boot: str
-    _session: int
-    _lock: threading.Lock
-    _net_db: Outbox | None
-    _inflight: dict[int, int]
-    _topics: dict[int, str]
-    _express: deque[Row]       # alerts the spooler handed over before their commit (spooler.py)
-    _sent_early: set[int]      # row ids published from _express that the in-order pump has not passed yet
+    def __init__(self, ident: LinkIdentity, status: LinkStatus) -> None:
+        self.ident, self.status = ident, status
+        self.db: Outbox | None = None           # opened by the publisher thread (each thread its own connection)
+        self.inflight: dict[int, int] = {}
+        self.topics: dict[int, str] = {}        # mid -> topic of everything in flight, to name a refusal
+        self.express: deque[Row] = deque()      # alerts the spooler handed over before their commit
+        self.sent_early: set[int] = set()       # row ids published from express the in-order pump has not passed
 
-    def _pump(self, client: mqtt.Client, bucket: Bucket, last_id: int, window: int) -> tuple[float, int]:
+    @property
+    def outbox(self) -> Outbox:
+        if self.db is None:
+            raise OutboxError(f"{self.ident.outbox_path}: the publisher's outbox is not open")
+        return self.db
+
+    def new_session(self) -> None:
+        """A connection began or ended: nothing is in flight on it any more (call under the status lock)."""
+        self.inflight = {}
+        self.topics = {}
+
+    def pump(self, client: mqtt.Client, bucket: Bucket, last_id: int, window: int) -> tuple[float, int]:
         """Publish the alerts handed over before their commit, then the next outbox rows in order; returns
         (how long the I/O wait may be, last id sent in order)."""
-        room = window - len(self._inflight)
-        if self._express and room > 0:
+        room = window - len(self.inflight)
+        if self.express and room > 0:
             room -= self._publish_early(client, last_id, room)
         if room <= 0:
             return 1.0, last_id
-        early = self._sent_early
+        early = self.sent_early
         published = 0
-        for row in self._net_db.after(last_id, room + len(early)):
+        for row in self.outbox.after(last_id, room + len(early)):
             if row.id in early:   # already sent ahead of its commit: only the order moves past it
                 early.discard(row.id)
                 last_id = row.id
                 continue
             if published >= room:
                 break
-            late = row.boot != self.boot or row.session != self._session
+            late = row.boot != self.ident.boot or row.session != self.status.session
             if late:
                 wait = bucket.take()
                 if wait:
@@ -74,7 +86,7 @@ class Drain(LinkParts):
             published += 1
             last_id = row.id
         if early:   # a row sent early whose delete came first is never seen here: forget it once passed
-            self._sent_early = {i for i in early if i > last_id}
+            self.sent_early = {i for i in early if i > last_id}
         return 1.0, last_id
 
     def _publish_early(self, client: mqtt.Client, last_id: int, room: int) -> int:
@@ -82,19 +94,19 @@ class Drain(LinkParts):
         every committed row before them has been sent, so alerts keep their order on the alert topic; they
         may overtake the events of their own group, which are not committed yet (docs/floor-topics.md)."""
         sent = 0
-        while self._express and sent < room:
-            row = self._express.popleft()
-            if row.id <= last_id or row.id in self._sent_early:
+        while self.express and sent < room:
+            row = self.express.popleft()
+            if row.id <= last_id or row.id in self.sent_early:
                 continue   # the pump already has it (its commit was quicker than this thread)
-            ahead = [r for r in self._net_db.after(last_id, len(self._sent_early) + 1) if r.id not in self._sent_early]
+            ahead = [r for r in self.outbox.after(last_id, len(self.sent_early) + 1) if r.id not in self.sent_early]
             if ahead and ahead[0].id < row.id:
-                self._express.clear()   # committed rows wait before it: the pump sends them all in order
+                self.express.clear()   # committed rows wait before it: the pump sends them all in order
                 break
-            if not self._publish_row(client, row, row.boot != self.boot or row.session != self._session):
-                self._express.clear()   # the row is in the outbox: the pump retries it
+            if not self._publish_row(client, row, row.boot != self.ident.boot or row.session != self.status.session):
+                self.express.clear()   # the row is in the outbox: the pump retries it
                 break
-            self._sent_early.add(row.id)
-            self.counters["published_early"] += 1
+            self.sent_early.add(row.id)
+            self.status.counters["published_early"] += 1
             sent += 1
         return sent
 
@@ -105,9 +117,9 @@ class Drain(LinkParts):
         info = client.publish(row.topic, text, qos=1, properties=PROPERTIES[row.kind])
         if info.rc != mqtt.MQTT_ERR_SUCCESS:
             return False
-        with self._lock:
-            self._inflight[info.mid] = row.id
-            self._topics[info.mid] = row.topic
-        self.counters["published"] += 1
-        self.counters["replayed"] += late
+        with self.status.lock:
+            self.inflight[info.mid] = row.id
+            self.topics[info.mid] = row.topic
+        self.status.counters["published"] += 1
+        self.status.counters["replayed"] += late
         return True

@@ -10,55 +10,57 @@ misconfigured broadcast neither floods the log nor knocks the table off the floo
 from __future__ import annotations
 
 import logging
-import threading
 from collections import deque
 from typing import Any
 from collections.abc import Callable
 
 import paho.mqtt.client as mqtt
 
+from .parts import LinkIdentity, LinkStatus
+
 log = logging.getLogger("dealerbox.floor")
+
+Send = Callable[[mqtt.Client, str, dict[str, Any]], mqtt.MQTTMessageInfo]   # the publisher's JSON publish
 
 
 class HoleCards:
-    """Mixed into :class:`FloorLink`, whose __init__ sets the attributes below; runs on the publisher thread."""
+    """Given who the table is and the shared status; owns the hole cards waiting to go (the spooler adds
+    them under the status lock) and what the broker said about the topic. Runs on the publisher thread."""
 
-    site: str
-    table: str
-    counters: dict[str, int]
-    _lock: threading.Lock
-    _holecards: deque[dict]
-    _holecards_trial: int | None       # mid of the trial publish in flight
-    _holecards_allowed: bool | None    # None until the broker has answered the trial
-    topic: Callable[[str], str]
-    _publish_json: Callable[..., Any]
+    def __init__(self, ident: LinkIdentity, status: LinkStatus) -> None:
+        self.ident, self.status = ident, status
+        self.queue: deque[dict[str, Any]] = deque(maxlen=1000)
+        self.trial: int | None = None       # mid of the trial publish in flight
+        self.allowed: bool | None = None    # None until the broker has answered the trial
 
-    def _publish_holecards(self, client: mqtt.Client) -> None:
+    def publish(self, client: mqtt.Client, send: Send) -> None:
+        """Send what is waiting through ``send`` (the publisher's ``_publish_json``), the first alone as a trial."""
         while True:
-            if self._holecards_trial is not None and self._holecards_allowed is None:
+            if self.trial is not None and self.allowed is None:
                 return   # wait for the trial's answer
-            with self._lock:
-                if not self._holecards:
+            with self.status.lock:
+                if not self.queue:
                     return
-                payload = self._holecards.popleft()
-            if self._holecards_allowed is False:
-                self.counters["holecards_refused"] += 1
+                payload = self.queue.popleft()
+            if self.allowed is False:
+                self.status.counters["holecards_refused"] += 1
                 continue
-            info = self._publish_json(client, "holecards", payload)
-            self.counters["holecards_published"] += 1
-            if self._holecards_allowed is None:
-                self._holecards_trial = info.mid
+            info = send(client, "holecards", payload)
+            self.status.counters["holecards_published"] += 1
+            if self.allowed is None:
+                self.trial = info.mid
 
-    def _holecards_refused(self, reason: str) -> None:
-        self.counters["holecards_refused"] += 1
-        self.counters["holecards_published"] -= 1
-        if self._holecards_allowed is not False:
-            self._holecards_allowed = False
+    def refused(self, reason: str) -> None:
+        self.status.counters["holecards_refused"] += 1
+        self.status.counters["holecards_published"] -= 1
+        if self.allowed is not False:
+            self.allowed = False
             log.error("floor %s/%s: the broker refused hole cards on %s (%s); the ACL must list this table for "
                       "the broadcast topic, or set floor.hole_cards_topic = false; further hole cards are only "
-                      "counted (holecards_refused)", self.site, self.table, self.topic("holecards"), reason)
+                      "counted (holecards_refused)", self.ident.site, self.ident.table, self.ident.topic("holecards"),
+                      reason)
 
-    def _holecards_session_ended(self) -> None:
+    def session_ended(self) -> None:
         """The connection ended with the trial unanswered: mosquitto 2.0 drops a client it refuses."""
-        if self._holecards_trial is not None and self._holecards_allowed is None:
-            self._holecards_refused("connection closed on the first hole-card publish")
+        if self.trial is not None and self.allowed is None:
+            self.refused("connection closed on the first hole-card publish")

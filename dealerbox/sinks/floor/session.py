@@ -15,10 +15,8 @@ import random
 import select
 import socket
 import ssl
-import threading
 import time
-from collections import deque
-from typing import Any
+from typing import Any, Protocol
 from collections.abc import Callable
 
 import paho.mqtt.client as mqtt
@@ -27,7 +25,9 @@ from ...record.anchor import anchor_payload
 from ...record.clock import clock_status
 from . import contract as c
 from .drain import Bucket, Drain
+from .holecards import HoleCards
 from .outbox import Outbox, OutboxError
+from .parts import LinkIdentity, LinkStatus
 from .security import client_id, configure_security, publish_properties
 
 log = logging.getLogger("dealerbox.floor")
@@ -97,71 +97,60 @@ def new_anchor(site: str, reader: dict, sent: dict | None, review: bool) -> dict
     return anchor if anchor is not None and not review and anchor != sent else None
 
 
-class Session(Drain):
-    """Mixed into :class:`FloorLink`, whose __init__ sets the attributes below; runs on the publisher thread."""
+class Inbox(Protocol):
+    """Where the publisher hands what arrives on the topics it subscribes (the link's desks)."""
 
-    window: int
-    _anchor_sent: dict | None           # the last signed head published, so an unchanged one is not resent
-    _anchor_mid: tuple[int, dict] | None
-    anchor_acked: dict | None
-    reconnect_min: float
-    reconnect_max: float
-    _lock: threading.Lock
-    _stop_evt: threading.Event
-    _wake_r: socket.socket
-    _abandon: bool
-    _drain: bool
-    _drain_timeout: float
-    _net_db: Outbox | None
-    _session: int
-    _connected: bool
-    _connack: tuple[bool, str, Any] | None
-    _last_refused: bool
-    _inflight: dict[int, int]
-    _acked: list[int]
-    _refused: list[tuple[str | None, str]]
-    _topics: dict[int, str]
-    _session_refused: bool
-    _depth: int
-    _state_body: tuple[Any, float, dict] | None
-    _state_dirty: bool
-    _refresh: bool
-    _holecards: deque[dict]
-    _last_t: float
-    _set_link: Callable[..., None]                 # FloorLink's
-    health: Callable[[], dict[str, Any]]           # FloorLink's
-    handle_command: Callable[[str, bytes], Any]    # the command desk's
-    tournament_topics: Callable[[], tuple[str, ...]]   # the tournament desk's
-    _holecards_trial: int | None                   # the hole-card mixin's
-    _holecards_allowed: bool | None
-    _holecards_refused: Callable[[str], None]
-    _holecards_session_ended: Callable[[], None]
-    _publish_holecards: Callable[[mqtt.Client], None]
+    def subscriptions(self) -> tuple[str, ...]: ...
 
-    def _net_loop(self) -> None:
-        self._net_db = Outbox(self.outbox_path, "NORMAL")
+    def receive(self, topic: str, payload: bytes) -> object: ...
+
+
+class Session:
+    """The publisher: given who the table is, the shared status, the drain that sends outbox rows, the
+    hole-card sender, the inbox for what arrives and the link's health; owns the paho client and what only
+    one connection knows (the CONNACK, the acknowledgements to settle, the anchor in flight). Runs on the
+    publisher thread, except ``anchor_acked``, read by the recorder's retention."""
+
+    def __init__(self, ident: LinkIdentity, status: LinkStatus, drain: Drain, holecards: HoleCards, inbox: Inbox,
+                 health: Callable[[], dict[str, Any]], *, window: int, reconnect_min: float,
+                 reconnect_max: float) -> None:
+        self.ident, self.status, self.drain, self.holecards, self.inbox = ident, status, drain, holecards, inbox
+        self.health = health
+        self.window, self.reconnect_min, self.reconnect_max = window, reconnect_min, reconnect_max
+        self._connack: tuple[bool, str, Any] | None = None
+        self._last_refused = False
+        self._acked: list[int] = []
+        self._refused: list[tuple[str | None, str]] = []
+        self._session_refused = False
+        self._anchor_sent: dict[str, Any] | None = None    # the last signed head published, not resent unchanged
+        self._anchor_mid: tuple[int, dict[str, Any]] | None = None   # the anchor publish awaiting its PUBACK
+        self.anchor_acked: dict[str, Any] | None = None   # the latest anchor the broker acknowledged (log retention)
+
+    def run(self) -> None:
+        """The publisher thread: one connection after another, with backoff, until the link stops."""
+        self.drain.db = db = Outbox(self.ident.outbox_path, "NORMAL")
         backoff = self.reconnect_min
         try:
-            while not self._stop_evt.is_set():
+            while not self.status.stop_evt.is_set():
                 began = time.monotonic()
                 was_up, refused = self._session_once()
-                if self._stop_evt.is_set():
+                if self.status.stop_evt.is_set():
                     break
                 # only a connection that lasted resets the backoff: one dropped at once must not spin
                 lasted = was_up and time.monotonic() - began > 10 * self.reconnect_min
                 backoff = self.reconnect_min if lasted else min(backoff * 2, self.reconnect_max)
                 delay = self.reconnect_max if refused else backoff
-                self._stop_evt.wait(delay * random.uniform(0.8, 1.2))  # jitter: tables don't reconnect in step
+                self.status.stop_evt.wait(delay * random.uniform(0.8, 1.2))  # jitter: tables don't reconnect in step
         finally:
-            self._net_db.close()
+            db.close()
 
     def _make_client(self) -> mqtt.Client:
-        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id(self.site, self.table),
+        ident, fc = self.ident, self.ident.fc
+        client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id(ident.site, ident.table),
                              protocol=mqtt.MQTTv5)
-        configure_security(client, self.fc.username, self.fc.password_file, self.fc.tls, self.fc.ca_file,
-                           self.fc.cert_file, self.fc.key_file)
-        will = c.status_payload(self.env, "offline", "will", self._last_t, self.clock(), clock_status())
-        client.will_set(self.topic("status"), json.dumps(will), qos=1, retain=self.retain,
+        configure_security(client, fc.username, fc.password_file, fc.tls, fc.ca_file, fc.cert_file, fc.key_file)
+        will = c.status_payload(ident.env, "offline", "will", self.status.last_t, ident.clock(), clock_status())
+        client.will_set(self.ident.topic("status"), json.dumps(will), qos=1, retain=self.ident.retain,
                         properties=publish_properties("status"))
         client.on_connect = self._on_connect
         client.on_publish = self._on_publish
@@ -179,48 +168,47 @@ class Session(Drain):
             return True, True
         self._serve(client)
         self._settle_acks()
-        self._holecards_session_ended()
-        with self._lock:
-            self._connected = False
-            self._inflight = {}
-            self._topics = {}
+        self.holecards.session_ended()
+        with self.status.lock:
+            self.status.connected = False
+            self.drain.new_session()
         if self._session_refused:
             return True, True   # mosquitto drops a client after refusing its publish: retry slowly
-        if not self._stop_evt.is_set():
-            self._set_link("down", f"lost the floor broker {self.fc.host}:{self.fc.port}")
+        if not self.status.stop_evt.is_set():
+            self.status.set_link("down", f"lost the floor broker {self.ident.fc.host}:{self.ident.fc.port}")
         return True, False
 
     def _connect(self) -> mqtt.Client | None:
         """A client connected and CONNACKed, or None (``_last_refused`` says whether the broker refused)."""
-        where = f"{self.fc.host}:{self.fc.port}"
+        where = f"{self.ident.fc.host}:{self.ident.fc.port}"
         self._last_refused = False
         try:
             client = self._make_client()
         except OutboxError as e:
-            self._set_link("config-error", str(e))
+            self.status.set_link("config-error", str(e))
             log.error("%s", e)
             self._last_refused = True
             return None
-        self._set_link("connecting")
+        self.status.set_link("connecting")
         self._connack = None
         try:
-            client.connect(self.fc.host, self.fc.port, keepalive=KEEPALIVE_S, clean_start=True)
+            client.connect(self.ident.fc.host, self.ident.fc.port, keepalive=KEEPALIVE_S, clean_start=True)
         except (OSError, ssl.SSLError, ValueError) as e:
-            self.counters["connect_failures"] += 1
-            self._set_link("down", f"cannot reach the floor broker {where}: {e}")
+            self.status.counters["connect_failures"] += 1
+            self.status.set_link("down", f"cannot reach the floor broker {where}: {e}")
             return None
         deadline = time.monotonic() + CONNACK_TIMEOUT_S
-        while self._connack is None and client.socket() is not None and not self._stop_evt.is_set():
+        while self._connack is None and client.socket() is not None and not self.status.stop_evt.is_set():
             if time.monotonic() > deadline:
                 break
             self._io(client, 0.2)
         if self._connack is None or not self._connack[0]:
-            self.counters["connect_failures"] += 1
+            self.status.counters["connect_failures"] += 1
             reason = self._connack[1] if self._connack else "no answer"
             refused = self._connack is not None
             hint = " (check floor.username and floor.password_file against the broker's password file)" \
                 if refused else ""
-            self._set_link("refused" if refused else "down", f"floor broker {where} refused the connection: "
+            self.status.set_link("refused" if refused else "down", f"floor broker {where} refused the connection: "
                            f"{reason}{hint}" if refused else f"floor broker {where}: {reason}")
             close_socket(client)
             self._last_refused = refused
@@ -232,36 +220,35 @@ class Session(Drain):
         (and the socket closed) when the broker refused it."""
         # Subscribe before saying "connected": whoever waits for that then publishes to us (a floor command,
         # a tournament instruction) must find the subscription already on its way to the broker.
-        if not self.review:   # a review copy takes no floor commands: there is no dealer to act on them
-            client.subscribe(self.topic("cmd"), qos=1)
-        for topic in self.tournament_topics():   # a tournament table: the floor's instructions and clock
+        # commands (none on a review copy: there is no dealer to act on them), a tournament table's own topics
+        for topic in self.inbox.subscriptions():
             client.subscribe(topic, qos=1)
-        with self._lock:
-            self._session += 1
-            self._connected = True
-            self._inflight = {}
-            self._topics = {}
+        with self.status.lock:
+            self.status.session += 1
+            self.status.connected = True
+            self.drain.new_session()
         self._session_refused = False
-        self.counters["connects"] += 1
-        self._set_link("connected")
-        self.last_error = ""
-        birth = self._publish_json(client, "status", c.status_payload(self.env, "online", "birth", self._last_t,
-                                                                      self.clock(), clock_status()), retain=self.retain)
+        self.status.counters["connects"] += 1
+        self.status.set_link("connected")
+        self.status.last_error = ""
+        hello = c.status_payload(self.ident.env, "online", "birth", self.status.last_t, self.ident.clock(), clock_status())
+        birth = self._publish_json(client, "status", hello, retain=self.ident.retain)
         # Wait for the birth's PUBACK before draining: it proves the ACL lets us publish. mosquitto closes the
         # connection right after refusing a publish, so a refusal is best caught before anything else is sent.
         deadline = time.monotonic() + CONNACK_TIMEOUT_S
         while not birth.is_published() and client.socket() is not None and time.monotonic() < deadline \
-                and not self._stop_evt.is_set():
+                and not self.status.stop_evt.is_set():
             self._io(client, 0.1)
         self._settle_acks()
         if client.socket() is None or self._session_refused:
-            with self._lock:
-                self._connected = False
+            with self.status.lock:
+                self.status.connected = False
             if not self._session_refused:
                 self._session_refused = True
-                self._set_link("refused", f"the floor broker {self.fc.host}:{self.fc.port} closed the connection "
+                fc = self.ident.fc
+                self.status.set_link("refused", f"the floor broker {fc.host}:{fc.port} closed the connection "
                                           f"right after accepting it: most likely its ACL refuses user "
-                                          f"{self.fc.username!r} for {self.topic('status')}; "
+                                          f"{self.ident.fc.username!r} for {self.ident.topic('status')}; "
                                           f"check floor.username and table.id")
             close_socket(client)
             return False
@@ -271,107 +258,115 @@ class Session(Drain):
         """Drain the outbox, keep the state fresh and send hole cards until the socket goes or we stop."""
         receive_max = getattr(self._connack[2], "ReceiveMaximum", None) if self._connack else None
         window = max(1, min(self.window, receive_max or self.window))
-        with self._lock:
-            self._state_dirty = self._state_body is not None
-        bucket = Bucket(self.fc.replay_rate)
+        with self.status.lock:
+            self.status.state_dirty = self.status.state_body is not None
+        bucket = Bucket(self.ident.fc.replay_rate)
         last_id = 0
         drain_deadline = None
         last_state = time.monotonic() - STATE_GAP_S   # the first state goes at once
         while client.socket() is not None:
-            if self._stop_evt.is_set():
-                if self._abandon:
+            if self.status.stop_evt.is_set():
+                if self.status.abandon:
                     close_socket(client)
                     break
                 if drain_deadline is None:
-                    drain_deadline = time.monotonic() + (self._drain_timeout if self._drain else 0)
-                if time.monotonic() >= drain_deadline or (self._depth == 0 and not self._inflight):
+                    drain_deadline = time.monotonic() + (self.status.drain_timeout if self.status.drain else 0)
+                if time.monotonic() >= drain_deadline or (self.status.depth == 0 and not self.drain.inflight):
                     self._goodbye(client)
                     break
             self._settle_acks()
-            timeout, last_id = self._pump(client, bucket, last_id, window)
+            timeout, last_id = self.drain.pump(client, bucket, last_id, window)
             now = time.monotonic()
             if now - last_state >= c.STATE_HEARTBEAT_S:
-                with self._lock:
-                    self._state_dirty = self._state_body is not None
-            if self._express and len(self._inflight) < window:
+                with self.status.lock:
+                    self.status.state_dirty = self.status.state_body is not None
+            if self.drain.express and len(self.drain.inflight) < window:
                 timeout = 0.0   # an alert came while we pumped: it goes before any state is encoded
             elif now - last_state >= STATE_GAP_S:
                 if self._publish_state(client):
                     last_state = now
-            elif self._state_dirty or self._refresh:
+            elif self.status.state_dirty or self.status.refresh:
                 timeout = min(timeout, last_state + STATE_GAP_S - now)   # the coalesced state's turn
-            self._publish_holecards(client)
-            self._io(client, timeout if not self._stop_evt.is_set() else min(timeout, 0.05))
-        self._express.clear()   # what the last session did not send is committed and goes with the next one
-        self._sent_early.clear()
+            self.holecards.publish(client, self._publish_json)
+            self._io(client, timeout if not self.status.stop_evt.is_set() else min(timeout, 0.05))
+        self.drain.express.clear()   # what the last session did not send is committed and goes with the next one
+        self.drain.sent_early.clear()
 
     def _publish_json(self, client: mqtt.Client, kind: str, payload: dict,
                       retain: bool = False) -> mqtt.MQTTMessageInfo:
-        name = self.topic(kind)
+        name = self.ident.topic(kind)
         info = client.publish(name, json.dumps(payload, separators=(",", ":")), qos=1, retain=retain,
                               properties=publish_properties(kind))
-        with self._lock:
-            self._topics[info.mid] = name
+        with self.status.lock:
+            self.drain.topics[info.mid] = name
         return info
 
     def _publish_state(self, client: mqtt.Client) -> bool:
-        with self._lock:
-            if not (self._state_dirty or self._refresh) or self._state_body is None:
+        with self.status.lock:
+            if not (self.status.state_dirty or self.status.refresh) or self.status.state_body is None:
                 return False
-            state, t, reader = self._state_body
-            self._state_dirty = self._refresh = False
-        payload = c.state_payload(self.env, state, t, self.clock(), reader, self.health())
-        self._publish_json(client, "state", payload, retain=self.retain)
-        if (anchor := new_anchor(self.site, reader, self._anchor_sent, self.review)) is not None:
+            state, t, reader = self.status.state_body
+            self.status.state_dirty = self.status.refresh = False
+        payload = c.state_payload(self.ident.env, state, t, self.ident.clock(), reader, self.health())
+        self._publish_json(client, "state", payload, retain=self.ident.retain)
+        if (anchor := new_anchor(self.ident.site, reader, self._anchor_sent, self.ident.review)) is not None:
             info = self._publish_json(client, "anchor", anchor, retain=True)
             self._anchor_sent = anchor
-            with self._lock:
+            with self.status.lock:
                 self._anchor_mid = (info.mid, anchor)
-        self.counters["states_published"] += 1
+        self.status.counters["states_published"] += 1
         return True
 
     def _settle_acks(self) -> None:
-        with self._lock:
+        with self.status.lock:
             acked, self._acked = self._acked, []
             refused, self._refused = self._refused, []
         for topic, reason in refused:
-            if topic == self.topic("holecards"):
-                self._holecards_refused(reason)
+            if topic == self.ident.topic("holecards"):
+                self.holecards.refused(reason)
                 continue
-            self.counters["publish_refused"] += 1
+            self.status.counters["publish_refused"] += 1
             self._session_refused = True
-            self._set_link("refused", f"the broker refused a publish to {topic} ({reason}); check the ACL for "
-                                      f"user {self.fc.username!r} and table.id {self.table!r}")
-            log.error("floor %s/%s: %s", self.site, self.table, self.last_error)
-        if acked or self._net_db.pending_deletes:   # a delete the spooler's lock held back goes now
-            n = self._net_db.delete(acked)
-            with self._lock:
-                self._depth -= n
-                self.counters["acked"] += n
-                if self._depth == 0 and self._state_body is not None:
-                    self._state_dirty = True  # the floor's copy of our health should show the drained outbox
+            self.status.set_link("refused", f"the broker refused a publish to {topic} ({reason}); check the ACL for "
+                                      f"user {self.ident.fc.username!r} and table.id {self.ident.table!r}")
+            log.error("floor %s/%s: %s", self.ident.site, self.ident.table, self.status.last_error)
+        db = self.drain.outbox
+        if acked or db.pending_deletes:   # a delete the spooler's lock held back goes now
+            n = db.delete(acked)
+            with self.status.lock:
+                self.status.depth -= n
+                self.status.counters["acked"] += n
+                if self.status.depth == 0 and self.status.state_body is not None:
+                    self.status.state_dirty = True  # the floor's copy of our health should show the drained outbox
 
     def _io(self, client: mqtt.Client, timeout: float) -> None:
-        wait_io(client, self._wake_r, timeout)
+        wait_io(client, self.status.wake_r, timeout)
 
     def _goodbye(self, client: mqtt.Client) -> None:
-        payload = c.status_payload(self.env, "offline", "stopped", self._last_t, self.clock(), clock_status())
-        goodbye(client, self._wake_r, self.topic("status"), json.dumps(payload), self.retain)
+        payload = c.status_payload(self.ident.env, "offline", "stopped", self.status.last_t, self.ident.clock(),
+                                   clock_status())
+        goodbye(client, self.status.wake_r, self.ident.topic("status"), json.dumps(payload), self.ident.retain)
 
     # paho callbacks: they run inside loop_read/loop_write on the publisher thread
 
-    def _on_connect(self, client, userdata, flags, reason_code, properties) -> None:
+    def _on_message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
+        self.inbox.receive(message.topic, bytes(message.payload))
+
+    def _on_connect(self, client: mqtt.Client, userdata: object, flags: object, reason_code: Any,
+                    properties: object) -> None:
         self._connack = (not reason_code.is_failure, str(reason_code), properties)
 
-    def _on_disconnect(self, client, userdata, flags, reason_code, properties) -> None:
+    def _on_disconnect(self, client: mqtt.Client, userdata: object, flags: object, reason_code: object,
+                       properties: object) -> None:
         pass  # the session loop sees the socket gone
 
-    def _on_publish(self, client, userdata, mid, reason_code, properties) -> None:
-        with self._lock:
-            row = self._inflight.pop(mid, None)
-            topic = self._topics.pop(mid, None)
-            if mid == self._holecards_trial and not reason_code.is_failure:
-                self._holecards_allowed = True
+    def _on_publish(self, client: mqtt.Client, userdata: object, mid: int, reason_code: Any,
+                    properties: object) -> None:
+        with self.status.lock:
+            row = self.drain.inflight.pop(mid, None)
+            topic = self.drain.topics.pop(mid, None)
+            if mid == self.holecards.trial and not reason_code.is_failure:
+                self.holecards.allowed = True   # under the status lock: the publisher reads it next
             if self._anchor_mid is not None and mid == self._anchor_mid[0] and not reason_code.is_failure:
                 self.anchor_acked = self._anchor_mid[1]   # the broker holds it, retained: logs it covers may go
             if reason_code.is_failure:

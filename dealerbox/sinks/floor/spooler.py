@@ -8,15 +8,14 @@ from __future__ import annotations
 import logging
 import queue
 import sqlite3
-import threading
 import time
-from collections import deque
 from typing import Any
-from collections.abc import Callable
 
 from ...engine.events import FindingRaised
 from . import contract as c
-from .parts import LinkParts, TableUpdate
+from .drain import Drain
+from .holecards import HoleCards
+from .parts import LinkIdentity, LinkStatus, TableUpdate
 from .outbox import Outbox, Row
 from ...upkeep.bounded import RecentIds
 
@@ -28,75 +27,67 @@ STOP = object()          # put on the update queue by stop()/abandon()
 CHECKPOINT_EVERY = 1000  # spooler commits between WAL checkpoints when it is never idle
 
 
-class Spooler(LinkParts):
-    """Mixed into :class:`FloorLink`, whose __init__ sets the attributes below; runs on its own thread."""
+class Spooler:
+    """Given who the table is, the shared status, the queue of updates, the drain (to hand alerts over before
+    their commit), the hole-card sender and the findings the floor may acknowledge; owns the outbox cap's
+    bookkeeping (drops waiting to be told, alerts not yet written). Runs on its own thread."""
 
-    max_pages: int | None
-    _updates: queue.Queue
-    _lock: threading.Lock
-    _abandon: bool
-    _session: int
-    _connected: bool
-    _depth: int
-    _state_body: tuple[Any, float, dict] | None
-    _state_dirty: bool
-    _holecards: deque[dict]
-    _known_findings: RecentIds
-    _pending_drops: list[tuple[str, int]]
-    _pending_reason: str
-    _last_notice: float
-    _unspooled: list[tuple]
-    _last_t: float
-    _express: deque[Row]               # alerts handed to the publisher before their commit
-    _poke: Callable[[], None]          # FloorLink's: wakes the publisher
+    def __init__(self, ident: LinkIdentity, status: LinkStatus, updates: queue.Queue[Any], drain: Drain,
+                 holecards: HoleCards, known_findings: RecentIds, max_pages: int | None) -> None:
+        self.ident, self.status, self.updates, self.drain = ident, status, updates, drain
+        self.holecards, self.known_findings, self.max_pages = holecards, known_findings, max_pages
+        self._pending_drops: list[tuple[str, int]] = []
+        self._pending_reason = "outbox-full"
+        self._last_notice = 0.0
+        self._unspooled: list[tuple[Any, ...]] = []   # alerts a full disk kept in memory, retried next group
 
-    def _spool_loop(self) -> None:
+    def run(self) -> None:
         # No automatic WAL checkpoint on this connection: its copy and fsync of the main file would land on
         # the commit an alert is waiting for (the p99 of frame -> floor alert). The publisher's connection
         # checkpoints on its deletes; while the floor is away this one does it when idle, or every
         # CHECKPOINT_EVERY commits, so the WAL stays bounded through an outage.
-        db = Outbox(self.outbox_path, "FULL", self.max_pages, checkpoints=False)
+        db = Outbox(self.ident.outbox_path, "FULL", self.max_pages, checkpoints=False)
         unchecked = 0
         try:
             stopping = False
-            while not self._abandon and not stopping:
+            while not self.status.abandon and not stopping:
                 try:
                     # the timeout only paces the drop notice; a submitted update wakes this at once
-                    batch = [self._updates.get(timeout=0.5)]
+                    batch = [self.updates.get(timeout=0.5)]
                 except queue.Empty:
                     batch = []
                 # Group commit: everything queued at this moment goes in one transaction and one fsync,
                 # so a burst costs one disk sync rather than one per update.
                 while len(batch) < GROUP_MAX:
                     try:
-                        batch.append(self._updates.get_nowait())
+                        batch.append(self.updates.get_nowait())
                     except queue.Empty:
                         break
                 if STOP in batch:
                     stopping = True
                     batch = batch[:batch.index(STOP)]
-                if self._abandon:
+                if self.status.abandon:
                     break
                 if batch:
                     try:
                         self._spool(db, batch)
                         unchecked += 1
                     except sqlite3.Error as e:
-                        self.last_error = f"{self.outbox_path}: outbox write failed ({e})"
-                        log.error("%s", self.last_error)
+                        self.status.last_error = f"{self.ident.outbox_path}: outbox write failed ({e})"
+                        log.error("%s", self.status.last_error)
                 if unchecked and (not batch or unchecked >= CHECKPOINT_EVERY):
                     db.checkpoint()
                     unchecked = 0
                 self._flush_notice(db, force=False)
-            if not self._abandon:
+            if not self.status.abandon:
                 self._flush_notice(db, force=True)
         finally:
             db.close()
 
     def _spool(self, db: Outbox, updates: list[Any]) -> None:
         """Payloads for every update of one group, written in one transaction, then the publisher woken."""
-        at = self.clock()
-        session = self._session if self._connected else -1
+        at = self.ident.clock()
+        session = self.status.session if self.status.connected else -1
         rows: list[tuple] = []
         holecards: list[dict] = []
         latest = None
@@ -107,55 +98,55 @@ class Spooler(LinkParts):
                 latest = update
             except Exception as e:  # a malformed update must not stop the spooler for the next ones
                 del rows[n_rows:], holecards[n_holecards:]
-                self.counters["bad_updates"] += 1
-                self.last_error = f"floor link: could not spool an update ({type(e).__name__}: {e})"
-                log.exception("%s", self.last_error)
+                self.status.counters["bad_updates"] += 1
+                self.status.last_error = f"floor link: could not spool an update ({type(e).__name__}: {e})"
+                log.exception("%s", self.status.last_error)
         if rows or self._unspooled:
             self._store(db, rows)
         if latest is not None:
-            with self._lock:
-                self._state_body = (latest.state, self._last_t, dict(latest.health or {}))
-                self._state_dirty = True
-                self._holecards.extend(holecards)
-        self._poke()
+            with self.status.lock:
+                self.status.state_body = (latest.state, self.status.last_t, dict(latest.health or {}))
+                self.status.state_dirty = True
+                self.holecards.queue.extend(holecards)
+        self.status.poke()
 
     def _payloads(self, update: TableUpdate, at: float, session: int, rows: list[tuple], holecards: list[dict]) -> None:
         for event in update.events:
-            payload = c.event_payload(self.env, event, at)
-            rows.append((self.topic("event"), "event", c.priority(event.kind), self.boot,
+            payload = c.event_payload(self.ident.env, event, at)
+            rows.append((self.ident.topic("event"), "event", c.priority(event.kind), self.ident.boot,
                          payload["seq"], session, payload))
             if c.is_alert(event):
-                alert = c.alert_payload(self.env, event, payload["seq"], at)
-                rows.append((self.topic("alert"), "alert", c.PRIORITY_KEEP, self.boot,
+                alert = c.alert_payload(self.ident.env, event, payload["seq"], at)
+                rows.append((self.ident.topic("alert"), "alert", c.PRIORITY_KEEP, self.ident.boot,
                              alert["seq"], session, alert))
             if isinstance(event, FindingRaised):
-                self._known_findings.add(event.id)
-            if self.hole_cards and event.SECRET_FIELDS:
-                holecards.append(c.holecards_payload(self.env, event, at))
-            self._last_t = max(self._last_t, float(event.t))
+                self.known_findings.add(event.id)
+            if self.ident.hole_cards and event.SECRET_FIELDS:
+                holecards.append(c.holecards_payload(self.ident.env, event, at))
+            self.status.last_t = max(self.status.last_t, float(event.t))
         for finding in update.state.findings:
-            self._known_findings.add(finding.id)
+            self.known_findings.add(finding.id)
 
     def _store(self, db: Outbox, rows: list[tuple], cap: bool = True) -> None:
         rows = self._unspooled + rows
         self._unspooled = []
-        over = self._depth + len(rows) - self.fc.outbox_max if cap else 0
+        over = self.status.depth + len(rows) - self.ident.fc.outbox_max if cap else 0
         try:
             # the cap is applied in the same transaction, over the stored rows and this group alike, so a
             # group larger than the room left still drops lowest priority, oldest first
             trimmed: list = []
             db.insert(rows, trim=over, below_priority=c.PRIORITY_KEEP, dropped=trimmed,
-                      before_commit=self._hand_over if self._connected else None)
+                      before_commit=self._hand_over if self.status.connected else None)
             inserted = len(rows)
             self._dropped(trimmed, "outbox-full")
         except sqlite3.OperationalError as e:
             if getattr(e, "sqlite_errorcode", None) != sqlite3.SQLITE_FULL:
                 raise
-            self.counters["disk_full"] += 1
-            self.last_error = self.outbox_error = (
-                f"{self.outbox_path}: disk full; dropping low-value events to keep alerts "
+            self.status.counters["disk_full"] += 1
+            self.status.last_error = self.status.outbox_error = (
+                f"{self.ident.outbox_path}: disk full; dropping low-value events to keep alerts "
                 f"(free space on that disk or lower floor.outbox_max)")
-            log.error("%s", self.last_error)
+            log.error("%s", self.status.last_error)
             freed = db.drop_oldest(max(64, 4 * len(rows)), c.PRIORITY_KEEP)
             self._dropped(freed, "disk-full")
             keep = [r for r in rows if r[2] == c.PRIORITY_KEEP]
@@ -167,30 +158,30 @@ class Spooler(LinkParts):
             except sqlite3.OperationalError:
                 self._unspooled = keep  # alerts wait in memory and are retried with the next update
                 inserted = 0
-        with self._lock:
-            self._depth += inserted
-            self.counters["spooled"] += inserted
+        with self.status.lock:
+            self.status.depth += inserted
+            self.status.counters["spooled"] += inserted
 
     def _hand_over(self, written: list[Row]) -> None:
         """Give the group's alerts to the publisher before the COMMIT's fsync (outbox.py says why it is safe)."""
         alerts = [r for r in written if r.kind == "alert"]
         if alerts:
-            self._express.extend(alerts)
-            self._poke()
+            self.drain.express.extend(alerts)
+            self.status.poke()
 
     def _dropped(self, rows: list, reason: str) -> None:
         if rows:
-            with self._lock:
-                self._depth -= len(rows)
+            with self.status.lock:
+                self.status.depth -= len(rows)
             self._note_drops([(r.boot, r.seq) for r in rows if r.kind == "event"], reason)
 
     def _note_drops(self, pairs: list[tuple[str, int]], reason: str) -> None:
         if pairs:
-            self.counters["dropped"] += len(pairs)
+            self.status.counters["dropped"] += len(pairs)
             self._pending_drops.extend(pairs)
             self._pending_reason = reason
             log.warning("floor outbox %s: dropped %d low-value events (%d in all)", reason, len(pairs),
-                        self.counters["dropped"])
+                        self.status.counters["dropped"])
 
     def _flush_notice(self, db: Outbox, force: bool) -> None:
         """One FloorEventsDropped notice per second at most, naming every dropped seq."""
@@ -199,9 +190,9 @@ class Spooler(LinkParts):
             return
         pairs, self._pending_drops = sorted(self._pending_drops), []
         self._last_notice = now
-        payload = c.dropped_payload(self.env, self._last_t, self.clock(), c.seq_ranges(pairs), len(pairs),
-                                    self.counters["dropped"], self._pending_reason)
-        self._store(db, [(self.topic("event"), "event", c.PRIORITY_KEEP, self.boot,
-                          payload["seq"], self._session if self._connected else -1, payload)],
+        payload = c.dropped_payload(self.ident.env, self.status.last_t, self.ident.clock(), c.seq_ranges(pairs),
+                                    len(pairs), self.status.counters["dropped"], self._pending_reason)
+        self._store(db, [(self.ident.topic("event"), "event", c.PRIORITY_KEEP, self.ident.boot,
+                          payload["seq"], self.status.session if self.status.connected else -1, payload)],
                     cap=False)  # a notice may overshoot the cap by one row rather than drop an event unreported
-        self._poke()
+        self.status.poke()

@@ -18,7 +18,6 @@ import time
 import uuid
 from collections import deque
 from dataclasses import dataclass, field
-from typing import Any
 from collections.abc import Callable
 
 import paho.mqtt.client as mqtt

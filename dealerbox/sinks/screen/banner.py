@@ -11,22 +11,26 @@ from .canvas import Canvas, Drawn, Frame, Target
 from .model import question_keys
 
 
-class BannerPainter(Canvas):
+class BannerPainter:
     """Draws the findings banner (``draw_banner``) and the question bar (``draw_question``)."""
+
+    def __init__(self, canvas: Canvas) -> None:
+        self.canvas = canvas
+
 
     def draw_banner(self, frame: Frame, rect: pygame.Rect, finding: FindingView, more: int,
                     in_hand: bool = True) -> None:
         first = len(frame.targets)
-        self.layer(frame, ("banner", tuple(rect), finding, more, in_hand), rect,
+        self.canvas.layer(frame, ("banner", tuple(rect), finding, more, in_hand), rect,
                    lambda f, r: self._draw_banner(f, r, finding, more, in_hand), keyed=False)
         # A key's white rim may stand out of a short banner by a few pixels: that part goes on the frame.
         for target in frame.targets[first:]:
-            outer = target.rect.inflate(self.px(4), self.px(4))
+            outer = target.rect.inflate(self.canvas.px(4), self.canvas.px(4))
             for part in (pygame.Rect(outer.left, outer.top, outer.width, rect.top - outer.top),
                          pygame.Rect(outer.left, rect.bottom, outer.width, outer.bottom - rect.bottom)):
                 if part.height > 0:
                     frame.surface.set_clip(part)
-                    pygame.draw.rect(frame.surface, theme.WHITE, outer, border_radius=self.px(10))
+                    pygame.draw.rect(frame.surface, theme.WHITE, outer, border_radius=self.canvas.px(10))
                     frame.surface.set_clip(None)
 
     def _draw_banner(self, frame: Frame, rect: pygame.Rect, finding: FindingView, more: int, in_hand: bool) -> None:
@@ -35,8 +39,8 @@ class BannerPainter(Canvas):
         ink = theme.SEVERITY_TEXT.get(finding.severity, theme.WHITE)
         pygame.draw.rect(surf, colour, rect)
         frame.drawn.append(Drawn("banner", finding.severity, rect.copy(), finding.id))
-        pad = self.px(10)
-        key_w = max(theme.MIN_TOUCH * 2, self.px(150))
+        pad = self.canvas.px(10)
+        key_w = max(theme.MIN_TOUCH * 2, self.canvas.px(150))
         key_h = max(theme.MIN_TOUCH, (rect.height - 3 * pad) // 2)
         # Call floor is always in the key column (it carries this finding's id while the banner is up).
         buttons = [Target(f"ack:{finding.id}", "Acknowledge", pygame.Rect(0, 0, key_w, key_h), action="ack",
@@ -49,53 +53,53 @@ class BannerPainter(Canvas):
             b.rect.topright = (rect.right - pad, rect.top + pad + row * (key_h + pad))
             key_colour = theme.KEY_DANGER if b.action == "misdeal" else theme.BAR
             # A white rim keeps a red key visible on the red banner.
-            pygame.draw.rect(surf, theme.WHITE, b.rect.inflate(self.px(4), self.px(4)), border_radius=self.px(10))
-            self.key(frame, b.rect, b.label, key_colour, b)
+            pygame.draw.rect(surf, theme.WHITE, b.rect.inflate(self.canvas.px(4), self.canvas.px(4)), border_radius=self.canvas.px(10))
+            self.canvas.key(frame, b.rect, b.label, key_colour, b)
         text_w = rect.width - cols * (key_w + pad) - 3 * pad
         x = rect.left + pad
         head = f"{finding.severity.upper()}  {finding.citation}" + \
             ("  " + " ".join(f"S{s}" for s in finding.seats) if finding.seats else "")
-        r = self.text(frame, self.fit(head, "big", text_w), "big", ink, kind="citation", ref=finding.id,
+        r = self.canvas.text(frame, self.canvas.fit(head, "big", text_w), "big", ink, kind="citation", ref=finding.id,
                       topleft=(x, rect.top + pad // 2))
         if more > 0:
-            self.text(frame, f"+{more} more", "tiny", ink, kind="more", midleft=(r.right + pad, r.centery))
+            self.canvas.text(frame, f"+{more} more", "tiny", ink, kind="more", midleft=(r.right + pad, r.centery))
         # Cards named by the finding are exposed or dead cards by contract, so they may be shown here.
         card_x = x
         if finding.cards:
             ch = rect.bottom - r.bottom - pad
             area = pygame.Rect(x, r.bottom + pad // 2, min(len(finding.cards), 3) * round(ch * 0.8), ch)
-            self.draw_fan(frame, area, list(finding.cards[:3]), True, "finding-card", finding.id)
+            self.canvas.draw_fan(frame, area, list(finding.cards[:3]), True, "finding-card", finding.id)
             card_x = area.right + pad
-        lines = self.wrap(finding.ruling, "small", text_w - (card_x - x), 3)
-        y = r.bottom + self.px(2)
+        lines = self.canvas.wrap(finding.ruling, "small", text_w - (card_x - x), 3)
+        y = r.bottom + self.canvas.px(2)
         for line in lines:
-            rr = self.text(frame, line, "small", ink, kind="ruling", ref=finding.id, topleft=(card_x, y))
+            rr = self.canvas.text(frame, line, "small", ink, kind="ruling", ref=finding.id, topleft=(card_x, y))
             y = rr.bottom
 
 
     def draw_question(self, frame: Frame, rect: pygame.Rect, question: QuestionView) -> None:
         """The question in a line or two, one key per answer along the bottom right, the likely one first and
         green. Its own colour: a question is not a finding, nothing is wrong yet."""
-        self.layer(frame, ("question", tuple(rect), question), rect,
+        self.canvas.layer(frame, ("question", tuple(rect), question), rect,
                    lambda f, r: self._draw_question(f, r, question), keyed=False)
 
     def _draw_question(self, frame: Frame, rect: pygame.Rect, question: QuestionView) -> None:
-        pad = self.px(8)
+        pad = self.canvas.px(8)
         pygame.draw.rect(frame.surface, theme.QUESTION, rect)
         frame.drawn.append(Drawn("question", question.text, rect.copy(), question.id))
         # One line: the question on the left, the rule it is asked under small on the right.
-        line_h = self.fonts["med"].get_linesize()
+        line_h = self.canvas.fonts["med"].get_linesize()
         mid = rect.top + pad + line_h // 2
         right = rect.right - pad
         if question.rule:
-            right = self.text(frame, question.rule, "small", theme.QUESTION_TEXT, kind="question-rule",
+            right = self.canvas.text(frame, question.rule, "small", theme.QUESTION_TEXT, kind="question-rule",
                               ref=question.id, midright=(right, mid)).left - pad
-        self.text(frame, self.fit(question.text, "med", right - rect.left - pad), "med", theme.QUESTION_TEXT,
+        self.canvas.text(frame, self.canvas.fit(question.text, "med", right - rect.left - pad), "med", theme.QUESTION_TEXT,
                   kind="question-text", ref=question.id, midleft=(rect.left + pad, mid))
         # The answers in a row under it, left to right as the engine ordered them: the likely one first.
         keys = question_keys(question)
-        top = rect.top + pad + line_h + self.px(6)
+        top = rect.top + pad + line_h + self.canvas.px(6)
         key_h = max(theme.MIN_TOUCH, rect.bottom - pad - top)
-        key_w = max(2 * theme.MIN_TOUCH, min(self.px(200), (rect.width - pad) // max(1, len(keys)) - pad))
+        key_w = max(2 * theme.MIN_TOUCH, min(self.canvas.px(200), (rect.width - pad) // max(1, len(keys)) - pad))
         for i, spec in enumerate(keys):
-            self.spec_key(frame, pygame.Rect(rect.left + pad + i * (key_w + pad), top, key_w, key_h), spec)
+            self.canvas.spec_key(frame, pygame.Rect(rect.left + pad + i * (key_w + pad), top, key_w, key_h), spec)

@@ -94,13 +94,10 @@ class Canvas:
         self._layout_cache: LRU[object] = LRU(2048)            # fits, wraps and text sizes
         self._sprites: LRU[pygame.Surface] = LRU(256, frame_bytes, pixel_bytes)      # cards, slots, chips, keys
         self._layers: LRU[tuple] = LRU(48, frame_bytes, lambda hit: pixel_bytes(hit[0]))  # pixels + facts
-        self._bases: LRU[pygame.Surface] = LRU(2)              # whole-frame backgrounds: with and without a banner
-        self._geometry: LRU[tuple] = LRU(16)
 
     def cache_bytes(self) -> int:
         """The pixels the caches hold now (the soak test and the memory bench read it)."""
-        return self._text_cache.weight + self._sprites.weight + self._layers.weight + \
-            sum(pixel_bytes(img) for img in self._bases.values())
+        return self._text_cache.weight + self._sprites.weight + self._layers.weight
 
     # --- helpers -----------------------------------------------------------------------------------
 

@@ -69,41 +69,45 @@ def race_key(view: RaceView) -> KeySpec:
                    name="Check the chip race deal", action="chip-race")
 
 
-class RacePainter(Canvas):
+class RacePainter:
     """Draws the race bar (``draw_race``)."""
 
+    def __init__(self, canvas: Canvas) -> None:
+        self.canvas = canvas
+
+
     def draw_race(self, frame: Frame, rect: pygame.Rect, view: RaceView) -> None:
-        self.layer(frame, ("race", tuple(rect), view), rect, lambda f, r: self._draw_race(f, r, view), keyed=False)
+        self.canvas.layer(frame, ("race", tuple(rect), view), rect, lambda f, r: self._draw_race(f, r, view), keyed=False)
 
     def _draw_race(self, frame: Frame, rect: pygame.Rect, view: RaceView) -> None:
-        pad = self.px(8)
+        pad = self.canvas.px(8)
         pygame.draw.rect(frame.surface, RACE_BAR, rect)
         frame.drawn.append(Drawn("race", race_title(view), rect.copy(), view.won is not None))
-        key_w = max(2 * theme.MIN_TOUCH, self.px(132))
+        key_w = max(2 * theme.MIN_TOUCH, self.canvas.px(132))
         text_w = rect.width - 3 * pad - key_w
         title = race_title(view)
-        font = "med" if self.text_size(title, "med")[0] <= text_w else "small"
-        y = self.text(frame, self.fit(title, font, text_w), font, theme.WHITE, kind="race-title",
+        font = "med" if self.canvas.text_size(title, "med")[0] <= text_w else "small"
+        y = self.canvas.text(frame, self.canvas.fit(title, font, text_w), font, theme.WHITE, kind="race-title",
                       topleft=(rect.left + pad, rect.top + pad // 2)).bottom
-        y = self.text(frame, self.fit(race_step(view), "small", text_w), "small", theme.SEAT_TO_ACT, kind="race-step",
+        y = self.canvas.text(frame, self.canvas.fit(race_step(view), "small", text_w), "small", theme.SEAT_TO_ACT, kind="race-step",
                       topleft=(rect.left + pad, y)).bottom
-        line_h = self.fonts["small"].get_linesize()
+        line_h = self.canvas.fonts["small"].get_linesize()
         room = max(1, (rect.bottom - y) // line_h)
         for line in self._pack(race_lines(view), "small", text_w, room):
-            y = self.text(frame, line, "small", theme.TEXT, kind="race-line", topleft=(rect.left + pad, y)).bottom
+            y = self.canvas.text(frame, line, "small", theme.TEXT, kind="race-line", topleft=(rect.left + pad, y)).bottom
         key_h = max(theme.MIN_TOUCH, rect.height - 2 * pad)
-        self.spec_key(frame, pygame.Rect(rect.right - pad - key_w, rect.top + pad, key_w, key_h), race_key(view))
+        self.canvas.spec_key(frame, pygame.Rect(rect.right - pad - key_w, rect.top + pad, key_w, key_h), race_key(view))
 
     def _pack(self, entries: list[str], font: str, width: int, max_lines: int) -> list[str]:
         """The seats side by side, as many to a line as fit, never one cut in two: a nine-seat race still fits;
         past the last line, how many more."""
         lines: list[list[str]] = []
         for entry in entries:
-            if lines and self.text_size("   ".join([*lines[-1], entry]), font)[0] <= width:
+            if lines and self.canvas.text_size("   ".join([*lines[-1], entry]), font)[0] <= width:
                 lines[-1].append(entry)
             else:
                 lines.append([entry])
         if len(lines) > max_lines:
             more = len(entries) - sum(len(line) for line in lines[:max_lines - 1])
             lines = lines[:max_lines - 1] + [[f"... {more} more seats"]]
-        return [self.fit("   ".join(line), font, width) for line in lines]
+        return [self.canvas.fit("   ".join(line), font, width) for line in lines]

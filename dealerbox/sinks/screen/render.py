@@ -21,13 +21,15 @@ from ...engine import events as te
 from ...engine.state import TableState
 from . import theme
 from .banner import BannerPainter
-from .canvas import Drawn, Frame, Target
+from .cache import LRU
+from .canvas import Canvas, Drawn, Frame, Target, pixel_bytes
 from .health import HealthView
 from .history import hand_records
 from .layout import frame_layout
 from .model import (IN_HAND_PHASES, PHASE_NAMES, UiState, confirm_keys, history_keys, open_findings,
                     seat_in_play, sign_keys, table_keys, who_line)
 from .pinpad import PinPadPainter
+from .sheet_view import SheetPainter
 from .table import TablePainter
 from .race import RACE_ROWS, RacePainter
 from .tournament import TournamentPainter, key_rows
@@ -35,25 +37,48 @@ from .tournament import TournamentPainter, key_rows
 __all__ = ["Renderer", "Frame", "Drawn", "Target", "UiState", "open_findings"]
 
 
-class Renderer(TablePainter, PinPadPainter, BannerPainter, TournamentPainter, RacePainter):
+class Renderer:
     """Draws whole frames at one size, from pre-drawn pieces: the empty table and bars (one blit), and the
-    top bar, each seat, the banners, keys, cards, chips and text glyphs, each drawn once per look."""
+    top bar, each seat, the banners, keys, cards, chips and text glyphs, each drawn once per look. Owns the
+    canvas (``target``: draw straight into the display) and hands it to each painter, wired here."""
+
+    def __init__(self, size: tuple[int, int], target: pygame.Surface | None = None) -> None:
+        self.canvas = canvas = Canvas(size, target)
+        self.table = TablePainter(canvas)
+        self.sheet = SheetPainter(canvas)
+        self.pinpad = PinPadPainter(canvas, self.sheet)
+        self.banner = BannerPainter(canvas)
+        self.tournament = TournamentPainter(canvas)
+        self.race = RacePainter(canvas)
+        self._bases: LRU[pygame.Surface] = LRU(2)   # whole-frame backgrounds: with and without a banner
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.canvas.size
+
+    @property
+    def fonts(self) -> dict[str, pygame.font.Font]:
+        return self.canvas.fonts
+
+    def cache_bytes(self) -> int:
+        """The pixels the caches hold now (the soak test and the memory bench read it)."""
+        return self.canvas.cache_bytes() + sum(pixel_bytes(img) for img in self._bases.values())
 
     def render(self, state: TableState, health: HealthView, events: list[te.TableEvent], ui: UiState,
                now: float = 0.0) -> Frame:
         """One frame. ``ui`` is read, never changed: what a tap or a new finding does to it is the screen's
         business; ``frame.history_pages`` says how many history pages there were. ``now``: the source
         clock, for a tournament clock counting down."""
-        frame = Frame(self.surface)
+        frame = Frame(self.canvas.surface)
         findings = open_findings(state, events)
         frame.banner = findings[0] if findings else None
         inst = state.instruction
         race = state.race if inst is None else None     # the floor's moves first: the race waits for them
-        at = frame_layout(self.size, self.px, health.level != "ok", frame.banner is not None,
+        at = frame_layout(self.canvas.size, self.canvas.px, health.level != "ok", frame.banner is not None,
                           state.question is not None, state.tournament is not None,
                           (1 if inst.broken else key_rows(inst)) if inst is not None else
                           RACE_ROWS if race is not None else 0)
-        felt = None if ui.history else self.seat_geometry(at.body, len(state.seats) or 9)[2]
+        felt = None if ui.history else self.table.seat_geometry(at.body, len(state.seats) or 9)[2]
         base = self.base(at.top, at.keys, at.body, felt)
         # The top bar, alert strip and banners paint their whole rectangles, so the base goes only under the
         # table and the keys: a blit costs by the pixel, and these are the frame's biggest ones.
@@ -66,22 +91,22 @@ class Renderer(TablePainter, PinPadPainter, BannerPainter, TournamentPainter, Ra
         if ui.history:
             frame.history_pages = self.draw_history(frame, at.body, events, ui.history_page, health.upkeep)
         else:
-            self.draw_table(frame, at.body, state, findings, events)
+            self.table.draw_table(frame, at.body, state, findings, events)
             if ui.sheet is not None:
-                self.draw_sheet(frame, at.body, state, ui.sheet)
+                self.sheet.draw_sheet(frame, at.body, state, ui.sheet)
             elif ui.pad is not None:
-                self.draw_pinpad(frame, at.body, ui.pad)
+                self.pinpad.draw_pinpad(frame, at.body, ui.pad)
         if at.clock and state.tournament is not None:
-            self.draw_clock(frame, at.clock, state.tournament, now)
+            self.tournament.draw_clock(frame, at.clock, state.tournament, now)
         if at.instruction and inst is not None:
             in_play = frozenset(s.seat for s in state.seats if seat_in_play(state, s))
-            self.draw_instruction(frame, at.instruction, inst, in_play)
+            self.tournament.draw_instruction(frame, at.instruction, inst, in_play)
         elif at.instruction and race is not None:
-            self.draw_race(frame, at.instruction, race)
+            self.race.draw_race(frame, at.instruction, race)
         if at.question and state.question is not None:
-            self.draw_question(frame, at.question, state.question)
+            self.banner.draw_question(frame, at.question, state.question)
         if at.banner:
-            self.draw_banner(frame, at.banner, frame.banner, len(findings) - 1, state.phase in IN_HAND_PHASES)
+            self.banner.draw_banner(frame, at.banner, frame.banner, len(findings) - 1, state.phase in IN_HAND_PHASES)
         self.draw_keys(frame, at.keys, state, events, ui)
         return frame
 
@@ -91,13 +116,13 @@ class Renderer(TablePainter, PinPadPainter, BannerPainter, TournamentPainter, Ra
         key = (tuple(top), tuple(keys), tuple(body), tuple(felt) if felt else None)
         img = self._bases.get(key)
         if img is None:
-            img = self.image(self.size, keyed=False)
+            img = self.canvas.image(self.canvas.size, keyed=False)
             img.fill(theme.BACKGROUND)
             pygame.draw.rect(img, theme.BAR, top)
             pygame.draw.rect(img, theme.BAR, keys)
             if felt is not None:
                 table = img.subsurface(body)  # drawn clipped to the body, as the table always was
-                rim = felt.inflate(self.px(16), self.px(16)).move(-body.left, -body.top)
+                rim = felt.inflate(self.canvas.px(16), self.canvas.px(16)).move(-body.left, -body.top)
                 pygame.draw.rect(table, theme.FELT_EDGE, rim, border_radius=rim.height // 2)
                 pygame.draw.rect(table, theme.FELT, felt.move(-body.left, -body.top), border_radius=felt.height // 2)
             self._bases.put(key, img)
@@ -106,14 +131,14 @@ class Renderer(TablePainter, PinPadPainter, BannerPainter, TournamentPainter, Ra
     def draw_top(self, frame: Frame, rect: pygame.Rect, state: TableState, health: HealthView, who: str = "") -> None:
         key = ("top", tuple(rect), state.hand, state.phase, state.game, state.deck_id,
                health.board, health.board_level, health.floor, health.floor_level, who)
-        self.layer(frame, key, rect, lambda f, r: self._draw_top(f, r, state, health, who), keyed=False)
+        self.canvas.layer(frame, key, rect, lambda f, r: self._draw_top(f, r, state, health, who), keyed=False)
 
     def _draw_top(self, frame: Frame, rect: pygame.Rect, state: TableState, health: HealthView, who: str) -> None:
         pygame.draw.rect(frame.surface, theme.BAR, rect)
-        pad = self.px(12)
+        pad = self.canvas.px(12)
         hand = f"Hand {state.hand}" if state.hand is not None else "No hand yet"
-        r = self.text(frame, hand, "big", theme.TEXT, kind="hand", ref=state.hand, midleft=(pad, rect.centery))
-        r = self.text(frame, PHASE_NAMES.get(state.phase, state.phase), "big", theme.SEAT_TO_ACT, kind="phase",
+        r = self.canvas.text(frame, hand, "big", theme.TEXT, kind="hand", ref=state.hand, midleft=(pad, rect.centery))
+        r = self.canvas.text(frame, PHASE_NAMES.get(state.phase, state.phase), "big", theme.SEAT_TO_ACT, kind="phase",
                       ref=state.phase, midleft=(r.right + pad * 2, rect.centery))
         game = state.game.upper() + (f"  deck {state.deck_id}" if state.deck_id else "")
         left = r.right + pad * 2
@@ -122,57 +147,57 @@ class Renderer(TablePainter, PinPadPainter, BannerPainter, TournamentPainter, Ra
         for name, value, level in (("FLOOR", health.floor, health.floor_level),
                                    ("BOARD", health.board, health.board_level)):
             colour = {"ok": theme.HEALTH_OK, "warn": theme.HEALTH_WARN, "bad": theme.HEALTH_BAD}[level]
-            r = self.text(frame, value, "tiny", theme.TEXT_DIM, kind="health", ref=name.lower(),
+            r = self.canvas.text(frame, value, "tiny", theme.TEXT_DIM, kind="health", ref=name.lower(),
                           midright=(x, rect.centery))
-            radius = self.px(7)
-            centre = (r.left - radius - self.px(4), rect.centery)
+            radius = self.canvas.px(7)
+            centre = (r.left - radius - self.canvas.px(4), rect.centery)
             pygame.draw.circle(frame.surface, colour, centre, radius)
-            r = self.text(frame, name, "tiny", theme.TEXT_DIM, midright=(centre[0] - radius - self.px(4), rect.centery))
+            r = self.canvas.text(frame, name, "tiny", theme.TEXT_DIM, midright=(centre[0] - radius - self.canvas.px(4), rect.centery))
             x = r.left - pad
         if not who:
             if game.strip():
-                self.text(frame, game, "small", theme.TEXT_DIM, kind="game", midleft=(left, rect.centery))
+                self.canvas.text(frame, game, "small", theme.TEXT_DIM, kind="game", midleft=(left, rect.centery))
             return
         # Who is dealing and who answered the last floor call: under the game, in the room the bar has left.
-        room = max(self.px(40), x - left)
+        room = max(self.canvas.px(40), x - left)
         quarter = rect.height // 4
         if game.strip():
-            self.text(frame, self.fit(game, "tiny", room), "tiny", theme.TEXT_DIM, kind="game",
-                      midleft=(left, rect.top + quarter + self.px(1)))
-        self.text(frame, self.fit(who, "tiny", room), "tiny", theme.TEXT, kind="who",
-                  midleft=(left, rect.bottom - quarter - self.px(1)))
+            self.canvas.text(frame, self.canvas.fit(game, "tiny", room), "tiny", theme.TEXT_DIM, kind="game",
+                      midleft=(left, rect.top + quarter + self.canvas.px(1)))
+        self.canvas.text(frame, self.canvas.fit(who, "tiny", room), "tiny", theme.TEXT, kind="who",
+                  midleft=(left, rect.bottom - quarter - self.canvas.px(1)))
 
     def draw_alert(self, frame: Frame, rect: pygame.Rect, health: HealthView) -> None:
         colour = theme.HEALTH_BAD if health.level == "bad" else theme.HEALTH_WARN
         text_colour = theme.WHITE if health.level == "bad" else theme.BLACK
         pygame.draw.rect(frame.surface, colour, rect)
-        width = rect.width - self.px(24)
-        font = "small" if self.text_size(health.message, "small")[0] <= width else "tiny"
-        self.text(frame, self.fit(health.message, font, width), font, text_colour,
-                  kind="health-alert", ref=health.level, midleft=(self.px(12), rect.centery))
+        width = rect.width - self.canvas.px(24)
+        font = "small" if self.canvas.text_size(health.message, "small")[0] <= width else "tiny"
+        self.canvas.text(frame, self.canvas.fit(health.message, font, width), font, text_colour,
+                  kind="health-alert", ref=health.level, midleft=(self.canvas.px(12), rect.centery))
 
     def draw_keys(self, frame: Frame, rect: pygame.Rect, state: TableState, events: list[te.TableEvent],
                   ui: UiState) -> None:
         # The column's bar is in the base layer.
         if ui.confirm:
-            pad = self.px(8)
+            pad = self.canvas.px(8)
             prompt, keys = confirm_keys(ui.confirm)
             y = rect.top + pad
-            for line in self.wrap(prompt, "small", rect.width - 2 * pad, 5):
-                y = self.text(frame, line, "small", theme.TEXT, kind="prompt", topleft=(rect.left + pad, y)).bottom
-            self.keys_down(frame, pygame.Rect(rect.left, y + pad, rect.width, rect.bottom - y - pad), keys)
+            for line in self.canvas.wrap(prompt, "small", rect.width - 2 * pad, 5):
+                y = self.canvas.text(frame, line, "small", theme.TEXT, kind="prompt", topleft=(rect.left + pad, y)).bottom
+            self.canvas.keys_down(frame, pygame.Rect(rect.left, y + pad, rect.width, rect.bottom - y - pad), keys)
         elif ui.history:
-            self.keys_down(frame, rect, history_keys(min(ui.history_page, frame.history_pages - 1),
+            self.canvas.keys_down(frame, rect, history_keys(min(ui.history_page, frame.history_pages - 1),
                                                      frame.history_pages))
         else:
-            self.keys_down(frame, rect, table_keys(state, events, frame.banner) + sign_keys(state, ui))
+            self.canvas.keys_down(frame, rect, table_keys(state, events, frame.banner) + sign_keys(state, ui))
 
     def draw_history(self, frame: Frame, body: pygame.Rect, events: list[te.TableEvent], page: int,
                      upkeep: str = "") -> int:
         """The hand history's ``page`` (clamped to the last); returns how many pages there are."""
         records = hand_records(events, keep=8)
-        pad = self.px(12)
-        line_h = self.fonts["small"].get_linesize()
+        pad = self.canvas.px(12)
+        line_h = self.canvas.fonts["small"].get_linesize()
         rows: list[tuple[str, str, theme.Colour, object]] = []
         for rec in records:
             rows.append(("history-title", rec.title, theme.SEAT_TO_ACT, rec.hand))
@@ -186,17 +211,17 @@ class Renderer(TablePainter, PinPadPainter, BannerPainter, TournamentPainter, Ra
         start = page * per_page
         y = body.top + pad
         if not rows:
-            self.text(frame, "Nothing has happened at this table yet.", "med", theme.TEXT_DIM, kind="history-empty",
+            self.canvas.text(frame, "Nothing has happened at this table yet.", "med", theme.TEXT_DIM, kind="history-empty",
                       center=body.center)
         for kind, text, colour, ref in rows[start:start + per_page]:
             font = "small"
             indent = 0 if kind == "history-title" else pad * 2
-            self.text(frame, self.fit(text, font, body.width - 2 * pad - indent), font, colour, kind=kind, ref=ref,
+            self.canvas.text(frame, self.canvas.fit(text, font, body.width - 2 * pad - indent), font, colour, kind=kind, ref=ref,
                       topleft=(body.left + pad + indent, y))
             y += line_h
-        r = self.text(frame, f"page {page + 1}/{pages}", "tiny", theme.TEXT_DIM, kind="history-page",
+        r = self.canvas.text(frame, f"page {page + 1}/{pages}", "tiny", theme.TEXT_DIM, kind="history-page",
                       bottomright=(body.right - pad, body.bottom - pad // 2))
         if upkeep:  # the terminal's own figures, where the dealer (or a technician) looks back
-            self.text(frame, self.fit(upkeep, "tiny", r.left - body.left - 3 * pad), "tiny", theme.TEXT_DIM,
+            self.canvas.text(frame, self.canvas.fit(upkeep, "tiny", r.left - body.left - 3 * pad), "tiny", theme.TEXT_DIM,
                       kind="upkeep", bottomleft=(body.left + pad, body.bottom - pad // 2))
         return pages

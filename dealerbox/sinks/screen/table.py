@@ -8,13 +8,19 @@ import pygame
 from ...engine import events as te
 from ...engine.state import FindingView, SeatView, TableState
 from . import theme
+from .cache import LRU
 from .canvas import Canvas, Drawn, Frame, Target
 from .layout import Geometry, seat_geometry
 from .model import awarded_pots, seat_status
 
 
-class TablePainter(Canvas):
-    """Draws the table part of the frame (``draw_table``); its geometry is worked out once per body."""
+class TablePainter:
+    """Draws the table part of the frame (``draw_table``) on the canvas it is given; its geometry is worked
+    out once per body."""
+
+    def __init__(self, canvas: Canvas) -> None:
+        self.canvas = canvas
+        self._geometry: LRU[Geometry] = LRU(16)   # seat boxes per body and seat count
 
     def seat_geometry(self, body: pygame.Rect, n: int) -> Geometry:
         """Seat boxes, their inward directions and the felt for ``n`` seats in ``body``, cached (the result
@@ -22,7 +28,7 @@ class TablePainter(Canvas):
         key = (tuple(body), n)
         geometry = self._geometry.get(key)
         if geometry is None:
-            geometry = self._geometry.put(key, seat_geometry(body, n, self.px))
+            geometry = self._geometry.put(key, seat_geometry(body, n, self.canvas.px))
         return geometry
 
     def draw_table(self, frame: Frame, body: pygame.Rect, state: TableState, findings: list[FindingView],
@@ -42,8 +48,8 @@ class TablePainter(Canvas):
         flagged_cards = {c: theme.SEVERITY_COLOURS.get(f.severity, theme.WHITE) for f in reversed(findings)
                          for c in f.cards}
 
-        chip_r = self.px(13)
-        puck_r = self.px(15)
+        chip_r = self.canvas.px(13)
+        puck_r = self.canvas.px(15)
         # First where each seat's bet and the puck go, so the middle can keep clear of them.
         bets: list[tuple[SeatView, tuple[int, int], dict, pygame.Rect]] = []
         obstacles: list[pygame.Rect] = list(boxes.values())
@@ -59,13 +65,13 @@ class TablePainter(Canvas):
             bx, by = round(box.centerx + dx * (edge + chip_r * 1.2)), round(box.centery + dy * (edge + chip_r * 1.2))
             label_right = dx >= -0.2
             if seat.bet:
-                label_w = self.text_size(f"{seat.bet:,}", "med")[0]
-                anchor = {"midleft": (bx + chip_r + self.px(4), by)} if label_right else \
-                    {"midright": (bx - chip_r - self.px(4), by)}
-                area = pygame.Rect(0, 0, 2 * chip_r + self.px(4) + label_w, 2 * chip_r + self.px(4))
-                area.midleft = (bx - chip_r - self.px(2), by)
+                label_w = self.canvas.text_size(f"{seat.bet:,}", "med")[0]
+                anchor = {"midleft": (bx + chip_r + self.canvas.px(4), by)} if label_right else \
+                    {"midright": (bx - chip_r - self.canvas.px(4), by)}
+                area = pygame.Rect(0, 0, 2 * chip_r + self.canvas.px(4) + label_w, 2 * chip_r + self.canvas.px(4))
+                area.midleft = (bx - chip_r - self.canvas.px(2), by)
                 if not label_right:
-                    area.midright = (bx + chip_r + self.px(2), by)
+                    area.midright = (bx + chip_r + self.canvas.px(2), by)
                 bets.append((seat, (bx, by), anchor, area))
                 obstacles.append(area)
                 rows.append((area, dy))
@@ -82,78 +88,78 @@ class TablePainter(Canvas):
         # The middle band: below the top row and its bets, above the bottom row and its bets.
         top_half = [o for o, dy in rows if dy > 0.9]
         low_half = [o for o, dy in rows if dy < -0.9]
-        y0 = max((o.bottom for o in top_half), default=felt.top) + self.px(4)
-        y1 = min((o.top for o in low_half), default=felt.bottom) - self.px(4)
+        y0 = max((o.bottom for o in top_half), default=felt.top) + self.canvas.px(4)
+        y1 = min((o.top for o in low_half), default=felt.bottom) - self.canvas.px(4)
         self.draw_middle(frame, felt, (y0, y1), obstacles, state, flagged_cards, events, showdown)
 
         for seat in state.seats:
             if seat.seat in boxes:
                 self.draw_seat(frame, boxes[seat.seat], seat, state, highlight.get(seat.seat), showdown)
-        rc = chip_r + self.px(2) + 1
-        chip = self.sprite(("chip", chip_r), (2 * rc, 2 * rc), lambda s: (
-            pygame.draw.circle(s, theme.CHIP_EDGE, (rc, rc), chip_r + self.px(2)),
+        rc = chip_r + self.canvas.px(2) + 1
+        chip = self.canvas.sprite(("chip", chip_r), (2 * rc, 2 * rc), lambda s: (
+            pygame.draw.circle(s, theme.CHIP_EDGE, (rc, rc), chip_r + self.canvas.px(2)),
             pygame.draw.circle(s, theme.CHIP, (rc, rc), chip_r)))
         for seat, (bx, by), anchor, _ in bets:
             surf.blit(chip, (bx - rc, by - rc))
-            self.text(frame, f"{seat.bet:,}", "med", theme.WHITE, kind="bet", ref=seat.seat, **anchor)
+            self.canvas.text(frame, f"{seat.bet:,}", "med", theme.WHITE, kind="bet", ref=seat.seat, **anchor)
         if puck is not None:
             rp = puck_r + 1
-            disc = self.sprite(("puck", puck_r), (2 * rp, 2 * rp), lambda s: (
+            disc = self.canvas.sprite(("puck", puck_r), (2 * rp, 2 * rp), lambda s: (
                 pygame.draw.circle(s, theme.BUTTON_PUCK, (rp, rp), puck_r),
-                pygame.draw.circle(s, theme.BLACK, (rp, rp), puck_r, width=max(1, self.px(2)))))
+                pygame.draw.circle(s, theme.BLACK, (rp, rp), puck_r, width=max(1, self.canvas.px(2)))))
             surf.blit(disc, (puck[0] - rp, puck[1] - rp))
-            self.text(frame, "D", "small", theme.BLACK, kind="button", ref=state.button, center=puck)
+            self.canvas.text(frame, "D", "small", theme.BLACK, kind="button", ref=state.button, center=puck)
 
     def draw_seat(self, frame: Frame, box: pygame.Rect, seat: SeatView, state: TableState,
                   outline: theme.Colour | None, showdown: bool) -> None:
         winner = seat.seat in state.winners
         # A seat looks the same until its view changes: most seats are unchanged from one update to the next.
-        area = box.inflate(self.px(8), self.px(8)) if outline else box
-        self.layer(frame, ("seat", tuple(box), seat, winner, outline), area,
+        area = box.inflate(self.canvas.px(8), self.canvas.px(8)) if outline else box
+        self.canvas.layer(frame, ("seat", tuple(box), seat, winner, outline), area,
                    lambda f, r: self._draw_seat(f, box.move(r.left - area.left, r.top - area.top), seat, winner,
                                                 outline))
         if winner:
-            self.text(frame, f"WINS {state.winners[seat.seat]:,}", "small", theme.WHITE, kind="winner",
-                      ref=seat.seat, midbottom=(box.centerx, box.top - self.px(2)))
+            self.canvas.text(frame, f"WINS {state.winners[seat.seat]:,}", "small", theme.WHITE, kind="winner",
+                      ref=seat.seat, midbottom=(box.centerx, box.top - self.canvas.px(2)))
 
     def _draw_seat(self, frame: Frame, box: pygame.Rect, seat: SeatView, winner: bool,
                    outline: theme.Colour | None) -> None:
         surf = frame.surface
         status, fill, text_colour = seat_status(seat, winner)
-        pygame.draw.rect(surf, fill, box, border_radius=self.px(10))
+        pygame.draw.rect(surf, fill, box, border_radius=self.canvas.px(10))
         if outline:
-            pygame.draw.rect(surf, outline, box.inflate(self.px(8), self.px(8)), width=self.px(5),
-                             border_radius=self.px(12))
+            pygame.draw.rect(surf, outline, box.inflate(self.canvas.px(8), self.canvas.px(8)), width=self.canvas.px(5),
+                             border_radius=self.canvas.px(12))
         frame.drawn.append(Drawn("seat", status, box.copy(), seat.seat))
         # The whole box is the seat's key: it opens the seat sheet.
         frame.targets.append(Target(f"seat:{seat.seat}", f"Seat {seat.seat}", box.copy(), ui="seat", seat=seat.seat,
                                     ref="taken" if seat.occupied else "open"))
-        pad = self.px(6)
-        self.text(frame, str(seat.seat), "big", text_colour, kind="seat-number", ref=seat.seat,
+        pad = self.canvas.px(6)
+        self.canvas.text(frame, str(seat.seat), "big", text_colour, kind="seat-number", ref=seat.seat,
                   topleft=(box.left + pad, box.top + pad // 2))
         if not seat.occupied:
-            self.text(frame, "open", "small", theme.TEXT_DIM, kind="seat-status", ref=seat.seat,
+            self.canvas.text(frame, "open", "small", theme.TEXT_DIM, kind="seat-status", ref=seat.seat,
                       bottomleft=(box.left + pad, box.bottom - pad // 2))
             return
         stack = f"{seat.stack:,}"
-        stack_font = "small" if seat.shown or self.text_size(stack, "med")[0] > box.width * 0.6 else "med"
-        self.text(frame, stack, stack_font, text_colour, kind="stack", ref=seat.seat,
+        stack_font = "small" if seat.shown or self.canvas.text_size(stack, "med")[0] > box.width * 0.6 else "med"
+        self.canvas.text(frame, stack, stack_font, text_colour, kind="stack", ref=seat.seat,
                   bottomleft=(box.left + pad, box.bottom - pad // 2))
         if status and not seat.shown:
-            self.text(frame, status, "tiny", text_colour, kind="seat-status", ref=seat.seat,
-                      midleft=(box.left + pad + self.text_size(str(seat.seat), "big")[0] + pad,
-                               box.top + pad // 2 + self.fonts["big"].get_height() // 2))
+            self.canvas.text(frame, status, "tiny", text_colour, kind="seat-status", ref=seat.seat,
+                      midleft=(box.left + pad + self.canvas.text_size(str(seat.seat), "big")[0] + pad,
+                               box.top + pad // 2 + self.canvas.fonts["big"].get_height() // 2))
         # Cards: face-up only once shown at showdown; otherwise backs, as many as held, never which.
         if seat.shown:
             area = pygame.Rect(box.left + box.width * 9 // 20, box.top + pad // 2,
                                box.width * 11 // 20 - pad // 2, box.height - pad)
-            self.draw_fan(frame, area, list(seat.shown), face_up=True, kind="shown-card", ref=seat.seat)
+            self.canvas.draw_fan(frame, area, list(seat.shown), face_up=True, kind="shown-card", ref=seat.seat)
         elif seat.cards_held and not seat.folded:
             ch = box.height * 9 // 20
             n = seat.cards_held
             area = pygame.Rect(0, 0, round(ch * 0.72 * (n + 0.15 if n <= 2 else 1 + 0.45 * (n - 1))), ch)
             area.bottomright = (box.right - pad, box.bottom - pad)
-            self.draw_fan(frame, area, [""] * seat.cards_held, face_up=False, kind="card-back", ref=seat.seat)
+            self.canvas.draw_fan(frame, area, [""] * seat.cards_held, face_up=False, kind="card-back", ref=seat.seat)
 
     def draw_middle(self, frame: Frame, felt: pygame.Rect, band: tuple[int, int], obstacles: list[pygame.Rect],
                     state: TableState, flagged: dict[str, theme.Colour], events: list[te.TableEvent],
@@ -164,7 +170,7 @@ class TablePainter(Canvas):
         top, bottom = band
         cx = felt.centerx
         avail = bottom - top
-        gap, side = self.px(5), self.px(10)
+        gap, side = self.canvas.px(5), self.canvas.px(10)
 
         def clear(y0: int, y1: int) -> tuple[int, int]:
             """The free x range on the felt between heights y0 and y1."""
@@ -172,33 +178,33 @@ class TablePainter(Canvas):
             for o in obstacles:
                 if o.bottom > y0 and o.top < y1:
                     if o.centerx < cx:
-                        x0 = max(x0, o.right + self.px(6))
+                        x0 = max(x0, o.right + self.canvas.px(6))
                     else:
-                        x1 = min(x1, o.left - self.px(6))
+                        x1 = min(x1, o.left - self.canvas.px(6))
             return x0, x1
 
         multi = len(state.pots) > 1 or (showdown and bool(state.pots))
         pushing = showdown and bool(state.winners)
         total = sum(a for a, _ in state.pots) if multi else state.pot
         main = f"Pot {total:,}"
-        line_h = self.fonts["small"].get_linesize()
-        pot_font = "huge" if self.fonts["huge"].get_linesize() * 2 < avail else "big"
-        pot_h = self.fonts[pot_font].get_linesize()
-        label_w = max(self.text_size(t, "small")[0] for t in (f"Burn {state.burn_count}", f"Muck {state.muck_count}"))
+        line_h = self.canvas.fonts["small"].get_linesize()
+        pot_font = "huge" if self.canvas.fonts["huge"].get_linesize() * 2 < avail else "big"
+        pot_h = self.canvas.fonts[pot_font].get_linesize()
+        label_w = max(self.canvas.text_size(t, "small")[0] for t in (f"Burn {state.burn_count}", f"Muck {state.muck_count}"))
         extra = (line_h if multi else 0) + (line_h if pushing else 0)
-        stacked = avail - pot_h - extra >= self.px(44)
+        stacked = avail - pot_h - extra >= self.canvas.px(44)
         if not stacked:
-            pot_font, pot_h = "big", self.fonts["big"].get_linesize()
-        pot_w = self.text_size(main, pot_font)[0]
+            pot_font, pot_h = "big", self.canvas.fonts["big"].get_linesize()
+        pot_w = self.canvas.text_size(main, pot_font)[0]
         # Stacked: push line, board with the counts either side, pot, side pots. Row: counts, board, pot.
-        card_h = min(self.px(64), avail - pot_h - extra if stacked else avail - (line_h if multi else 0))
+        card_h = min(self.canvas.px(64), avail - pot_h - extra if stacked else avail - (line_h if multi else 0))
         for _ in range(2):  # the free width depends on where the block sits, which depends on its size
             block = card_h + (pot_h + extra if stacked else (line_h if multi else 0))
             y = top + (avail - block) // 2
             board_top = y + (line_h if stacked and pushing else 0)
             x0, x1 = clear(board_top, board_top + card_h + (pot_h if stacked else 0))
             room = (x1 - x0) - 2 * (label_w + side) if stacked else (x1 - x0) - label_w - pot_w - 2 * side
-            card_h = max(self.px(26), min(card_h, round((room - 4 * gap) / 5 / 0.72)))
+            card_h = max(self.canvas.px(26), min(card_h, round((room - 4 * gap) / 5 / 0.72)))
         card_w = round(card_h * 0.72)
         board = pygame.Rect(0, 0, 5 * card_w + 4 * gap, card_h)
         mid = (x0 + x1) // 2
@@ -211,25 +217,25 @@ class TablePainter(Canvas):
             slot = pygame.Rect(board.left + i * (card_w + gap), board.top, card_w, card_h)
             if i < len(state.board):
                 name = state.board[i]
-                self.card(surf, slot, name, True, self.card_font(card_h), flagged.get(name))
+                self.canvas.card(surf, slot, name, True, self.canvas.card_font(card_h), flagged.get(name))
                 frame.drawn.append(Drawn("board-card", name, slot, i))
             else:
-                empty = self.sprite(("slot", slot.size), slot.size, lambda s: pygame.draw.rect(
-                    s, (30, 120, 70), s.get_rect(), width=max(1, self.px(2)), border_radius=self.px(5)))
+                empty = self.canvas.sprite(("slot", slot.size), slot.size, lambda s: pygame.draw.rect(
+                    s, (30, 120, 70), s.get_rect(), width=max(1, self.canvas.px(2)), border_radius=self.canvas.px(5)))
                 surf.blit(empty, slot.topleft)
         burn, muck = f"Burn {state.burn_count}", f"Muck {state.muck_count}"
         if stacked:
-            self.text(frame, burn, "small", theme.TEXT, kind="burn", ref=state.burn_count,
+            self.canvas.text(frame, burn, "small", theme.TEXT, kind="burn", ref=state.burn_count,
                       midright=(board.left - side, board.centery))
-            self.text(frame, muck, "small", theme.TEXT, kind="muck", ref=state.muck_count,
+            self.canvas.text(frame, muck, "small", theme.TEXT, kind="muck", ref=state.muck_count,
                       midleft=(board.right + side, board.centery))
-            r = self.text(frame, main, pot_font, theme.WHITE, kind="pot", ref=total, midtop=(mid, board.bottom))
+            r = self.canvas.text(frame, main, pot_font, theme.WHITE, kind="pot", ref=total, midtop=(mid, board.bottom))
         else:
-            self.text(frame, burn, "small", theme.TEXT, kind="burn", ref=state.burn_count,
+            self.canvas.text(frame, burn, "small", theme.TEXT, kind="burn", ref=state.burn_count,
                       bottomright=(board.left - side, board.centery))
-            self.text(frame, muck, "small", theme.TEXT, kind="muck", ref=state.muck_count,
+            self.canvas.text(frame, muck, "small", theme.TEXT, kind="muck", ref=state.muck_count,
                       topright=(board.left - side, board.centery))
-            r = self.text(frame, main, pot_font, theme.WHITE, kind="pot", ref=total,
+            r = self.canvas.text(frame, main, pot_font, theme.WHITE, kind="pot", ref=total,
                           midleft=(board.right + side, board.centery))
         y = max(r.bottom, board.bottom)
         if multi:
@@ -242,8 +248,8 @@ class TablePainter(Canvas):
                     label += ": " + " ".join(f"S{s}" for s in winners) + (" paid" if i in done else "")
                 parts.append(label)
                 frame.drawn.append(Drawn("side-pot" if i else "main-pot", f"{amount:,}", r, tuple(eligible)))
-            self.line(frame, "   ".join(parts), "side-pots", theme.TEXT, clear(y, y + line_h), top=y)
+            self.canvas.line(frame, "   ".join(parts), "side-pots", theme.TEXT, clear(y, y + line_h), top=y)
         if pushing:
             push = "Push: " + ",  ".join(f"{amt:,} to S{seat}" for seat, amt in sorted(state.winners.items()))
-            self.line(frame, push, "push", theme.SEAT_TO_ACT, clear(board.top - line_h, board.top),
-                      bottom=board.top - self.px(2))
+            self.canvas.line(frame, push, "push", theme.SEAT_TO_ACT, clear(board.top - line_h, board.top),
+                      bottom=board.top - self.canvas.px(2))

@@ -86,65 +86,69 @@ def key_rows(view: InstructionView) -> int:
     return 1 if len(view.send) + len(view.receive) <= 3 else 2
 
 
-class TournamentPainter(Canvas):
+class TournamentPainter:
     """Draws the clock strip (``draw_clock``) and the instruction bar (``draw_instruction``)."""
+
+    def __init__(self, canvas: Canvas) -> None:
+        self.canvas = canvas
+
 
     def draw_clock(self, frame: Frame, rect: pygame.Rect, view: TournamentView, now: float) -> None:
         level, clock, nxt, players = clock_line(view, now)
-        self.layer(frame, ("clock", tuple(rect), level, clock, nxt, players), rect,
+        self.canvas.layer(frame, ("clock", tuple(rect), level, clock, nxt, players), rect,
                    lambda f, r: self._draw_clock(f, r, (level, clock, nxt, players), view.tournament), keyed=False)
 
     def _draw_clock(self, frame: Frame, rect: pygame.Rect, parts: tuple[str, str, str, str], event: str) -> None:
         level, clock, nxt, players = parts
         pygame.draw.rect(frame.surface, CLOCK_BAR, rect)
         frame.drawn.append(Drawn("tournament", event, rect.copy(), event))
-        pad = self.px(10)
+        pad = self.canvas.px(10)
         mid = rect.centery
-        r = self.text(frame, clock, "med", theme.SEAT_TO_ACT, kind="clock-left", midleft=(pad, mid))
+        r = self.canvas.text(frame, clock, "med", theme.SEAT_TO_ACT, kind="clock-left", midleft=(pad, mid))
         right = rect.right - pad
         if players:
-            right = self.text(frame, players, "small", theme.TEXT, kind="clock-players", midright=(right, mid)).left - pad
+            right = self.canvas.text(frame, players, "small", theme.TEXT, kind="clock-players", midright=(right, mid)).left - pad
         # the level comes first: its amounts are what this deal plays; the next level takes the room left
         room = right - r.right - 2 * pad
-        level = self.fit(level, "small", max(self.px(40), min(self.text_size(level, "small")[0], room * 3 // 5)))
-        left = self.text(frame, level, "small", theme.WHITE, kind="clock-level", midleft=(r.right + 2 * pad, mid)).right
-        self.text(frame, self.fit(nxt, "small", max(self.px(30), right - left - 2 * pad)), "small", theme.TEXT_DIM,
+        level = self.canvas.fit(level, "small", max(self.canvas.px(40), min(self.canvas.text_size(level, "small")[0], room * 3 // 5)))
+        left = self.canvas.text(frame, level, "small", theme.WHITE, kind="clock-level", midleft=(r.right + 2 * pad, mid)).right
+        self.canvas.text(frame, self.canvas.fit(nxt, "small", max(self.canvas.px(30), right - left - 2 * pad)), "small", theme.TEXT_DIM,
                   kind="clock-next", midright=(right, mid))
 
     def draw_instruction(self, frame: Frame, rect: pygame.Rect, view: InstructionView,
                          in_play: frozenset[int] = frozenset()) -> None:
-        self.layer(frame, ("instruction", tuple(rect), view, in_play), rect,
+        self.canvas.layer(frame, ("instruction", tuple(rect), view, in_play), rect,
                    lambda f, r: self._draw_instruction(f, r, view, in_play), keyed=False)
 
     def _draw_instruction(self, frame: Frame, rect: pygame.Rect, view: InstructionView,
                           in_play: frozenset[int]) -> None:
-        pad = self.px(8)
+        pad = self.canvas.px(8)
         pygame.draw.rect(frame.surface, BROKEN_BAR if view.broken else INSTRUCTION_BAR, rect)
         frame.drawn.append(Drawn("instruction", view.text, rect.copy(), view.instruction))
         keys = instruction_keys(view, in_play)
-        key_w = max(2 * theme.MIN_TOUCH, self.px(132))
+        key_w = max(2 * theme.MIN_TOUCH, self.canvas.px(132))
         cols = min(len(keys), 3)
         text_w = rect.width - 2 * pad - cols * (key_w + pad)
         title = f"FLOOR  {view.text}"
-        font = "med" if self.text_size(title, "med")[0] <= text_w else "small"
-        r = self.text(frame, self.fit(title, font, text_w), font, theme.WHITE,
+        font = "med" if self.canvas.text_size(title, "med")[0] <= text_w else "small"
+        r = self.canvas.text(frame, self.canvas.fit(title, font, text_w), font, theme.WHITE,
                       kind="instruction-title", ref=view.rule, topleft=(rect.left + pad, rect.top + pad // 2))
         if view.broken:
-            self.text(frame, "Every player has moved. No more hands here until the floor reopens it.", "small",
-                      theme.TEXT, kind="instruction-line", topleft=(rect.left + pad, r.bottom + self.px(2)))
+            self.canvas.text(frame, "Every player has moved. No more hands here until the floor reopens it.", "small",
+                      theme.TEXT, kind="instruction-line", topleft=(rect.left + pad, r.bottom + self.canvas.px(2)))
             return
-        y = r.bottom + self.px(2)
-        line_h = self.fonts["small"].get_linesize()
+        y = r.bottom + self.canvas.px(2)
+        line_h = self.canvas.fonts["small"].get_linesize()
         room = max(1, (rect.bottom - y) // line_h)
         lines = list(view.lines)
         if len(lines) > room:   # a whole broken table: as many as fit, then how many more
             lines = lines[:room - 1] + [f"+{len(view.lines) - room + 1} more"]
         for line in lines:
-            y = self.text(frame, self.fit(line, "small", text_w), "small", theme.TEXT, kind="instruction-line",
+            y = self.canvas.text(frame, self.canvas.fit(line, "small", text_w), "small", theme.TEXT, kind="instruction-line",
                           ref=view.plan, topleft=(rect.left + pad, y)).bottom
         rows = key_rows(view)
         key_h = max(theme.MIN_TOUCH, (rect.height - pad * (rows + 1)) // rows)
         for i, spec in enumerate(keys[:3 * rows]):   # six at most: more appear as seats are confirmed
             row, col = divmod(i, 3)
             x = rect.right - pad - (cols - col) * (key_w + pad) + pad
-            self.spec_key(frame, pygame.Rect(x, rect.top + pad + row * (key_h + pad), key_w, key_h), spec)
+            self.canvas.spec_key(frame, pygame.Rect(x, rect.top + pad + row * (key_h + pad), key_w, key_h), spec)

@@ -11,8 +11,8 @@ from ...config import ConfigError
 from ...engine.inputs import DEALER_ACTIONS, DealerInput
 from ...record.logformat import Input, Link, Record, Rx, table_header
 from ...tags import is_card
-from ...wire import protocol as p
 from .chip_steps import ChipSteps
+from .scene import Scene
 from .script import (SETTINGS, CompiledScenario, ScenarioError, Settings, Step, StepError, pairs_arg,
                      script_lines, seconds_arg)
 from .table_steps import TableSteps
@@ -29,13 +29,16 @@ def compile_text(text: str, name: str = "<scenario>") -> CompiledScenario:
     return ScenarioPlayer(name).compile(text)
 
 
-class ScenarioPlayer(TableSteps, ChipSteps):
-    """Plays one script: settings first, then every step in order, each step's records kept apart."""
+class ScenarioPlayer:
+    """Plays one script: settings first, then every step in order, each step's records kept apart. The
+    table as set so far is one :class:`Scene`, handed to the table steps and the chip steps wired here."""
 
     def __init__(self, name: str) -> None:
-        super().__init__(name)
+        self.name = name
+        self.scene = Scene(name)
+        self.groups: tuple[TableSteps | ChipSteps | ScenarioPlayer, ...] = (
+            self, TableSteps(self.scene), ChipSteps(self.scene))
         self.records: list[Record] = []
-        self.encoder = p.Encoder()
         self.steps: list[Step] = []
 
     # --- driving ------------------------------------------------------------------------------------
@@ -51,19 +54,22 @@ class ScenarioPlayer(TableSteps, ChipSteps):
                     continue
                 if not started:
                     started = True
-                    self.begin(settings)
+                    self.scene.begin(settings)
                 self._event(line.head, line.args, line.text)
             except (StepError, ConfigError, ValueError) as e:
                 raise ScenarioError(f"{self.name}:{line.no}: {e}") from None
             self._flush()
             self.steps.append(Step(line.no, line.raw, len(self.records)))
         if not started:
-            self.begin(settings)
-        return CompiledScenario(table_header(self.config, self.registry, tournament=settings.tournament), self.records, self.steps, self.name, self.config, self.registry)
+            self.scene.begin(settings)
+        scene = self.scene
+        return CompiledScenario(table_header(scene.config, scene.registry, tournament=settings.tournament),
+                                self.records, self.steps, self.name, scene.config, scene.registry)
 
     def _flush(self) -> None:
         """Turn the choreography's new messages into records (the Encoder numbers the frames)."""
-        for t, m in self.c.messages:
+        c = self.scene.c
+        for t, m in c.messages:
             if isinstance(m, DealerInput):
                 self.records.append(Input(m))
             elif isinstance(m, tuple) and m and m[0] == "link":
@@ -71,14 +77,15 @@ class ScenarioPlayer(TableSteps, ChipSteps):
             elif isinstance(m, bytes):
                 self.records.append(Rx(t, m))
             else:
-                self.records.append(Rx(t, self.encoder.encode(m)))
-        self.c.messages.clear()
+                self.records.append(Rx(t, self.scene.encoder.encode(m)))
+        c.messages.clear()
 
     # --- events --------------------------------------------------------------------------------------
     def _event(self, head: str, args: list[str], line: str) -> None:
-        c = self.c
-        handler = getattr(self, "_do_" + head.replace("-", "_"), None)
-        if head in ("wait", "at"):
+        c = self.scene.c
+        name = "_do_" + head.replace("-", "_")
+        handler = next((h for group in self.groups if (h := getattr(group, name, None)) is not None), None)
+        if head in ("wait", "at") and handler is not None:
             handler(args)
             return
         if handler is None and head in DEALER_ACTIONS:
@@ -87,16 +94,17 @@ class ScenarioPlayer(TableSteps, ChipSteps):
             raise StepError(f"unknown step {head!r}; see docs/scenarios.md for the steps")
         else:
             handler(args)
-        c.wait(self.pace)
+        c.wait(self.scene.pace)
 
     def _do_wait(self, args: list[str]) -> None:
-        self.c.wait(seconds_arg(args, "wait 2s"))
+        self.scene.c.wait(seconds_arg(args, "wait 2s"))
 
     def _do_at(self, args: list[str]) -> None:
         t = seconds_arg(args, "at 12.5")
-        if t < self.c.t - 1e-9:
-            raise StepError(f"at {t}: time cannot go back (it is already {self.c.t:.3f})")
-        self.c.t = t
+        c = self.scene.c
+        if t < c.t - 1e-9:
+            raise StepError(f"at {t}: time cannot go back (it is already {c.t:.3f})")
+        c.t = t
 
     # dealer taps
     def _tap(self, action: str, args: list[str]) -> None:
@@ -118,7 +126,7 @@ class ScenarioPlayer(TableSteps, ChipSteps):
                 fields[k] = v
             else:
                 raise StepError(f"{action}: unknown field {k!r} (seat, card, amount, ref, seats, choice, by, detail)")
-        self.c.tap(action, **fields)
+        self.scene.c.tap(action, **fields)
 
     def _do_tap(self, args: list[str]) -> None:
         if not args or args[0] not in DEALER_ACTIONS:

@@ -7,12 +7,14 @@ import random
 
 from ...config import Config
 from ...tags import Deck, TagRegistry
+from ...wire import protocol as p
 from ..choreography import Choreography
 from .script import ZONE_RE, Settings, StepError, zone_arg
 
 
 class Scene:
-    """State the steps share; ``begin()`` is called at the first step, once the settings are read."""
+    """The table as the script has set it, owned here and handed to both step groups (``table_steps``,
+    ``chip_steps``); ``begin()`` is called at the first step, once the settings are read."""
 
     config: Config
     registry: TagRegistry
@@ -26,7 +28,8 @@ class Scene:
         self.seated: dict[int, int] = {}
         self.button: int | None = None
         self.used_chips: set[str] = set()
-        self._taken: set[str] = set()   # cards named or drawn this hand, so random ones never repeat them
+        self.taken: set[str] = set()   # cards named or drawn this hand, so random ones never repeat them
+        self.encoder = p.Encoder()     # numbers the frames: a lost frame (``lose``) skips its numbers
 
     def begin(self, settings: Settings) -> None:
         self.config = settings.config()
@@ -36,7 +39,7 @@ class Scene:
         self.deck = self.registry.decks[0]
 
     # --- small parsers -------------------------------------------------------------------------------
-    def _seat(self, args: list[str], usage: str) -> int:
+    def seat_arg(self, args: list[str], usage: str) -> int:
         if len(args) != 1 or not args[0].removeprefix("seat").isdigit():
             raise StepError(f"expected a seat number: {usage}")
         seat = int(args[0].removeprefix("seat"))
@@ -44,7 +47,7 @@ class Scene:
             raise StepError(f"seat {seat} is not at this table (seats 1-{self.config.table.seats})")
         return seat
 
-    def _arrow(self, args: list[str], usage: str) -> tuple[str, str | None, str | None]:
+    def arrow_arg(self, args: list[str], usage: str) -> tuple[str, str | None, str | None]:
         """``WHAT [FROM] -> TO``: TO ``off`` means it leaves every antenna."""
         if "->" not in args:
             raise StepError(f"missing '->': {usage}")
@@ -59,3 +62,11 @@ class Scene:
         if src is None and dst is None:
             raise StepError(f"nothing to move off the table without a zone to leave: {usage}")
         return " ".join(left), src, dst
+
+    def order(self) -> list[int]:
+        if self.button is None:
+            raise StepError("place the button first ('button SEAT')")
+        seats = sorted(self.seated)
+        if len(seats) < 2:
+            raise StepError("seat at least two players first ('sit SEAT AMOUNT')")
+        return [s for s in seats if s > self.button] + [s for s in seats if s <= self.button]

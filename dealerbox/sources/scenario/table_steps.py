@@ -16,7 +16,12 @@ READ_STATES = {"complete": p.ZONE_READ_COMPLETE, "uncertain": p.ZONE_READ_UNCERT
                "unreadable": p.ZONE_READ_UNREADABLE}
 
 
-class TableSteps(Scene):
+class TableSteps:
+    """The table's own steps, acted out on the scene they are given (``ScenarioPlayer`` wires them)."""
+
+    def __init__(self, scene: Scene) -> None:
+        self.scene = scene
+
     # --- board and link ---
     def _do_hello(self, args: list[str]) -> None:
         kv = pairs_arg(args, "hello [firmware 1.2.3] [protocol 1.0]")
@@ -24,22 +29,22 @@ class TableSteps(Scene):
         proto = kv.get("protocol", f"{p.PROTOCOL_VERSION_MAJOR}.{p.PROTOCOL_VERSION_MINOR}").split(".")
         if len(fw) != 3 or len(proto) != 2:
             raise StepError("hello: firmware is a.b.c and protocol is major.minor")
-        hello = board_hello(self.config.table.seats, fw)
-        self.c.emit(replace(hello, protocol_major=int(proto[0]), protocol_minor=int(proto[1])))
+        hello = board_hello(self.scene.config.table.seats, fw)
+        self.scene.c.emit(replace(hello, protocol_major=int(proto[0]), protocol_minor=int(proto[1])))
 
     def _do_heartbeat(self, args: list[str]) -> None:
         kv = pairs_arg(args, "heartbeat [tags N] [faulty N]")
-        tags = int(kv.get("tags", len(self.c.where)))
-        self.c.emit(p.Heartbeat(int(self.c.t * 1000), tags, int(kv.get("faulty", 0))))
+        tags = int(kv.get("tags", len(self.scene.c.where)))
+        self.scene.c.emit(p.Heartbeat(int(self.scene.c.t * 1000), tags, int(kv.get("faulty", 0))))
 
     def _do_fault(self, args: list[str]) -> None:
         kv = pairs_arg(args, "fault reader 3 zone seat3 [code 1]")
-        self.c.emit(p.ReaderFault(int(kv.get("reader", 0)), p.zone_id(zone_arg(kv.get("zone", "shoe"))),
+        self.scene.c.emit(p.ReaderFault(int(kv.get("reader", 0)), p.zone_id(zone_arg(kv.get("zone", "shoe"))),
                                   int(kv.get("code", p.FAULT_NO_ANSWER))))
 
     def _do_recover(self, args: list[str]) -> None:
         kv = pairs_arg(args, "recover reader 3 zone seat3")
-        self.c.emit(p.ReaderFault(int(kv.get("reader", 0)), p.zone_id(zone_arg(kv.get("zone", "shoe"))),
+        self.scene.c.emit(p.ReaderFault(int(kv.get("reader", 0)), p.zone_id(zone_arg(kv.get("zone", "shoe"))),
                                   p.FAULT_RECOVERED))
 
     def _do_read(self, args: list[str]) -> None:
@@ -51,8 +56,8 @@ class TableSteps(Scene):
         if args[1] == "uncertain" and len(args) < 3:
             raise StepError(f"read {zone} uncertain: say how many chips were proven, e.g. 'read {zone} uncertain 14'")
         tags = int_arg(args[2:], usage) if len(args) == 3 else (
-            sum(1 for where in self.c.where.values() if where == zone) if args[1] == "complete" else 0)
-        self.c.emit(p.ZoneInventory(p.zone_id(zone), READ_STATES[args[1]], tags))
+            sum(1 for where in self.scene.c.where.values() if where == zone) if args[1] == "complete" else 0)
+        self.scene.c.emit(p.ZoneInventory(p.zone_id(zone), READ_STATES[args[1]], tags))
 
     def _do_garbage(self, args: list[str]) -> None:
         try:
@@ -61,71 +66,71 @@ class TableSteps(Scene):
             raise StepError("garbage takes hex bytes, e.g. 'garbage de ad 00 be ef'") from None
         if not data:
             raise StepError("garbage needs at least one byte")
-        self.c.emit(data)
+        self.scene.c.emit(data)
 
     def _do_lose(self, args: list[str]) -> None:
         n = int_arg(args[:1], "lose 3 frames")
-        self.encoder.seq = (self.encoder.seq + n) % p.SEQ_MODULO  # frames the host never received
+        self.scene.encoder.seq = (self.scene.encoder.seq + n) % p.SEQ_MODULO  # frames the host never received
 
     def _do_link(self, args: list[str]) -> None:
         if not args or args[0] not in ("up", "down"):
             raise StepError("link up|down [reason words]")
-        self.c.emit(("link", args[0] == "up", self.config.reader.port, " ".join(args[1:])))
+        self.scene.c.emit(("link", args[0] == "up", self.scene.config.reader.port, " ".join(args[1:])))
 
     # players and button
     def _do_sit(self, args: list[str]) -> None:
-        seat = self._seat(args[:1], "sit SEAT [AMOUNT]")
-        amount = int(args[1]) if len(args) > 1 else self.config.game.buy_in
-        self.seated[seat] = amount
-        self.c.tap("sit", seat=seat, amount=amount)
+        seat = self.scene.seat_arg(args[:1], "sit SEAT [AMOUNT]")
+        amount = int(args[1]) if len(args) > 1 else self.scene.config.game.buy_in
+        self.scene.seated[seat] = amount
+        self.scene.c.tap("sit", seat=seat, amount=amount)
 
     def _do_moved_in(self, args: list[str]) -> None:
         """A tournament player the floor moved here sits (Tournaments 15): ``moved-in SEAT [amount N]``."""
-        seat = self._seat(args[:1], "moved-in SEAT [amount N]")
+        seat = self.scene.seat_arg(args[:1], "moved-in SEAT [amount N]")
         rest = args[1:]
-        amount = int(rest[1]) if len(rest) == 2 and rest[0] == "amount" else self.config.game.buy_in
-        self.seated[seat] = amount
-        self.c.tap("moved-in", seat=seat, amount=amount)
+        amount = int(rest[1]) if len(rest) == 2 and rest[0] == "amount" else self.scene.config.game.buy_in
+        self.scene.seated[seat] = amount
+        self.scene.c.tap("moved-in", seat=seat, amount=amount)
 
     def _do_moved_out(self, args: list[str]) -> None:
         """The player the floor sent away has gone: ``moved-out SEAT`` (Tournaments 12, 14a)."""
-        seat = self._seat(args[:1], "moved-out SEAT")
-        self.seated.pop(seat, None)
-        self.c.tap("moved-out", seat=seat)
+        seat = self.scene.seat_arg(args[:1], "moved-out SEAT")
+        self.scene.seated.pop(seat, None)
+        self.scene.c.tap("moved-out", seat=seat)
 
     def _do_leave(self, args: list[str]) -> None:
-        seat = self._seat(args[:1], "leave SEAT")
-        self.seated.pop(seat, None)
-        self.c.tap("leave", seat=seat)
+        seat = self.scene.seat_arg(args[:1], "leave SEAT")
+        self.scene.seated.pop(seat, None)
+        self.scene.c.tap("leave", seat=seat)
 
     def _do_button(self, args: list[str]) -> None:
-        seat = self._seat(args[:1], "button SEAT")
+        seat = self.scene.seat_arg(args[:1], "button SEAT")
         uid = self._marker("button")
-        self.c.move(uid, f"seat{self.button}" if self.button else None, f"seat{seat}", travel=0.6)
-        self.button = seat
+        self.scene.c.move(uid, f"seat{self.scene.button}" if self.scene.button else None, f"seat{seat}", travel=0.6)
+        self.scene.button = seat
 
     def _marker(self, kind: str) -> str:
-        for cs in self.registry.chip_sets:
-            if cs.house == self.config.enrolment.house:
+        for cs in self.scene.registry.chip_sets:
+            if cs.house == self.scene.config.enrolment.house:
                 for uid, k in cs.markers.items():
                     if k == kind:
                         return uid
-        raise StepError(f"no {kind} puck is registered for house {self.config.enrolment.house}")
+        raise StepError(f"no {kind} puck is registered for house {self.scene.config.enrolment.house}")
 
     def _do_puck(self, args: list[str]) -> None:
         """``puck kill -> seat3`` / ``puck kill seat3 -> off``: any marker puck moved."""
-        kind, src, dst = self._arrow(args, "puck KIND [FROM] -> TO")
-        self.c.move(self._marker(kind), src, dst)
+        kind, src, dst = self.scene.arrow_arg(args, "puck KIND [FROM] -> TO")
+        self.scene.c.move(self._marker(kind), src, dst)
 
     # cards
     def _card_uid(self, spec: str) -> str:
         """``Ah`` (deck in use), ``DEMO-2:Ah`` or ``blue:Ah`` (another deck), ``X1`` (joker), ``uid:04..``."""
         if spec.startswith("uid:"):
             return uid_arg(spec[4:])
-        deck = self.deck
+        deck = self.scene.deck
         if ":" in spec:
             which, spec = spec.split(":", 1)
-            found = [d for d in self.registry.decks if d.deck_id == which or d.back == which]
+            found = [d for d in self.scene.registry.decks if d.deck_id == which or d.back == which]
             if not found:
                 raise StepError(f"no enrolled deck with id or back {which!r}")
             deck = found[0]
@@ -137,12 +142,12 @@ class TableSteps(Scene):
             raise StepError(f"card {spec} is not in deck {deck.deck_id}") from None
 
     def _random_card(self) -> str:
-        out = {uid for uid, z in self.c.where.items() if z != "shoe"}
-        free = [c for c in STANDARD_DECK if self.deck.uid_of(c) not in out and c not in self._taken]
+        out = {uid for uid, z in self.scene.c.where.items() if z != "shoe"}
+        free = [c for c in STANDARD_DECK if self.scene.deck.uid_of(c) not in out and c not in self.scene.taken]
         if not free:
             raise StepError("no card left to deal at random")
-        card = self.rng.choice(free)
-        self._taken.add(card)
+        card = self.scene.rng.choice(free)
+        self.scene.taken.add(card)
         return card
 
     def _do_card(self, args: list[str]) -> None:
@@ -150,17 +155,18 @@ class TableSteps(Scene):
         face_up = args[-2:] == ["face", "up"]
         if face_up or args[-2:] == ["face", "down"]:
             args = args[:-2]
-        spec, src, dst = self._arrow(args, "card CARD [FROM] -> TO [face up]")
-        uid = self._card_uid(spec) if spec != "random" else self.deck.uid_of(self._random_card())
+        spec, src, dst = self.scene.arrow_arg(args, "card CARD [FROM] -> TO [face up]")
+        uid = self._card_uid(spec) if spec != "random" else self.scene.deck.uid_of(self._random_card())
         if src == "shoe":
-            self.c.deal(uid, dst, face_up)
+            self.scene.c.deal(uid, dst, face_up)
         else:
-            self.c.move(uid, src, dst)
+            self.scene.c.move(uid, src, dst)
 
     def _do_boxed(self, args: list[str]) -> None:
         """``boxed Ah -> seat3``: a card face up in the deck leaves the shoe."""
-        spec, _, dst = self._arrow(args, "boxed CARD -> TO")
-        self.c.deal(self._card_uid(spec) if spec != "random" else self.deck.uid_of(self._random_card()), dst, True)
+        spec, _, dst = self.scene.arrow_arg(args, "boxed CARD -> TO")
+        uid = self._card_uid(spec) if spec != "random" else self.scene.deck.uid_of(self._random_card())
+        self.scene.c.deal(uid, dst, True)
 
     def _do_shoe(self, args: list[str]) -> None:
         """``shoe loaded [DECK]``: every card of the deck in use is in the shoe (the board's inventory); with a
@@ -168,33 +174,25 @@ class TableSteps(Scene):
         if args[:1] != ["loaded"] or len(args) > 2:
             raise StepError("did you mean 'shoe loaded' or 'shoe loaded DEMO-2'?")
         if len(args) == 2:
-            found = [d for d in self.registry.decks if args[1] in (d.deck_id, d.back)]
+            found = [d for d in self.scene.registry.decks if args[1] in (d.deck_id, d.back)]
             if not found:
                 raise StepError(f"no enrolled deck with id or back {args[1]!r}")
-            for uid in [u for u, z in self.c.where.items() if z == "shoe" and u in self.deck.cards]:
-                self.c.leave("shoe", uid)
-            self.deck = found[0]
+            for uid in [u for u, z in self.scene.c.where.items() if z == "shoe" and u in self.scene.deck.cards]:
+                self.scene.c.leave("shoe", uid)
+            self.scene.deck = found[0]
         for card in STANDARD_DECK:
-            uid = self.deck.uid_of(card)
-            if self.c.where.get(uid) != "shoe":
-                self.c.enter("shoe", uid)
-        self._taken = set()
+            uid = self.scene.deck.uid_of(card)
+            if self.scene.c.where.get(uid) != "shoe":
+                self.scene.c.enter("shoe", uid)
+        self.scene.taken = set()
 
     def _deal(self, dest: str, spec: str | None) -> None:
         card = spec if spec and spec != "random" else self._random_card()
         uid = self._card_uid(card)
         if card in STANDARD_DECK and ":" not in card:
-            self._taken.add(card)
-        self.c.deal(uid, dest)
-        self.c.wait(0.2)
-
-    def _order(self) -> list[int]:
-        if self.button is None:
-            raise StepError("place the button first ('button SEAT')")
-        seats = sorted(self.seated)
-        if len(seats) < 2:
-            raise StepError("seat at least two players first ('sit SEAT AMOUNT')")
-        return [s for s in seats if s > self.button] + [s for s in seats if s <= self.button]
+            self.scene.taken.add(card)
+        self.scene.c.deal(uid, dest)
+        self.scene.c.wait(0.2)
 
     def _do_deal(self, args: list[str]) -> None:
         """``deal hole cards [3=Ah,Kd 5=2c,2d]``: clockwise from left of the button, one card at a time."""
@@ -206,14 +204,15 @@ class TableSteps(Scene):
             if not seat.isdigit() or not cards:
                 raise StepError(f"{a!r}: write SEAT=CARD,CARD like 3=Ah,Kd")
             given[int(seat)] = cards.split(",")
-        order = self._order()
-        rounds = HOLE_CARDS.get(self.config.game.variant, 2)
+        order = self.scene.order()
+        rounds = HOLE_CARDS.get(self.scene.config.game.variant, 2)
         for seat, cards in given.items():
             if seat not in order:
                 raise StepError(f"seat {seat} has no player ('sit {seat} AMOUNT' first)")
             if len(cards) != rounds:
-                raise StepError(f"seat {seat}: {len(cards)} cards given, {self.config.game.variant} deals {rounds}")
-            self._taken.update(c for c in cards if c in STANDARD_DECK)
+                variant = self.scene.config.game.variant
+                raise StepError(f"seat {seat}: {len(cards)} cards given, {variant} deals {rounds}")
+            self.scene.taken.update(c for c in cards if c in STANDARD_DECK)
         for r in range(rounds):
             for seat in order:
                 self._deal(f"seat{seat}", given.get(seat, [None] * rounds)[r])
@@ -225,7 +224,7 @@ class TableSteps(Scene):
         if args and len(args) != count:
             raise StepError(f"{usage}: give {count} card(s) or none for random ones")
         self._deal("burn", None)
-        self.c.wait(0.5)
+        self.scene.c.wait(0.5)
         for i in range(count):
             self._deal("board", args[i] if args else None)
 
@@ -239,18 +238,18 @@ class TableSteps(Scene):
         self._street(args, 1, "river [C]")
 
     def _do_fold(self, args: list[str]) -> None:
-        seat = self._seat(args[:1], "fold SEAT")
-        cards = self.c.in_zone(f"seat{seat}")
-        cards = [u for u in cards if self.registry.lookup(u).__class__.__name__ == "CardTag"]
+        seat = self.scene.seat_arg(args[:1], "fold SEAT")
+        cards = self.scene.c.in_zone(f"seat{seat}")
+        cards = [u for u in cards if self.scene.registry.lookup(u).__class__.__name__ == "CardTag"]
         if not cards:
             raise StepError(f"seat {seat} holds no cards to fold")
         for uid in cards:
-            self.c.move(uid, f"seat{seat}", "muck", travel=0.3)
+            self.scene.c.move(uid, f"seat{seat}", "muck", travel=0.3)
 
     def _do_cleanup(self, args: list[str]) -> None:
         """Every card on an antenna other than the shoe goes back into the shoe."""
-        for uid, zone in list(self.c.where.items()):
-            if zone != "shoe" and self.registry.lookup(uid).__class__.__name__ == "CardTag":
-                self.c.move(uid, zone, "shoe", travel=0.1)
-                self.c.wait(0.05)
-        self._taken = set()
+        for uid, zone in list(self.scene.c.where.items()):
+            if zone != "shoe" and self.scene.registry.lookup(uid).__class__.__name__ == "CardTag":
+                self.scene.c.move(uid, zone, "shoe", travel=0.1)
+                self.scene.c.wait(0.05)
+        self.scene.taken = set()

@@ -46,9 +46,13 @@ class TableChips:
             return None
         return picked
 
+    def _from_bank(self, amount: int) -> list[str] | None:
+        """Chips worth ``amount`` from the rack: the usual denominations first, else any that make it."""
+        return self._draw(self.bank, amount, self.denoms) or self._draw(self.bank, amount, sorted(self.bank, reverse=True))
+
     def fill(self, seat: int, amount: int) -> None:
         """Chips worth ``amount`` from the rack into the seat's pool (buy-in, rebuy, colour change)."""
-        got = self._draw(self.bank, amount, self.denoms) or self._draw(self.bank, amount, sorted(self.bank, reverse=True))
+        got = self._from_bank(amount)
         if got is None:
             raise SimulatorError(f"the rack has no chips left to make {amount}; register more chips")
         pool = self.pools.setdefault(seat, {})
@@ -67,7 +71,7 @@ class TableChips:
         if got is None:
             keep = sum(v * len(u) for v, u in pool.items()) - amount
             self.empty(seat)
-            got = self._draw(self.bank, amount, self.denoms) or self._draw(self.bank, amount, sorted(self.bank, reverse=True))
+            got = self._from_bank(amount)
             if got is None:
                 raise SimulatorError(f"the rack has no chips left to make {amount}; register more chips")
             self.fill(seat, keep)

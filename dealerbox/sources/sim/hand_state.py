@@ -27,7 +27,8 @@ class DealerStops(Exception):
 
 
 class HandState:
-    """The hand's state, shared by its dealing (``dealing.py``) and its betting (``wagering.py``)."""
+    """What one hand's dealing (``dealing.py``) and betting (``wagering.py``) both read and change: the hand
+    owns it and hands it to each; what only one of them needs lives in that one."""
 
     def __init__(self, session: Session, c: Choreography, kind: str | None) -> None:
         self.session, self.c, self.kind, self.rng = session, c, kind, session.rng
@@ -51,9 +52,4 @@ class HandState:
                                  dict(self.stacks_before), irregularity=kind,
                                  rule=IRREGULARITIES[kind][0] if kind else None)
         self.street = "preflop"
-        self.raises_seen = 0
-        self.chip_trick = kind if kind in CHIP_KINDS else None
-        self.trick_at = self.rng.randint(0, 3)    # voluntary actions to let pass before the chip irregularity
         self.applied = kind is not None and kind not in CHIP_KINDS and kind != "premature-flop"
-        self._premature_burn: str | None = None
-        self._joker_uid: str | None = None
