@@ -1,8 +1,12 @@
-"""The anchor: the log's latest signed head, as the floor keeps it (topic ``dealerbox/<site>/<table>/anchor``).
+"""The anchor: one signed head of the table's log, as the floor keeps it (topic ``dealerbox/<site>/<table>/anchor``).
 
 A copy off the table is what makes a cut or rewritten log provable: whoever holds the box can delete lines
-and re-hash, but cannot unpublish what the floor already saw, nor sign a new head without the key. Payload
-schema: ``dealerbox/schemas/floor/anchor.json``; ``dealerbox verify --anchors/--from-floor`` reads it back.
+and re-hash, but cannot unpublish what the floor already saw. Every signed head is one anchor (the link
+sends them all through its durable outbox, in order); each names the log's identity (its id and place in
+the table's sequence of logs, never a file name) and its own place in the table's chain of anchors (``a``,
+``prev``), signed by the table (``asig``), so the floor refuses a replayed old head or a missing one
+(dealerbox/dashboard/anchors.py). Payload schema: ``dealerbox/schemas/floor/anchor.json``; ``dealerbox verify
+--anchors/--from-floor`` reads them back.
 """
 
 from __future__ import annotations
@@ -14,8 +18,8 @@ from typing import Any
 
 import jsonschema
 
-ANCHOR_VERSION = 1
-ANCHOR_FIELDS = ("table", "log", "origin", "part", "n", "head", "sig", "key", "t", "at")
+ANCHOR_VERSION = 2
+ANCHOR_FIELDS = ("table", "log", "seq", "origin", "part", "n", "head", "sig", "key", "t", "at", "a", "prev", "asig")
 
 
 def anchor_topic(site: str, table: str) -> str:
@@ -28,15 +32,21 @@ def _validator() -> jsonschema.Draft202012Validator:
     return jsonschema.Draft202012Validator(json.loads(text))
 
 
-def anchor_payload(site: str, health: dict[str, Any] | None) -> dict[str, Any] | None:
-    """The retained anchor payload from a terminal's health (``recorder.anchor``), or None when unsigned."""
-    recorder = (health or {}).get("recorder")
-    anchor = recorder.get("anchor") if isinstance(recorder, dict) else None
-    if not isinstance(anchor, dict):
-        return None
-    payload = {"v": ANCHOR_VERSION, "kind": "anchor", "site": site, **{k: anchor[k] for k in ANCHOR_FIELDS}}
+def anchor_message(site: str, anchor: dict[str, Any], window_min: float | None = None) -> dict[str, Any]:
+    """The payload of one signed head (``Recorder.anchor`` or what ``Recorder.on_anchor`` is handed)."""
+    payload = {"v": ANCHOR_VERSION, "kind": "anchor", "site": str(anchor.get("site") or site),
+               **{k: anchor[k] for k in ANCHOR_FIELDS}}
+    if window_min is not None:
+        payload["window_min"] = window_min
     _validator().validate(payload)
     return payload
+
+
+def anchor_payload(site: str, health: dict[str, Any] | None) -> dict[str, Any] | None:
+    """The payload of the latest signed head in a terminal's health (``recorder.anchor``), or None when unsigned."""
+    recorder = (health or {}).get("recorder")
+    anchor = recorder.get("anchor") if isinstance(recorder, dict) else None
+    return anchor_message(site, anchor) if isinstance(anchor, dict) else None
 
 
 def anchor_errors(payload: object) -> list[str]:

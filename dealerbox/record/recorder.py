@@ -44,8 +44,9 @@ from ..wire import protocol as p
 from ..wire.decoder import FrameDecoder
 from .clock import clock_status
 from .logformat import ChainWriter, Closed, Entry, Gap, Header, Input, Link, Record, Rx, Sig, part_path
+from .identity import AnchorChain, ledger_path, new_log_id
 from .sequence import last_hand, save_hand
-from .signing import Signer, key_id
+from .signing import Signer, anchor_digest, anchor_text, key_id
 
 log = logging.getLogger("dealerbox.record")
 
@@ -75,9 +76,13 @@ class Recorder:
         self.signer = signer
         self._hand_count = Path(hand_count) if hand_count else None
         self.hands_before = last_hand(self._hand_count, header.table) if self._hand_count else header.hands_before
-        self._header = dataclasses.replace(header, created=created, part=0,
+        # a signed log's identity (identity.py): its id and place in the table's logs, bound by every signed head
+        self._anchors = AnchorChain.open(ledger_path(self._hand_count) if self._hand_count else None, header.table)
+        identity = {"id": new_log_id(), "seq": self._anchors.next_log()} if signer else None
+        self._header = dataclasses.replace(header, created=created, part=0, log=identity,
                                            signer=signer.public_hex if signer else "", hands_before=self.hands_before)
         self.anchor: dict[str, Any] | None = None   # the latest signed head, for the floor (signing.py)
+        self.on_anchor: Callable[[dict[str, Any]], None] | None = None   # every signed head, in order (the link)
         self.origin = ""                            # the hash of the first header line
         self._lock = threading.Lock()
         self._chain = ChainWriter()
@@ -299,11 +304,22 @@ class Recorder:
         return Sig(t, n, self._chain.prev, self.signer.sign(self.part, n, self._chain.prev))
 
     def _anchored(self, sig: Sig) -> None:
+        """The signed head as the floor keeps it: the log's identity (never its file name), the head, and the
+        anchor's place in the table's chain, signed again (``asig``) so the floor can refuse a rollback."""
         assert self.signer is not None
-        self.anchor = {"table": self.signer.table, "log": self.path.name, "origin": self.origin,
-                       "part": self.part, "n": sig.of,
-                       "head": sig.head, "sig": sig.sig, "key": key_id(self.signer.public_hex), "t": sig.t,
-                       "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
+        identity = self._header.log or {}
+        site = _site(self._header)
+        log_id, seq = str(identity.get("id", "")), int(identity.get("seq", 0))
+        a, prev = self._anchors.peek()
+        text = anchor_text(site, self.signer.table, log_id, seq, self.origin, self.part, sig.of, sig.head, a, prev)
+        self._anchors.advance(anchor_digest(text))
+        self.anchor = {"table": self.signer.table, "log": log_id, "seq": seq, "origin": self.origin,
+                       "part": self.part, "n": sig.of, "head": sig.head, "sig": sig.sig,
+                       "key": key_id(self.signer.public_hex), "t": sig.t,
+                       "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "a": a, "prev": prev,
+                       "asig": self.signer.sign_bytes(text), "site": site, "file": self.path.name}
+        if self.on_anchor is not None:
+            self.on_anchor(dict(self.anchor))
 
     def _fsync(self) -> None:
         self._last_fsync = self.clock()
@@ -341,6 +357,12 @@ class Recorder:
             return None
         return {"protocol": f"{h.protocol_major}.{h.protocol_minor}", "firmware": ".".join(map(str, h.firmware)),
                 "zones": [p.zone_name(z) for z in h.zones]}
+
+
+def _site(header: Header) -> str:
+    table = header.config.get("table", {}) if isinstance(header.config, dict) else {}
+    site = table.get("site") if isinstance(table, dict) else None
+    return str(site) if site else "demo"   # the config's default site, as the floor link uses it
 
 
 def _default_name(header: Header) -> str:

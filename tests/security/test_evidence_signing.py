@@ -197,4 +197,4 @@ def test_anchors_find_their_log_under_any_file_name_and_skip_the_table_s_other_l
     # yesterday's (validly signed) log put in today's place under today's name: the floor's anchor says not
     rec.path.write_bytes(other.path.read_bytes())
     report = verify_log(rec.path, pubkey=load_public(keys[1]), anchors=[rec.anchor])
-    assert not report.intact and "another recording was put in its place" in str(report.problems[0])
+    assert not report.intact and "the floor holds no signed head of this log" in str(report.problems[0])

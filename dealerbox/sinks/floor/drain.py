@@ -44,6 +44,7 @@ class Drain(LinkParts):
     _net_db: Outbox | None
     _inflight: dict[int, int]
     _topics: dict[int, str]
+    _anchor_mids: dict[int, str]
     _express: deque[Row]       # alerts the spooler handed over before their commit (spooler.py)
     _sent_early: set[int]      # row ids published from _express that the in-order pump has not passed yet
 
@@ -108,6 +109,8 @@ class Drain(LinkParts):
         with self._lock:
             self._inflight[info.mid] = row.id
             self._topics[info.mid] = row.topic
+            if row.kind == "anchor":
+                self._anchor_mids[info.mid] = row.payload
         self.counters["published"] += 1
         self.counters["replayed"] += late
         return True

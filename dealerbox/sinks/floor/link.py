@@ -32,7 +32,7 @@ from .holecards import HoleCards
 from .parts import TableUpdate
 from .outbox import Outbox, OutboxError, Row
 from .security import configure_security, publish_properties, read_password
-from .session import Session
+from .session import Session, unsent_anchors
 from .spooler import STOP, Spooler
 from .tournament_desk import TournamentDesk
 
@@ -64,9 +64,11 @@ class FloorLink(Spooler, Session, HoleCards, TournamentDesk, CommandDesk):
         # topics (review/dealerbox/...), replayed: true on every payload, nothing retained, no commands, no hole
         # cards, and its own outbox beside the live one so no live row is ever sent under review or vice versa.
         self.review = review
-        self._anchor_sent = None
-        self._anchor_mid: tuple[int, dict] | None = None   # the anchor publish awaiting its PUBACK
+        self._anchor_mids: dict[int, str] = {}   # mid -> payload of an anchor publish awaiting its PUBACK
+        self._unanchored: dict[int, float] = {}  # a -> when signed (wall): heads the broker has not acknowledged
+        self._anchor_files: dict[str, str] = {}  # log id -> its file name, for retention (never published)
         self.anchor_acked: dict | None = None   # the latest anchor the broker acknowledged (log retention)
+        self.anchor_alert_min = float(config.record.anchor_alert_min)
         self.retain = not review
         self.hole_cards = self.fc.hole_cards_topic and not review
         live = Path(outbox or self.fc.outbox)   # ``outbox``: a simulated table's own file (run --source simulator)
@@ -140,8 +142,9 @@ class FloorLink(Spooler, Session, HoleCards, TournamentDesk, CommandDesk):
         # each thread opens its own connection; opening here first surfaces a bad path before any thread runs
         probe = Outbox(path, "FULL", self.max_pages)
         try:
-            moved, foreign = probe.quarantine_foreign(tuple(self.topic(kind) for kind in ("event", "alert")))
+            moved, foreign = probe.quarantine_foreign(tuple(self.topic(kind) for kind in ("event", "alert", "anchor")))
             self._depth = probe.depth()
+            self._unanchored.update(unsent_anchors(probe))
         finally:
             probe.close()
         if moved:
@@ -158,6 +161,11 @@ class FloorLink(Spooler, Session, HoleCards, TournamentDesk, CommandDesk):
             self._threads.append(th)
         return self
 
+    def submit_anchor(self, anchor: dict) -> None:
+        """One signed head from the recorder (``Recorder.on_anchor``): spooled to the outbox like an event."""
+        if not self.review:
+            self._updates.put(dict(anchor))
+
     def submit(self, update: TableUpdate) -> None:
         """Queue one bus Update; never blocks (the queue is unbounded and the spooler persists it)."""
         self._updates.put(update)
@@ -165,7 +173,10 @@ class FloorLink(Spooler, Session, HoleCards, TournamentDesk, CommandDesk):
 
     def health(self) -> dict[str, Any]:
         with self._lock:
-            return {"link": self._link, "connected": self._connected, "since": self._since,
+            oldest = min(self._unanchored.values(), default=None)
+            return {"unanchored": len(self._unanchored), "anchor_alert_min": self.anchor_alert_min,
+                    "oldest_unanchored_s": None if oldest is None else round(max(0.0, self.clock() - oldest), 1),
+                    "link": self._link, "connected": self._connected, "since": self._since,
                     "outbox_depth": self._depth, "inflight": len(self._inflight), "queued": self._updates.qsize(),
                     "boot": self.boot, "last_error": self.last_error, "outbox_error": self.outbox_error,
                     **self.counters}

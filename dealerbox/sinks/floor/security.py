@@ -33,7 +33,7 @@ def publish_properties(kind: str) -> Properties:
     return props
 
 
-PROPERTIES = {kind: publish_properties(kind) for kind in c.KINDS}   # read-only once built: shared by publishes
+PROPERTIES = {kind: publish_properties(kind) for kind in (*c.KINDS, "anchor")}   # read-only once built: shared by publishes
 
 
 def read_password(path: str) -> str:

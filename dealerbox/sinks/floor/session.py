@@ -9,6 +9,7 @@ outbox is the only source of retries, which is what lets a late message say ``re
 
 from __future__ import annotations
 
+import calendar
 import json
 import logging
 import random
@@ -23,7 +24,6 @@ from collections.abc import Callable
 
 import paho.mqtt.client as mqtt
 
-from ...record.anchor import anchor_payload
 from ...record.clock import clock_status
 from . import contract as c
 from .drain import Bucket, Drain
@@ -91,18 +91,29 @@ def goodbye(client: mqtt.Client, wake: socket.socket, topic: str, payload: str, 
     close_socket(client)
 
 
-def new_anchor(site: str, reader: dict, sent: dict | None, review: bool) -> dict | None:
-    """The log's latest signed head when it changed since ``sent`` (retained on the floor; never from a review)."""
-    anchor = anchor_payload(site, reader)
-    return anchor if anchor is not None and not review and anchor != sent else None
+def unsent_anchors(outbox: Outbox) -> dict[int, float]:
+    """a -> signing time of the anchors a previous run left in the outbox (the window the health shows)."""
+    out: dict[int, float] = {}
+    for seq, text in outbox.db.execute("SELECT seq, payload FROM outbox WHERE kind = 'anchor'"):
+        out[int(seq)] = signed_at(text)
+    return out
+
+
+def signed_at(payload_text: str) -> float:
+    """The wall time an anchor payload says it was signed (now, if it cannot be read)."""
+    try:
+        return float(calendar.timegm(time.strptime(json.loads(payload_text)["at"], "%Y-%m-%dT%H:%M:%SZ")))
+    except (ValueError, KeyError, TypeError):
+        return time.time()
 
 
 class Session(Drain):
     """Mixed into :class:`FloorLink`, whose __init__ sets the attributes below; runs on the publisher thread."""
 
     window: int
-    _anchor_sent: dict | None           # the last signed head published, so an unchanged one is not resent
-    _anchor_mid: tuple[int, dict] | None
+    _anchor_mids: dict[int, str]         # mid -> anchor payload awaiting its PUBACK
+    _unanchored: dict[int, float]
+    _anchor_files: dict[str, str]
     anchor_acked: dict | None
     reconnect_min: float
     reconnect_max: float
@@ -322,11 +333,6 @@ class Session(Drain):
             self._state_dirty = self._refresh = False
         payload = c.state_payload(self.env, state, t, self.clock(), reader, self.health())
         self._publish_json(client, "state", payload, retain=self.retain)
-        if (anchor := new_anchor(self.site, reader, self._anchor_sent, self.review)) is not None:
-            info = self._publish_json(client, "anchor", anchor, retain=True)
-            self._anchor_sent = anchor
-            with self._lock:
-                self._anchor_mid = (info.mid, anchor)
         self.counters["states_published"] += 1
         return True
 
@@ -372,8 +378,11 @@ class Session(Drain):
             topic = self._topics.pop(mid, None)
             if mid == self._holecards_trial and not reason_code.is_failure:
                 self._holecards_allowed = True
-            if self._anchor_mid is not None and mid == self._anchor_mid[0] and not reason_code.is_failure:
-                self.anchor_acked = self._anchor_mid[1]   # the broker holds it, retained: logs it covers may go
+            anchor = self._anchor_mids.pop(mid, None)
+            if anchor is not None and not reason_code.is_failure:
+                acked = json.loads(anchor)     # the broker holds it (QoS 1): logs it covers may go
+                self._unanchored.pop(int(acked.get("a", 0)), None)
+                self.anchor_acked = {**acked, "file": self._anchor_files.get(str(acked.get("log")), "")}
             if reason_code.is_failure:
                 # the row stays in the outbox: a broker that refuses is misconfigured, and the data is kept
                 self._refused.append((topic, str(reason_code)))

@@ -5,6 +5,7 @@ first, and tells the floor what it dropped."""
 
 from __future__ import annotations
 
+import json
 import logging
 import queue
 import sqlite3
@@ -18,6 +19,8 @@ from ...engine.events import FindingRaised
 from . import contract as c
 from .parts import LinkParts, TableUpdate
 from .outbox import Outbox, Row
+from .session import signed_at
+from ...record.anchor import anchor_message
 from ...upkeep.bounded import RecentIds
 
 
@@ -49,6 +52,9 @@ class Spooler(LinkParts):
     _last_t: float
     _express: deque[Row]               # alerts handed to the publisher before their commit
     _poke: Callable[[], None]          # FloorLink's: wakes the publisher
+    _unanchored: dict[int, float]      # a -> when signed: heads the broker has not acknowledged
+    _anchor_files: dict[str, str]
+    anchor_alert_min: float
 
     def _spool_loop(self) -> None:
         # No automatic WAL checkpoint on this connection: its copy and fsync of the main file would land on
@@ -101,6 +107,9 @@ class Spooler(LinkParts):
         holecards: list[dict] = []
         latest = None
         for update in updates:
+            if isinstance(update, dict):   # a signed head (FloorLink.submit_anchor): never dropped, in order
+                rows.append(self._anchor_row(update, session))
+                continue
             try:
                 n_rows, n_holecards = len(rows), len(holecards)
                 self._payloads(update, at, session, rows, holecards)
@@ -118,6 +127,13 @@ class Spooler(LinkParts):
                 self._state_dirty = True
                 self._holecards.extend(holecards)
         self._poke()
+
+    def _anchor_row(self, anchor: dict, session: int) -> tuple:
+        payload = anchor_message(self.site, anchor, self.anchor_alert_min)
+        with self._lock:
+            self._unanchored[payload["a"]] = signed_at(json.dumps(payload))
+            self._anchor_files[payload["log"]] = str(anchor.get("file", ""))
+        return (self.topic("anchor"), "anchor", c.PRIORITY_KEEP, self.boot, payload["a"], session, payload)
 
     def _payloads(self, update: TableUpdate, at: float, session: int, rows: list[tuple], holecards: list[dict]) -> None:
         for event in update.events:
