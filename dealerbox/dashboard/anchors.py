@@ -24,6 +24,7 @@ import json
 import sys
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import sqlalchemy as sa
 from starlette.requests import Request
@@ -41,7 +42,8 @@ RULE = "evidence.anchor"
 _meta = sa.MetaData()
 enrolled = sa.Table("anchor_tables", _meta, sa.Column("site", sa.String(32), primary_key=True),
                     sa.Column("table_id", sa.String(32), primary_key=True),
-                    sa.Column("pubkey", sa.String(64), nullable=False), sa.Column("enrolled_at", sa.Float, nullable=False),
+                    sa.Column("pubkey", sa.String(64), nullable=False),
+                    sa.Column("enrolled_at", sa.Float, nullable=False),
                     sa.Column("a", sa.Integer, nullable=False, default=0),
                     sa.Column("digest", sa.String(64), nullable=False, default=""),
                     sa.Column("seq", sa.Integer, nullable=False, default=0),
@@ -55,7 +57,7 @@ class Verdict:
     """What the store did with one anchor: ``kept``, or why not; ``alert`` is a floor alert row to file."""
     kept: bool
     reason: str = ""
-    alert: dict | None = None
+    alert: dict[str, Any] | None = None
 
 
 class AnchorStore:
@@ -72,9 +74,10 @@ class AnchorStore:
                                                   seq=0, part=0, n=-1, kept=self._count(conn, site, table),
                                                   enrolled_at=time.time() if now is None else now))
 
-    def receive(self, conn: sa.Connection, site: str, table: str, payload: dict, now: float) -> Verdict:
+    def receive(self, conn: sa.Connection, site: str, table: str, payload: dict[str, Any], now: float) -> Verdict:
         """File one anchor already checked against anchor.json and its topic; refusals say why."""
-        row = conn.execute(sa.select(enrolled).where((enrolled.c.site == site) & (enrolled.c.table_id == table))).first()
+        mine = (enrolled.c.site == site) & (enrolled.c.table_id == table)
+        row = conn.execute(sa.select(enrolled).where(mine)).first()
         if row is None:
             return Verdict(False, f"anchor: no enrolled key for {site}/{table}: enrol its public key "
                                   f"(python -m dealerbox.dashboard.anchors enrol)")
@@ -102,8 +105,8 @@ class AnchorStore:
         conn.execute(anchor_rows.insert().values(site=site, table_id=table, origin=payload["origin"],
                                                  part=payload["part"], n=payload["n"], head=payload["head"],
                                                  payload=json.dumps(payload, sort_keys=True), received_at=now))
-        conn.execute(enrolled.update().where((enrolled.c.site == site) & (enrolled.c.table_id == table))
-                     .values(a=a, digest=digest, seq=at[0], part=at[1], n=at[2], kept=row.kept + 1))
+        conn.execute(enrolled.update().where(mine).values(a=a, digest=digest, seq=at[0], part=at[1], n=at[2],
+                                                          kept=row.kept + 1))
         late = self._late(payload, now)
         if late is None:
             return Verdict(True)
@@ -132,12 +135,12 @@ class AnchorStore:
 
     # --- refusals and alerts ----------------------------------------------------------------------------
 
-    def _alarm(self, conn: sa.Connection, site: str, table: str, kind: str, payload: dict, now: float,
+    def _alarm(self, conn: sa.Connection, site: str, table: str, kind: str, payload: dict[str, Any], now: float,
                what: str) -> Verdict:
         return Verdict(False, f"anchor {kind}: {what}", self._alert_row(conn, site, table, kind, payload, now, what))
 
-    def _alert_row(self, conn: sa.Connection, site: str, table: str, kind: str, payload: dict, now: float,
-                   what: str) -> dict | None:
+    def _alert_row(self, conn: sa.Connection, site: str, table: str, kind: str, payload: dict[str, Any], now: float,
+                   what: str) -> dict[str, Any] | None:
         """A floor alert, one per table and kind while it is open (a flood of junk is one alert, not thousands)."""
         q = sa.select(alert_rows.c.id).where((alert_rows.c.site == site) & (alert_rows.c.table_id == table)
                                              & (alert_rows.c.rule == f"{RULE}.{kind}")
@@ -149,7 +152,7 @@ class AnchorStore:
                 "ruling": f"Evidence: {what}. Check the table's box and its log (dealerbox verify --from-floor).",
                 "seats": "[]", "hand": None, "raised_at": now}
 
-    def _late(self, payload: dict, now: float) -> str | None:
+    def _late(self, payload: dict[str, Any], now: float) -> str | None:
         window = min(float(payload.get("window_min") or self.late_after_min), self.late_after_min)
         try:
             signed = calendar.timegm(time.strptime(str(payload["at"]), "%Y-%m-%dT%H:%M:%SZ"))

@@ -36,7 +36,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone, UTC
+from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -57,10 +57,10 @@ LOG_MODE = 0o640
 class Recorder:
     """Owns the log files of one recording. ``write`` is thread-safe and never raises for I/O problems."""
 
-    def __init__(self, directory: str | os.PathLike, header: Header, rotate_bytes: int = DEFAULT_ROTATE_BYTES, *,
+    def __init__(self, directory: str | os.PathLike[str], header: Header, rotate_bytes: int = DEFAULT_ROTATE_BYTES, *,
                  name: str | None = None, clock: Callable[[], float] = time.monotonic,
                  fsync_every_s: float = 1.0, retry_every_s: float = 1.0, buffer_max: int = 10_000,
-                 signer: Signer | None = None, hand_count: str | os.PathLike | None = None,
+                 signer: Signer | None = None, hand_count: str | os.PathLike[str] | None = None,
                  rotate_daily: bool = False, wall: Callable[[], float] = time.time) -> None:
         self.directory = Path(directory)
         self.rotate_bytes = max(1024, int(rotate_bytes))
@@ -181,9 +181,10 @@ class Recorder:
         while self._pending:
             head = self._pending[0]
             # Records were dropped: say so (and how many) before the next record, never before a header.
-            gap_first = self._dropped_since is not None and not isinstance(head, Header)
-            entry = Gap(*self._dropped_since, "the disk could not be written and the memory buffer overflowed") \
-                if gap_first else head
+            dropped = self._dropped_since
+            gap_first = dropped is not None and not isinstance(head, Header)
+            entry: Entry = Gap(dropped[0], dropped[1], "the disk could not be written and the memory buffer "
+                                                       "overflowed") if gap_first and dropped is not None else head
             if isinstance(entry, Sig) and not entry.sig:
                 entry = self._signature(entry.t)
             if self.rotate_daily and self._new_day(entry):
@@ -225,7 +226,7 @@ class Recorder:
     def _today(self) -> str:
         return time.strftime("%Y-%m-%d", time.gmtime(self.wall()))
 
-    def _new_day(self, entry: Record) -> bool:
+    def _new_day(self, entry: Entry) -> bool:
         # Only before a record (never splitting a header from its part, nor a closing line and its signature),
         # and only when the current part already holds a record: a part is never just a header.
         return (not isinstance(entry, Header | Closed | Sig) and self._part_day != ""
@@ -236,9 +237,11 @@ class Recorder:
         try:
             if self._file is None:
                 self._open()
+            file = self._file
+            assert file is not None   # _open set it or raised
             view = memoryview(data)
             while view:
-                n = self._file.write(view)
+                n = file.write(view)
                 if not n:
                     raise OSError("short write")
                 view = view[n:]

@@ -69,8 +69,9 @@ class VerifyReport:
         return not self.problems and self.closed
 
     def summary(self) -> str:
-        span = "no records" if self.first_t is None else \
-            f"t {self.first_t:.3f} .. {self.last_t:.3f} s ({self.last_t - self.first_t:.1f} s)"
+        first, last = self.first_t, self.last_t
+        span = "no records" if first is None or last is None else \
+            f"t {first:.3f} .. {last:.3f} s ({last - first:.1f} s)"
         what = f"{self.records} records in {self.parts} part{'s' if self.parts != 1 else ''}, {span}"
         if self.problems:
             return f"BROKEN: {self.problems[0]}"

@@ -19,7 +19,7 @@ from tests.waiting import wait_until
 
 from .witness import Cut, floor, link, play, recorder, resign, table_keys
 
-pytestmark = pytest.mark.timeout(120)
+pytestmark = pytest.mark.timeout(300)
 
 
 @pytest.fixture(autouse=True)
@@ -217,12 +217,12 @@ def test_junk_and_unenrolled_anchors_are_refused_and_one_table_s_store_is_capped
                                            "prev": prev, "asig": signer.sign_bytes(text)})
         first = signed(1, "0" * 64, 1, "1" * 64)
         junk = [("dealerbox/demo/T01/anchor", json.dumps({**first, "a": i + 2, "asig": "ab" * 64}), 1, False)
-                for i in range(3000)]
+                for i in range(1000)]
         publish.multiple(junk, hostname=broker.host, port=broker.port)
-        assert wait_until(lambda: running.store.counters().get("invalid", 0) >= 3000, 60)
+        assert wait_until(lambda: running.store.counters().get("invalid", 0) >= 1000, 200)
         assert store.heads("demo", "T01") == []
         forged = [a for a in running.store.alerts(site="demo", table="T01") if a.rule == "evidence.anchor.forged"]
-        assert len(forged) == 1                                   # one alert for the flood, not 3000
+        assert len(forged) == 1                                   # one alert for the flood, not 1000
         # a table nobody enrolled keeps nothing
         publish.single("dealerbox/demo/T09/anchor", json.dumps({**first, "table": "T09"}), qos=1,
                        hostname=broker.host, port=broker.port)
