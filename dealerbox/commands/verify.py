@@ -94,15 +94,16 @@ def floor_anchors(log: str, where: str, user: str, password: str, table: str = "
     """Every head the floor's anchor store kept for the log's table (``GET /api/anchors``, HTTP Basic)."""
     import httpx
 
-    site, _, table_id = (table or _header_table(log)).partition("/")
-    if not site or not table_id:
+    site, slash, table_id = (table or _header_table(log)).partition("/")
+    if not site or not slash:
         raise AnchorError(f"--from-floor {where}: the log names no table; pass --table SITE/TABLE")
     if not user or not password:
         raise AnchorError(f"--from-floor {where}: the floor needs a dashboard user: pass --floor-user NAME and "
                           f"the password in {PASSWORD_ENV} or a file named by --floor-password-file")
     url = where.rstrip("/") + "/api/anchors"
     try:
-        got = httpx.get(url, params={"site": site, "table": table_id}, auth=(user, password), timeout=timeout_s)
+        query = {"site": site, "table": table_id} if table_id else {"site": site}   # "SITE/": every table
+        got = httpx.get(url, params=query, auth=(user, password), timeout=timeout_s)
     except httpx.HTTPError as e:
         raise AnchorError(f"--from-floor {where}: cannot reach the floor ({e})") from None
     if got.status_code == 401:

@@ -5,7 +5,8 @@ floor was given when the table was set up, never one the table sends), when it f
 (``a`` is the last one's plus one and ``prev`` is its digest) and when it moves forward in the table's logs
 (``(seq, part, n)`` grows). A replayed older head (a rollback) or a missing one (a gap) is refused, counted
 and raised as a floor alert; so is a head that reaches the floor later than the table's window. One table
-may keep at most ``cap`` heads. ``GET /api/anchors?site=S&table=T`` serves all of a table's heads, oldest
+may keep at most ``cap`` heads. ``GET /api/anchors?site=S&table=T`` serves all of a table's heads (without ``table``, every table's of the site,
+for ``dealerbox audit``), oldest
 first, to ``dealerbox verify --from-floor`` over HTTP Basic authentication with a dashboard user's password.
 
 Enrol a table's key (again after a rotation, which also restarts its chain)::
@@ -112,9 +113,11 @@ class AnchorStore:
             return Verdict(True)
         return Verdict(True, "", self._alert_row(conn, site, table, "late", payload, now, late))
 
-    def heads(self, site: str, table: str) -> list[dict]:
-        """Every head the floor kept for the table, oldest first, as published."""
-        q = sa.select(anchor_rows.c.payload).where((anchor_rows.c.site == site) & (anchor_rows.c.table_id == table))
+    def heads(self, site: str, table: str | None) -> list[dict[str, Any]]:
+        """Every head the floor kept for the table (every table of the site: None), oldest first, as published."""
+        q = sa.select(anchor_rows.c.payload).where(anchor_rows.c.site == site)
+        if table is not None:
+            q = q.where(anchor_rows.c.table_id == table)
         with self.store.engine.connect() as conn:
             return [json.loads(r[0]) for r in conn.execute(q.order_by(anchor_rows.c.id))]
 
@@ -128,9 +131,9 @@ class AnchorStore:
             return PlainTextResponse("sign in with a dashboard user (HTTP Basic)", status_code=401,
                                      headers={"WWW-Authenticate": 'Basic realm="dealerbox floor"'})
         site, table = request.query_params.get("site", ""), request.query_params.get("table", "")
-        if not site or not table:
-            return PlainTextResponse("site and table are needed: /api/anchors?site=S&table=T", status_code=400)
-        heads = await asyncio.to_thread(self.heads, site, table)
+        if not site:
+            return PlainTextResponse("a site is needed: /api/anchors?site=S[&table=T]", status_code=400)
+        heads = await asyncio.to_thread(self.heads, site, table or None)
         return JSONResponse({"site": site, "table": table, "anchors": heads})
 
     # --- refusals and alerts ----------------------------------------------------------------------------

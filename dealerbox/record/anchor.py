@@ -53,3 +53,30 @@ def anchor_errors(payload: object) -> list[str]:
     """What is wrong with a received anchor (empty when it is valid)."""
     return [f"{'.'.join(map(str, e.absolute_path)) or '(top level)'}: {e.message}"
             for e in _validator().iter_errors(payload)]
+
+
+def log_identity(path: str) -> tuple[str, str, str, int] | None:
+    """(site, table, log id, place) from a log's header, or None when it names no identity (or is unreadable)."""
+    try:
+        with open(path, "rb") as f:
+            header = json.loads(f.readline())
+        table, log = header["config"]["table"], header["log"]
+        return str(table.get("site") or "demo"), str(table["id"]), str(log["id"]), int(log.get("seq", 0))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def missing_logs(anchors: list[dict[str, Any]], handed_in: set[tuple[str, str, str]]) -> list[dict[str, Any]]:
+    """Logs the floor anchored that are not among ``handed_in`` ((site, table, log id)): a missing log is evidence
+    too. One row per log: site, table, log, seq, heads, first and last signing time, oldest first."""
+    seen: dict[tuple[str, str, str], dict[str, Any]] = {}
+    for a in anchors:
+        if "a" not in a:
+            continue                       # version 1 anchors name a file, not a log
+        key = (str(a.get("site", "")), str(a.get("table", "")), str(a.get("log", "")))
+        row = seen.setdefault(key, {"site": key[0], "table": key[1], "log": key[2], "seq": a.get("seq", 0),
+                                    "heads": 0, "first_at": a.get("at", ""), "last_at": a.get("at", "")})
+        row["heads"] += 1
+        row["last_at"] = max(str(row["last_at"]), str(a.get("at", "")))
+    return sorted((row for key, row in seen.items() if key not in handed_in),
+                  key=lambda r: (r["site"], r["table"], r["seq"], r["first_at"]))

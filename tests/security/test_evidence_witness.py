@@ -274,3 +274,31 @@ def test_verify_says_what_it_checked_and_gives_one_verdict_for_a_wrong_key(tmp_p
     assert main(["verify", str(log), "--pubkey", str(other)]) == 1
     out = capsys.readouterr().out
     assert out.count("\n") == 1 and "another key" in out
+
+
+def test_audit_reports_a_log_the_floor_anchored_that_nobody_handed_in(tmp_path, broker, capsys):
+    rec, (private, public), running = _anchored_session(tmp_path, broker, hands=2)
+    floor_link = link(tmp_path, broker.port)
+    later = recorder(tmp_path, private, name="T01-later")       # the table's next log: anchored, then "lost"
+    later.on_anchor = floor_link.submit_anchor
+    store = running.dash.ingest.anchor_store
+    try:
+        play(later, range(3, 5))
+        later.close()
+        assert wait_until(lambda: len(store.heads("demo", "T01")) == 6, 20)
+    finally:
+        floor_link.stop(timeout=2)
+    handed = tmp_path / "handed-in"
+    handed.mkdir()
+    (handed / rec.path.name).write_bytes(rec.path.read_bytes())
+    try:
+        code = main(["audit", str(handed), "--out", str(tmp_path / "report"), "--jobs", "1",
+                     "--from-floor", running.url, "--floor-user", "vic"])
+    finally:
+        running.stop()
+    err = capsys.readouterr().err
+    assert code == 1
+    assert f"the floor anchored demo/T01's log 2 (id {later.anchor['log']}, 3 signed heads" in err
+    assert "not handed in" in err and rec.anchor["log"] not in err
+    rows = (tmp_path / "report" / "not-handed-in.csv").read_text().splitlines()
+    assert len(rows) == 2 and later.anchor["log"] in rows[1]
