@@ -5,9 +5,9 @@ floor was given when the table was set up, never one the table sends), when it f
 (``a`` is the last one's plus one and ``prev`` is its digest) and when it moves forward in the table's logs
 (``(seq, part, n)`` grows). A replayed older head (a rollback) or a missing one (a gap) is refused, counted
 and raised as a floor alert; so is a head that reaches the floor later than the table's window. One table
-may keep at most ``cap`` heads. ``GET /api/anchors?site=S&table=T`` serves all of a table's heads (without ``table``, every table's of the site,
-for ``dealerbox audit``), oldest
-first, to ``dealerbox verify --from-floor`` over HTTP Basic authentication with a dashboard user's password.
+may keep at most ``cap`` heads. ``GET /api/anchors?site=S&table=T`` serves all of a table's heads, oldest
+first, to ``dealerbox verify --from-floor`` (without ``table``: every table of the site, for ``dealerbox audit``)
+over HTTP Basic authentication with a dashboard user's password.
 
 Enrol a table's key (again after a rotation, which also restarts its chain)::
 
