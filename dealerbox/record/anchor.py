@@ -67,8 +67,9 @@ def log_identity(path: str) -> tuple[str, str, str, int] | None:
 
 
 def missing_logs(anchors: list[dict[str, Any]], handed_in: set[tuple[str, str, str]]) -> list[dict[str, Any]]:
-    """Logs the floor anchored that are not among ``handed_in`` ((site, table, log id)): a missing log is evidence
-    too. One row per log: site, table, log, seq, heads, first and last signing time, oldest first."""
+    """Logs the floor anchored that are not among ``handed_in`` ((site, table, log id)), and places in a table's
+    sequence of logs the floor never saw (log ``?``, no heads): a missing log is evidence too. One row per log:
+    site, table, log, seq, heads, first and last signing time, in the table's order."""
     seen: dict[tuple[str, str, str], dict[str, Any]] = {}
     for a in anchors:
         if "a" not in a:
@@ -78,5 +79,15 @@ def missing_logs(anchors: list[dict[str, Any]], handed_in: set[tuple[str, str, s
                                     "heads": 0, "first_at": a.get("at", ""), "last_at": a.get("at", "")})
         row["heads"] += 1
         row["last_at"] = max(str(row["last_at"]), str(a.get("at", "")))
-    return sorted((row for key, row in seen.items() if key not in handed_in),
-                  key=lambda r: (r["site"], r["table"], r["seq"], r["first_at"]))
+    rows = [row for key, row in seen.items() if key not in handed_in]
+    # a place in a table's sequence that no anchor and no handed-in log fills: a log the floor never heard of
+    places: dict[tuple[str, str], set[int]] = {}
+    for site, table, _log, seq in [(r["site"], r["table"], r["log"], r["seq"]) for r in seen.values()]:
+        places.setdefault((site, table), set()).add(int(seq or 0))
+    for (site, table), seqs in places.items():
+        seqs.discard(0)
+        for seq in range(min(seqs, default=1), max(seqs, default=0)):
+            if seq not in seqs:
+                rows.append({"site": site, "table": table, "log": "?", "seq": seq, "heads": 0,
+                             "first_at": "", "last_at": ""})
+    return sorted(rows, key=lambda r: (r["site"], r["table"], r["seq"], r["first_at"]))

@@ -62,6 +62,7 @@ class VerifyReport:
     log_seq: int = 0
     key_refused: bool = False                 # unsigned, or signed by another key: one verdict, no follow-ons
     anchored_to: tuple[int, int] | None = None   # the last head the floor anchored in this log (part, n)
+    last_signed_at: tuple[int, int] | None = None  # the last head the log signs (part, n)
 
     @property
     def intact(self) -> bool:
@@ -82,6 +83,11 @@ class VerifyReport:
                 signed += f", {self.anchors_checked} anchors found"
             if self.anchors_other:
                 signed += f" ({self.anchors_other} given are of other logs)"
+            if self.anchored_to is not None and self.last_signed_at is not None and \
+                    self.last_signed_at > self.anchored_to:
+                # the window: heads the table signed that the floor does not hold (docs/security.md)
+                signed += (f"; the signed heads after part {self.anchored_to[0]} record {self.anchored_to[1]} "
+                           f"are not on the floor, so that end is proven by the key alone")
         if not self.pubkey:
             # the unkeyed chain is recomputable by anyone with a shell: never let it read as proof
             signed = (", self-consistent only: nothing was authenticated (pass --pubkey TABLE.pub, and "
@@ -310,6 +316,7 @@ class _Seals:
         else:
             r.signatures += 1
             r.last_signed = Problem(self.name, line, "last good signature")
+            r.last_signed_at = (self.part, int(of or 0))
             r.unsigned_tail = 0
         self.last_is_sig = good
 

@@ -302,3 +302,23 @@ def test_audit_reports_a_log_the_floor_anchored_that_nobody_handed_in(tmp_path, 
     assert "not handed in" in err and rec.anchor["log"] not in err
     rows = (tmp_path / "report" / "not-handed-in.csv").read_text().splitlines()
     assert len(rows) == 2 and later.anchor["log"] in rows[1]
+
+
+def test_a_place_in_the_sequence_no_anchor_fills_is_a_missing_log_and_verify_names_the_unanchored_end(tmp_path):
+    from dealerbox.record.anchor import missing_logs
+    from dealerbox.record.verify import verify_log
+
+    private, public = table_keys(tmp_path)
+    heads: list[dict] = []
+    logs = []
+    for name in ("one", "two", "three"):
+        rec = recorder(tmp_path, private, name=name)
+        rec.on_anchor = lambda a, keep=(name != "two"): keep and heads.append(anchor_message("demo", a))
+        play(rec, range(1, 3))
+        rec.close()
+        logs.append(rec)
+    gone = missing_logs(heads, {("demo", "T01", logs[0].anchor["log"])})
+    assert [(r["seq"], r["log"]) for r in gone] == [(2, "?"), (3, logs[2].anchor["log"])]
+    first_only = [h for h in heads if h["log"] == logs[0].anchor["log"]][:1]
+    report = verify_log(logs[0].path, pubkey=(public.read_text().strip()), anchors=first_only)
+    assert report.intact and "are not on the floor, so that end is proven by the key alone" in report.summary()
