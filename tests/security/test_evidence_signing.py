@@ -31,7 +31,8 @@ def keys(tmp_path):
 def _signed_log(tmp_path, keys, hands=3, rotate_bytes=1 << 30, name="T01-test", salt=0, created=HEADER.created,
                 on_anchor=None):
     signer = load_signer(keys[0], "T01")
-    rec = Recorder(tmp_path / "logs", dataclasses.replace(HEADER, created=created), rotate_bytes=rotate_bytes, name=name, signer=signer)
+    rec = Recorder(tmp_path / "logs", dataclasses.replace(HEADER, created=created), rotate_bytes=rotate_bytes,
+                   name=name, signer=signer)
     rec.on_anchor = on_anchor
     t = 0.0
     for hand in range(hands):
