@@ -20,6 +20,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("logs", nargs="+", metavar="DIR_OR_LOG", help="log files (first parts) or folders of logs")
     parser.add_argument("--out", required=True, metavar="DIR", help="folder for audit.html and the CSV files")
     parser.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: every core)")
+    parser.add_argument("--anchors", metavar="FILE", help="the floor's signed heads (dashboard anchors export): "
+                                                          "logs it anchored that were not handed in are reported")
+    parser.add_argument("--from-floor", metavar="URL", help="the same, read from the dashboard (--floor-user)")
+    parser.add_argument("--floor-user", metavar="NAME", default="")
+    parser.add_argument("--floor-password-file", metavar="FILE", default="")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -40,10 +45,40 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"dealerbox audit: cannot write the report in {out}: {e.strerror or e}", file=sys.stderr)
         return 2
+    try:
+        unhanded = _not_handed_in(args, paths, out)
+    except ValueError as e:     # AnchorError: the floor or the file could not be read; named in the message
+        print(f"dealerbox audit: {e}", file=sys.stderr)
+        return 2
     took = time.perf_counter() - started
     for log in room.damaged:
         print(f"dealerbox audit: {log.path}: {log.status}: {log.first_bad or log.error or log.verdict}",
               file=sys.stderr)
     print(f"dealerbox audit: {len(logs)} logs, {room.hands} hands, {sum(room.by_rule.values())} findings "
           f"({room.by_severity.get('floor', 0)} floor) in {took:.1f} s -> {out / 'audit.html'}", file=sys.stderr)
-    return 1 if room.damaged or missing else 0
+    return 1 if room.damaged or missing or unhanded else 0
+
+
+def _not_handed_in(args: argparse.Namespace, paths: list[str], out: Path) -> int:
+    """Logs the floor anchored that nobody handed in: one line each, and ``not-handed-in.csv``; how many."""
+    if not (getattr(args, "anchors", None) or getattr(args, "from_floor", None)):
+        return 0
+    import csv
+
+    from ..record.anchor import log_identity, missing_logs
+    from .verify import _password, floor_anchors, read_anchors
+    ids = {i for i in map(log_identity, paths) if i is not None}
+    anchors = read_anchors(args.anchors) if args.anchors else []
+    if args.from_floor:
+        for site in sorted({i[0] for i in ids}):
+            anchors += floor_anchors(paths[0], args.from_floor, args.floor_user, _password(args), site + "/")
+    gone = missing_logs(anchors, {(i[0], i[1], i[2]) for i in ids})
+    for row in gone:
+        print(f"dealerbox audit: the floor anchored {row['site']}/{row['table']}'s log {row['seq']} (id {row['log']}, "
+              f"{row['heads']} signed heads, {row['first_at']} .. {row['last_at']}) but it was not handed in",
+              file=sys.stderr)
+    with open(out / "not-handed-in.csv", "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, ["site", "table", "log", "seq", "heads", "first_at", "last_at"])
+        writer.writeheader()
+        writer.writerows(gone)
+    return len(gone)

@@ -13,6 +13,7 @@ from pathlib import Path
 from ..config import ConfigError
 from ..record.logformat import part_path
 from ..record.recorder import Recorder
+from ..record.signing import table_signer
 from ..sources.sim import IRREGULARITIES, Simulator, SimulatorError
 from ..tags import EnrolmentError
 
@@ -58,14 +59,21 @@ def run(args: argparse.Namespace) -> int:
             from ..tournament.at_table import for_table
             tournament = for_table(args.cfg)
         sim = Simulator(args.cfg, registry, seed=args.seed, irregularities=irregular, tournament=tournament)
+        # signed like ``run`` signs (record.key): a signed log can be made without a live table
+        signer = table_signer(args.cfg.record.key, args.cfg.table.id)
     except (ValueError, SimulatorError, EnrolmentError, ConfigError) as e:
         print(f"dealerbox simulate: {e}", file=sys.stderr)
         return 2
     out.parent.mkdir(parents=True, exist_ok=True)
-    recorder = Recorder(out.parent, sim.header(), rotate_bytes=1 << 40, name=out.stem, fsync_every_s=60.0)
+    recorder = Recorder(out.parent, sim.header(), rotate_bytes=1 << 40, name=out.stem, fsync_every_s=60.0,
+                        signer=signer)
     started = time.perf_counter()
     try:
+        hand = sim.hand_no
         for record in sim.records(args.hands):
+            if signer is not None and sim.hand_no != hand:   # a new hand began: sign the one before, as run does
+                recorder.seal(hand=hand)
+                hand = sim.hand_no
             recorder.write(record)
     except SimulatorError as e:
         print(f"dealerbox simulate: {e}", file=sys.stderr)

@@ -1,23 +1,26 @@
 """``dealerbox verify LOG``: is a recorded log intact? Exit 0 intact, 1 broken or incomplete, 2 unreadable.
 
-With ``--pubkey`` the table's signatures are checked too (an unsigned or re-hashed log fails); with
-``--anchors FILE`` (JSON Lines or a JSON list of signed heads, as the floor stores them) or ``--from-floor
-HOST:PORT`` (the table's retained anchor topic) the log must also still hold every anchored head.
+Without ``--pubkey`` only the unkeyed chain is checked, and the verdict says nothing was authenticated. With
+``--pubkey`` the table's signatures are checked too (an unsigned or re-hashed log fails, in one verdict); with
+``--anchors FILE`` (JSON Lines or a JSON list of signed heads, as the floor stores them) or ``--from-floor URL``
+(every head the dashboard's anchor store kept for the table, over its authenticated API) the log must also be
+one the floor anchored (its identity) and still hold every anchored head.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 from pathlib import Path
 from typing import Any
 
-from ..config import Config
 from ..record.signing import KeyFileError, load_public
 from ..record.verify import verify_log
 
 SHOW_PROBLEMS = 10
+PASSWORD_ENV = "DEALERBOX_FLOOR_PASSWORD"
 
 
 class AnchorError(ValueError):
@@ -28,8 +31,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("log", metavar="LOG", help="the recorded log (its first part; later parts are followed)")
     parser.add_argument("--pubkey", metavar="FILE", help="the table's public key (from dealerbox keygen)")
     parser.add_argument("--anchors", metavar="FILE", help="signed heads kept off the table (JSON Lines or list)")
-    parser.add_argument("--from-floor", metavar="HOST:PORT",
-                        help="read the table's latest anchor from the floor broker (floor.* credentials)")
+    parser.add_argument("--from-floor", metavar="URL",
+                        help="every signed head the floor kept for the log's table, from the dashboard "
+                             "(e.g. https://floor.local:8080; a dashboard user: --floor-user)")
+    parser.add_argument("--floor-user", metavar="NAME", default="", help="the dashboard user for --from-floor")
+    parser.add_argument("--floor-password-file", metavar="FILE", default="",
+                        help=f"the user's password (default: the {PASSWORD_ENV} environment variable)")
+    parser.add_argument("--table", metavar="SITE/TABLE", default="",
+                        help="--from-floor: the table to ask for (default: the one the log's header names)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -37,7 +46,7 @@ def run(args: argparse.Namespace) -> int:
         pubkey = load_public(args.pubkey) if args.pubkey else ""
         anchors = read_anchors(args.anchors) if args.anchors else []
         if args.from_floor:
-            anchors += floor_anchors(args.cfg, args.from_floor)
+            anchors += floor_anchors(args.log, args.from_floor, args.floor_user, _password(args), args.table)
     except (KeyFileError, AnchorError) as e:
         print(f"dealerbox verify: {e}", file=sys.stderr)
         return 2
@@ -54,6 +63,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"dealerbox verify: cannot read {args.log}: {e.strerror or e}", file=sys.stderr)
         return 2
     print(report.summary())
+    if report.key_refused:
+        return 1    # unsigned or another key: one verdict, the signature checks after it would only repeat it
     for problem in report.problems[1:SHOW_PROBLEMS]:
         print(f"  also: {problem}")
     if len(report.problems) > SHOW_PROBLEMS:
@@ -78,51 +89,52 @@ def read_anchors(path: str) -> list[dict[str, Any]]:
     return data
 
 
-def floor_anchors(config: Config, where: str, timeout_s: float = 5.0) -> list[dict[str, Any]]:
-    """The retained anchor of this table from the floor broker (topic in docs/floor-topics.md)."""
-    import threading
+def floor_anchors(log: str, where: str, user: str, password: str, table: str = "",
+                  timeout_s: float = 10.0) -> list[dict[str, Any]]:
+    """Every head the floor's anchor store kept for the log's table (``GET /api/anchors``, HTTP Basic)."""
+    import httpx
 
-    from ..record.anchor import anchor_errors, anchor_topic
-    from ..record.audit import floor_client
-    host, _, port = where.rpartition(":")
-    if not host or not port.isdigit():
-        raise AnchorError(f"--from-floor {where}: expected HOST:PORT")
-    got: list[dict[str, Any]] = []
-    done = threading.Event()
+    site, slash, table_id = (table or _header_table(log)).partition("/")
+    if not site or not slash:
+        raise AnchorError(f"--from-floor {where}: the log names no table; pass --table SITE/TABLE")
+    if not user or not password:
+        raise AnchorError(f"--from-floor {where}: the floor needs a dashboard user: pass --floor-user NAME and "
+                          f"the password in {PASSWORD_ENV} or a file named by --floor-password-file")
+    url = where.rstrip("/") + "/api/anchors"
     try:
-        client = floor_client(config)
-    except (OSError, ValueError) as e:
-        raise AnchorError(f"--from-floor {where}: cannot use the floor credentials ({e})") from None
-    topic = anchor_topic(config.table.site, config.table.id)
+        query = {"site": site, "table": table_id} if table_id else {"site": site}   # "SITE/": every table
+        got = httpx.get(url, params=query, auth=(user, password), timeout=timeout_s)
+    except httpx.HTTPError as e:
+        raise AnchorError(f"--from-floor {where}: cannot reach the floor ({e})") from None
+    if got.status_code == 401:
+        raise AnchorError(f"--from-floor {where}: the floor refused {user!r} (wrong name or password)")
+    if got.status_code != 200:
+        raise AnchorError(f"--from-floor {where}: the floor answered {got.status_code} ({got.text[:200]})")
+    try:
+        heads = got.json()["anchors"]
+    except (ValueError, KeyError, TypeError):
+        raise AnchorError(f"--from-floor {where}: not the floor's anchor list (is it a dealerbox dashboard?)") from None
+    if not heads:
+        raise AnchorError(f"--from-floor {where}: the floor holds no signed head of {site}/{table_id}: nothing "
+                          f"proves this log (is the table's key enrolled on the floor?)")
+    return list(heads)
 
-    bad: list[str] = []
 
-    def on_message(c, userdata, msg) -> None:
+def _header_table(log: str) -> str:
+    """``site/table`` from the log's header (the floor is asked for that table's heads)."""
+    try:
+        with open(log, "rb") as f:
+            header = json.loads(f.readline())
+        table = header["config"]["table"]
+        return f"{table.get('site') or 'demo'}/{table['id']}"
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return ""
+
+
+def _password(args: argparse.Namespace) -> str:
+    if args.floor_password_file:
         try:
-            payload = json.loads(msg.payload)
-        except ValueError:
-            payload = None
-        problems = anchor_errors(payload)
-        if problems:
-            bad.append(problems[0])
-        else:
-            got.append(payload)
-        done.set()
-
-    client.on_connect = lambda c, u, f, rc, p=None: c.subscribe(topic, qos=1)
-    client.on_message = on_message
-    try:
-        client.connect(host, int(port))
-    except (OSError, ValueError) as e:
-        raise AnchorError(f"--from-floor {where}: cannot connect ({getattr(e, 'strerror', None) or e})") from None
-    client.loop_start()
-    try:
-        if not done.wait(timeout_s):
-            raise AnchorError(f"--from-floor {where}: no retained anchor on {topic} within {timeout_s:.0f} s")
-    finally:
-        client.loop_stop()
-        client.disconnect()
-    if bad:
-        raise AnchorError(f"--from-floor {where}: the anchor on {topic} is not valid ({bad[0]}); "
-                          f"ask the floor for its stored copies and use --anchors")
-    return got
+            return Path(args.floor_password_file).read_text(encoding="utf-8").splitlines()[0].strip()
+        except (OSError, IndexError, UnicodeDecodeError) as e:
+            raise AnchorError(f"--floor-password-file {args.floor_password_file}: cannot read it ({e})") from None
+    return os.environ.get(PASSWORD_ENV, "")

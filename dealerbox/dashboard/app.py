@@ -378,7 +378,8 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
         Route("/tournaments", tournaments_page), Route("/tournaments/{id}", tournament_page),
         Route("/tournaments/{id}/clock", tournament_clock, methods=["POST"]),
         Route("/health", health_page), Route("/users", users_page), Route("/users", add_user, methods=["POST"]),
-        Route("/events", events), Mount("/static", StaticFiles(directory=static), name="static"),
+        Route("/events", events), Route("/api/anchors", dash.ingest.anchor_store.api),   # verify --from-floor
+        Mount("/static", StaticFiles(directory=static), name="static"),
     ]
     middleware = [Middleware(SessionMiddleware, secret_key=dash.session_key, session_cookie="dealerbox_floor",
                              same_site="strict", https_only=False, max_age=12 * 3600)]

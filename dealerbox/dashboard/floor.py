@@ -16,6 +16,7 @@ from ..sinks.floor.view import MAX_PAYLOAD, STREAMS, Stream, judge
 import sqlalchemy as sa
 
 from ..record.anchor import anchor_errors
+from .anchors import AnchorStore
 from .board import TileBoard
 from .store import Alert, Store
 
@@ -39,6 +40,7 @@ class Received:
 class FloorIngest:
     def __init__(self, store: Store) -> None:
         self.store = store
+        self.anchor_store = AnchorStore(store)      # checks each anchor against the table's enrolled key
         self.streams: dict[tuple[str, str, str, str], Stream] = {}      # (site, table, kind, boot)
         self.seen_ids: OrderedDict[str, None] = OrderedDict()
         self.duplicates = 0
@@ -210,8 +212,24 @@ class FloorIngest:
             errors = [f"site/table: {payload['site']}/{payload['table']} on {site}/{table}'s topic"]
         if errors:
             return self._refuse(conn, site, table, topic, f"anchor: {errors[0]}", now)
-        kept = self.store.keep_anchor(conn, payload, now)
-        return Received([], kept, "" if kept else "duplicate")
+        verdict = self.anchor_store.receive(conn, site, table, payload, now)
+        ids = self._file_alert(conn, verdict.alert, now) if verdict.alert else []
+        if verdict.kept or verdict.reason == "duplicate":
+            return Received(ids, verdict.kept, verdict.reason)
+        refused = self._refuse(conn, site, table, topic, verdict.reason, now)
+        return Received(ids + refused.journal, False, verdict.reason)
+
+    def _file_alert(self, conn: sa.Connection, row: dict, now: float) -> list[int]:
+        """A floor alert the dashboard raises itself (the anchor store's rollback, gap or late head)."""
+        alert_id = self.store.add_alert(conn, row)
+        if alert_id is None:
+            return []
+        key = (row["site"], row["table_id"])
+        self.board.alert_opened(key, alert_id, row["severity"])
+        self._keep_filed(Alert(id=alert_id, **row, acked_by=None, acked_at=None, assigned_to=None,
+                               resolved_by=None, resolved_at=None, note=None, escalated_at=None))
+        self.alerted.add(key)
+        return [self.store.log(conn, "alert", row["site"], {"id": alert_id}, now)]
 
     def _refuse(self, conn: sa.Connection, site: str | None, table: str | None, topic: str, reason: str,
                 now: float) -> Received:

@@ -13,7 +13,7 @@ import json
 import os
 import socket
 import threading
-from datetime import datetime, timezone, UTC
+from datetime import datetime, UTC
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 

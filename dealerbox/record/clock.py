@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-from datetime import datetime, timezone, UTC
+from datetime import datetime, UTC
 from functools import cache
 
 TIME_ERROR = 5          # adjtimex's answer when the clock is not synchronised

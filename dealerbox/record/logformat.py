@@ -71,6 +71,7 @@ class Header:
     signer: str = ""                # the table's public key (hex) when the log is signed
     hands_before: int = 0           # hands the table ended before this recording: numbering continues after
     tournament: dict[str, Any] | None = None   # a tournament table's event (its validated TOML), for replays
+    log: dict[str, Any] | None = None   # a signed log's identity: {"id": log id, "seq": place in the table's logs}
 
     def to_record(self) -> dict[str, Any]:
         rec = {"k": "header", "format": LOG_FORMAT, "version": SIGNED_VERSION if self.signer else LOG_VERSION,
@@ -82,6 +83,8 @@ class Header:
             rec["hands_before"] = self.hands_before
         if self.tournament is not None:
             rec["tournament"] = self.tournament
+        if self.log is not None:
+            rec["log"] = self.log
         return rec
 
     @property

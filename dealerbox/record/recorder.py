@@ -36,7 +36,7 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from datetime import datetime, timezone, UTC
+from datetime import datetime, UTC
 from pathlib import Path
 from typing import Any, BinaryIO
 
@@ -44,8 +44,9 @@ from ..wire import protocol as p
 from ..wire.decoder import FrameDecoder
 from .clock import clock_status
 from .logformat import ChainWriter, Closed, Entry, Gap, Header, Input, Link, Record, Rx, Sig, part_path
+from .identity import AnchorChain, ledger_path, new_log_id
 from .sequence import last_hand, save_hand
-from .signing import Signer, key_id
+from .signing import Signer, anchor_digest, anchor_text, key_id
 
 log = logging.getLogger("dealerbox.record")
 
@@ -56,10 +57,10 @@ LOG_MODE = 0o640
 class Recorder:
     """Owns the log files of one recording. ``write`` is thread-safe and never raises for I/O problems."""
 
-    def __init__(self, directory: str | os.PathLike, header: Header, rotate_bytes: int = DEFAULT_ROTATE_BYTES, *,
+    def __init__(self, directory: str | os.PathLike[str], header: Header, rotate_bytes: int = DEFAULT_ROTATE_BYTES, *,
                  name: str | None = None, clock: Callable[[], float] = time.monotonic,
                  fsync_every_s: float = 1.0, retry_every_s: float = 1.0, buffer_max: int = 10_000,
-                 signer: Signer | None = None, hand_count: str | os.PathLike | None = None,
+                 signer: Signer | None = None, hand_count: str | os.PathLike[str] | None = None,
                  rotate_daily: bool = False, wall: Callable[[], float] = time.time) -> None:
         self.directory = Path(directory)
         self.rotate_bytes = max(1024, int(rotate_bytes))
@@ -75,9 +76,13 @@ class Recorder:
         self.signer = signer
         self._hand_count = Path(hand_count) if hand_count else None
         self.hands_before = last_hand(self._hand_count, header.table) if self._hand_count else header.hands_before
-        self._header = dataclasses.replace(header, created=created, part=0,
+        # a signed log's identity (identity.py): its id and place in the table's logs, bound by every signed head
+        self._anchors = AnchorChain.open(ledger_path(self._hand_count) if self._hand_count else None, header.table)
+        identity = {"id": new_log_id(), "seq": self._anchors.next_log()} if signer else None
+        self._header = dataclasses.replace(header, created=created, part=0, log=identity,
                                            signer=signer.public_hex if signer else "", hands_before=self.hands_before)
         self.anchor: dict[str, Any] | None = None   # the latest signed head, for the floor (signing.py)
+        self.on_anchor: Callable[[dict[str, Any]], None] | None = None   # every signed head, in order (the link)
         self.origin = ""                            # the hash of the first header line
         self._lock = threading.Lock()
         self._chain = ChainWriter()
@@ -176,9 +181,10 @@ class Recorder:
         while self._pending:
             head = self._pending[0]
             # Records were dropped: say so (and how many) before the next record, never before a header.
-            gap_first = self._dropped_since is not None and not isinstance(head, Header)
-            entry = Gap(*self._dropped_since, "the disk could not be written and the memory buffer overflowed") \
-                if gap_first else head
+            dropped = self._dropped_since
+            gap_first = dropped is not None and not isinstance(head, Header)
+            entry: Entry = Gap(dropped[0], dropped[1], "the disk could not be written and the memory buffer "
+                                                       "overflowed") if gap_first and dropped is not None else head
             if isinstance(entry, Sig) and not entry.sig:
                 entry = self._signature(entry.t)
             if self.rotate_daily and self._new_day(entry):
@@ -220,7 +226,7 @@ class Recorder:
     def _today(self) -> str:
         return time.strftime("%Y-%m-%d", time.gmtime(self.wall()))
 
-    def _new_day(self, entry: Record) -> bool:
+    def _new_day(self, entry: Entry) -> bool:
         # Only before a record (never splitting a header from its part, nor a closing line and its signature),
         # and only when the current part already holds a record: a part is never just a header.
         return (not isinstance(entry, Header | Closed | Sig) and self._part_day != ""
@@ -231,9 +237,11 @@ class Recorder:
         try:
             if self._file is None:
                 self._open()
+            file = self._file
+            assert file is not None   # _open set it or raised
             view = memoryview(data)
             while view:
-                n = self._file.write(view)
+                n = file.write(view)
                 if not n:
                     raise OSError("short write")
                 view = view[n:]
@@ -299,11 +307,22 @@ class Recorder:
         return Sig(t, n, self._chain.prev, self.signer.sign(self.part, n, self._chain.prev))
 
     def _anchored(self, sig: Sig) -> None:
+        """The signed head as the floor keeps it: the log's identity (never its file name), the head, and the
+        anchor's place in the table's chain, signed again (``asig``) so the floor can refuse a rollback."""
         assert self.signer is not None
-        self.anchor = {"table": self.signer.table, "log": self.path.name, "origin": self.origin,
-                       "part": self.part, "n": sig.of,
-                       "head": sig.head, "sig": sig.sig, "key": key_id(self.signer.public_hex), "t": sig.t,
-                       "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")}
+        identity = self._header.log or {}
+        site = _site(self._header)
+        log_id, seq = str(identity.get("id", "")), int(identity.get("seq", 0))
+        a, prev = self._anchors.peek()
+        text = anchor_text(site, self.signer.table, log_id, seq, self.origin, self.part, sig.of, sig.head, a, prev)
+        self._anchors.advance(anchor_digest(text))
+        self.anchor = {"table": self.signer.table, "log": log_id, "seq": seq, "origin": self.origin,
+                       "part": self.part, "n": sig.of, "head": sig.head, "sig": sig.sig,
+                       "key": key_id(self.signer.public_hex), "t": sig.t,
+                       "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "a": a, "prev": prev,
+                       "asig": self.signer.sign_bytes(text), "site": site, "file": self.path.name}
+        if self.on_anchor is not None:
+            self.on_anchor(dict(self.anchor))
 
     def _fsync(self) -> None:
         self._last_fsync = self.clock()
@@ -341,6 +360,12 @@ class Recorder:
             return None
         return {"protocol": f"{h.protocol_major}.{h.protocol_minor}", "firmware": ".".join(map(str, h.firmware)),
                 "zones": [p.zone_name(z) for z in h.zones]}
+
+
+def _site(header: Header) -> str:
+    table = header.config.get("table", {}) if isinstance(header.config, dict) else {}
+    site = table.get("site") if isinstance(table, dict) else None
+    return str(site) if site else "demo"   # the config's default site, as the floor link uses it
 
 
 def _default_name(header: Header) -> str:

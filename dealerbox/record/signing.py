@@ -13,9 +13,12 @@ seed for the private key, the 32-byte verify key for the public one) plus a newl
 
 from __future__ import annotations
 
+import hashlib
 import os
+from collections.abc import Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from nacl.exceptions import BadSignatureError
 from nacl.signing import SigningKey, VerifyKey
@@ -23,6 +26,8 @@ from nacl.signing import SigningKey, VerifyKey
 from ..config import ConfigError
 
 SIGNED_PREFIX = "dealerbox-log-head/1"
+ANCHOR_PREFIX = "dealerbox-anchor/1"
+ANCHOR_GENESIS = "0" * 64       # ``prev`` of a table's first anchor
 
 
 class KeyFileError(ConfigError):
@@ -33,6 +38,36 @@ class KeyFileError(ConfigError):
 
 def signed_text(table: str, part: int, n: int, head: str) -> bytes:
     return f"{SIGNED_PREFIX} {table} {part} {n} {head}".encode()
+
+
+def anchor_text(site: str, table: str, log: str, seq: int, origin: str, part: int, n: int, head: str, a: int,
+                prev: str) -> bytes:
+    """What an anchor's ``asig`` signs: the log's identity, the head, and the anchor's place in the table's chain."""
+    return f"{ANCHOR_PREFIX} {site} {table} {log} {seq} {origin} {part} {n} {head} {a} {prev}".encode()
+
+
+def anchor_digest(text: bytes) -> str:
+    """The ``prev`` the next anchor of the table carries: the SHA-256 of this one's signed text."""
+    return hashlib.sha256(text).hexdigest()
+
+
+def anchor_fields_text(anchor: Mapping[str, Any]) -> bytes:
+    """``anchor_text`` of an anchor payload (raises KeyError/ValueError/TypeError on a malformed one)."""
+    return anchor_text(str(anchor["site"]), str(anchor["table"]), str(anchor["log"]), int(anchor["seq"]),
+                       str(anchor["origin"]), int(anchor["part"]), int(anchor["n"]), str(anchor["head"]),
+                       int(anchor["a"]), str(anchor["prev"]))
+
+
+def check_anchor(public_hex: str, anchor: Mapping[str, Any]) -> bool:
+    """Both signatures of an anchor payload: the log head's (``sig``) and the anchor's own (``asig``)."""
+    try:
+        if not check_signature(public_hex, str(anchor["table"]), int(anchor["part"]), int(anchor["n"]),
+                               str(anchor["head"]), str(anchor["sig"])):
+            return False
+        VerifyKey(bytes.fromhex(public_hex)).verify(anchor_fields_text(anchor), bytes.fromhex(str(anchor["asig"])))
+        return True
+    except (BadSignatureError, KeyError, ValueError, TypeError):
+        return False
 
 
 def key_id(verify_key_hex: str) -> str:
@@ -53,6 +88,9 @@ class Signer:
 
     def sign(self, part: int, n: int, head: str) -> str:
         return self.key.sign(signed_text(self.table, part, n, head)).signature.hex()
+
+    def sign_bytes(self, text: bytes) -> str:
+        return self.key.sign(text).signature.hex()
 
 
 def check_signature(public_hex: str, table: str, part: int, n: int, head: str, signature_hex: str) -> bool:

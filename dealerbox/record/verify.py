@@ -58,6 +58,11 @@ class VerifyReport:
     origin: str = ""                          # h of part 0's header: the log's identity for anchors
     anchors_checked: int = 0
     anchors_other: int = 0                    # anchors of the table's other logs, not this one's
+    log_id: str = ""                          # the header's log identity (a signed log's): id and place
+    log_seq: int = 0
+    key_refused: bool = False                 # unsigned, or signed by another key: one verdict, no follow-ons
+    anchored_to: tuple[int, int] | None = None   # the last head the floor anchored in this log (part, n)
+    last_signed_at: tuple[int, int] | None = None  # the last head the log signs (part, n)
 
     @property
     def intact(self) -> bool:
@@ -65,8 +70,9 @@ class VerifyReport:
         return not self.problems and self.closed
 
     def summary(self) -> str:
-        span = "no records" if self.first_t is None else \
-            f"t {self.first_t:.3f} .. {self.last_t:.3f} s ({self.last_t - self.first_t:.1f} s)"
+        first, last = self.first_t, self.last_t
+        span = "no records" if first is None or last is None else \
+            f"t {first:.3f} .. {last:.3f} s ({last - first:.1f} s)"
         what = f"{self.records} records in {self.parts} part{'s' if self.parts != 1 else ''}, {span}"
         if self.problems:
             return f"BROKEN: {self.problems[0]}"
@@ -77,6 +83,15 @@ class VerifyReport:
                 signed += f", {self.anchors_checked} anchors found"
             if self.anchors_other:
                 signed += f" ({self.anchors_other} given are of other logs)"
+            if self.anchored_to is not None and self.last_signed_at is not None and \
+                    self.last_signed_at > self.anchored_to:
+                # the window: heads the table signed that the floor does not hold (docs/security.md)
+                signed += (f"; the signed heads after part {self.anchored_to[0]} record {self.anchored_to[1]} "
+                           f"are not on the floor, so that end is proven by the key alone")
+        if not self.pubkey:
+            # the unkeyed chain is recomputable by anyone with a shell: never let it read as proof
+            signed = (", self-consistent only: nothing was authenticated (pass --pubkey TABLE.pub, and "
+                      "--from-floor URL or --anchors FILE, to prove the table wrote it and nobody cut it)")
         if not self.closed:
             tail = f"; {self.partial_line}" if self.partial_line else ""
             if self.pubkey and self.unsigned_tail:
@@ -84,7 +99,8 @@ class VerifyReport:
                          f"({self.last_signed or 'none'}) and are not proven")
             return (f"INCOMPLETE: {what}{signed}, chain intact, but the log has no closing record: recording "
                     f"stopped without closing (power cut, crash) or the end was cut off{tail}")
-        return f"intact: {what}{signed}, created {self.created or '?'}"
+        verdict = "intact" if self.pubkey else "intact, unauthenticated"
+        return f"{verdict}: {what}, created {self.created or '?'}{signed}"
 
 
 def verify_log(path: str | Path, pubkey: str = "", anchors: list[dict[str, Any]] | None = None) -> VerifyReport:
@@ -113,18 +129,44 @@ def verify_log(path: str | Path, pubkey: str = "", anchors: list[dict[str, Any]]
     if closed_at and report.parts != 0 and closed_at[0] != last_file.name:
         report.problems.append(Problem(closed_at[0], closed_at[1], "closing record is not in the last part"))
     report.closed = closed_at is not None
-    if anchors:
+    if anchors and not report.key_refused:
         _check_anchors(report, anchors, path, first)
     return report
+
+
+def _identity_problems(report: VerifyReport, anchors: list[dict[str, Any]], name: str) -> list[dict[str, Any]]:
+    """The anchors that name this log's identity; what the floor holds for the table that the file contradicts
+    is a problem: a log put in another's place, a rewritten header, or a log the floor never anchored."""
+    table = [a for a in anchors if "a" in a and a.get("table") in ("", None, report.table)]
+    if not table:
+        return []                              # version 1 anchors only: matched by origin or name below
+    mine = [a for a in table if a.get("log") == report.log_id and report.log_id]
+    if not report.log_id:
+        report.problems.append(Problem(name, 1, "the log names no identity (no header log id) while the floor holds "
+                                                "signed heads for this table: it is not a log the table recorded"))
+        return []
+    taken = [a for a in table if report.log_seq and a.get("seq") == report.log_seq and a.get("log") != report.log_id]
+    if taken and not mine:
+        report.problems.append(Problem(name, 1, f"the floor anchored {report.table}'s log {report.log_seq} as log "
+                                                f"{taken[0].get('log')}, this file says {report.log_id}: another "
+                                                f"recording was put in its place"))
+    elif not mine:
+        report.problems.append(Problem(name, 1, f"the floor holds no signed head of this log (id {report.log_id}, "
+                                                f"place {report.log_seq}) among {len(table)} of {report.table}'s: "
+                                                f"nothing the floor saw proves it (a rewritten or relabelled log)"))
+    report.anchors_other += len(table) - len(mine)
+    return mine
 
 
 def _check_anchors(report: VerifyReport, anchors: list[dict[str, Any]], path: Path, first: int) -> None:
     """Each anchor (a signed head the floor kept) must be in the log, unchanged."""
     name = part_path(path, 0).name
     last = max(report.heads, default=(first, -1))
+    legacy = [a for a in anchors if "a" not in a]
+    anchors = _identity_problems(report, anchors, name) + legacy
     for a in sorted(anchors, key=lambda a: (int(a.get("part", 0)), int(a.get("n", 0)))):
-        # Which log an anchor is of: by its origin (any file name), or by name when verifying from a later part.
-        named = a.get("log") in (None, "", name, path.name)
+        # Which log an anchor is of: by its identity or origin (any file name), or by name (version 1 anchors).
+        named = a.get("log") in (None, "", name, path.name) or "a" in a
         mine = a.get("origin") == report.origin if a.get("origin") and report.origin else named
         if not mine and named:
             report.problems.append(Problem(name, 1, "not the log the floor anchored under this name (its first "
@@ -151,6 +193,7 @@ def _check_anchors(report: VerifyReport, anchors: list[dict[str, Any]], path: Pa
                                                         f"the log was rewritten at or before this line"))
         else:
             report.anchors_checked += 1
+            report.anchored_to = max(report.anchored_to or (part, n), (part, n))
 
 
 def _verify_part(file: Path, data: bytes, n: int, first: int, prev: str, report: VerifyReport) -> tuple[str, int]:
@@ -204,6 +247,12 @@ def _verify_part(file: Path, data: bytes, n: int, first: int, prev: str, report:
                     report.problems.append(Problem(name, line, "header does not follow on from the previous part "
                                                    "(lines were cut from its end, or a part was replaced)"))
                 report.created = report.created or str(rec.get("created", ""))
+                if n == 0 and isinstance(rec.get("log"), dict):
+                    report.log_id = str(rec["log"].get("id", ""))
+                    report.log_seq = int(rec["log"].get("seq", 0) or 0)
+                config = rec.get("config")
+                table = config.get("table", {}) if isinstance(config, dict) else {}
+                report.table = report.table or (str(table.get("id", "")) if isinstance(table, dict) else "")
                 if seals:
                     seals.header(rec)
         want = chain(prev, rec)
@@ -241,17 +290,21 @@ class _Seals:
 
     def header(self, rec: dict[str, Any]) -> None:
         r = self.report
-        table = rec.get("config", {}).get("table", {}) if isinstance(rec.get("config"), dict) else {}
-        r.table = str(table.get("id", "")) if isinstance(table, dict) else ""
+        if r.key_refused:
+            return
         if not rec.get("signer"):
             r.problems.append(Problem(self.name, 1, "the log is not signed (version 1 header): nothing proves "
                                                     "it was not rewritten"))
+            r.key_refused = True
         elif rec["signer"] != r.pubkey:
             r.problems.append(Problem(self.name, 1, "signed with another key than --pubkey (another table's "
                                                     "log, a replaced part, or the key was rotated)"))
+            r.key_refused = True
 
     def sig(self, rec: dict[str, Any], line: int, before: dict[str, Any] | None, prev: str) -> None:
         r = self.report
+        if r.key_refused:
+            return
         of = before.get("n") if isinstance(before, dict) else None
         good = (rec.get("head") == prev and rec.get("of") == of and
                 check_signature(r.pubkey, r.table, self.part, int(of or 0), prev, str(rec.get("sig", ""))))
@@ -263,6 +316,7 @@ class _Seals:
         else:
             r.signatures += 1
             r.last_signed = Problem(self.name, line, "last good signature")
+            r.last_signed_at = (self.part, int(of or 0))
             r.unsigned_tail = 0
         self.last_is_sig = good
 
@@ -272,7 +326,7 @@ class _Seals:
             self.report.unsigned_tail += 1
 
     def end(self, lines: int, more: bool, closed: bool) -> None:
-        if self.last_is_sig:
+        if self.last_is_sig or self.report.key_refused:
             return
         if more:
             self.report.problems.append(Problem(self.name, lines, "the part does not end with its signature (lines "

@@ -116,6 +116,8 @@ class Terminal:
             if self.tournament is not None:   # follow the floor's clock for this event, and its instructions
                 self.floor.follow_tournament(self.tournament.id)
             self.notifier.attach(FloorSink(self.floor))
+            if self.recorder is not None and hasattr(self.recorder, "on_anchor"):
+                self.recorder.on_anchor = self.floor.submit_anchor   # every signed head, through the outbox
         if self.config.audit.badges:     # a badge held over a zone signs its dealer in
             from ..sinks.screen.signin import SignInDesk
             self.notifier.attach(BadgeSink(SignInDesk(self.config, self.clock)))
@@ -167,9 +169,9 @@ class Terminal:
         self.source.stop()
         for th in self._threads:
             th.join(timeout=5)
-        self.notifier.stop()
         if self.recorder is not None:
-            self.recorder.close()
+            self.recorder.close()   # first: the last hand's and the close's signed heads go out with the link's drain
+        self.notifier.stop()
         gc.unfreeze()   # a process that builds another terminal (the tests) can collect this one
 
     # --- the core thread: the only caller of the pipeline ----------------------------------------------

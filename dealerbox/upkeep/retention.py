@@ -122,7 +122,7 @@ class Retention:
 
     def confirm(self, anchor: dict) -> bool:
         """Remember that the floor holds ``anchor`` (a payload of anchor.json); False when not kept."""
-        name, part, n = anchor.get("log"), anchor.get("part"), anchor.get("n")
+        name, part, n = anchor.get("file") or anchor.get("log"), anchor.get("part"), anchor.get("n")
         if not isinstance(name, str) or not isinstance(part, int) or not isinstance(n, int):
             return False
         known = self.confirmed()

@@ -1,14 +1,10 @@
-"""The floor's acknowledgement is what lets retention delete: a real mosquitto PUBACKs the retained anchor the
-floor link publishes, the upkeep notes it in floor-confirmed.json, and an old part it covers can then go."""
+"""The floor's acknowledgement is what lets retention delete: a real mosquitto PUBACKs each anchor the floor
+link sends from its outbox, the upkeep notes it in floor-confirmed.json, and an old part it covers can then go."""
 
 import os
 
 from dealerbox.config import load
-from dealerbox.pipeline import Pipeline
-from dealerbox.config import Config
-from dealerbox.runtime.bus import Update
 from dealerbox.sinks.floor.link import FloorLink
-from dealerbox.tags import demo_registry
 from dealerbox.upkeep.keeper import Upkeep
 from dealerbox.upkeep.retention import CONFIRMED_FILE
 from tests.security.test_evidence_signing import _signed_log, keys  # noqa: F401 - the key pair fixture
@@ -18,7 +14,8 @@ DAY = 86400.0
 
 
 def test_an_acknowledged_anchor_frees_the_parts_it_covers(broker, tmp_path, keys):
-    rec = _signed_log(tmp_path, keys, hands=6, rotate_bytes=2048)
+    heads: list[dict] = []
+    rec = _signed_log(tmp_path, keys, hands=6, rotate_bytes=2048, on_anchor=heads.append)
     assert rec.part >= 2
     cfg = tmp_path / "t.toml"
     cfg.write_text(f'[table]\nid = "T01"\nsite = "demo"\n[floor]\nhost = "{broker.host}"\nport = {broker.port}\n'
@@ -29,9 +26,9 @@ def test_an_acknowledged_anchor_frees_the_parts_it_covers(broker, tmp_path, keys
     upkeep = Upkeep(logs, keep_days=7, wall=lambda: later[0])
     try:
         assert upkeep.retention.sweep().deleted == []   # nothing confirmed yet: nothing goes
-        pipe = Pipeline(Config(), demo_registry())
-        link.submit(Update((), pipe.engine.snapshot(), {"recorder": rec.health()}))
-        assert wait_until(lambda: link.anchor_acked is not None, 10)
+        for head in heads:               # every signed head, as the recorder hands them to the link
+            link.submit_anchor(head)
+        assert wait_until(lambda: link.anchor_acked is not None and link.anchor_acked["a"] == heads[-1]["a"], 10)
     finally:
         link.stop(timeout=2)
     assert link.anchor_acked["head"] == rec.anchor["head"]

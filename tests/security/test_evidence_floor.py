@@ -14,14 +14,11 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from dealerbox.cli import main
-from dealerbox.config import Config, load
-from dealerbox.pipeline import Pipeline
+from dealerbox.config import load
 from dealerbox.record.anchor import anchor_errors, anchor_topic
 from dealerbox.record.audit import audit_topic, hash_pin
 from dealerbox.record.logformat import chain, GENESIS
-from dealerbox.runtime.bus import Update
 from dealerbox.sinks.floor.link import FloorLink
-from dealerbox.tags import demo_registry
 from tests.waiting import wait_until
 
 from .test_evidence_signing import _signed_log, keys  # noqa: F401 - the key pair fixture
@@ -65,34 +62,23 @@ def _config(tmp_path, broker, **audit) -> Path:
     return cfg
 
 
-def test_the_floor_link_publishes_the_signed_head_retained_and_verify_reads_it_back(broker, tmp_path, keys, capsys):
-    rec = _signed_log(tmp_path, keys)
+def test_the_floor_link_sends_every_signed_head_in_order_through_its_outbox(broker, tmp_path, keys):  # noqa: F811 - keys is the fixture imported above
     cfg_path = _config(tmp_path, broker)
     config = load(cfg_path)
+    heard = _listen(broker, anchor_topic("demo", "T01"))
     link = FloorLink(config, reconnect_min=0.05, reconnect_max=0.3).start()
+    handed: list[dict] = []
     try:
-        pipe = Pipeline(Config(), demo_registry())
-        link.submit(Update((), pipe.engine.snapshot(), {"recorder": rec.health()}))
-        late = []
-        assert wait_until(lambda: link.health()["states_published"] >= 1, 10)
-        late = _listen(broker, anchor_topic("demo", "T01"))    # a subscriber that comes later still gets it
-        assert wait_until(lambda: late, 10)
+        rec = _signed_log(tmp_path, keys, on_anchor=lambda a: (handed.append(a), link.submit_anchor(a)))
+        assert wait_until(lambda: len(heard) == len(handed) == 4, 10)      # three hands and the close
+        assert wait_until(lambda: link.anchor_acked is not None and link.anchor_acked["a"] == 4, 10)
     finally:
         link.stop(timeout=2)
-    payload, retained = late[0]
-    assert retained and anchor_errors(payload) == []
-    assert (payload["part"], payload["n"], payload["head"]) == (rec.anchor["part"], rec.anchor["n"],
-                                                                  rec.anchor["head"])
-    assert main(["verify", str(rec.path), "--pubkey", str(keys[1]), "--config", str(cfg_path),
-                 "--from-floor", f"{broker.host}:{broker.port}"]) == 0
-    assert "1 anchors found" in capsys.readouterr().out
-    # the box's copy cut back to the second hand: the floor's anchor proves the cut
-    lines = rec.path.read_text().splitlines(keepends=True)
-    sigs = [i for i, line in enumerate(lines) if '"k":"sig"' in line]
-    rec.path.write_text("".join(lines[:sigs[1] + 1]))
-    assert main(["verify", str(rec.path), "--pubkey", str(keys[1]), "--config", str(cfg_path),
-                 "--from-floor", f"{broker.host}:{broker.port}"]) == 1
-    assert "the log ends before the anchored head" in capsys.readouterr().out
+    for (payload, retained), mine in zip(heard, handed, strict=True):
+        assert not retained and anchor_errors(payload) == []              # all of them, not the latest retained
+        assert (payload["a"], payload["head"], payload["log"]) == (mine["a"], mine["head"], mine["log"])
+        assert "file" not in payload                                      # an identity, never a file name
+    assert link.anchor_acked["file"] == rec.path.name                     # retention still finds the file
 
 
 def _replay_revealing(cfg: Path, log: str, supervisor: str, pin: str, monkeypatch) -> int:

@@ -14,10 +14,11 @@ import pytest
 from dealerbox.cli import main
 from dealerbox.dashboard.store import Store
 from dealerbox.engine.inputs import DealerInput
-from dealerbox.record.anchor import anchor_payload, anchor_topic
+from dealerbox.dashboard.anchors import AnchorStore
+from dealerbox.record.anchor import anchor_message, anchor_topic
 from dealerbox.record.logformat import Input, Rx
 from dealerbox.record.recorder import Recorder
-from dealerbox.record.signing import generate, load_signer
+from dealerbox.record.signing import generate, load_public, load_signer
 from tests.dashboard.conftest import Running, ShiftedClock
 from tests.waiting import wait_until
 
@@ -27,11 +28,12 @@ pytestmark = pytest.mark.timeout(90)
 
 
 def _log_with_every_anchor(tmp_path, hands: int = 3):
-    """A signed log and the anchor payload the floor link would publish after each seal and at the close."""
+    """A signed log and the anchor payloads the floor link publishes: one per seal and one at the close."""
     private = tmp_path / "keys" / "table.key"
     public = generate(private)
     rec = Recorder(tmp_path / "logs", dataclasses.replace(HEADER), name="T01-who", signer=load_signer(private, "T01"))
     published = []
+    rec.on_anchor = lambda a: published.append(anchor_message("demo", a))
     t = 0.0
     for hand in range(hands):
         for i in range(4):
@@ -39,10 +41,14 @@ def _log_with_every_anchor(tmp_path, hands: int = 3):
             rec.write(Rx(t, bytes([hand, i]) * 8))
         rec.write(Input(DealerInput(t=t, action="new-hand")))
         rec.seal()
-        published.append(anchor_payload("demo", {"recorder": rec.health()}))
     rec.close()
-    published.append(anchor_payload("demo", {"recorder": {"anchor": rec.anchor}}))
     return rec, public, published
+
+
+def _enrol(db: str, public) -> None:
+    store = Store(db)
+    AnchorStore(store).enrol("demo", "T01", load_public(public))
+    store.close()
 
 
 def _send(broker, topic: str, payload: bytes | str, retain: bool = True) -> None:
@@ -53,7 +59,7 @@ def test_the_dashboard_keeps_every_anchor_once_and_exports_what_verify_reads(bro
     rec, public, published = _log_with_every_anchor(tmp_path)
     assert len({a["head"] for a in published}) == 4                # three hands and the close
     db = f"sqlite:///{tmp_path / 'floor.db'}"
-    Store(db).close()
+    _enrol(db, public)
     running = Running(db, broker, ShiftedClock()).start()
     topic = anchor_topic("demo", "T01")
     try:
@@ -99,7 +105,7 @@ def test_the_dashboard_keeps_every_anchor_once_and_exports_what_verify_reads(bro
 
 def test_the_export_goes_to_standard_output_and_an_unwritable_file_is_one_clear_line(tmp_path, capsys):
     db = f"sqlite:///{tmp_path / 'floor.db'}"
-    _, _, published = _log_with_every_anchor(tmp_path, hands=1)
+    _, public, published = _log_with_every_anchor(tmp_path, hands=1)
     store = Store(db)
     with store.engine.begin() as conn:
         assert store.keep_anchor(conn, published[0], 1.0)

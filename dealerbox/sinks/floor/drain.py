@@ -9,6 +9,7 @@ from collections import deque
 
 import paho.mqtt.client as mqtt
 
+from .anchors import AnchorBooks
 from .outbox import Outbox, OutboxError, Row
 from .parts import LinkIdentity, LinkStatus
 from .security import PROPERTIES
@@ -40,8 +41,8 @@ class Drain:
     spooler handed over before their commit and those already sent early. Runs on the publisher thread;
     the spooler only appends to ``express``, paho's callbacks pop ``inflight`` under the status lock."""
 
-    def __init__(self, ident: LinkIdentity, status: LinkStatus) -> None:
-        self.ident, self.status = ident, status
+    def __init__(self, ident: LinkIdentity, status: LinkStatus, anchors: AnchorBooks) -> None:
+        self.ident, self.status, self.anchors = ident, status, anchors
         self.db: Outbox | None = None           # opened by the publisher thread (each thread its own connection)
         self.inflight: dict[int, int] = {}
         self.topics: dict[int, str] = {}        # mid -> topic of everything in flight, to name a refusal
@@ -58,6 +59,7 @@ class Drain:
         """A connection began or ended: nothing is in flight on it any more (call under the status lock)."""
         self.inflight = {}
         self.topics = {}
+        self.anchors.forget_in_flight()
 
     def pump(self, client: mqtt.Client, bucket: Bucket, last_id: int, window: int) -> tuple[float, int]:
         """Publish the alerts handed over before their commit, then the next outbox rows in order; returns
@@ -120,6 +122,8 @@ class Drain:
         with self.status.lock:
             self.inflight[info.mid] = row.id
             self.topics[info.mid] = row.topic
+            if row.kind == "anchor":
+                self.anchors.published(info.mid, row.payload)
         self.status.counters["published"] += 1
         self.status.counters["replayed"] += late
         return True

@@ -8,9 +8,9 @@ The link is wired here from parts that each own their state and are handed their
   read, under one lock: counters, link state, outbox depth, the latest table state);
 - :class:`.spooler.Spooler` (its own thread) turns updates into payloads and writes them to SQLite (alerts
   go to the publisher once written, while their commit syncs; everything else once committed);
-- :class:`.session.Session` (the publisher thread) owns the paho client: connect, birth, drain, state and
-  anchors (``Session._publish_state``), acknowledgements, goodbye; :class:`.drain.Drain` is how it sends
-  outbox rows, :class:`.holecards.HoleCards` the restricted hole-card topic;
+- :class:`.session.Session` (the publisher thread) owns the paho client: connect, birth, drain, state,
+  acknowledgements, goodbye; :class:`.drain.Drain` is how it sends outbox rows (signed heads among them,
+  whose window :class:`.anchors.AnchorBooks` keeps), :class:`.holecards.HoleCards` the restricted hole-card topic;
 - :class:`.inbox.FloorInbox` routes what arrives to :class:`.commands.CommandDesk` (``.../cmd``) and
   :class:`.tournament_desk.TournamentDesk` (a tournament table's instructions and clock);
 - :mod:`.security` sets credentials, TLS and the publish properties on each new client.
@@ -31,6 +31,7 @@ from collections.abc import Callable
 from ...config import Config
 from . import contract as c
 from ...engine.inputs import DealerInput
+from .anchors import AnchorBooks
 from .commands import CommandDesk, FloorCommand
 from .drain import Drain
 from .holecards import HoleCards
@@ -79,7 +80,8 @@ class FloorLink:
         self.desk = CommandDesk(ident, status, known)
         self.tournament = TournamentDesk(ident, status, config.is_tournament)
         self.inbox = FloorInbox(self.desk, self.tournament)
-        self.drain = Drain(ident, status)
+        self.anchors = AnchorBooks(status.lock, float(config.record.anchor_alert_min))
+        self.drain = Drain(ident, status, self.anchors)
         self.holecards = HoleCards(ident, status)
         self.spooler = Spooler(ident, status, self.updates, self.drain, self.holecards, known, max_pages)
         self.session = Session(ident, status, self.drain, self.holecards, self.inbox, self.health, window=window,
@@ -122,11 +124,11 @@ class FloorLink:
     @property
     def anchor_acked(self) -> dict[str, Any] | None:
         """The latest signed head the broker acknowledged (the recorder's retention reads it)."""
-        return self.session.anchor_acked
+        return self.anchors.acked
 
     @anchor_acked.setter
     def anchor_acked(self, anchor: dict[str, Any] | None) -> None:
-        self.session.anchor_acked = anchor
+        self.anchors.acked = anchor
 
     @property
     def on_command(self) -> Callable[[FloorCommand], None]:
@@ -171,8 +173,10 @@ class FloorLink:
         # each thread opens its own connection; opening here first surfaces a bad path before any thread runs
         probe = Outbox(path, "FULL", self.max_pages)
         try:
-            moved, foreign = probe.quarantine_foreign(tuple(self.topic(kind) for kind in ("event", "alert")))
+            kinds = ("event", "alert", "anchor")
+            moved, foreign = probe.quarantine_foreign(tuple(self.topic(kind) for kind in kinds))
             status.depth = probe.depth()
+            self.anchors.load(probe)
         finally:
             probe.close()
         if moved:
@@ -189,6 +193,11 @@ class FloorLink:
             self._threads.append(th)
         return self
 
+    def submit_anchor(self, anchor: dict[str, Any]) -> None:
+        """One signed head from the recorder (``Recorder.on_anchor``): spooled to the outbox like an event."""
+        if not self.ident.review:
+            self.updates.put(dict(anchor))
+
     def submit(self, update: TableUpdate) -> None:
         """Queue one bus Update; never blocks (the queue is unbounded and the spooler persists it)."""
         self.updates.put(update)
@@ -197,7 +206,8 @@ class FloorLink:
     def health(self) -> dict[str, Any]:
         s = self.status
         with s.lock:
-            return {"link": s.link, "connected": s.connected, "since": s.since,
+            return {**self.anchors.health(self.ident.clock()),
+                    "link": s.link, "connected": s.connected, "since": s.since,
                     "outbox_depth": s.depth, "inflight": len(self.drain.inflight), "queued": self.updates.qsize(),
                     "boot": self.boot, "last_error": s.last_error, "outbox_error": s.outbox_error,
                     **s.counters}

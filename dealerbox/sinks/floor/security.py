@@ -33,7 +33,8 @@ def publish_properties(kind: str) -> Properties:
     return props
 
 
-PROPERTIES = {kind: publish_properties(kind) for kind in c.KINDS}   # read-only once built: shared by publishes
+# read-only once built: shared by publishes (anchors go through the outbox too)
+PROPERTIES = {kind: publish_properties(kind) for kind in (*c.KINDS, "anchor")}
 
 
 def read_password(path: str) -> str:

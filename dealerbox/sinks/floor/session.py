@@ -21,7 +21,6 @@ from collections.abc import Callable
 
 import paho.mqtt.client as mqtt
 
-from ...record.anchor import anchor_payload
 from ...record.clock import clock_status
 from . import contract as c
 from .drain import Bucket, Drain
@@ -91,12 +90,6 @@ def goodbye(client: mqtt.Client, wake: socket.socket, topic: str, payload: str, 
     close_socket(client)
 
 
-def new_anchor(site: str, reader: dict, sent: dict | None, review: bool) -> dict | None:
-    """The log's latest signed head when it changed since ``sent`` (retained on the floor; never from a review)."""
-    anchor = anchor_payload(site, reader)
-    return anchor if anchor is not None and not review and anchor != sent else None
-
-
 class Inbox(Protocol):
     """Where the publisher hands what arrives on the topics it subscribes (the link's desks)."""
 
@@ -108,8 +101,7 @@ class Inbox(Protocol):
 class Session:
     """The publisher: given who the table is, the shared status, the drain that sends outbox rows, the
     hole-card sender, the inbox for what arrives and the link's health; owns the paho client and what only
-    one connection knows (the CONNACK, the acknowledgements to settle, the anchor in flight). Runs on the
-    publisher thread, except ``anchor_acked``, read by the recorder's retention."""
+    one connection knows (the CONNACK, the acknowledgements to settle). Runs on the publisher thread."""
 
     def __init__(self, ident: LinkIdentity, status: LinkStatus, drain: Drain, holecards: HoleCards, inbox: Inbox,
                  health: Callable[[], dict[str, Any]], *, window: int, reconnect_min: float,
@@ -122,9 +114,6 @@ class Session:
         self._acked: list[int] = []
         self._refused: list[tuple[str | None, str]] = []
         self._session_refused = False
-        self._anchor_sent: dict[str, Any] | None = None    # the last signed head published, not resent unchanged
-        self._anchor_mid: tuple[int, dict[str, Any]] | None = None   # the anchor publish awaiting its PUBACK
-        self.anchor_acked: dict[str, Any] | None = None   # the latest anchor the broker acknowledged (log retention)
 
     def run(self) -> None:
         """The publisher thread: one connection after another, with backoff, until the link stops."""
@@ -309,11 +298,6 @@ class Session:
             self.status.state_dirty = self.status.refresh = False
         payload = c.state_payload(self.ident.env, state, t, self.ident.clock(), reader, self.health())
         self._publish_json(client, "state", payload, retain=self.ident.retain)
-        if (anchor := new_anchor(self.ident.site, reader, self._anchor_sent, self.ident.review)) is not None:
-            info = self._publish_json(client, "anchor", anchor, retain=True)
-            self._anchor_sent = anchor
-            with self.status.lock:
-                self._anchor_mid = (info.mid, anchor)
         self.status.counters["states_published"] += 1
         return True
 
@@ -367,8 +351,7 @@ class Session:
             topic = self.drain.topics.pop(mid, None)
             if mid == self.holecards.trial and not reason_code.is_failure:
                 self.holecards.allowed = True   # under the status lock: the publisher reads it next
-            if self._anchor_mid is not None and mid == self._anchor_mid[0] and not reason_code.is_failure:
-                self.anchor_acked = self._anchor_mid[1]   # the broker holds it, retained: logs it covers may go
+            self.drain.anchors.settled(mid, reason_code.is_failure)
             if reason_code.is_failure:
                 # the row stays in the outbox: a broker that refuses is misconfigured, and the data is kept
                 self._refused.append((topic, str(reason_code)))

@@ -92,6 +92,10 @@ class Spooler:
         holecards: list[dict] = []
         latest = None
         for update in updates:
+            if isinstance(update, dict):   # a signed head (FloorLink.submit_anchor): never dropped, in order
+                rows.append(self.drain.anchors.row(self.ident.site, self.ident.topic("anchor"), self.ident.boot,
+                                                   session, update))
+                continue
             try:
                 n_rows, n_holecards = len(rows), len(holecards)
                 self._payloads(update, at, session, rows, holecards)

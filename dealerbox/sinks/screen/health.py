@@ -112,6 +112,11 @@ class HealthMonitor:
             else:
                 floor_level, floor = "warn", f"down {depth}"
                 messages.append(f"Floor link down: {depth} queued")
+            age, limit = _number(link.get("oldest_unanchored_s")), _number(link.get("anchor_alert_min"))
+            if age is not None and limit is not None and age > limit * 60:
+                # the log since that head is evidence only the box holds: past the window, say so (docs/security.md)
+                floor_level = "bad"
+                messages.append(f"Evidence not on the floor for {age / 60:.0f} min (limit {limit:g}): call the floor")
             dropped = int(link.get("dropped") or 0)
             if dropped:   # the outbox filled and shed its least important rows; alerts are never among them
                 floor_level = "warn"
