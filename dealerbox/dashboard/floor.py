@@ -207,13 +207,13 @@ class FloorIngest:
             return self._refuse(conn, None, None, topic, "not a floor topic", now)
         site, table = parts[1], parts[2]
         try:
-            payload = json.loads(raw.decode("utf-8")) if len(raw) <= MAX_PAYLOAD else None
+            payload: dict | None = json.loads(raw.decode("utf-8")) if len(raw) <= MAX_PAYLOAD else None
         except (UnicodeDecodeError, ValueError) as e:
             return self._refuse(conn, site, table, topic, f"malformed JSON ({e})", now)
         errors = anchor_errors(payload) if payload is not None else ["(top level): larger than the floor accepts"]
-        if not errors and (payload["site"], payload["table"]) != (site, table):
+        if payload is not None and not errors and (payload["site"], payload["table"]) != (site, table):
             errors = [f"site/table: {payload['site']}/{payload['table']} on {site}/{table}'s topic"]
-        if errors:
+        if errors or payload is None:
             return self._refuse(conn, site, table, topic, f"anchor: {errors[0]}", now)
         kept = self.store.keep_anchor(conn, payload, now)
         return Received([], kept, "" if kept else "duplicate")
@@ -221,8 +221,8 @@ class FloorIngest:
     def _refuse(self, conn: sa.Connection, site: str | None, table: str | None, topic: str, reason: str,
                 now: float) -> Received:
         self.store.bump(conn, "invalid")
-        named = bool(site and table and c.NAME.match(site) and c.NAME.match(table))
-        if named:
+        named = site and table and c.NAME.match(site) and c.NAME.match(table)
+        if site and table and named:
             self.store.touch_table(conn, site, table, now, invalid=True)
         self.store.refused(conn, site if named else None, table if named else None, topic, reason, now)
         ids = [self.store.log(conn, "invalid", site, {"topic": topic[:200], "reason": reason[:300]}, now)]

@@ -12,7 +12,7 @@ import collections
 import json
 import secrets
 import time
-from collections.abc import AsyncIterator, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 import jinja2
 
@@ -44,7 +44,7 @@ class Live:
         self.dash.wake()
 
     async def stream(self, token_hash: str, role: str, csrf: str, site: str | None, last: int,
-                     gone: Callable[[], object]) -> AsyncIterator[str]:
+                     gone: Callable[[], Awaitable[bool]]) -> AsyncIterator[str]:
         yield "retry: 1000\n\n"
         acts = auth.may(role, "supervisor")
         self.readers[acts] += 1

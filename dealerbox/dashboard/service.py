@@ -12,20 +12,20 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 from collections.abc import Callable
-
-from ..tournament.floor import TournamentFloor
-
-JournalRow = tuple[int, str, str | None, str]     # (id, kind, site, data as JSON)
 
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from ..sinks.floor import contract as c
+from ..tournament.floor import TournamentFloor
 from .floor import ESCALATION, FloorIngest
 from .store import Alert, Store
 from .subscriber import BrokerSettings, Subscriber
 from .tournaments import CLOCK_EVERY_S, TournamentHost
+
+JournalRow = tuple[int, str, str | None, str]     # (id, kind, site, data as JSON)
 
 log = logging.getLogger("dealerbox.dashboard")
 ESCALATE_AFTER_S = 60.0
@@ -242,7 +242,7 @@ class Dashboard:
         await self._sent(sent)
         self._journal_tournament(tournament_id)
 
-    async def _sent(self, sent: list[object]) -> None:
+    async def _sent(self, sent: list[Any]) -> None:
         if any(info is None for info in sent) or self.subscriber is None:
             raise ConnectionError("the floor broker is not connected: the clock changed here, the tables get it "
                                   "on the next tick after it comes back")

@@ -26,9 +26,11 @@ tables = sa.Table("floor_tables", meta, sa.Column("site", sa.String(32), primary
                   sa.Column("last_seen", sa.Float), sa.Column("received", sa.Integer, nullable=False, default=0),
                   sa.Column("invalid", sa.Integer, nullable=False, default=0))
 alerts = sa.Table("alerts", meta, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-                  sa.Column("site", sa.String(32), nullable=False), sa.Column("table_id", sa.String(32), nullable=False),
+                  sa.Column("site", sa.String(32), nullable=False),
+                  sa.Column("table_id", sa.String(32), nullable=False),
                   sa.Column("boot", sa.String(64), nullable=False), sa.Column("finding", sa.String(32), nullable=False),
-                  sa.Column("rule", sa.String(64)), sa.Column("citation", sa.Text), sa.Column("severity", sa.String(16)),
+                  sa.Column("rule", sa.String(64)), sa.Column("citation", sa.Text),
+                  sa.Column("severity", sa.String(16)),
                   sa.Column("ruling", sa.Text), sa.Column("seats", sa.Text), sa.Column("hand", sa.Integer),
                   sa.Column("raised_at", sa.Float, nullable=False), sa.Column("acked_by", sa.String(64)),
                   sa.Column("acked_at", sa.Float), sa.Column("assigned_to", sa.String(64)),
@@ -56,7 +58,8 @@ counters = sa.Table("counters", meta, sa.Column("name", sa.String(64), primary_k
 # Every signed head a table published on .../anchor (issue 14): the floor's copy of each log's chain, exported
 # as the file ``dealerbox verify --anchors`` reads. The broker keeps only the latest, retained; this keeps all.
 anchors = sa.Table("anchors", meta, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-                   sa.Column("site", sa.String(32), nullable=False), sa.Column("table_id", sa.String(32), nullable=False),
+                   sa.Column("site", sa.String(32), nullable=False),
+                   sa.Column("table_id", sa.String(32), nullable=False),
                    sa.Column("origin", sa.String(64), nullable=False), sa.Column("part", sa.Integer, nullable=False),
                    sa.Column("n", sa.Integer, nullable=False), sa.Column("head", sa.String(64), nullable=False),
                    sa.Column("payload", sa.Text, nullable=False), sa.Column("received_at", sa.Float, nullable=False),
@@ -372,7 +375,9 @@ class Store:
                                             "k_finding": row["finding"]}).first()
         if found:
             return None
-        return conn.execute(alerts.insert(), row).inserted_primary_key[0]
+        key = conn.execute(alerts.insert(), row).inserted_primary_key
+        assert key is not None       # an insert always has one
+        return int(key[0])
 
     def alert_of(self, conn: sa.Connection, site: str, table: str, boot: str, finding: str) -> Alert | None:
         row = conn.execute(sa.select(alerts).where(alerts.c.site == site, alerts.c.table_id == table,
@@ -438,7 +443,7 @@ class Store:
              .group_by(hand_events.c.hand).order_by(hand_events.c.hand.desc()).limit(limit))
         with self.engine.connect() as conn:
             rows = conn.execute(q).all()
-        found = {}
+        found: dict[int | None, list[Alert]] = {}
         for a in self.alerts(site=site, table=table, limit=2000):
             found.setdefault(a.hand, []).append(a)
         return [{"hand": r[0], "events": r[1], "at": r[2], "findings": found.get(r[0], [])} for r in rows]
@@ -452,8 +457,9 @@ class Store:
     # --- journal (what browsers are pushed) -------------------------------------------------------------
 
     def log(self, conn: sa.Connection, kind: str, site: str | None, data: dict, at: float) -> int:
-        return conn.execute(_LOG, {"at": at, "kind": kind, "site": site, "data": json.dumps(data)}
-                            ).inserted_primary_key[0]
+        key = conn.execute(_LOG, {"at": at, "kind": kind, "site": site, "data": json.dumps(data)}).inserted_primary_key
+        assert key is not None       # an insert always has one
+        return int(key[0])
 
     def log_many(self, conn: sa.Connection, kind: str, rows: list[tuple[str | None, dict]], at: float) -> list[int]:
         """Journal many rows of one kind in one statement (a burst's tile pushes); their ids, in order."""
