@@ -120,6 +120,7 @@ class SimulatorConfig:
     irregularities: float = 0.0     # chance per hand of injecting an irregularity
     stack_limit: int = 0            # chips a chip zone's reader proves per field; more read "uncertain" (0: off)
     unreadable_stacks: float = 0.0  # chance a chip motion leaves its zone "unreadable" until its next change
+    cue_file: str = ""              # drills: kinds written here play from the next hand (docs/dashboard.md); "" = off
 
 
 @dataclass(frozen=True)

@@ -39,7 +39,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--username", help="the dashboard's broker user (not a table's)")
     parser.add_argument("--password-file", help="add-user: the new user's password; serve: the broker password")
     add_tls_arguments(parser)
-    parser.add_argument("--listen", default="127.0.0.1:8080", metavar="ADDR:PORT", help="where to serve HTTP")
+    parser.add_argument("--listen", metavar="ADDR:PORT",
+                        help="where to serve HTTP (default 127.0.0.1:8080; demo: 8080, or a free port if it is taken)")
+    parser.add_argument("--trust-proxy", action="append", default=[], metavar="ADDR",
+                        help="a TLS reverse proxy (address or network) whose X-Forwarded-Proto and -For are believed: "
+                             "cookies are then marked Secure and sign-ins limited per real client (repeatable)")
     parser.add_argument("--db", default=DEFAULT_DB, metavar="URL",
                         help=f"SQLAlchemy URL: sqlite:///FILE (default {DEFAULT_DB}) or postgresql+psycopg://...")
     parser.add_argument("--escalate-after", type=float, default=60.0, metavar="SECONDS",
@@ -68,8 +72,12 @@ def run(args: argparse.Namespace) -> int:
         return 2
     if args.action == "demo":
         from ..dashboard.demo import run_demo
-        addr, _, port = args.listen.rpartition(":")
-        return run_demo(args.tables, int(port) if port.isdigit() else 8080, args.speed)
+        port = args.listen.rpartition(":")[2] if args.listen else ""
+        if args.listen and not port.isdigit():
+            print(f"dealerbox dashboard demo: --listen {args.listen!r}: use ADDR:PORT, e.g. 127.0.0.1:8080",
+                  file=sys.stderr)
+            return 2
+        return run_demo(args.tables, int(port) if port else None, args.speed)
     try:
         store = Store(args.db)
     except Exception as e:
@@ -132,6 +140,7 @@ def hosted_tournaments(files: list[str], site: str, name: str) -> list[Tournamen
 def _serve(args: argparse.Namespace, store: Store) -> int:
     import uvicorn
 
+    from ..dashboard import auth
     from ..dashboard.app import create_app
     from ..dashboard.service import BrokerSettings, Dashboard
 
@@ -140,10 +149,12 @@ def _serve(args: argparse.Namespace, store: Store) -> int:
         site = args.site or args.cfg.table.site
         if site != "+":
             check_name("--site", site)
-        addr, _, port = args.listen.rpartition(":")
+        listen = args.listen or "127.0.0.1:8080"
+        addr, _, port = listen.rpartition(":")
         if not addr or not port.isdigit():
-            raise ValueError(f"--listen {args.listen!r}: use ADDR:PORT, e.g. 127.0.0.1:8080")
+            raise ValueError(f"--listen {listen!r}: use ADDR:PORT, e.g. 127.0.0.1:8080")
         password = _first_line(args.password_file) if args.password_file else None
+        proxies = auth.Proxies.parse(args.trust_proxy)
     except ValueError as e:
         print(f"dealerbox dashboard: {e}", file=sys.stderr)
         return 2
@@ -161,5 +172,7 @@ def _serve(args: argparse.Namespace, store: Store) -> int:
         return 2
     print(f"dealerbox dashboard on http://{addr}:{port}/ watching dealerbox/{site}/+ on {broker.host}:{broker.port}",
           flush=True)
-    uvicorn.run(create_app(dash), host=addr, port=int(port), log_level="warning", timeout_graceful_shutdown=2)
+    # proxy_headers off: only --trust-proxy decides whose X-Forwarded-* headers count (uvicorn trusts 127.0.0.1)
+    uvicorn.run(create_app(dash, proxies=proxies), host=addr, port=int(port), log_level="warning",
+                timeout_graceful_shutdown=2, proxy_headers=False)
     return 0

@@ -1,5 +1,6 @@
 """The Starlette application: pages (map, alert queue and history, table, hand, health, users), the actions
-(POST, CSRF-checked, role-checked), the CSV export and the server-sent event stream.
+(POST, CSRF-checked, role-checked against the store on every request), the CSV export and the live stream
+(live.py).
 
     app = create_app(Dashboard(Store("sqlite:///floor.db"), BrokerSettings(port=1883)))
 """
@@ -7,18 +8,16 @@
 from __future__ import annotations
 
 import asyncio
-import collections
 import contextlib
 import csv
 import io
-import json
 import secrets
-from importlib import resources
 from collections.abc import AsyncIterator, Awaitable, Callable
+from dataclasses import dataclass
+from importlib import resources
+from urllib.parse import urlencode
 
 from starlette.applications import Starlette
-from starlette.middleware import Middleware
-from starlette.middleware.sessions import SessionMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, PlainTextResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Mount, Route
@@ -26,19 +25,16 @@ from starlette.staticfiles import StaticFiles
 
 from ..history.summary import pot_lines, summary_of_hand
 from . import auth
+from .live import Live
 from .render import environment, inert, tile
 from .service import Dashboard
 from .store import ROLES, Alert
 
 CSV_COLUMNS = ("id", "site", "table_id", "finding", "rule", "citation", "severity", "ruling", "hand", "raised_at",
-               "acked_by", "acked_at", "assigned_to", "resolved_by", "resolved_at", "note", "escalated_at")
-KEEPALIVE_S = 15.0
-COALESCE_S = 0.03          # after a wake-up, gather what else arrives this long: one query serves a burst
-BODIES_KEPT = 20_000       # rendered SSE bodies kept: every client of the same role sends the same bytes
-
-
-_UNRENDERED = object()
-TOKEN_SLOT = f"@@csrf-{secrets.token_hex(8)}@@"   # unguessable: a table cannot plant it in a ruling
+               "seen_by", "seen_at", "acked_by", "acked_at", "assigned_to", "assigned_by", "assigned_at",
+               "resolved_by", "resolved_at", "note", "escalated_at", "table_acked_by", "table_acked_at")
+PAGE_ROWS = 100            # alerts per page of the queue and history
+FILTERS = ("site", "table", "rule", "severity", "supervisor")
 
 
 class Refused(Exception):
@@ -47,45 +43,87 @@ class Refused(Exception):
         self.status, self.text = status, text
 
 
-def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
+@dataclass(frozen=True)
+class Visitor:
+    """Who sent a request, as the store says now: ``name`` None before signing in."""
+    name: str | None
+    role: str | None
+    csrf: str
+    token_hash: str | None = None
+    login_cookie: str | None = None      # a fresh one to set (the login form's CSRF token is bound to it)
+
+
+def create_app(dash: Dashboard, *, background: bool = True, proxies: auth.Proxies | None = None) -> Starlette:
     env = environment()
     limit = auth.LoginLimit()
-    bodies: collections.OrderedDict[tuple[int, bool], str | None] = collections.OrderedDict()
-    readers: dict[bool, int] = {False: 0, True: 0}     # live SSE streams without / with the action buttons
+    trust = proxies or auth.Proxies()
 
-    def user(request: Request) -> tuple[str, str] | None:
-        name, role = request.session.get("user"), request.session.get("role")
-        return (name, role) if name and role in ROLES else None
+    def session_of(token_hash: str) -> tuple[str, str, str] | None:
+        return dash.store.session(token_hash, dash.clock())
 
-    def csrf(request: Request) -> str:
-        if "csrf" not in request.session:
-            request.session["csrf"] = auth.new_csrf()
-        return request.session["csrf"]
+    live = Live(dash, env, session_of)
+
+    def visitor(request: Request) -> Visitor:
+        known = getattr(request.state, "visitor", None)
+        if known is not None:
+            return known
+        found = None
+        token = request.cookies.get(auth.SESSION_COOKIE)
+        if token:
+            hashed = auth.token_hash(token)
+            got = session_of(hashed)
+            if got is not None and got[1] in ROLES:
+                found = Visitor(got[0], got[1], got[2], hashed)
+        if found is None:
+            cookie = request.cookies.get(auth.LOGIN_COOKIE)
+            fresh = None if cookie else secrets.token_urlsafe(24)
+            found = Visitor(None, None, auth.login_csrf(dash.session_key, cookie or fresh or ""), login_cookie=fresh)
+        request.state.visitor = found
+        return found
+
+    def secure(request: Request) -> bool:
+        return trust.secure(request.url.scheme, request.client.host if request.client else None,
+                            request.headers.get("x-forwarded-proto"))
+
+    def cookie(response: Response, request: Request, name: str, value: str | None, max_age: int) -> Response:
+        if value is None:
+            response.delete_cookie(name, path="/", secure=secure(request), httponly=True, samesite="strict")
+        else:
+            response.set_cookie(name, value, max_age=max_age, path="/", secure=secure(request), httponly=True,
+                                samesite="strict")
+        return response
 
     def page(request: Request, name: str, status: int = 200, **context: object) -> HTMLResponse:
-        who = user(request)
-        html = env.get_template(name).render(user=who[0] if who else None, role=who[1] if who else None,
-                                             csrf=csrf(request), may=lambda need: bool(who) and auth.may(who[1], need),
+        who = visitor(request)
+        context.setdefault("after", dash.store.last_journal_id())    # the page holds everything up to here
+        calls = dash.ingest.board.floor_calls()      # every page's alarm: the open floor alerts, per site
+        html = env.get_template(name).render(user=who.name, role=who.role, csrf=who.csrf,
+                                             may=lambda need: bool(who.name) and auth.may(who.role, need),
                                              broker=dash.broker_note, connected=dash.connected,
-                                             now=dash.clock(), tournaments=list(dash.host.hosted), **context)
-        return HTMLResponse(html, status_code=status)
+                                             now=dash.clock(), tournaments=list(dash.host.hosted), floor_calls=calls,
+                                             floor_calls_in=lambda s: sum(n for k, n in calls.items()
+                                                                          if not s or k == s), **context)
+        response = HTMLResponse(html, status_code=status)
+        if who.login_cookie:
+            cookie(response, request, auth.LOGIN_COOKIE, who.login_cookie, 3600)
+        return response
 
     async def guard(request: Request, needed: str) -> tuple[str, dict]:
         """The signed-in user's name and the form, or Refused: not signed in, wrong CSRF token, role too low."""
-        who = user(request)
-        if who is None:
+        who = visitor(request)
+        if who.name is None or who.role is None:
             raise Refused(401, "sign in first")
         form = dict(await request.form()) if request.method == "POST" else {}
-        if request.method == "POST" and not auth.csrf_ok(request.session.get("csrf"),
-                                                         request.headers.get("x-csrf-token") or form.get("csrf")):
+        if request.method == "POST" and not auth.csrf_ok(who.csrf, request.headers.get("x-csrf-token")
+                                                         or str(form.get("csrf") or "")):
             raise Refused(403, "the form's CSRF token is missing or stale: reload the page and try again")
-        if not auth.may(who[1], needed):
-            raise Refused(403, f"{who[0]} is a {who[1]}: this needs a {needed}")
-        return who[0], {k: str(v) for k, v in form.items()}
+        if not auth.may(who.role, needed):
+            raise Refused(403, f"{who.name} is a {who.role}: this needs a {needed}")
+        return who.name, {k: str(v) for k, v in form.items()}
 
     def viewer(handler: Callable[[Request], Awaitable[Response]]) -> Callable[[Request], Awaitable[Response]]:
         async def wrapped(request: Request) -> Response:
-            if user(request) is None:
+            if visitor(request).name is None:
                 return RedirectResponse(f"/login?next={request.url.path}", status_code=303)
             return await handler(request)
         return wrapped
@@ -107,7 +145,7 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
             return wrapped
         return wrap
 
-    # --- signing in ---------------------------------------------------------------------------------------
+    # --- signing in and out -------------------------------------------------------------------------------
 
     async def login_page(request: Request) -> Response:
         return page(request, "login.html", error="", next=request.query_params.get("next", "/"))
@@ -115,25 +153,36 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
     async def login(request: Request) -> Response:
         form = await request.form()
         name, password = str(form.get("name", "")), str(form.get("password", ""))
-        where = request.client.host if request.client else "?"
+        where = trust.client(request.client.host if request.client else None, request.headers.get("x-forwarded-for"))
         nxt = str(form.get("next") or "/")
         nxt = nxt if nxt.startswith("/") and not nxt.startswith("//") else "/"
-        if not auth.csrf_ok(request.session.get("csrf"), str(form.get("csrf", ""))):
+        sent_from = request.cookies.get(auth.LOGIN_COOKIE)
+        if not sent_from or not auth.csrf_ok(auth.login_csrf(dash.session_key, sent_from), str(form.get("csrf", ""))):
             return page(request, "login.html", 403, error="The form was stale: try again.", next=nxt)
-        if limit.blocked(f"ip:{where}", f"user:{name}"):
-            return page(request, "login.html", 429, error="Too many failed sign-ins: wait a minute.", next=nxt)
+        wait = limit.wait(name, where)
+        if wait > 0:
+            refused = page(request, "login.html", 429, next=nxt,
+                           error=f"Too many failed sign-ins: wait {wait:.0f} s and try again.")
+            refused.headers["retry-after"] = str(int(wait) + 1)
+            return refused
         role = await asyncio.to_thread(auth.check_password, dash.store, name, password)
         if role is None:
-            limit.failed(f"ip:{where}", f"user:{name}")
+            limit.failed(name, where)
             return page(request, "login.html", 401, error="Wrong name or password.", next=nxt)
-        request.session.clear()
-        request.session.update(user=name, role=role, csrf=auth.new_csrf())
-        return RedirectResponse(nxt, status_code=303)
+        limit.succeeded(name, where)
+        token = secrets.token_urlsafe(32)
+        dash.store.open_session(auth.token_hash(token), name, auth.new_csrf(), dash.clock(), auth.SESSION_TTL_S)
+        done = RedirectResponse(nxt, status_code=303)
+        cookie(done, request, auth.SESSION_COOKIE, token, int(auth.SESSION_TTL_S))
+        return cookie(done, request, auth.LOGIN_COOKIE, None, 0)
 
     @action("viewer")
     async def logout(request: Request, name: str, form: dict) -> Response:
-        request.session.clear()
-        return RedirectResponse("/login", status_code=303)
+        hashed = visitor(request).token_hash
+        if hashed:
+            dash.store.end_session(hashed)
+            live.sessions_changed()
+        return cookie(RedirectResponse("/login", status_code=303), request, auth.SESSION_COOKIE, None, 0)
 
     # --- pages ----------------------------------------------------------------------------------------
 
@@ -143,17 +192,18 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
     @viewer
     async def floor_map(request: Request) -> Response:
         site = site_filter(request)
+        after = dash.store.last_journal_id()
         alerts = dash.store.alerts(site=site, open_only=True, limit=5000)
         by_table: dict[tuple[str, str], list[Alert]] = {}
         for a in alerts:
             by_table.setdefault((a.site, a.table_id), []).append(a)
         tiles = [tile(t, by_table.get((t["site"], t["table_id"]), []), dash.clock()) for t in dash.store.tables(site)]
-        return page(request, "map.html", tiles=tiles, site=site or "", sites=dash.store.sites(),
-                    after=dash.store.last_journal_id(), alarm=any(a.severity == "floor" for a in alerts))
+        return page(request, "map.html", tiles=tiles, site=site or "", sites=dash.store.sites(), after=after,
+                    live_filter={"site": site} if site else {})
 
     def filters(request: Request) -> dict:
         q = request.query_params
-        out: dict = {k: q.get(k) or None for k in ("site", "table", "rule", "severity", "supervisor")}
+        out: dict = {k: q.get(k) or None for k in FILTERS}
         for key in ("since", "until"):
             try:
                 out[key] = float(q[key]) if q.get(key) else None
@@ -161,14 +211,22 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
                 out[key] = None
         return out
 
+    def number(request: Request, key: str, default: int) -> int:
+        text = request.query_params.get(key, "")
+        return int(text) if text.isdigit() else default
+
     @viewer
     async def alert_queue(request: Request) -> Response:
         f = filters(request)
-        alerts = dash.store.alerts(**f)
-        return page(request, "alerts.html", alerts=alerts, f={k: v or "" for k, v in f.items()}, site=f["site"] or "",
-                    users=[n for n, r in dash.store.user_names() if auth.may(r, "supervisor")],
-                    after=dash.store.last_journal_id(),
-                    alarm=any(a.open and a.severity == "floor" for a in alerts))
+        at = max(1, number(request, "page", 1))
+        after = dash.store.last_journal_id()
+        alerts = dash.store.alerts(**f, limit=PAGE_ROWS + 1, offset=(at - 1) * PAGE_ROWS)
+        query = urlencode([(k, v) for k, v in request.query_params.multi_items() if k != "page"])
+        return page(request, "alerts.html", alerts=alerts[:PAGE_ROWS], f={k: v or "" for k, v in f.items()},
+                    site=f["site"] or "", users=[n for n, r in dash.store.user_names() if auth.may(r, "supervisor")],
+                    after=after, at=at, more=len(alerts) > PAGE_ROWS, query=query,
+                    # live rows are shown only on the first page, and only those this page's filter shows
+                    live_filter={**{k: v for k, v in f.items() if v is not None}, "older": at > 1})
 
     @viewer
     async def export_csv(request: Request) -> Response:
@@ -184,13 +242,14 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
     @viewer
     async def table_page(request: Request) -> Response:
         site, table = request.path_params["site"], request.path_params["table"]
-        rows = [t for t in dash.store.tables(site) if t["table_id"] == table]
-        if not rows:
+        after = dash.store.last_journal_id()
+        row = dash.store.table(site, table)
+        if row is None:
             return PlainTextResponse(f"no table {site}/{table} has been heard from", status_code=404)
         alerts = dash.store.alerts(site=site, table=table, limit=50)
-        return page(request, "table.html", t=tile(rows[0], alerts, dash.clock()), state=rows[0]["state"] or {},
-                    alerts=alerts, hands=dash.store.hands(site, table), site=site,
-                    after=dash.store.last_journal_id(), alarm=False)
+        return page(request, "table.html", t=tile(row, alerts, dash.clock()), state=row["state"] or {},
+                    alerts=alerts, hands=dash.store.hands(site, table), site=site, after=after,
+                    live_filter={"site": site, "table": table})
 
     @viewer
     async def hand_page(request: Request) -> Response:
@@ -198,20 +257,23 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
         events = dash.store.hand(site, table, hand)
         summary = summary_of_hand(events, table, hand)   # the same summary as the PHH export and the screen
         return page(request, "hand.html", site=site, table=table, hand=hand, events=events, summary=summary,
-                    pot_lines=pot_lines(summary.pots) if summary else [],
-                    events_json=json.dumps(events), alerts=dash.store.alerts(site=site, table=table, limit=2000))
+                    pot_lines=pot_lines(summary.pots) if summary else [])
 
     @viewer
     async def health_page(request: Request) -> Response:
+        after = dash.store.last_journal_id()
+        before = number(request, "before", 0) or None
+        refused = dash.store.refusals(50, before)
         return page(request, "health.html", tables=dash.store.tables(), counters=dash.store.counters(),
-                    duplicates=dash.ingest.duplicates, site="")
+                    duplicates=dash.ingest.duplicates, site="", after=after, refused=refused,
+                    older=refused[-1]["id"] if len(refused) == 50 else None)
 
     @viewer
     async def tournaments_page(request: Request) -> Response:
         if len(dash.host.hosted) == 1:
             return RedirectResponse(f"/tournaments/{next(iter(dash.host.hosted))}", status_code=303)
         views = [dash.host.view(tid, dash.clock()) for tid in dash.host.hosted]
-        return page(request, "tournaments.html", views=views, site="", after=dash.store.last_journal_id())
+        return page(request, "tournaments.html", views=views, site="")
 
     @viewer
     async def tournament_page(request: Request) -> Response:
@@ -219,7 +281,7 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
             view = dash.host.view(request.path_params["id"], dash.clock())
         except LookupError as e:
             return PlainTextResponse(str(e), status_code=404)
-        return page(request, "tournament.html", v=view, site="", after=dash.store.last_journal_id())
+        return page(request, "tournament.html", v=view, site="")
 
     @action("supervisor")
     async def tournament_clock(request: Request, name: str, form: dict) -> None:
@@ -237,122 +299,50 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
 
     @action("supervisor")
     async def assign(request: Request, name: str, form: dict) -> None:
-        dash.assign(request.path_params["id"], form.get("to", ""))
+        dash.assign(request.path_params["id"], form.get("to", ""), by=name)
 
     @action("supervisor")
     async def resolve(request: Request, name: str, form: dict) -> None:
-        dash.resolve(request.path_params["id"], name, form.get("note", ""))
+        await dash.resolve(request.path_params["id"], name, form.get("note", ""))
+
+    @action("supervisor")
+    async def seen(request: Request, name: str, form: dict) -> Response:
+        ids = [int(i) for i in form.get("ids", "").split(",") if i.strip().isdigit()]
+        return PlainTextResponse(str(dash.seen(ids, name)))
 
     @action("admin")
-    async def add_user(request: Request, name: str, form: dict) -> Response:
+    async def put_user(request: Request, name: str, form: dict) -> Response:
+        password = form.get("password", "")
         dash.store.put_user(form.get("name", "").strip(), form.get("role", ""),
-                            auth.hash_password(form.get("password", "")))
+                            auth.hash_password(password) if password else None)
+        live.sessions_changed()          # a new password ends that user's sessions; a new role, their streams
+        return RedirectResponse("/users", status_code=303)
+
+    @action("admin")
+    async def remove_user(request: Request, name: str, form: dict) -> Response:
+        gone = request.path_params["name"]
+        if gone == name:
+            raise ValueError("remove: an admin cannot remove themself (ask another admin)")
+        if not dash.store.remove_user(gone):
+            raise LookupError(f"remove: no user named {gone!r}")
+        live.sessions_changed()
         return RedirectResponse("/users", status_code=303)
 
     # --- the live stream ------------------------------------------------------------------------------
 
     async def events(request: Request) -> Response:
-        who = user(request)
-        if who is None:
+        who = visitor(request)
+        if who.name is None or who.role is None or who.token_hash is None:
             return PlainTextResponse("sign in first", status_code=401)
-        site = site_filter(request)
         try:
             last = int(request.headers.get("last-event-id") or request.query_params.get("after") or -1)
         except ValueError:
             last = -1
         if last < 0:
             last = dash.store.last_journal_id()
-        return StreamingResponse(_stream(request, who[1], csrf(request), site, last), media_type="text/event-stream",
+        stream = live.stream(who.token_hash, who.role, who.csrf, site_filter(request), last, request.is_disconnected)
+        return StreamingResponse(stream, media_type="text/event-stream",
                                  headers={"cache-control": "no-store", "x-accel-buffering": "no"})
-
-    async def _stream(request: Request, role: str, token: str, site: str | None, last: int) -> AsyncIterator[str]:
-        yield "retry: 1000\n\n"
-        acts = auth.may(role, "supervisor")
-        readers[acts] += 1
-        try:
-            while True:
-                rows = dash.journal_after(last)
-                out = []
-                for jid, kind, row_site, data in rows:
-                    last = jid
-                    if site and row_site and row_site != site:
-                        continue
-                    body = _cached_body(jid, kind, data, acts)
-                    if body is not None:
-                        # the CSRF token is per session: the cached body has a placeholder where it goes
-                        out.append(f"id: {jid}\nevent: {kind}\ndata: {body.replace(TOKEN_SLOT, token)}\n\n")
-                if out:
-                    yield "".join(out)
-                if not rows:
-                    if await dash.wait(KEEPALIVE_S):
-                        await asyncio.sleep(COALESCE_S)
-                        continue
-                    # a keepalive only when nothing was sent for a while: one write per wake-up, not two
-                    if await request.is_disconnected():
-                        return
-                    yield ": keepalive\n\n"
-        finally:
-            readers[acts] -= 1
-
-    def _cached_body(jid: int, kind: str, data: str, acts: bool) -> str | None:
-        # the filing thread renders most bodies ahead (prepare): get() rather than `in`, as it may evict meanwhile
-        found = bodies.get((jid, acts), _UNRENDERED)
-        if found is _UNRENDERED:
-            found = _render(jid, kind, data, (acts,))[acts]
-        return found
-
-    def prepare(rows: list[tuple[int, str, str | None, str]]) -> None:
-        """On the filing thread: render the SSE bodies of fresh journal rows for the kinds of reader connected
-        (with or without the action buttons); a reader of a kind nobody had renders for itself."""
-        wanted = tuple(acts for acts, n in list(readers.items()) if n > 0)
-        if wanted:
-            for jid, kind, _site, data in rows:
-                _render(jid, kind, data, wanted)
-
-    dash.prepare = prepare
-
-    def _render(jid: int, kind: str, data: str, wanted: tuple[bool, ...]) -> dict[bool, str | None]:
-        """The body of one journal row for each kind of reader in ``wanted``, reading the database once."""
-        found = json.loads(data)
-        common: dict | None = found
-        if kind == "alert":
-            # an alert just filed is known as filed; a later change (ack, escalation) is read from the store
-            a = dash.ingest.filed_alert(found["id"]) or dash.store.alert(found["id"])
-            common = None if a is None else {
-                "id": a.id, "open": a.open, "severity": a.severity, "escalated": a.escalated_at is not None,
-                "html": "", "tile": _tile_html(a.site, a.table_id), "key": f"{a.site}/{a.table_id}", "site": a.site}
-        elif kind == "tournament":
-            try:
-                view = dash.host.view(found["id"], dash.clock())
-            except LookupError:        # a tournament a previous run hosted: nothing to show now
-                view = None
-            common = None if view is None else {"id": view["id"], "html": ""}
-        elif kind == "table":
-            html = _tile_html(found["site"], found["table"])
-            common = {"key": f"{found['site']}/{found['table']}", "tile": html} if html else None
-        out: dict[bool, str | None] = {}
-        for acts in wanted:
-            body = common
-            role = "supervisor" if acts else "viewer"
-            if kind == "alert" and common is not None:
-                body = {**common, "html": env.get_template("_alert.html").render(
-                    a=a, may=lambda need, r=role: auth.may(r, need), now=dash.clock(), csrf=TOKEN_SLOT, users=[])}
-            elif kind == "tournament" and common is not None:
-                body = {**common, "html": env.get_template("_tournament.html").render(
-                    v=view, may=lambda need, r=role: auth.may(r, need), now=dash.clock(), csrf=TOKEN_SLOT)}
-            out[acts] = None if body is None else json.dumps(body)
-            bodies[(jid, acts)] = out[acts]
-        while len(bodies) > BODIES_KEPT:
-            bodies.popitem(last=False)
-        return out
-
-    def _tile_html(site: str, table: str) -> str:
-        """The tile as the ingest holds it (no database read: 500 of them come at once after a start)."""
-        held = dash.ingest.board.row((site, table))
-        if held is None:
-            return ""
-        row, open_alerts = held
-        return env.get_template("_tile.html").render(t=tile(row, open_alerts, dash.clock()))
 
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
@@ -372,18 +362,19 @@ def create_app(dash: Dashboard, *, background: bool = True) -> Starlette:
         Route("/login", login_page, methods=["GET"]), Route("/login", login, methods=["POST"]),
         Route("/logout", logout, methods=["POST"]),
         Route("/", floor_map), Route("/alerts", alert_queue), Route("/alerts.csv", export_csv),
-        Route("/alerts/{id:int}/ack", ack, methods=["POST"]), Route("/alerts/{id:int}/assign", assign, methods=["POST"]),
+        Route("/alerts/seen", seen, methods=["POST"]),
+        Route("/alerts/{id:int}/ack", ack, methods=["POST"]),
+        Route("/alerts/{id:int}/assign", assign, methods=["POST"]),
         Route("/alerts/{id:int}/resolve", resolve, methods=["POST"]),
         Route("/tables/{site}/{table}", table_page), Route("/tables/{site}/{table}/hands/{hand:int}", hand_page),
         Route("/tournaments", tournaments_page), Route("/tournaments/{id}", tournament_page),
         Route("/tournaments/{id}/clock", tournament_clock, methods=["POST"]),
-        Route("/health", health_page), Route("/users", users_page), Route("/users", add_user, methods=["POST"]),
+        Route("/health", health_page), Route("/users", users_page), Route("/users", put_user, methods=["POST"]),
+        Route("/users/{name}/remove", remove_user, methods=["POST"]),
         Route("/events", events), Route("/api/anchors", dash.ingest.anchor_store.api),   # verify --from-floor
         Mount("/static", StaticFiles(directory=static), name="static"),
     ]
-    middleware = [Middleware(SessionMiddleware, secret_key=dash.session_key, session_cookie="dealerbox_floor",
-                             same_site="strict", https_only=False, max_age=12 * 3600)]
-    app = Starlette(routes=routes, middleware=middleware, lifespan=lifespan)
+    app = Starlette(routes=routes, lifespan=lifespan)
     app.state.dashboard = dash
     return app
 

@@ -30,10 +30,11 @@ class TileBoard:
         self._lock = threading.Lock()
         self._rows: dict[TableKey, dict] = {}
         self._open: dict[TableKey, dict[int, OpenAlert]] = {}
+        self._floor_calls: dict[str, int] = {}     # open floor alerts per site: every page's alarm is derived from it
         for row in store.tables():
             self._rows[(row["site"], row["table_id"])] = row
         for a in store.alerts(open_only=True, limit=1_000_000):
-            self._open.setdefault((a.site, a.table_id), {})[a.id] = OpenAlert(a.severity)
+            self.alert_opened((a.site, a.table_id), a.id, a.severity)
 
     def heard(self, key: TableKey, at: float, **values: object) -> None:
         """A table's row as the store now holds it: ``status``/``reason`` or ``state``/``state_at``."""
@@ -47,11 +48,21 @@ class TileBoard:
 
     def alert_opened(self, key: TableKey, alert_id: int, severity: str | None) -> None:
         with self._lock:
-            self._open.setdefault(key, {})[alert_id] = OpenAlert(severity)
+            table = self._open.setdefault(key, {})
+            if alert_id not in table and severity == "floor":
+                self._floor_calls[key[0]] = self._floor_calls.get(key[0], 0) + 1
+            table[alert_id] = OpenAlert(severity)
 
     def alert_closed(self, key: TableKey, alert_id: int) -> None:
         with self._lock:
-            self._open.get(key, {}).pop(alert_id, None)
+            gone = self._open.get(key, {}).pop(alert_id, None)
+            if gone is not None and gone.severity == "floor":
+                self._floor_calls[key[0]] -= 1
+
+    def floor_calls(self) -> dict[str, int]:
+        """Open floor alerts per site (sites with none left out): what sounds the alarm on every page."""
+        with self._lock:
+            return {site: n for site, n in self._floor_calls.items() if n > 0}
 
     def row(self, key: TableKey) -> tuple[dict, list[OpenAlert]] | None:
         """A copy of the table's row and its open alerts, or None for a table never heard of."""

@@ -163,14 +163,19 @@ class FloorIngest:
 
     def _acked_at_table(self, conn: sa.Connection, site: str, table: str, boot: str, finding: str, now: float,
                         by: str | None = None) -> list[int]:
-        """The dealer (or another floor view: ``by``, the sender the table names) acknowledged at the table:
-        close our alert too."""
-        for a in self.store.alerts(site=site, table=table, open_only=True):
-            if a.finding == finding and a.boot == boot:
-                self.store.update_alert(conn, a.id, acked_at=now, acked_by=a.acked_by or (by or "table")[:64])
+        """The table says a finding was acknowledged there (by the dealer, or by whoever it names in ``by``):
+        noted on our alert. It closes a dealer alert; a floor alert stays open until the floor's own records
+        close it, as a table can name anybody (``by: "dashboard:sam"`` is only what the table says)."""
+        a = self.store.alert_of(conn, site, table, boot, finding)     # in this burst's transaction: it may be new
+        if a is not None and a.table_acked_at is None:
+            said = (by or "table")[:64]
+            values: dict[str, object] = {"table_acked_by": said, "table_acked_at": now}
+            if a.open and a.severity != "floor":
+                values.update(acked_at=now, acked_by=said)
                 self.board.alert_closed((site, table), a.id)
-                self.alerted.add((site, table))
-                return [self.store.log(conn, "alert", site, {"id": a.id}, now)]
+            self.store.update_alert(conn, a.id, **values)
+            self.alerted.add((site, table))
+            return [self.store.log(conn, "alert", site, {"id": a.id}, now)]
         return []
 
     def _keep_filed(self, alert: Alert) -> None:
@@ -204,13 +209,13 @@ class FloorIngest:
             return self._refuse(conn, None, None, topic, "not a floor topic", now)
         site, table = parts[1], parts[2]
         try:
-            payload = json.loads(raw.decode("utf-8")) if len(raw) <= MAX_PAYLOAD else None
+            payload: dict | None = json.loads(raw.decode("utf-8")) if len(raw) <= MAX_PAYLOAD else None
         except (UnicodeDecodeError, ValueError) as e:
             return self._refuse(conn, site, table, topic, f"malformed JSON ({e})", now)
         errors = anchor_errors(payload) if payload is not None else ["(top level): larger than the floor accepts"]
-        if not errors and (payload["site"], payload["table"]) != (site, table):
+        if payload is not None and not errors and (payload["site"], payload["table"]) != (site, table):
             errors = [f"site/table: {payload['site']}/{payload['table']} on {site}/{table}'s topic"]
-        if errors:
+        if errors or payload is None:
             return self._refuse(conn, site, table, topic, f"anchor: {errors[0]}", now)
         verdict = self.anchor_store.receive(conn, site, table, payload, now)
         ids = self._file_alert(conn, verdict.alert, now) if verdict.alert else []
@@ -234,8 +239,10 @@ class FloorIngest:
     def _refuse(self, conn: sa.Connection, site: str | None, table: str | None, topic: str, reason: str,
                 now: float) -> Received:
         self.store.bump(conn, "invalid")
-        if site and table and c.NAME.match(site) and c.NAME.match(table):
+        named = site and table and c.NAME.match(site) and c.NAME.match(table)
+        if site and table and named:
             self.store.touch_table(conn, site, table, now, invalid=True)
+        self.store.refused(conn, site if named else None, table if named else None, topic, reason, now)
         ids = [self.store.log(conn, "invalid", site, {"topic": topic[:200], "reason": reason[:300]}, now)]
         return Received(ids, False, reason)
 

@@ -12,20 +12,20 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, field
+from typing import Any
 from collections.abc import Callable
-
-from ..tournament.floor import TournamentFloor
-
-JournalRow = tuple[int, str, str | None, str]     # (id, kind, site, data as JSON)
 
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from ..sinks.floor import contract as c
+from ..tournament.floor import TournamentFloor
 from .floor import ESCALATION, FloorIngest
 from .store import Alert, Store
 from .subscriber import BrokerSettings, Subscriber
 from .tournaments import CLOCK_EVERY_S, TournamentHost
+
+JournalRow = tuple[int, str, str | None, str]     # (id, kind, site, data as JSON)
 
 log = logging.getLogger("dealerbox.dashboard")
 ESCALATE_AFTER_S = 60.0
@@ -242,7 +242,7 @@ class Dashboard:
         await self._sent(sent)
         self._journal_tournament(tournament_id)
 
-    async def _sent(self, sent: list[object]) -> None:
+    async def _sent(self, sent: list[Any]) -> None:
         if any(info is None for info in sent) or self.subscriber is None:
             raise ConnectionError("the floor broker is not connected: the clock changed here, the tables get it "
                                   "on the next tick after it comes back")
@@ -286,24 +286,47 @@ class Dashboard:
 
     async def acknowledge(self, alert_id: int, user: str) -> Alert:
         a = self._open_alert(alert_id)
+        await self._tell_table(a, user)
+        return self._change(alert_id, acked_by=user, acked_at=self.clock())
+
+    async def _tell_table(self, a: Alert, user: str) -> None:
+        """The contract's ``ack`` on the table's ``cmd`` topic, awaited until the broker holds it: the terminal
+        acknowledges the finding and keeps who sent it."""
         env = c.Envelope(a.site, c.check_name("dashboard name", self.name), self.boot, self.seqs)
         payload = c.command_payload(env, "ack", self.clock(), f"{self.name}:{user}"[:64], a.finding, table=a.table_id)
         await self._publish(c.topic(a.site, a.table_id, "cmd"), payload, _props("dealerbox.floor.cmd/1"))
-        return self._change(alert_id, acked_by=user, acked_at=self.clock())
 
-    def assign(self, alert_id: int, to: str) -> Alert:
+    def assign(self, alert_id: int, to: str, by: str = "") -> Alert:
         if self.store.user(to) is None:
             raise ValueError(f"assign: no user named {to!r}")
-        return self._change(alert_id, assigned_to=to)
+        return self._change(alert_id, assigned_to=to, assigned_by=by or None, assigned_at=self.clock())
 
-    def resolve(self, alert_id: int, user: str, note: str) -> Alert:
+    async def resolve(self, alert_id: int, user: str, note: str) -> Alert:
+        """Resolve with a note; an alert nobody on the floor acknowledged is acknowledged too, and the table is
+        told (as by Acknowledge) unless it said it had acknowledged the finding itself."""
         if not note.strip():
             raise ValueError("resolve: write a note saying how it was settled")
         a = self.store.alert(alert_id)
         if a is None:
             raise LookupError(f"no alert {alert_id}")
-        extra = {} if a.acked_at else {"acked_by": user, "acked_at": self.clock()}
+        if a.resolved_at is not None:
+            raise ValueError(f"alert {alert_id} is already resolved by {a.resolved_by}")
+        extra: dict[str, object] = {}
+        if a.acked_at is None:
+            if a.table_acked_at is None:
+                await self._tell_table(a, user)
+            extra = {"acked_by": user, "acked_at": self.clock()}
         return self._change(alert_id, resolved_by=user, resolved_at=self.clock(), note=note[:2000], **extra)
+
+    def seen(self, alert_ids: list[int], user: str) -> int:
+        """Note who first saw each of ``alert_ids`` on a page (once: the first look is what counts); how many."""
+        with self.store.engine.begin() as conn:
+            fresh = self.store.mark_seen(conn, alert_ids[:200], user[:64], self.clock())
+            for alert_id, site in fresh:
+                self.store.log(conn, "alert", site, {"id": alert_id}, self.clock())
+        if fresh:
+            self.wake()
+        return len(fresh)
 
     def _open_alert(self, alert_id: int) -> Alert:
         a = self.store.alert(alert_id)

@@ -26,14 +26,21 @@ tables = sa.Table("floor_tables", meta, sa.Column("site", sa.String(32), primary
                   sa.Column("last_seen", sa.Float), sa.Column("received", sa.Integer, nullable=False, default=0),
                   sa.Column("invalid", sa.Integer, nullable=False, default=0))
 alerts = sa.Table("alerts", meta, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-                  sa.Column("site", sa.String(32), nullable=False), sa.Column("table_id", sa.String(32), nullable=False),
+                  sa.Column("site", sa.String(32), nullable=False),
+                  sa.Column("table_id", sa.String(32), nullable=False),
                   sa.Column("boot", sa.String(64), nullable=False), sa.Column("finding", sa.String(32), nullable=False),
-                  sa.Column("rule", sa.String(64)), sa.Column("citation", sa.Text), sa.Column("severity", sa.String(16)),
+                  sa.Column("rule", sa.String(64)), sa.Column("citation", sa.Text),
+                  sa.Column("severity", sa.String(16)),
                   sa.Column("ruling", sa.Text), sa.Column("seats", sa.Text), sa.Column("hand", sa.Integer),
                   sa.Column("raised_at", sa.Float, nullable=False), sa.Column("acked_by", sa.String(64)),
                   sa.Column("acked_at", sa.Float), sa.Column("assigned_to", sa.String(64)),
                   sa.Column("resolved_by", sa.String(64)), sa.Column("resolved_at", sa.Float),
                   sa.Column("note", sa.Text), sa.Column("escalated_at", sa.Float),
+                  # the rest of the life cycle (migration 3): who first saw it, who assigned it, and what the table
+                  # said (its FindingAcknowledged annotates a floor alert; only the floor's own records close one)
+                  sa.Column("seen_by", sa.String(64)), sa.Column("seen_at", sa.Float),
+                  sa.Column("assigned_by", sa.String(64)), sa.Column("assigned_at", sa.Float),
+                  sa.Column("table_acked_by", sa.String(64)), sa.Column("table_acked_at", sa.Float),
                   sa.UniqueConstraint("site", "table_id", "boot", "finding", name="alerts_once"))
 hand_events = sa.Table("hand_events", meta, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
                        sa.Column("site", sa.String(32), nullable=False),
@@ -51,15 +58,30 @@ counters = sa.Table("counters", meta, sa.Column("name", sa.String(64), primary_k
 # Every signed head a table published on .../anchor (issue 14): the floor's copy of each log's chain, exported
 # as the file ``dealerbox verify --anchors`` reads. The broker keeps only the latest, retained; this keeps all.
 anchors = sa.Table("anchors", meta, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-                   sa.Column("site", sa.String(32), nullable=False), sa.Column("table_id", sa.String(32), nullable=False),
+                   sa.Column("site", sa.String(32), nullable=False),
+                   sa.Column("table_id", sa.String(32), nullable=False),
                    sa.Column("origin", sa.String(64), nullable=False), sa.Column("part", sa.Integer, nullable=False),
                    sa.Column("n", sa.Integer, nullable=False), sa.Column("head", sa.String(64), nullable=False),
                    sa.Column("payload", sa.Text, nullable=False), sa.Column("received_at", sa.Float, nullable=False),
                    sa.UniqueConstraint("site", "table_id", "origin", "part", "n", "head", name="anchors_once"))
+# Signed-in browsers (migration 3): the cookie holds a random token, the store its hash, so signing out, a
+# password change or a removal ends a session at once; the role is read from ``users`` on every request.
+sessions = sa.Table("sessions", meta, sa.Column("token_hash", sa.String(64), primary_key=True),
+                    sa.Column("user", sa.String(64), nullable=False), sa.Column("csrf", sa.String(64), nullable=False),
+                    sa.Column("created_at", sa.Float, nullable=False),
+                    sa.Column("expires_at", sa.Float, nullable=False))
+sa.Index("sessions_by_user", sessions.c.user)
+# Refused messages, newest read first by the health page (the journal is too big to search for them).
+refusals = sa.Table("refusals", meta, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
+                    sa.Column("at", sa.Float, nullable=False), sa.Column("site", sa.String(32)),
+                    sa.Column("table_id", sa.String(32)), sa.Column("topic", sa.String(200), nullable=False),
+                    sa.Column("reason", sa.String(300), nullable=False))
+LIFE_CYCLE_COLUMNS = ("seen_by", "seen_at", "assigned_by", "assigned_at", "table_acked_by", "table_acked_at")
 
 # Each step is idempotent DDL; the version number is what the database remembers having run.
 MIGRATIONS = {1: "the first schema: users, tables, alerts, hand events, journal, counters",
-              2: "anchors: every signed log head the tables published"}
+              2: "anchors: every signed log head the tables published",
+              3: "the alert life cycle (seen, assigned by and when, the table's own ack), sessions, refusals"}
 ROLES = ("viewer", "supervisor", "admin")
 ALERT_COLUMNS = [c.name for c in alerts.columns]
 
@@ -90,6 +112,17 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cur.close()
 
 
+def _life_cycle(conn: sa.Connection) -> None:
+    """Migration 3: the new alert columns on a database made before them, and the sessions and refusals."""
+    have = {col["name"] for col in sa.inspect(conn).get_columns("alerts")}
+    kinds = {c.name: c.type.compile(conn.dialect) for c in alerts.columns}
+    for name in LIFE_CYCLE_COLUMNS:
+        if name not in have:
+            conn.exec_driver_sql(f"ALTER TABLE alerts ADD COLUMN {name} {kinds[name]}")
+    sessions.create(conn, checkfirst=True)
+    refusals.create(conn, checkfirst=True)
+
+
 @dataclass
 class Alert:
     id: int
@@ -111,6 +144,12 @@ class Alert:
     resolved_at: float | None
     note: str | None
     escalated_at: float | None
+    seen_by: str | None = None
+    seen_at: float | None = None
+    assigned_by: str | None = None
+    assigned_at: float | None = None
+    table_acked_by: str | None = None
+    table_acked_at: float | None = None
 
     @property
     def open(self) -> bool:
@@ -141,6 +180,8 @@ class Store:
                     meta.create_all(conn, checkfirst=True)
                 elif version == 2:
                     anchors.create(conn, checkfirst=True)
+                elif version == 3:
+                    _life_cycle(conn)
                 conn.execute(migrations.insert().values(version=version, applied_at=0.0))
 
     def versions(self) -> list[int]:
@@ -152,12 +193,45 @@ class Store:
 
     # --- users --------------------------------------------------------------------------------------------
 
-    def put_user(self, name: str, role: str, password_hash: str) -> None:
+    def put_user(self, name: str, role: str, password_hash: str | None) -> None:
+        """Add a user or change one's role and (unless None) password; a new password ends their sessions."""
         if role not in ROLES:
             raise ValueError(f"role: {role!r} is not one of {', '.join(ROLES)}")
         with self.engine.begin() as conn:
+            if password_hash is None:
+                if not conn.execute(users.update().where(users.c.name == name).values(role=role)).rowcount:
+                    raise ValueError(f"password: {name} is a new user: give a password")
+                return
             conn.execute(users.delete().where(users.c.name == name))
             conn.execute(users.insert().values(name=name, role=role, password_hash=password_hash))
+            conn.execute(sessions.delete().where(sessions.c.user == name))
+
+    def remove_user(self, name: str) -> bool:
+        """Remove a user and end every session of theirs; False when there was none of that name."""
+        with self.engine.begin() as conn:
+            conn.execute(sessions.delete().where(sessions.c.user == name))
+            return bool(conn.execute(users.delete().where(users.c.name == name)).rowcount)
+
+    # --- sessions (the cookie carries a random token; only its hash is kept) ------------------------------
+
+    def open_session(self, token_hash: str, user: str, csrf: str, now: float, ttl: float) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(sessions.delete().where(sessions.c.expires_at < now))    # the expired go as new ones come
+            conn.execute(sessions.insert().values(token_hash=token_hash, user=user, csrf=csrf, created_at=now,
+                                                  expires_at=now + ttl))
+
+    def session(self, token_hash: str, now: float) -> tuple[str, str, str] | None:
+        """(user, role as the store has it now, CSRF token) of a live session, or None."""
+        q = (sa.select(sessions.c.user, users.c.role, sessions.c.csrf)
+             .join(users, users.c.name == sessions.c.user)
+             .where(sessions.c.token_hash == token_hash, sessions.c.expires_at > now))
+        with self.engine.connect() as conn:
+            row = conn.execute(q).first()
+        return (row[0], row[1], row[2]) if row else None
+
+    def end_session(self, token_hash: str) -> None:
+        with self.engine.begin() as conn:
+            conn.execute(sessions.delete().where(sessions.c.token_hash == token_hash))
 
     def user(self, name: str) -> tuple[str, str] | None:
         """(role, password hash) or None."""
@@ -214,6 +288,18 @@ class Store:
     def counters(self) -> dict[str, int]:
         with self.engine.connect() as conn:
             return {r[0]: r[1] for r in conn.execute(sa.select(counters.c.name, counters.c.value))}
+
+    def refused(self, conn: sa.Connection, site: str | None, table: str | None, topic: str, reason: str,
+                at: float) -> None:
+        conn.execute(refusals.insert().values(at=at, site=site, table_id=table, topic=topic[:200], reason=reason[:300]))
+
+    def refusals(self, limit: int = 50, before: int | None = None) -> list[dict]:
+        """The newest refused messages, a page at a time (``before``: the last id of the previous page)."""
+        q = sa.select(refusals).order_by(refusals.c.id.desc()).limit(limit)
+        if before is not None:
+            q = q.where(refusals.c.id < before)
+        with self.engine.connect() as conn:
+            return [dict(r._mapping) for r in conn.execute(q)]
 
     # --- tables -------------------------------------------------------------------------------------------
 
@@ -289,7 +375,14 @@ class Store:
                                             "k_finding": row["finding"]}).first()
         if found:
             return None
-        return conn.execute(alerts.insert(), row).inserted_primary_key[0]
+        key = conn.execute(alerts.insert(), row).inserted_primary_key
+        assert key is not None       # an insert always has one
+        return int(key[0])
+
+    def alert_of(self, conn: sa.Connection, site: str, table: str, boot: str, finding: str) -> Alert | None:
+        row = conn.execute(sa.select(alerts).where(alerts.c.site == site, alerts.c.table_id == table,
+                                                   alerts.c.boot == boot, alerts.c.finding == finding)).first()
+        return Alert(**row._mapping) if row else None
 
     def alert(self, alert_id: int) -> Alert | None:
         with self.engine.connect() as conn:
@@ -298,7 +391,7 @@ class Store:
 
     def alerts(self, *, site: str | None = None, table: str | None = None, rule: str | None = None,
                severity: str | None = None, supervisor: str | None = None, since: float | None = None,
-               until: float | None = None, open_only: bool = False, limit: int = 500) -> list[Alert]:
+               until: float | None = None, open_only: bool = False, limit: int = 500, offset: int = 0) -> list[Alert]:
         q = sa.select(alerts)
         for column, value in ((alerts.c.site, site), (alerts.c.table_id, table), (alerts.c.rule, rule),
                               (alerts.c.severity, severity)):
@@ -314,9 +407,18 @@ class Store:
         if open_only:
             q = q.where(alerts.c.acked_at.is_(None) & alerts.c.resolved_at.is_(None))
         # escalated first, then newest first
-        q = q.order_by(alerts.c.escalated_at.is_(None), alerts.c.id.desc()).limit(limit)
+        q = q.order_by(alerts.c.escalated_at.is_(None), alerts.c.id.desc()).limit(limit).offset(offset)
         with self.engine.connect() as conn:
             return [Alert(**r._mapping) for r in conn.execute(q)]
+
+    def mark_seen(self, conn: sa.Connection, alert_ids: list[int], user: str, at: float) -> list[tuple[int, str]]:
+        """Note ``user`` as the first to see each alert not seen before; (id, site) of those."""
+        q = sa.select(alerts.c.id, alerts.c.site).where(alerts.c.id.in_(alert_ids), alerts.c.seen_at.is_(None))
+        fresh = [(r[0], r[1]) for r in conn.execute(q)]
+        if fresh:
+            conn.execute(alerts.update().where(alerts.c.id.in_([i for i, _ in fresh]), alerts.c.seen_at.is_(None))
+                         .values(seen_by=user, seen_at=at))
+        return fresh
 
     def update_alert(self, conn: sa.Connection, alert_id: int, **values: object) -> None:
         conn.execute(alerts.update().where(alerts.c.id == alert_id).values(**values))
@@ -341,7 +443,7 @@ class Store:
              .group_by(hand_events.c.hand).order_by(hand_events.c.hand.desc()).limit(limit))
         with self.engine.connect() as conn:
             rows = conn.execute(q).all()
-        found = {}
+        found: dict[int | None, list[Alert]] = {}
         for a in self.alerts(site=site, table=table, limit=2000):
             found.setdefault(a.hand, []).append(a)
         return [{"hand": r[0], "events": r[1], "at": r[2], "findings": found.get(r[0], [])} for r in rows]
@@ -355,8 +457,9 @@ class Store:
     # --- journal (what browsers are pushed) -------------------------------------------------------------
 
     def log(self, conn: sa.Connection, kind: str, site: str | None, data: dict, at: float) -> int:
-        return conn.execute(_LOG, {"at": at, "kind": kind, "site": site, "data": json.dumps(data)}
-                            ).inserted_primary_key[0]
+        key = conn.execute(_LOG, {"at": at, "kind": kind, "site": site, "data": json.dumps(data)}).inserted_primary_key
+        assert key is not None       # an insert always has one
+        return int(key[0])
 
     def log_many(self, conn: sa.Connection, kind: str, rows: list[tuple[str | None, dict]], at: float) -> list[int]:
         """Journal many rows of one kind in one statement (a burst's tile pushes); their ids, in order."""

@@ -40,3 +40,9 @@ def alert_bytes(site: str, table: str, finding: str, ruling: str, severity: str 
         "id": finding, "rule": "misdeal.1c", "citation": "Misdeals 1(c)", "severity": severity,
         "outcome": "continues", "ruling": ruling, "seats": [1], "cards": [], "hand": hand}}, seq=seq)
     return json.dumps(payload).encode()
+
+
+def event_bytes(site: str, table: str, data: dict, seq: int, boot: str = "rawboot") -> bytes:
+    """A table event as the floor link publishes it (``data``: the event, e.g. a FindingAcknowledged)."""
+    env = c.Envelope(site, table, boot)
+    return json.dumps(env.wrap("event", 1.0, time.time(), {"data": data}, seq=seq)).encode()

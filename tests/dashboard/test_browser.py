@@ -44,8 +44,9 @@ def test_acknowledge_in_the_browser_reaches_the_table_with_who(tmp_path, floor_b
         page = signed_in("sam")
         page.goto(dashboard.url + "/alerts?table=B02")
         play_hand(link, 3)
-        row = page.wait_for_selector("#queue tr.alert.floor.open", timeout=5000)
-        row.query_selector("button.ack").click()
+        page.wait_for_selector("#queue tr.alert.floor.open", timeout=5000)
+        # a locator, not a handle: the row is re-rendered live (seen by sam) and may be replaced meanwhile
+        page.locator("#queue tr.alert.floor.open button.ack").click()
         cmd = link.commands.get(timeout=5)
         assert (cmd.cmd, cmd.finding, cmd.sender) == ("ack", "h3-1", "dashboard:sam")
         page.wait_for_selector("#queue tr.alert.closed", timeout=5000)

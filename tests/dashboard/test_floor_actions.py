@@ -18,7 +18,7 @@ import paho.mqtt.client as mqtt
 import pytest
 
 from dealerbox.dashboard.floor import FloorIngest
-from dealerbox.dashboard.store import Store
+from dealerbox.dashboard.store import LIFE_CYCLE_COLUMNS, Store
 from tests.waiting import wait_until
 
 from .conftest import csrf_of, login
@@ -115,11 +115,23 @@ def test_store_migrates_once_and_remembers_it(tmp_path):
     url = f"sqlite:///{tmp_path / 'm.db'}"
     Store(url).close()
     again = Store(url)
-    assert again.versions() == [1, 2]
+    assert again.versions() == [1, 2, 3]
     with again.engine.connect() as conn:
         assert conn.exec_driver_sql("PRAGMA journal_mode").scalar() == "wal"
     with pytest.raises(ValueError, match="role"):
         again.put_user("x", "root", "hash")
+    # a database from before migration 3 (no life-cycle columns, sessions or refusals) gains them on the next start
+    with again.engine.begin() as conn:
+        for column in LIFE_CYCLE_COLUMNS:
+            conn.exec_driver_sql(f"ALTER TABLE alerts DROP COLUMN {column}")
+        conn.exec_driver_sql("DROP TABLE sessions")
+        conn.exec_driver_sql("DROP TABLE refusals")
+        conn.exec_driver_sql("DELETE FROM schema_migrations WHERE version = 3")
+    again.close()
+    third = Store(url)
+    assert third.versions() == [1, 2, 3] and third.refusals() == []
+    with third.engine.connect() as conn:
+        assert {r[1] for r in conn.exec_driver_sql("PRAGMA table_info(alerts)")} >= set(LIFE_CYCLE_COLUMNS)
 
 
 def test_add_user_command(tmp_path):

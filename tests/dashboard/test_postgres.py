@@ -14,7 +14,7 @@ from dealerbox.dashboard.service import Dashboard
 from dealerbox.dashboard.store import Store
 
 from .postgres import Postgres
-from .tables import alert_bytes
+from .tables import alert_bytes, event_bytes
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -29,7 +29,7 @@ def postgres():
 def test_dashboard_runs_on_postgresql(postgres):
     store = Store(postgres.url)
     assert store.engine.dialect.name == "postgresql"
-    assert Store(postgres.url).versions() == [1, 2]                # a second start does not migrate again
+    assert Store(postgres.url).versions() == [1, 2, 3]                # a second start does not migrate again
     store.put_user("pat", "supervisor", auth.hash_password("pg-password-1"))
     dash = Dashboard(store)
     dash.receive("dealerbox/north/P01/alert", alert_bytes("north", "P01", "h2-1", "<b>loud</b>"))
@@ -39,6 +39,10 @@ def test_dashboard_runs_on_postgresql(postgres):
         "data": {"event": "HandStarted", "t": 1.0, "hand": 2}}).encode())
     dash.receive("dealerbox/north/P01/state", b"{broken")
     assert len(store.alerts()) == 1 and store.counters() == {"received": 2, "invalid": 1}
+    # the dealer acknowledged it at the table: noted, not closed (a floor alert), and resolving need not tell it
+    dash.receive("dealerbox/north/P01/event", event_bytes("north", "P01", {
+        "event": "FindingAcknowledged", "t": 2.0, "hand": 2, "id": "h2-1"}, seq=1))
+    assert store.alerts()[0].open and store.alerts()[0].table_acked_by == "table"
     with TestClient(create_app(dash, background=False)) as client:
         token = re.search(r'name="csrf" value="([^"]+)"', client.get("/login").text).group(1)
         client.post("/login", data={"name": "pat", "password": "pg-password-1", "csrf": token})

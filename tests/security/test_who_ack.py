@@ -99,7 +99,9 @@ def test_the_dashboard_files_who_acknowledged_at_the_table(tmp_path):
             payload = c.event_payload(env, event, 2.0)
             c.validate("event", payload)
             ingest.receive("dealerbox/demo/T09/event", json.dumps(payload).encode(), 2.0)
-        acked = {a.finding: a.acked_by for a in store.alerts(table="T09")}
+        said = {a.finding: (a.table_acked_by, a.open) for a in store.alerts(table="T09")}
     finally:
         store.close()
-    assert acked == {"h1-1": "floor", "h1-2": "table"}     # the console's ack says so; the dealer's own tap: "table"
+    # the console's ack says so; the dealer's own tap: "table". Both are floor alerts: noted, left open for the
+    # floor's own records to close (issue 30)
+    assert said == {"h1-1": ("floor", True), "h1-2": ("table", True)}

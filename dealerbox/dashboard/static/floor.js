@@ -1,10 +1,16 @@
-// The dashboard's only script: live updates over server-sent events, actions by fetch with the CSRF header,
-// the floor-call sound (browsers allow it after the first click) and the hand stepper. No library, no build.
+// The dashboard's page script: live updates from the browser's one shared stream (static/live.js), applied
+// through this page's own filter; the floor-call alarm from the server's count of open floor alerts (never from
+// the last message); actions by fetch with the CSRF header; "seen" for the rows a supervisor has on screen; the
+// hand stepper. No library, no build.
 (function () {
   "use strict";
   var body = document.body;
   var csrf = document.querySelector('meta[name="csrf"]').content;
   var site = body.dataset.site;
+  var after = Number(body.dataset.after || "0");          // the page holds every change up to this journal id
+  var filter = JSON.parse(body.dataset.filter || "{}");
+  var floor = JSON.parse(body.dataset.floor || "{}");    // open floor alerts per site, as the server counts them
+  var acts = body.dataset.acts === "1";
   var soundOK = false;
   document.addEventListener("click", function () { soundOK = true; }, {once: true});
 
@@ -13,14 +19,16 @@
     t.innerHTML = html.trim();
     return t.content.firstElementChild;
   }
-  function openFloorCalls() {
-    return document.querySelectorAll("tr.alert.open.floor").length > 0 || body.dataset.alarm === "on";
+  function floorCalls() {
+    var n = 0;
+    Object.keys(floor).forEach(function (s) { if (!site || s === site) { n += floor[s]; } });
+    return n;
   }
   function alarm() {
-    var on = openFloorCalls();
-    var el = document.getElementById("alarm");
-    if (el) { el.hidden = !on; }
-    if (on && soundOK) { var a = document.getElementById("chime"); if (a) { a.play().catch(function () {}); } }
+    var n = floorCalls(), el = document.getElementById("alarm");
+    body.dataset.calls = String(n);
+    if (el) { el.hidden = n === 0; }
+    if (n > 0 && soundOK) { var a = document.getElementById("chime"); if (a) { a.play().catch(function () {}); } }
   }
   setInterval(alarm, 4000);
 
@@ -33,38 +41,105 @@
       .then(function (r) { return r.text().then(function (t) { if (!r.ok) { alert(t); } }); });
   });
 
-  if (!document.getElementById("login") && window.EventSource) {
-    var url = "/events?after=" + encodeURIComponent(body.dataset.after || "0") + (site ? "&site=" + encodeURIComponent(site) : "");
-    var source = new EventSource(url);
-    window.dealerboxEvents = [];
-    source.addEventListener("alert", function (ev) {
-      var d = JSON.parse(ev.data);
-      window.dealerboxEvents.push({kind: "alert", id: d.id, at: Date.now()});
+  // "seen": the open rows a supervisor has had on screen, told once each (the first look is what counts)
+  var told = {};
+  var seenTimer = null;
+  function noteSeen() {
+    if (!acts || document.visibilityState !== "visible" || seenTimer) { return; }
+    seenTimer = setTimeout(function () {
+      seenTimer = null;
+      var ids = [];
+      document.querySelectorAll("#queue tr.alert.unseen").forEach(function (tr) {
+        if (!told[tr.dataset.id]) { told[tr.dataset.id] = true; ids.push(tr.dataset.id); }
+      });
+      if (ids.length) {
+        fetch("/alerts/seen", {method: "POST", body: new URLSearchParams({ids: ids.join(",")}),
+                               headers: {"X-CSRF-Token": csrf}, credentials: "same-origin"});
+      }
+    }, 300);
+  }
+  document.addEventListener("visibilitychange", noteSeen);
+
+  function shows(d) {
+    // the server's filter (store.alerts), applied to a live row
+    if (filter.site && d.site !== filter.site) { return false; }
+    if (filter.table && d.table !== filter.table) { return false; }
+    if (filter.rule && d.rule !== filter.rule) { return false; }
+    if (filter.severity && d.severity !== filter.severity) { return false; }
+    if (filter.supervisor && d.people.indexOf(filter.supervisor) < 0) { return false; }
+    if (filter.since != null && d.raised_at < filter.since) { return false; }
+    if (filter.until != null && d.raised_at > filter.until) { return false; }
+    return true;
+  }
+
+  var handlers = {
+    alert: function (d) {
+      floor = d.floor;
       var queue = document.getElementById("queue");
       if (queue) {
-        var row = fragment(d.html), old = document.getElementById("alert-" + d.id);
-        if (old) { old.replaceWith(row); } else { queue.prepend(row); }
-        if (d.escalated) { queue.prepend(row); }
+        var old = document.getElementById("alert-" + d.id);
+        if (!shows(d)) {
+          if (old) { old.remove(); }
+        } else if (old) {
+          var row = fragment(d.html);
+          old.replaceWith(row);
+          if (d.escalated) { queue.prepend(row); }
+        } else if (!filter.older) {           // an older page of the history takes no new rows
+          queue.prepend(fragment(d.html));
+        }
+        noteSeen();
       }
-      replaceTile(d.key, d.tile);
-      if (d.open && d.severity === "floor") { body.dataset.alarm = "on"; } else { body.dataset.alarm = ""; }
+      if (!site || d.site === site) { replaceTile(d.key, d.tile); }
       alarm();
-    });
-    source.addEventListener("table", function (ev) { var d = JSON.parse(ev.data); replaceTile(d.key, d.tile); });
-    source.addEventListener("tournament", function (ev) {
-      var d = JSON.parse(ev.data), old = document.getElementById("tournament-" + d.id);
+    },
+    table: function (d) { if (!site || d.site === site) { replaceTile(d.key, d.tile); } },
+    tournament: function (d) {
+      var old = document.getElementById("tournament-" + d.id);
       if (old && d.html) { old.replaceWith(fragment(d.html)); }
-    });
-    source.addEventListener("broker", function (ev) {
-      var d = JSON.parse(ev.data), el = document.getElementById("broker");
+    },
+    broker: function (d) {
+      var el = document.getElementById("broker");
       if (el) { el.textContent = "broker: " + d.note; el.className = d.connected ? "ok" : "down"; }
-    });
-    source.addEventListener("invalid", function (ev) {
-      var d = JSON.parse(ev.data), n = document.getElementById("invalid"), feed = document.getElementById("refused-feed");
-      if (n) { n.textContent = String(Number(n.textContent) + 1); }
+    },
+    invalid: function (d) {
+      var n = document.getElementById("invalid"), feed = document.getElementById("refused-feed");
+      if (n) { n.textContent = String(Math.max(Number(n.textContent), d.total)); }   // the server's count
       if (feed) { var li = document.createElement("li"); li.textContent = d.topic + ": " + d.reason; feed.prepend(li); }
-    });
+    }
+  };
+
+  function deliver(msg) {
+    if (msg.kind === "ready") { window.dealerboxEvents = window.dealerboxEvents || []; return; }
+    if (msg.kind === "gap") { location.reload(); return; }        // this page is older than the stream holds
+    if (msg.kind === "closed") { location.href = "/login?next=" + encodeURIComponent(location.pathname); return; }
+    if (!handlers[msg.kind] || msg.id <= after) { return; }       // already in the page as rendered
+    after = msg.id;
+    var d = JSON.parse(msg.data);
+    if (window.dealerboxEvents) { window.dealerboxEvents.push({kind: msg.kind, id: d.id, at: Date.now()}); }
+    handlers[msg.kind](d);
   }
+
+  function connect() {
+    if (window.SharedWorker) {
+      var worker = new SharedWorker("/static/live.js", {name: "dealerbox-live"});
+      worker.port.onmessage = function (m) { deliver(m.data); };
+      worker.port.start();
+      worker.port.postMessage({hello: after});
+      window.addEventListener("pagehide", function () { worker.port.postMessage({bye: true}); });
+      return;
+    }
+    // no SharedWorker (some mobile browsers): a stream of this page's own
+    var source = new EventSource("/events?after=" + encodeURIComponent(String(after)));
+    Object.keys(handlers).forEach(function (kind) {
+      source.addEventListener(kind, function (ev) { deliver({kind: kind, id: Number(ev.lastEventId), data: ev.data}); });
+    });
+    source.addEventListener("open", function () { deliver({kind: "ready"}); });
+    source.onerror = function () { if (source.readyState === EventSource.CLOSED) { deliver({kind: "closed"}); } };
+  }
+  if (!document.getElementById("login") && body.dataset.acts !== undefined && document.getElementById("broker")) {
+    connect();
+  }
+
   function replaceTile(key, html) {
     if (!html) { return; }
     var map = document.getElementById("map");
@@ -93,5 +168,6 @@
     document.getElementById("prev").onclick = function () { at = Math.max(at - 1, 0); show(); };
     show();
   }
+  noteSeen();
   alarm();
 })();

@@ -19,7 +19,9 @@ True
 from __future__ import annotations
 
 import random
+import sys
 from collections.abc import Iterator, Sequence
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ...config import Config
@@ -88,6 +90,7 @@ class Simulator:
         else:
             self.planned = []
             self.rate = config.simulator.irregularities if irregularities is None else float(irregularities)
+        self.bad_cues = 0                  # unknown kinds written to simulator.cue_file
         self.tournament = tournament
         self.levels: TournamentClock | None = None
         if tournament is not None:
@@ -199,11 +202,31 @@ class Simulator:
         c.wait(self.rng.uniform(lo, hi))
 
     def _pick_irregularity(self) -> str | None:
+        self._take_cue()
         if self.planned:
             return self.planned.pop(0)
         if self.rate and self.rng.random() < self.rate:
             return self.rng.choice(sorted(IRREGULARITIES))
         return None
+
+    def _take_cue(self) -> None:
+        """A drill on cue (``simulator.cue_file``): kinds written to the file are played from the next hand on, one
+        a hand, and the file is removed. A kind the simulator does not play is named on stderr and counted."""
+        path = self.config.simulator.cue_file
+        if not path:
+            return
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+            Path(path).unlink()
+        except (OSError, UnicodeDecodeError):     # no cue waiting (or one being written: read on the next hand)
+            return
+        for kind in text.replace(",", " ").split():
+            if kind in IRREGULARITIES:
+                self.planned.append(kind)
+            else:
+                self.bad_cues += 1
+                print(f"simulator.cue_file {path}: {kind!r} is not an irregularity the simulator plays "
+                      f"({', '.join(IRREGULARITIES)})", file=sys.stderr)
 
     def _stack_size(self) -> int:
         g = self.config.game
