@@ -56,11 +56,11 @@ def read_hands(path: str | Path, reveal: bool = False) -> LogHands:
     source = open_log(path)
     pipeline = Pipeline.from_header(source.header)
     table, stakes = table_of(source.header), stakes_of(source.header.config)
-    book = HandBook(table, stakes, reveal)
-    hands = [s for s in map(book.feed, events(source, pipeline)) if s is not None]
-    last = book.flush()
-    if last is not None:
-        hands.append(last)
+    book = HandBook(table, stakes, reveal, keep=True)
+    for event in events(source, pipeline):
+        book.feed(event)
+    book.flush()
+    hands = book.hands
     counters = {**source.counters, **pipeline.counters()}
     return LogHands(Path(path), table, created_of(source.header), stakes, hands, dealer_of(source.header.config),
                     book.stray_findings, counters)
