@@ -19,7 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..record.logformat import Rx
-from ..tags import CARD_UID_LENGTHS, JOKERS, MARKER_KINDS, STANDARD_DECK, ChipSet, Deck, EnrolmentError, load_enrolment, save_enrolment
+from ..tags import (CARD_UID_LENGTHS, JOKERS, MARKER_KINDS, STANDARD_DECK, ChipSet, Deck, EnrolmentError,
+                   load_enrolment, save_enrolment)
 from ..wire import protocol as p
 from ..wire.decoder import FrameDecoder
 

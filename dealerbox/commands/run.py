@@ -81,7 +81,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
     if not args.replay:
         try:   # the simulator plays the tournament too (from the draw for the button to the winner)
-            source = _make_source(kind, config, registry, args.speed, tournament)
+            source = _make_source(kind, config, registry, args.speed, tournament, hands=args.hands)
         except (OSError, ValueError) as e:
             print_error(str(e))
             return 2
@@ -159,7 +159,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _make_source(kind: str, config: Config, registry: TagRegistry, speed: float | None,
-                 tournament: Tournament | None = None) -> Source:
+                 tournament: Tournament | None = None, hands: int | None = None) -> Source:
     if kind == "serial":
         from ..sources.serial_port import SerialSource
         # A board not plugged in yet is waited for (and shown), not an exit: the Pi often boots first.
@@ -167,7 +167,8 @@ def _make_source(kind: str, config: Config, registry: TagRegistry, speed: float 
                             wait_for_board=True)
     from ..sources.sim import SimulatedSource, Simulator
     sim = Simulator(config, registry, seed=config.simulator.seed, tournament=tournament)
-    return SimulatedSource(sim, speed=speed or config.simulator.speed)
+    # --hands N: the simulator deals N hands and no more, so the persisted hand count matches what was shown
+    return SimulatedSource(sim, speed=speed or config.simulator.speed, hands=hands)
 
 
 def _make_panel(config: Config, submit):

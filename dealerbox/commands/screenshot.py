@@ -163,8 +163,15 @@ def run(args: argparse.Namespace) -> int:
         if args.answer and not args.question:
             raise ValueError("--answer: answers belong to a --question; give the question too")
         question = parse_question(args.question, args.answer) if args.question is not None else None
-        if not Path(args.scenario).is_file():
-            raise ValueError(f"{args.scenario}: no such scenario file")
+        scenario = Path(args.scenario)
+        if scenario.is_dir():
+            example = next(iter(sorted(scenario.glob("*.scn"))), scenario / "NAME.scn")
+            raise ValueError(f"{scenario}: a folder; give one scenario (*.scn) or recorded log, e.g. {example}")
+        if not scenario.is_file():
+            raise ValueError(f"{scenario}: no such scenario file or recorded log")
+        if Path(args.out).is_dir():
+            raise ValueError(f"--out {args.out}: a folder; --out is the PNG file to write, e.g. "
+                             f"{Path(args.out) / 'screen.png'}")
         try:
             if args.scenario.endswith(".scn"):
                 if args.at is not None:

@@ -15,6 +15,7 @@ from ..record.logformat import part_path
 from ..record.recorder import Recorder
 from ..sources.sim import IRREGULARITIES, Simulator, SimulatorError
 from ..tags import EnrolmentError
+from .progress import progress
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -65,8 +66,13 @@ def run(args: argparse.Namespace) -> int:
     recorder = Recorder(out.parent, sim.header(), rotate_bytes=1 << 40, name=out.stem, fsync_every_s=60.0)
     started = time.perf_counter()
     try:
-        for record in sim.records(args.hands):
-            recorder.write(record)
+        with progress(args.hands, "hands", "simulate") as bar:
+            shown_hands = 0
+            for record in sim.records(args.hands):
+                recorder.write(record)
+                if sim.hand_no != shown_hands:
+                    bar.update(sim.hand_no - shown_hands)
+                    shown_hands = sim.hand_no
     except SimulatorError as e:
         print(f"dealerbox simulate: {e}", file=sys.stderr)
         return 2

@@ -210,6 +210,16 @@ class FloorLink(Spooler, Session, HoleCards, TournamentDesk, CommandDesk):
                 self._since = self.clock()
             if error:
                 self.last_error = error
-        if changed:
+        if changed and self._worth_saying(state, error):
             log.info("floor link %s/%s: %s%s", self.site, self.table, state, f" ({error})" if error else "")
+
+    _said = ("", "")   # the state and error last logged
+
+    def _worth_saying(self, state: str, error: str) -> bool:
+        """A broker that stays away is said once: its retries (connecting, the same failure) are not logged."""
+        said_state, said_error = self._said
+        retry = said_state == "down" and (state == "connecting" or (state == "down" and error == said_error))
+        if not retry:
+            self._said = (state, error)
+        return not retry
 
