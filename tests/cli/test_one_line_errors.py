@@ -156,3 +156,12 @@ def test_ctrl_c_during_an_audit_is_exit_130_without_tracebacks(tmp_path):
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert err.strip().splitlines()[-1] == "dealerbox audit: interrupted"
+
+
+def test_tournament_takes_the_tls_options_and_names_a_missing_ca_file(tmp_path, capsys):
+    tournament = Path(__file__).parent.parent.parent / "docs" / "tournament.demo.toml"
+    missing = tmp_path / "no-ca.pem"
+    code = main(["tournament", "--tournament", str(tournament), "--tls", "--ca-file", str(missing), "--for", "0"])
+    assert code == 2
+    err = one_line(capsys)
+    assert f"--ca-file {missing}: no such file" in err
