@@ -12,6 +12,7 @@ import argparse
 import importlib
 import importlib.util
 import sys
+from typing import Any
 
 from . import config as config_file
 from .config import ConfigError
@@ -96,7 +97,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _module(name: str):
+def _module(name: str) -> Any:
     return importlib.import_module(f"dealerbox.commands.{name.replace('-', '_')}")
 
 

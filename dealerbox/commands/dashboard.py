@@ -157,7 +157,8 @@ def _serve(args: argparse.Namespace, store: Store) -> int:
     import uvicorn
 
     from ..dashboard.app import create_app
-    from ..dashboard.service import BrokerSettings, Dashboard
+    from ..dashboard.service import Dashboard
+    from ..dashboard.subscriber import BrokerSettings
 
     fc = args.cfg.floor
     try:

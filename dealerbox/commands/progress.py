@@ -10,6 +10,7 @@ On a terminal, a tqdm bar on stderr with the count, the rate and the time left; 
 
 from __future__ import annotations
 
+import shutil
 import sys
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -45,6 +46,9 @@ def progress(total: int | None, unit: str, desc: str = "", stream: IO[str] | Non
         return
     from tqdm import tqdm   # only when a bar is drawn
     in_bytes = unit == "B"   # bytes read: shown as kB, MB
+    # shutil: COLUMNS/LINES, else the terminal's size, else 80x24 (a pty whose size was never set reports 0x0,
+    # and tqdm then draws nothing)
+    size = shutil.get_terminal_size()
     with tqdm(total=total, unit=unit if in_bytes else f" {unit}", unit_scale=in_bytes, desc=desc or None,
-              file=stream, dynamic_ncols=True, leave=False, mininterval=0.2) as bar:
+              file=stream, ncols=size.columns, nrows=max(size.lines, 2), leave=False, mininterval=0.2) as bar:
         yield bar

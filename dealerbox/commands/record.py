@@ -9,6 +9,7 @@ import argparse
 import queue
 import sys
 import time
+from collections.abc import Callable
 
 from ..config import Config, ConfigError
 from ..record.logformat import table_header
@@ -26,7 +27,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--duration", type=float, metavar="S", help="stop after S seconds (default: Ctrl-C)")
 
 
-def run(args: argparse.Namespace, clock=time.monotonic) -> int:
+def run(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic) -> int:
     from ..runtime.app import load_registry
     config: Config = args.cfg
     try:

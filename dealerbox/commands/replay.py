@@ -14,12 +14,14 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ..config import ConfigError
 from ..pipeline import Pipeline
 from ..record.verify import verify_log
-from ..sources import LogError, open_log
+from ..sources import LogError, LogSource, open_log
 from ..sources.pacing import paced
 from ..tags import EnrolmentError
 
@@ -35,7 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--supervisor", metavar="ID", default="", help="the supervisor revealing (audit.supervisors)")
 
 
-def run(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep) -> int:
+def run(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep) -> int:
     from ..sources.scenario import ScenarioError
     # A scenario's cards are written in the script itself; a recorded log's are real players' cards.
     if args.reveal_hole_cards and not str(args.log).endswith(".scn") and not _reveal_allowed(args):
@@ -84,7 +87,7 @@ def run(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep) -> int
 _TAIL = 1 << 16   # the closing record and the signatures after it fit in the last 64 KiB of a part
 
 
-def _closed(last_part) -> bool:
+def _closed(last_part: Path) -> bool:
     """Whether a log's last part ends with its closing record (signature lines may follow it)."""
     try:
         with open(last_part, "rb") as fh:
@@ -155,7 +158,7 @@ def _short(value: Any) -> str:
     return value if isinstance(value, str) and " " not in value else json.dumps(value, separators=(",", ":"))
 
 
-def summary(pipeline: Pipeline, source) -> str:
+def summary(pipeline: Pipeline, source: LogSource) -> str:
     c = pipeline.counters()
     damage = {k: v for k, v in c.items() if v and k not in ("frames", "bytes")}
     log = {k: v for k, v in source.counters.items() if v and k in ("skipped_lines", "partial_lines", "chain_breaks")}

@@ -15,6 +15,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,9 @@ from ..sources.base import Source
 from ..tags import EnrolmentError, TagRegistry
 
 if TYPE_CHECKING:
+    from ..engine.inputs import DealerInput
+    from ..record.logformat import Header
+    from ..sinks.panel import Panel
     from ..tournament.config import Tournament
 
 log = logging.getLogger("dealerbox")
@@ -62,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         registry = registry_from_enrolment(log_source.header.enrolment)
         kind = "replay"
-        source = ReplayingSource(log_source, speed=args.speed if args.speed is not None else 1.0)
+        source: Source = ReplayingSource(log_source, speed=args.speed if args.speed is not None else 1.0)
     else:
         try:
             registry = load_registry(config)
@@ -147,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
         if display == "headless":
             terminal.run_headless(updates, sys.stdout, args.jsonl, done)
         else:
-            from ..sinks.screen import Screen
+            from ..sinks.screen.screen import Screen
             screen = Screen(config, (config.display.width, config.display.height), clock=terminal.clock,
                             fullscreen=display == "fullscreen")
             screen.run(updates, terminal.submit, stop=lambda: done(terminal))
@@ -171,7 +175,7 @@ def _make_source(kind: str, config: Config, registry: TagRegistry, speed: float 
     return SimulatedSource(sim, speed=speed or config.simulator.speed, hands=hands)
 
 
-def _make_panel(config: Config, submit):
+def _make_panel(config: Config, submit: Callable[[DealerInput], None]) -> Panel | None:
     if not config.panel.enabled:
         return None
     from ..sinks.panel import Panel
@@ -179,7 +183,7 @@ def _make_panel(config: Config, submit):
     return Panel.create(config.panel, pin_factory=None, submit=submit)
 
 
-def config_from_header(header, local: Config, path: str) -> Config:
+def config_from_header(header: Header, local: Config, path: str) -> Config:
     """The recorded table's own game and enrolment, with this terminal's floor, display and panel."""
     recorded = from_dict(header.config, f"{path} (log header)")
     return Config(table=recorded.table, game=recorded.game, reader=local.reader, enrolment=recorded.enrolment,

@@ -67,12 +67,13 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         with progress(args.hands, "hands", "simulate") as bar:
-            shown_hands = 0
+            done = 0   # hands played to the end: the one being dealt is not counted yet
             for record in sim.records(args.hands):
                 recorder.write(record)
-                if sim.hand_no != shown_hands:
-                    bar.update(sim.hand_no - shown_hands)
-                    shown_hands = sim.hand_no
+                if sim.hand_no - 1 > done:
+                    bar.update(sim.hand_no - 1 - done)
+                    done = sim.hand_no - 1
+            bar.update(sim.hand_no - done)
     except SimulatorError as e:
         print(f"dealerbox simulate: {e}", file=sys.stderr)
         return 2

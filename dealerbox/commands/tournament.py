@@ -18,8 +18,10 @@ import sys
 import threading
 import time
 import uuid
+from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
@@ -58,7 +60,7 @@ class TournamentDesk:
         self.lock = threading.Lock()
         self.connected = threading.Event()
         self._unacked: list[mqtt.MQTTMessageInfo] = []
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
                                   client_id=f"dealerbox-tournament-{self.director.boot[:8]}",
                                   protocol=mqtt.MQTTv5, reconnect_on_failure=True)
         if username:
@@ -75,7 +77,7 @@ class TournamentDesk:
             except (ssl.SSLError, OSError) as e:
                 raise ValueError(f"--tls: cannot load the certificates ({e}); check --ca-file, --cert-file and "
                                  f"--key-file") from None
-        self.client.reconnect_delay_set(0.1, 1.0)
+        self.client.reconnect_delay_set(0.1, 1.0)  # type: ignore[arg-type]  # paho takes float seconds; its hint says int
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
 
@@ -103,14 +105,15 @@ class TournamentDesk:
         self.client.disconnect()
         self.client.loop_stop()
 
-    def _on_connect(self, client, userdata, flags, reason, properties) -> None:
+    def _on_connect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
+                    properties: object) -> None:
         if reason.is_failure:
             log.error("broker %s:%s refused the tournament director: %s", self.host, self.port, reason)
             return
         client.subscribe(f"dealerbox/{self.director.site}/+/state", qos=1)
         self.connected.set()
 
-    def _on_message(self, client, userdata, msg) -> None:
+    def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         where = parse_topic(msg.topic)
         if where is None or where[2] != "state":
             return
@@ -123,8 +126,8 @@ class TournamentDesk:
         for topic, payload in out:
             self._publish(topic, payload, retain=False)
 
-    def _publish(self, topic: str, payload: dict, retain: bool) -> None:
-        props = Properties(PacketTypes.PUBLISH)
+    def _publish(self, topic: str, payload: dict[str, Any], retain: bool) -> None:
+        props = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]  # paho ships no hints for it
         props.ContentType = "application/json"
         info = self.client.publish(topic, json.dumps(payload, separators=(",", ":")), qos=1, retain=retain,
                                    properties=props)

@@ -53,7 +53,8 @@ def _when(created: datetime.datetime | None, t: float) -> tuple[str, str]:
     return at.strftime("%Y-%m-%d %H:00"), at.strftime("%Y-%m-%d %H:%M:%S")
 
 
-def rows_of(path: str, table: str, dealer: str, created, hands: Iterable[HandSummary]) -> list[HandRow]:
+def rows_of(path: str, table: str, dealer: str, created: datetime.datetime | None,
+            hands: Iterable[HandSummary]) -> list[HandRow]:
     out = []
     for h in hands:
         hour, at = _when(created, h.started_t)
@@ -155,17 +156,17 @@ class Room:
     misdeals: int = 0
     voids: int = 0
     ruled_hands: int = 0
-    by_rule: Counter = field(default_factory=Counter)
-    by_table: Counter = field(default_factory=Counter)
-    by_dealer: Counter = field(default_factory=Counter)
-    by_hour: Counter = field(default_factory=Counter)          # findings per hour
-    by_hour_severity: Counter = field(default_factory=Counter) # (hour, severity) -> findings
-    hands_by_hour: Counter = field(default_factory=Counter)
-    by_severity: Counter = field(default_factory=Counter)
+    by_rule: Counter[str] = field(default_factory=Counter)
+    by_table: Counter[str] = field(default_factory=Counter)
+    by_dealer: Counter[str] = field(default_factory=Counter)
+    by_hour: Counter[str] = field(default_factory=Counter)          # findings per hour
+    by_hour_severity: Counter[tuple[str, str]] = field(default_factory=Counter)  # (hour, severity) -> findings
+    hands_by_hour: Counter[str] = field(default_factory=Counter)
+    by_severity: Counter[str] = field(default_factory=Counter)
     floor: list[tuple[HandRow | None, LogAudit, Finding]] = field(default_factory=list)   # None: outside a hand
     citation: dict[str, str] = field(default_factory=dict)
     severity: dict[str, str] = field(default_factory=dict)                  # rule -> its severity
-    by_rule_severity: Counter = field(default_factory=Counter)              # (rule, severity) -> findings
+    by_rule_severity: Counter[tuple[str, str]] = field(default_factory=Counter)  # (rule, severity) -> findings
 
     @classmethod
     def of(cls, logs: list[LogAudit]) -> Room:

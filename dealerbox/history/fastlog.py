@@ -20,8 +20,9 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
+from ..engine.events import TableEvent
 from ..pipeline import Pipeline
 from ..record.logformat import GENESIS, Header, LogFormatError, canonical, from_record, part_number, part_path
 from ..record.verify import STORED_H
@@ -29,6 +30,8 @@ from ..sources import LogError
 from .reader import LogHands, created_of, dealer_of, read_hands, table_of
 from .summary import HandBook, stakes_of
 
+_loads: Callable[[bytes], Any]
+_canonical: Callable[[dict[str, Any]], bytes]
 try:   # optional speed-up: the same records, parsed and encoded several times faster
     import orjson
 
@@ -61,8 +64,9 @@ class ChainCheck:
         return self.verified and self.closed and not self.damaged and not self.partial
 
     def summary(self, path: str) -> str:
-        span = "no records" if self.first_t is None else \
-            f"t {self.first_t:.3f} .. {self.last_t:.3f} s ({self.last_t - self.first_t:.1f} s)"
+        first, last = self.first_t, self.last_t
+        span = "no records" if first is None or last is None else \
+            f"t {first:.3f} .. {last:.3f} s ({last - first:.1f} s)"
         return (f"intact: {self.records} records in {self.parts} "
                 f"part{'s' if self.parts != 1 else ''}, {span}, created {self.created or '?'}")
 
@@ -73,7 +77,7 @@ class FastResult:
     check: ChainCheck = field(default_factory=ChainCheck)
 
 
-def _stdlib_hash_ok(prev: str, body: dict, want: str | None) -> bool:
+def _stdlib_hash_ok(prev: str, body: dict[str, Any], want: str | None) -> bool:
     """Whether ``want`` chains ``body`` onto ``prev`` in the stdlib's spelling: asked only when orjson's form did
     not match, since the two can spell the same number differently and the stdlib form is the definition."""
     return want is not None and _sha256(prev.encode() + canonical(body)).hexdigest() == want
@@ -103,6 +107,11 @@ def _whole_lines(stream: BinaryIO, file: Path, check: ChainCheck,
             yield from lines
     if tail:
         check.partial = True
+
+
+def _before_header(*_: object) -> list[TableEvent]:
+    """Stands for the decoder and the book until the header has made them (never called: rx waits for it)."""
+    raise AssertionError("a record before the log's header")
 
 
 def log_files(path: str | Path) -> list[Path]:
@@ -143,10 +152,14 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
         return FastResult(read_hands(path, reveal), ChainCheck(closed=True))
     files = log_files(path)
     check = ChainCheck(verified=verify)
-    pipeline = book = None
+    pipeline: Pipeline | None = None
+    book: HandBook | None = None
+    feed_bytes: Callable[[float, bytes], list[TableEvent]] = _before_header
+    book_feed: Callable[[TableEvent], object] = _before_header
     got: LogHands | None = None
     prev = GENESIS
-    first_t = last_t = None
+    first_t: float | None = None
+    last_t: float | None = None
     for index, file in enumerate(files):
         try:
             stream = open(file, "rb")
@@ -207,22 +220,22 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                     got = LogHands(path, table, created_of(entry), stakes, [], dealer_of(entry.config))
                     check.created = entry.created
                 continue
-            if got is None:
+            if got is None or pipeline is None or book is None:
                 raise LogError(f"{file}: line 1 is not a dealerbox log header")
             if kind == "closed":
                 check.closed = True
                 continue
             if kind != "gap" and isinstance(rec.get("t"), int | float):
                 check.records += 1
-            t = getattr(entry, "t", None)
-            if t is not None:
+            at = getattr(entry, "t", None)
+            if at is not None:
                 if first_t is None:
-                    first_t = t
-                last_t = t
+                    first_t = at
+                last_t = at
             for event in pipeline.feed(entry):
                 book.feed(event)
     check.first_t, check.last_t = first_t, last_t
-    if got is None:   # no line was a header: say what the file holds instead
+    if got is None or pipeline is None or book is None:   # no line was a header: say what the file holds instead
         what = "no complete line (no newline), so no header" if check.partial else "empty file"
         raise LogError(f"{path}: {what}; not a dealerbox log (is it a recorded log or a scenario, *.scn?)")
     book.flush()

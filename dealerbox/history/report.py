@@ -131,8 +131,8 @@ def write_csv(room: Room, folder: Path) -> list[Path]:
     with open(out[2], "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["log", "table", "hands", "status", "first_bad_line", "verify"])
-        for x in room.logs:
-            w.writerow([x.path, x.table, len(x.hands), x.status, x.first_bad or x.error, x.verdict])
+        for log in room.logs:
+            w.writerow([log.path, log.table, len(log.hands), log.status, log.first_bad or log.error, log.verdict])
     with open(out[3], "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["measure", "key", "value"])

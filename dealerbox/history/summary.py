@@ -15,7 +15,9 @@ order, get a summary each time a hand ends.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..engine import events as e
 
@@ -267,7 +269,7 @@ class HandBook:
         return done
 
 
-def stakes_of(config: dict) -> Stakes:
+def stakes_of(config: dict[str, Any]) -> Stakes:
     """The stakes in a log header's config (``game`` section); defaults where a key is missing."""
     g = config.get("game", {}) if isinstance(config, dict) else {}
     d = Stakes()
@@ -276,7 +278,8 @@ def stakes_of(config: dict) -> Stakes:
                   int(g.get("max_raises", d.max_raises)))
 
 
-def summarise(events, table: str = "", stakes: Stakes | None = None, reveal: bool = False) -> list[HandSummary]:
+def summarise(events: Iterable[e.TableEvent], table: str = "", stakes: Stakes | None = None,
+              reveal: bool = False) -> list[HandSummary]:
     """Every hand in a sequence of table events, the unfinished last one included."""
     book = HandBook(table, stakes, reveal, keep=True)
     for event in events:
@@ -292,18 +295,20 @@ _SEAT_KEYED = ("blinds", "stacks")        # JSON object keys are text; the engin
 _SEQUENCES = ("seats", "cards", "board")
 
 
-def _pot(d: dict) -> e.Pot:
+def _pot(d: dict[str, Any]) -> e.Pot:
     return e.Pot(int(d["amount"]), tuple(d.get("eligible", ())), tuple(d.get("winners", ())),
                  {int(k): int(v) for k, v in (d.get("shares") or {}).items()})
 
 
-def events_from_dicts(rows) -> list[e.TableEvent]:
+def events_from_dicts(rows: Iterable[object]) -> list[e.TableEvent]:
     """The table events a :class:`HandBook` reads, rebuilt from their JSON form, so a view that only has the
     JSON (the floor dashboard) summarises a hand with the very code the export uses. A row that does not fit
     its event (a field missing or of the wrong kind) is left out, never guessed at."""
     out: list[e.TableEvent] = []
     for row in rows:
-        cls = _READ.get(row.get("event")) if isinstance(row, dict) else None
+        if not isinstance(row, dict):
+            continue
+        cls = _READ.get(str(row.get("event")))
         if cls is None:
             continue
         try:
@@ -325,7 +330,7 @@ def events_from_dicts(rows) -> list[e.TableEvent]:
     return out
 
 
-def summary_of_hand(rows, table: str, hand: int) -> HandSummary | None:
+def summary_of_hand(rows: Iterable[object], table: str, hand: int) -> HandSummary | None:
     """Hand ``hand``'s summary from its events' JSON form (the floor dashboard's stored events), or None when
     they hold no start of that hand."""
     for summary in summarise(events_from_dicts(rows), table):

@@ -165,3 +165,22 @@ def test_tournament_takes_the_tls_options_and_names_a_missing_ca_file(tmp_path, 
     assert code == 2
     err = one_line(capsys)
     assert f"--ca-file {missing}: no such file" in err
+
+
+@pytest.mark.parametrize("content", [bytes(range(256)) * 8, b"\x00\xff\xfe no newline at all", b"",
+                                     b"junk\nmore junk\n"])
+def test_verify_calls_junk_not_a_log_and_never_intact(tmp_path, capsys, content):
+    junk = tmp_path / "junk.jsonl"
+    junk.write_bytes(content)
+    assert main(["verify", str(junk)]) == 2
+    out, err = capsys.readouterr()
+    assert "intact" not in out + err and err.count("\n") == 1 and "not a dealerbox log" in err
+
+
+def test_verify_of_a_log_with_a_damaged_header_is_still_broken_not_junk(tmp_path, capsys):
+    log = recorded(tmp_path)
+    lines = log.read_bytes().split(b"\n")
+    lines[0] = b"edited" + lines[0]
+    log.write_bytes(b"\n".join(lines))
+    assert main(["verify", str(log)]) == 1
+    assert "BROKEN" in capsys.readouterr().out
