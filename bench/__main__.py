@@ -53,8 +53,11 @@ def main(argv: list[str] | None = None) -> int:
             return 2
     started = time.time()
     figures: list[dict] = []
-    for name in names:
-        figures.extend(run_one(name, args.quick))
+    from dealerbox.commands.progress import progress   # the bar every long dealerbox job shows (terminal only)
+    with progress(len(names), "benchmarks", "bench") as bar:
+        for name in names:
+            figures.extend(run_one(name, args.quick))
+            bar.update(1)
     elapsed = time.time() - started
     print(table(figures))
     print(f"\n{len(names)} benchmark(s) in {elapsed:.0f} s{' (--quick: sizes too small to mean anything)' if args.quick else ''}")

@@ -1,15 +1,18 @@
 """``dealerbox`` command line: a thin shell. Each subcommand lives in ``dealerbox/commands/<name>.py`` with
 ``add_arguments(parser)`` and ``run(args) -> int``; this file only wires them up.
 
-Exit codes: 0 fine, 1 the command ran and found a problem (e.g. ``verify`` on a broken log), 2 bad input
-(config, arguments, files), with one clear line on stderr.
+Exit codes (CONTRIBUTING.md, "The command line"): 0 ok, 1 the command ran and found a problem (e.g.
+``verify`` on a broken log), 2 it could not run (config, arguments, files, a missing extra), 130 interrupted
+(Ctrl-C); every error is one line on stderr naming the file, field or port and what to do.
 """
 
 from __future__ import annotations
 
 import argparse
 import importlib
+import importlib.util
 import sys
+from typing import Any
 
 from . import config as config_file
 from .config import ConfigError
@@ -33,6 +36,37 @@ COMMANDS = {
 }
 
 
+# The optional extras (pyproject.toml) a command needs, with a module each that only that extra installs.
+EXTRAS = {
+    "audit": ("audit", ("pygal",)),
+    "dashboard": ("floor", ("starlette", "uvicorn", "sqlalchemy", "jinja2", "itsdangerous", "multipart")),
+}
+# Which extra a missing top-level module belongs to, for an import that fails anywhere inside a command.
+EXTRA_OF_MODULE = {"pygal": "audit", "orjson": "audit", "pyinstrument": "bench", "psutil": "bench",
+                   **{m: "floor" for m in EXTRAS["dashboard"][1] + ("psycopg",)}}
+
+
+def missing_extra(command: str) -> str:
+    """The one line for a command whose optional extra is not installed, or ""."""
+    extra, modules = EXTRAS.get(command, ("", ()))
+    absent = [m for m in modules if importlib.util.find_spec(m) is None]
+    return extra_line(command, extra, absent[0]) if absent else ""
+
+
+def extra_line(command: str, extra: str, module: str) -> str:
+    return (f"dealerbox {command}: needs the '{extra}' extra ({module} is not installed): "
+            f"pip install 'dealerbox[{extra}]' (from a checkout: pip install -e '.[{extra}]')")
+
+
+def version() -> str:
+    from importlib.metadata import PackageNotFoundError
+    from importlib.metadata import version as installed
+    try:
+        return installed("dealerbox")
+    except PackageNotFoundError:   # run from a source tree that was never installed
+        return "unknown (not installed; pip install -e .)"
+
+
 def chosen_command(argv: list[str]) -> str | None:
     """The subcommand named in ``argv`` (the value of --config/-c is not one), or None."""
     skip = False
@@ -51,6 +85,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     terminal does not pay for the simulator's referee, the floor client or the signing library it never uses."""
     parser = argparse.ArgumentParser(prog="dealerbox", description="Dealer terminal for a live poker table.")
     parser.add_argument("--config", "-c", metavar="FILE", help="TOML configuration (default: built-in demo)")
+    parser.add_argument("--version", action="version", version=f"dealerbox {version()}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND", required=True)
     for name, help_text in COMMANDS.items():
         p = sub.add_parser(name, help=help_text, description=help_text)
@@ -62,7 +97,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     return parser
 
 
-def _module(name: str):
+def _module(name: str) -> Any:
     return importlib.import_module(f"dealerbox.commands.{name.replace('-', '_')}")
 
 
@@ -70,14 +105,25 @@ def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
     parser = build_parser(chosen_command(argv))
     args = parser.parse_args(argv)
+    problem = missing_extra(args.command)
+    if problem:
+        print(problem, file=sys.stderr)
+        return 2
     try:
         # Loaded once here so every command gets the same validation and the same one-line error.
         args.cfg = config_file.load(args.config)
-        return importlib.import_module(args._module).run(args)
+        return int(importlib.import_module(args._module).run(args))
     except ConfigError as e:
         print(f"dealerbox: {e}", file=sys.stderr)
         return 2
+    except ModuleNotFoundError as e:
+        extra = EXTRA_OF_MODULE.get((e.name or "").split(".")[0])
+        if extra is None:
+            raise   # not an optional extra: a broken install, and its traceback is the useful report
+        print(extra_line(args.command, extra, e.name or "?"), file=sys.stderr)
+        return 2
     except KeyboardInterrupt:
+        print(f"dealerbox {args.command}: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
         return 0

@@ -41,7 +41,7 @@ class GameConfig:
     smallest_chip: int = 1          # chips below this do not play (Betting 7)
     straddle: bool = False          # live straddle allowed (No-Limit 12)
     sb_counts_as_bb: bool = False   # pot-limit sizing option (Pot-Limit 6)
-    pot_round_to: int = 0           # pot-limit: the pot size is rounded up to a multiple of this (Pot-Limit 5); 0 = exact
+    pot_round_to: int = 0           # pot-limit: the pot is rounded up to a multiple of this (Pot-Limit 5); 0 = exact
     kill: str = "none"              # "none" | "half" | "full" (Kill Pots)
     kill_qualifier: int = 0         # pot size that makes a leg; 0 = every pot won
     buy_in: int = 200               # default buy-in for the simulator and the "sit" tap
@@ -222,7 +222,8 @@ def _check_consistency(c: Config, source: str) -> None:
 def check_stakes(c: Config, source: str) -> None:
     """Stakes the table's chips cannot make. Checked on a config file only: a log or scenario replays as recorded."""
     g = c.game
-    names = ("small_blind", "big_blind", "buy_in", "ante", "big_blind_ante") + (("small_bet", "big_bet") if g.variant == "flhe" else ())
+    names = ("small_blind", "big_blind", "buy_in", "ante", "big_blind_ante")
+    names += ("small_bet", "big_bet") if g.variant == "flhe" else ()
     for name in names:
         value = getattr(g, name)
         if value % g.smallest_chip:
@@ -244,6 +245,9 @@ def read_toml(path: Path, error: type[ConfigError], missing_hint: str) -> dict:
         return tomllib.loads(text)
     except tomllib.TOMLDecodeError as e:
         raise error(f"{path}: not valid TOML: {e}") from None
+    except RecursionError:   # the parser recurses per nesting level: a hostile or broken file
+        raise error(f"{path}: arrays or tables nested too deeply to read; no dealerbox setting nests more "
+                    f"than a few levels (see docs/dealerbox.example.toml)") from None
 
 
 def load(path: str | Path | None) -> Config:
@@ -252,6 +256,10 @@ def load(path: str | Path | None) -> Config:
         return Config()
     path = Path(path)
     data = read_toml(path, ConfigError, "copy docs/dealerbox.example.toml there or drop --config")
-    config = from_dict(data, str(path))
+    try:
+        config = from_dict(data, str(path))
+    except RecursionError:   # validating recurses per level too
+        raise ConfigError(f"{path}: values nested too deeply to check; no dealerbox setting nests more than a "
+                          f"few levels (see docs/dealerbox.example.toml)") from None
     check_stakes(config, str(path))
     return config

@@ -1,4 +1,4 @@
-"""``dealerbox audit DIR_OR_LOGS... --out DIR``: verify and replay a room's logs in parallel, then report.
+"""``dealerbox audit DIR_OR_LOGS... --out-dir DIR``: verify and replay a room's logs in parallel, then report.
 
 Writes ``DIR/audit.html`` (one self-contained page, charts as inline SVG) and CSV files (hands, findings,
 logs, summary). A damaged log is reported with its first bad line; the rest of it, and the rest of the room,
@@ -13,12 +13,15 @@ import time
 from pathlib import Path
 
 from ..history.audit import Room, audit_room, log_paths
+from ..history.fastlog import log_bytes
 from ..history.report import html_page, write_csv
+from .options import add_out_dir, required_out_dir
+from .progress import progress
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("logs", nargs="+", metavar="DIR_OR_LOG", help="log files (first parts) or folders of logs")
-    parser.add_argument("--out", required=True, metavar="DIR", help="folder for audit.html and the CSV files")
+    add_out_dir(parser, "folder for audit.html and the CSV files (required)")
     parser.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: every core)")
     parser.add_argument("--anchors", metavar="FILE", help="the floor's signed heads (dashboard anchors export): "
                                                           "logs it anchored that were not handed in are reported")
@@ -28,15 +31,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    folder = required_out_dir(args, "audit")
+    if folder is None:
+        return 2
     paths, missing = log_paths(args.logs)
     for m in missing:
         print(f"dealerbox audit: {m}: no such file or folder; skipped", file=sys.stderr)
     if not paths:
         print("dealerbox audit: no logs to audit (give log files or folders holding *.jsonl logs)", file=sys.stderr)
         return 2
-    out = Path(args.out)
+    out = Path(folder)
     started = time.perf_counter()
-    logs = audit_room(paths, args.jobs or None)
+    with progress(sum(log_bytes(p) for p in paths), "B", "audit") as bar:
+        logs = audit_room(paths, args.jobs or None, progress=lambda log: bar.update(log_bytes(log.path)))
     room = Room.of(logs)
     try:
         out.mkdir(parents=True, exist_ok=True)

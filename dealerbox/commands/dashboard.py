@@ -1,7 +1,7 @@
 """``dealerbox dashboard``: the floor's web dashboard (needs ``pip install 'dealerbox[floor]'``).
 
     dealerbox dashboard add-user alice --role admin            # asks for the password (or --password-file)
-    dealerbox dashboard --host 10.0.0.5 --site demo --listen 0.0.0.0:8080 --db sqlite:///floor.db
+    dealerbox dashboard serve --host 10.0.0.5 --site demo --listen 0.0.0.0:8080 --db sqlite:///floor.db
     dealerbox dashboard anchors --site demo --table T01 --out T01-anchors.jsonl   # for verify --anchors
 """
 
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..sinks.floor.contract import check_name
-from .broker_options import add_tls_arguments
+from .broker_options import add_broker_arguments
 
 if TYPE_CHECKING:
     from ..dashboard.store import Store
@@ -23,37 +23,61 @@ if TYPE_CHECKING:
 DEFAULT_DB = "sqlite:///dealerbox-floor.db"
 
 
-def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("action", nargs="?", default="serve", choices=("serve", "add-user", "demo", "anchors"),
-                        help="serve the dashboard (default), add/change a user, demo: a local broker, "
-                             "simulated tables and the dashboard in one go, or anchors: export the signed log "
-                             "heads the dashboard kept (JSON Lines, the file `dealerbox verify --anchors` reads)")
-    parser.add_argument("user", nargs="?", help="add-user: the user's name")
-    parser.add_argument("--role", default="admin", choices=("viewer", "supervisor", "admin"),
-                        help="add-user: the user's role (default admin, for the first one)")
-    parser.add_argument("--site", help="site to watch; '+' for every site (default: table.site from the config)")
-    parser.add_argument("--table", help="anchors: only this table's heads (default: every table of --site)")
-    parser.add_argument("--out", metavar="FILE", help="anchors: write to FILE instead of standard output")
-    parser.add_argument("--host", help="broker host (default: floor.host)")
-    parser.add_argument("--port", type=int, help="broker port (default: floor.port)")
-    parser.add_argument("--username", help="the dashboard's broker user (not a table's)")
-    parser.add_argument("--password-file", help="add-user: the new user's password; serve: the broker password")
-    add_tls_arguments(parser)
-    parser.add_argument("--listen", metavar="ADDR:PORT",
+def _serve_arguments(parser: argparse.ArgumentParser, default: object = None) -> None:
+    """What serving needs; on ``serve`` again with ``default=SUPPRESS``, so a value given before it stands."""
+    def d(value: object) -> object:
+        return value if default is None else default
+    parser.add_argument("--site", default=d(None),
+                        help="site to watch; '+' for every site (default: table.site from the config)")
+    add_broker_arguments(parser, "the dashboard's", default)
+    parser.add_argument("--listen", default=d(None), metavar="ADDR:PORT",
                         help="where to serve HTTP (default 127.0.0.1:8080; demo: 8080, or a free port if it is taken)")
-    parser.add_argument("--trust-proxy", action="append", default=[], metavar="ADDR",
+    parser.add_argument("--trust-proxy", action="append", default=d([]), metavar="ADDR",
                         help="a TLS reverse proxy (address or network) whose X-Forwarded-Proto and -For are believed: "
                              "cookies are then marked Secure and sign-ins limited per real client (repeatable)")
-    parser.add_argument("--db", default=DEFAULT_DB, metavar="URL",
-                        help=f"SQLAlchemy URL: sqlite:///FILE (default {DEFAULT_DB}) or postgresql+psycopg://...")
-    parser.add_argument("--escalate-after", type=float, default=60.0, metavar="SECONDS",
+    _db_argument(parser, default)
+    parser.add_argument("--escalate-after", type=float, default=d(60.0), metavar="SECONDS",
                         help="escalate a floor alert nobody acknowledged within this long (default 60)")
-    parser.add_argument("--tables", type=int, default=4, help="demo: how many simulated tables")
-    parser.add_argument("--speed", type=float, default=10.0, help="demo: the simulated dealers' pace")
-    parser.add_argument("--name", default="dashboard", help="this dashboard's name in the commands it sends")
-    parser.add_argument("--tournament", "-t", action="append", default=[], metavar="FILE",
+    parser.add_argument("--name", default=d("dashboard"), help="this dashboard's name in the commands it sends")
+    parser.add_argument("--tournament", "-t", action="append", default=d([]), metavar="FILE",
                         help="run this tournament's director (clock, balancing, breaking) in the dashboard, for "
                              "the tables of --site (repeatable: one file per tournament)")
+
+
+def _db_argument(parser: argparse.ArgumentParser, default: object = None) -> None:
+    parser.add_argument("--db", default=DEFAULT_DB if default is None else default, metavar="URL",
+                        help=f"SQLAlchemy URL: sqlite:///FILE (default {DEFAULT_DB}) or postgresql+psycopg://...")
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    """``dealerbox dashboard [serve options]`` serves (as before the actions were subcommands); each action is
+    a subcommand with its own options and --help."""
+    _serve_arguments(parser)
+    sub = parser.add_subparsers(dest="action", metavar="ACTION")
+    parser.set_defaults(action="serve")
+    keep = argparse.SUPPRESS   # an option repeated on a subcommand keeps the value given before it
+    serve = sub.add_parser("serve", help="serve the dashboard (the default action)",
+                           description="Serve the floor dashboard: subscribe to the floor topics, serve browsers.")
+    _serve_arguments(serve, keep)
+    add = sub.add_parser("add-user", help="add a user or change a user's role and password",
+                         description="Add a dashboard user, or change one's role and password.")
+    add.add_argument("user", metavar="NAME", help="the user's name")
+    add.add_argument("--role", default="admin", choices=("viewer", "supervisor", "admin"),
+                     help="the user's role (default admin, for the first one)")
+    add.add_argument("--password-file", default=keep, metavar="FILE",
+                     help="file whose first line is the new user's password (default: asked on the terminal)")
+    _db_argument(add, keep)
+    demo = sub.add_parser("demo", help="a local broker, simulated tables and the dashboard in one go",
+                          description="Start a local mosquitto, simulated tables publishing to it and the dashboard.")
+    demo.add_argument("--tables", type=int, default=4, help="how many simulated tables (default 4)")
+    demo.add_argument("--speed", type=float, default=10.0, help="the simulated dealers' pace (default 10)")
+    demo.add_argument("--listen", default=keep, metavar="ADDR:PORT", help="where to serve HTTP")
+    anchors = sub.add_parser("anchors", help="the signed log heads the dashboard kept, as `verify --anchors` reads",
+                             description="Export the signed log heads the dashboard kept (JSON Lines).")
+    anchors.add_argument("--site", default=keep, help="only this site's heads ('+' or omitted: every site)")
+    anchors.add_argument("--table", help="only this table's heads (default: every table of --site)")
+    anchors.add_argument("--out", "-o", metavar="FILE", help="write to FILE instead of standard output")
+    _db_argument(anchors, keep)
 
 
 def _first_line(path: str) -> str:
@@ -142,7 +166,8 @@ def _serve(args: argparse.Namespace, store: Store) -> int:
 
     from ..dashboard import auth
     from ..dashboard.app import create_app
-    from ..dashboard.service import BrokerSettings, Dashboard
+    from ..dashboard.service import Dashboard
+    from ..dashboard.subscriber import BrokerSettings
 
     fc = args.cfg.floor
     try:
@@ -153,8 +178,8 @@ def _serve(args: argparse.Namespace, store: Store) -> int:
         addr, _, port = listen.rpartition(":")
         if not addr or not port.isdigit():
             raise ValueError(f"--listen {listen!r}: use ADDR:PORT, e.g. 127.0.0.1:8080")
-        password = _first_line(args.password_file) if args.password_file else None
         proxies = auth.Proxies.parse(args.trust_proxy)
+        password = _first_line(args.password_file) if args.password_file else None
     except ValueError as e:
         print(f"dealerbox dashboard: {e}", file=sys.stderr)
         return 2

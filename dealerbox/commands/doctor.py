@@ -49,7 +49,7 @@ def outbox_depth(path: str) -> int | None:
     try:
         db = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=2.0)
         try:
-            return db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0]
+            return int(db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0])
         finally:
             db.close()
     except sqlite3.Error:

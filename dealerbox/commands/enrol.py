@@ -19,7 +19,8 @@ from collections.abc import Iterator
 from pathlib import Path
 
 from ..record.logformat import Rx
-from ..tags import CARD_UID_LENGTHS, JOKERS, MARKER_KINDS, STANDARD_DECK, ChipSet, Deck, EnrolmentError, load_enrolment, save_enrolment
+from ..tags import (CARD_UID_LENGTHS, JOKERS, MARKER_KINDS, STANDARD_DECK, ChipSet, Deck, EnrolmentError,
+                   load_enrolment, save_enrolment)
 from ..wire import protocol as p
 from ..wire.decoder import FrameDecoder
 
@@ -176,6 +177,8 @@ def chips_from_scan(uids: list[str], house: str, value: int | None, marker: str 
         else:
             if uid in markers:
                 raise EnrolError(f"tag {uid} is already the {markers[uid]} puck; it cannot also be a chip")
+            if value is None:   # the parser asks for --value or --marker; say so rather than store None
+                raise EnrolError("--value: give the chips' value (or --marker for pucks)")
             if uid in chips and chips[uid] != value:
                 raise EnrolError(f"tag {uid} is already registered as a chip of {chips[uid]}, not {value}; "
                                  f"keep the denominations apart when scanning")
@@ -215,6 +218,11 @@ def _run(args: argparse.Namespace) -> int:
         existing = loaded
     elif out.exists():
         raise EnrolError(f"{out}: already exists; choose another --out (or --append for chips)")
+    try:   # before the scan: a scan at the table is not to be lost to a missing folder
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as e:
+        raise EnrolError(f"--out {out}: cannot create the folder {out.parent} ({e.strerror or e}); choose "
+                         f"another --out") from None
     enough = 54 if args.what == "deck" else None
     incomplete_reads.clear()
     if args.log:

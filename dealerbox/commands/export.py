@@ -1,4 +1,4 @@
-"""``dealerbox export LOG... --phh OUT``: every hand of recorded logs (or scenarios) as Poker Hand History.
+"""``dealerbox export LOG... --out OUT.phhs``: every hand of recorded logs (or scenarios) as Poker Hand History.
 
 Each log is replayed through the same decoder and engine as ``dealerbox replay``; each hand becomes one PHH
 section (see docs/hand-history.md). A hand PHH cannot express (misdeal, void, a kill pot, a hand the log
@@ -18,14 +18,16 @@ from pathlib import Path
 
 from ..config import ConfigError
 from ..history import phh
-from ..history.fastlog import read_hands_fast
+from ..history.fastlog import log_bytes, read_hands_fast
 from ..sources import LogError
 from ..tags import EnrolmentError
+from .progress import progress
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("logs", nargs="+", metavar="LOG", help="recorded logs (first parts) or scenarios (*.scn)")
-    parser.add_argument("--phh", required=True, metavar="OUT", help="PHH file to write (e.g. day.phhs)")
+    parser.add_argument("--out", "-o", dest="out", metavar="FILE", help="PHH file to write, e.g. day.phhs (required)")
+    parser.add_argument("--phh", dest="out", metavar="FILE", help=argparse.SUPPRESS)   # the spelling before --out
     parser.add_argument("--reveal-hole-cards", action="store_true",
                         help="write the hole cards dealt (audit use only; the asking is recorded in OUT.audit)")
 
@@ -47,10 +49,20 @@ def record_reveal(out: Path, logs: list[str], now: datetime.datetime | None = No
     return line
 
 
+def _one_line(log: str, e: Exception) -> str:
+    """``LOG: what is wrong``, the log named once (the readers' messages often name it already)."""
+    text = str(e)
+    return text if log in text else f"{log}: {text}"
+
+
 def run(args: argparse.Namespace) -> int:
-    out = Path(args.phh)
+    if not args.out:
+        print("dealerbox export: --out FILE is required: the PHH file to write (e.g. --out day.phhs)", file=sys.stderr)
+        return 2
+    out = Path(args.out)
     if not out.parent.is_dir():
-        print(f"dealerbox export: --phh {out}: the folder {out.parent} does not exist", file=sys.stderr)
+        print(f"dealerbox export: --out {out}: the folder {out.parent} does not exist; create it or choose another",
+              file=sys.stderr)
         return 2
     if args.reveal_hole_cards:
         try:
@@ -61,18 +73,20 @@ def run(args: argparse.Namespace) -> int:
             return 2
         print(f"dealerbox export: {line}", file=sys.stderr)
     sections, failed, hands, other = [], 0, 0, 0
-    for log in args.logs:
-        try:
-            got = read_hands_fast(log, reveal=args.reveal_hole_cards, verify=False).hands   # audit verifies
-        except (LogError, ConfigError, EnrolmentError, OSError) as e:
-            print(f"dealerbox export: {log}: {e}; skipped, the other logs are exported", file=sys.stderr)
-            failed += 1
-            continue
-        sections.append(f"# from {log}: table {got.table or '?'}, {len(got.hands)} hands")
-        for hand in got.hands:
-            hands += 1
-            other += phh.expressible(hand) is not None
-            sections.append(phh.section(hand, hands, got.created, args.reveal_hole_cards))
+    with progress(sum(log_bytes(log) for log in args.logs), "B", "export") as bar:
+        for log in args.logs:
+            try:   # audit verifies; the export wants the hands only
+                got = read_hands_fast(log, reveal=args.reveal_hole_cards, verify=False, read=bar.update).hands
+            except (LogError, ConfigError, EnrolmentError, OSError) as e:
+                print(f"dealerbox export: {_one_line(log, e)}; skipped, the other logs are exported",
+                      file=sys.stderr)
+                failed += 1
+                continue
+            sections.append(f"# from {log}: table {got.table or '?'}, {len(got.hands)} hands")
+            for hand in got.hands:
+                hands += 1
+                other += phh.expressible(hand) is not None
+                sections.append(phh.section(hand, hands, got.created, args.reveal_hole_cards))
     if failed == len(args.logs):
         print("dealerbox export: no log could be read; nothing written", file=sys.stderr)
         return 2

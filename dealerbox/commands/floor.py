@@ -15,22 +15,18 @@ import time
 from ..sinks.floor.contract import check_name
 from ..sinks.floor.link import OutboxError
 from ..sinks.floor.view import FloorView
-from .broker_options import add_tls_arguments
+from .broker_options import add_broker_arguments, tls_settings
 
 HELP = "commands: ack TABLE FINDING | refresh TABLE | show | quit"
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--site", help="site to watch (default: table.site from the config)")
-    parser.add_argument("--host", help="broker host (default: floor.host)")
-    parser.add_argument("--port", type=int, help="broker port (default: floor.port)")
     parser.add_argument("--share", metavar="GROUP", help="MQTT 5 shared subscription group for alerts and events")
     parser.add_argument("--name", default="floor", help="this view's name in the commands it sends")
     parser.add_argument("--session", metavar="CLIENT_ID",
                         help="keep a persistent broker session under this client id (no alert missed while away)")
-    parser.add_argument("--username", help="the floor's broker user (not a table's)")
-    parser.add_argument("--password-file", help="file whose first line is the floor user's password")
-    add_tls_arguments(parser)
+    add_broker_arguments(parser, "the floor's")
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--once", action="store_true", help="collect the retained status/state briefly, print, exit")
     how.add_argument("--for", dest="seconds", type=float, metavar="SECONDS", help="watch this long, then exit")
@@ -41,9 +37,10 @@ def run(args: argparse.Namespace) -> int:
     fc = args.cfg.floor
     try:
         site = check_name("--site", args.site or args.cfg.table.site)
+        tls, ca_file, cert_file, key_file = tls_settings(args, fc)   # the help's promise: floor.* when omitted
         view = FloorView(args.host or fc.host, args.port or fc.port, site, share=args.share, name=args.name,
-                         username=args.username, password_file=args.password_file, tls=args.tls,
-                         ca_file=args.ca_file, cert_file=args.cert_file, key_file=args.key_file,
+                         username=args.username, password_file=args.password_file, tls=tls,
+                         ca_file=ca_file, cert_file=cert_file, key_file=key_file,
                          client_id=args.session, persistent=bool(args.session),
                          on_line=None if args.once else (lambda line: print(line, flush=True)))
         view.start()

@@ -9,6 +9,7 @@ import argparse
 import queue
 import sys
 import time
+from collections.abc import Callable
 
 from ..config import Config, ConfigError
 from ..record.logformat import table_header
@@ -17,15 +18,16 @@ from ..record.signing import table_signer
 from ..sources.serial_port import SerialSource, SerialSourceError
 from ..tags import EnrolmentError
 from ..wire import protocol as p
+from .options import add_out_dir
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--out", metavar="DIR", help="directory for the log (default: record.dir)")
+    add_out_dir(parser, "folder for the log (default: record.dir)")
     parser.add_argument("--port", metavar="P", help="serial port (default: reader.port)")
     parser.add_argument("--duration", type=float, metavar="S", help="stop after S seconds (default: Ctrl-C)")
 
 
-def run(args: argparse.Namespace, clock=time.monotonic) -> int:
+def run(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic) -> int:
     from ..runtime.app import load_registry
     config: Config = args.cfg
     try:
@@ -50,7 +52,7 @@ def run(args: argparse.Namespace, clock=time.monotonic) -> int:
             print(f"dealerbox record: {e}", file=sys.stderr)
             return 2
     header = table_header(config, registry, created=True, tournament=tournament)
-    recorder = Recorder(args.out or config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
+    recorder = Recorder(args.out_dir or config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
                         clock=clock, signer=signer, rotate_daily=config.record.rotate_daily)
     print(f"dealerbox record: recording {port} to {recorder.path}", file=sys.stderr)
     # The board introduces itself and reports every tag it sees, so the log starts from the table as it is.
@@ -70,7 +72,15 @@ def run(args: argparse.Namespace, clock=time.monotonic) -> int:
         while not source.entries.empty():
             recorder.write(source.entries.get_nowait())
         recorder.close()
-    h = recorder.health()
+    h, got = recorder.health(), source.counters
     print(f"dealerbox record: {h['records']} records, {h['bytes']} bytes in {recorder.part + 1} part(s) at "
-          f"{recorder.path}; source {source.counters}", file=sys.stderr)
-    return 0 if h["ok"] else 1
+          f"{recorder.path}; {got.get('bytes', 0)} bytes from the board, {got.get('errors', 0)} port errors",
+          file=sys.stderr)
+    if not got.get("bytes"):   # the port opened but nothing answered: not a recording of a table
+        print(f"dealerbox record: {port}: no reader board answered (nothing received in {clock() - started:.1f} s); "
+              f"check that the board is powered and on this port (--port or reader.port)", file=sys.stderr)
+        return 2
+    if not h["ok"]:
+        print(f"dealerbox record: could not write {recorder.path}: {h.get('last_error')}", file=sys.stderr)
+        return 1
+    return 0

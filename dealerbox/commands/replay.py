@@ -14,12 +14,14 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from ..config import ConfigError
 from ..pipeline import Pipeline
 from ..record.verify import verify_log
-from ..sources import LogError, open_log
+from ..sources import LogError, LogSource, open_log
 from ..sources.pacing import paced
 from ..tags import EnrolmentError
 
@@ -35,7 +37,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--supervisor", metavar="ID", default="", help="the supervisor revealing (audit.supervisors)")
 
 
-def run(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep) -> int:
+def run(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic,
+        sleep: Callable[[float], None] = time.sleep) -> int:
     from ..sources.scenario import ScenarioError
     # A scenario's cards are written in the script itself; a recorded log's are real players' cards.
     if args.reveal_hole_cards and not str(args.log).endswith(".scn") and not _reveal_allowed(args):
@@ -67,7 +70,38 @@ def run(args: argparse.Namespace, clock=time.monotonic, sleep=time.sleep) -> int
         print(f"dealerbox replay: the log is damaged or was edited: {where}; the events above are not evidence",
               file=sys.stderr)
         return 1
+    if source.counters.get("partial_lines"):
+        report = verify_log(args.log)
+        where = report.partial_line or (report.problems[0] if report.problems else "its last line")
+        print(f"dealerbox replay: the log was cut short: {where} (a power cut, or copied while recording); the "
+              f"events above stop there", file=sys.stderr)
+        return 1
+    if not str(args.log).endswith(".scn") and not _closed(source.files()[-1]):
+        print(f"dealerbox replay: {source.files()[-1]}: no closing record: the recorder did not stop cleanly (a "
+              f"power cut), the end was cut off, or it is still recording; run dealerbox verify {args.log}",
+              file=sys.stderr)
+        return 1
     return 0
+
+
+_TAIL = 1 << 16   # the closing record and the signatures after it fit in the last 64 KiB of a part
+
+
+def _closed(last_part: Path) -> bool:
+    """Whether a log's last part ends with its closing record (signature lines may follow it)."""
+    try:
+        with open(last_part, "rb") as fh:
+            fh.seek(0, 2)
+            size = fh.tell()
+            fh.seek(max(0, size - _TAIL))
+            tail = fh.read()
+    except OSError:
+        return False
+    for line in reversed(tail.splitlines()):
+        if b'"k":"sig"' in line.replace(b" ", b""):
+            continue
+        return b'"k":"closed"' in line.replace(b" ", b"")
+    return False
 
 
 def _reveal_allowed(args: argparse.Namespace) -> bool:
@@ -89,17 +123,25 @@ def _reveal_allowed(args: argparse.Namespace) -> bool:
 
 def _not_a_log(path: str) -> str:
     """Why ``path`` cannot be replayed at all, naming file and line, or "" (the reader judges the rest)."""
-    if str(path).endswith(".scn"):
-        return ""
+    scenario = str(path).endswith(".scn")
     try:
         with open(path, "rb") as fh:
-            first = fh.readline()
+            text = fh.read() if scenario else fh.readline()
     except OSError:
         return ""  # open_log says what is wrong with the path
-    if not first:
+    if scenario:
+        try:
+            lines = text.decode("utf-8").splitlines()
+        except UnicodeDecodeError as e:
+            line = text[:e.start].count(b"\n") + 1
+            return f"{path} line {line}: not UTF-8 text, not a scenario; save it as UTF-8 (docs/scenarios.md)"
+        if not any(ln.strip() and not ln.lstrip().startswith("#") for ln in lines):
+            return f"{path}: no steps (the file is empty or only comments); see docs/scenarios.md for the steps"
+        return ""
+    if not text:
         return f"{path} line 1: empty file, not a recorded log (nothing was recorded, or it was emptied)"
     try:
-        first.decode("utf-8")
+        text.decode("utf-8")
     except UnicodeDecodeError as e:
         return f"{path} line 1: not UTF-8 text (byte {e.start + 1}), not a recorded log"
     return ""
@@ -116,7 +158,7 @@ def _short(value: Any) -> str:
     return value if isinstance(value, str) and " " not in value else json.dumps(value, separators=(",", ":"))
 
 
-def summary(pipeline: Pipeline, source) -> str:
+def summary(pipeline: Pipeline, source: LogSource) -> str:
     c = pipeline.counters()
     damage = {k: v for k, v in c.items() if v and k not in ("frames", "bytes")}
     log = {k: v for k, v in source.counters.items() if v and k in ("skipped_lines", "partial_lines", "chain_breaks")}

@@ -20,7 +20,7 @@ def run(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(rows, indent=1))
         return 0
-    width = max(len(r["rule"]) for r in rows)
+    width = max(len(str(r["rule"])) for r in rows)
     for r in rows:
         where = "  (tournament tables only)" if r["tournament"] else ""
         print(f"{r['rule']:<{width}}  {r['detect']:<3}  {r['citation']:<24}  {r['summary']}{where}")

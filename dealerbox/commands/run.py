@@ -15,6 +15,7 @@ import signal
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,9 @@ from ..sources.base import Source
 from ..tags import EnrolmentError, TagRegistry
 
 if TYPE_CHECKING:
+    from ..engine.inputs import DealerInput
+    from ..record.logformat import Header
+    from ..sinks.panel import Panel
     from ..tournament.config import Tournament
 
 log = logging.getLogger("dealerbox")
@@ -62,7 +66,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
         registry = registry_from_enrolment(log_source.header.enrolment)
         kind = "replay"
-        source = ReplayingSource(log_source, speed=args.speed if args.speed is not None else 1.0)
+        source: Source = ReplayingSource(log_source, speed=args.speed if args.speed is not None else 1.0)
     else:
         try:
             registry = load_registry(config)
@@ -81,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
             return 2
     if not args.replay:
         try:   # the simulator plays the tournament too (from the draw for the button to the winner)
-            source = _make_source(kind, config, registry, args.speed, tournament)
+            source = _make_source(kind, config, registry, args.speed, tournament, hands=args.hands)
         except (OSError, ValueError) as e:
             print_error(str(e))
             return 2
@@ -147,7 +151,7 @@ def run(args: argparse.Namespace) -> int:
         if display == "headless":
             terminal.run_headless(updates, sys.stdout, args.jsonl, done)
         else:
-            from ..sinks.screen import Screen
+            from ..sinks.screen.screen import Screen
             screen = Screen(config, (config.display.width, config.display.height), clock=terminal.clock,
                             fullscreen=display == "fullscreen")
             screen.run(updates, terminal.submit, stop=lambda: done(terminal))
@@ -159,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _make_source(kind: str, config: Config, registry: TagRegistry, speed: float | None,
-                 tournament: Tournament | None = None) -> Source:
+                 tournament: Tournament | None = None, hands: int | None = None) -> Source:
     if kind == "serial":
         from ..sources.serial_port import SerialSource
         # A board not plugged in yet is waited for (and shown), not an exit: the Pi often boots first.
@@ -167,10 +171,11 @@ def _make_source(kind: str, config: Config, registry: TagRegistry, speed: float 
                             wait_for_board=True)
     from ..sources.sim import SimulatedSource, Simulator
     sim = Simulator(config, registry, seed=config.simulator.seed, tournament=tournament)
-    return SimulatedSource(sim, speed=speed or config.simulator.speed)
+    # --hands N: the simulator deals N hands and no more, so the persisted hand count matches what was shown
+    return SimulatedSource(sim, speed=speed or config.simulator.speed, hands=hands)
 
 
-def _make_panel(config: Config, submit):
+def _make_panel(config: Config, submit: Callable[[DealerInput], None]) -> Panel | None:
     if not config.panel.enabled:
         return None
     from ..sinks.panel import Panel
@@ -178,7 +183,7 @@ def _make_panel(config: Config, submit):
     return Panel.create(config.panel, pin_factory=None, submit=submit)
 
 
-def config_from_header(header, local: Config, path: str) -> Config:
+def config_from_header(header: Header, local: Config, path: str) -> Config:
     """The recorded table's own game and enrolment, with this terminal's floor, display and panel."""
     recorded = from_dict(header.config, f"{path} (log header)")
     return Config(table=recorded.table, game=recorded.game, reader=local.reader, enrolment=recorded.enrolment,

@@ -14,6 +14,16 @@ import os
 import re
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from ..config import Config
+    from ..engine.events import TableEvent
+    from ..engine.state import QuestionView, TournamentView
+    from ..engine.state import TableState
+    from ..sinks.screen.screen import Screen
+
+    Shot = tuple[TableState, dict[str, Any], list[TableEvent]]   # what the screen draws: state, health, events
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,7 +51,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                              "topic, dealerbox/schemas/floor/clock.json) in the clock strip")
 
 
-def read_clock(path: str, at: float):
+def read_clock(path: str, at: float) -> TournamentView:
     """The TournamentView of a clock payload file, checked against its schema (the message names the file)."""
     import json
 
@@ -64,7 +74,7 @@ def parse_seat(text: str) -> tuple[int, str | None]:
     return int(m.group(1)), m.group(2)
 
 
-def parse_question(text: str, answers: list[str] | None):
+def parse_question(text: str, answers: list[str] | None) -> QuestionView:
     """A QuestionView for ``--question`` and its ``--answer KEY=LABEL`` options (id "q1", as a scenario's first)."""
     from ..engine.state import QuestionView
 
@@ -89,7 +99,7 @@ def parse_size(text: str) -> tuple[int, int]:
     return w, h
 
 
-def table_after(scenario: str | Path, step: int | None):
+def table_after(scenario: str | Path, step: int | None) -> Shot:
     """(state, health, events) after ``step`` steps of a scenario, through the real pipeline."""
     from ..pipeline import Pipeline
     from ..sources.scenario import compile_file
@@ -102,14 +112,14 @@ def table_after(scenario: str | Path, step: int | None):
         raise ValueError(f"--step: {scenario} has {len(steps)} steps; {step} is out of range (0..{len(steps)})")
     end = steps[step - 1].end if step else 0
     pipe = Pipeline.from_header(compiled.header)
-    events = []
+    events: list[TableEvent] = []
     for record in compiled.records[:end]:
         events.extend(pipe.feed(record))
     health = {"reader": {"connected": True, **pipe.counters()}}
     return pipe.engine.snapshot(), health, events
 
 
-def log_after(path: str | Path, step: int | None, at: float | None):
+def log_after(path: str | Path, step: int | None, at: float | None) -> Shot:
     """(state, health, events) of a recorded log after ``step`` records, or as it stood ``at`` seconds after its
     first record, through the real pipeline (the log's own table and enrolment)."""
     from ..pipeline import Pipeline
@@ -117,7 +127,8 @@ def log_after(path: str | Path, step: int | None, at: float | None):
 
     log = open_log(path)
     pipe = Pipeline.from_header(log.header)
-    events, start = [], None
+    events: list[TableEvent] = []
+    start: float | None = None
     for i, record in enumerate(log):
         start = record.t if start is None else start
         if (step is not None and i >= step) or (at is not None and record.t - start > at):
@@ -127,17 +138,18 @@ def log_after(path: str | Path, step: int | None, at: float | None):
     return pipe.engine.snapshot(), health, events
 
 
-def save_png(config, size: tuple[int, int], state, health: dict, events: list, out: str | Path,
-             history: bool = False, seat: tuple[int, str | None] | None = None):
+def save_png(config: Config, size: tuple[int, int], state: TableState, health: dict[str, Any],
+             events: list[TableEvent], out: str | Path, history: bool = False,
+             seat: tuple[int, str | None] | None = None) -> Screen:
     """Draw the screen offscreen and write it as a PNG; returns the Screen (its ``frame`` says what was drawn).
     ``seat``: (seat, None | "rebuy" | "leave") draws it with that seat's sheet open."""
     os.environ.setdefault("SDL_VIDEODRIVER", "dummy")
     os.environ.setdefault("PYGAME_HIDE_SUPPORT_PROMPT", "1")
     import pygame
 
-    from ..sinks.screen import Screen
+    from ..sinks.screen.screen import Screen as ScreenClass
 
-    screen = Screen(config, size)
+    screen = ScreenClass(config, size)
     screen.ui.history = history
     surface = screen.render(state, health, events)
     if seat is not None:
@@ -163,8 +175,15 @@ def run(args: argparse.Namespace) -> int:
         if args.answer and not args.question:
             raise ValueError("--answer: answers belong to a --question; give the question too")
         question = parse_question(args.question, args.answer) if args.question is not None else None
-        if not Path(args.scenario).is_file():
-            raise ValueError(f"{args.scenario}: no such scenario file")
+        scenario = Path(args.scenario)
+        if scenario.is_dir():
+            example = next(iter(sorted(scenario.glob("*.scn"))), scenario / "NAME.scn")
+            raise ValueError(f"{scenario}: a folder; give one scenario (*.scn) or recorded log, e.g. {example}")
+        if not scenario.is_file():
+            raise ValueError(f"{scenario}: no such scenario file or recorded log")
+        if Path(args.out).is_dir():
+            raise ValueError(f"--out {args.out}: a folder; --out is the PNG file to write, e.g. "
+                             f"{Path(args.out) / 'screen.png'}")
         try:
             if args.scenario.endswith(".scn"):
                 if args.at is not None:

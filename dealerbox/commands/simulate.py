@@ -16,6 +16,7 @@ from ..record.recorder import Recorder
 from ..record.signing import table_signer
 from ..sources.sim import IRREGULARITIES, Simulator, SimulatorError
 from ..tags import EnrolmentError
+from .progress import progress
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -70,11 +71,17 @@ def run(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     try:
         hand = sim.hand_no
-        for record in sim.records(args.hands):
-            if signer is not None and sim.hand_no != hand:   # a new hand began: sign the one before, as run does
-                recorder.seal(hand=hand)
-                hand = sim.hand_no
-            recorder.write(record)
+        with progress(args.hands, "hands", "simulate") as bar:
+            done = 0   # hands played to the end: the one being dealt is not counted yet
+            for record in sim.records(args.hands):
+                if signer is not None and sim.hand_no != hand:   # a new hand began: sign the one before, as run does
+                    recorder.seal(hand=hand)
+                    hand = sim.hand_no
+                recorder.write(record)
+                if sim.hand_no - 1 > done:
+                    bar.update(sim.hand_no - 1 - done)
+                    done = sim.hand_no - 1
+            bar.update(sim.hand_no - done)
     except SimulatorError as e:
         print(f"dealerbox simulate: {e}", file=sys.stderr)
         return 2

@@ -2,8 +2,9 @@
 table's player count from the retained state topics, publishes balancing and breaking instructions to the
 tables concerned, and runs the tournament clock on its retained clock topic.
 
-    dealerbox tournament --tournament sunday.toml --site demo --host 10.0.0.5
-    dealerbox tournament --tournament sunday.toml --level 3 --left 420 --paused --for 60
+    dealerbox tournament --tournament docs/tournament.demo.toml --site demo --host 10.0.0.5
+    dealerbox tournament --tournament docs/tournament.demo.toml --level 3 --left 420 --paused --for 60
+    dealerbox tournament --tournament docs/tournament.demo.toml --tls --ca-file ca.pem --port 8883
 """
 
 from __future__ import annotations
@@ -11,12 +12,16 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
+import ssl
 import sys
 import threading
 import time
 import uuid
+from typing import Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
@@ -27,6 +32,7 @@ from ..tournament import config as tournament_config
 from ..tournament.clock import Clock
 from ..tournament.config import Tournament
 from ..tournament.floor import Director, TournamentFloor
+from .broker_options import add_broker_arguments, tls_settings
 
 log = logging.getLogger("dealerbox.tournament")
 CLOCK_EVERY_S = 10.0
@@ -35,10 +41,7 @@ CLOCK_EVERY_S = 10.0
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tournament", "-t", required=True, metavar="FILE", help="the tournament's TOML file")
     parser.add_argument("--site", help="site of the tables (default: table.site from the config)")
-    parser.add_argument("--host", help="broker host (default: floor.host)")
-    parser.add_argument("--port", type=int, help="broker port (default: floor.port)")
-    parser.add_argument("--username", help="the floor's broker user (not a table's)")
-    parser.add_argument("--password-file", help="file whose first line is the floor user's password")
+    add_broker_arguments(parser, "the floor's")
     parser.add_argument("--name", default="tournament", help="this director's name in the instructions it sends")
     parser.add_argument("--level", type=int, default=1, help="start the clock at this level (default 1)")
     parser.add_argument("--left", type=float, metavar="SECONDS", help="time left in that level (default: all of it)")
@@ -51,18 +54,30 @@ class TournamentDesk:
     The dashboard hosts the same TournamentFloor on its own connection (dealerbox/dashboard/tournaments.py)."""
 
     def __init__(self, floor: TournamentFloor, host: str, port: int, *, username: str | None = None,
-                 password: str | None = None) -> None:
+                 password: str | None = None, tls: tuple[bool, str, str, str] = (False, "", "", "")) -> None:
         self.floor, self.host, self.port = floor, host, port
         self.director = floor.director
         self.lock = threading.Lock()
         self.connected = threading.Event()
         self._unacked: list[mqtt.MQTTMessageInfo] = []
-        self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2,
+        self.client = mqtt.Client(CallbackAPIVersion.VERSION2,
                                   client_id=f"dealerbox-tournament-{self.director.boot[:8]}",
                                   protocol=mqtt.MQTTv5, reconnect_on_failure=True)
         if username:
             self.client.username_pw_set(username, password)
-        self.client.reconnect_delay_set(0.1, 1.0)
+        use_tls, ca_file, cert_file, key_file = tls
+        if use_tls:   # as the floor view does: the broker's certificate is checked against the CA
+            for option, path in (("--ca-file", ca_file), ("--cert-file", cert_file), ("--key-file", key_file)):
+                if path and not os.path.isfile(path):
+                    raise ValueError(f"{option} {path}: no such file; give the floor's certificate files "
+                                     f"(or floor.ca_file, floor.cert_file, floor.key_file in the config)")
+            try:
+                self.client.tls_set(ca_certs=ca_file or None, certfile=cert_file or None, keyfile=key_file or None,
+                                    cert_reqs=ssl.CERT_REQUIRED)
+            except (ssl.SSLError, OSError) as e:
+                raise ValueError(f"--tls: cannot load the certificates ({e}); check --ca-file, --cert-file and "
+                                 f"--key-file") from None
+        self.client.reconnect_delay_set(0.1, 1.0)  # type: ignore[arg-type]  # paho takes float seconds; its hint says int
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
 
@@ -90,14 +105,15 @@ class TournamentDesk:
         self.client.disconnect()
         self.client.loop_stop()
 
-    def _on_connect(self, client, userdata, flags, reason, properties) -> None:
+    def _on_connect(self, client: mqtt.Client, userdata: object, flags: object, reason: Any,
+                    properties: object) -> None:
         if reason.is_failure:
             log.error("broker %s:%s refused the tournament director: %s", self.host, self.port, reason)
             return
         client.subscribe(f"dealerbox/{self.director.site}/+/state", qos=1)
         self.connected.set()
 
-    def _on_message(self, client, userdata, msg) -> None:
+    def _on_message(self, client: mqtt.Client, userdata: object, msg: mqtt.MQTTMessage) -> None:
         where = parse_topic(msg.topic)
         if where is None or where[2] != "state":
             return
@@ -110,8 +126,8 @@ class TournamentDesk:
         for topic, payload in out:
             self._publish(topic, payload, retain=False)
 
-    def _publish(self, topic: str, payload: dict, retain: bool) -> None:
-        props = Properties(PacketTypes.PUBLISH)
+    def _publish(self, topic: str, payload: dict[str, Any], retain: bool) -> None:
+        props = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]  # paho ships no hints for it
         props.ContentType = "application/json"
         info = self.client.publish(topic, json.dumps(payload, separators=(",", ":")), qos=1, retain=retain,
                                    properties=props)
@@ -147,7 +163,7 @@ def run(args: argparse.Namespace) -> int:
         password = read_password(args.password_file) if args.password_file else None
         desk = TournamentDesk(TournamentFloor(Director(t, site, uuid.uuid4().hex, name=args.name), clock),
                               args.host or fc.host, args.port or fc.port, username=args.username,
-                              password=password).start()
+                              password=password, tls=tls_settings(args, fc)).start()
     except (ValueError, ConnectionError, OSError, OutboxError) as e:
         print(f"dealerbox tournament: {e}", file=sys.stderr)
         return 2

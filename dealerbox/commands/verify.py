@@ -27,6 +27,28 @@ class AnchorError(ValueError):
     """Anchors that cannot be read; the message names the file or broker."""
 
 
+def not_a_log(path: str, look: int = 1 << 16) -> str:
+    """Why ``path`` holds no log at all (empty, no complete line, or not one JSON record in its first 64 KiB),
+    or "" (a missing file, or a log to verify, however damaged: verify_log says how)."""
+    try:
+        with open(path, "rb") as fh:
+            head = fh.read(look)
+    except OSError:
+        return ""
+    if not head:
+        return "empty file"
+    lines = head.split(b"\n")[:-1]
+    if not lines:
+        return "no complete line (no newline)"
+    for raw in lines:
+        try:
+            if isinstance(json.loads(raw), dict):
+                return ""
+        except ValueError:
+            continue
+    return "no line is a log record (binary or other data)"
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("log", metavar="LOG", help="the recorded log (its first part; later parts are followed)")
     parser.add_argument("--pubkey", metavar="FILE", help="the table's public key (from dealerbox keygen)")
@@ -53,6 +75,10 @@ def run(args: argparse.Namespace) -> int:
     if anchors and not pubkey:
         print("dealerbox verify: anchors need --pubkey (an anchor proves nothing without the key that signed it)",
               file=sys.stderr)
+        return 2
+    junk = not_a_log(args.log)
+    if junk:   # nothing in it was ever a log: no chain to call intact or broken
+        print(f"dealerbox verify: {args.log}: {junk}; not a dealerbox log, nothing to verify", file=sys.stderr)
         return 2
     try:
         report = verify_log(args.log, pubkey=pubkey, anchors=anchors)

@@ -53,7 +53,8 @@ def _when(created: datetime.datetime | None, t: float) -> tuple[str, str]:
     return at.strftime("%Y-%m-%d %H:00"), at.strftime("%Y-%m-%d %H:%M:%S")
 
 
-def rows_of(path: str, table: str, dealer: str, created, hands: Iterable[HandSummary]) -> list[HandRow]:
+def rows_of(path: str, table: str, dealer: str, created: datetime.datetime | None,
+            hands: Iterable[HandSummary]) -> list[HandRow]:
     out = []
     for h in hands:
         hour, at = _when(created, h.started_t)
@@ -83,7 +84,9 @@ def audit_log(path: str) -> LogAudit:
             report.verdict = v.summary()
             report.status = "broken" if v.problems else ("intact" if v.closed else "incomplete")
             first = v.problems[0] if v.problems else v.partial_line
-            report.first_bad = str(first) if first else ""
+            # an unclosed log is damaged too (docs/hand-history.md): the recorder never finished it
+            report.first_bad = str(first) if first else ("" if v.closed else f"{Path(path).name}: no closing "
+                                                          "record (the recorder did not stop cleanly)")
         except (OSError, ValueError) as e:
             report.status, report.verdict = "unreadable", f"cannot verify: {e}"
     report.table = got.table
@@ -107,25 +110,35 @@ def log_paths(args: Iterable[str]) -> tuple[list[str], list[str]]:
 
 
 def audit_room(paths: list[str], jobs: int | None = None,
-               progress: Callable[[LogAudit], None] | None = None) -> list[LogAudit]:
-    """Every log audited, in parallel over ``jobs`` processes (default: every core), biggest logs first."""
+               progress: Callable[[LogAudit], object] | None = None) -> list[LogAudit]:
+    """Every log audited, in parallel over ``jobs`` processes (default: every core), biggest logs first.
+
+    Ctrl-C stops it at once: the workers ignore SIGINT (only this process answers it, with no traceback from
+    each worker) and are terminated when the KeyboardInterrupt leaves here."""
     jobs = max(1, jobs or os.cpu_count() or 1)
     order = sorted(paths, key=lambda p: -_size(p))
     from . import fastlog  # noqa: F401  (imported before the workers fork: they inherit it instead of importing it)
     results: dict[str, LogAudit] = {}
-    pool = None
     if jobs > 1 and len(order) > 1:
-        from concurrent.futures import ProcessPoolExecutor   # not loaded for one log or one job
-        pool = ProcessPoolExecutor(max_workers=min(jobs, len(order)))
-    try:
-        for r in (pool.map(audit_log, order, chunksize=1) if pool else map(audit_log, order)):
+        import multiprocessing   # not loaded for one log or one job
+        with multiprocessing.Pool(min(jobs, len(order)), initializer=_ignore_sigint) as pool:
+            # the with-block terminates the workers however it is left (done, Ctrl-C, an error)
+            for r in pool.imap_unordered(audit_log, order, chunksize=1):
+                results[r.path] = r
+                if progress:
+                    progress(r)
+    else:
+        for r in map(audit_log, order):
             results[r.path] = r
             if progress:
                 progress(r)
-    finally:
-        if pool:
-            pool.shutdown()
     return [results[p] for p in paths]
+
+
+def _ignore_sigint() -> None:
+    """In each worker: Ctrl-C is the parent's to answer (it terminates the workers)."""
+    import signal
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
 
 
 def _size(path: str) -> int:
@@ -143,38 +156,42 @@ class Room:
     misdeals: int = 0
     voids: int = 0
     ruled_hands: int = 0
-    by_rule: Counter = field(default_factory=Counter)
-    by_table: Counter = field(default_factory=Counter)
-    by_dealer: Counter = field(default_factory=Counter)
-    by_hour: Counter = field(default_factory=Counter)          # findings per hour
-    by_hour_severity: Counter = field(default_factory=Counter) # (hour, severity) -> findings
-    hands_by_hour: Counter = field(default_factory=Counter)
-    by_severity: Counter = field(default_factory=Counter)
-    floor: list[tuple[HandRow, Finding]] = field(default_factory=list)
+    by_rule: Counter[str] = field(default_factory=Counter)
+    by_table: Counter[str] = field(default_factory=Counter)
+    by_dealer: Counter[str] = field(default_factory=Counter)
+    by_hour: Counter[str] = field(default_factory=Counter)          # findings per hour
+    by_hour_severity: Counter[tuple[str, str]] = field(default_factory=Counter)  # (hour, severity) -> findings
+    hands_by_hour: Counter[str] = field(default_factory=Counter)
+    by_severity: Counter[str] = field(default_factory=Counter)
+    floor: list[tuple[HandRow | None, LogAudit, Finding]] = field(default_factory=list)   # None: outside a hand
     citation: dict[str, str] = field(default_factory=dict)
+    severity: dict[str, str] = field(default_factory=dict)                  # rule -> its severity
+    by_rule_severity: Counter[tuple[str, str]] = field(default_factory=Counter)  # (rule, severity) -> findings
 
     @classmethod
     def of(cls, logs: list[LogAudit]) -> Room:
         room = cls(logs)
         for log in logs:
             for row in log.hands:
-                room._hand(row)
+                room._hand(log, row)
             for f in log.stray:
-                room._finding(None, log.table, "", "", f)
+                room._finding(log, None, log.table, "", "", f)
         return room
 
-    def _hand(self, row: HandRow) -> None:
+    def _hand(self, log: LogAudit, row: HandRow) -> None:
         self.hands += 1
         self.hands_by_hour[row.hour] += 1
         self.misdeals += row.outcome == "misdeal"
         self.voids += row.outcome == "void"
         self.ruled_hands += any(f.severity in RULED for f in row.findings)
         for f in row.findings:
-            self._finding(row, row.table, row.dealer, row.hour, f)
+            self._finding(log, row, row.table, row.dealer, row.hour, f)
 
-    def _finding(self, row: HandRow | None, table: str, dealer: str, hour: str, f: Finding) -> None:
+    def _finding(self, log: LogAudit, row: HandRow | None, table: str, dealer: str, hour: str, f: Finding) -> None:
         self.by_rule[f.rule] += 1
+        self.by_rule_severity[f.rule, f.severity] += 1
         self.citation[f.rule] = f.citation
+        self.severity[f.rule] = f.severity
         self.by_table[table or "?"] += 1
         if dealer:
             self.by_dealer[dealer] += 1
@@ -182,12 +199,12 @@ class Room:
             self.by_hour[hour] += 1
             self.by_hour_severity[hour, f.severity] += 1
         self.by_severity[f.severity] += 1
-        if f.severity == "floor" and row is not None:
-            self.floor.append((row, f))
+        if f.severity == "floor":   # every one, so the list adds up to the headline
+            self.floor.append((row, log, f))
 
     def rate(self, n: int) -> float:
         return n / self.hands if self.hands else 0.0
 
     @property
     def damaged(self) -> list[LogAudit]:
-        return [log for log in self.logs if log.status in ("broken", "unreadable") or log.first_bad]
+        return [log for log in self.logs if log.status in ("broken", "unreadable", "incomplete") or log.first_bad]

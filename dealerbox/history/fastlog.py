@@ -17,11 +17,12 @@ from __future__ import annotations
 import functools
 import hashlib
 import json
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
+from ..engine.events import TableEvent
 from ..pipeline import Pipeline
 from ..record.logformat import GENESIS, Header, LogFormatError, canonical, from_record, part_number, part_path
 from ..record.verify import STORED_H
@@ -29,6 +30,8 @@ from ..sources import LogError
 from .reader import LogHands, created_of, dealer_of, read_hands, table_of
 from .summary import HandBook, stakes_of
 
+_loads: Callable[[bytes], Any]
+_canonical: Callable[[dict[str, Any]], bytes]
 try:   # optional speed-up: the same records, parsed and encoded several times faster
     import orjson
 
@@ -47,6 +50,7 @@ class ChainCheck:
     """What the single pass saw of the log's integrity."""
     parts: int = 0
     lines: int = 0
+    records: int = 0          # as verify counts them: timed records other than headers, gaps and the closing one
     damaged: int = 0          # lines that are not JSON records, or whose hash does not match
     closed: bool = False
     partial: bool = False     # an unfinished last line (power cut)
@@ -60,9 +64,10 @@ class ChainCheck:
         return self.verified and self.closed and not self.damaged and not self.partial
 
     def summary(self, path: str) -> str:
-        span = "no records" if self.first_t is None else \
-            f"t {self.first_t:.3f} .. {self.last_t:.3f} s ({self.last_t - self.first_t:.1f} s)"
-        return (f"intact: {self.lines - 2 * self.parts + 1} records in {self.parts} "
+        first, last = self.first_t, self.last_t
+        span = "no records" if first is None or last is None else \
+            f"t {first:.3f} .. {last:.3f} s ({last - first:.1f} s)"
+        return (f"intact: {self.records} records in {self.parts} "
                 f"part{'s' if self.parts != 1 else ''}, {span}, created {self.created or '?'}")
 
 
@@ -72,7 +77,7 @@ class FastResult:
     check: ChainCheck = field(default_factory=ChainCheck)
 
 
-def _stdlib_hash_ok(prev: str, body: dict, want: str | None) -> bool:
+def _stdlib_hash_ok(prev: str, body: dict[str, Any], want: str | None) -> bool:
     """Whether ``want`` chains ``body`` onto ``prev`` in the stdlib's spelling: asked only when orjson's form did
     not match, since the two can spell the same number differently and the stdlib form is the definition."""
     return want is not None and _sha256(prev.encode() + canonical(body)).hexdigest() == want
@@ -81,7 +86,8 @@ def _stdlib_hash_ok(prev: str, body: dict, want: str | None) -> bool:
 _BLOCK = 1 << 20   # read a log a megabyte at a time: a day's log held whole cost its size again in memory
 
 
-def _whole_lines(stream: BinaryIO, file: Path, check: ChainCheck) -> Iterator[bytes]:
+def _whole_lines(stream: BinaryIO, file: Path, check: ChainCheck,
+                 read: Callable[[int], object] | None = None) -> Iterator[bytes]:
     """The complete lines of a log file, read block by block and counted in ``check``; an unfinished last line
     (a power cut mid-line) is not given, only noted: the rest is still good. Closes the stream."""
     tail = b""
@@ -93,6 +99,8 @@ def _whole_lines(stream: BinaryIO, file: Path, check: ChainCheck) -> Iterator[by
                 raise LogError(f"cannot read log {file}: {e.strerror or e}") from None
             if not block:
                 break
+            if read is not None:
+                read(len(block))
             lines = (tail + block).split(b"\n")
             tail = lines.pop()
             check.lines += len(lines)
@@ -101,26 +109,57 @@ def _whole_lines(stream: BinaryIO, file: Path, check: ChainCheck) -> Iterator[by
         check.partial = True
 
 
-def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True) -> FastResult:
-    """Replay a recorded log (all its parts) in one pass, checking its chain as it goes. Scenarios take the
-    ordinary path (they have no chain). Raises LogError like ``open_log`` when the first line is no header.
+def _before_header(*_: object) -> list[TableEvent]:
+    """Stands for the decoder and the book until the header has made them (never called: rx waits for it)."""
+    raise AssertionError("a record before the log's header")
 
-    ``verify=False`` skips the chain (about a tenth of the time) for a caller that wants the hands only, as
-    the export does; the result then never says intact (``check.verified`` is False), and damage still
-    counts only the lines that are not JSON records."""
+
+def log_files(path: str | Path) -> list[Path]:
+    """The files of a log: its first part and every later part that follows it."""
     path = Path(path)
-    if path.suffix == ".scn":
-        return FastResult(read_hands(path, reveal), ChainCheck(closed=True))
     files = [path]
     n = part_number(path) + 1
     while (nxt := part_path(path, n)).exists():
         files.append(nxt)
         n += 1
+    return files
+
+
+def log_bytes(path: str | Path) -> int:
+    """The size of a log's files together (a progress bar's total); 0 for a scenario or a missing file."""
+    if str(path).endswith(".scn"):
+        return 0
+    total = 0
+    for f in log_files(path):
+        try:
+            total += f.stat().st_size
+        except OSError:
+            pass
+    return total
+
+
+def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
+                    read: Callable[[int], object] | None = None) -> FastResult:
+    """Replay a recorded log (all its parts) in one pass, checking its chain as it goes. Scenarios take the
+    ordinary path (they have no chain). Raises LogError like ``open_log`` when the first line is no header.
+
+    ``verify=False`` skips the chain (about a tenth of the time) for a caller that wants the hands only, as
+    the export does; the result then never says intact (``check.verified`` is False), and damage still
+    counts only the lines that are not JSON records. ``read`` is told the bytes of every block read (a
+    progress bar)."""
+    path = Path(path)
+    if path.suffix == ".scn":
+        return FastResult(read_hands(path, reveal), ChainCheck(closed=True))
+    files = log_files(path)
     check = ChainCheck(verified=verify)
-    pipeline = book = None
+    pipeline: Pipeline | None = None
+    book: HandBook | None = None
+    feed_bytes: Callable[[float, bytes], list[TableEvent]] = _before_header
+    book_feed: Callable[[TableEvent], object] = _before_header
     got: LogHands | None = None
     prev = GENESIS
-    first_t = last_t = None
+    first_t: float | None = None
+    last_t: float | None = None
     for index, file in enumerate(files):
         try:
             stream = open(file, "rb")
@@ -129,7 +168,7 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True)
         except OSError as e:
             raise LogError(f"cannot read log {file}: {e.strerror or e}") from None
         check.parts += 1
-        for i, raw in enumerate(_whole_lines(stream, file, check)):
+        for i, raw in enumerate(_whole_lines(stream, file, check, read)):
             try:
                 rec = _loads(raw)
                 kind = rec["k"]
@@ -160,10 +199,9 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True)
                 if first_t is None:
                     first_t = t
                 last_t = t
+                check.records += 1
                 for event in feed_bytes(t, chunk):
-                    done = book_feed(event)
-                    if done is not None:
-                        got.hands.append(done)
+                    book_feed(event)
                 continue
             try:
                 entry = from_record(rec)
@@ -177,31 +215,31 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True)
                         raise LogError(f"{file}: line 1 is not a dealerbox log header")
                     pipeline = Pipeline.from_header(entry)
                     table, stakes = table_of(entry), stakes_of(entry.config)
-                    book = HandBook(table, stakes, reveal)
+                    book = HandBook(table, stakes, reveal, keep=True)
                     feed_bytes, book_feed = pipeline.feed_bytes, book.feed   # once, not once a line
                     got = LogHands(path, table, created_of(entry), stakes, [], dealer_of(entry.config))
                     check.created = entry.created
                 continue
-            if got is None:
+            if got is None or pipeline is None or book is None:
                 raise LogError(f"{file}: line 1 is not a dealerbox log header")
             if kind == "closed":
                 check.closed = True
                 continue
-            t = getattr(entry, "t", None)
-            if t is not None:
+            if kind != "gap" and isinstance(rec.get("t"), int | float):
+                check.records += 1
+            at = getattr(entry, "t", None)
+            if at is not None:
                 if first_t is None:
-                    first_t = t
-                last_t = t
+                    first_t = at
+                last_t = at
             for event in pipeline.feed(entry):
-                done = book.feed(event)
-                if done is not None:
-                    got.hands.append(done)
+                book.feed(event)
     check.first_t, check.last_t = first_t, last_t
-    if got is None:
-        raise LogError(f"{path}: empty; not a dealerbox log")
-    last = book.flush()
-    if last is not None:
-        got.hands.append(last)
+    if got is None or pipeline is None or book is None:   # no line was a header: say what the file holds instead
+        what = "no complete line (no newline), so no header" if check.partial else "empty file"
+        raise LogError(f"{path}: {what}; not a dealerbox log (is it a recorded log or a scenario, *.scn?)")
+    book.flush()
+    got.hands = book.hands
     got.stray = book.stray_findings
     got.counters = pipeline.counters()
     return FastResult(got, check)

@@ -13,6 +13,8 @@ silently. :func:`expressible` says which.
 
 from __future__ import annotations
 
+from typing import Any
+
 import datetime
 import json
 
@@ -89,7 +91,7 @@ def _blinds(hand: HandSummary) -> list[int]:
     return owed[::-1] if len(owed) == 2 else owed   # pokerkit reads heads-up blinds button-first
 
 
-def _toml(value) -> str:
+def _toml(value: object) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, int):
@@ -103,10 +105,10 @@ def _toml(value) -> str:
     raise TypeError(f"no TOML form for {type(value).__name__}")
 
 
-def fields_of(hand: HandSummary, created: datetime.datetime | None = None, reveal: bool = False) -> dict:
+def fields_of(hand: HandSummary, created: datetime.datetime | None = None, reveal: bool = False) -> dict[str, Any]:
     """The PHH fields of an expressible hand, in the order they are written."""
     st = hand.stakes
-    f: dict = {"variant": CODES[hand.game], "antes": [st.ante] * len(hand.seats),
+    f: dict[str, Any] = {"variant": CODES[hand.game], "antes": [st.ante] * len(hand.seats),
                "blinds_or_straddles": _blinds(hand)}
     if hand.game == "flhe":
         f["small_bet"], f["big_bet"] = st.small_bet, st.big_bet
@@ -129,9 +131,9 @@ def fields_of(hand: HandSummary, created: datetime.datetime | None = None, revea
     return f
 
 
-def user_fields(hand: HandSummary) -> dict:
+def user_fields(hand: HandSummary) -> dict[str, Any]:
     """What PHH has no field for, under names starting with '_' (pokerkit keeps them as user-defined)."""
-    f: dict = {"_table": hand.table, "_game": hand.game, "_button": hand.button, "_outcome": hand.outcome,
+    f: dict[str, Any] = {"_table": hand.table, "_game": hand.game, "_button": hand.button, "_outcome": hand.outcome,
                "_started_t": f"{hand.started_t:.3f}", "_ended_t": f"{hand.ended_t:.3f}",
                "_pots": [p.amount for p in hand.pots]}
     odd = [i for i, p in enumerate(hand.pots) if len(p.winners) > 1 and p.amount % len(p.winners)]

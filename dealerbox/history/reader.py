@@ -10,9 +10,11 @@ import datetime
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from ..engine.events import TableEvent
 from ..pipeline import Pipeline
+from ..record.logformat import Header
 from ..sources import LogSource, open_log
 from .summary import Finding, HandBook, HandSummary, Stakes, stakes_of
 
@@ -30,7 +32,7 @@ class LogHands:
     counters: dict[str, int] = field(default_factory=dict)   # the reader's and the decoder's
 
 
-def created_of(header) -> datetime.datetime | None:
+def created_of(header: Header) -> datetime.datetime | None:
     """The header's UTC ``created`` stamp (anchors source time to the wall clock); None if absent or bad."""
     text = getattr(header, "created", None)
     if not text:
@@ -41,7 +43,7 @@ def created_of(header) -> datetime.datetime | None:
         return None
 
 
-def table_of(header) -> str:
+def table_of(header: Header) -> str:
     table = header.config.get("table", {}) if isinstance(header.config, dict) else {}
     return str(table.get("id", "")) if isinstance(table, dict) else ""
 
@@ -56,17 +58,17 @@ def read_hands(path: str | Path, reveal: bool = False) -> LogHands:
     source = open_log(path)
     pipeline = Pipeline.from_header(source.header)
     table, stakes = table_of(source.header), stakes_of(source.header.config)
-    book = HandBook(table, stakes, reveal)
-    hands = [s for s in map(book.feed, events(source, pipeline)) if s is not None]
-    last = book.flush()
-    if last is not None:
-        hands.append(last)
+    book = HandBook(table, stakes, reveal, keep=True)
+    for event in events(source, pipeline):
+        book.feed(event)
+    book.flush()
+    hands = book.hands
     counters = {**source.counters, **pipeline.counters()}
     return LogHands(Path(path), table, created_of(source.header), stakes, hands, dealer_of(source.header.config),
                     book.stray_findings, counters)
 
 
-def dealer_of(config: dict) -> str:
+def dealer_of(config: dict[str, Any]) -> str:
     """The dealer signed in for the log, when its config names one (``table.dealer``; the evidence issue)."""
     table = config.get("table", {}) if isinstance(config, dict) else {}
     name = table.get("dealer") if isinstance(table, dict) else None

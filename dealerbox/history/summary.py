@@ -15,7 +15,9 @@ order, get a summary each time a hand ends.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 from ..engine import events as e
 
@@ -171,14 +173,23 @@ class HandBook:
     ``feed(event)`` returns the finished summary or None; ``flush()`` returns the hand a log ended in the
     middle of (outcome "unfinished"), so no hand is silently lost. Stacks are tracked from the events
     themselves (sit, leave, stack changes, each hand's end). Hole cards are kept only with ``reveal=True``.
+
+    A finding can name its hand after the hand's end (the engine rules on a duplicate card once a hand is
+    voided): it belongs to that hand all the same. ``feed`` then returns the ended hand again, with the
+    finding added; ``hands`` (kept when ``keep=True``, as the batch readers ask) holds each hand once, in its
+    final form. A finding that names no hand, or one that is not the last ended, is a stray finding.
     """
 
-    def __init__(self, table: str = "", stakes: Stakes | None = None, reveal: bool = False) -> None:
+    def __init__(self, table: str = "", stakes: Stakes | None = None, reveal: bool = False,
+                 keep: bool = False) -> None:
         self.table = table
         self.reveal = reveal   # engine events carry hole cards; a summary holds them only when asked
         self.stakes = stakes or Stakes()
         self.stacks: dict[int, int] = {}
         self.current: _Open | None = None
+        self.ended: HandSummary | None = None     # the last hand closed: late findings of it still join it
+        self.keep = keep
+        self.hands: list[HandSummary] = []        # every hand, in order, when ``keep`` (a live screen keeps none)
         self.stray_findings: list[Finding] = []   # raised outside any hand (between hands, before the first)
 
     def feed(self, event: e.TableEvent) -> HandSummary | None:
@@ -204,6 +215,8 @@ class HandBook:
                               tuple(event.seats), event.t)
             if cur is not None and event.hand == cur.started.hand:
                 cur.findings.append(finding)
+            elif cur is None and self.ended is not None and event.hand is not None and event.hand == self.ended.hand:
+                return self._late(finding)
             else:
                 self.stray_findings.append(finding)
         elif cur is None:
@@ -228,6 +241,15 @@ class HandBook:
             return None
         return self._close("unfinished", (), {}, tuple(cur.board), cur.last_t)
 
+    def _late(self, finding: Finding) -> HandSummary:
+        """The last ended hand again, with a finding raised after its end."""
+        assert self.ended is not None  # the caller checks
+        revised = replace(self.ended, findings=(*self.ended.findings, finding))
+        self.ended = revised
+        if self.keep:
+            self.hands[-1] = revised
+        return revised
+
     def _close(self, outcome: str, pots: tuple[e.Pot, ...], stacks: dict[int, int], board: tuple[str, ...],
                t: float) -> HandSummary:
         cur = self.current
@@ -235,15 +257,19 @@ class HandBook:
         self.current = None
         s = cur.started
         straddles = {a.seat: a.amount for a in cur.actions if a.kind == "straddle"}
-        return HandSummary(
+        done = HandSummary(
             table=self.table, hand=s.hand or 0, game=s.game, stakes=self.stakes, button=s.button,
             seats=tuple(s.seats), blinds=dict(s.blinds), straddles=straddles, stacks_before=cur.stacks_before,
             actions=tuple(cur.actions), board=board or tuple(cur.board),
             hole_cards={seat: tuple(c) for seat, c in cur.holes.items()}, shown=tuple(cur.shown), pots=pots,
             stacks_after=stacks, findings=tuple(cur.findings), outcome=outcome, started_t=s.t, ended_t=t)
+        self.ended = done
+        if self.keep:
+            self.hands.append(done)
+        return done
 
 
-def stakes_of(config: dict) -> Stakes:
+def stakes_of(config: dict[str, Any]) -> Stakes:
     """The stakes in a log header's config (``game`` section); defaults where a key is missing."""
     g = config.get("game", {}) if isinstance(config, dict) else {}
     d = Stakes()
@@ -252,14 +278,14 @@ def stakes_of(config: dict) -> Stakes:
                   int(g.get("max_raises", d.max_raises)))
 
 
-def summarise(events, table: str = "", stakes: Stakes | None = None, reveal: bool = False) -> list[HandSummary]:
+def summarise(events: Iterable[e.TableEvent], table: str = "", stakes: Stakes | None = None,
+              reveal: bool = False) -> list[HandSummary]:
     """Every hand in a sequence of table events, the unfinished last one included."""
-    book = HandBook(table, stakes, reveal)
-    out = [s for s in map(book.feed, events) if s is not None]
-    last = book.flush()
-    if last is not None:
-        out.append(last)
-    return out
+    book = HandBook(table, stakes, reveal, keep=True)
+    for event in events:
+        book.feed(event)
+    book.flush()
+    return book.hands
 
 
 # The events a HandBook reads, by the name their JSON form carries (``to_dict``: the floor's event topic, the
@@ -269,18 +295,20 @@ _SEAT_KEYED = ("blinds", "stacks")        # JSON object keys are text; the engin
 _SEQUENCES = ("seats", "cards", "board")
 
 
-def _pot(d: dict) -> e.Pot:
+def _pot(d: dict[str, Any]) -> e.Pot:
     return e.Pot(int(d["amount"]), tuple(d.get("eligible", ())), tuple(d.get("winners", ())),
                  {int(k): int(v) for k, v in (d.get("shares") or {}).items()})
 
 
-def events_from_dicts(rows) -> list[e.TableEvent]:
+def events_from_dicts(rows: Iterable[object]) -> list[e.TableEvent]:
     """The table events a :class:`HandBook` reads, rebuilt from their JSON form, so a view that only has the
     JSON (the floor dashboard) summarises a hand with the very code the export uses. A row that does not fit
     its event (a field missing or of the wrong kind) is left out, never guessed at."""
     out: list[e.TableEvent] = []
     for row in rows:
-        cls = _READ.get(row.get("event")) if isinstance(row, dict) else None
+        if not isinstance(row, dict):
+            continue
+        cls = _READ.get(str(row.get("event")))
         if cls is None:
             continue
         try:
@@ -302,7 +330,7 @@ def events_from_dicts(rows) -> list[e.TableEvent]:
     return out
 
 
-def summary_of_hand(rows, table: str, hand: int) -> HandSummary | None:
+def summary_of_hand(rows: Iterable[object], table: str, hand: int) -> HandSummary | None:
     """Hand ``hand``'s summary from its events' JSON form (the floor dashboard's stored events), or None when
     they hold no start of that hand."""
     for summary in summarise(events_from_dicts(rows), table):

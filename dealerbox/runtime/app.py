@@ -215,8 +215,11 @@ class Terminal:
             if events:
                 ended = sum(1 for e in events if e.kind == "HandEnded")
                 if ended and self.recorder is not None:
-                    # keeps the hand count and signs the log at every hand's end; the update carries the anchor
-                    self.recorder.seal(hand=max(e.hand for e in events if e.kind == "HandEnded"))
+                    # keeps the hand count and signs the log at every hand's end (each of a batch's, not only its
+                    # last: a core catching up applies several hands at once); the update carries the anchor
+                    for event in events:
+                        if event.kind == "HandEnded":
+                            self.recorder.seal(hand=event.hand)
                 self._publish(tuple(events))
                 # Counted after publishing, so a caller waiting on it finds the events already queued.
                 self.hands_ended += ended

@@ -95,6 +95,7 @@ class LinkStatus:
     abandon: bool = False
     drain: bool = True
     drain_timeout: float = 5.0
+    said: tuple[str, str] = ("", "")   # the link state and error last logged
 
     def __post_init__(self) -> None:
         self.since = self.clock()
@@ -116,5 +117,13 @@ class LinkStatus:
                 self.since = self.clock()
             if error:
                 self.last_error = error
-        if changed:
+        if changed and self._worth_saying(state, error):
             log.info("floor link %s/%s: %s%s", self.site, self.table, state, f" ({error})" if error else "")
+
+    def _worth_saying(self, state: str, error: str) -> bool:
+        """A broker that stays away is said once: its retries (connecting, the same failure) are not logged."""
+        said_state, said_error = self.said
+        retry = said_state == "down" and (state == "connecting" or (state == "down" and error == said_error))
+        if not retry:
+            self.said = (state, error)
+        return not retry

@@ -109,6 +109,8 @@ def hand_records(events: Iterable[te.TableEvent], keep: int = 4) -> list[HandRec
         if record is None:
             record = records[hand] = HandRecord(hand)
         done = book.feed(e)
+        if done is not None and not isinstance(e, te.HandEnded) and done.hand in records:
+            records[done.hand].summary = done   # a finding raised after the hand's end joins it (HandBook)
         if isinstance(e, te.PotAwarded):
             continue   # said with the hand's end, from its summary
         if isinstance(e, te.HandEnded):
