@@ -47,6 +47,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tables", type=int, default=4, help="demo: how many simulated tables")
     parser.add_argument("--speed", type=float, default=10.0, help="demo: the simulated dealers' pace")
     parser.add_argument("--name", default="dashboard", help="this dashboard's name in the commands it sends")
+    parser.add_argument("--share", metavar="GROUP", help="serve: one of several instances behind one address, "
+                        "sharing the tables' alerts and events (an MQTT 5 shared subscription) and one --db")
     parser.add_argument("--tournament", "-t", action="append", default=[], metavar="FILE",
                         help="run this tournament's director (clock, balancing, breaking) in the dashboard, for "
                              "the tables of --site (repeatable: one file per tournament)")
@@ -140,6 +142,8 @@ def _serve(args: argparse.Namespace, store: Store) -> int:
         site = args.site or args.cfg.table.site
         if site != "+":
             check_name("--site", site)
+        if args.share:
+            check_name("--share", args.share)   # one topic level: no / + or #
         addr, _, port = args.listen.rpartition(":")
         if not addr or not port.isdigit():
             raise ValueError(f"--listen {args.listen!r}: use ADDR:PORT, e.g. 127.0.0.1:8080")
@@ -153,7 +157,7 @@ def _serve(args: argparse.Namespace, store: Store) -> int:
         print(f"dealerbox dashboard: {e}", file=sys.stderr)
         return 2
     broker = BrokerSettings(args.host or fc.host, args.port or fc.port, site, args.username, password, args.tls,
-                            args.ca_file, args.cert_file, args.key_file)
+                            args.ca_file, args.cert_file, args.key_file, share=args.share)
     dash = Dashboard(store, broker, escalate_after=args.escalate_after, name=args.name, tournaments=floors)
     if not store.user_names():
         print("dealerbox dashboard: no users yet: run `dealerbox dashboard add-user NAME --db ...` first",

@@ -12,6 +12,7 @@ import paho.mqtt.client as mqtt
 
 from .outbox import Outbox, Row
 from .parts import LinkParts
+from .receipts import Receipts
 from .security import PROPERTIES
 
 
@@ -46,6 +47,7 @@ class Drain(LinkParts):
     _topics: dict[int, str]
     _express: deque[Row]       # alerts the spooler handed over before their commit (spooler.py)
     _sent_early: set[int]      # row ids published from _express that the in-order pump has not passed yet
+    receipts: Receipts         # FloorLink's: the floor's receipts and the unfiled alerts due again
 
     def _pump(self, client: mqtt.Client, bucket: Bucket, last_id: int, window: int) -> tuple[float, int]:
         """Publish the alerts handed over before their commit, then the next outbox rows in order; returns
@@ -75,6 +77,10 @@ class Drain(LinkParts):
             last_id = row.id
         if early:   # a row sent early whose delete came first is never seen here: forget it once passed
             self._sent_early = {i for i in early if i > last_id}
+        if published < room:   # the rows are out: alerts the floor has not filed since their PUBACK go again
+            for row in self.receipts.due(self._net_db, room - published, set(self._inflight.values())):
+                if bucket.take() or not self._publish_row(client, row, True):
+                    break
         return 1.0, last_id
 
     def _publish_early(self, client: mqtt.Client, last_id: int, room: int) -> int:

@@ -30,7 +30,8 @@ from . import contract as c
 from .commands import CommandDesk, FloorCommand
 from .holecards import HoleCards
 from .parts import TableUpdate
-from .outbox import Outbox, OutboxError, Row
+from .outbox import RECEIPT_WAIT_S, Outbox, OutboxError, Row
+from .receipts import Receipts
 from .security import configure_security, publish_properties, read_password
 from .session import Session
 from .spooler import STOP, Spooler
@@ -53,7 +54,8 @@ class FloorLink(Spooler, Session, HoleCards, TournamentDesk, CommandDesk):
 
     def __init__(self, config: Config, boot_id: str | None = None, clock: Callable[[], float] = time.time, *,
                  reconnect_min: float = 0.5, reconnect_max: float = 30.0, window: int = 20,
-                 max_pages: int | None = None, review: bool = False, outbox: str | None = None) -> None:
+                 max_pages: int | None = None, review: bool = False, outbox: str | None = None,
+                 receipt_wait: float = RECEIPT_WAIT_S) -> None:
         self.config = config
         self.fc = config.floor
         self.site = c.check_name("table.site", config.table.site)
@@ -76,6 +78,8 @@ class FloorLink(Spooler, Session, HoleCards, TournamentDesk, CommandDesk):
         self.on_command: Callable[[FloorCommand], None] = self.commands.put
         self.reconnect_min, self.reconnect_max, self.window = reconnect_min, reconnect_max, window
         self.max_pages = max_pages
+        # the floor's word that it filed an alert (a review's alerts go nowhere that files them: PUBACK is enough)
+        self.receipts = Receipts(self.site, self.table, 0.0 if review else receipt_wait)
         self._updates: queue.Queue = queue.Queue()
         self._lock = threading.Lock()
         self._wake_r, self._wake_w = socket.socketpair()
@@ -168,7 +172,7 @@ class FloorLink(Spooler, Session, HoleCards, TournamentDesk, CommandDesk):
             return {"link": self._link, "connected": self._connected, "since": self._since,
                     "outbox_depth": self._depth, "inflight": len(self._inflight), "queued": self._updates.qsize(),
                     "boot": self.boot, "last_error": self.last_error, "outbox_error": self.outbox_error,
-                    **self.counters}
+                    **self.counters, **self.receipts.counters}
 
     def stop(self, timeout: float = 5.0, drain: bool = True) -> None:
         """Spool what was submitted, publish what the broker will take within ``timeout`` (``drain``), send

@@ -28,6 +28,7 @@ from ...record.clock import clock_status
 from . import contract as c
 from .drain import Bucket, Drain
 from .outbox import Outbox, OutboxError
+from .receipts import Receipts
 from .security import client_id, configure_security, publish_properties
 
 log = logging.getLogger("dealerbox.floor")
@@ -137,9 +138,10 @@ class Session(Drain):
     _holecards_refused: Callable[[str], None]
     _holecards_session_ended: Callable[[], None]
     _publish_holecards: Callable[[mqtt.Client], None]
+    receipts: Receipts
 
     def _net_loop(self) -> None:
-        self._net_db = Outbox(self.outbox_path, "NORMAL")
+        self._net_db = Outbox(self.outbox_path, "NORMAL", receipt_wait=self.receipts.wait)
         backoff = self.reconnect_min
         try:
             while not self._stop_evt.is_set():
@@ -166,6 +168,7 @@ class Session(Drain):
         client.on_connect = self._on_connect
         client.on_publish = self._on_publish
         client.on_message = self._on_message
+        client.message_callback_add(self.topic("receipt"), self.receipts.on_message)
         client.on_disconnect = self._on_disconnect
         client.max_inflight_messages_set(self.window)
         return client
@@ -234,6 +237,8 @@ class Session(Drain):
         # a tournament instruction) must find the subscription already on its way to the broker.
         if not self.review:   # a review copy takes no floor commands: there is no dealer to act on them
             client.subscribe(self.topic("cmd"), qos=1)
+            client.subscribe(self.topic("receipt"), qos=1)
+            self.receipts.new_session(self._net_db)
         for topic in self.tournament_topics():   # a tournament table: the floor's instructions and clock
             client.subscribe(topic, qos=1)
         with self._lock:
@@ -343,6 +348,10 @@ class Session(Drain):
             self._set_link("refused", f"the broker refused a publish to {topic} ({reason}); check the ACL for "
                                       f"user {self.fc.username!r} and table.id {self.table!r}")
             log.error("floor %s/%s: %s", self.site, self.table, self.last_error)
+        early = self.receipts.settle(self._net_db)   # alerts the floor filed leave the outbox for good
+        if early:
+            with self._lock:
+                self._depth -= early
         if acked or self._net_db.pending_deletes:   # a delete the spooler's lock held back goes now
             n = self._net_db.delete(acked)
             with self._lock:
