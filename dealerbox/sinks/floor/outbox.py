@@ -100,6 +100,7 @@ class OutboxError(RuntimeError):
 
 
 BUSY_WAIT_MS = 10_000   # how long a write waits for the other connection's lock (the spooler's inserts)
+CACHE_KIB = 1024        # SQLite page cache per connection (KiB): appends and in-order reads need little
 RECEIPT_WAIT_S = 30.0   # an alert the floor has not filed this long after its PUBACK goes out again
 RECEIPT_WAIT_MAX_S = 600.0   # the wait doubles with each resend up to this (a floor away for a day)
 
@@ -117,6 +118,8 @@ class Outbox:
             self.db = sqlite3.connect(self.path, timeout=BUSY_WAIT_MS / 1000, isolation_level=None,
                                       check_same_thread=True)
             self.db.execute("PRAGMA journal_mode=WAL")
+            # a fixed page cache: the outbox may hold a day of hands after an outage, the memory must not follow
+            self.db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
             self.db.execute(f"PRAGMA synchronous={synchronous}")
             if not checkpoints:
                 # the WAL checkpoint (copy to the main file + its fsync) then runs on the other connection's
