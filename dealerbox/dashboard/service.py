@@ -14,19 +14,18 @@ import uuid
 from dataclasses import dataclass, field
 from collections.abc import Callable
 
-from ..tournament.floor import TournamentFloor
-
-JournalRow = tuple[int, str, str | None, str]     # (id, kind, site, data as JSON)
-
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
 from ..sinks.floor import contract as c
+from ..tournament.floor import TournamentFloor
 from .floor import ESCALATION, FloorIngest
 from .gaps import GAP_AFTER_S, AlertGaps
 from .store import Alert, Store
 from .subscriber import BrokerSettings, Subscriber
 from .tournaments import CLOCK_EVERY_S, TournamentHost
+
+JournalRow = tuple[int, str, str | None, str]     # (id, kind, site, data as JSON)
 
 log = logging.getLogger("dealerbox.dashboard")
 ESCALATE_AFTER_S = 60.0
