@@ -1,6 +1,6 @@
 """Soak: a month of hands through the real terminal at high speed, to show memory, threads and files stay flat.
 
-    python -m bench.soak [--hands 20000] [--loop 400] [--headless] [--out bench/results/soak.json]
+    python -m bench.soak [--hands 20000] [--loop 400] [--headless] [--floor fast|slow|absent] [--out FILE]
 
 ``--loop`` hands are simulated once, in a child process (``dealerbox simulate``), so the simulator and its
 referee are not in the measured process; the terminal (runtime.Terminal) then plays that log over and over,
@@ -9,6 +9,10 @@ with the screen (SDL dummy driver), the recorder and the floor link to a real mo
 figures. Every 2 s a sampler notes hands ended, RSS, open file descriptors, threads, the outbox depth and
 the bytes recorded. Rotated log parts are measured and removed as the run goes, so the bench does not need
 a gigabyte of disk. The slope is a least-squares fit over the second half (after first-use caches).
+
+``--floor slow`` puts the broker behind bench/slowlink.py (30 kB/s, far below what the hands produce, as
+after a floor outage) and ``--floor absent`` points the link at a port nobody listens on: the outbox grows
+on disk and the memory must not follow it.
 
 ``--imports`` instead reports what each big import costs: RSS and ``-X importtime`` in a fresh interpreter.
 """
@@ -30,7 +34,8 @@ from pathlib import Path
 
 from dealerbox.sources.base import ThreadedSource
 
-from .broker import BrokerMissing, Mosquitto
+from .broker import BrokerMissing, Mosquitto, free_port
+from .slowlink import SLOW_BYTES_S, SlowLink
 
 DAY_S = 86400.0
 BUSY_HANDS_PER_HOUR = 35    # a brisk live hold'em table with an automatic shuffler
@@ -83,7 +88,7 @@ def _slope(points: list[tuple[float, float]]) -> float:
     return sum((x - mx) * (y - my) for x, y in points) / den if den else 0.0
 
 
-def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = False) -> dict:
+def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = False, floor_mode: str = "fast") -> dict:
     from dealerbox.config import Config, FloorConfig, RecordConfig, TableConfig
     from dealerbox.record.logformat import Header as LogHeader
     from dealerbox.record.recorder import Recorder
@@ -101,19 +106,24 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
     records = [r for r in open_log(log_path) if not isinstance(r, LogHeader)]
     loop_log_bytes = log_path.stat().st_size
     sim_seconds_per_hand = (records[-1].t - records[0].t) / loop
-    broker = None
-    try:
-        broker = Mosquitto().start()
-    except BrokerMissing as e:
-        print(f"soak: {e}: floor link off", file=sys.stderr)
+    broker = slow = None
+    if floor_mode != "absent":
+        try:
+            broker = Mosquitto().start()
+        except BrokerMissing as e:
+            print(f"soak: {e}: floor link off", file=sys.stderr)
+    if broker is not None and floor_mode == "slow":
+        slow = SlowLink(broker.host, broker.port, rate=SLOW_BYTES_S).start()
+    port = slow.port if slow else broker.port if broker else free_port()   # absent: nobody listens there
     config = Config(table=TableConfig(id="SOAK", site="bench"),
                     record=RecordConfig(enabled=True, dir=str(work / "logs"), rotate_mb=16),
-                    floor=FloorConfig(enabled=broker is not None, port=broker.port if broker else 1883,
+                    floor=FloorConfig(enabled=broker is not None or floor_mode == "absent", port=port,
                                       outbox=str(work / "outbox.sqlite")))
     registry = load_registry(config)
-    recorder = Recorder(config.record.dir, table_header(config, registry, created=True), rotate_bytes=config.record.rotate_mb << 20)
+    recorder = Recorder(config.record.dir, table_header(config, registry, created=True),
+                        rotate_bytes=config.record.rotate_mb << 20)
     floor = None
-    if broker is not None:
+    if config.floor.enabled:
         from dealerbox.sinks.floor.link import FloorLink
         floor = FloorLink(config)
     source = LoopingSource(records)
@@ -166,6 +176,8 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
         th.join()
         sample()
         terminal.stop()
+        if slow:
+            slow.stop()
         if broker:
             broker.stop()
     wall = time.monotonic() - start
@@ -174,7 +186,7 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
     warm = [s for s in samples if s["hands"] >= played / 10] or samples
     per_hand = recorder.bytes_written / max(played, 1)
     return {
-        "hands": played, "wall_s": round(wall, 1), "hands_per_s": round(played / wall, 1),
+        "floor": floor_mode, "hands": played, "wall_s": round(wall, 1), "hands_per_s": round(played / wall, 1),
         "loop_hands": loop, "passes": source.counters["passes"],
         "imports_and_setup_mb": round(baseline / 1024, 1),
         "peak_rss_mb": round(max(s["rss_kib"] for s in samples) / 1024, 1),
@@ -229,13 +241,15 @@ def main() -> None:
     parser.add_argument("--budget", type=float, default=3600.0, help="stop after this many seconds anyway")
     parser.add_argument("--imports", action="store_true", help="only report what each big import costs")
     parser.add_argument("--headless", action="store_true", help="no screen (pygame never imported)")
+    parser.add_argument("--floor", choices=("fast", "slow", "absent"), default="fast",
+                        help="a local broker, the same behind a slow link, or none at all")
     parser.add_argument("--out", default="", help="write the result as JSON here")
     args = parser.parse_args()
     if args.imports:
         result = imports()
     else:
         with tempfile.TemporaryDirectory(prefix="dealerbox-soak-") as tmp:
-            result = soak(args.hands, args.loop, Path(tmp), args.budget, args.headless)
+            result = soak(args.hands, args.loop, Path(tmp), args.budget, args.headless, args.floor)
     text = json.dumps(result, indent=1)
     if args.out:
         Path(args.out).write_text(text + "\n")

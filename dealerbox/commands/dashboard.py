@@ -39,6 +39,9 @@ def _serve_arguments(parser: argparse.ArgumentParser, default: object = None) ->
     parser.add_argument("--escalate-after", type=float, default=d(60.0), metavar="SECONDS",
                         help="escalate a floor alert nobody acknowledged within this long (default 60)")
     parser.add_argument("--name", default=d("dashboard"), help="this dashboard's name in the commands it sends")
+    parser.add_argument("--share", default=d(None), metavar="GROUP",
+                        help="one of several instances behind one address, sharing the tables' alerts and events "
+                             "(an MQTT 5 shared subscription) and one --db")
     parser.add_argument("--tournament", "-t", action="append", default=d([]), metavar="FILE",
                         help="run this tournament's director (clock, balancing, breaking) in the dashboard, for "
                              "the tables of --site (repeatable: one file per tournament)")
@@ -174,6 +177,8 @@ def _serve(args: argparse.Namespace, store: Store) -> int:
         site = args.site or args.cfg.table.site
         if site != "+":
             check_name("--site", site)
+        if args.share:
+            check_name("--share", args.share)   # one topic level: no / + or #
         listen = args.listen or "127.0.0.1:8080"
         addr, _, port = listen.rpartition(":")
         if not addr or not port.isdigit():
@@ -189,7 +194,7 @@ def _serve(args: argparse.Namespace, store: Store) -> int:
         print(f"dealerbox dashboard: {e}", file=sys.stderr)
         return 2
     broker = BrokerSettings(args.host or fc.host, args.port or fc.port, site, args.username, password, args.tls,
-                            args.ca_file, args.cert_file, args.key_file)
+                            args.ca_file, args.cert_file, args.key_file, share=args.share)
     dash = Dashboard(store, broker, escalate_after=args.escalate_after, name=args.name, tournaments=floors)
     if not store.user_names():
         print("dealerbox dashboard: no users yet: run `dealerbox dashboard add-user NAME --db ...` first",

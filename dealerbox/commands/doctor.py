@@ -1,6 +1,7 @@
 """``dealerbox doctor``: is this terminal fit for the floor? Connects with the configured identity and reports
-what it may and may not publish, then memory, disk left, days of logs kept and the outbox's depth.
-Exit 0 all as it should be, 1 a problem found (the broker lets this identity do too much or too little)."""
+what it may and may not publish, then memory, disk left, days of logs kept and the outbox's depth. On the
+broker's host, ``--mosquitto-conf FILE`` also checks the broker settings delivery relies on (persistence and
+its directory; sinks/floor/brokerconf.py). Exit 0 all as it should be, 1 a problem found."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ import time
 from pathlib import Path
 
 from ..config import Config
+from ..sinks.floor.brokerconf import check_conf
 from ..sinks.floor.probe import Probe, probe_identity
 
 DAY_S = 86400.0
@@ -19,6 +21,8 @@ DAY_S = 86400.0
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--no-broker", action="store_true", help="only the local checks (memory, disk, logs, outbox)")
     parser.add_argument("--timeout", type=float, default=5.0, metavar="S", help="seconds to wait for each answer")
+    parser.add_argument("--mosquitto-conf", metavar="FILE", help="on the broker's host: check the broker settings "
+                        "delivery relies on in this mosquitto configuration (e.g. /etc/mosquitto/mosquitto.conf)")
 
 
 def memory_mb() -> tuple[int, int]:
@@ -102,4 +106,12 @@ def run(args: argparse.Namespace) -> int:
         healthy = healthy and bool(probes) and all(p.ok for p in probes)
     for line in local_report(config):
         print(line)
+    if args.mosquitto_conf:
+        print(f"broker settings ({args.mosquitto_conf}):")
+        for setting in check_conf(args.mosquitto_conf):
+            print(f"  {({True: 'ok ', False: 'BAD', None: 'warn'})[setting.ok]} {setting.text}")
+            healthy = healthy and setting.ok is not False
+    else:
+        print("broker settings: not checked here (on the broker's host: dealerbox doctor --no-broker "
+              "--mosquitto-conf /etc/mosquitto/mosquitto.conf)")
     return 0 if healthy else 1

@@ -64,10 +64,19 @@ class FloorIngest:
         ``backlog``: more is waiting to be filed, so the tile pushes may wait for the next burst (at most
         TILES_EVERY_S): a table's status and state then make one push, not one per burst."""
         ids: list[int] = []
-        with self.store.engine.begin() as conn:
-            for topic, raw in messages:
-                ids += self._receive(topic, raw, now, conn).journal
-            ids += self._flush(conn, now, tiles=not backlog or now - self.tiles_at >= TILES_EVERY_S)
+        try:
+            with self.store.engine.begin() as conn:
+                for topic, raw in messages:
+                    ids += self._receive(topic, raw, now, conn).journal
+                ids += self._flush(conn, now, tiles=not backlog or now - self.tiles_at >= TILES_EVERY_S)
+        except Exception:
+            # rolled back: forget what this burst marked as seen, so the tables' resends are filed, not dropped
+            # as redeliveries; re-read the tables another instance on the same database may have added
+            self.streams.clear()
+            self.seen_ids.clear()
+            self.heard, self.states, self.events, self.statuses, self.filed = {}, {}, [], {}, 0
+            self.known = self.store.table_keys()
+            raise
         return ids
 
     def _flush(self, conn: sa.Connection, now: float, tiles: bool = True) -> list[int]:

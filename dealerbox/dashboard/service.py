@@ -21,6 +21,7 @@ from paho.mqtt.properties import Properties
 from ..sinks.floor import contract as c
 from ..tournament.floor import TournamentFloor
 from .floor import ESCALATION, FloorIngest
+from .gaps import GAP_AFTER_S, AlertGaps
 from .store import Alert, Store
 from .subscriber import BrokerSettings, Subscriber
 from .tournaments import CLOCK_EVERY_S, TournamentHost
@@ -60,6 +61,7 @@ class Dashboard:
     name: str = "dashboard"
     boot: str = field(default_factory=lambda: uuid.uuid4().hex)
     tournaments: list[TournamentFloor] = field(default_factory=list)     # hosted directors (--tournament FILE)
+    alert_gap_after: float = GAP_AFTER_S     # a table's alert missing this long becomes a floor alert (gaps.py)
 
     def __post_init__(self) -> None:
         self.ingest = FloorIngest(self.store)
@@ -197,8 +199,9 @@ class Dashboard:
         def told(connected: bool, note: str) -> None:
             self._on_loop(lambda: self._connection(connected, note))
 
+        gaps = AlertGaps(self.ingest, self.clock, self.alert_gap_after, lambda: self._on_loop(self.wake))
         self.subscriber = Subscriber(b, b.client_id or f"dealerbox-dashboard-{self.name}", self._file_batch, told,
-                                     aside=self.host.clock_readers(self.clock))
+                                     aside=self.host.clock_readers(self.clock), gaps=gaps)
         self.subscriber.start()
         try:
             await asyncio.Event().wait()

@@ -2,6 +2,14 @@
 floor topics, and one filing thread files what arrived in bursts. The event loop (pages and SSE streams) is only
 told when a burst is filed and when the connection comes or goes.
 
+Once a burst is filed, each table whose alerts it held gets a receipt (``dealerbox/<site>/<table>/receipt``,
+sinks/floor/receipts.py): the terminal keeps an alert in its outbox until the floor has filed it, so an alert
+the broker lost, or one a dashboard instance took with it when it died, is sent again.
+
+Several instances behind one address share the streams through an MQTT 5 shared subscription
+(``BrokerSettings.share``): each alert and event goes to one of them, all file into one database. Retained
+status and state are not delivered on a shared subscription, so every instance takes those itself.
+
 Profiled at 500 tables (about 1,000 messages a second), reading MQTT through aiomqtt on the event loop was its
 largest cost: one socket read, one Message, one queue hand-over and, for QoS 1, a PUBACK writer registered and
 removed per message, while 50 SSE streams waited for their turn. Here that work happens between threads.
@@ -13,20 +21,33 @@ import json
 import logging
 import ssl
 import threading
+import time
 from dataclasses import dataclass, field
 from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import paho.mqtt.client as mqtt
+from paho.mqtt.enums import CallbackAPIVersion
 from paho.mqtt.packettypes import PacketTypes
 from paho.mqtt.properties import Properties
 
-from ..sinks.floor.contract import ROOT
+from ..sinks.floor.contract import ROOT, parse_topic
+from ..sinks.floor.contract import topic as topic_of
+from ..sinks.floor.receipts import receipt_payload
+from ..sinks.floor.security import publish_properties
+
+if TYPE_CHECKING:
+    from .gaps import AlertGaps
 
 log = logging.getLogger("dealerbox.dashboard")
 SESSION_EXPIRY_S = 3600           # the broker queues alerts for us while we restart
 BATCH_MAX = 1000                  # alerts filed in one transaction at most
 ROUTINE_BATCH_MAX = 250           # states, statuses and events: a smaller bite, so an alert never waits long
 PUBLISH_WAIT_S = 10.0
+GAP_CHECK_S = 2.0                 # a quiet filing thread looks for missing alerts this often
+RECEIPT_MAX = 1000                # alerts named in one receipt (the schema's maxItems)
+
+RECEIPT_PROPS = publish_properties("receipt")   # JSON, UTF-8, schema dealerbox.floor.receipt/1
 
 
 @dataclass
@@ -41,13 +62,17 @@ class BrokerSettings:
     cert_file: str | None = None
     key_file: str | None = None
     client_id: str | None = None         # default dealerbox-dashboard-<name>: a stable id keeps the broker session
+    share: str | None = None             # a shared-subscription group: instances with the same group split the streams
 
     def filters(self) -> list[tuple[str, int]]:
         base = f"{ROOT}/{self.site}/+"
+        shared = f"$share/{self.share}/" if self.share else ""
         # state is retained and superseded every second: QoS 0 spares a PUBACK per snapshot (half the traffic of
-        # a busy room); the streams that must not be lost stay QoS 1
-        return [(f"{base}/status", 1), (f"{base}/state", 0), (f"{base}/event", 1), (f"{base}/alert", 1),
-                (f"{base}/anchor", 1)]     # every signed log head, kept for verify --anchors (store.anchors)
+        # a busy room); the streams that must not be lost stay QoS 1. Retained messages never come on a shared
+        # subscription: status and state are taken by every instance
+        return [(f"{base}/status", 1), (f"{base}/state", 0), (f"{shared}{base}/event", 1),
+                (f"{shared}{base}/alert", 1),
+                (f"{shared}{base}/anchor", 1)]     # every signed log head, kept for verify --anchors (store.anchors)
 
 
 @dataclass
@@ -62,29 +87,33 @@ class Subscriber:
     connected: bool = False
     # exact topics handled on paho's thread instead of being filed (a hosted tournament's retained clock)
     aside: dict[str, Callable[[bytes], None]] = field(default_factory=dict)
+    gaps: AlertGaps | None = None        # told the alert seqs of every filed burst; checked on the filing thread
     _inbox: list[tuple[str, bytes]] = field(default_factory=list)
     _alerts: list[tuple[str, bytes]] = field(default_factory=list)      # filed ahead of everything else
     _ready: threading.Condition = field(default_factory=threading.Condition)
     _stopping: bool = False
 
     def start(self) -> None:
-        c = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv5)
+        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv5)
         if self.broker.username:
             c.username_pw_set(self.broker.username, self.broker.password)
         if self.broker.tls:
             c.tls_set(ca_certs=self.broker.ca_file, certfile=self.broker.cert_file, keyfile=self.broker.key_file,
                       cert_reqs=ssl.CERT_REQUIRED)
-        c.reconnect_delay_set(0.5, 5)
+        c.reconnect_delay_set(0.5, 5)  # type: ignore[arg-type]  # paho sleeps float seconds; its hint says int
         c.on_connect = self._on_connect
         c.on_disconnect = self._on_disconnect
         c.on_connect_fail = self._on_connect_fail
         c.on_message = self._on_message
-        connect = Properties(PacketTypes.CONNECT)
-        connect.SessionExpiryInterval = SESSION_EXPIRY_S
+        connect = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]  # paho's constructor has no hints
+        # One of several instances keeps no session: what the broker would queue for a dead one goes to the
+        # others instead, and what it had in flight the tables send again (no receipt came)
+        shared = bool(self.broker.share)
+        connect.SessionExpiryInterval = 0 if shared else SESSION_EXPIRY_S
         self.client = c
         self._filer = threading.Thread(target=self._file_forever, name="dashboard-filer", daemon=True)
         self._filer.start()
-        c.connect_async(self.broker.host, self.broker.port, keepalive=10, clean_start=False, properties=connect)
+        c.connect_async(self.broker.host, self.broker.port, keepalive=10, clean_start=shared, properties=connect)
         c.loop_start()
 
     def stop(self) -> None:
@@ -95,7 +124,8 @@ class Subscriber:
         self.client.loop_stop()
         self._filer.join(5)
 
-    def publish(self, topic: str, payload: dict, props: Properties, retain: bool = False) -> mqtt.MQTTMessageInfo:
+    def publish(self, topic: str, payload: dict[str, Any], props: Properties,
+                retain: bool = False) -> mqtt.MQTTMessageInfo:
         """Queue a QoS 1 publish (queued in call order); ConnectionError at once when the broker is not
         connected."""
         if not self.connected:
@@ -140,13 +170,13 @@ class Subscriber:
 
     def _on_message(self, _client: mqtt.Client, _userdata: object, message: mqtt.MQTTMessage) -> None:
         handle = self.aside.get(message.topic)
+        raw = bytes(message.payload)    # already bytes from paho's reader: no copy
         if handle is not None:
-            handle(message.payload)
+            handle(raw)
             return
         with self._ready:
             # an alert never waits behind a burst of states (500 tables' retained states after a start)
-            (self._alerts if message.topic.endswith("/alert") else self._inbox).append((message.topic,
-                                                                                        message.payload))
+            (self._alerts if message.topic.endswith("/alert") else self._inbox).append((message.topic, raw))
             self._ready.notify()
 
     # --- the filing thread ---------------------------------------------------------------------------
@@ -155,9 +185,13 @@ class Subscriber:
         while True:
             with self._ready:
                 while not self._inbox and not self._alerts and not self._stopping:
-                    self._ready.wait()
+                    if not self._ready.wait(GAP_CHECK_S) and self.gaps is not None:
+                        break     # quiet: look for alerts still missing
                 if self._stopping:
                     return
+                if not self._inbox and not self._alerts:
+                    self._check_gaps()
+                    continue
                 if self._alerts:
                     batch, self._alerts = self._alerts[:BATCH_MAX], self._alerts[BATCH_MAX:]
                 else:
@@ -166,4 +200,45 @@ class Subscriber:
             try:
                 self.file(batch, backlog)
             except Exception:   # one bad burst (a database hiccup) must not stop filing for good
+                # no receipt: the tables send these alerts again
                 log.exception("filing %d floor messages failed", len(batch))
+                continue
+            self._receipts(batch)
+            self._check_gaps()
+
+    def _check_gaps(self) -> None:
+        if self.gaps is not None:
+            try:
+                self.gaps.check()
+            except Exception:   # a database hiccup: the next check tries again
+                log.exception("checking the floor's alert sequences failed")
+
+    def _receipts(self, batch: list[tuple[str, bytes]]) -> None:
+        """Tell each table which of its alerts in this burst are filed (a duplicate too: it is in the store)."""
+        filed: dict[tuple[str, str], list[tuple[str, int]]] = {}
+        for topic, raw in batch:
+            if not topic.endswith("/alert"):
+                continue
+            parsed = parse_topic(topic)
+            try:
+                payload = json.loads(raw)
+            except (ValueError, RecursionError):
+                continue     # refused by the filing: nothing was filed, nothing to confirm
+            if parsed is None or not isinstance(payload, dict):
+                continue
+            boot, seq = payload.get("boot"), payload.get("seq")
+            if isinstance(boot, str) and type(seq) is int and seq > 0:
+                filed.setdefault((parsed[0], parsed[1]), []).append((boot, seq))
+        if self.gaps is not None and filed:
+            try:
+                self.gaps.filed([(site, table, boot, seq) for (site, table), pairs in filed.items()
+                                 for boot, seq in pairs])
+            except Exception:   # two instances filing the same seq at once: the next burst's check sees it
+                log.exception("noting the floor's alert sequences failed")
+        for (site, table), pairs in filed.items():
+            for at in range(0, len(pairs), RECEIPT_MAX):
+                body = receipt_payload(site, table, self.client_id, time.time(), pairs[at:at + RECEIPT_MAX])
+                info = self.client.publish(topic_of(site, table, "receipt"), json.dumps(body), qos=1,
+                                           properties=RECEIPT_PROPS)
+                if info.rc != mqtt.MQTT_ERR_SUCCESS:   # the table sends them again and we file them once
+                    log.warning("receipt to %s/%s not sent: %s", site, table, mqtt.error_string(info.rc))

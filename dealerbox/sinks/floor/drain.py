@@ -11,6 +11,7 @@ import paho.mqtt.client as mqtt
 
 from .anchors import AnchorBooks
 from .outbox import Outbox, OutboxError, Row
+from .receipts import Receipts
 from .parts import LinkIdentity, LinkStatus
 from .security import PROPERTIES
 
@@ -41,8 +42,8 @@ class Drain:
     spooler handed over before their commit and those already sent early. Runs on the publisher thread;
     the spooler only appends to ``express``, paho's callbacks pop ``inflight`` under the status lock."""
 
-    def __init__(self, ident: LinkIdentity, status: LinkStatus, anchors: AnchorBooks) -> None:
-        self.ident, self.status, self.anchors = ident, status, anchors
+    def __init__(self, ident: LinkIdentity, status: LinkStatus, anchors: AnchorBooks, receipts: Receipts) -> None:
+        self.ident, self.status, self.anchors, self.receipts = ident, status, anchors, receipts
         self.db: Outbox | None = None           # opened by the publisher thread (each thread its own connection)
         self.inflight: dict[int, int] = {}
         self.topics: dict[int, str] = {}        # mid -> topic of everything in flight, to name a refusal
@@ -89,6 +90,10 @@ class Drain:
             last_id = row.id
         if early:   # a row sent early whose delete came first is never seen here: forget it once passed
             self.sent_early = {i for i in early if i > last_id}
+        if published < room:   # the rows are out: alerts the floor has not filed since their PUBACK go again
+            for row in self.receipts.due(self.db, room - published, set(self.inflight.values())):
+                if bucket.take() or not self._publish_row(client, row, True):
+                    break
         return 1.0, last_id
 
     def _publish_early(self, client: mqtt.Client, last_id: int, room: int) -> int:

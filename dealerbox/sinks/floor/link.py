@@ -36,7 +36,8 @@ from .commands import CommandDesk, FloorCommand
 from .drain import Drain
 from .holecards import HoleCards
 from .inbox import FloorInbox
-from .outbox import Outbox, OutboxError
+from .outbox import RECEIPT_WAIT_S, Outbox, OutboxError
+from .receipts import Receipts
 from .parts import LinkIdentity, LinkStatus, TableUpdate
 from .security import configure_security, publish_properties, read_password
 from .session import Session
@@ -60,7 +61,8 @@ class FloorLink:
 
     def __init__(self, config: Config, boot_id: str | None = None, clock: Callable[[], float] = time.time, *,
                  reconnect_min: float = 0.5, reconnect_max: float = 30.0, window: int = 20,
-                 max_pages: int | None = None, review: bool = False, outbox: str | None = None) -> None:
+                 max_pages: int | None = None, review: bool = False, outbox: str | None = None,
+                 receipt_wait: float = RECEIPT_WAIT_S) -> None:
         site = c.check_name("table.site", config.table.site)
         table = c.check_name("table.id", config.table.id)
         boot = c.check_name("boot id", boot_id or uuid.uuid4().hex)
@@ -79,9 +81,11 @@ class FloorLink:
         known = RecentIds(KNOWN_FINDINGS)
         self.desk = CommandDesk(ident, status, known)
         self.tournament = TournamentDesk(ident, status, config.is_tournament)
-        self.inbox = FloorInbox(self.desk, self.tournament)
+        # the floor's word that it filed an alert (a review's alerts go nowhere that files them: PUBACK is enough)
+        self.receipts = Receipts(site, table, 0.0 if review else receipt_wait)
+        self.inbox = FloorInbox(self.desk, self.tournament, self.receipts)
         self.anchors = AnchorBooks(status.lock, float(config.record.anchor_alert_min))
-        self.drain = Drain(ident, status, self.anchors)
+        self.drain = Drain(ident, status, self.anchors, self.receipts)
         self.holecards = HoleCards(ident, status)
         self.spooler = Spooler(ident, status, self.updates, self.drain, self.holecards, known, max_pages)
         self.session = Session(ident, status, self.drain, self.holecards, self.inbox, self.health, window=window,
@@ -210,7 +214,7 @@ class FloorLink:
                     "link": s.link, "connected": s.connected, "since": s.since,
                     "outbox_depth": s.depth, "inflight": len(self.drain.inflight), "queued": self.updates.qsize(),
                     "boot": self.boot, "last_error": s.last_error, "outbox_error": s.outbox_error,
-                    **s.counters}
+                    **s.counters, **self.receipts.counters}
 
     def stop(self, timeout: float = 5.0, drain: bool = True) -> None:
         """Spool what was submitted, publish what the broker will take within ``timeout`` (``drain``), send

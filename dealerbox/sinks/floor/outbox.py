@@ -1,6 +1,10 @@
 """The durable outbox: every event and alert is written here BEFORE it is published, and deleted only when
 the broker acknowledges it (PUBACK). On reconnect or restart the rows go out again in ``id`` order.
 
+An alert is done only when the floor has filed it: on its PUBACK it moves to ``unfiled``, where it waits for
+the dashboard's receipt (``.../receipt``, receipts.py) and is published again, marked replayed, whenever it
+falls due (a broker that lost it, a dashboard that was away). A PUBACK only says the broker has it.
+
 Durability choices (SQLite):
 
 - ``journal_mode=WAL``: the spooler's inserts and the publisher's deletes do not block each other, and a
@@ -29,6 +33,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -46,6 +51,21 @@ CREATE TABLE IF NOT EXISTS outbox (
     payload  TEXT    NOT NULL
 );
 CREATE INDEX IF NOT EXISTS outbox_by_priority ON outbox(priority, id);
+-- alerts the broker acknowledged that the floor has not yet filed (no receipt): sent again when due
+CREATE TABLE IF NOT EXISTS unfiled (
+    id       INTEGER PRIMARY KEY,   -- its id in outbox: a resend's PUBACK finds it by the same id
+    topic    TEXT    NOT NULL,
+    boot     TEXT    NOT NULL,
+    seq      INTEGER NOT NULL,
+    session  INTEGER NOT NULL,
+    payload  TEXT    NOT NULL,
+    due      REAL    NOT NULL,      -- wall time (UNIX s) it goes out again unless a receipt came first
+    tries    INTEGER NOT NULL
+);
+CREATE INDEX IF NOT EXISTS unfiled_by_due ON unfiled(due);
+CREATE INDEX IF NOT EXISTS unfiled_by_seq ON unfiled(boot, seq);
+-- a receipt quicker than the PUBACK finds its alert still here: only alert rows are indexed
+CREATE INDEX IF NOT EXISTS outbox_alerts ON outbox(boot, seq) WHERE kind = 'alert';
 -- rows written under another table's (or site's) topics: kept for a technician to look at, never sent
 CREATE TABLE IF NOT EXISTS quarantine (
     id       INTEGER PRIMARY KEY,
@@ -80,12 +100,17 @@ class OutboxError(RuntimeError):
 
 
 BUSY_WAIT_MS = 10_000   # how long a write waits for the other connection's lock (the spooler's inserts)
+CACHE_KIB = 1024        # SQLite page cache per connection (KiB): appends and in-order reads need little
+RECEIPT_WAIT_S = 30.0   # an alert the floor has not filed this long after its PUBACK goes out again
+RECEIPT_WAIT_MAX_S = 600.0   # the wait doubles with each resend up to this (a floor away for a day)
 
 
 class Outbox:
     def __init__(self, path: str | Path, synchronous: str = "FULL", max_pages: int | None = None,
-                 checkpoints: bool = True) -> None:
+                 checkpoints: bool = True, receipt_wait: float = RECEIPT_WAIT_S) -> None:
         self.path = Path(path)
+        self.receipt_wait = receipt_wait
+        self.receipt_wait_max = max(receipt_wait, RECEIPT_WAIT_MAX_S)
         self._acked: set[int] = set()   # acknowledged rows whose delete waits for the lock (see module doc)
         self._next_id = 1               # the next row id this connection writes (never reused in a run)
         try:
@@ -93,6 +118,8 @@ class Outbox:
             self.db = sqlite3.connect(self.path, timeout=BUSY_WAIT_MS / 1000, isolation_level=None,
                                       check_same_thread=True)
             self.db.execute("PRAGMA journal_mode=WAL")
+            # a fixed page cache: the outbox may hold a day of hands after an outage, the memory must not follow
+            self.db.execute(f"PRAGMA cache_size=-{CACHE_KIB}")
             self.db.execute(f"PRAGMA synchronous={synchronous}")
             if not checkpoints:
                 # the WAL checkpoint (copy to the main file + its fsync) then runs on the other connection's
@@ -115,7 +142,7 @@ class Outbox:
         self.db.close()
 
     def depth(self) -> int:
-        return self.db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0]
+        return int(self.db.execute("SELECT COUNT(*) FROM outbox").fetchone()[0])
 
     def insert(self, rows: list[tuple[str, str, int, str, int, int, dict[str, Any]]], trim: int = 0,
                below_priority: int = 0, dropped: list[Row] | None = None,
@@ -194,6 +221,7 @@ class Outbox:
             self.db.execute(f"INSERT OR REPLACE INTO quarantine SELECT * FROM outbox WHERE topic NOT IN ({marks})",
                             own_topics)
             n = self.db.execute(f"DELETE FROM outbox WHERE topic NOT IN ({marks})", own_topics).rowcount
+            n += self.db.execute(f"DELETE FROM unfiled WHERE topic NOT IN ({marks})", own_topics).rowcount
             self.db.execute("COMMIT")
         except BaseException:
             if self.db.in_transaction:
@@ -212,9 +240,10 @@ class Outbox:
     def pending_deletes(self) -> int:
         return len(self._acked)
 
-    def delete(self, ids: list[int], wait: bool = False) -> int:
-        """Delete acknowledged rows, with those a busy lock held back before; how many went. Unless ``wait``,
-        a lock held by the other connection is not waited for: the ids are kept for the next call."""
+    def delete(self, ids: list[int], wait: bool = False, now: float | None = None) -> int:
+        """Delete acknowledged rows, with those a busy lock held back before; how many left the outbox (an
+        alert moves to ``unfiled``). Unless ``wait``, a lock held by the other connection is not waited for: the
+        ids are kept for the next call."""
         self._acked.update(ids)
         if not self._acked:
             return 0
@@ -230,7 +259,18 @@ class Outbox:
             if not wait:
                 self.db.execute(f"PRAGMA busy_timeout={BUSY_WAIT_MS}")
         try:
-            n = self.db.executemany("DELETE FROM outbox WHERE id = ?", [(i,) for i in self._acked]).rowcount
+            keys = [(i,) for i in self._acked]
+            now = time.time() if now is None else now
+            # an alert waits for the floor's receipt in unfiled; a resend's PUBACK only puts its next try off
+            self.db.executemany(
+                "UPDATE unfiled SET tries = tries + 1, due = ? + min(?, ? * (1 << min(tries, 10))) WHERE id = ?",
+                [(now, self.receipt_wait_max, self.receipt_wait, i) for i in self._acked])
+            if self.receipt_wait > 0:   # 0: nobody files these (a review copy), the PUBACK is the end
+                self.db.executemany(
+                    "INSERT OR IGNORE INTO unfiled(id, topic, boot, seq, session, payload, due, tries) "
+                    "SELECT id, topic, boot, seq, session, payload, ?, 1 FROM outbox WHERE id = ? AND kind = 'alert'",
+                    [(now + self.receipt_wait, i) for i in self._acked])
+            n = self.db.executemany("DELETE FROM outbox WHERE id = ?", keys).rowcount
             self.db.execute("COMMIT")
         except BaseException:
             if self.db.in_transaction:
@@ -238,3 +278,52 @@ class Outbox:
             raise
         self._acked.clear()
         return n
+
+    # --- alerts waiting for the floor's receipt ------------------------------------------------------------
+
+    def unfiled(self) -> int:
+        """How many alerts the broker has that the floor has not yet filed."""
+        return int(self.db.execute("SELECT COUNT(*) FROM unfiled").fetchone()[0])
+
+    def due_unfiled(self, now: float, limit: int, skip: set[int] | frozenset[int] = frozenset()) -> list[Row]:
+        """Unfiled alerts due to go out again (oldest first), at most ``limit``, none of ``skip`` (in flight)."""
+        rows = self.db.execute(
+            "SELECT id, topic, 'alert', 2, boot, seq, session, payload FROM unfiled WHERE due <= ? ORDER BY id "
+            "LIMIT ?", (now, limit + len(skip))).fetchall()
+        return [Row(*r) for r in rows if r[0] not in skip][:limit]
+
+    def resend_unfiled(self, now: float) -> None:
+        """Every unfiled alert due at once (a new session: whatever the broker held may be gone)."""
+        self._write("UPDATE unfiled SET due = ? WHERE due > ?", [(now, now)])
+
+    def filed(self, pairs: list[tuple[str, int]]) -> tuple[int, int]:
+        """The floor filed these (boot, alert seq): they leave the outbox for good. Returns (how many left
+        ``unfiled``, how many left ``outbox`` itself: a receipt quicker than the PUBACK), or raises
+        sqlite3.OperationalError (SQLITE_BUSY) when the spooler holds the lock: try again later."""
+        if not pairs:
+            return 0, 0
+        self.db.execute("PRAGMA busy_timeout=0")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        finally:
+            self.db.execute(f"PRAGMA busy_timeout={BUSY_WAIT_MS}")
+        try:
+            gone = self.db.executemany("DELETE FROM unfiled WHERE boot = ? AND seq = ?", pairs).rowcount
+            early = self.db.executemany("DELETE FROM outbox WHERE kind = 'alert' AND boot = ? AND seq = ?",
+                                        pairs).rowcount
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise
+        return gone, early
+
+    def _write(self, sql: str, params: list[tuple[object, ...]]) -> None:
+        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.executemany(sql, params)
+            self.db.execute("COMMIT")
+        except BaseException:
+            if self.db.in_transaction:
+                self.db.execute("ROLLBACK")
+            raise

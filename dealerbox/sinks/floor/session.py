@@ -117,7 +117,7 @@ class Session:
 
     def run(self) -> None:
         """The publisher thread: one connection after another, with backoff, until the link stops."""
-        self.drain.db = db = Outbox(self.ident.outbox_path, "NORMAL")
+        self.drain.db = db = Outbox(self.ident.outbox_path, "NORMAL", receipt_wait=self.drain.receipts.wait)
         backoff = self.reconnect_min
         try:
             while not self.status.stop_evt.is_set():
@@ -212,6 +212,8 @@ class Session:
         # commands (none on a review copy: there is no dealer to act on them), a tournament table's own topics
         for topic in self.inbox.subscriptions():
             client.subscribe(topic, qos=1)
+        if not self.ident.review:   # whatever the broker held for the floor may be gone: every unfiled alert is due
+            self.drain.receipts.new_session(self.drain.db)
         with self.status.lock:
             self.status.session += 1
             self.status.connected = True
@@ -315,6 +317,10 @@ class Session:
                                       f"user {self.ident.fc.username!r} and table.id {self.ident.table!r}")
             log.error("floor %s/%s: %s", self.ident.site, self.ident.table, self.status.last_error)
         db = self.drain.outbox
+        early = self.drain.receipts.settle(db)   # alerts the floor filed leave the outbox for good
+        if early:
+            with self.status.lock:
+                self.status.depth -= early
         if acked or db.pending_deletes:   # a delete the spooler's lock held back goes now
             n = db.delete(acked)
             with self.status.lock:

@@ -1,0 +1,159 @@
+"""Gaps in a table's alert sequence, shown on the floor. Every alert a table publishes carries its own seq
+(1, 2, 3... per boot), so an alert that never came while later ones did is a hole the floor can see. The seqs
+filed are kept in the store's database (``alert_seqs``: shared by every dashboard instance on it); a seq still
+missing ``after`` seconds (the tables resend an unfiled alert well before) is filed as a floor alert of rule
+``floor.alert-gap`` on that table, so it shows on the map and in the queue like any floor alert, and is
+resolved by ``floor`` once the missing alerts arrive. Runs on the filing thread."""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+import sqlalchemy as sa
+
+from .floor import FloorIngest
+from .store import Alert, alerts
+
+log = logging.getLogger("dealerbox.dashboard")
+
+RULE = "floor.alert-gap"
+GAP_AFTER_S = 90.0          # three of the tables' first receipt waits: a lost alert is normally back by then
+CHECK_EVERY_S = 2.0
+MAX_RANGE = 10_000          # a jump larger than this in one go is a new dashboard, not a loss worth a line each
+
+meta = sa.MetaData()
+alert_seqs = sa.Table("alert_seqs", meta, sa.Column("site", sa.String(32), primary_key=True),
+                      sa.Column("table_id", sa.String(32), primary_key=True),
+                      sa.Column("boot", sa.String(64), primary_key=True),
+                      sa.Column("seq", sa.Integer, primary_key=True, autoincrement=False),
+                      sa.Column("filed_at", sa.Float, nullable=False))
+
+Key = tuple[str, str, str]            # (site, table, boot)
+
+
+class AlertGaps:
+    """``filed(alerts)`` after each burst (site, table, boot, seq of every alert in it); ``check()`` now and
+    then: files and resolves the gap alerts; ``told()`` is called when it changed the journal."""
+
+    def __init__(self, ingest: FloorIngest, clock: Callable[[], float] = time.time, after: float = GAP_AFTER_S,
+                 told: Callable[[], object] = lambda: None) -> None:
+        self.ingest, self.store, self.clock, self.after, self.told = ingest, ingest.store, clock, after, told
+        meta.create_all(self.store.engine, checkfirst=True)
+        self.low: dict[Key, int] = {}                 # every seq up to this one is filed (per key, this instance)
+        self.noticed: dict[tuple[Key, int], float] = {}   # a missing seq and when this instance first saw it
+        self._next = 0.0
+
+    def filed(self, alerts: list[tuple[str, str, str, int]]) -> None:
+        """Remember the seqs of a filed burst (another instance may have filed some already)."""
+        if not alerts:
+            return
+        now = self.clock()
+        with self.store.engine.begin() as conn:
+            for key in {(s, t, b) for s, t, b, _ in alerts}:
+                seqs = {q for s, t, b, q in alerts if (s, t, b) == key}
+                have = {r[0] for r in conn.execute(sa.select(alert_seqs.c.seq).where(*self._where(key),
+                                                                                     alert_seqs.c.seq.in_(seqs)))}
+                fresh = [{"site": key[0], "table_id": key[1], "boot": key[2], "seq": q, "filed_at": now}
+                         for q in sorted(seqs - have)]
+                if fresh:
+                    conn.execute(alert_seqs.insert(), fresh)
+                self.low.setdefault(key, 0)
+
+    def check(self, force: bool = False) -> None:
+        """Find what is missing below each table's newest alert; file a gap alert for what stayed missing."""
+        now = self.clock()
+        if not force and now < self._next:
+            return
+        self._next = now + CHECK_EVERY_S
+        changed = False
+        with self.store.engine.begin() as conn:
+            for key in list(self.low):
+                changed |= self._check(conn, key, now)
+        if changed:
+            self.told()
+
+    @staticmethod
+    def _where(key: Key) -> list[sa.ColumnElement[bool]]:
+        return [alert_seqs.c.site == key[0], alert_seqs.c.table_id == key[1], alert_seqs.c.boot == key[2]]
+
+    def _check(self, conn: sa.Connection, key: Key, now: float) -> bool:
+        low = self.low[key]
+        seqs = [r[0] for r in conn.execute(sa.select(alert_seqs.c.seq).where(*self._where(key),
+                                                                              alert_seqs.c.seq > low)
+                                           .order_by(alert_seqs.c.seq).limit(MAX_RANGE))]
+        missing: list[int] = []
+        expect = low + 1
+        for q in seqs:
+            missing += range(expect, min(q, expect + MAX_RANGE))
+            expect = q + 1
+        if seqs and not missing:
+            self.low[key] = seqs[-1]
+        elif missing:
+            self.low[key] = missing[0] - 1
+        gone = set(missing)
+        open_gaps = self._open(conn, key)
+        changed = self._resolve(conn, key, open_gaps, gone, now)
+        for (k, q) in [n for n in self.noticed if n[0] == key and n[1] not in gone]:
+            del self.noticed[(k, q)]
+        due = [q for q in missing if now - self.noticed.setdefault((key, q), now) >= self.after
+               and not any(first <= q <= last for first, last, _ in open_gaps)]
+        for first, last in _runs(due):
+            changed |= self._raise(conn, key, first, last, now)
+        return changed
+
+    def _open(self, conn: sa.Connection, key: Key) -> list[tuple[int, int, int]]:
+        """(first, last, alert id) of this table's unresolved gap alerts, whichever instance filed them."""
+        rows = conn.execute(sa.select(alerts.c.id, alerts.c.finding).where(
+            alerts.c.site == key[0], alerts.c.table_id == key[1], alerts.c.boot == key[2], alerts.c.rule == RULE,
+            alerts.c.resolved_at.is_(None)))
+        out = []
+        for alert_id, finding in rows:
+            first, _, last = finding.removeprefix("gap-").partition("-")
+            if first.isdigit() and last.isdigit():
+                out.append((int(first), int(last), alert_id))
+        return out
+
+    def _raise(self, conn: sa.Connection, key: Key, first: int, last: int, now: float) -> bool:
+        site, table, boot = key
+        which = f"alert {first}" if first == last else f"alerts {first} to {last}"
+        row = {"site": site, "table_id": table, "boot": boot, "finding": f"gap-{first}-{last}", "rule": RULE,
+               "citation": "", "severity": "floor", "seats": "[]", "hand": None, "raised_at": now,
+               "ruling": f"{which} of this table's run {boot[:8]} never reached the floor while later ones did; "
+                         f"check the table's floor link (its outbox still holds what the floor has not filed)"}
+        alert_id = self.store.add_alert(conn, row)
+        if alert_id is None:      # another instance on this database filed it first
+            return False
+        self.ingest.board.alert_opened((site, table), alert_id, "floor")
+        self.store.log(conn, "alert", site, {"id": alert_id}, now)
+        log.warning("floor: %s of %s/%s (run %s) missing for %.0f s", which, site, table, boot[:8], self.after)
+        return True
+
+    def _resolve(self, conn: sa.Connection, key: Key, open_gaps: list[tuple[int, int, int]], missing: set[int],
+                 now: float) -> bool:
+        changed = False
+        for first, last, alert_id in open_gaps:
+            if any(first <= q <= last for q in missing):
+                continue
+            self.store.update_alert(conn, alert_id, resolved_by="floor", resolved_at=now,
+                                    note="the missing alerts arrived")
+            self.ingest.board.alert_closed((key[0], key[1]), alert_id)
+            self.store.log(conn, "alert", key[0], {"id": alert_id}, now)
+            changed = True
+        return changed
+
+    def gap_alerts(self, open_only: bool = True) -> list[Alert]:
+        """The floor's gap alerts, as the store holds them."""
+        return self.store.alerts(rule=RULE, open_only=open_only)
+
+
+def _runs(seqs: list[int]) -> list[tuple[int, int]]:
+    """Contiguous (first, last) runs of sorted seqs."""
+    out: list[tuple[int, int]] = []
+    for q in seqs:
+        if out and q == out[-1][1] + 1:
+            out[-1] = (out[-1][0], q)
+        else:
+            out.append((q, q))
+    return out

@@ -1,0 +1,66 @@
+"""Memory that does not follow the backlog (issue 30): the floor link's outbox lives on disk, so with the floor
+slow (a real mosquitto behind a 30 kB/s link) or absent, ten times the rows in the outbox must not mean more
+memory: SQLite's (its own allocator, read with sqlite3_memory_used) stays under its fixed page caches, and
+what the link holds in Python is bounded by its in-flight window (bench.memory and bench.soak measure RSS)."""
+
+from __future__ import annotations
+
+import _sqlite3
+import ctypes
+import gc
+
+import pytest
+
+from bench.broker import free_port
+from bench.slowlink import SlowLink
+from dealerbox.engine.findings import FindingLog
+from dealerbox.sinks.floor.link import FloorLink
+from dealerbox.sinks.floor import contract as c
+from tests.test_floor_contract import count_events, hand_updates, link_config
+from tests.waiting import wait_until
+
+pytestmark = pytest.mark.timeout(240)
+
+_used = ctypes.CDLL(_sqlite3.__file__).sqlite3_memory_used   # the library the sqlite3 module runs on
+_used.restype = ctypes.c_int64
+SQLITE_MB = 1.6      # the outbox's two connections with their fixed page caches, and SQLite's own overhead
+
+
+def fill(link: FloorLink, hands: range) -> None:
+    """Submit whole hands and wait until every row is in the outbox."""
+    rows = link.health()["spooled"]
+    for hand in hands:
+        ups, _ = hand_updates(hand, FindingLog(), t0=hand * 100.0)   # a log per hand: the test keeps nothing
+        rows += count_events(ups) + sum(c.is_alert(e) for u in ups for e in u.events)
+        for u in ups:
+            link.submit(u)
+    assert wait_until(lambda: link.health()["spooled"] >= rows and link.health()["queued"] == 0, 120), link.health()
+
+
+@pytest.mark.parametrize("floor", ["slow", "absent"])
+def test_ten_times_the_outbox_is_not_more_memory_with_a_slow_or_an_absent_floor(make_broker, tmp_path, floor):
+    slow = None
+    if floor == "slow":
+        broker = make_broker()
+        slow = SlowLink(broker.host, broker.port, rate=30_000).start()
+    config = link_config(tmp_path, slow.port if slow else free_port(), outbox_max=1_000_000)
+    gc.collect()       # the counter is the whole process's: earlier tests' connections left for the collector go
+    before = _used()
+    link = FloorLink(config, reconnect_min=0.05, reconnect_max=0.3).start()
+    try:
+        fill(link, range(1, 31))             # some 800 rows: past start-up and first-use caches
+        small = (link.health()["outbox_depth"], _used() - before)
+        fill(link, range(31, 331))           # eleven times as many
+        large = (link.health()["outbox_depth"], _used() - before)
+        # the floor did not take them (absent), or took few (slow: some 100 a second of about 9,000): on disk
+        assert large[0] > 4000 and large[0] > small[0], (small, large)
+        # SQLite: its page caches fill up to their fixed size and stop there (2.2 MB and climbing before)
+        assert large[1] < SQLITE_MB * 2**20, f"SQLite holds {large[1] / 2**20:.2f} MB at {large[0]} rows"
+        # what the link keeps in memory for the rows is bounded by the in-flight window, not the outbox
+        assert len(link._express) + len(link._sent_early) + len(link._inflight) <= 3 * link.window
+        assert len(link.receipts.pending) == 0 and link.health()["queued"] == 0
+        assert link.health()["connected"] is (floor == "slow")
+    finally:
+        link.abandon()
+        if slow:
+            slow.stop()
