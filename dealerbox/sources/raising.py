@@ -144,7 +144,8 @@ def rulebook_shares(contributed: dict[int, int], live: set[int], strength: dict[
     levels = sorted({contributed[s] for s in live})
     for k, level in enumerate(levels):
         top = k == len(levels) - 1
-        amount = sum((c if top else min(c, level)) - min(c, prev) for c in contributed.values()) + (dead if k == 0 else 0)
+        amount = sum((c if top else min(c, level)) - min(c,
+                                                         prev) for c in contributed.values()) + (dead if k == 0 else 0)
         prev = level
         if amount <= 0:
             continue

@@ -124,7 +124,8 @@ def probe_identity(config: Config, timeout: float = PROBE_TIMEOUT_S) -> tuple[st
                     return again, probes
             info = client.publish(topic, b"", qos=1, retain=False, properties=_properties())
             with answers.cond:
-                answers.cond.wait_for(lambda: info.mid in answers.acks or answers.gone, timeout)
+                # bound now (defaults): the predicate must not read a later pass's answers
+                answers.cond.wait_for(lambda mid=info.mid, now=answers: mid in now.acks or now.gone, timeout)
                 answer = answers.acks.get(info.mid)
             if answer is None:
                 probes.append(Probe(topic, should, False if answers.gone else None,

@@ -222,7 +222,8 @@ class Session:
         self.status.counters["connects"] += 1
         self.status.set_link("connected")
         self.status.last_error = ""
-        hello = c.status_payload(self.ident.env, "online", "birth", self.status.last_t, self.ident.clock(), clock_status())
+        hello = c.status_payload(self.ident.env, "online", "birth", self.status.last_t, self.ident.clock(),
+                                 clock_status())
         birth = self._publish_json(client, "status", hello, retain=self.ident.retain)
         # Wait for the birth's PUBACK before draining: it proves the ACL lets us publish. mosquitto closes the
         # connection right after refusing a publish, so a refusal is best caught before anything else is sent.

@@ -267,7 +267,8 @@ class FloorView:
         elif data["event"] == "FindingAcknowledged":
             tv.acknowledged.add(data["id"])
             by = data.get("by")
-            self._line(f"{tv.table} {data['id']} acknowledged" + (f" by {c.inert(by, 64)}" if isinstance(by, str) else ""))
+            self._line(f"{tv.table} {data['id']} acknowledged" + (f" by {c.inert(by, 64)}" if isinstance(by,
+                                                                                                         str) else ""))
 
     def _line(self, text: str) -> None:
         stamp = time.strftime("%H:%M:%S", time.localtime(self.clock()))

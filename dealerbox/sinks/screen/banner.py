@@ -53,7 +53,8 @@ class BannerPainter:
             b.rect.topright = (rect.right - pad, rect.top + pad + row * (key_h + pad))
             key_colour = theme.KEY_DANGER if b.action == "misdeal" else theme.BAR
             # A white rim keeps a red key visible on the red banner.
-            pygame.draw.rect(surf, theme.WHITE, b.rect.inflate(self.canvas.px(4), self.canvas.px(4)), border_radius=self.canvas.px(10))
+            pygame.draw.rect(surf, theme.WHITE, b.rect.inflate(self.canvas.px(4), self.canvas.px(4)),
+                             border_radius=self.canvas.px(10))
             self.canvas.key(frame, b.rect, b.label, key_colour, b)
         text_w = rect.width - cols * (key_w + pad) - 3 * pad
         x = rect.left + pad
@@ -94,7 +95,8 @@ class BannerPainter:
         if question.rule:
             right = self.canvas.text(frame, question.rule, "small", theme.QUESTION_TEXT, kind="question-rule",
                               ref=question.id, midright=(right, mid)).left - pad
-        self.canvas.text(frame, self.canvas.fit(question.text, "med", right - rect.left - pad), "med", theme.QUESTION_TEXT,
+        self.canvas.text(frame, self.canvas.fit(question.text, "med", right - rect.left - pad), "med",
+                         theme.QUESTION_TEXT,
                   kind="question-text", ref=question.id, midleft=(rect.left + pad, mid))
         # The answers in a row under it, left to right as the engine ordered them: the likely one first.
         keys = question_keys(question)

@@ -68,7 +68,8 @@ def draw_face(surface: pygame.Surface, rect: pygame.Rect, card: str, font: pygam
                       size, colour)
         return
     if label.get_width() > rect.width - 4:  # "10" and "JKR" on a narrow card
-        label = pygame.transform.smoothscale(label, (rect.width - 4, label.get_height() * (rect.width - 4) // label.get_width()))
+        label = pygame.transform.smoothscale(label, (rect.width - 4,
+                                                     label.get_height() * (rect.width - 4) // label.get_width()))
     surface.blit(label, label.get_rect(midtop=(rect.centerx, rect.top + rect.height // 12)))
     if suit:
         size = min(rect.width * 3 // 5, rect.height * 2 // 5)

@@ -74,7 +74,8 @@ class HealthMonitor:
         if connected is False:
             board_level, board = "bad", "down"
             # while the port cannot even be opened, the dealer needs the fix, not just the symptom
-            messages.append(waiting[:1].upper() + waiting[1:] if waiting else "Reader board disconnected: table not read")
+            messages.append(waiting[:1].upper() + waiting[1:] if waiting
+                            else "Reader board disconnected: table not read")
         elif age is not None:
             age = float(age) + extra_age
             board = f"{age:.0f}s"

@@ -51,7 +51,8 @@ def frame_layout(size: tuple[int, int], px: Callable[[float], int], alert: bool,
         y = clock_rect.bottom
     if instruction_rows:
         rows = instruction_rows
-        instruction_rect = pygame.Rect(0, y, left_w, max(rows * theme.MIN_TOUCH + (rows + 1) * px(8), px(36 + 36 * rows)))
+        instruction_rect = pygame.Rect(0, y, left_w, max(rows * theme.MIN_TOUCH + (rows + 1) * px(8),
+                                                         px(36 + 36 * rows)))
         y = instruction_rect.bottom
     if question:
         question_rect = pygame.Rect(0, y, left_w, max(theme.MIN_TOUCH + px(48), px(104)))

@@ -22,7 +22,8 @@ class PinPadPainter:
         gap, margin = self.canvas.px(8), self.canvas.px(12)
         rect = self.sheet.sheet_rect(body, 2 * margin + self.canvas.fonts["big"].get_linesize() + margin // 2
                                + 4 * self.canvas.px(64) + 3 * gap)
-        self.canvas.layer(frame, ("pinpad", tuple(rect), pad), rect, lambda f, r: self._draw_pinpad(f, r, pad), keyed=False)
+        self.canvas.layer(frame, ("pinpad", tuple(rect), pad), rect, lambda f, r: self._draw_pinpad(f, r, pad),
+                          keyed=False)
 
     def _draw_pinpad(self, frame: Frame, rect: pygame.Rect, pad: PinPad) -> None:
         margin, rim, gap = self.canvas.px(12), self.canvas.px(3), self.canvas.px(8)
@@ -44,11 +45,13 @@ class PinPadPainter:
         shown = pad.dealer if pad.step == "dealer" else "\u2022" * len(pad.pin)
         self.canvas.text(frame, shown, "huge", theme.WHITE, kind="pinpad-entry", ref=pad.step, center=field.center)
         if pad.said:
-            self.canvas.text(frame, self.canvas.fit(pad.said, "small", col.width), "small", theme.HEALTH_WARN, kind="pinpad-said",
+            self.canvas.text(frame, self.canvas.fit(pad.said, "small", col.width), "small", theme.HEALTH_WARN,
+                             kind="pinpad-said",
                       midtop=(col.centerx, field.bottom + self.canvas.px(4)))
         cancel = pygame.Rect(col.left, area.top + 3 * (key_h + gap), col.width, key_h)
         ok = cancel.move(0, -(key_h + gap))
         ready = bool(pad.dealer) if pad.step == "dealer" else bool(pad.pin)
         label = "Next" if pad.step == "dealer" else "Sign in"
-        self.canvas.key(frame, ok, label, theme.KEY_CONFIRM, Target("pin:ok", label, ok, ui="pin:ok") if ready else None)
+        self.canvas.key(frame, ok, label, theme.KEY_CONFIRM, Target("pin:ok", label, ok,
+                                                                    ui="pin:ok") if ready else None)
         self.canvas.key(frame, cancel, "Cancel", theme.KEY, Target("pin:cancel", "Cancel", cancel, ui="pin:cancel"))

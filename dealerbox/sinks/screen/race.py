@@ -77,7 +77,8 @@ class RacePainter:
 
 
     def draw_race(self, frame: Frame, rect: pygame.Rect, view: RaceView) -> None:
-        self.canvas.layer(frame, ("race", tuple(rect), view), rect, lambda f, r: self._draw_race(f, r, view), keyed=False)
+        self.canvas.layer(frame, ("race", tuple(rect), view), rect, lambda f, r: self._draw_race(f, r, view),
+                          keyed=False)
 
     def _draw_race(self, frame: Frame, rect: pygame.Rect, view: RaceView) -> None:
         pad = self.canvas.px(8)
@@ -89,12 +90,14 @@ class RacePainter:
         font = "med" if self.canvas.text_size(title, "med")[0] <= text_w else "small"
         y = self.canvas.text(frame, self.canvas.fit(title, font, text_w), font, theme.WHITE, kind="race-title",
                       topleft=(rect.left + pad, rect.top + pad // 2)).bottom
-        y = self.canvas.text(frame, self.canvas.fit(race_step(view), "small", text_w), "small", theme.SEAT_TO_ACT, kind="race-step",
+        y = self.canvas.text(frame, self.canvas.fit(race_step(view), "small", text_w), "small", theme.SEAT_TO_ACT,
+                             kind="race-step",
                       topleft=(rect.left + pad, y)).bottom
         line_h = self.canvas.fonts["small"].get_linesize()
         room = max(1, (rect.bottom - y) // line_h)
         for line in self._pack(race_lines(view), "small", text_w, room):
-            y = self.canvas.text(frame, line, "small", theme.TEXT, kind="race-line", topleft=(rect.left + pad, y)).bottom
+            y = self.canvas.text(frame, line, "small", theme.TEXT, kind="race-line", topleft=(rect.left + pad,
+                                                                                              y)).bottom
         key_h = max(theme.MIN_TOUCH, rect.height - 2 * pad)
         self.canvas.spec_key(frame, pygame.Rect(rect.right - pad - key_w, rect.top + pad, key_w, key_h), race_key(view))
 

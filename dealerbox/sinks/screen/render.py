@@ -152,7 +152,8 @@ class Renderer:
             radius = self.canvas.px(7)
             centre = (r.left - radius - self.canvas.px(4), rect.centery)
             pygame.draw.circle(frame.surface, colour, centre, radius)
-            r = self.canvas.text(frame, name, "tiny", theme.TEXT_DIM, midright=(centre[0] - radius - self.canvas.px(4), rect.centery))
+            r = self.canvas.text(frame, name, "tiny", theme.TEXT_DIM,
+                                 midright=(centre[0] - radius - self.canvas.px(4), rect.centery))
             x = r.left - pad
         if not who:
             if game.strip():
@@ -184,7 +185,8 @@ class Renderer:
             prompt, keys = confirm_keys(ui.confirm)
             y = rect.top + pad
             for line in self.canvas.wrap(prompt, "small", rect.width - 2 * pad, 5):
-                y = self.canvas.text(frame, line, "small", theme.TEXT, kind="prompt", topleft=(rect.left + pad, y)).bottom
+                y = self.canvas.text(frame, line, "small", theme.TEXT, kind="prompt", topleft=(rect.left + pad,
+                                                                                               y)).bottom
             self.canvas.keys_down(frame, pygame.Rect(rect.left, y + pad, rect.width, rect.bottom - y - pad), keys)
         elif ui.history:
             self.canvas.keys_down(frame, rect, history_keys(min(ui.history_page, frame.history_pages - 1),
@@ -211,17 +213,20 @@ class Renderer:
         start = page * per_page
         y = body.top + pad
         if not rows:
-            self.canvas.text(frame, "Nothing has happened at this table yet.", "med", theme.TEXT_DIM, kind="history-empty",
+            self.canvas.text(frame, "Nothing has happened at this table yet.", "med", theme.TEXT_DIM,
+                             kind="history-empty",
                       center=body.center)
         for kind, text, colour, ref in rows[start:start + per_page]:
             font = "small"
             indent = 0 if kind == "history-title" else pad * 2
-            self.canvas.text(frame, self.canvas.fit(text, font, body.width - 2 * pad - indent), font, colour, kind=kind, ref=ref,
+            self.canvas.text(frame, self.canvas.fit(text, font, body.width - 2 * pad - indent), font, colour,
+                             kind=kind, ref=ref,
                       topleft=(body.left + pad + indent, y))
             y += line_h
         r = self.canvas.text(frame, f"page {page + 1}/{pages}", "tiny", theme.TEXT_DIM, kind="history-page",
                       bottomright=(body.right - pad, body.bottom - pad // 2))
         if upkeep:  # the terminal's own figures, where the dealer (or a technician) looks back
-            self.canvas.text(frame, self.canvas.fit(upkeep, "tiny", r.left - body.left - 3 * pad), "tiny", theme.TEXT_DIM,
+            self.canvas.text(frame, self.canvas.fit(upkeep, "tiny", r.left - body.left - 3 * pad), "tiny",
+                             theme.TEXT_DIM,
                       kind="upkeep", bottomleft=(body.left + pad, body.bottom - pad // 2))
         return pages

@@ -122,7 +122,8 @@ class SheetPainter:
             self.canvas.spec_key(frame, r, spec)
         cancel = r   # the last key: the hint goes under it
         if busy:  # The Buy-in 2: chips are added between hands
-            self.canvas.text(frame, self.canvas.fit("In this hand: rebuy or leave once it is over", "small", area.width), "small",
+            self.canvas.text(frame, self.canvas.fit("In this hand: rebuy or leave once it is over", "small",
+                                                    area.width), "small",
                       theme.TEXT_DIM, kind="sheet-hint", ref=sheet.seat, topleft=(area.left, cancel.bottom + gap))
 
     def _draw_leave(self, frame: Frame, area: pygame.Rect, view: SeatView, sheet: SeatSheet) -> None:

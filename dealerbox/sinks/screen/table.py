@@ -190,7 +190,8 @@ class TablePainter:
         line_h = self.canvas.fonts["small"].get_linesize()
         pot_font = "huge" if self.canvas.fonts["huge"].get_linesize() * 2 < avail else "big"
         pot_h = self.canvas.fonts[pot_font].get_linesize()
-        label_w = max(self.canvas.text_size(t, "small")[0] for t in (f"Burn {state.burn_count}", f"Muck {state.muck_count}"))
+        label_w = max(self.canvas.text_size(t, "small")[0] for t in (f"Burn {state.burn_count}",
+                                                                     f"Muck {state.muck_count}"))
         extra = (line_h if multi else 0) + (line_h if pushing else 0)
         stacked = avail - pot_h - extra >= self.canvas.px(44)
         if not stacked:

@@ -107,12 +107,16 @@ class TournamentPainter:
         r = self.canvas.text(frame, clock, "med", theme.SEAT_TO_ACT, kind="clock-left", midleft=(pad, mid))
         right = rect.right - pad
         if players:
-            right = self.canvas.text(frame, players, "small", theme.TEXT, kind="clock-players", midright=(right, mid)).left - pad
+            right = self.canvas.text(frame, players, "small", theme.TEXT, kind="clock-players",
+                                     midright=(right, mid)).left - pad
         # the level comes first: its amounts are what this deal plays; the next level takes the room left
         room = right - r.right - 2 * pad
-        level = self.canvas.fit(level, "small", max(self.canvas.px(40), min(self.canvas.text_size(level, "small")[0], room * 3 // 5)))
-        left = self.canvas.text(frame, level, "small", theme.WHITE, kind="clock-level", midleft=(r.right + 2 * pad, mid)).right
-        self.canvas.text(frame, self.canvas.fit(nxt, "small", max(self.canvas.px(30), right - left - 2 * pad)), "small", theme.TEXT_DIM,
+        level = self.canvas.fit(level, "small", max(self.canvas.px(40), min(self.canvas.text_size(level, "small")[0],
+                                                                            room * 3 // 5)))
+        left = self.canvas.text(frame, level, "small", theme.WHITE, kind="clock-level", midleft=(r.right + 2 * pad,
+                                                                                                 mid)).right
+        self.canvas.text(frame, self.canvas.fit(nxt, "small", max(self.canvas.px(30), right - left - 2 * pad)),
+                         "small", theme.TEXT_DIM,
                   kind="clock-next", midright=(right, mid))
 
     def draw_instruction(self, frame: Frame, rect: pygame.Rect, view: InstructionView,
@@ -144,7 +148,8 @@ class TournamentPainter:
         if len(lines) > room:   # a whole broken table: as many as fit, then how many more
             lines = lines[:room - 1] + [f"+{len(view.lines) - room + 1} more"]
         for line in lines:
-            y = self.canvas.text(frame, self.canvas.fit(line, "small", text_w), "small", theme.TEXT, kind="instruction-line",
+            y = self.canvas.text(frame, self.canvas.fit(line, "small", text_w), "small", theme.TEXT,
+                                 kind="instruction-line",
                           ref=view.plan, topleft=(rect.left + pad, y)).bottom
         rows = key_rows(view)
         key_h = max(theme.MIN_TOUCH, (rect.height - pad * (rows + 1)) // rows)

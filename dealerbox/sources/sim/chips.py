@@ -48,7 +48,8 @@ class TableChips:
 
     def _from_bank(self, amount: int) -> list[str] | None:
         """Chips worth ``amount`` from the rack: the usual denominations first, else any that make it."""
-        return self._draw(self.bank, amount, self.denoms) or self._draw(self.bank, amount, sorted(self.bank, reverse=True))
+        return self._draw(self.bank, amount, self.denoms) or self._draw(self.bank, amount, sorted(self.bank,
+                                                                                                  reverse=True))
 
     def fill(self, seat: int, amount: int) -> None:
         """Chips worth ``amount`` from the rack into the seat's pool (buy-in, rebuy, colour change)."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import random
 import sys
+from dataclasses import dataclass
 from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -45,6 +46,32 @@ if TYPE_CHECKING:   # the tournament package is imported only when a tournament 
 
 HEARTBEAT_PERIOD = 5.0   # seconds between the board's heartbeats in records()
 READ_CHUNK_MAX = 4096    # bytes one read of the serial source takes at most (sources/serial_port.py READ_MAX)
+
+
+@dataclass(frozen=True)
+class ShoeDeck:
+    """The deck in the shoe: its card -> tag map, its 52 cards in enrolment order and their tags."""
+
+    deck: Deck
+    card_uid: dict[str, str]
+    cards: tuple[str, ...]
+    shoe_uids: frozenset[str]
+
+    @classmethod
+    def of(cls, deck: Deck) -> ShoeDeck:
+        card_uid = {c: u for u, c in deck.cards.items()}
+        cards = tuple(c for c in card_uid if c not in JOKERS)
+        if len(cards) != 52:
+            raise SimulatorError(f"deck {deck.deck_id} has {len(cards)} cards, not 52")
+        return cls(deck, card_uid, cards, frozenset(card_uid[c] for c in cards))
+
+
+@dataclass
+class IrregularityPlan:
+    """Which irregularities the simulator stages: the ``planned`` ones in order, then each hand at ``rate``."""
+
+    planned: list[str]
+    rate: float
 
 
 class Simulator:
@@ -85,11 +112,10 @@ class Simulator:
             unknown = [k for k in irregularities if k not in IRREGULARITIES]
             if unknown:
                 raise SimulatorError(f"unknown irregularities {unknown}; known: {', '.join(IRREGULARITIES)}")
-            self.planned: list[str] = list(irregularities)
-            self.rate = 0.0
+            self.plan = IrregularityPlan(list(irregularities), 0.0)
         else:
-            self.planned = []
-            self.rate = config.simulator.irregularities if irregularities is None else float(irregularities)
+            self.plan = IrregularityPlan([], config.simulator.irregularities if irregularities is None
+                                         else float(irregularities))
         self.bad_cues = 0                  # unknown kinds written to simulator.cue_file
         self.tournament = tournament
         self.levels: TournamentClock | None = None
@@ -110,12 +136,7 @@ class Simulator:
                                       random.Random(f"{self.seed}/stacks"))
 
     def _use_deck(self, deck: Deck) -> None:
-        self.deck = deck
-        self.card_uid = {c: u for u, c in deck.cards.items()}
-        self.cards = [c for c in self.card_uid if c not in JOKERS]
-        self.shoe_uids = {self.card_uid[c] for c in self.cards}
-        if len(self.cards) != 52:
-            raise SimulatorError(f"deck {deck.deck_id} has {len(self.cards)} cards, not 52")
+        self.shoe = ShoeDeck.of(deck)
 
     # --- public API ----------------------------------------------------------------------------------
     def change_deck(self) -> None:
@@ -141,7 +162,7 @@ class Simulator:
     def stage_board(self, cards: Sequence[str]) -> None:
         """The next hand's board is ``cards`` (five, e.g. ``("As", "Ks", "Qs", "Js", "Ts")``), the rest of the
         deck shuffled as ever: a board every hold'em player plays splits every showdown (Kill Pots 4, Ties)."""
-        if len(cards) != 5 or len(set(cards)) != 5 or not set(cards) <= set(self.cards):
+        if len(cards) != 5 or len(set(cards)) != 5 or not set(cards) <= set(self.shoe.cards):
             raise SimulatorError(f"stage_board: five different cards of the deck, not {list(cards)}")
         self._board = tuple(cards)
 
@@ -203,9 +224,9 @@ class Simulator:
 
     def _pick_irregularity(self) -> str | None:
         self._take_cue()
-        if self.planned:
-            return self.planned.pop(0)
-        if self.rate and self.rng.random() < self.rate:
+        if self.plan.planned:
+            return self.plan.planned.pop(0)
+        if self.plan.rate and self.rng.random() < self.plan.rate:
             return self.rng.choice(sorted(IRREGULARITIES))
         return None
 
@@ -222,7 +243,7 @@ class Simulator:
             return
         for kind in text.replace(",", " ").split():
             if kind in IRREGULARITIES:
-                self.planned.append(kind)
+                self.plan.planned.append(kind)
             else:
                 self.bad_cues += 1
                 print(f"simulator.cue_file {path}: {kind!r} is not an irregularity the simulator plays "
@@ -259,12 +280,13 @@ class Simulator:
             c.tap("sit", seat=seat, amount=amount)
             c.wait(self.rng.uniform(0.5, 2.0))
         if self.hand_no == 1:
-            for card in self.cards:
-                c.enter("shoe", self.card_uid[card])
+            for card in self.shoe.cards:
+                c.enter("shoe", self.shoe.card_uid[card])
         if self.tournament is not None and self.hand_no == 1:
             from .tournament import draw_for_button
             c.wait(1.0)
-            new_button = draw_for_button(c, self.card_uid, self.rng.sample(self.cards, len(self.stacks)),
+            drawn = self.rng.sample(self.shoe.cards, len(self.stacks))
+            new_button = draw_for_button(c, self.shoe.card_uid, drawn,
                                          sorted(self.stacks))
         else:
             new_button = self.rng.choice(sorted(self.stacks))
@@ -274,12 +296,12 @@ class Simulator:
     def _swap_deck(self, c: Choreography) -> None:
         """Every card of the deck in use out of the shoe, then the next enrolled deck in."""
         self._deck_change = False
-        c.take("shoe", [self.card_uid[card] for card in self.cards])
+        c.take("shoe", [self.shoe.card_uid[card] for card in self.shoe.cards])
         c.wait(1.0)
         decks = self.registry.decks
-        self._use_deck(decks[(decks.index(self.deck) + 1) % len(decks)])
-        for card in self.cards:
-            c.enter("shoe", self.card_uid[card])
+        self._use_deck(decks[(decks.index(self.shoe.deck) + 1) % len(decks)])
+        for card in self.shoe.cards:
+            c.enter("shoe", self.shoe.card_uid[card])
         c.wait(1.0)
 
     def _button_uid(self) -> str:
@@ -357,8 +379,9 @@ class Simulator:
         order = tuple(s for s in dealt if s > self.button) + tuple(s for s in dealt if s <= self.button)
         posts = self.posts.for_hand(order, self.button, self.stacks, self.away.making_up)
         board, self._board = self._board, ()
-        return Session(config, self.registry, self.rng, self.structure, self.holes, self.deck, self.card_uid,
-                       tuple(self.cards), frozenset(self.shoe_uids), self.chips,
+        shoe = self.shoe
+        return Session(config, self.registry, self.rng, self.structure, self.holes, shoe.deck, shoe.card_uid,
+                       shoe.cards, shoe.shoe_uids, self.chips,
                        {s: self.stacks[s] for s in dealt}, self.button, self.hand_no,
                        live_posts=frozenset(self.away.posting), posts=posts, board=board)
 
