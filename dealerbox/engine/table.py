@@ -66,15 +66,20 @@ class Engine:
             referee.retell = tt.entrants.retell   # a paid seat dealt out: the tournament's citation
         self.tournament_table = tt
         self.deck = deck = DeckInUse(registry, ledger, referee, tt.deck_changed if tt is not None else None)
-        self.hands = hands = HandFlow(config, game, play, seating, betting, ledger, deck, referee, trail,
+        hands = HandFlow(config, game, play, seating, betting, ledger, deck, referee, trail,
                                       floor_moves, tt, raised_at("tournament.34", config.is_tournament))
         referee.end_hand = hands.end
-        self.cards = CardFlow(config, game, registry, play, ledger, referee, seating, deck, betting, hands,
-                              BoardFlow(game, play, ledger, referee), tt)
-        self.chips = ChipFlow(play, referee, hands, trail, tt if tournament is not None else None)
-        self.taps = DealerTaps(config, play, referee, seating, betting, self.stacks, hands, self.cards,
-                               floor_moves, tt)
+        cards = CardFlow(config, game, registry, play, ledger, referee, seating, deck, betting, hands,
+                         BoardFlow(game, play, ledger, referee), tt)
+        chips = ChipFlow(play, referee, hands, trail, tt if tournament is not None else None)
+        self.taps = DealerTaps(config, play, referee, seating, betting, self.stacks, hands, cards, floor_moves, tt)
+        # the hot path: each part's entry point bound once, so an input costs no lookup through a part
         self._levels = tt.levels if tt is not None else None   # the level clock, asked at every input
+        self._chip_entered, self._chip_left = chips.entered, chips.left
+        self._card_entered, self._card_left = cards.entered, cards.left
+        self._resolve_pending = cards.resolve_pending
+        self._progress = hands.progress
+        self._betting_events = referee.betting_events
 
     @property
     def hands_before(self) -> int:
@@ -94,24 +99,25 @@ class Engine:
         h, hb = play.hand, play.hb
         running = h is not None and h.phase != "ended"
         if running and hb is not None and t >= hb.quiet_until:   # otherwise tick has nothing to close (most inputs)
-            out += self.referee.betting_events(hb.tick(t))
+            out += self._betting_events(hb.tick(t))
         # a card in transit long enough to have fallen (fall_due is "never" while none moves), or a boxed card
         if t >= self.ledger.fall_due or (running and h is not None and h.provisional_boxed is not None):
-            out += self.cards.resolve_pending(event)
-        if isinstance(event, (ev.ZoneEntered, ev.ZoneLeft)):
+            out += self._resolve_pending(event)
+        # dispatch on type(...) is: the cheapest test per input, and the checker narrows on it as on isinstance
+        if type(event) is ev.ZoneEntered or type(event) is ev.ZoneLeft:
             entered = type(event) is ev.ZoneEntered
             tag = event.tag
-            if isinstance(tag, ChipTag):
+            if type(tag) is ChipTag:
                 # a chip arriving or leaving with nothing to report changes no card rule: no progress check
-                more = self.chips.entered(t, event.zone, tag) if entered else self.chips.left(t, event.zone, tag)
+                more = self._chip_entered(t, event.zone, tag) if entered else self._chip_left(t, event.zone, tag)
                 if not more:
                     if out:
-                        out += self.hands.progress(t)
+                        out += self._progress(t)
                     return out
                 out += more
-            elif isinstance(tag, CardTag):
-                out += self.cards.entered(t, event.zone, tag) if entered else self.cards.left(t, event.zone, tag)
-            elif isinstance(tag, MarkerTag):
+            elif type(tag) is CardTag:
+                out += self._card_entered(t, event.zone, tag) if entered else self._card_left(t, event.zone, tag)
+            elif type(tag) is MarkerTag:
                 if tag.kind == "button" and entered:
                     out += self.seating.puck_entered(t, event.zone)
                 elif tag.kind == "button":
@@ -127,27 +133,27 @@ class Engine:
                 out.append(te.UnknownTagSeen(t, play.hand_no, event.zone, tag.uid))
                 seat = BET_OF[event.zone]
                 if running and hb is not None and seat is not None:
-                    out += self.referee.betting_events(hb.chip_entered(t, seat, tag))
+                    out += self._betting_events(hb.chip_entered(t, seat, tag))
             elif not out:
                 return out
-        elif isinstance(event, ev.CardFaceSensed):
-            if isinstance(event.tag, CardTag):
+        elif type(event) is ev.CardFaceSensed:
+            if type(event.tag) is CardTag:
                 self.ledger.face_sensed(event.tag, event.face_up)
             if not out:
                 return out
-        elif isinstance(event, ev.DealerInput):
+        elif type(event) is ev.DealerInput:
             out += self.taps.tap(event)
-        elif isinstance(event, ev.BoardHello):
+        elif type(event) is ev.BoardHello:
             self.stacks.board_restarted()
             out.append(te.BoardConnected(t, play.hand_no, event.protocol, event.firmware, event.zones))
-        elif isinstance(event, ev.ReaderFaulted):
+        elif type(event) is ev.ReaderFaulted:
             out.append(te.ReaderHealthChanged(t, play.hand_no, event.reader, event.zone, event.code == 0,
                                               event.code))
-        elif isinstance(event, ev.FramesLost):
+        elif type(event) is ev.FramesLost:
             out.append(te.SensorDataLost(t, play.hand_no, event.count, event.reason))
             if running and h is not None and hb is not None and not h.decided:
                 out += hb.lose_track(t, event.reason)   # chips may have moved unseen: the betting is lost
-        elif isinstance(event, ev.ZoneReadState):
+        elif type(event) is ev.ZoneReadState:
             seat = BET_OF[event.zone]
             amount = int(hb.bets.get(seat, 0)) if running and hb is not None and seat is not None else 0
             out += self.stacks.read(t, play.hand_no, event.zone, event.state, event.tags, seat, amount,
@@ -158,7 +164,7 @@ class Engine:
             return out
         h = play.hand
         if h is not None and h.phase not in ("ended", "showdown"):   # else progress has nothing to move on
-            out += self.hands.progress(t)
+            out += self._progress(t)
         # a bet zone read incompletely: its short-wager rulings wait for the dealer's count (engine/stacks.py)
         if not self.stacks.seats:
             return out
