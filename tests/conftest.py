@@ -11,3 +11,20 @@ pytest_plugins = [
     "tests.fixtures.serial_pty",
     "tests.fixtures.broker",
 ]
+
+
+# Timeouts in the tests are hang guards, never speed checks: on a loaded machine (CI on 2 cores, or a developer
+# running several suites) every one of them is stretched by DEALERBOX_TIMEOUT_SCALE (default 4) so a slow
+# machine never fails a test that would pass on a quiet one. Speed is measured in bench/, not here.
+TIMEOUT_SCALE = float(os.environ.get("DEALERBOX_TIMEOUT_SCALE", "4"))
+
+
+def pytest_collection_modifyitems(config, items):
+    import pytest
+
+    base = float(config.getini("timeout") or 0)
+    for item in items:
+        marker = item.get_closest_marker("timeout")
+        seconds = float(marker.args[0]) if marker is not None and marker.args else base
+        if seconds:
+            item.add_marker(pytest.mark.timeout(seconds * TIMEOUT_SCALE), append=False)
