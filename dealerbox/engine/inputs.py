@@ -116,7 +116,7 @@ DEALER_ACTIONS = {
     # From the floor at a tournament table: the payload as received and checked against its schema, in `detail`
     "floor-clock": "the floor's tournament clock (`detail`: the clock payload, schemas/floor/clock.json)",
     "floor-instruction": "the floor's instruction for this table (`detail`: the payload, schemas/floor/tournament.json)",
-    # The dealer's confirmations of the floor's moves (engine/tournament_moves.py, Tournaments 12, 14, 15)
+    # The dealer's confirmations of the floor's moves (engine/tournament/moves.py, Tournaments 12, 14, 15)
     "moved-out": "the player in `seat` has gone to the table the floor named: the seat is empty",
     "moved-in": "a player moved by the floor has taken `seat` with `amount` chips (their stack)",
 }
