@@ -16,8 +16,8 @@ from dealerbox.pipeline import Pipeline
 from dealerbox.runtime.bus import Update
 from dealerbox.sinks.screen import SEVERITY_COLOURS, Screen, theme
 from dealerbox.tags import demo_registry
-from tests.test_screen_moments import EXPOSED, HOLE, MISDEAL, VOID, clean_hand, hand_events, misdeal, showdown, \
-    void_hand
+from tests.test_screen_moments import EXPOSED, HOLE, MISDEAL, VOID, checkable_hand, clean_hand, hand_events, misdeal, \
+    showdown, void_hand
 
 SIZES = [(800, 480), (1024, 600), (1280, 800)]
 OK_HEALTH = {"reader": {"connected": True, "seq_gaps": 0}, "floor": {"connected": True, "outbox_depth": 0}}
@@ -86,10 +86,10 @@ def test_clean_hand(screen):
     assert {d.ref: d.text for d in f.find("bet")} == {1: "1", 2: "2"}
     assert {d.ref: d.text for d in f.find("stack")} == {s.seat: f"{s.stack:,}" for s in state.seats if s.occupied}
     assert [d.text for d in f.find("seat-status", 4)] == ["open"]
-    # Seat 3 is to act: its box is the to-act colour and the Check key names it.
+    # Seat 3 is to act: its box is the to-act colour; it faces the big blind, so no key offers it a check.
     box = f.find("seat", 3)[0].rect
     assert colour_at(surf, (box.centerx, box.bottom - 3)) == theme.SEAT_TO_ACT
-    assert f.target("check").label == "Check S3"
+    assert f.target("check") is None
     assert [d.ref for d in f.find("button")] == [9]
     # Hidden hands: two backs per seat dealt in, no face-up card anywhere.
     backs = {}
@@ -234,8 +234,9 @@ def test_seats_clockwise_from_the_dealers_left(n):
 
 # --- taps --------------------------------------------------------------------------------------------
 
+
 def test_taps_make_dealer_inputs(screen):
-    screen.render(clean_hand(), OK_HEALTH, [])
+    screen.render(checkable_hand(), OK_HEALTH, [])
     check = press(screen, "check")
     assert (check.action, check.seat, check.t) == ("check", 3, 100.0)
     assert press(screen, "exposed").action == "exposed"
@@ -244,15 +245,15 @@ def test_taps_make_dealer_inputs(screen):
 
 
 def test_misdeal_and_new_hand_ask_for_a_second_tap(screen):
-    screen.render(clean_hand(), OK_HEALTH, [])
+    screen.render(checkable_hand(), OK_HEALTH, [])
     assert press(screen, "misdeal") is None
-    screen.render(clean_hand(), OK_HEALTH, [])
+    screen.render(checkable_hand(), OK_HEALTH, [])
     assert screen.frame.texts("prompt") and screen.frame.target("check") is None
     assert press(screen, "cancel") is None
-    screen.render(clean_hand(), OK_HEALTH, [])
+    screen.render(checkable_hand(), OK_HEALTH, [])
     assert screen.frame.target("check") is not None
     assert press(screen, "misdeal") is None
-    screen.render(clean_hand(), OK_HEALTH, [])
+    screen.render(checkable_hand(), OK_HEALTH, [])
     assert press(screen, "confirm:misdeal").action == "misdeal"
     # Between hands New hand is one tap; during a hand it asks first.
     screen.render(TableState(hand=7, phase="ended"), OK_HEALTH, [])
@@ -275,7 +276,7 @@ def test_banner_keys(screen):
 
 
 def test_only_a_press_and_release_on_the_same_key_counts(screen):
-    screen.render(clean_hand(), OK_HEALTH, [])
+    screen.render(checkable_hand(), OK_HEALTH, [])
     check, exposed = screen.frame.target("check").rect, screen.frame.target("exposed").rect
     screen.handle_mouse(pygame.event.Event(pygame.MOUSEBUTTONDOWN, pos=check.center, button=1))
     assert screen.handle_mouse(pygame.event.Event(pygame.MOUSEBUTTONUP, pos=exposed.center, button=1)) is None
@@ -401,9 +402,9 @@ def run_and_tap(screen, state, key):
 
 def test_run_draws_updates_and_submits_taps():
     screen = Screen(Config(), (800, 480))
-    got = run_and_tap(screen, clean_hand(), "check")
+    got = run_and_tap(screen, checkable_hand(), "check")
     assert [(i.action, i.seat) for i in got] == [("check", 3)]
-    assert screen.state == clean_hand()
+    assert screen.state == checkable_hand()
 
 
 # --- cached pieces ----------------------------------------------------------------------------------

@@ -43,6 +43,18 @@ def test_table_keys_check_names_the_seat_and_call_floor_carries_the_banner():
     assert idle["New hand"].action == "new-hand"
 
 
+def test_no_check_key_for_a_player_facing_a_bet_and_one_for_the_big_blind_unraised():
+    # seat 7 faces a 299 all-in: offering "Check S7" would let the dealer record an impossible action
+    facing = (SeatView(3, occupied=True, in_hand=True, all_in=True, bet=299), SeatView(7, occupied=True, in_hand=True,
+                                                                                     bet=0, stack=500))
+    keys = {k.label: k for k in model.table_keys(TableState(hand=4, phase="turn", to_act=7, seats=facing), [], None)}
+    assert "Check S7" not in keys and keys["Check"].action is None
+    unraised = (SeatView(1, occupied=True, in_hand=True, bet=2), SeatView(2, occupied=True, in_hand=True, bet=2))
+    keys = {k.label: k for k in model.table_keys(TableState(hand=4, phase="preflop", to_act=2, seats=unraised), [],
+                                                  None)}
+    assert keys["Check S2"].action == "check"
+
+
 def test_the_sheet_closes_for_a_newer_finding_or_a_seat_that_changed():
     seats = (SeatView(1, occupied=True, stack=100), SeatView(2))
     sheet = SeatSheet.open(2, False, 200, 20000, "h1-1", 0.0)

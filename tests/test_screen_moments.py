@@ -1,6 +1,8 @@
 """Key moments of a hand as TableState snapshots (what Engine.snapshot() gives the screen), shared by the
 screen tests and docs. Hole cards appear only in ``shown`` at showdown, as the snapshot contract says."""
 
+from dataclasses import replace
+
 from dealerbox.engine import events as te
 from dealerbox.engine.state import FindingView, SeatView, TableState
 
@@ -21,6 +23,12 @@ def clean_hand(n: int = 9) -> TableState:
     """Pre-flop, blinds in, seat 3 to act, nothing wrong."""
     return TableState(hand=7, phase="preflop", game="nlhe", button=n, deck_id="DEMO-1", to_act=3, pot=30,
                       seats=_build({1: {"bet": 1}, 2: {"bet": 2}, 3: {"to_act": True}}, n))
+
+
+def checkable_hand() -> TableState:
+    """The clean hand on the flop before anyone bets: seat 3 to act may check (pre-flop it faces the blind)."""
+    state = clean_hand()
+    return replace(state, phase="flop", seats=tuple(replace(s, bet=0) for s in state.seats))
 
 
 MISDEAL = FindingView("h8-1", "misdeal.1c", "Misdeals 1(c)", "floor", "misdeal",

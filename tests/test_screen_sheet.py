@@ -15,7 +15,7 @@ from dealerbox.sinks.screen.screen import SHEET_TIMEOUT_S
 from dealerbox.sinks.screen.sheet import MAX_DIGITS
 from dealerbox.tags import demo_registry
 from tests.test_screen import OK_HEALTH, SIZES, Clock, all_cards, press, tap
-from tests.test_screen_moments import EXPOSED, MISDEAL, clean_hand, misdeal
+from tests.test_screen_moments import EXPOSED, MISDEAL, checkable_hand, clean_hand, misdeal
 
 BAD_HEALTH = {"reader": {"connected": False}}
 INFO = replace(EXPOSED, id="h7-2", severity="info", outcome="continues", seats=())
@@ -220,7 +220,7 @@ def test_a_sheet_opened_under_a_banner_stays_and_the_banner_keys_still_work():
 def test_other_keys_cancel_and_the_clock_close_the_sheet():
     clock = Clock()
     screen = Screen(Config(), (800, 480), clock=clock)
-    open_sheet(screen, clean_hand(), 4)
+    open_sheet(screen, checkable_hand(), 4)
     check = press(screen, "check")                      # the key column stays live
     assert (check.action, check.seat) == ("check", 3) and screen.ui.sheet is None
     # Left alone, the sheet goes after SHEET_TIMEOUT_S (it covers the board).

@@ -141,6 +141,13 @@ def history_keys(page: int, pages: int) -> list[KeySpec]:
             KeySpec("Back to table", theme.KEY_CONFIRM, "table", ui="history")]
 
 
+def facing_a_bet(state: TableState, seat: int) -> bool:
+    """True when ``seat`` has less in front of it than the largest bet of the round (an all-in's included):
+    it may call, raise or fold, never check (Betting 1)."""
+    largest = max((s.bet for s in state.seats), default=0)
+    return any(s.seat == seat and s.bet < largest for s in state.seats)
+
+
 def table_keys(state: TableState, events: Iterable[te.TableEvent], banner: FindingView | None) -> list[KeySpec]:
     """The key column beside the table: award keys at showdown, else check / exposed / misdeal; then the
     keys that are always there."""
@@ -161,7 +168,7 @@ def table_keys(state: TableState, events: Iterable[te.TableEvent], banner: Findi
         if not keys and state.tournament is not None and state.phase == "ended":   # every pot pushed
             keys.append(END_LEVEL_KEY)
     else:
-        if state.to_act is not None and state.phase in BETTING_PHASES:
+        if state.to_act is not None and state.phase in BETTING_PHASES and not facing_a_bet(state, state.to_act):
             keys.append(KeySpec(f"Check S{state.to_act}", theme.KEY_CONFIRM, "check", action="check",
                                 seat=state.to_act))
         else:
