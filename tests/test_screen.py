@@ -331,6 +331,20 @@ def test_history_view(screen):
 
 # --- health ------------------------------------------------------------------------------------------
 
+def test_the_floor_dot_is_grey_when_no_floor_link_is_configured_and_green_when_one_is_up():
+    screen = Screen(Config(), (800, 480), clock=Clock())
+
+    def dot_colours(health):
+        surf = screen.render(clean_hand(), health, [])
+        text = screen.frame.find("health", "floor")[0]
+        return text.text, {colour_at(surf, (x, text.rect.centery)) for x in range(text.rect.left - 30, text.rect.left)}
+
+    text, colours = dot_colours({"reader": {"connected": True, "seq_gaps": 0}})   # a table with no floor link
+    assert text == "off" and theme.HEALTH_OFF in colours and theme.HEALTH_OK not in colours
+    text, colours = dot_colours(OK_HEALTH)
+    assert text == "ok" and theme.HEALTH_OK in colours and theme.HEALTH_OFF not in colours
+
+
 def test_health_is_small_until_something_is_wrong():
     clock = Clock()
     screen = Screen(Config(), (800, 480), clock=clock)

@@ -101,9 +101,10 @@ class HealthMonitor:
             lost = int(health.get("frames_lost") or 0)
             messages.append(f"Sensor data lost ({gaps} gaps, {lost} frames): check the table")
 
-        floor_level, floor = "ok", "off"
+        floor_level, floor = "off", "off"   # no floor link configured: a grey dot, never a green one
         link = health.get("floor")
         if isinstance(link, dict):
+            floor_level = "ok"
             depth = int(link.get("outbox_depth") or 0)
             if link.get("connected"):
                 floor = "ok" if depth == 0 else f"ok {depth}"
@@ -123,7 +124,7 @@ class HealthMonitor:
                 floor_level = "warn"
                 messages.append(f"Floor outbox full: {dropped} routine events dropped (alerts kept, floor told)")
         upkeep_level, upkeep = judge_upkeep(health, messages)
-        level = _worse(_worse(board_level, floor_level), upkeep_level)
+        level = _worse(_worse(board_level, "ok" if floor_level == "off" else floor_level), upkeep_level)
         return HealthView(level, board, board_level, floor, floor_level, "; ".join(messages), gaps, upkeep)
 
 

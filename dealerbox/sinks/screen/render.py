@@ -146,7 +146,8 @@ class Renderer:
         x = rect.right - pad
         for name, value, level in (("FLOOR", health.floor, health.floor_level),
                                    ("BOARD", health.board, health.board_level)):
-            colour = {"ok": theme.HEALTH_OK, "warn": theme.HEALTH_WARN, "bad": theme.HEALTH_BAD}[level]
+            colour = {"ok": theme.HEALTH_OK, "warn": theme.HEALTH_WARN, "bad": theme.HEALTH_BAD,
+                      "off": theme.HEALTH_OFF}[level]
             r = self.canvas.text(frame, value, "tiny", theme.TEXT_DIM, kind="health", ref=name.lower(),
                           midright=(x, rect.centery))
             radius = self.canvas.px(7)

@@ -60,6 +60,7 @@ KEY_DANGER: Colour = (170, 30, 30)
 KEY_CONFIRM: Colour = (20, 130, 60)
 
 HEALTH_OK: Colour = (40, 170, 80)
+HEALTH_OFF: Colour = (110, 110, 110)   # a part that is not configured (no floor link): neither fine nor failing
 HEALTH_WARN: Colour = SEVERITY_COLOURS["dealer"]
 HEALTH_BAD: Colour = SEVERITY_COLOURS["floor"]
 
