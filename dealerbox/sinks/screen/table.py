@@ -244,12 +244,13 @@ class TablePainter:
             parts = []
             for i, (amount, eligible) in enumerate(state.pots):
                 winners = state.pot_winners[i] if i < len(state.pot_winners) else ()
-                label = ("Main" if i == 0 else f"Side {i}") + f" {amount:,}"
+                # "Main pot 10 | Side pot 1: 8", never "Side 1 8": the pot's number and its amount apart
+                label = ("Main pot" if i == 0 else f"Side pot {i}") + f": {amount:,}"
                 if winners:
-                    label += ": " + " ".join(f"S{s}" for s in winners) + (" paid" if i in done else "")
+                    label += " to " + " ".join(f"S{s}" for s in winners) + (" paid" if i in done else "")
                 parts.append(label)
                 frame.drawn.append(Drawn("side-pot" if i else "main-pot", f"{amount:,}", r, tuple(eligible)))
-            self.canvas.line(frame, "   ".join(parts), "side-pots", theme.TEXT, clear(y, y + line_h), top=y)
+            self.canvas.line(frame, "  |  ".join(parts), "side-pots", theme.TEXT, clear(y, y + line_h), top=y)
         if pushing:
             push = "Push: " + ",  ".join(f"{amt:,} to S{seat}" for seat, amt in sorted(state.winners.items()))
             self.canvas.line(frame, push, "push", theme.SEAT_TO_ACT, clear(board.top - line_h, board.top),
