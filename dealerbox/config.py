@@ -110,6 +110,7 @@ class RecordConfig:
     rotate_daily: bool = True       # a new part at the first record after midnight UTC
     keep_days: int = 0              # delete parts older than this once the floor or an export holds them; 0 = keep all
     key: str = ""                   # the table's signing key (dealerbox keygen); "" = logs are not signed
+    floor_public_key: str = ""      # the floor's X25519 public key (keygen --floor); "" = hole cards in the clear
 
 
 @dataclass(frozen=True)

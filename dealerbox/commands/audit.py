@@ -20,6 +20,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("logs", nargs="+", metavar="DIR_OR_LOG", help="log files (first parts) or folders of logs")
     parser.add_argument("--out", required=True, metavar="DIR", help="folder for audit.html and the CSV files")
     parser.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: every core)")
+    parser.add_argument("--floor-key", metavar="FILE", default="",
+                        help="the floor's private key: sealed logs replay from their raw records (exact), not from "
+                             "their public events (docs/security.md)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -31,7 +34,15 @@ def run(args: argparse.Namespace) -> int:
         return 2
     out = Path(args.out)
     started = time.perf_counter()
-    logs = audit_room(paths, args.jobs or None)
+    if args.floor_key:
+        from ..config import ConfigError
+        from ..record.sealing import load_floor_private
+        try:
+            load_floor_private(args.floor_key)   # a bad key is one line here, not one per log
+        except ConfigError as e:
+            print(f"dealerbox audit: --floor-key: {e}", file=sys.stderr)
+            return 2
+    logs = audit_room(paths, args.jobs or None, floor_key=args.floor_key)
     room = Room.of(logs)
     try:
         out.mkdir(parents=True, exist_ok=True)

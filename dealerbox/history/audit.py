@@ -61,15 +61,20 @@ def rows_of(path: str, table: str, dealer: str, created, hands: Iterable[HandSum
     return out
 
 
-def audit_log(path: str) -> LogAudit:
-    """Verify and replay one log. Never raises for a bad log: what went wrong is in the result."""
+def audit_log(path: str, floor_key: str = "") -> LogAudit:
+    """Verify and replay one log (a sealed one from its raw records when ``floor_key``, the floor's private key
+    file, is given; else from its public events). Never raises for a bad log: what went wrong is in the result."""
     from ..config import ConfigError
     from ..sources import LogError
     from ..tags import EnrolmentError
     from .fastlog import read_hands_fast
     report = LogAudit(path)
     try:
-        fast = read_hands_fast(path)
+        opener = None
+        if floor_key:
+            from ..record.sealing import Opener, load_floor_private
+            opener = Opener(load_floor_private(floor_key))
+        fast = read_hands_fast(path, opener=opener)
     except (LogError, ConfigError, EnrolmentError, OSError) as e:
         report.status, report.error, report.verdict = "unreadable", str(e), "cannot replay"
         return report
@@ -107,7 +112,7 @@ def log_paths(args: Iterable[str]) -> tuple[list[str], list[str]]:
 
 
 def audit_room(paths: list[str], jobs: int | None = None,
-               progress: Callable[[LogAudit], None] | None = None) -> list[LogAudit]:
+               progress: Callable[[LogAudit], None] | None = None, floor_key: str = "") -> list[LogAudit]:
     """Every log audited, in parallel over ``jobs`` processes (default: every core), biggest logs first."""
     jobs = max(1, jobs or os.cpu_count() or 1)
     order = sorted(paths, key=lambda p: -_size(p))
@@ -118,7 +123,8 @@ def audit_room(paths: list[str], jobs: int | None = None,
         from concurrent.futures import ProcessPoolExecutor   # not loaded for one log or one job
         pool = ProcessPoolExecutor(max_workers=min(jobs, len(order)))
     try:
-        for r in (pool.map(audit_log, order, chunksize=1) if pool else map(audit_log, order)):
+        keys = [floor_key] * len(order)
+        for r in (pool.map(audit_log, order, keys, chunksize=1) if pool else map(audit_log, order, keys)):
             results[r.path] = r
             if progress:
                 progress(r)

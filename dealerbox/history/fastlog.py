@@ -10,6 +10,9 @@ the very same ``Pipeline`` as replay's, so the table events are identical (tests
 
 A log is called intact here only if every line parsed, every hash matched and a closing record was found;
 anything else is handed to :func:`dealerbox.record.verify.verify_log` for the authoritative diagnosis.
+
+A sealed log (record/sealing.py) is read from its public ``ev`` records without the floor's key, and from its
+raw records, opened, with it (``opener``): the chain is checked over the lines as written either way.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import json
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import BinaryIO
+from typing import TYPE_CHECKING, BinaryIO
 
 from ..pipeline import Pipeline
 from ..record.logformat import GENESIS, Header, LogFormatError, canonical, from_record, part_number, part_path
@@ -28,6 +31,9 @@ from ..record.verify import STORED_H
 from ..sources import LogError
 from .reader import LogHands, created_of, dealer_of, read_hands, table_of
 from .summary import HandBook, stakes_of
+
+if TYPE_CHECKING:
+    from ..record.sealing import Opener
 
 try:   # optional speed-up: the same records, parsed and encoded several times faster
     import orjson
@@ -78,6 +84,7 @@ def _stdlib_hash_ok(prev: str, body: dict, want: str | None) -> bool:
     return want is not None and _sha256(prev.encode() + canonical(body)).hexdigest() == want
 
 
+_SEALED_KINDS = frozenset(("key", "sx", "ev"))
 _BLOCK = 1 << 20   # read a log a megabyte at a time: a day's log held whole cost its size again in memory
 
 
@@ -101,7 +108,8 @@ def _whole_lines(stream: BinaryIO, file: Path, check: ChainCheck) -> Iterator[by
         check.partial = True
 
 
-def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True) -> FastResult:
+def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
+                    opener: Opener | None = None) -> FastResult:
     """Replay a recorded log (all its parts) in one pass, checking its chain as it goes. Scenarios take the
     ordinary path (they have no chain). Raises LogError like ``open_log`` when the first line is no header.
 
@@ -111,6 +119,7 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True)
     path = Path(path)
     if path.suffix == ".scn":
         return FastResult(read_hands(path, reveal), ChainCheck(closed=True))
+    from ..record.transcript import TranscriptError, event_from_dict
     files = [path]
     n = part_number(path) + 1
     while (nxt := part_path(path, n)).exists():
@@ -121,6 +130,7 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True)
     got: LogHands | None = None
     prev = GENESIS
     first_t = last_t = None
+    public_only = False
     for index, file in enumerate(files):
         try:
             stream = open(file, "rb")
@@ -152,6 +162,28 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True)
                     check.damaged += 1
                 if want is not None:
                     prev = want
+            if kind in _SEALED_KINDS and got is not None:
+                if opener is None:   # without the floor's key: the public events, as the table ruled them
+                    if kind == "ev" and isinstance(rec.get("t"), float | int):
+                        last_t = float(rec["t"])
+                        first_t = last_t if first_t is None else first_t
+                        try:
+                            event = event_from_dict(rec["e"])
+                        except (TranscriptError, KeyError, TypeError):
+                            continue
+                        assert book is not None   # made with got, from the header
+                        done = book.feed(event)
+                        if done is not None:
+                            got.hands.append(done)
+                    continue
+                if kind == "key":
+                    opener.key(str(rec.get("box", "")))
+                if kind != "sx":
+                    continue   # with the key the raw records replay: the public events are theirs
+                opened = opener.record(str(rec.get("x", "")))
+                if opened is None:
+                    continue   # a record this key cannot open: the ordinary reader skips it too
+                rec, kind = opened, opened.get("k")
             if kind == "rx" and pipeline is not None:   # nearly every line: bytes straight to the decoder
                 try:
                     t, chunk = float(rec["t"]), bytes.fromhex(rec["d"])
@@ -175,6 +207,13 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True)
                 if got is None:
                     if index != 0 or i != 0:
                         raise LogError(f"{file}: line 1 is not a dealerbox log header")
+                    if opener is not None:
+                        from ..record.sealing import SealError
+                        try:
+                            entry = opener.header(entry)
+                        except SealError as e:
+                            raise LogError(f"{file}: {e}") from None
+                    public_only = entry.sealed is not None and opener is None   # its events are all in "ev"
                     pipeline = Pipeline.from_header(entry)
                     table, stakes = table_of(entry), stakes_of(entry.config)
                     book = HandBook(table, stakes, reveal)
@@ -192,6 +231,8 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True)
                 if first_t is None:
                     first_t = t
                 last_t = t
+            if public_only:
+                continue   # a link or gap line of a sealed log: its events are among the "ev" lines already
             for event in pipeline.feed(entry):
                 done = book.feed(event)
                 if done is not None:
