@@ -44,9 +44,9 @@ def table(tmp_path_factory):
     generate(table_key)
     pub_copy = box / "etc" / "floor.pub"
     pub_copy.write_text(floor_public.read_text())
-    config = dataclasses.replace(Config(game=GameConfig(variant="nlhe")))
+    config = Config(game=GameConfig(variant="nlhe"))
     sim = Simulator(config, demo_registry(), seed=29, irregularities=0.0)
-    header = sim.header()
+    header = dataclasses.replace(sim.header(), created="2026-11-27T20:00:00Z")   # both logs: the same date
     signer = load_signer(table_key, "T01")
     sealed = Recorder(box / "logs", header, name="T01-sealed", signer=signer, seal_to=load_floor_public(pub_copy),
                       rotate_bytes=40_000)
@@ -232,3 +232,9 @@ def test_keygen_makes_the_floor_pair_and_a_table_without_one_says_what_to_set(tm
     with caplog.at_level("WARNING", logger="dealerbox.record"):
         assert seal_target("", "var/logs") is None
     assert [r.getMessage() for r in caplog.records if "floor_public_key is not set" in r.getMessage()]
+
+
+def test_enrolling_from_a_sealed_log_says_it_cannot_read_its_tags(table, tmp_path, capsys):
+    code, _, err = _run(capsys, "enrol", "deck", "--deck-id", "D7", "--back", "red", "--out", tmp_path / "D7.json",
+                        "--from", table["log"])
+    assert code == 2 and "sealed to the floor's key" in err and not (tmp_path / "D7.json").exists()
