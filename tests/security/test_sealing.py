@@ -238,3 +238,25 @@ def test_enrolling_from_a_sealed_log_says_it_cannot_read_its_tags(table, tmp_pat
     code, _, err = _run(capsys, "enrol", "deck", "--deck-id", "D7", "--back", "red", "--out", tmp_path / "D7.json",
                         "--from", table["log"])
     assert code == 2 and "sealed to the floor's key" in err and not (tmp_path / "D7.json").exists()
+
+
+def test_the_running_terminal_seals_its_log_and_its_public_events_are_the_ones_it_ruled(tmp_path):
+    from ..test_terminal import _run as run_terminal
+    floor_public = generate_floor_keys(tmp_path / "floor" / "floor.key")
+    cfg = tmp_path / "t.toml"
+    cfg.write_text(f'[record]\nfloor_public_key = "{floor_public}"\n[simulator]\nseed = 6\n')
+    r = run_terminal(["run", "--config", str(cfg), "--jsonl", "--speed", "500", "--hands", "3", "--no-floor"],
+                     tmp_path)
+    assert r.returncode == 0, r.stderr
+    assert "floor_public_key is not set" not in r.stderr
+    [log] = sorted((tmp_path / "var" / "logs").glob("*.jsonl"))
+    lines = [json.loads(line) for line in log.read_text().splitlines()]
+    assert lines[0]["sealed"] and not [line for line in lines if line["k"] in ("rx", "in")]
+    ruled = [json.loads(line) for line in r.stdout.splitlines()]
+    logged = [line["e"] for line in lines if line["k"] == "ev"]
+    assert [e["event"] for e in ruled].count("HandEnded") >= 3
+    # the log's times are the microseconds it keeps (as a replay's are); the recorder may go on past the output
+    assert logged[:len(ruled)] == [{**e, "t": round(e["t"], 6)} for e in ruled]
+    unsealed = run_terminal(["run", "--jsonl", "--speed", "500", "--hands", "1", "--no-floor"], tmp_path / "var")
+    assert unsealed.returncode == 0
+    assert [line for line in unsealed.stderr.splitlines() if "record.floor_public_key is not set" in line]
