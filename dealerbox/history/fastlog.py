@@ -180,7 +180,7 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                     opener.key(str(rec.get("box", "")))
                 if kind != "sx":
                     continue   # with the key the raw records replay: the public events are theirs
-                opened = opener.record(str(rec.get("x", "")))
+                opened = opener.record(str(rec.get("x", "")), rec.get("t", 0.0))
                 if opened is None:
                     continue   # a record this key cannot open: the ordinary reader skips it too
                 rec, kind = opened, opened.get("k")

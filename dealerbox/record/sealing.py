@@ -20,6 +20,8 @@ Format and choices: docs/log-format.md ("Sealed logs") and docs/security.md ("Ho
 
 from __future__ import annotations
 
+import base64
+import binascii
 import dataclasses
 import json
 import logging
@@ -40,6 +42,7 @@ from .signing import KeyFileError, key_id
 log = logging.getLogger("dealerbox.record")
 
 SEALED_WITH = "x25519-sealedbox+xsalsa20poly1305/1"   # the header's ``sealed.with``: what a reader must speak
+_RX, _TX = b"r", b"t"   # the first byte of a sealed rx or tx record's plaintext; a tap's is its JSON's "{"
 
 
 class SealError(ValueError):
@@ -150,7 +153,10 @@ class Sealer:
                 key = random_bytes(SecretBox.KEY_SIZE)
                 self._box = SecretBox(key)
                 out.append(SealKey(as_read.t, self._floor.encrypt(key).hex()))
-            out.append(Sealed(as_read.t, self._box.encrypt(_dumps(raw)).hex()))
+            # the bytes themselves for rx/tx (the line's t says when), the record's JSON for a tap
+            plain = _RX + entry.data if isinstance(entry, Rx) else _TX + entry.data if isinstance(entry, Tx) \
+                else _dumps(raw)
+            out.append(Sealed(as_read.t, base64.b64encode(bytes(self._box.encrypt(plain))).decode()))
             entry = as_read
         else:
             out.append(entry)   # link, gap: nothing about a card
@@ -193,18 +199,21 @@ class Opener:
         except (CryptoError, ValueError, TypeError):
             self._box = None   # the records it seals are skipped and counted by the reader
 
-    def record(self, x: str) -> dict[str, Any] | None:
+    def record(self, x: str, t: float) -> dict[str, Any] | None:
         """An ``sx`` line's record as the table wrote it (a dict ``from_record`` reads), or None if it cannot."""
         if self._box is None:
             return None
         try:
-            rec = json.loads(self._box.decrypt(bytes.fromhex(x)))
-        except (CryptoError, ValueError, TypeError):
+            plain = self._box.decrypt(base64.b64decode(x, validate=True))
+            if plain[:1] in (_RX, _TX):
+                return {"k": "rx" if plain[:1] == _RX else "tx", "t": t, "d": plain[1:].hex()}
+            rec = json.loads(plain)
+        except (CryptoError, ValueError, TypeError, binascii.Error):
             return None
         return rec if isinstance(rec, dict) else None
 
     def open(self, entry: Sealed) -> Entry | None:
-        rec = self.record(entry.x)
+        rec = self.record(entry.x, entry.t)
         return from_record(rec) if rec is not None else None
 
 
