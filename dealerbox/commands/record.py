@@ -52,8 +52,10 @@ def run(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic) -
             print(f"dealerbox record: {e}", file=sys.stderr)
             return 2
     header = table_header(config, registry, created=True, tournament=tournament)
+    from ..record.sealing import seal_target
     recorder = Recorder(args.out_dir or config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
-                        clock=clock, signer=signer, rotate_daily=config.record.rotate_daily)
+                        clock=clock, signer=signer, rotate_daily=config.record.rotate_daily,
+                        seal_to=seal_target(config.record.floor_public_key, args.out_dir or config.record.dir))
     print(f"dealerbox record: recording {port} to {recorder.path}", file=sys.stderr)
     # The board introduces itself and reports every tag it sees, so the log starts from the table as it is.
     source.send(p.CmdHello())
