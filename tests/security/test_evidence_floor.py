@@ -19,6 +19,8 @@ from tests.waiting import wait_until
 
 from .test_evidence_signing import _signed_log, keys  # noqa: F401 - the key pair fixture
 
+SCHEMAS = Path(__file__).resolve().parents[2] / "dealerbox" / "schemas" / "floor"   # test_sealing.py reads it
+
 
 def _listen(broker, topic: str) -> list[tuple[dict, bool]]:
     got: list[tuple[dict, bool]] = []
