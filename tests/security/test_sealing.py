@@ -137,7 +137,7 @@ def test_the_old_self_made_pin_attack_reveals_nothing(table, tmp_path, capsys, m
     capsys.readouterr()
     code, out, err = _run(capsys, "replay", "--jsonl", table["log"], "--reveal-hole-cards", "--config", mine)
     assert code == 2 and out == "" and "needs the floor's private key" in err
-    code, _, err = _run(capsys, "export", table["log"], "--phh", tmp_path / "x.phhs", "--reveal-hole-cards")
+    code, _, err = _run(capsys, "export", table["log"], "--out", tmp_path / "x.phhs", "--reveal-hole-cards")
     assert code == 2 and "needs the floor's private key" in err and not (tmp_path / "x.phhs").exists()
 
 
@@ -177,17 +177,18 @@ def test_audit_and_verify_work_without_the_key_and_the_audit_with_it_is_identica
     code, out, _ = _run(capsys, "verify", table["log"], "--pubkey", table["table_key"].with_suffix(".pub"))
     assert code == 0 and "signatures good" in out
     for extra in ([], ["--floor-key", table["private"]]):
-        code, _, err = _run(capsys, "audit", "--jobs", "1", "--out", tmp_path / f"a{len(extra)}", table["log"], *extra)
+        code, _, err = _run(capsys, "audit", "--jobs", "1", "--out-dir", tmp_path / f"a{len(extra)}", table["log"],
+                            *extra)
         assert code == 0 and f"{HANDS} hands" in err
     assert (tmp_path / "a0" / "hands.csv").read_text() == (tmp_path / "a2" / "hands.csv").read_text()
 
 
 def test_export_without_the_key_writes_every_hand_with_hole_cards_hidden(table, tmp_path, capsys):
-    code, _, err = _run(capsys, "export", table["log"], "--phh", tmp_path / "day.phhs")
+    code, _, err = _run(capsys, "export", table["log"], "--out", tmp_path / "day.phhs")
     assert code == 0 and f"{HANDS} hands" in err
     text = (tmp_path / "day.phhs").read_text()
     assert "????" in text
-    code, _, _ = _run(capsys, "export", table["clear"], "--phh", tmp_path / "clear.phhs")
+    code, _, _ = _run(capsys, "export", table["clear"], "--out", tmp_path / "clear.phhs")
     assert text.split("\n", 2)[2].replace(table["log"], "L") == \
         (tmp_path / "clear.phhs").read_text().split("\n", 2)[2].replace(table["clear"], "L")
 
@@ -195,10 +196,10 @@ def test_export_without_the_key_writes_every_hand_with_hole_cards_hidden(table, 
 def test_export_reveals_with_the_floor_key_and_a_wrong_key_is_refused(table, tmp_path, capsys):
     other = tmp_path / "other.key"
     generate_floor_keys(other)
-    code, _, err = _run(capsys, "export", table["log"], "--phh", tmp_path / "x.phhs", "--reveal-hole-cards",
+    code, _, err = _run(capsys, "export", table["log"], "--out", tmp_path / "x.phhs", "--reveal-hole-cards",
                         "--floor-key", other, "--config", table["config"])
     assert code == 2 and "sealed to floor key" in err and not (tmp_path / "x.phhs").exists()
-    code, _, err = _run(capsys, "export", table["log"], "--phh", tmp_path / "y.phhs", "--reveal-hole-cards",
+    code, _, err = _run(capsys, "export", table["log"], "--out", tmp_path / "y.phhs", "--reveal-hole-cards",
                         "--floor-key", table["private"], "--config", table["config"])
     assert code == 0 and "????" not in (tmp_path / "y.phhs").read_text()
     journal = [json.loads(line) for line in (table["box"] / "audit.jsonl").read_text().splitlines()]
