@@ -17,6 +17,7 @@ import pytest
 from dealerbox.cli import main
 from dealerbox.config import Config, GameConfig
 from dealerbox.history.fastlog import read_hands_fast
+from dealerbox.record.anchor import anchor_message
 from dealerbox.record.audit import audit_topic, hash_pin
 from dealerbox.record.recorder import Recorder
 from dealerbox.record.sealing import Opener, generate_floor_keys, load_floor_private, load_floor_public
@@ -261,3 +262,56 @@ def test_the_running_terminal_seals_its_log_and_its_public_events_are_the_ones_i
     unsealed = run_terminal(["run", "--jsonl", "--speed", "500", "--hands", "1", "--no-floor"], tmp_path / "var")
     assert unsealed.returncode == 0
     assert [line for line in unsealed.stderr.splitlines() if "record.floor_public_key is not set" in line]
+
+
+def test_a_signed_and_sealed_log_verifies_replays_without_the_key_and_its_anchors_name_the_log(table, tmp_path,
+                                                                                                capsys):
+    both = tmp_path / "both.toml"   # record.key and record.floor_public_key together, as a table is set up
+    both.write_text(f'[table]\nid = "T01"\n[record]\nkey = "{table["table_key"]}"\n'
+                    f'floor_public_key = "{table["box"] / "etc" / "floor.pub"}"\n')
+    signed_only = tmp_path / "signed.toml"
+    signed_only.write_text(f'[table]\nid = "T01"\n[record]\nkey = "{table["table_key"]}"\n')
+    logs = {}
+    for name, cfg in (("sealed", both), ("clear", signed_only)):
+        logs[name] = tmp_path / f"{name}.jsonl"
+        code, _, err = _run(capsys, "simulate", "--hands", 4, "--seed", 31, "--out", logs[name], "--config", cfg)
+        assert code == 0, err
+    lines = [json.loads(line) for line in logs["sealed"].read_text().splitlines()]
+    header = lines[0]
+    assert header["signer"] and header["sealed"]["to"] and header["enrolment"]["decks"] == []
+    assert header["log"]["id"] and header["log"]["seq"] == 0   # the identity survives the sealing (no ledger: place 0)
+    kinds = {line["k"] for line in lines}
+    assert {"sig", "key", "sx", "ev"} <= kinds and not kinds & {"rx", "in"}
+    code, out, _ = _run(capsys, "verify", logs["sealed"], "--pubkey", table["table_key"].with_suffix(".pub"))
+    assert code == 0 and "signatures good" in out
+    code, public, err = _run(capsys, "replay", "--jsonl", logs["sealed"])    # no floor key
+    assert code == 0, err
+    dealt = [e for e in _events(public) if e["event"] == "CardDealt"]
+    assert dealt and not any(e.get("card") for e in dealt)
+    code, raw, _ = _run(capsys, "replay", "--jsonl", logs["clear"])
+    assert code == 0 and public == raw and public.count('"HandEnded"') == 4
+    # the heads the floor gets: the same recorder, signed and sealed, hands each one to the link (on_anchor)
+    sim = Simulator(Config(game=GameConfig(variant="nlhe")), demo_registry(), seed=31, irregularities=0.0)
+    rec = Recorder(tmp_path / "floor-view", sim.header(), name="T01-anchored",
+                   signer=load_signer(table["table_key"], "T01"), seal_to=load_floor_public(table["public"]))
+    handed: list[dict] = []
+    rec.on_anchor = handed.append
+    hand = sim.hand_no
+    for record in sim.records(4):
+        if sim.hand_no != hand:   # a new hand began: sign the one before, as simulate and run do
+            rec.seal(hand=hand)
+            hand = sim.hand_no
+        rec.write(record)
+    rec.close()
+    identity = json.loads(rec.path.read_text().split("\n", 1)[0])["log"]
+    assert len(handed) >= 4 and [a["a"] for a in handed] == list(range(1, len(handed) + 1))
+    assert all((a["log"], a["seq"]) == (identity["id"], identity["seq"]) and "file" in a for a in handed)
+    floor = tmp_path / "anchors.jsonl"
+    floor.write_text("".join(json.dumps(anchor_message("demo", a)) + "\n" for a in handed))
+    code, out, _ = _run(capsys, "verify", rec.path, "--pubkey", table["table_key"].with_suffix(".pub"),
+                        "--anchors", floor)
+    assert code == 0 and f"{len(handed)} anchors found" in out
+    # the floor's heads name the sealed log they came from, so they prove nothing for the simulated one
+    code, out, _ = _run(capsys, "verify", logs["sealed"], "--pubkey", table["table_key"].with_suffix(".pub"),
+                        "--anchors", floor)
+    assert code == 1 and f"the floor holds no signed head of this log (id {header['log']['id']}" in out
