@@ -202,11 +202,11 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                     prev = want
             if kind in _SEALED_KINDS and got is not None:
                 if isinstance(rec.get("t"), int | float):
-                    check.records += 1   # verify counts every timed line: a key, a sealed record, an event
+                    check.records += 1   # as verify counts and times them: a key, a sealed record, an event
+                    last_t = float(rec["t"])
+                    first_t = last_t if first_t is None else first_t
                 if opener is None:   # without the floor's key: the public events, as the table ruled them
-                    if kind == "ev" and isinstance(rec.get("t"), float | int):
-                        last_t = float(rec["t"])
-                        first_t = last_t if first_t is None else first_t
+                    if kind == "ev":
                         try:
                             event = event_from_dict(rec["e"])
                         except (TranscriptError, KeyError, TypeError):
@@ -221,11 +221,7 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                 if plain is None:
                     continue   # a record this key cannot open: the ordinary reader skips it too
                 if plain[:1] == b"r" and pipeline is not None:   # nearly every line: its bytes, as below
-                    t = float(rec["t"])
-                    if first_t is None:
-                        first_t = t
-                    last_t = t
-                    for event in feed_bytes(t, plain[1:]):
+                    for event in feed_bytes(float(rec["t"]), plain[1:]):
                         book_feed(event)
                     continue
                 opened = opener.record(str(rec.get("x", "")), rec.get("t", 0.0))
