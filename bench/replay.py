@@ -82,8 +82,8 @@ def audit_command(path: str, out: Path, floor_key: str = "") -> tuple[float, flo
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
     key = ["--floor-key", floor_key] if floor_key else []
-    done = subprocess.run([sys.executable, "-m", "dealerbox", "audit", "--jobs", "1", "--out", str(out), path, *key],
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run([sys.executable, "-m", "dealerbox", "audit", "--jobs", "1", "--out-dir", str(out), path,
+                           *key], capture_output=True, text=True, check=True)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     used = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
