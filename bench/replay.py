@@ -8,7 +8,9 @@ then, timed in CPU seconds of this process (``time.process_time``; the machine i
 - pokerkit replaying the very same hands from their PHH export (``HandHistory`` parsed and played through).
 The engine/pokerkit ratio is information, not a target. Then issue 17's own measure, which carries the one-log
 target: 2,000 nlhe hands through ``dealerbox audit --jobs 1`` in a fresh process (start-up to report), beside the
-same hands cut into one record a frame. Then a room's day: 20 logs holding 7,000 hands audited with
+same hands cut into one record a frame, and the same hands sealed to a floor key (record/sealing.py) audited without
+the key (from the public events) and with it (the raw records opened and replayed), the three audits interleaved in
+one session so that the machine's load falls on each alike. Then a room's day: 20 logs holding 7,000 hands audited with
 ``audit_room(jobs=2)``, wall time, start-up of the worker processes included.
 """
 
@@ -31,7 +33,7 @@ TARGET_HPS = 500.0       # one log, one core
 TARGET_ROOM_S = 10.0     # 7,000 hands in about 20 logs, two cores
 
 
-def simulate(path: str, variant: str, hands: int, seed: int, table: str = "T01") -> str:
+def simulate(path: str, variant: str, hands: int, seed: int, table: str = "T01", seal_to: str = "") -> str:
     from dealerbox.record.recorder import Recorder
     from dealerbox.sources.simulator import Simulator
     from dealerbox.tags import demo_registry
@@ -39,7 +41,9 @@ def simulate(path: str, variant: str, hands: int, seed: int, table: str = "T01")
     config = _with_table(config, table)
     sim = Simulator(config, demo_registry(), seed=seed, irregularities=0.05)
     p = Path(path)
-    rec = Recorder(p.parent, sim.header(), rotate_bytes=1 << 40, name=p.stem, fsync_every_s=600.0)
+    from dealerbox.record.sealing import load_floor_public
+    rec = Recorder(p.parent, sim.header(), rotate_bytes=1 << 40, name=p.stem, fsync_every_s=600.0,
+                   seal_to=load_floor_public(seal_to) if seal_to else None)
     for record in sim.records(hands):
         rec.write(record)
     rec.close()
@@ -68,7 +72,7 @@ def frame_by_frame(src: str, dst: str) -> str:
     return dst
 
 
-def audit_command(path: str, out: Path) -> tuple[float, float, int]:
+def audit_command(path: str, out: Path, floor_key: str = "") -> tuple[float, float, int]:
     """``dealerbox audit --jobs 1`` on one log in a fresh interpreter: wall and CPU seconds (start-up, imports,
     verify, replay and the HTML/CSV report included) and the hands it reports."""
     import re
@@ -77,8 +81,9 @@ def audit_command(path: str, out: Path) -> tuple[float, float, int]:
     import sys
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "dealerbox", "audit", "--jobs", "1", "--out", str(out), path],
-                          capture_output=True, text=True, check=True)
+    key = ["--floor-key", floor_key] if floor_key else []
+    done = subprocess.run([sys.executable, "-m", "dealerbox", "audit", "--jobs", "1", "--out-dir", str(out), path,
+                           *key], capture_output=True, text=True, check=True)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     used = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
@@ -173,14 +178,38 @@ def run(ctx: Context) -> list[Figure]:
     # The issue's own measure: 2,000 simulated nlhe hands, one log, `dealerbox audit` from start-up to report.
     n_ref = ctx.scale(2000, 8)
     ctx.say(f"writing the reference log, {n_ref} nlhe hands, and its frame-by-frame copy (not timed)")
-    ref = simulate(str(ctx.tmp / "reference.jsonl"), "nlhe", n_ref, 2024)
+    from dealerbox.record.sealing import generate_floor_keys
+    floor_key = ctx.tmp / "floor" / "floor.key"
+    floor_pub = str(generate_floor_keys(floor_key))
+    with ProcessPoolExecutor(2) as pool:   # the same seed: the same hands, in the clear and sealed
+        made = pool.submit(simulate, str(ctx.tmp / "reference-sealed.jsonl"), "nlhe", n_ref, 2024, "T01", floor_pub)
+        ref = simulate(str(ctx.tmp / "reference.jsonl"), "nlhe", n_ref, 2024)
+        sealed = made.result()
     split = frame_by_frame(ref, str(ctx.tmp / "reference-frames.jsonl"))
-    runs = [audit_command(ref, ctx.tmp / "audit-ref") for _ in range(2)]
-    wall, used, hands = min(runs, key=lambda r: r[1])
+    runs: dict[str, list[tuple[float, float, int]]] = {"clear": [], "public": [], "opened": []}
+    for _ in range(2):   # interleaved: each kind sees the same load
+        runs["clear"].append(audit_command(ref, ctx.tmp / "audit-ref"))
+        runs["public"].append(audit_command(sealed, ctx.tmp / "audit-public"))
+        runs["opened"].append(audit_command(sealed, ctx.tmp / "audit-opened", str(floor_key)))
+    best = {k: min(v, key=lambda r: r[1]) for k, v in runs.items()}
+    wall, used, hands = best["clear"]
     mb = os.path.getsize(ref) / 1e6
     out.append(Figure("replay", f"one log, {hands} nlhe hands, dealerbox audit", hands / used, "hands/s", TARGET_HPS,
                       ">=", note=f"{mb:.0f} MB; one process, CPU time from start-up to the HTML report "
                                  f"(best of 2; wall {wall:.2f} s)"))
+    hps = {k: r[2] / r[1] for k, r in best.items()}
+    assert best["public"][2] == best["opened"][2] == hands, "a sealed log must audit to the same hands"
+    sealed_mb = os.path.getsize(sealed) / 1e6
+    out.append(Figure("replay", "the same hands sealed, audit without the floor key", hps["public"], "hands/s",
+                      TARGET_HPS, ">=", note=f"{sealed_mb:.0f} MB sealed log; the public events, no replay of raw "
+                                             f"bytes; {hps['public'] / hps['clear']:.2f}x the clear log's audit "
+                                             f"in the same session"))
+    out.append(Figure("replay", "the same hands sealed, audit with the floor key", hps["opened"], "hands/s",
+                      TARGET_HPS, ">=", note=f"every hand's key unsealed, every record decrypted and replayed "
+                                             f"exactly; {hps['opened'] / hps['clear']:.2f}x the clear log's audit "
+                                             f"in the same session"))
+    ctx.say(f"audit: clear {hps['clear']:.0f}, sealed without key {hps['public']:.0f}, sealed with key "
+            f"{hps['opened']:.0f} hands/s (CPU, best of 2, interleaved)")
     split_s, split_got = cpu(read_hands_fast, split)
     ref_s, ref_got = cpu(read_hands_fast, ref)
     assert split_got.hands.hands == ref_got.hands.hands, "a burst cut frame by frame must replay the same"

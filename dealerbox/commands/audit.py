@@ -28,6 +28,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--from-floor", metavar="URL", help="the same, read from the dashboard (--floor-user)")
     parser.add_argument("--floor-user", metavar="NAME", default="")
     parser.add_argument("--floor-password-file", metavar="FILE", default="")
+    parser.add_argument("--floor-key", metavar="FILE", default="",
+                        help="the floor's private key: sealed logs replay from their raw records (exact), not from "
+                             "their public events (docs/security.md)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -42,8 +45,17 @@ def run(args: argparse.Namespace) -> int:
         return 2
     out = Path(folder)
     started = time.perf_counter()
+    if args.floor_key:
+        from ..config import ConfigError
+        from ..record.sealing import load_floor_private
+        try:
+            load_floor_private(args.floor_key)   # a bad key is one line here, not one per log
+        except ConfigError as e:
+            print(f"dealerbox audit: --floor-key: {e}", file=sys.stderr)
+            return 2
     with progress(sum(log_bytes(p) for p in paths), "B", "audit") as bar:
-        logs = audit_room(paths, args.jobs or None, progress=lambda log: bar.update(log_bytes(log.path)))
+        logs = audit_room(paths, args.jobs or None, progress=lambda log: bar.update(log_bytes(log.path)),
+                          floor_key=args.floor_key)
     room = Room.of(logs)
     try:
         out.mkdir(parents=True, exist_ok=True)

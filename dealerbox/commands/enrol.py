@@ -82,9 +82,14 @@ def _sightings(messages: Iterator[p.Message]) -> Iterator[tuple[int, str]]:
 
 def arrivals_from_log(path: str) -> Iterator[tuple[int, str]]:
     """(zone, uid) of every tag read in a recorded log or scenario, in order (see _sightings)."""
-    from ..sources import open_log
+    from ..sources import LogError, open_log
+    source = open_log(path)
+    if source.sealed:   # its tag reads are sealed to the floor (record/sealing.py): the table cannot read them
+        raise LogError(f"{path}: the log is sealed to the floor's key, so its tag reads cannot be read here; enrol "
+                       f"from the live reader (--port), or record the scan with a config without "
+                       f"record.floor_public_key")
     decoder = FrameDecoder()
-    yield from _sightings(frame.message for record in open_log(path) if isinstance(record, Rx)
+    yield from _sightings(frame.message for record in source if isinstance(record, Rx)
                           for frame in decoder.feed(record.data))
 
 

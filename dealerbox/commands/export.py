@@ -3,7 +3,9 @@
 Each log is replayed through the same decoder and engine as ``dealerbox replay``; each hand becomes one PHH
 section (see docs/hand-history.md). A hand PHH cannot express (misdeal, void, a kill pot, a hand the log
 ended in) is written as comments in its place, never dropped. Hole cards stay ``????`` unless
-``--reveal-hole-cards``; asking for them is recorded in ``OUT.audit`` beside the export and on stderr.
+``--reveal-hole-cards``, which needs the floor's private key (``--floor-key``, the key the logs are sealed to);
+a reveal is journalled and sent to the floor (commands/floor_key.py), and recorded in ``OUT.audit`` beside the
+export and on stderr. A sealed log without the key is exported from its public events (record/sealing.py).
 
 Exit codes: 0 every log exported, 1 some logs could not be read (the rest are exported), 2 nothing exported.
 """
@@ -21,6 +23,7 @@ from ..history import phh
 from ..history.fastlog import log_bytes, read_hands_fast
 from ..sources import LogError
 from ..tags import EnrolmentError
+from .floor_key import add_floor_key, opener_for
 from .progress import progress
 
 
@@ -29,7 +32,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--out", "-o", dest="out", metavar="FILE", help="PHH file to write, e.g. day.phhs (required)")
     parser.add_argument("--phh", dest="out", metavar="FILE", help=argparse.SUPPRESS)   # the spelling before --out
     parser.add_argument("--reveal-hole-cards", action="store_true",
-                        help="write the hole cards dealt (audit use only; the asking is recorded in OUT.audit)")
+                        help="write the hole cards dealt (audit use only; needs --floor-key; journalled, sent to the "
+                             "floor and recorded in OUT.audit)")
+    add_floor_key(parser)
 
 
 def audit_path(out: Path) -> Path:
@@ -64,6 +69,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"dealerbox export: --out {out}: the folder {out.parent} does not exist; create it or choose another",
               file=sys.stderr)
         return 2
+    opener, refused = opener_for("export", args.cfg, args.floor_key, list(args.logs), args.reveal_hole_cards,
+                                 f"export to {out}:")
+    if refused:
+        return refused
     if args.reveal_hole_cards:
         try:
             line = record_reveal(out, args.logs)
@@ -76,7 +85,8 @@ def run(args: argparse.Namespace) -> int:
     with progress(sum(log_bytes(log) for log in args.logs), "B", "export") as bar:
         for log in args.logs:
             try:   # audit verifies; the export wants the hands only
-                got = read_hands_fast(log, reveal=args.reveal_hole_cards, verify=False, read=bar.update).hands
+                got = read_hands_fast(log, reveal=args.reveal_hole_cards, verify=False, read=bar.update,
+                                      opener=opener).hands
             except (LogError, ConfigError, EnrolmentError, OSError) as e:
                 print(f"dealerbox export: {_one_line(log, e)}; skipped, the other logs are exported",
                       file=sys.stderr)

@@ -14,6 +14,7 @@ from collections.abc import Callable
 from ..config import Config, ConfigError
 from ..record.logformat import table_header
 from ..record.recorder import Recorder
+from ..record.sealing import seal_target
 from ..record.signing import table_signer
 from ..sources.serial_port import SerialSource, SerialSourceError
 from ..tags import EnrolmentError
@@ -36,6 +37,7 @@ def run(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic) -
         print(f"dealerbox record: {e}", file=sys.stderr)
         return 2
     signer = table_signer(config.record.key, config.table.id)   # before the port: a bad key is exit 2, no log
+    seal_to = seal_target(config.record.floor_public_key, args.out_dir or config.record.dir)   # the same
     port = args.port or config.reader.port
     try:
         source = SerialSource(port, config.reader.baud, clock=clock, reconnect_max_s=config.reader.reconnect_max_s)
@@ -53,7 +55,8 @@ def run(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic) -
             return 2
     header = table_header(config, registry, created=True, tournament=tournament)
     recorder = Recorder(args.out_dir or config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
-                        clock=clock, signer=signer, rotate_daily=config.record.rotate_daily)
+                        clock=clock, signer=signer, rotate_daily=config.record.rotate_daily,
+                        seal_to=seal_to)
     print(f"dealerbox record: recording {port} to {recorder.path}", file=sys.stderr)
     # The board introduces itself and reports every tag it sees, so the log starts from the table as it is.
     source.send(p.CmdHello())

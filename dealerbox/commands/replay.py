@@ -4,8 +4,12 @@
 masked unless ``--reveal-hole-cards``; otherwise one readable line per event. Decoder counters go to
 stderr at the end. A missing, empty, non-UTF-8 or non-log file is one clear line naming it and exit 2; a log
 whose chain is broken or has damaged lines replays what is there, then names the first damaged line (as
-``verify`` does) and exits 1, so a script never takes a tampered log for a clean replay. Revealing a
-recorded log's hole cards needs a supervisor's PIN (record/audit.py); a scenario's are in its own text.
+``verify`` does) and exits 1, so a script never takes a tampered log for a clean replay.
+
+A sealed log (record/sealing.py) replays without a key from its public events (the same ``--jsonl`` lines a
+replay of its raw records prints, hole cards masked); with ``--floor-key`` its raw records replay exactly.
+Revealing a recorded log's hole cards needs the floor's private key and is journalled and sent to the floor
+(commands/floor_key.py); a scenario's cards are in its own text.
 """
 
 from __future__ import annotations
@@ -20,10 +24,12 @@ from typing import Any
 
 from ..config import ConfigError
 from ..pipeline import Pipeline
+from ..record.logformat import Public
 from ..record.verify import verify_log
 from ..sources import LogError, LogSource, open_log
 from ..sources.pacing import paced
 from ..tags import EnrolmentError
+from .floor_key import add_floor_key, opener_for
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -32,34 +38,36 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--speed", type=float, default=0.0, metavar="X",
                         help="replay at X times recorded time (default: as fast as possible)")
     parser.add_argument("--reveal-hole-cards", action="store_true",
-                        help="show hole cards in the output: needs a supervisor's PIN, and is journalled and "
-                             "sent to the floor (docs/security.md)")
-    parser.add_argument("--supervisor", metavar="ID", default="", help="the supervisor revealing (audit.supervisors)")
+                        help="show hole cards in the output: needs --floor-key, and is journalled and sent to the "
+                             "floor (docs/security.md)")
+    add_floor_key(parser)
 
 
 def run(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic,
         sleep: Callable[[float], None] = time.sleep) -> int:
     from ..sources.scenario import ScenarioError
-    # A scenario's cards are written in the script itself; a recorded log's are real players' cards.
-    if args.reveal_hole_cards and not str(args.log).endswith(".scn") and not _reveal_allowed(args):
-        return 2
     problem = _not_a_log(args.log)
     if problem:
         print(f"dealerbox replay: {problem}", file=sys.stderr)
         return 2
+    # A scenario's cards are written in the script itself; a recorded log's are real players' cards.
+    opener, refused = opener_for("replay", getattr(args, "cfg", None), getattr(args, "floor_key", ""),
+                                 [str(args.log)], args.reveal_hole_cards, "replay")
+    if refused:
+        return refused
     try:
-        source = open_log(args.log)
+        source = open_log(args.log, opener)
         pipeline = Pipeline.from_header(source.header)
     except (LogError, ScenarioError, ConfigError, EnrolmentError, OSError) as e:
         print(f"dealerbox replay: {e}", file=sys.stderr)
         return 2
     out = sys.stdout
     for entry in paced(source, args.speed, clock=clock, sleep=sleep):
-        for event in pipeline.feed(entry):
-            if args.jsonl:
-                out.write(json.dumps(event.to_dict(reveal=args.reveal_hole_cards), separators=(",", ":")) + "\n")
-            else:
-                out.write(describe(event.to_dict(reveal=args.reveal_hole_cards)) + "\n")
+        # a sealed log read without the floor's key: its events as the table ruled them, hole cards masked
+        shown = [entry.e] if isinstance(entry, Public) else \
+            [event.to_dict(reveal=args.reveal_hole_cards) for event in pipeline.feed(entry)]
+        for event in shown:
+            out.write((json.dumps(event, separators=(",", ":")) if args.jsonl else describe(event)) + "\n")
     out.flush()
     print("dealerbox replay: " + summary(pipeline, source), file=sys.stderr)
     if pipeline.decoder.refusal:
@@ -102,23 +110,6 @@ def _closed(last_part: Path) -> bool:
             continue
         return b'"k":"closed"' in line.replace(b" ", b"")
     return False
-
-
-def _reveal_allowed(args: argparse.Namespace) -> bool:
-    """A supervisor's PIN (asked on the terminal, or one line on stdin for a script), journalled either way."""
-    from ..record.audit import authorise_reveal
-    if not args.cfg.audit.supervisors:
-        print("dealerbox replay: --reveal-hole-cards needs a supervisor, and audit.supervisors is empty in the "
-              "config; hole cards stay hidden", file=sys.stderr)
-        return False
-    if sys.stdin.isatty():
-        import getpass
-        pin = getpass.getpass(f"PIN of supervisor {args.supervisor}: ")
-    else:
-        pin = sys.stdin.readline().strip()
-    granted, message = authorise_reveal(args.cfg, args.supervisor, pin, subject=f"replay {args.log}")
-    print(f"dealerbox replay: {message}", file=sys.stderr)
-    return granted
 
 
 def _not_a_log(path: str) -> str:

@@ -94,13 +94,15 @@ def run(args: argparse.Namespace) -> int:
     if config.record.enabled and not args.no_record and kind != "replay":
         from ..record.recorder import Recorder
         from ..record.sequence import sequence_path
+        from ..record.sealing import seal_target
         from ..record.signing import table_signer
         from ..upkeep.resume import check_last_stop
         check_last_stop(config.record.dir)   # a power cut's log is verified and said, never written over
         recorder = Recorder(config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
                             signer=table_signer(config.record.key, config.table.id),
                             hand_count=sequence_path(config.record.dir, config.table.id),
-                            rotate_daily=config.record.rotate_daily)
+                            rotate_daily=config.record.rotate_daily,
+                            seal_to=seal_target(config.record.floor_public_key, config.record.dir))
     floor = None
     # a replay never poses as the live table: off the floor unless asked, and then only under review/
     if config.floor.enabled and not args.no_floor and (kind != "replay" or args.review_floor):

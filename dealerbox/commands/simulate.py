@@ -1,6 +1,8 @@
 """``dealerbox simulate``: play simulated hands and write them as a recorded log (replayable, verifiable).
 
     dealerbox simulate --hands 500 --out var/logs/sim.jsonl --seed 7 --irregularities 0.1
+
+Signed with ``record.key`` and sealed to ``record.floor_public_key`` when the config names them, as ``run`` does.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ from pathlib import Path
 from ..config import ConfigError
 from ..record.logformat import part_path
 from ..record.recorder import Recorder
+from ..record.sealing import load_floor_public
 from ..record.signing import table_signer
 from ..sources.sim import IRREGULARITIES, Simulator, SimulatorError
 from ..tags import EnrolmentError
@@ -62,12 +65,15 @@ def run(args: argparse.Namespace) -> int:
         sim = Simulator(args.cfg, registry, seed=args.seed, irregularities=irregular, tournament=tournament)
         # signed like ``run`` signs (record.key): a signed log can be made without a live table
         signer = table_signer(args.cfg.record.key, args.cfg.table.id)
+        # sealed like ``run`` seals (record.floor_public_key), without run's warning when unset: a demo log
+        key = args.cfg.record.floor_public_key
+        seal_to = load_floor_public(key) if key else None
     except (ValueError, SimulatorError, EnrolmentError, ConfigError) as e:
         print(f"dealerbox simulate: {e}", file=sys.stderr)
         return 2
     out.parent.mkdir(parents=True, exist_ok=True)
     recorder = Recorder(out.parent, sim.header(), rotate_bytes=1 << 40, name=out.stem, fsync_every_s=60.0,
-                        signer=signer)
+                        signer=signer, seal_to=seal_to)
     started = time.perf_counter()
     try:
         hand = sim.hand_no

@@ -9,6 +9,7 @@ one), per hour; hands per hour; misdeal and ruling rates; every floor-severity f
 from __future__ import annotations
 
 import datetime
+import functools
 import os
 from collections import Counter
 from collections.abc import Callable, Iterable
@@ -62,15 +63,20 @@ def rows_of(path: str, table: str, dealer: str, created: datetime.datetime | Non
     return out
 
 
-def audit_log(path: str) -> LogAudit:
-    """Verify and replay one log. Never raises for a bad log: what went wrong is in the result."""
+def audit_log(path: str, floor_key: str = "") -> LogAudit:
+    """Verify and replay one log (a sealed one from its raw records when ``floor_key``, the floor's private key
+    file, is given; else from its public events). Never raises for a bad log: what went wrong is in the result."""
     from ..config import ConfigError
     from ..sources import LogError
     from ..tags import EnrolmentError
     from .fastlog import read_hands_fast
     report = LogAudit(path)
     try:
-        fast = read_hands_fast(path)
+        opener = None
+        if floor_key:
+            from ..record.sealing import Opener, load_floor_private
+            opener = Opener(load_floor_private(floor_key))
+        fast = read_hands_fast(path, opener=opener)
     except (LogError, ConfigError, EnrolmentError, OSError) as e:
         report.status, report.error, report.verdict = "unreadable", str(e), "cannot replay"
         return report
@@ -110,8 +116,9 @@ def log_paths(args: Iterable[str]) -> tuple[list[str], list[str]]:
 
 
 def audit_room(paths: list[str], jobs: int | None = None,
-               progress: Callable[[LogAudit], object] | None = None) -> list[LogAudit]:
-    """Every log audited, in parallel over ``jobs`` processes (default: every core), biggest logs first.
+               progress: Callable[[LogAudit], object] | None = None, floor_key: str = "") -> list[LogAudit]:
+    """Every log audited, in parallel over ``jobs`` processes (default: every core), biggest logs first; a sealed
+    log from its raw records when ``floor_key`` (the floor's private key file) is given.
 
     Ctrl-C stops it at once: the workers ignore SIGINT (only this process answers it, with no traceback from
     each worker) and are terminated when the KeyboardInterrupt leaves here."""
@@ -119,16 +126,17 @@ def audit_room(paths: list[str], jobs: int | None = None,
     order = sorted(paths, key=lambda p: -_size(p))
     from . import fastlog  # noqa: F401  (imported before the workers fork: they inherit it instead of importing it)
     results: dict[str, LogAudit] = {}
+    one = functools.partial(audit_log, floor_key=floor_key)   # a partial of a module function: the workers unpickle it
     if jobs > 1 and len(order) > 1:
         import multiprocessing   # not loaded for one log or one job
         with multiprocessing.Pool(min(jobs, len(order)), initializer=_ignore_sigint) as pool:
             # the with-block terminates the workers however it is left (done, Ctrl-C, an error)
-            for r in pool.imap_unordered(audit_log, order, chunksize=1):
+            for r in pool.imap_unordered(one, order, chunksize=1):
                 results[r.path] = r
                 if progress:
                     progress(r)
     else:
-        for r in map(audit_log, order):
+        for r in map(one, order):
             results[r.path] = r
             if progress:
                 progress(r)

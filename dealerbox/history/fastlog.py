@@ -10,6 +10,9 @@ the very same ``Pipeline`` as replay's, so the table events are identical (tests
 
 A log is called intact here only if every line parsed, every hash matched and a closing record was found;
 anything else is handed to :func:`dealerbox.record.verify.verify_log` for the authoritative diagnosis.
+
+A sealed log (record/sealing.py) is read from its public ``ev`` records without the floor's key, and from its
+raw records, opened, with it (``opener``): the chain is checked over the lines as written either way.
 """
 
 from __future__ import annotations
@@ -20,7 +23,7 @@ import json
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..engine.events import TableEvent
 from ..pipeline import Pipeline
@@ -29,6 +32,9 @@ from ..record.verify import STORED_H
 from ..sources import LogError
 from .reader import LogHands, created_of, dealer_of, read_hands, table_of
 from .summary import HandBook, stakes_of
+
+if TYPE_CHECKING:
+    from ..record.sealing import Opener
 
 _loads: Callable[[bytes], Any]
 _canonical: Callable[[dict[str, Any]], bytes]
@@ -83,6 +89,7 @@ def _stdlib_hash_ok(prev: str, body: dict[str, Any], want: str | None) -> bool:
     return want is not None and _sha256(prev.encode() + canonical(body)).hexdigest() == want
 
 
+_SEALED_KINDS = frozenset(("key", "sx", "ev"))
 _BLOCK = 1 << 20   # read a log a megabyte at a time: a day's log held whole cost its size again in memory
 
 
@@ -139,7 +146,7 @@ def log_bytes(path: str | Path) -> int:
 
 
 def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
-                    read: Callable[[int], object] | None = None) -> FastResult:
+                    read: Callable[[int], object] | None = None, opener: Opener | None = None) -> FastResult:
     """Replay a recorded log (all its parts) in one pass, checking its chain as it goes. Scenarios take the
     ordinary path (they have no chain). Raises LogError like ``open_log`` when the first line is no header.
 
@@ -150,6 +157,7 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
     path = Path(path)
     if path.suffix == ".scn":
         return FastResult(read_hands(path, reveal), ChainCheck(closed=True))
+    from ..record.transcript import TranscriptError, event_from_dict
     files = log_files(path)
     check = ChainCheck(verified=verify)
     pipeline: Pipeline | None = None
@@ -160,6 +168,7 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
     prev = GENESIS
     first_t: float | None = None
     last_t: float | None = None
+    public_only = False
     for index, file in enumerate(files):
         try:
             stream = open(file, "rb")
@@ -191,6 +200,37 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                     check.damaged += 1
                 if want is not None:
                     prev = want
+            if kind in _SEALED_KINDS and got is not None:
+                if isinstance(rec.get("t"), int | float):
+                    check.records += 1   # as verify counts and times them: a key, a sealed record, an event
+                    last_t = float(rec["t"])
+                    first_t = last_t if first_t is None else first_t
+                if opener is None:   # without the floor's key: the public events, as the table ruled them
+                    if kind == "ev":
+                        try:
+                            event = event_from_dict(rec["e"])
+                        except (TranscriptError, KeyError, TypeError):
+                            continue
+                        book_feed(event)
+                    continue
+                if kind == "key":
+                    opener.key(str(rec.get("box", "")))
+                if kind != "sx":
+                    continue   # with the key the raw records replay: the public events are theirs
+                plain = opener.plain(str(rec.get("x", "")))
+                if plain is None:
+                    continue   # a record this key cannot open: the ordinary reader skips it too
+                if plain[:1] == b"r" and pipeline is not None:   # nearly every line: its bytes, as below
+                    for event in feed_bytes(float(rec["t"]), plain[1:]):
+                        book_feed(event)
+                    continue
+                opened = opener.record(str(rec.get("x", "")), rec.get("t", 0.0))
+                if opened is None:
+                    continue
+                rec, kind = opened, opened.get("k")
+                sealed_line = True
+            else:
+                sealed_line = False
             if kind == "rx" and pipeline is not None:   # nearly every line: bytes straight to the decoder
                 try:
                     t, chunk = float(rec["t"]), bytes.fromhex(rec["d"])
@@ -213,6 +253,13 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                 if got is None:
                     if index != 0 or i != 0:
                         raise LogError(f"{file}: line 1 is not a dealerbox log header")
+                    if opener is not None:
+                        from ..record.sealing import SealError
+                        try:
+                            entry = opener.header(entry)
+                        except SealError as e:
+                            raise LogError(f"{file}: {e}") from None
+                    public_only = entry.sealed is not None and opener is None   # its events are all in "ev"
                     pipeline = Pipeline.from_header(entry)
                     table, stakes = table_of(entry), stakes_of(entry.config)
                     book = HandBook(table, stakes, reveal, keep=True)
@@ -225,13 +272,15 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
             if kind == "closed":
                 check.closed = True
                 continue
-            if kind != "gap" and isinstance(rec.get("t"), int | float):
-                check.records += 1
+            if kind != "gap" and isinstance(rec.get("t"), int | float) and not sealed_line:
+                check.records += 1   # an opened sealed line was counted as the sx line it is
             at = getattr(entry, "t", None)
             if at is not None:
                 if first_t is None:
                     first_t = at
                 last_t = at
+            if public_only:
+                continue   # a link or gap line of a sealed log: its events are among the "ev" lines already
             for event in pipeline.feed(entry):
                 book.feed(event)
     check.first_t, check.last_t = first_t, last_t

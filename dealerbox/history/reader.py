@@ -1,7 +1,8 @@
 """Table events of a recorded log or scenario, for tools that read whole logs (export, audit, bench).
 
 The same path as ``dealerbox replay``: :func:`dealerbox.sources.open_log`, then ``Pipeline.from_header``
-(the log's own config and enrolment), then the decoder and the engine.
+(the log's own config and enrolment), then the decoder and the engine. A sealed log read without the floor's key
+gives its public events instead (record/sealing.py), the same objects with hole cards masked.
 """
 
 from __future__ import annotations
@@ -14,7 +15,9 @@ from typing import Any
 
 from ..engine.events import TableEvent
 from ..pipeline import Pipeline
-from ..record.logformat import Header
+from ..record.logformat import Header, Public
+from ..record.sealing import Opener
+from ..record.transcript import TranscriptError, event_from_dict
 from ..sources import LogSource, open_log
 from .summary import Finding, HandBook, HandSummary, Stakes, stakes_of
 
@@ -50,12 +53,18 @@ def table_of(header: Header) -> str:
 
 def events(source: LogSource, pipeline: Pipeline) -> Iterator[TableEvent]:
     for entry in source:
+        if isinstance(entry, Public):   # a sealed log without the floor's key: the events as the table ruled them
+            try:
+                yield event_from_dict(entry.e)
+            except TranscriptError:
+                source.counters["skipped_lines"] += 1
+            continue
         yield from pipeline.feed(entry)
 
 
-def read_hands(path: str | Path, reveal: bool = False) -> LogHands:
+def read_hands(path: str | Path, reveal: bool = False, opener: Opener | None = None) -> LogHands:
     """Replay one log and summarise its hands. Raises LogError (and the config/enrolment errors) like replay."""
-    source = open_log(path)
+    source = open_log(path, opener)
     pipeline = Pipeline.from_header(source.header)
     table, stakes = table_of(source.header), stakes_of(source.header.config)
     book = HandBook(table, stakes, reveal, keep=True)

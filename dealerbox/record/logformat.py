@@ -17,6 +17,8 @@ Record kinds (``k``):
   part ends with one; a log without it was cut short (power cut, crash, or truncation).
 - ``sig`` (version 2, signed logs only): the table's Ed25519 signature (``sig``) of the chain head ``head``,
   the ``h`` of line ``of`` (see signing.py); written at every hand's end, at a part's end and after ``closed``.
+- ``key``, ``sx``, ``ev`` (sealed logs only, sealing.py): a hand's key sealed to the floor, a raw record
+  (``rx``, ``tx``, ``in``) encrypted with it, and a table event in the clear with its hole cards masked.
 
 A signed log's header says ``version`` 2 and carries ``signer``, the table's public key (hex); an unsigned
 log is version 1, exactly as before, and still reads and verifies (as unsigned).
@@ -72,6 +74,7 @@ class Header:
     hands_before: int = 0           # hands the table ended before this recording: numbering continues after
     tournament: dict[str, Any] | None = None   # a tournament table's event (its validated TOML), for replays
     log: dict[str, Any] | None = None   # a signed log's identity: {"id": log id, "seq": place in the table's logs}
+    sealed: dict[str, str] | None = None       # the decks sealed to the floor's key (sealing.py); None: in the clear
 
     def to_record(self) -> dict[str, Any]:
         rec = {"k": "header", "format": LOG_FORMAT, "version": SIGNED_VERSION if self.signer else LOG_VERSION,
@@ -85,6 +88,8 @@ class Header:
             rec["tournament"] = self.tournament
         if self.log is not None:
             rec["log"] = self.log
+        if self.sealed is not None:
+            rec["sealed"] = self.sealed
         return rec
 
     @property
@@ -194,8 +199,41 @@ class Sig:
         return {"k": "sig", "t": round(self.t, 6), "of": self.of, "head": self.head, "sig": self.sig}
 
 
+@dataclass(frozen=True, slots=True)
+class SealKey:
+    """A fresh key for the records that follow, sealed to the floor's public key (``box``, hex; sealing.py)."""
+
+    t: float
+    box: str
+
+    def to_record(self) -> dict[str, Any]:
+        return {"k": "key", "t": round(self.t, 6), "box": self.box}
+
+
+@dataclass(frozen=True, slots=True)
+class Sealed:
+    """A raw record (``rx``, ``tx``, ``in``) encrypted with the last ``key``: ``x`` is nonce + ciphertext, hex."""
+
+    t: float
+    x: str
+
+    def to_record(self) -> dict[str, Any]:
+        return {"k": "sx", "t": round(self.t, 6), "x": self.x}
+
+
+@dataclass(frozen=True, slots=True)
+class Public:
+    """A table event as the live engine ruled it, in the clear with hole cards masked (``to_dict()``)."""
+
+    t: float
+    e: dict[str, Any]
+
+    def to_record(self) -> dict[str, Any]:
+        return {"k": "ev", "t": round(self.t, 6), "e": self.e}
+
+
 Record = Rx | Tx | Input | Link
-Entry = Header | Record | Gap | Closed | Sig
+Entry = Header | Record | Gap | Closed | Sig | SealKey | Sealed | Public
 
 _PART = re.compile(r"^(?P<stem>.*?)(\.part(?P<n>[1-9][0-9]*))?\.jsonl$")
 
@@ -236,7 +274,7 @@ def from_record(rec: dict[str, Any]) -> Entry:
             return Header(config=rec["config"], enrolment=rec["enrolment"], created=rec.get("created", ""),
                           part=int(rec.get("part", 0)), prev=rec.get("prev", GENESIS), hello=rec.get("hello"),
                           signer=str(rec.get("signer", "")), hands_before=int(rec.get("hands_before", 0)),
-                          tournament=rec.get("tournament"))
+                          tournament=rec.get("tournament"), sealed=rec.get("sealed"))
         t = float(rec["t"])
         if k == "rx":
             return Rx(t, bytes.fromhex(rec["d"]))
@@ -255,6 +293,12 @@ def from_record(rec: dict[str, Any]) -> Entry:
             return Closed(t, int(rec["records"]), int(rec["parts"]))
         if k == "sig":
             return Sig(t, int(rec["of"]), str(rec["head"]), str(rec["sig"]))
+        if k == "key":
+            return SealKey(t, str(rec["box"]))
+        if k == "sx":
+            return Sealed(t, str(rec["x"]))
+        if k == "ev" and isinstance(rec["e"], dict):
+            return Public(t, rec["e"])
     except KeyError as e:
         raise LogFormatError(f"missing field {e.args[0]!r}") from None
     except (TypeError, ValueError) as e:

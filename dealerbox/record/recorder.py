@@ -18,6 +18,9 @@ With a ``signer`` (the table's key, signing.py) the log is signed: a ``sig`` rec
 (:meth:`Recorder.seal`, called by the terminal), as the last line of every rotated part, and after the
 closing line. Files are created 0640: the group (the floor's log collector) may read, nobody else.
 
+With ``seal_to`` (the floor's X25519 public key, sealing.py) the log is sealed: what reveals hole cards (the
+decks, every raw read and tap) is written encrypted to the floor, and the table events in the clear beside it.
+
 >>> import tempfile
 >>> from dealerbox.record.logformat import Header, Rx
 >>> rec = Recorder(tempfile.mkdtemp(), Header(config={}, enrolment={}), name="demo")
@@ -36,17 +39,21 @@ import os
 import threading
 import time
 from collections.abc import Callable
-from datetime import datetime, UTC
+from datetime import UTC, datetime
 from pathlib import Path
-from typing import Any, BinaryIO
+from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..wire import protocol as p
 from ..wire.decoder import FrameDecoder
 from .clock import clock_status
-from .logformat import ChainWriter, Closed, Entry, Gap, Header, Input, Link, Record, Rx, Sig, part_path
 from .identity import AnchorChain, ledger_path, new_log_id
+from .logformat import ChainWriter, Closed, Entry, Gap, Header, Input, Link, Record, Rx, SealKey, Sig, part_path
+from .sealing import Sealer
 from .sequence import last_hand, save_hand
 from .signing import Signer, anchor_digest, anchor_text, key_id
+
+if TYPE_CHECKING:
+    from nacl.public import PublicKey
 
 log = logging.getLogger("dealerbox.record")
 
@@ -61,7 +68,8 @@ class Recorder:
                  name: str | None = None, clock: Callable[[], float] = time.monotonic,
                  fsync_every_s: float = 1.0, retry_every_s: float = 1.0, buffer_max: int = 10_000,
                  signer: Signer | None = None, hand_count: str | os.PathLike[str] | None = None,
-                 rotate_daily: bool = False, wall: Callable[[], float] = time.time) -> None:
+                 rotate_daily: bool = False, wall: Callable[[], float] = time.time,
+                 seal_to: PublicKey | None = None) -> None:
         self.directory = Path(directory)
         self.rotate_bytes = max(1024, int(rotate_bytes))
         self.clock = clock
@@ -81,6 +89,10 @@ class Recorder:
         identity = {"id": new_log_id(), "seq": self._anchors.next_log()} if signer else None
         self._header = dataclasses.replace(header, created=created, part=0, log=identity,
                                            signer=signer.public_hex if signer else "", hands_before=self.hands_before)
+        self.sealer = Sealer(seal_to, self._header) if seal_to is not None else None
+        if self.sealer is not None:
+            self._header = self.sealer.header
+        self._seal_key: SealKey | None = None       # the key line of the records being written (repeated in a new part)
         self.anchor: dict[str, Any] | None = None   # the latest signed head, for the floor (signing.py)
         self.on_anchor: Callable[[dict[str, Any]], None] | None = None   # every signed head, in order (the link)
         self.origin = ""                            # the hash of the first header line
@@ -116,7 +128,7 @@ class Recorder:
                 return
             if isinstance(entry, Rx):
                 self._watch_hello(entry.data)
-            self._pending.append(entry)
+            self._pending.extend(self.sealer.entries(entry) if self.sealer is not None else (entry,))
             self._drain(force=isinstance(entry, Input | Link))
             while len(self._pending) > self.buffer_max:
                 self._drop_oldest()
@@ -181,10 +193,11 @@ class Recorder:
         while self._pending:
             head = self._pending[0]
             # Records were dropped: say so (and how many) before the next record, never before a header.
-            dropped = self._dropped_since
-            gap_first = dropped is not None and not isinstance(head, Header)
-            entry: Entry = Gap(dropped[0], dropped[1], "the disk could not be written and the memory buffer "
-                                                       "overflowed") if gap_first and dropped is not None else head
+            gap_first = self._dropped_since is not None and not isinstance(head, Header)
+            entry: Entry = head
+            if gap_first and self._dropped_since is not None:
+                first_t, count = self._dropped_since
+                entry = Gap(first_t, count, "the disk could not be written and the memory buffer overflowed")
             if isinstance(entry, Sig) and not entry.sig:
                 entry = self._signature(entry.t)
             if self.rotate_daily and self._new_day(entry):
@@ -209,6 +222,8 @@ class Recorder:
             self.bytes_written += len(data)
             if isinstance(entry, Sig):
                 self._anchored(entry)
+            if isinstance(entry, SealKey):
+                self._seal_key = entry
             if not isinstance(entry, Header | Closed | Gap | Sig):
                 self.records += 1
                 self._last_t = entry.t
@@ -235,10 +250,7 @@ class Recorder:
     def _append(self, data: bytes) -> bool:
         """Write all of ``data`` to the current part; on failure cut the file back and report."""
         try:
-            if self._file is None:
-                self._open()
-            file = self._file
-            assert file is not None   # _open set it or raised
+            file = self._file if self._file is not None else self._open()
             view = memoryview(data)
             while view:
                 n = file.write(view)
@@ -250,18 +262,20 @@ class Recorder:
             self._fail(e)
             return False
 
-    def _open(self) -> None:
+    def _open(self) -> BinaryIO:
         self.directory.mkdir(parents=True, exist_ok=True)
         path = self.current_path
-        self._file = open(path, "ab", buffering=0,
-                          opener=lambda name, flags: os.open(name, flags, LOG_MODE))
+        file: BinaryIO = open(path, "ab", buffering=0,
+                              opener=lambda name, flags: os.open(name, flags, LOG_MODE))
+        self._file = file
         try:
-            if self._file.tell() != self._size:
+            if file.tell() != self._size:
                 # A half-written line from a failed attempt: cut back to the last whole record.
-                self._file.truncate(self._size)
-                self._file.seek(self._size)
+                file.truncate(self._size)
+                file.seek(self._size)
         except OSError:
             pass  # a device that cannot truncate (tests use /dev/full); the write itself will tell
+        return file
 
     def _fail(self, error: OSError) -> None:
         self.write_errors += 1
@@ -274,8 +288,10 @@ class Recorder:
         self._close_file()
 
     def _drop_oldest(self) -> None:
-        # Never the part's header (it must stay first); drop the oldest record behind it.
+        # Never the part's header (it must stay first), nor a key the records after it need; drop the oldest behind.
         at = 1 if isinstance(self._pending[0], Header) else 0
+        while isinstance(self._pending[at], SealKey) and at + 1 < len(self._pending):
+            at += 1
         dropped = self._pending[at]
         del self._pending[at]
         self.dropped += 1
@@ -298,6 +314,8 @@ class Recorder:
         self.part += 1
         self._size = 0
         hello = self._hello_dict()
+        if self._seal_key is not None:   # each part opens alone: the hand's key again, after its header
+            self._pending.appendleft(self._seal_key)
         self._pending.appendleft(dataclasses.replace(self._header, part=self.part, prev=self._chain.prev,
                                                      hello=hello if hello is not None else self._header.hello))
 

@@ -3,6 +3,10 @@
 A damaged line (a power cut's partial last line, a bad edit) is skipped and counted, never fatal: the
 records around it still replay. ``dealerbox verify`` is the place that judges the chain; the reader only
 counts breaks so replay can warn.
+
+A sealed log (record/sealing.py) yields, without the floor's key, its public ``ev`` records (the table events
+as ruled, hole cards masked); given an ``opener`` (the floor's private key) it yields the raw records, opened,
+exactly as an unsealed log would.
 """
 
 from __future__ import annotations
@@ -12,10 +16,11 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..record.logformat import (GENESIS, Closed, Entry, Header, LogFormatError, Record, Sig, chain, from_record,
-                                part_number, part_path)
+from ..record.logformat import (GENESIS, Closed, Entry, Header, LogFormatError, Public, Record, Sealed, SealKey, Sig,
+                                chain, from_record, part_number, part_path)
 
 if TYPE_CHECKING:
+    from ..record.sealing import Opener
     from .scenario import Step
 
 SCENARIO_SUFFIX = ".scn"
@@ -30,8 +35,9 @@ class LogSource:
 
     header: Header
 
-    def __init__(self, path: str | Path) -> None:
+    def __init__(self, path: str | Path, opener: Opener | None = None) -> None:
         self.path = Path(path)
+        self.opener = opener
         self.counters: dict[str, int] = {"parts": 0, "records": 0, "skipped_lines": 0, "partial_lines": 0,
                                          "chain_breaks": 0}
         self.steps: list[Step] = []  # a scenario's lines, each with the records it made
@@ -40,6 +46,13 @@ class LogSource:
             self._open_scenario()
         else:
             self.header = self._read_header()
+            self.sealed = self.header.sealed is not None   # as written: without a key, the public events only
+            if opener is not None:
+                from ..record.sealing import SealError
+                try:
+                    self.header = opener.header(self.header)
+                except SealError as e:
+                    raise LogError(f"{self.path}: {e}") from None
 
     def _open_scenario(self) -> None:
         from . import scenario  # imported late: reading a recorded log never needs the scenario compiler
@@ -122,14 +135,40 @@ class LogSource:
             prev = self._last_hash = rec.get("h")
             if isinstance(entry, Header | Closed | Sig):  # sig: evidence, not table input
                 continue
+            if isinstance(entry, SealKey | Sealed | Public):
+                opened = self._opened(entry)
+                if opened is None:
+                    continue
+                entry = opened
+            elif self.sealed and self.opener is None:
+                continue   # a link or gap line of a sealed log: its events are among the public ones already
             self.counters["records"] += 1
             yield entry
 
 
-def open_log(path: str | Path) -> LogSource:
+    def _opened(self, entry: SealKey | Sealed | Public) -> Entry | None:
+        """With the floor's key: the raw record (the public events are skipped); without it: the public event."""
+        if self.opener is None:
+            return entry if isinstance(entry, Public) else None
+        if isinstance(entry, SealKey):
+            self.opener.key(entry.box)
+        elif isinstance(entry, Sealed):
+            try:
+                opened = self.opener.open(entry)
+            except LogFormatError:
+                opened = None
+            if opened is None:
+                self.counters["skipped_lines"] += 1   # a key line lost (the recorder's buffer overflowed) or damage
+            return opened
+        return None
+
+    sealed = False
+
+
+def open_log(path: str | Path, opener: Opener | None = None) -> LogSource:
     """A recorded log (its first part, or any part to start there) or a scenario file (``*.scn``).
 
     Raises :class:`LogError` (one clear line) when the file is missing or is not a log; scenario compile
     errors raise the scenario module's ``ScenarioError`` naming the file and line.
     """
-    return LogSource(path)
+    return LogSource(path, opener)

@@ -1,29 +1,25 @@
-"""Evidence that leaves the table (issue 14), with a real mosquitto: the signed head the floor link publishes
-retained on ``.../anchor`` and ``verify --from-floor`` reading it back; a reveal of hole cards that needs a
-supervisor's PIN and is journalled and sent to the floor on ``.../audit``."""
+"""Evidence that leaves the table (issues 14, 29), with a real mosquitto: every signed head the floor link sends
+through its outbox on ``.../anchor``, in order, naming the log's identity. A reveal of hole cards needs the floor's
+private key, not a PIN, and is journalled and sent to the floor on ``.../audit``: tests/security/test_sealing.py."""
 
 from __future__ import annotations
 
-import io
 import json
 import threading
 from pathlib import Path
 
-import jsonschema
 import paho.mqtt.client as mqtt
 import pytest
 
 from dealerbox.cli import main
 from dealerbox.config import load
 from dealerbox.record.anchor import anchor_errors, anchor_topic
-from dealerbox.record.audit import audit_topic, hash_pin
-from dealerbox.record.logformat import chain, GENESIS
 from dealerbox.sinks.floor.link import FloorLink
 from tests.waiting import wait_until
 
 from .test_evidence_signing import _signed_log, keys  # noqa: F401 - the key pair fixture
 
-SCHEMAS = Path(__file__).resolve().parents[2] / "dealerbox" / "schemas" / "floor"
+SCHEMAS = Path(__file__).resolve().parents[2] / "dealerbox" / "schemas" / "floor"   # test_sealing.py reads it
 
 
 def _listen(broker, topic: str) -> list[tuple[dict, bool]]:
@@ -81,50 +77,11 @@ def test_the_floor_link_sends_every_signed_head_in_order_through_its_outbox(brok
     assert link.anchor_acked["file"] == rec.path.name                     # retention still finds the file
 
 
-def _replay_revealing(cfg: Path, log: str, supervisor: str, pin: str, monkeypatch) -> int:
-    monkeypatch.setattr("sys.stdin", io.StringIO(pin + "\n"))
-    return main(["replay", "--jsonl", log, "--reveal-hole-cards", "--supervisor", supervisor, "--config", str(cfg)])
-
-
 @pytest.fixture(scope="module")
 def sim_log(tmp_path_factory) -> str:
     out = tmp_path_factory.mktemp("sim") / "sim.jsonl"
     assert main(["simulate", "--hands", "2", "--seed", "5", "--out", str(out)]) == 0
     return str(out)
-
-
-def test_reveal_with_the_right_pin_shows_hole_cards_and_is_journalled_and_sent(broker, tmp_path, sim_log,
-                                                                              monkeypatch, capsys):
-    cfg = _config(tmp_path, broker, S01=hash_pin("4711"))
-    audits = _listen(broker, audit_topic("demo", "T01"))
-    assert _replay_revealing(cfg, sim_log, "S01", "4711", monkeypatch) == 0
-    out, err = capsys.readouterr()
-    dealt = [json.loads(line) for line in out.splitlines() if '"CardDealt"' in line]
-    assert dealt and any(e.get("card") for e in dealt)           # the hole cards are shown
-    assert "revealed to supervisor S01" in err and "floor sent" in err
-    assert wait_until(lambda: audits, 5)
-    schema = json.loads((SCHEMAS / "audit.json").read_text())
-    jsonschema.validate(audits[0][0], schema)
-    assert audits[0][0]["granted"] is True and audits[0][0]["supervisor"] == "S01" and not audits[0][1]
-    line = json.loads((tmp_path / "audit.jsonl").read_text().splitlines()[0])
-    assert line["granted"] is True and line["floor"] == "sent" and line["h"] == chain(GENESIS, line)
-
-
-def test_reveal_with_a_wrong_pin_stays_hidden_and_the_attempt_is_recorded(broker, tmp_path, sim_log, monkeypatch,
-                                                                          capsys):
-    cfg = _config(tmp_path, broker, S01=hash_pin("4711"))
-    audits = _listen(broker, audit_topic("demo", "T01"))
-    assert _replay_revealing(cfg, sim_log, "S01", "1234", monkeypatch) == 2
-    out, err = capsys.readouterr()
-    assert out == "" and "hole cards stay hidden" in err
-    assert wait_until(lambda: audits, 5) and audits[0][0]["granted"] is False
-    assert json.loads((tmp_path / "audit.jsonl").read_text())["granted"] is False
-
-
-def test_reveal_without_supervisors_configured_is_refused(tmp_path, sim_log, monkeypatch, capsys):
-    monkeypatch.setattr("sys.stdin", io.StringIO("0000\n"))
-    assert main(["replay", sim_log, "--reveal-hole-cards"]) == 2
-    assert "audit.supervisors is empty" in capsys.readouterr().err
 
 
 def test_replay_without_reveal_still_masks_hole_cards(sim_log, capsys):
