@@ -57,7 +57,8 @@ def test_ten_times_the_outbox_is_not_more_memory_with_a_slow_or_an_absent_floor(
         # SQLite: its page caches fill up to their fixed size and stop there (2.2 MB and climbing before)
         assert large[1] < SQLITE_MB * 2**20, f"SQLite holds {large[1] / 2**20:.2f} MB at {large[0]} rows"
         # what the link keeps in memory for the rows is bounded by the in-flight window, not the outbox
-        assert len(link._express) + len(link._sent_early) + len(link._inflight) <= 3 * link.window
+        drain = link.drain
+        assert len(drain.express) + len(drain.sent_early) + len(drain.inflight) <= 3 * link.session.window
         assert len(link.receipts.pending) == 0 and link.health()["queued"] == 0
         assert link.health()["connected"] is (floor == "slow")
     finally:

@@ -31,7 +31,7 @@ def synchronised() -> bool | None:
         return None
     try:
         buf = ctypes.create_string_buffer(_TIMEX_BYTES)   # zeroed: modes = 0, a read-only query
-        state = libc.adjtimex(buf)
+        state: int = libc.adjtimex(buf)   # ctypes returns the C int untyped
     except (OSError, AttributeError):
         return None
     if state < 0:

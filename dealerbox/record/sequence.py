@@ -18,7 +18,7 @@ from pathlib import Path
 log = logging.getLogger("dealerbox.record")
 
 
-def sequence_path(record_dir: str | os.PathLike, table: str) -> Path:
+def sequence_path(record_dir: str | os.PathLike[str], table: str) -> Path:
     safe = "".join(c if c.isalnum() or c in "-_" else "_" for c in table) or "table"
     return Path(record_dir).parent / f"hands-{safe}.json"
 
@@ -27,8 +27,9 @@ def last_hand(path: Path, table: str) -> int:
     """The last hand number this table ended (0 if none); a damaged file is logged and counted from 0."""
     try:
         data = json.loads(path.read_text(encoding="utf-8"))
-        if data.get("table") == table and isinstance(data.get("last_hand"), int) and data["last_hand"] >= 0:
-            return data["last_hand"]
+        last = data.get("last_hand")
+        if data.get("table") == table and isinstance(last, int) and last >= 0:
+            return last
         log.error("recorder: %s is not this table's hand count (table %r); hand numbers restart at 1: "
                   "restore it from a backup if it was damaged", path, data.get("table"))
     except FileNotFoundError:
