@@ -221,12 +221,14 @@ def to_messages(inputs: Iterable[ev.EngineInput]) -> list[Timed]:
     append = out.append
     for i in inputs:
         kind = type(i)
-        if kind is ev.DealerInput:
+        if isinstance(i, ev.DealerInput):
             append((i.t, i))
             continue
-        if kind is ev.ZoneReadState:   # a chip zone's read state (sources/sim/stack_reads.py)
+        if isinstance(i, ev.ZoneReadState):   # a chip zone's read state (sources/sim/stack_reads.py)
             append((i.t, p.ZoneInventory(zone_number(i.zone), READ_STATE_CODES[i.state], i.tags)))
             continue
+        if not isinstance(i, (ev.ZoneEntered, ev.ZoneLeft, ev.CardFaceSensed)):
+            raise TypeError(f"to_messages: no board message makes a {kind.__name__}")
         zone = NUMBER_OF.get(i.zone)
         if zone is None:
             zone = zone_number(i.zone)
@@ -235,14 +237,12 @@ def to_messages(inputs: Iterable[ev.EngineInput]) -> list[Timed]:
             if len(_UID_BYTES) > 4096:  # unknown uids are one-offs: keep the cache bounded
                 _UID_BYTES.clear()
             uid = _UID_BYTES[i.tag.uid] = bytes.fromhex(i.tag.uid)
-        if kind is ev.ZoneEntered:
+        if isinstance(i, ev.ZoneEntered):
             append((i.t, p.TagArrived(zone, uid, tech_of(uid))))
-        elif kind is ev.ZoneLeft:
+        elif isinstance(i, ev.ZoneLeft):
             append((i.t, p.TagLeft(zone, uid, tech_of(uid))))
-        elif kind is ev.CardFaceSensed:
-            append((i.t, p.CardFace(zone, i.face_up, uid)))
         else:
-            raise TypeError(f"to_messages: no board message makes a {kind.__name__}")
+            append((i.t, p.CardFace(zone, i.face_up, uid)))
     return out
 
 
