@@ -18,6 +18,7 @@ same motions with the same messages (the choreography of ``docs/scenarios.md``):
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from ..engine import inputs as ev
 from ..record.logformat import Input, Record, Rx
@@ -31,6 +32,17 @@ READ_STATE_NAMES = {p.ZONE_READ_COMPLETE: "complete", p.ZONE_READ_UNCERTAIN: "un
                     p.ZONE_READ_UNREADABLE: "unreadable"}
 READ_STATE_CODES = {name: code for code, name in READ_STATE_NAMES.items()}
 Timed = tuple[float, Message]
+
+
+@dataclass(frozen=True, slots=True)
+class LinkChange:
+    """A scenario's ``link up|down`` step: the serial link itself, recorded as a Link record (scenario/player)."""
+    up: bool
+    port: str
+    reason: str
+
+
+Scripted = Message | bytes | LinkChange   # a scenario may also put garbage bytes and link changes on the line
 
 # Seconds between the parts of one physical gesture.
 CARD_LEAVE = 0.02        # orientation sensed, then the card clears the shoe antenna
@@ -49,7 +61,7 @@ class Choreography:
 
     def __init__(self, t: float = 0.0) -> None:
         self.t = t
-        self.messages: list[Timed] = []
+        self.messages: list[tuple[float, Scripted]] = []
         self.where: dict[str, str] = {}   # uid -> zone it is in now (absent: off every antenna)
 
     # --- time ---------------------------------------------------------------------------------------
@@ -62,6 +74,10 @@ class Choreography:
     # --- primitive sensor messages -------------------------------------------------------------------
     def emit(self, message: Message, t: float | None = None) -> None:
         self.messages.append((self.t if t is None else t, message))
+
+    def emit_raw(self, item: bytes | LinkChange, t: float | None = None) -> None:
+        """Garbage bytes or a link change, for a scenario (no board message makes them)."""
+        self.messages.append((self.t if t is None else t, item))
 
     def enter(self, zone: str, uid: str) -> None:
         raw = bytes.fromhex(uid)
