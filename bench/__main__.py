@@ -123,7 +123,7 @@ def table(figures: list[dict]) -> str:
         if f["note"]:
             notes.append(f"  {f['bench']} / {f['name']}: {f['note']}")
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in rows]
+    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |" for r in rows]
     lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
     if notes:
         lines += ["", "notes:"] + notes

@@ -309,16 +309,21 @@ def _trace_hops(terminal: Terminal, floor: FloorLink, raised: dict[str, float]) 
     slow: list[tuple[str, float]] = []    # the publisher thread's own steps that took >= 5 ms
     stamps["_gc"]["slow"] = slow
     for owner, step in ((session, "_settle_acks"), (session, "_publish_state"), (floor.drain, "pump")):
-        def timed(*args, _step=step, _call=getattr(owner, step), **kwargs):
-            t0 = time.monotonic()
-            try:
-                return _call(*args, **kwargs)
-            finally:
-                took = time.monotonic() - t0
-                if took >= 0.005:
-                    slow.append((_step, took * 1000))
-        setattr(owner, step, timed)
+        setattr(owner, step, _timed(getattr(owner, step), step, slow))
     return stamps
+
+
+def _timed(call, step: str, slow: list[tuple[str, float]]):
+    """``call``, noting in ``slow`` each run of it that took 5 ms or more."""
+    def timed(*args, **kwargs):
+        t0 = time.monotonic()
+        try:
+            return call(*args, **kwargs)
+        finally:
+            took = time.monotonic() - t0
+            if took >= 0.005:
+                slow.append((step, took * 1000))
+    return timed
 
 
 def hop_figures(stamps: dict[str, dict], raised: dict[str, float], arrived_at: dict[str, float]
@@ -339,7 +344,7 @@ def hop_figures(stamps: dict[str, dict], raised: dict[str, float], arrived_at: d
         # since round 3b an alert may be published while its commit fsyncs: the hop after the spooler has
         # the group is "to publish", whichever of the commit and the publish came first
         chain = [ref, st["rx"], st["core"], st["engine"], st["submit"], st["spooler"], st["publish"], arrived_at[fid]]
-        for name, a, b in zip(HOPS, chain, chain[1:]):
+        for name, a, b in zip(HOPS, chain, chain[1:], strict=False):
             out[name].append((b - a) * 1000)
         in_gc = sum(max(0.0, min(e, arrived_at[fid]) - max(s, ref)) for s, e in pauses) * 1000
         # the spooler's idle WAL checkpoint, when it overlaps the wait for the spooler to take the group
@@ -349,7 +354,7 @@ def hop_figures(stamps: dict[str, dict], raised: dict[str, float], arrived_at: d
         out["the outbox transaction (its fsync included)"].append(st.get("insert_ms", 0.0))
         out["published before the commit ended (1) or after (0)"].append(float(st["publish"] < st["stored"]))
         chains.append(((chain[-1] - ref) * 1000,
-                       [(name, (b - a) * 1000) for name, a, b in zip(HOPS, chain, chain[1:])]
+                       [(name, (b - a) * 1000) for name, a, b in zip(HOPS, chain, chain[1:], strict=False)]
                        + [("of it the outbox transaction", st.get("insert_ms", 0.0)),
                           ("published before its commit", 1.0 if st["publish"] < st["stored"] else 0.0),
                           ("of it gc", in_gc), ("of it a spooler checkpoint", in_ckpt)]))

@@ -202,7 +202,7 @@ def time_pokerkit(config: Config, hands) -> float:
         warnings.simplefilter("ignore")
         # Untimed check that the replay is the same hand: pokerkit ends with the stacks the simulator recorded,
         # less the odd chips where the rulebook splits a pot differently from pokerkit (Expected.odd_chips).
-        for hand, script in zip(hands, scripts):
+        for hand, script in zip(hands, scripts, strict=True):
             st = replay_pokerkit(new_state, script)
             e = hand.expected
             want = tuple(e.stacks[s] - e.odd_chips.get(s, 0) for s in e.dealt_in)

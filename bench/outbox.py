@@ -11,7 +11,6 @@ mosquitto, and how long 10,000 events spooled during a broker outage take to rea
 
 from __future__ import annotations
 
-import dataclasses
 import time
 
 from dealerbox.config import Config, FloorConfig, TableConfig

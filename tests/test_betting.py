@@ -6,7 +6,6 @@ into bet zones with real timing (one motion = chips less than 0.5 s apart) and t
 
 from __future__ import annotations
 
-import pytest
 
 from dealerbox.config import Config, GameConfig, TableConfig
 from dealerbox.engine import events as te

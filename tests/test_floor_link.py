@@ -5,7 +5,6 @@ never on a topic, commands over the wire."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sqlite3
 import subprocess

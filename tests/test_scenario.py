@@ -140,7 +140,7 @@ check 3
     assert max(r.t for r in compiled.records) >= 500
     # two motions: the second chip arrives a second after the first group
     bet2 = [i.t for i in inputs if isinstance(i, ev.ZoneEntered) and i.zone == "bet2"]
-    assert max(b - a for a, b in zip(bet2, bet2[1:])) >= 0.9
+    assert max(b - a for a, b in zip(bet2, bet2[1:], strict=False)) >= 0.9
 
 
 def test_same_seed_same_random_cards():
