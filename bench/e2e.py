@@ -14,8 +14,8 @@ Each alert is also timed at every hop (wrappers in this file; the product code i
 the serial source's read (``Rx.t``), -> the core thread takes it (queue hop), -> the engine has raised it,
 -> ``FloorLink.submit``, -> the spooler thread has the group, -> paho's ``publish`` on the link's publisher
 thread (since round 3b usually while the group's commit still fsyncs; the transaction's own time and
-whether the publish came before its end are reported beside), -> the subscriber. Garbage-collector pauses (``gc.callbacks``) that fall inside
-an alert's window are summed per alert, so a GC tail shows as such.
+whether the publish came before its end are reported beside), -> the subscriber. Garbage-collector pauses
+(``gc.callbacks``) that fall inside an alert's window are summed per alert, so a GC tail shows as such.
 """
 
 from __future__ import annotations
@@ -168,9 +168,11 @@ def run_once(ctx: Context) -> list[Figure]:
                         TARGET_MS, "<")]
     worst = ", ".join(f"{x:.0f}" for x in sorted(latencies)[-3:])
     load = os.getloadavg()[0]
-    note = (f"{len(latencies)} alerts from {len(writes)} frames of simulated hands with irregularities, at {SPEED:.0f}x "
-            f"pace; worst three {worst} ms; load average {load:.1f}; objects frozen out of the collector at start {frozen}; "
-            f"recorder {'on' if recorder is not None else 'off'}; GIL switch interval {__import__('sys').getswitchinterval() * 1000:g} ms")
+    switch_ms = __import__('sys').getswitchinterval() * 1000
+    note = (f"{len(latencies)} alerts from {len(writes)} frames of simulated hands with irregularities, "
+            f"at {SPEED:.0f}x pace; worst three {worst} ms; load average {load:.1f}; "
+            f"objects frozen out of the collector at start {frozen}; "
+            f"recorder {'on' if recorder is not None else 'off'}; GIL switch interval {switch_ms:g} ms")
     out = [Figure("e2e", "frame -> floor alert median", median(latencies), "ms", note=note),
            Figure("e2e", "frame -> floor alert p99", percentile(latencies, 99), "ms", TARGET_MS, "<")]
     # with ~55 alerts a run the p99 is the worst alert: how many missed the target says more
@@ -187,7 +189,8 @@ def run_once(ctx: Context) -> list[Figure]:
                       note=f"{dict(slow_steps)}; longest {worst_step[0]} {worst_step[1]:.1f} ms"))
     worst_chains = sorted(chains, key=lambda ch: -ch[0])[:3]
     out.append(Figure("e2e", "worst alerts, ms per hop", worst_chains[0][0] if worst_chains else None, "ms",
-                      note="; ".join(f"{total:.1f} = " + " + ".join(f"{name} {ms:.1f}" for name, ms in hops_ms if ms >= 0.5)
+                      note="; ".join(f"{total:.1f} = "
+                                     + " + ".join(f"{name} {ms:.1f}" for name, ms in hops_ms if ms >= 0.5)
                                      for total, hops_ms in worst_chains)))
     early = per_hop.pop("published before the commit ended (1) or after (0)")
     out.append(Figure("e2e", "alerts published before their outbox commit ended", sum(early), "",

@@ -215,7 +215,8 @@ def play_one(rng: random.Random, variant: str, stats: Counter, players=CleanPlay
         # pokerkit still offers a check to the one player left with chips when everyone else is all-in;
         # nobody could call a raise, so dealerbox has nobody to act (the dealer's tap is harmless)
         idle = hand.to_act is None and state.checking_or_calling_amount == 0
-        assert hand.to_act == seat or idle, (hand.to_act, seat, [str(o) for o in state.operations if "Dealing" not in type(o).__name__], game.actions(), game.found())
+        dealt_out = [str(o) for o in state.operations if "Dealing" not in type(o).__name__]
+        assert hand.to_act == seat or idle, (hand.to_act, seat, dealt_out, game.actions(), game.found())
         before = state.bets[i]
         roll = rng.random()
         if roll < 0.15 and state.can_fold() and not idle:     # nothing to call: a fold would be a check
@@ -257,7 +258,9 @@ def play_one(rng: random.Random, variant: str, stats: Counter, players=CleanPlay
         if type(op).__name__ == "ChipsPushing":
             won = [a + b for a, b in zip(won, op.amounts, strict=True)]
     pots, final = hand.settle(game.t, winners)
-    context = (variant, order, stacks, [str((p.amount, p.eligible, p.shares)) for p in pots] + [str(winners), str(referee_pots)] + [str(op) for op in state.operations if "Dealing" not in type(op).__name__])
+    context = (variant, order, stacks,
+               [str((p.amount, p.eligible, p.shares)) for p in pots] + [str(winners), str(referee_pots)]
+               + [str(op) for op in state.operations if "Dealing" not in type(op).__name__])
     # pokerkit drops hands it killed at showdown from a pot's players; ours lists every seat that contested
     contested = sum(1 for b in hand.seats.values() if b.live) > 1
     # won without a showdown, pokerkit hands the winner back its whole last bet, we only the unmatched part:

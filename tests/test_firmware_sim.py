@@ -302,7 +302,8 @@ def test_scripted_hand_goes_through_firmware_uart_and_decoder(board):
     assert muck_in == set(red.cards)  # all 54 tags of one field found through real anticollision
     assert not [m for m in msgs if isinstance(m, p.TagArrived) and m.zone == p.ZONE_SHOE]  # read at the mouth
     assert p.TagArrived(3, bytes.fromhex(facts["button"])) in msgs
-    for zone, uid in zip((21, 22, 22), facts["ones"], strict=False):  # blinds: ICODE chips read by the bet zones' PN5180s
+    # blinds: ICODE chips read by the bet zones' PN5180s
+    for zone, uid in zip((21, 22, 22), facts["ones"], strict=False):
         assert p.TagArrived(zone, bytes.fromhex(uid), p.TECH_ISO15693) in msgs
     for face, seat, card in facts["deals"]:
         uid = bytes.fromhex(red.uid_of(card))

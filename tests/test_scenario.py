@@ -83,7 +83,8 @@ def test_boxed_and_duplicate_evidence():
 
 
 def test_every_dealer_action_and_sensor_event_is_expressible():
-    taps = "\n".join(f"tap {a} seat 2" if a not in ("award", "ack") else f"tap {a} ref 0 seats 2" for a in DEALER_ACTIONS)
+    taps = "\n".join(f"tap {a} seat 2" if a not in ("award", "ack") else f"tap {a} ref 0 seats 2"
+                     for a in DEALER_ACTIONS)
     text = f"""
 table seats 4
 set game.smallest_chip 5
