@@ -39,7 +39,8 @@ BUDGET_S = {"decoder": 60, "engine": 120, "render": 60, "outbox": 180, "e2e": 60
 
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(prog="bench/run", description=__doc__.splitlines()[0])
-    ap.add_argument("--quick", action="store_true", help="tiny sizes: checks the suite still runs (figures are meaningless)")
+    ap.add_argument("--quick", action="store_true",
+                    help="tiny sizes: checks the suite still runs (figures are meaningless)")
     ap.add_argument("--only", metavar="NAME", help=f"comma-separated subset of: {', '.join(BENCHMARKS)}")
     ap.add_argument("--json", metavar="PATH", default=str(ROOT / "bench" / "results" / "latest.json"),
                     help="where to write the results (default bench/results/latest.json)")
@@ -60,7 +61,8 @@ def main(argv: list[str] | None = None) -> int:
             bar.update(1)
     elapsed = time.time() - started
     print(table(figures))
-    print(f"\n{len(names)} benchmark(s) in {elapsed:.0f} s{' (--quick: sizes too small to mean anything)' if args.quick else ''}")
+    quick = " (--quick: sizes too small to mean anything)" if args.quick else ""
+    print(f"\n{len(names)} benchmark(s) in {elapsed:.0f} s{quick}")
     out = {
         "quick": args.quick,
         "when": time.strftime("%Y-%m-%dT%H:%M:%S%z"),
@@ -123,7 +125,7 @@ def table(figures: list[dict]) -> str:
         if f["note"]:
             notes.append(f"  {f['bench']} / {f['name']}: {f['note']}")
     widths = [max(len(r[i]) for r in rows) for i in range(len(rows[0]))]
-    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths)) + " |" for r in rows]
+    lines = ["| " + " | ".join(c.ljust(w) for c, w in zip(r, widths, strict=True)) + " |" for r in rows]
     lines.insert(1, "|" + "|".join("-" * (w + 2) for w in widths) + "|")
     if notes:
         lines += ["", "notes:"] + notes

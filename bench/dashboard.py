@@ -119,7 +119,8 @@ async def sse_client(url: str, cookies: httpx.Cookies, samples: list[tuple[float
         writer.close()
 
 
-async def watch(url: str, cookies: httpx.Cookies, clients: int, seconds: float) -> tuple[list[tuple[float, float]], int]:
+async def watch(url: str, cookies: httpx.Cookies, clients: int,
+                seconds: float) -> tuple[list[tuple[float, float]], int]:
     samples: list[tuple[float, float]] = []
     twice = [0]
     stop = asyncio.Event()

@@ -33,7 +33,8 @@ def run(ctx: Context) -> list[Figure]:
         best_ns = dt if best_ns is None else min(best_ns, dt)
     seconds = best_ns / 1e9
     bps = len(data) / seconds
-    note = f"simulator stream, {len(data) / 1e6:.1f} MB, {frames} frames, chunks of 1..64 bytes, best of {ctx.scale(3, 1)}"
+    note = (f"simulator stream, {len(data) / 1e6:.1f} MB, {frames} frames, chunks of 1..64 bytes, "
+            f"best of {ctx.scale(3, 1)}")
     return [
         Figure("decoder", "throughput", bps / 1e6, "MB/s", note=note),
         Figure("decoder", "frames/s", frames / seconds, "frames/s"),

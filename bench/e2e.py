@@ -14,8 +14,8 @@ Each alert is also timed at every hop (wrappers in this file; the product code i
 the serial source's read (``Rx.t``), -> the core thread takes it (queue hop), -> the engine has raised it,
 -> ``FloorLink.submit``, -> the spooler thread has the group, -> paho's ``publish`` on the link's publisher
 thread (since round 3b usually while the group's commit still fsyncs; the transaction's own time and
-whether the publish came before its end are reported beside), -> the subscriber. Garbage-collector pauses (``gc.callbacks``) that fall inside
-an alert's window are summed per alert, so a GC tail shows as such.
+whether the publish came before its end are reported beside), -> the subscriber. Garbage-collector pauses
+(``gc.callbacks``) that fall inside an alert's window are summed per alert, so a GC tail shows as such.
 """
 
 from __future__ import annotations
@@ -168,9 +168,11 @@ def run_once(ctx: Context) -> list[Figure]:
                         TARGET_MS, "<")]
     worst = ", ".join(f"{x:.0f}" for x in sorted(latencies)[-3:])
     load = os.getloadavg()[0]
-    note = (f"{len(latencies)} alerts from {len(writes)} frames of simulated hands with irregularities, at {SPEED:.0f}x "
-            f"pace; worst three {worst} ms; load average {load:.1f}; objects frozen out of the collector at start {frozen}; "
-            f"recorder {'on' if recorder is not None else 'off'}; GIL switch interval {__import__('sys').getswitchinterval() * 1000:g} ms")
+    switch_ms = __import__('sys').getswitchinterval() * 1000
+    note = (f"{len(latencies)} alerts from {len(writes)} frames of simulated hands with irregularities, "
+            f"at {SPEED:.0f}x pace; worst three {worst} ms; load average {load:.1f}; "
+            f"objects frozen out of the collector at start {frozen}; "
+            f"recorder {'on' if recorder is not None else 'off'}; GIL switch interval {switch_ms:g} ms")
     out = [Figure("e2e", "frame -> floor alert median", median(latencies), "ms", note=note),
            Figure("e2e", "frame -> floor alert p99", percentile(latencies, 99), "ms", TARGET_MS, "<")]
     # with ~55 alerts a run the p99 is the worst alert: how many missed the target says more
@@ -187,7 +189,8 @@ def run_once(ctx: Context) -> list[Figure]:
                       note=f"{dict(slow_steps)}; longest {worst_step[0]} {worst_step[1]:.1f} ms"))
     worst_chains = sorted(chains, key=lambda ch: -ch[0])[:3]
     out.append(Figure("e2e", "worst alerts, ms per hop", worst_chains[0][0] if worst_chains else None, "ms",
-                      note="; ".join(f"{total:.1f} = " + " + ".join(f"{name} {ms:.1f}" for name, ms in hops_ms if ms >= 0.5)
+                      note="; ".join(f"{total:.1f} = "
+                                     + " + ".join(f"{name} {ms:.1f}" for name, ms in hops_ms if ms >= 0.5)
                                      for total, hops_ms in worst_chains)))
     early = per_hop.pop("published before the commit ended (1) or after (0)")
     out.append(Figure("e2e", "alerts published before their outbox commit ended", sum(early), "",
@@ -309,16 +312,21 @@ def _trace_hops(terminal: Terminal, floor: FloorLink, raised: dict[str, float]) 
     slow: list[tuple[str, float]] = []    # the publisher thread's own steps that took >= 5 ms
     stamps["_gc"]["slow"] = slow
     for owner, step in ((session, "_settle_acks"), (session, "_publish_state"), (floor.drain, "pump")):
-        def timed(*args, _step=step, _call=getattr(owner, step), **kwargs):
-            t0 = time.monotonic()
-            try:
-                return _call(*args, **kwargs)
-            finally:
-                took = time.monotonic() - t0
-                if took >= 0.005:
-                    slow.append((_step, took * 1000))
-        setattr(owner, step, timed)
+        setattr(owner, step, _timed(getattr(owner, step), step, slow))
     return stamps
+
+
+def _timed(call, step: str, slow: list[tuple[str, float]]):
+    """``call``, noting in ``slow`` each run of it that took 5 ms or more."""
+    def timed(*args, **kwargs):
+        t0 = time.monotonic()
+        try:
+            return call(*args, **kwargs)
+        finally:
+            took = time.monotonic() - t0
+            if took >= 0.005:
+                slow.append((step, took * 1000))
+    return timed
 
 
 def hop_figures(stamps: dict[str, dict], raised: dict[str, float], arrived_at: dict[str, float]
@@ -339,7 +347,7 @@ def hop_figures(stamps: dict[str, dict], raised: dict[str, float], arrived_at: d
         # since round 3b an alert may be published while its commit fsyncs: the hop after the spooler has
         # the group is "to publish", whichever of the commit and the publish came first
         chain = [ref, st["rx"], st["core"], st["engine"], st["submit"], st["spooler"], st["publish"], arrived_at[fid]]
-        for name, a, b in zip(HOPS, chain, chain[1:]):
+        for name, a, b in zip(HOPS, chain, chain[1:], strict=False):
             out[name].append((b - a) * 1000)
         in_gc = sum(max(0.0, min(e, arrived_at[fid]) - max(s, ref)) for s, e in pauses) * 1000
         # the spooler's idle WAL checkpoint, when it overlaps the wait for the spooler to take the group
@@ -349,7 +357,7 @@ def hop_figures(stamps: dict[str, dict], raised: dict[str, float], arrived_at: d
         out["the outbox transaction (its fsync included)"].append(st.get("insert_ms", 0.0))
         out["published before the commit ended (1) or after (0)"].append(float(st["publish"] < st["stored"]))
         chains.append(((chain[-1] - ref) * 1000,
-                       [(name, (b - a) * 1000) for name, a, b in zip(HOPS, chain, chain[1:])]
+                       [(name, (b - a) * 1000) for name, a, b in zip(HOPS, chain, chain[1:], strict=False)]
                        + [("of it the outbox transaction", st.get("insert_ms", 0.0)),
                           ("published before its commit", 1.0 if st["publish"] < st["stored"] else 0.0),
                           ("of it gc", in_gc), ("of it a spooler checkpoint", in_ckpt)]))

@@ -62,18 +62,19 @@ def run(ctx: Context) -> list[Figure]:
         out.append(Figure("engine", f"{variant} inputs/s", inputs / engine_s, "events/s"))
         if replay_hps:
             out.append(Figure("engine", f"{variant} replay hands/s", replay_hps, "hands/s",
-                              note="recorded bytes -> decoder -> registry -> engine (Pipeline.feed), as `dealerbox replay`"
-                              if variant == STRUCTURES[0] else ""))
+                              note="recorded bytes -> decoder -> registry -> engine (Pipeline.feed), "
+                                   "as `dealerbox replay`" if variant == STRUCTURES[0] else ""))
         if pk_s:
             ratio = eng_hps / (len(hands) / pk_s)
             ratios.append(ratio)
             out.append(Figure("engine", f"{variant} pokerkit hands/s", len(hands) / pk_s, "hands/s"))
             out.append(Figure("engine", f"{variant} engine / pokerkit", ratio, "x", TARGET_RATIO, ">="))
-        ctx.say(f"{variant}: engine {eng_hps:.0f} hands/s, pokerkit {len(hands) / pk_s if pk_s else float('nan'):.0f} hands/s")
+        pk_hps = len(hands) / pk_s if pk_s else float("nan")
+        ctx.say(f"{variant}: engine {eng_hps:.0f} hands/s, pokerkit {pk_hps:.0f} hands/s")
     if steps:
         out.append(Figure("engine", "step p99 (all structures)", percentile(steps, 99), "ms", TARGET_STEP_MS, "<",
-                          note=f"{len(steps)} Engine.apply calls timed one by one; median {percentile(steps, 50) * 1000:.0f} us, "
-                               f"max {max(steps):.2f} ms"))
+                          note=f"{len(steps)} Engine.apply calls timed one by one; "
+                               f"median {percentile(steps, 50) * 1000:.0f} us, max {max(steps):.2f} ms"))
     return out
 
 
@@ -202,12 +203,13 @@ def time_pokerkit(config: Config, hands) -> float:
         warnings.simplefilter("ignore")
         # Untimed check that the replay is the same hand: pokerkit ends with the stacks the simulator recorded,
         # less the odd chips where the rulebook splits a pot differently from pokerkit (Expected.odd_chips).
-        for hand, script in zip(hands, scripts):
+        for hand, script in zip(hands, scripts, strict=True):
             st = replay_pokerkit(new_state, script)
             e = hand.expected
             want = tuple(e.stacks[s] - e.odd_chips.get(s, 0) for s in e.dealt_in)
             if tuple(st.stacks) != want:
-                raise RuntimeError(f"hand {hand.number}: pokerkit replay ends with {tuple(st.stacks)}, simulator says {want}")
+                raise RuntimeError(f"hand {hand.number}: pokerkit replay ends with {tuple(st.stacks)}, "
+                                   f"simulator says {want}")
         for _ in range(2):
             gc.collect()
             t0 = now_ns()

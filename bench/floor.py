@@ -44,13 +44,15 @@ def run(ctx: Context) -> list[Figure]:
         except BrokerMissing as e:
             return [missing("floor", "tables under p99 100 ms", "tables", str(e), TARGET_TABLES, ">=")]
         if not lat:
-            out.append(Figure("floor", f"{n} tables p99 alert", None, "ms", note=f"no alert arrived ({received}/{expected})"))
+            out.append(Figure("floor", f"{n} tables p99 alert", None, "ms",
+                              note=f"no alert arrived ({received}/{expected})"))
             break
         p99 = percentile(lat, 99)
         note = (f"median {median(lat):.1f} ms, {received}/{expected} alerts in {window} s, "
                 f"{n * (EVENTS_PER_S * 2 + 2 / ALERT_EVERY_S):.0f} msg/s into the view; the view's own time "
                 f"(paho hands it over -> filed) p99 {percentile(own, 99):.2f} ms; filed twice {dups['filed_twice']}, "
-                f"QoS 1 redeliveries the view dropped by envelope {dups['dropped']}; load average {os.getloadavg()[0]:.1f}; "
+                f"QoS 1 redeliveries the view dropped by envelope {dups['dropped']}; "
+                f"load average {os.getloadavg()[0]:.1f}; "
                 f"CPU per message: the view {dups['view_cpu_us_per_msg']} us (one core: "
                 f"{1e6 / max(dups['view_cpu_us_per_msg'], 1) / (EVENTS_PER_S * 2 + 2 / ALERT_EVERY_S):.0f} tables), "
                 f"the simulated tables {dups['tables_cpu_us_per_msg']} us")

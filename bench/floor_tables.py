@@ -77,7 +77,8 @@ def main(argv: list[str]) -> int:
         net.io(0)
     net.until(time.time() + 0.5)   # the CONNACKs
     for name, env, client in tables:
-        client.publish(c.topic(site, name, "status"), json.dumps(c.status_payload(env, "online", "birth", 0.0, time.time())),
+        client.publish(c.topic(site, name, "status"),
+                       json.dumps(c.status_payload(env, "online", "birth", 0.0, time.time())),
                        qos=1, retain=True, properties=publish_properties("status"))
         net.io(0)
     print("ready", flush=True)
@@ -111,9 +112,11 @@ def main(argv: list[str]) -> int:
             finding = te.FindingRaised(t, hand, f"h{hand}-1", "misdeal.1c", "Misdeals 1(c)", "floor", "misdeal",
                                        "Two boxed cards: misdeal.", (3,), ())
             ev_payload = c.event_payload(env, finding, t)
-            client.publish(c.topic(site, name, "event"), json.dumps(ev_payload), qos=1, properties=publish_properties("event"))
+            client.publish(c.topic(site, name, "event"), json.dumps(ev_payload), qos=1,
+                           properties=publish_properties("event"))
             alert = c.alert_payload(env, finding, ev_payload["seq"], time.time())
-            client.publish(c.topic(site, name, "alert"), json.dumps(alert), qos=1, properties=publish_properties("alert"))
+            client.publish(c.topic(site, name, "alert"), json.dumps(alert), qos=1,
+                           properties=publish_properties("alert"))
             alerts_sent += 1
             heapq.heappush(schedule, (when + alert_every, k, "alert"))
     # the count first: stopping hundreds of clients takes a while, and the parent may stop waiting meanwhile

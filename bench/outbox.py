@@ -11,7 +11,6 @@ mosquitto, and how long 10,000 events spooled during a broker outage take to rea
 
 from __future__ import annotations
 
-import dataclasses
 import time
 
 from dealerbox.config import Config, FloorConfig, TableConfig
@@ -66,7 +65,8 @@ def run(ctx: Context) -> list[Figure]:
         for u in updates:
             link.submit(u)
         if not wait_until(lambda: link.health()["spooled"] >= n_events, 120):
-            return [missing("outbox", "spool", "events/s", f"only {link.health()['spooled']} of {n_events} spooled in 120 s")]
+            return [missing("outbox", "spool", "events/s",
+                            f"only {link.health()['spooled']} of {n_events} spooled in 120 s")]
         spool_s = (now_ns() - t0) / 1e9
         out.append(Figure("outbox", "spool during outage", n_events / spool_s, "events/s",
                           note=f"{n_events} events in {len(updates)} updates, SQLite WAL synchronous=FULL"))
@@ -78,11 +78,13 @@ def run(ctx: Context) -> list[Figure]:
         drain_s = (now_ns() - t0) / 1e9
         if not ok:
             out.append(missing("outbox", f"drain {n_events:,} after outage", "s",
-                               f"not drained in 120 s: depth {link.health()['outbox_depth']}, received {listener.count}"))
+                               f"not drained in 120 s: depth {link.health()['outbox_depth']}, "
+                               f"received {listener.count}"))
         else:
             out.append(Figure("outbox", f"drain {n_events:,} after outage", drain_s, "s",
-                              note=f"broker start -> outbox empty and all received (reconnect included), rate cap lifted; "
-                                   f"with the shipped cap of {default_cap}/s it takes {n_events / default_cap:.0f} s by design"))
+                              note="broker start -> outbox empty and all received (reconnect included), "
+                                   f"rate cap lifted; with the shipped cap of {default_cap}/s it takes "
+                                   f"{n_events / default_cap:.0f} s by design"))
             out.append(Figure("outbox", "drain rate", n_events / drain_s, "events/s"))
         listener.close()
 

@@ -115,16 +115,16 @@ def pokerkit_seconds(sections: list[str]) -> tuple[float, int]:
         t0 = time.process_time()
         for fields in raws:
             state = None
-            for state in HandHistory(**HandHistory._filter_non_fields(**fields)):
+            for state in HandHistory(**HandHistory._filter_non_fields(**fields)):  # noqa: B007 - the last is read below
                 pass
             ends.append(state.stacks)
         took = time.process_time() - t0
     wrong = 0
-    for fields, got in zip(raws, ends):
+    for fields, got in zip(raws, ends, strict=True):
         want = list(fields["finishing_stacks"])
         odd = len(fields.get("_odd_chip_pots", ()))
         if odd:
-            wrong += sum(got) != sum(want) or max(abs(a - b) for a, b in zip(got, want)) > odd
+            wrong += sum(got) != sum(want) or max(abs(a - b) for a, b in zip(got, want, strict=True)) > odd
         else:
             wrong += list(got) != want
     return took, wrong

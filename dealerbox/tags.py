@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -102,7 +103,7 @@ class ChipSet:
 class TagRegistry:
     """Looks UIDs up across every enrolled deck and registered chip set."""
 
-    def __init__(self, decks: list[Deck] = (), chip_sets: list[ChipSet] = ()) -> None:
+    def __init__(self, decks: Iterable[Deck] = (), chip_sets: Iterable[ChipSet] = ()) -> None:
         self.decks = list(decks)
         self.chip_sets = list(chip_sets)
         self._by_uid: dict[str, Tag] = {}

@@ -43,7 +43,9 @@ def hands(n: int, seed: int = 1, seats: int = 9, start: int = 1) -> Iterator[lis
                                   "card-replaced", f"Hand {hand}: a hole card was exposed; replace it.",
                                   seats=(rng.choice(dealt),), cards=(deck[9],))
 
-        def view(phase: str, **extra) -> TableState:
+        # this hand's facts bound now: view() is called while the hand is built, below
+        def view(phase: str, *, hand: int = hand, deck: list[str] = deck, dealt: tuple[int, ...] = dealt,
+                 bets: dict[int, int] = bets, button: int = button, **extra) -> TableState:
             seat_views = tuple(SeatView(s, occupied=True, stack=stacks[s], bet=bets[s] if phase == "preflop" else 0,
                                         in_hand=True, cards_held=2,
                                         shown=tuple(deck[10 + 2 * s:12 + 2 * s]) if phase == "showdown" else ())

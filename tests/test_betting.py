@@ -6,7 +6,6 @@ into bet zones with real timing (one motion = chips less than 0.5 s apart) and t
 
 from __future__ import annotations
 
-import pytest
 
 from dealerbox.config import Config, GameConfig, TableConfig
 from dealerbox.engine import events as te
@@ -175,9 +174,17 @@ def test_a_clean_hand_to_showdown_keeps_stacks_and_raises_nothing():
     assert h.round_complete and h.to_act is None
     g.street("flop")
     assert h.to_act == 2
-    g.check(); g.check(); g.put(4, 10); g.fold(2); g.put(3, 10)
-    g.street("turn"); g.check(); g.check()
-    g.street("river"); g.check(); g.check()
+    g.check()
+    g.check()
+    g.put(4, 10)
+    g.fold(2)
+    g.put(3, 10)
+    g.street("turn")
+    g.check()
+    g.check()
+    g.street("river")
+    g.check()
+    g.check()
     g.street("showdown")
     pots, stacks = h.settle(g.t, [(4,)])
     assert [(p.amount, p.eligible, p.winners) for p in pots] == [(38, (3, 4), (4,))]
@@ -189,7 +196,9 @@ def test_a_clean_hand_to_showdown_keeps_stacks_and_raises_nothing():
 def test_everyone_folds_to_the_big_blind_the_uncalled_part_goes_back():
     g = BettingTable()
     h = g.start(button=1)
-    g.fold(4); g.fold(1); g.fold(2)
+    g.fold(4)
+    g.fold(1)
+    g.fold(2)
     assert h.to_act is None
     pots, stacks = h.settle(g.t, [])
     assert stacks[3] == 201 and stacks[2] == 199

@@ -16,7 +16,10 @@ def only(g: BettingTable, rule: str):
 
 def preflop_all_call(g: BettingTable) -> None:
     """Seat 4 calls, seat 1 folds, seat 2 completes, seat 3 checks; then the flop (seats 2, 3, 4 left)."""
-    g.put(4, 2); g.fold(1); g.put(2, 1); g.check(3)
+    g.put(4, 2)
+    g.fold(1)
+    g.put(2, 1)
+    g.check(3)
     g.street("flop")
 
 
@@ -25,7 +28,9 @@ def preflop_all_call(g: BettingTable) -> None:
 def test_betting3_cap_of_a_bet_and_three_raises_multiway():
     g = BettingTable("flhe")
     h = g.start()
-    g.put(4, 4); g.put(1, 6); g.put(2, 7)       # 4, 6, 8: the blind and three raises
+    g.put(4, 4)
+    g.put(1, 6)
+    g.put(2, 7)       # 4, 6, 8: the blind and three raises
     g.put(3, 8)                                 # tries to make it 10
     f = only(g, "betting.3")
     assert f.outcome == "wager-corrected" and f.seats == (3,) and "call of 6" in f.ruling
@@ -35,7 +40,10 @@ def test_betting3_cap_of_a_bet_and_three_raises_multiway():
 def test_betting3_near_miss_calling_the_cap_is_quiet():
     g = BettingTable("flhe")
     g.start()
-    g.put(4, 4); g.put(1, 6); g.put(2, 7); g.put(3, 6)
+    g.put(4, 4)
+    g.put(1, 6)
+    g.put(2, 7)
+    g.put(3, 6)
     assert g.found() == []
 
 
@@ -43,7 +51,10 @@ def test_betting4_heads_up_raising_is_unlimited():
     g = BettingTable("flhe", seats=(1, 2))
     h = g.start(button=1)
     assert g.actions() == [(1, "post", 1), (2, "post", 2)]      # Blinds 3: small blind on the button
-    g.put(1, 3); g.put(2, 4); g.put(1, 4); g.put(2, 4)        # 4, 6, 8, then 10: past the cap
+    g.put(1, 3)
+    g.put(2, 4)
+    g.put(1, 4)
+    g.put(2, 4)        # 4, 6, 8, then 10: past the cap
     f = only(g, "betting.4")
     assert f.severity == "info" and f.outcome == "continues"
     assert h.current_bet == 10 and g.loud() == []
@@ -52,7 +63,9 @@ def test_betting4_heads_up_raising_is_unlimited():
 def test_betting4_capped_before_heads_up_stays_capped():
     g = BettingTable("flhe", seats=(1, 2, 3))
     h = g.start(button=1)      # sb 2, bb 3, seat 1 first
-    g.put(1, 4); g.put(2, 5); g.put(3, 6)       # 4, 6, 8: capped three-handed
+    g.put(1, 4)
+    g.put(2, 5)
+    g.put(3, 6)       # 4, 6, 8: capped three-handed
     g.fold(1)
     g.put(2, 4)                                  # heads-up now, but the round was capped
     f = only(g, "betting.3")
@@ -63,9 +76,12 @@ def test_betting5_all_in_under_half_a_bet_does_not_reopen():
     g = BettingTable("flhe", stack={1: 200, 2: 200, 3: 3, 4: 200})
     h = g.start()
     preflop_all_call(g)
-    g.check(2); g.check(3); g.check(4)
+    g.check(2)
+    g.check(3)
+    g.check(4)
     g.street("turn")                            # bet 4 on the turn
-    g.check(2); g.put(3, 1)                     # all-in for 1: under half a bet
+    g.check(2)
+    g.put(3, 1)                     # all-in for 1: under half a bet
     g.put(4, 1)                                 # calls
     g.put(2, 5)                                 # already checked: may not raise
     f = only(g, "betting.5")
@@ -76,7 +92,8 @@ def test_betting5_near_miss_half_a_bet_counts_as_a_full_bet():
     g = BettingTable("flhe", stack={1: 200, 2: 200, 3: 3, 4: 200})
     h = g.start()
     preflop_all_call(g)
-    g.check(2); g.put(3, 1)                     # all-in for 1 on the flop: exactly half of 2
+    g.check(2)
+    g.put(3, 1)                     # all-in for 1 on the flop: exactly half of 2
     g.put(4, 1)
     g.put(2, 3)                                 # a full raise over it: 1 + 2
     assert g.found() == [] and h.current_bet == 3
@@ -86,9 +103,12 @@ def test_betting6_less_than_a_raise_is_a_call():
     g = BettingTable("flhe")
     h = g.start()
     preflop_all_call(g)
-    g.check(2); g.check(3); g.check(4)
+    g.check(2)
+    g.check(3)
+    g.check(4)
     g.street("turn")
-    g.put(2, 4); g.put(3, 5)                    # 1 over the call: under half a bet
+    g.put(2, 4)
+    g.put(3, 5)                    # 1 over the call: under half a bet
     f = only(g, "betting.6")
     assert "call of 4" in f.ruling and h.bets[3] == 4
 
@@ -116,7 +136,8 @@ def test_betting14_near_miss_declared_raise_in_two_motions():
     g = BettingTable()
     h = g.start()
     g.declare(4)
-    g.put(4, 2); g.put(4, 4)
+    g.put(4, 2)
+    g.put(4, 4)
     g.fold(1)                                   # the next player acting completes the declared raise
     assert g.found() == [] and h.bets[4] == 6 and (4, "raise", 6) in g.actions()
 
@@ -211,7 +232,10 @@ def test_betting10_after_folding_chips_do_not_play():
 def test_betting10_near_miss_in_turn_is_quiet():
     g = BettingTable()
     g.start()
-    g.put(4, 2); g.put(1, 2); g.put(2, 1); g.check()
+    g.put(4, 2)
+    g.put(1, 2)
+    g.put(2, 1)
+    g.check()
     assert g.found() == []
 
 
@@ -219,7 +243,8 @@ def test_betting12_unaware_of_a_raise_may_take_the_chips_back():
     g = BettingTable()
     h = g.start()
     preflop_all_call(g)
-    g.put(2, 10); g.put(3, 30)
+    g.put(2, 10)
+    g.put(3, 30)
     g.put(4, 10)                                # put in the old bet
     f = only(g, "betting.12")
     assert "take the chips back" in f.ruling
@@ -231,7 +256,8 @@ def test_betting12_a_released_call_is_binding():
     g = BettingTable()
     h = g.start()
     preflop_all_call(g)
-    g.put(2, 10); g.put(3, 10)
+    g.put(2, 10)
+    g.put(3, 10)
     g.take_back(3, 10)
     assert "binding" in only(g, "betting.12").ruling and h.bets[3] == 10
 
@@ -240,7 +266,8 @@ def test_betting16_short_call_must_be_brought_up():
     g = BettingTable()
     h = g.start()
     preflop_all_call(g)
-    g.put(2, 10); g.put(3, 5)
+    g.put(2, 10)
+    g.put(3, 5)
     f = only(g, "betting.16")
     assert "bring the call up to 10" in f.ruling and h.to_act == 4
     g.put(3, 5)                                 # made up: silent
@@ -251,7 +278,8 @@ def test_betting16_near_miss_short_all_in_call_is_quiet():
     g = BettingTable(stack={1: 200, 2: 200, 3: 7, 4: 200})
     h = g.start()
     preflop_all_call(g)
-    g.put(2, 10); g.put(3, 5)                   # all it has
+    g.put(2, 10)
+    g.put(3, 5)                   # all it has
     assert g.found() == [] and h.all_in(3)
 
 
@@ -269,7 +297,8 @@ def test_nolimit3_short_all_in_does_not_reopen():
     g = BettingTable(stack={1: 200, 2: 200, 3: 200, 4: 17})
     h = g.start()
     preflop_all_call(g)
-    g.put(2, 10); g.put(3, 10)
+    g.put(2, 10)
+    g.put(3, 10)
     g.put(4, 15)                                # all-in for 15: short of a full raise to 20
     g.put(2, 30)                                # seat 2 already bet and was not fully raised
     f = only(g, "no-limit.3")
@@ -280,7 +309,8 @@ def test_nolimit3_near_miss_full_all_in_reopens():
     g = BettingTable(stack={1: 200, 2: 200, 3: 200, 4: 22})
     h = g.start()
     preflop_all_call(g)
-    g.put(2, 10); g.put(3, 10)
+    g.put(2, 10)
+    g.put(3, 10)
     g.put(4, 20)                                # a full raise, all-in
     g.put(2, 30)                                # re-raise to 40: legal
     assert g.found() == [] and h.bets[2] == 40
@@ -306,7 +336,8 @@ def test_nolimit10_raise_below_minimum_brought_up_no_more():
     g = BettingTable()
     h = g.start()
     preflop_all_call(g)
-    g.put(2, 10); g.put(3, 15)
+    g.put(2, 10)
+    g.put(3, 15)
     f = only(g, "no-limit.10")
     assert "Seat 3 must bring the raise up to 20 (minimum raise)" in f.ruling and h.bets[3] == 20
 
@@ -315,7 +346,8 @@ def test_nolimit10_near_miss_minimum_raise_is_quiet():
     g = BettingTable()
     g.start()
     preflop_all_call(g)
-    g.put(2, 10); g.put(3, 20)
+    g.put(2, 10)
+    g.put(3, 20)
     assert g.found() == []
 
 
@@ -326,7 +358,9 @@ def test_nolimit12_straddle_left_of_the_big_blind_acts_last():
     g.deal()
     f = only(g, "no-limit.12")
     assert f.severity == "info" and h.to_act == 1
-    g.put(1, 4); g.put(2, 3); g.put(3, 2)
+    g.put(1, 4)
+    g.put(2, 3)
+    g.put(3, 2)
     assert h.to_act == 4                        # the straddler has the last word
     g.check(4)
     assert h.round_complete and g.loud() == []

@@ -40,7 +40,8 @@ def test_blinds1_near_miss_moving_button_skips_the_empty_seat():
 def test_blinds3_heads_up_small_blind_must_be_on_the_button():
     g = BettingTable(seats=(1, 2))
     g.start(button=1, post=False, deal=False)
-    g.put(2, 1); g.put(1, 2)                     # blinds the wrong way round
+    g.put(2, 1)
+    g.put(1, 2)                     # blinds the wrong way round
     f = only(g, "blinds.3")
     assert f.outcome == "misdeal" and f.seats == (1, 2)
 

@@ -168,7 +168,7 @@ def play_one(rng: random.Random, variant: str, stats: Counter, players=CleanPlay
     straddled = straddle and n >= 4 and variant != "flhe"
     if straddled:
         stacks[2] = max(stacks[2], 2 * bb + 1)      # a straddle that is not all in
-    game = BettingTable(variant, seats=order, stack=dict(zip(order, stacks)), small_blind=sb, big_blind=bb,
+    game = BettingTable(variant, seats=order, stack=dict(zip(order, stacks, strict=True)), small_blind=sb, big_blind=bb,
                         small_bet=bb, big_bet=2 * bb, ante=ante, big_blind_ante=bb_ante, straddle=straddle)
     state = pokerkit_state(variant, stacks, sb, bb, ante, bb_ante, 2 * bb if straddled else 0)
     if ante or bb_ante:
@@ -215,7 +215,8 @@ def play_one(rng: random.Random, variant: str, stats: Counter, players=CleanPlay
         # pokerkit still offers a check to the one player left with chips when everyone else is all-in;
         # nobody could call a raise, so dealerbox has nobody to act (the dealer's tap is harmless)
         idle = hand.to_act is None and state.checking_or_calling_amount == 0
-        assert hand.to_act == seat or idle, (hand.to_act, seat, [str(o) for o in state.operations if "Dealing" not in type(o).__name__], game.actions(), game.found())
+        dealt_out = [str(o) for o in state.operations if "Dealing" not in type(o).__name__]
+        assert hand.to_act == seat or idle, (hand.to_act, seat, dealt_out, game.actions(), game.found())
         before = state.bets[i]
         roll = rng.random()
         if roll < 0.15 and state.can_fold() and not idle:     # nothing to call: a fold would be a check
@@ -255,9 +256,11 @@ def play_one(rng: random.Random, variant: str, stats: Counter, players=CleanPlay
     won = [0] * n
     for op in state.operations:
         if type(op).__name__ == "ChipsPushing":
-            won = [a + b for a, b in zip(won, op.amounts)]
+            won = [a + b for a, b in zip(won, op.amounts, strict=True)]
     pots, final = hand.settle(game.t, winners)
-    context = (variant, order, stacks, [str((p.amount, p.eligible, p.shares)) for p in pots] + [str(winners), str(referee_pots)] + [str(op) for op in state.operations if "Dealing" not in type(op).__name__])
+    context = (variant, order, stacks,
+               [str((p.amount, p.eligible, p.shares)) for p in pots] + [str(winners), str(referee_pots)]
+               + [str(op) for op in state.operations if "Dealing" not in type(op).__name__])
     # pokerkit drops hands it killed at showdown from a pot's players; ours lists every seat that contested
     contested = sum(1 for b in hand.seats.values() if b.live) > 1
     # won without a showdown, pokerkit hands the winner back its whole last bet, we only the unmatched part:
@@ -275,7 +278,7 @@ def play_one(rng: random.Random, variant: str, stats: Counter, players=CleanPlay
         assert sum(ours) == sum(state.stacks), context
         # several odd chips of one pot (a 4-way split of 43) may all go to one player in pokerkit's split
         odd = sum(len(p.winners) - 1 for p in pots if len(p.winners) > 1)
-        assert all(abs(a - b) <= max(len(pots), odd) for a, b in zip(ours, state.stacks)), context
+        assert all(abs(a - b) <= max(len(pots), odd) for a, b in zip(ours, state.stacks, strict=True)), context
     else:
         if contested:
             assert [sum(p.shares.get(order[j], 0) for p in pots) for j in range(n)] == won, context
@@ -293,7 +296,7 @@ def post_antes_and_blinds(game: BettingTable, rng: random.Random, button: int, o
     blinds = game.table.blinds_for(button, order)
     hand = game.start(button=button, dealt=order, post=False, deal=False)
     dues = {s: ante for s in order} if ante else {hand.positions.big_blind: bb_ante}
-    left = dict(zip(order, stacks))
+    left = dict(zip(order, stacks, strict=True))
     for seat in order:
         a = min(dues.get(seat, 0), left[seat])
         if bb_ante:      # the big blind before its ante

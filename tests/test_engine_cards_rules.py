@@ -6,7 +6,7 @@ Table: seats 1-4, button 1, so the deal goes 2 (small blind), 3 (big blind), 4, 
 
 from __future__ import annotations
 
-from dealerbox.tags import Deck, TagRegistry, demo_chips, demo_deck
+from dealerbox.tags import TagRegistry, demo_chips, demo_deck
 
 from .test_engine_cards import FLOP, HANDS, RIVER, TURN, Table, play_clean_hand
 

@@ -1,8 +1,8 @@
 """No false alarms from the card rules on the simulator's clean hands (80 per variant here; the
 10,000-hand run with the pokerkit cross-check lives in tests/test_simulated_hands.py).
 
-Rules that read the cards alone must stay silent on every hand (80 per variant); the hands and boards are compared with the
-simulator's until the first card or showdown finding (chips findings may leave the betting side's view of
+Rules that read the cards alone must stay silent on every hand (80 per variant); the hands and boards are compared
+with the simulator's until the first card or showdown finding (chips findings may leave the betting side's view of
 the table, e.g. a stack, different from the simulator's: that is the betting tests' business)."""
 
 from __future__ import annotations

@@ -41,8 +41,17 @@ SIM = FIRMWARE / "build" / "dealerbox-sim"
 
 # reader index -> zone, as wired in firmware/src/board.h
 READER_ZONES = [0, *range(1, 11), 11, 12, 13, *range(21, 31), 31]
-SHOE, SEAT, MUCK = 0, lambda n: n, 13  # reader numbers
-BET = lambda n: 13 + n  # bet1 is reader 14
+SHOE, MUCK = 0, 13  # reader numbers
+
+
+def SEAT(n: int) -> int:  # a reader number, named like the constants beside it
+    return n
+
+
+def BET(n: int) -> int:  # a reader number, named like the constants beside it
+    return 13 + n  # bet1 is reader 14
+
+
 # the issue's goal: measured ≈ 262-280 ms with the ten PN5180s scanning side by side and a 20 us BUSY (2.5 s when
 # they were read one after the other); the figure is in AVR cycles, so the machine's load does not move it
 SWEEP_BUDGET_MS = 300
@@ -201,7 +210,7 @@ def test_host_commands_reach_the_firmware(board):
     frames, decoder = decode(sim.finish())
     assert_clean(decoder)
     beats = [f.message.uptime_ms for f in frames if isinstance(f.message, p.Heartbeat)]
-    gaps = [b - a for a, b in zip(beats, beats[1:])]
+    gaps = [b - a for a, b in zip(beats, beats[1:], strict=False)]
     assert len(beats) >= 6 and sum(1 for g in gaps if 190 <= g <= 260) >= 4, beats
     hellos = [i for i, f in enumerate(frames) if isinstance(f.message, p.Hello)]
     assert len(hellos) == 2 and frames[hellos[1]].seq == 0  # CMD_HELLO: HELLO again, numbering restarts
@@ -293,7 +302,8 @@ def test_scripted_hand_goes_through_firmware_uart_and_decoder(board):
     assert muck_in == set(red.cards)  # all 54 tags of one field found through real anticollision
     assert not [m for m in msgs if isinstance(m, p.TagArrived) and m.zone == p.ZONE_SHOE]  # read at the mouth
     assert p.TagArrived(3, bytes.fromhex(facts["button"])) in msgs
-    for zone, uid in zip((21, 22, 22), facts["ones"]):  # blinds: ICODE chips read by the bet zones' PN5180s
+    # blinds: ICODE chips read by the bet zones' PN5180s
+    for zone, uid in zip((21, 22, 22), facts["ones"], strict=False):
         assert p.TagArrived(zone, bytes.fromhex(uid), p.TECH_ISO15693) in msgs
     for face, seat, card in facts["deals"]:
         uid = bytes.fromhex(red.uid_of(card))

@@ -5,7 +5,6 @@ never on a topic, commands over the wire."""
 from __future__ import annotations
 
 import json
-import os
 import signal
 import sqlite3
 import subprocess
@@ -76,7 +75,8 @@ def links():
     made: list[FloorLink] = []
 
     def make(config, **kw) -> FloorLink:
-        link = FloorLink(config, reconnect_min=kw.pop("reconnect_min", 0.05), reconnect_max=kw.pop("reconnect_max", 0.3),
+        link = FloorLink(config, reconnect_min=kw.pop("reconnect_min", 0.05),
+                         reconnect_max=kw.pop("reconnect_max", 0.3),
                          **kw).start()
         made.append(link)
         return link
@@ -140,7 +140,8 @@ def test_broker_killed_mid_stream_loses_nothing_and_keeps_order(make_broker, vie
     assert wait_until(lambda: (broker.dir / "mosquitto.db").exists(), 5)   # the view's session is on disk
     broker.kill()
     n2, _ = play(link, range(4, 9), fl)   # the table goes on while the broker is gone
-    assert wait_until(lambda: link.health()["spooled"] >= n1 + n2 + 8 and link.health()["link"] in ("down", "connecting"), 10)
+    assert wait_until(lambda: link.health()["spooled"] >= n1 + n2 + 8
+                      and link.health()["link"] in ("down", "connecting"), 10)
     assert link.health()["outbox_depth"] >= n2
     broker.start()
     n3, _ = play(link, range(9, 11), fl)   # and while it comes back
@@ -241,7 +242,8 @@ def test_terminal_sigkilled_mid_stream_loses_nothing_after_restart(broker, view_
         child.stderr.close()
     assert view.wait_until(lambda v: v.tables["T01"].status["status"] == "offline", 10)   # last will
     config = link_config(tmp_path, broker.port)
-    spooled_max = sqlite3.connect(config.floor.outbox).execute("SELECT MAX(seq) FROM outbox WHERE kind='event'").fetchone()[0]
+    spooled_max = sqlite3.connect(config.floor.outbox).execute(
+        "SELECT MAX(seq) FROM outbox WHERE kind='event'").fetchone()[0]
     received_max = max(s for _, s in event_seqs(view))
     highest = max(spooled_max or 0, received_max)
     restarted = FloorLink(config, reconnect_min=0.05, reconnect_max=0.3).start()
@@ -276,7 +278,8 @@ def test_commands_over_the_broker_accepted_or_refused(broker, view_of, links, tm
     raw.loop_start()
     try:
         for payload in (b"\x00garbage", b'{"v":1}', json.dumps({**json.loads(json.dumps(
-                c.command_payload(c.Envelope("demo", "floor", "x"), "ack", 1.0, "evil", "h99-1", table="T01")))}).encode()):
+                c.command_payload(c.Envelope("demo", "floor", "x"), "ack", 1.0, "evil", "h99-1",
+                                  table="T01")))}).encode()):
             raw.publish("dealerbox/demo/T01/cmd", payload, qos=1).wait_for_publish(5)
         assert wait_until(lambda: link.health()["commands_refused"] >= 3, 5)
     finally:
@@ -303,7 +306,8 @@ def test_real_pipeline_events_reach_the_floor(broker, view_of, links, tmp_path):
     assert sent >= 2
     assert view.wait_until(lambda v: len(v.events("T01")) == sent and v.tables["T01"].state, 10)
     assert [e["data"]["event"] for e in view.events("T01")][:2] == ["BoardConnected", "ReaderHealthChanged"]
-    assert "frames" in json.dumps(view.tables["T01"].state["health"]["reader"]) or view.tables["T01"].state["health"]["reader"]
+    reader = view.tables["T01"].state["health"]["reader"]
+    assert "frames" in json.dumps(reader) or reader
     validate_all(view)
 
 

@@ -17,7 +17,7 @@ from dealerbox.sinks.floor import contract as c
 from dealerbox.sinks.floor.link import FloorLink
 from dealerbox.sinks.floor.view import FloorView
 
-from .test_floor_contract import ROOT, count_events, hand_updates, link_config
+from .test_floor_contract import ROOT, hand_updates, link_config
 from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(90)
@@ -146,7 +146,8 @@ def test_alert_latency_submit_to_dashboard(broker, tmp_path, capsys):
             f = fl.raise_(float(i), 1, "misdeal.1c", severity="floor", outcome="continues", ruling="test")
             sent = time.perf_counter()
             link.submit(Update((f,), base, {}))
-            assert view.wait_until(lambda v: len(v.tables.get("T01").alerts if "T01" in v.tables else []) == i + 1, 5)
+            assert view.wait_until(
+                lambda v, i=i: len(v.tables.get("T01").alerts if "T01" in v.tables else []) == i + 1, 5)
             latencies.append((time.perf_counter() - sent) * 1000)
         latencies.sort()
         p50, p99 = statistics.median(latencies), latencies[98]

@@ -29,9 +29,12 @@ def killed_pot(deal: bool = True) -> tuple[BettingTable, HandBetting]:
     """A kill table where seat 4 won two pots in a row: the hand with button 4, blinds and seat 4's kill of 4
     posted (and the cards dealt, unless ``deal`` is False). Returns the table and the hand."""
     g = kill_table()
-    steal(g, 1, 4); steal(g, 3, 4)
+    steal(g, 1, 4)
+    steal(g, 3, 4)
     h = g.start(button=4, post=False, deal=False)
-    g.put(1, 1); g.put(2, 2); g.put(4, 4)
+    g.put(1, 1)
+    g.put(2, 2)
+    g.put(4, 4)
     if deal:
         g.deal()
     return g, h
@@ -47,7 +50,9 @@ def test_kill_two_qualifying_wins_in_a_row_require_a_kill():
     h = g.start(button=4, post=False, deal=False)
     f = only(g, "kill.3")
     assert f.seats == (4,) and "4" in f.ruling
-    g.put(1, 1); g.put(2, 2); g.put(4, 4)         # the blinds, then the kill
+    g.put(1, 1)
+    g.put(2, 2)
+    g.put(4, 4)         # the blinds, then the kill
     g.deal()
     assert h.structure.unit("preflop") == 4 and h.current_bet == 4   # limits doubled
     assert h.to_act == 3 and h.round.pending == [3, 4, 1, 2]       # the killer acts in turn (Kill Pots 2)
@@ -64,9 +69,11 @@ def test_kill_near_miss_second_pot_too_small_is_no_leg():
 
 def test_kill6_required_kill_not_posted():
     g = kill_table()
-    steal(g, 1, 4); steal(g, 3, 4)
+    steal(g, 1, 4)
+    steal(g, 3, 4)
     g.start(button=4, post=False, deal=False)
-    g.put(1, 1); g.put(2, 2)
+    g.put(1, 1)
+    g.put(2, 2)
     g.deal()
     f = only(g, "kill.6")
     assert f.outcome == "wager-corrected" and f.seats == (4,)
@@ -98,7 +105,8 @@ def test_kill7_killer_who_wins_kills_again():
 
 def test_kill12_new_player_in_a_killed_pot():
     g = kill_table(seats=(1, 2, 3, 4))
-    steal(g, 1, 4); steal(g, 3, 4)
+    steal(g, 1, 4)
+    steal(g, 3, 4)
     g.sit(6, 200)
     g.start(button=4, dealt=[1, 2, 3, 4, 6], post=False)
     assert only(g, "kill.12").seats == (6,)
@@ -171,7 +179,8 @@ def test_kill_in_a_blind_seat_the_kill_is_the_whole_post(button, blinds):
     """The kill is the killer's blind for the hand, only larger: a killer in a blind seat posts the kill alone,
     the same amount wherever the killer sits (Kill Pots 7), and HandStarted.blinds says so."""
     g = kill_table()
-    steal(g, 1, 4); steal(g, 3, 4)
+    steal(g, 1, 4)
+    steal(g, 3, 4)
     assert g.table.kill.due == 4
     assert g.table.blinds_for(button, [1, 2, 3, 4]) == blinds
     before = g.table.stacks[4]

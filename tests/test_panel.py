@@ -1,7 +1,6 @@
 """The panel with gpiozero's mock pins: real gpiozero devices, only the pins are simulated."""
 
 import logging
-import queue
 import time
 
 import pytest
@@ -60,7 +59,7 @@ def test_misdeal_and_new_hand_need_a_hold_not_a_bump(rig):
     assert got == []
     for pin, action in ((CFG.button_misdeal, "misdeal"), (CFG.button_new_hand, "new-hand")):
         factory.pin(pin).drive_low()
-        assert wait_for(lambda: any(i.action == action for i in got)), action
+        assert wait_for(lambda action=action: any(i.action == action for i in got)), action
         factory.pin(pin).drive_high()
     assert [i.action for i in got] == ["misdeal", "new-hand"]
 

@@ -42,7 +42,8 @@ def header_constants() -> dict[str, int | None]:
         if not expr:
             values[name] = None
             continue
-        assert re.fullmatch(r"[A-Z0-9_x+\-*/() ]+", expr, re.I), f"protocol.h: {name} = {expr!r} is not plain arithmetic"
+        assert re.fullmatch(r"[A-Z0-9_x+\-*/() ]+", expr, re.I), \
+            f"protocol.h: {name} = {expr!r} is not plain arithmetic"
         values[name] = int(eval(expr.replace("/", "//"), {"__builtins__": {}}, dict(values)))
     return values
 

@@ -10,7 +10,7 @@ import pytest
 from dealerbox.config import Config
 from dealerbox.engine.inputs import DealerInput
 from dealerbox.pipeline import Pipeline, enrolment_of
-from dealerbox.record.logformat import Gap, Header, Input, Link, Rx, part_path
+from dealerbox.record.logformat import Gap, Header, Input, Rx, part_path
 from dealerbox.record.recorder import Recorder
 from dealerbox.record.verify import verify_log
 from dealerbox.sources import LogError, open_log
@@ -65,7 +65,7 @@ def test_rotation_chains_parts_and_replays_across_them(tmp_path):
     assert rec.part >= 3
     headers = [json.loads(lines_of(f)[0]) for f in rec.parts]
     assert [h["part"] for h in headers] == list(range(rec.part + 1))
-    for before, after in zip(rec.parts, headers[1:]):
+    for before, after in zip(rec.parts, headers[1:], strict=False):
         assert after["prev"] == json.loads(lines_of(before)[-1])["h"]
     # Later parts carry the board's HELLO only once one was seen; here none was.
     assert verify_log(rec.path).intact

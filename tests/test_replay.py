@@ -4,7 +4,6 @@ replay to the same events; replay pacing with a clock the test owns."""
 import argparse
 import json
 import threading
-import time
 from pathlib import Path
 
 from dealerbox.cli import main

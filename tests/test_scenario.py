@@ -83,7 +83,8 @@ def test_boxed_and_duplicate_evidence():
 
 
 def test_every_dealer_action_and_sensor_event_is_expressible():
-    taps = "\n".join(f"tap {a} seat 2" if a not in ("award", "ack") else f"tap {a} ref 0 seats 2" for a in DEALER_ACTIONS)
+    taps = "\n".join(f"tap {a} seat 2" if a not in ("award", "ack") else f"tap {a} ref 0 seats 2"
+                     for a in DEALER_ACTIONS)
     text = f"""
 table seats 4
 set game.smallest_chip 5
@@ -140,7 +141,7 @@ check 3
     assert max(r.t for r in compiled.records) >= 500
     # two motions: the second chip arrives a second after the first group
     bet2 = [i.t for i in inputs if isinstance(i, ev.ZoneEntered) and i.zone == "bet2"]
-    assert max(b - a for a, b in zip(bet2, bet2[1:])) >= 0.9
+    assert max(b - a for a, b in zip(bet2, bet2[1:], strict=False)) >= 0.9
 
 
 def test_same_seed_same_random_cards():

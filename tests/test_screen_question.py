@@ -12,7 +12,8 @@ from dealerbox.sinks.screen import Screen, theme
 from tests.test_screen import OK_HEALTH, SIZES, Clock, assert_fits, colour_at, press, run_and_tap
 from tests.test_screen_moments import clean_hand, misdeal
 
-QUESTION = QuestionView("q1", "Seat 2 stands by the call?", (("stands", "Yes, stands"), ("takes-back", "Takes it back")),
+QUESTION = QuestionView("q1", "Seat 2 stands by the call?",
+                        (("stands", "Yes, stands"), ("takes-back", "Takes it back")),
                         seat=2, rule="Betting 10")
 
 

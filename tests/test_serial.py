@@ -7,7 +7,6 @@ import time
 
 import pytest
 
-from dealerbox.engine.inputs import FramesLost
 from dealerbox.pipeline import Pipeline
 from dealerbox.config import Config
 from dealerbox.record.logformat import Link, Rx, Tx
@@ -144,7 +143,7 @@ def test_an_unplug_is_survived_and_the_gap_reported(pty_board):
     for e in entries:
         pipe.feed(e)
     link = [e for e in entries if isinstance(e, Link)]
-    assert [l.up for l in link] == [True, False, True]
+    assert [change.up for change in link] == [True, False, True]
     assert pipe.decoder.counters.frames == 3
     assert pipe.decoder.counters.frames_lost == 6  # the cut TagLeft and the five sent while unplugged
     assert [e.t for e in entries] == sorted(e.t for e in entries)

@@ -125,7 +125,7 @@ def test_showdown_3_near_miss_the_right_push_and_award():
     assert len(t.kinds("HandEnded")) == 1
 
 
-# --- showdown.1: a hand not shown cannot win ------------------------------------------------------------------------------
+# --- showdown.1: a hand not shown cannot win ------------------------------------------------------------------
 
 def test_showdown_1_the_winner_mucks_unshown_and_the_pot_goes_to_the_next_hand():
     t = play_clean_hand(Table()).tap("muck-unshown", seat=2).run()

@@ -128,7 +128,8 @@ def test_bytes_and_garbage_are_counted():
 
 
 @pytest.mark.parametrize("garbage", [bytes(range(1, 200)), b"\xff" * 30, b"\x05abc", b"\x02\x01" * 40],
-                         ids=["long_burst_no_delimiter", "cobs_breaking_burst", "short_burst_bad_crc", "lookalike_burst"])
+                         ids=["long_burst_no_delimiter", "cobs_breaking_burst", "short_burst_bad_crc",
+                              "lookalike_burst"])
 def test_a_hello_right_after_a_burst_of_garbage_is_recovered(garbage):
     d = FrameDecoder()
     hello = p.Hello(p.PROTOCOL_VERSION_MAJOR, 0, (1, 0, 0), (0, 1, 21))
@@ -147,7 +148,8 @@ def test_before_any_hello_a_tag_body_is_read_in_its_own_layout():
     """A log part or reconnection that starts mid-stream: 1.x and 2.x tag bodies are told apart by their bytes."""
     chip = bytes.fromhex("e004010812345678")
     d = FrameDecoder()
-    frames = d.feed(p.encode_frame(0, p.TagArrived(3, UID), 1) + p.encode_frame(1, p.TagArrived(24, chip, p.TECH_ISO15693)))
+    frames = d.feed(p.encode_frame(0, p.TagArrived(3, UID), 1)
+                    + p.encode_frame(1, p.TagArrived(24, chip, p.TECH_ISO15693)))
     assert [f.message for f in frames] == [p.TagArrived(3, UID), p.TagArrived(24, chip, p.TECH_ISO15693)]
 
 

@@ -59,7 +59,8 @@ def test_stream_vector(v):
 
 def test_vector_files_match_their_generator():
     # A hand edit to a vector file (or a protocol change without regenerating) shows up here.
-    spec = importlib.util.spec_from_file_location("gen_vectors", Path(VECTORS).parent.parent / "tools" / "gen_vectors.py")
+    spec = importlib.util.spec_from_file_location("gen_vectors",
+                                                  Path(VECTORS).parent.parent / "tools" / "gen_vectors.py")
     gen = importlib.util.module_from_spec(spec)
     spec.loader.exec_module(gen)
     by_name = {v.name: v for v in FRAMES}

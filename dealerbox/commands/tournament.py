@@ -127,7 +127,7 @@ class TournamentDesk:
             self._publish(topic, payload, retain=False)
 
     def _publish(self, topic: str, payload: dict[str, Any], retain: bool) -> None:
-        props = Properties(PacketTypes.PUBLISH)  # type: ignore[no-untyped-call]  # paho ships no hints for it
+        props = Properties(PacketTypes.PUBLISH)
         props.ContentType = "application/json"
         info = self.client.publish(topic, json.dumps(payload, separators=(",", ":")), qos=1, retain=retain,
                                    properties=props)

@@ -105,7 +105,7 @@ class Subscriber:
         c.on_disconnect = self._on_disconnect
         c.on_connect_fail = self._on_connect_fail
         c.on_message = self._on_message
-        connect = Properties(PacketTypes.CONNECT)  # type: ignore[no-untyped-call]  # paho's constructor has no hints
+        connect = Properties(PacketTypes.CONNECT)
         # One of several instances keeps no session: what the broker would queue for a dead one goes to the
         # others instead, and what it had in flight the tables send again (no receipt came)
         shared = bool(self.broker.share)

@@ -63,7 +63,8 @@ def load_registry(config: Config) -> TagRegistry:
         decks = [demo_deck("DEMO-1", "red"), demo_deck("DEMO-2", "blue")]
     if not chips:
         icode = config.enrolment.demo_chip_tags == "icode"
-        chips = [demo_chips(config.enrolment.house, icode=icode), demo_chips("OTHER", {5: 20, 25: 20, 100: 20}, icode=icode)]
+        chips = [demo_chips(config.enrolment.house, icode=icode),
+                 demo_chips("OTHER", {5: 20, 25: 20, 100: 20}, icode=icode)]
     return TagRegistry(decks, chips)
 
 
@@ -293,7 +294,8 @@ def format_event(e: TableEvent, jsonl: bool) -> str:
         return json.dumps(d, separators=(",", ":"))
     if isinstance(e, FindingRaised):
         return f"[{e.t:9.2f}] hand {e.hand} FINDING {e.severity.upper()} {e.rule} ({e.citation}): {e.ruling}"
-    fields = " ".join(f"{k}={v}" for k, v in d.items() if k not in ("event", "t", "hand") and v not in (None, (), [], {}))
+    fields = " ".join(f"{k}={v}" for k, v in d.items()
+                      if k not in ("event", "t", "hand") and v not in (None, (), [], {}))
     return f"[{e.t:9.2f}] hand {e.hand} {d['event']} {fields}".rstrip()
 
 

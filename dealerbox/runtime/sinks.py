@@ -15,6 +15,7 @@ the smaller :class:`RecordSink` contract and is called before the pipeline sees 
 from __future__ import annotations
 
 import logging
+import os
 import queue
 import threading
 from collections.abc import Callable
@@ -68,6 +69,9 @@ class RecordSink(Protocol):
     def health(self) -> dict[str, object]: ...
 
     def close(self) -> None: ...
+
+    @property
+    def current_path(self) -> os.PathLike[str]: ...   # the log being written: upkeep never prunes it
 
 
 class Notifier:

@@ -18,6 +18,7 @@ same motions with the same messages (the choreography of ``docs/scenarios.md``):
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 
 from ..engine import inputs as ev
 from ..record.logformat import Input, Record, Rx
@@ -31,6 +32,17 @@ READ_STATE_NAMES = {p.ZONE_READ_COMPLETE: "complete", p.ZONE_READ_UNCERTAIN: "un
                     p.ZONE_READ_UNREADABLE: "unreadable"}
 READ_STATE_CODES = {name: code for code, name in READ_STATE_NAMES.items()}
 Timed = tuple[float, Message]
+
+
+@dataclass(frozen=True, slots=True)
+class LinkChange:
+    """A scenario's ``link up|down`` step: the serial link itself, recorded as a Link record (scenario/player)."""
+    up: bool
+    port: str
+    reason: str
+
+
+Scripted = Message | bytes | LinkChange   # a scenario may also put garbage bytes and link changes on the line
 
 # Seconds between the parts of one physical gesture.
 CARD_LEAVE = 0.02        # orientation sensed, then the card clears the shoe antenna
@@ -49,7 +61,7 @@ class Choreography:
 
     def __init__(self, t: float = 0.0) -> None:
         self.t = t
-        self.messages: list[Timed] = []
+        self.messages: list[tuple[float, Scripted]] = []
         self.where: dict[str, str] = {}   # uid -> zone it is in now (absent: off every antenna)
 
     # --- time ---------------------------------------------------------------------------------------
@@ -62,6 +74,10 @@ class Choreography:
     # --- primitive sensor messages -------------------------------------------------------------------
     def emit(self, message: Message, t: float | None = None) -> None:
         self.messages.append((self.t if t is None else t, message))
+
+    def emit_raw(self, item: bytes | LinkChange, t: float | None = None) -> None:
+        """Garbage bytes or a link change, for a scenario (no board message makes them)."""
+        self.messages.append((self.t if t is None else t, item))
 
     def enter(self, zone: str, uid: str) -> None:
         raw = bytes.fromhex(uid)
@@ -221,12 +237,14 @@ def to_messages(inputs: Iterable[ev.EngineInput]) -> list[Timed]:
     append = out.append
     for i in inputs:
         kind = type(i)
-        if kind is ev.DealerInput:
+        if isinstance(i, ev.DealerInput):
             append((i.t, i))
             continue
-        if kind is ev.ZoneReadState:   # a chip zone's read state (sources/sim/stack_reads.py)
+        if isinstance(i, ev.ZoneReadState):   # a chip zone's read state (sources/sim/stack_reads.py)
             append((i.t, p.ZoneInventory(zone_number(i.zone), READ_STATE_CODES[i.state], i.tags)))
             continue
+        if not isinstance(i, (ev.ZoneEntered, ev.ZoneLeft, ev.CardFaceSensed)):
+            raise TypeError(f"to_messages: no board message makes a {kind.__name__}")
         zone = NUMBER_OF.get(i.zone)
         if zone is None:
             zone = zone_number(i.zone)
@@ -235,14 +253,12 @@ def to_messages(inputs: Iterable[ev.EngineInput]) -> list[Timed]:
             if len(_UID_BYTES) > 4096:  # unknown uids are one-offs: keep the cache bounded
                 _UID_BYTES.clear()
             uid = _UID_BYTES[i.tag.uid] = bytes.fromhex(i.tag.uid)
-        if kind is ev.ZoneEntered:
+        if isinstance(i, ev.ZoneEntered):
             append((i.t, p.TagArrived(zone, uid, tech_of(uid))))
-        elif kind is ev.ZoneLeft:
+        elif isinstance(i, ev.ZoneLeft):
             append((i.t, p.TagLeft(zone, uid, tech_of(uid))))
-        elif kind is ev.CardFaceSensed:
-            append((i.t, p.CardFace(zone, i.face_up, uid)))
         else:
-            raise TypeError(f"to_messages: no board message makes a {kind.__name__}")
+            append((i.t, p.CardFace(zone, i.face_up, uid)))
     return out
 
 

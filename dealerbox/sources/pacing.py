@@ -26,7 +26,7 @@ MAX_WAIT_S = 60.0  # a long silence in a log (a break between sessions) is not w
 
 
 def paced(records: Iterable[T], speed: float | None = 1.0, clock: Callable[[], float] = time.monotonic,
-          sleep: Callable[[float], None] = time.sleep, max_wait_s: float = MAX_WAIT_S) -> Iterator[T]:
+          sleep: Callable[[float], object] = time.sleep, max_wait_s: float = MAX_WAIT_S) -> Iterator[T]:
     """Yield ``records`` (anything with a ``t`` in seconds) at ``speed`` x their recorded pace."""
     if not speed or speed <= 0:
         yield from records

@@ -20,6 +20,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 LIMIT, POT_LIMIT, NO_LIMIT = "limit", "pot-limit", "no-limit"
 
 
@@ -126,7 +128,7 @@ class RaiseRules:
         return min(ok), max(ok)
 
 
-def rulebook_shares(contributed: dict[int, int], live: set[int], strength: dict[int, int], order: list[int],
+def rulebook_shares(contributed: dict[int, int], live: set[int], strength: dict[int, int], order: Sequence[int],
                     unit: int = 1, dead: int = 0) -> dict[int, int]:
     """What each seat wins when every pot is split on its own (Ties 5d) and each pot's odd chips go one per
     winner, clockwise from the button (Ties 4, 5a). pokerkit merges pots once the losing hands are killed

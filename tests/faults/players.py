@@ -342,5 +342,6 @@ class StraddleInPlace(FaultyPlayers):
             self.stats[f"injected {type(self).__name__}"] += 1
 
 
-FAULTS = (ShortCall, ForeignChip, StringRaise, LoneChip, OverThePot, PotSizedChip, ShortRaise, OutOfTurnCall, RaiseNotAllowed,
+FAULTS = (ShortCall, ForeignChip, StringRaise, LoneChip, OverThePot, PotSizedChip, ShortRaise, OutOfTurnCall,
+          RaiseNotAllowed,
           UnderRaise, ChipsFromAFoldedSeat, StraddleOutOfPlace, StraddleInPlace)

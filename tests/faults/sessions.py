@@ -167,7 +167,8 @@ CLASSES: dict[str, Callable[[Simulator, int, int], bool]] = {
     "kill-by-another-seat": at_a_kill_table, "sit-out-and-wait-for-the-big-blind": sits_out,
     "back-in-without-posting": sits_out, "pot-limit-6-option": under_the_pot_limit_option,
     "joker-kept": lambda sim, at, dealt: False, "killed-hands": ks.every_kill_posted,
-    "half-killed-hands": ks.every_kill_posted, "killer-splits": ks.killer_splits, "short-call-in-a-killed-pot": at_a_kill_table,
+    "half-killed-hands": ks.every_kill_posted, "killer-splits": ks.killer_splits,
+    "short-call-in-a-killed-pot": at_a_kill_table,
     "leg-holder-steps-away": ks.leg_holder_steps_away, "kill-button-misplaced": at_a_kill_table,
     "sit-out-and-make-up": sits_out, "make-up-short": sits_out,
     "new-player-in-a-killed-pot": ks.new_player_at_a_killed_table}
@@ -183,7 +184,8 @@ EXPECTED: dict[str, frozenset[str]] = {
     "back-in-without-posting": frozenset(), "pot-limit-6-option": frozenset(),
     "kill-not-posted": frozenset({"kill.6"}), "half-kill-not-posted": frozenset({"kill.6"}),
     "kill-by-another-seat": frozenset({"kill.11"}), "joker-kept": frozenset({"irregularity.8"}),
-    "killed-hands": frozenset(), "half-killed-hands": frozenset(), "killer-splits": frozenset(), "leg-holder-steps-away": frozenset(),
+    "killed-hands": frozenset(), "half-killed-hands": frozenset(), "killer-splits": frozenset(),
+    "leg-holder-steps-away": frozenset(),
     "short-call-in-a-killed-pot": frozenset({"kill.9"}), "kill-button-misplaced": frozenset({"kill.1", "kill.3"}),
     "sit-out-and-make-up": frozenset(), "make-up-short": frozenset({"blinds.9"}),
     "new-player-in-a-killed-pot": frozenset()}
@@ -222,7 +224,8 @@ ONCE = {"back-in-without-posting"}
 # longer sessions: a near miss that needs the deck to play a full round first, kills that need two pots won in a row
 LENGTH = {"deck-changed-after-a-round": 14, "kill-not-posted": 12, "half-kill-not-posted": 12,
           "kill-by-another-seat": 12, "sit-out-and-wait-for-the-big-blind": 12,
-          "back-in-without-posting": 12, "joker-kept": 8, "killed-hands": 16, "half-killed-hands": 16, "killer-splits": 16,
+          "back-in-without-posting": 12, "joker-kept": 8, "killed-hands": 16, "half-killed-hands": 16,
+          "killer-splits": 16,
           "short-call-in-a-killed-pot": 16, "leg-holder-steps-away": 12, "sit-out-and-make-up": 12,
           "make-up-short": 12, "new-player-in-a-killed-pot": 16}
 # how each class's simulator plays: the kill-not-posted tables leave every due kill unposted
@@ -231,7 +234,8 @@ SIMULATOR = {"kill-not-posted": {"post_kills": False}, "half-kill-not-posted": {
 # the game each class's table plays (besides the variant)
 GAME = {"pot-limit-6-option": {"sb_counts_as_bb": True}, "kill-not-posted": {"kill": "full"},
         "kill-by-another-seat": {"kill": "full"}, "half-kill-not-posted": {"kill": "half", "kill_qualifier": 4},
-        "killed-hands": {"kill": "full"}, "killer-splits": {"kill": "full"}, "half-killed-hands": {"kill": "half", "kill_qualifier": 4},
+        "killed-hands": {"kill": "full"}, "killer-splits": {"kill": "full"},
+        "half-killed-hands": {"kill": "half", "kill_qualifier": 4},
         "short-call-in-a-killed-pot": {"kill": "full"}, "leg-holder-steps-away": {"kill": "full"},
         "kill-button-misplaced": {"kill": "full"}, "new-player-in-a-killed-pot": {"kill": "full"}}
 

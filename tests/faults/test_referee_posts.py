@@ -34,9 +34,12 @@ def test_a_negative_blind_is_posted_live_and_leaves_the_opener_left_of_the_big_b
     # the engine's betting of the same hand (test_kill's table: seat 4 must kill, button 4)
     from tests.test_kill import kill_table, steal
     g = kill_table()
-    steal(g, 1, 4); steal(g, 3, 4)
+    steal(g, 1, 4)
+    steal(g, 3, 4)
     h = g.start(button=4, post=False, deal=False)
-    g.put(1, 1); g.put(2, 2); g.put(4, 4)
+    g.put(1, 1)
+    g.put(2, 2)
+    g.put(4, 4)
     g.deal()
     assert h.to_act == 3 and h.current_bet == 4 and h.structure.unit("preflop") == 4
 
@@ -63,6 +66,8 @@ def test_missed_blinds_made_up_play_live_and_dead_out_of_position():
     g = BettingTable("nlhe", seats=(1, 2, 3, 4, 5))
     g.table.owes[4] = {"sb", "bb"}
     h = g.start(button=5, post=False, deal=False)
-    g.put(1, 1); g.put(2, 2); g.put(4, 3)
+    g.put(1, 1)
+    g.put(2, 2)
+    g.put(4, 3)
     g.deal()
     assert h.bets[4] == 2 and h.dead_money == {4: 1} and h.to_act == 3

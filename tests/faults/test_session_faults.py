@@ -17,7 +17,7 @@ from collections import Counter
 
 import pytest
 
-from tests.faults.sessions import (CLASSES, EXPECTED, INFO_RULED, LATER, LATER_IN_THE_HAND, MUST_FOLLOW, STANDING,
+from tests.faults.sessions import (CLASSES, EXPECTED, INFO_RULED, LATER_IN_THE_HAND, MUST_FOLLOW, STANDING,
                                    run, sits_out)
 
 SESSIONS = 4

@@ -18,7 +18,7 @@ def replay_phh_file(text: str) -> dict[int, tuple[list[int], list[int], int, int
         for key, fields in raw.items():
             hh = HandHistory(**HandHistory._filter_non_fields(**fields))
             state = None
-            for state in hh:
+            for state in hh:  # noqa: B007 - the last state is read after the loop
                 pass
             out[int(key)] = (list(state.stacks), list(fields["finishing_stacks"]), sum(fields["_pots"]),
                               len(fields.get("_odd_chip_pots", ())))

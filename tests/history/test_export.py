@@ -29,7 +29,8 @@ def check_round_trip(text: str) -> int:
     for index, (pokerkit_stacks, dealerbox_stacks, pots, odd) in hands.items():
         if odd:   # the odd chip of a split pot goes clockwise from the button here; pokerkit may differ by it
             assert sum(pokerkit_stacks) == sum(dealerbox_stacks), f"hand [{index}]"
-            assert max(abs(a - b) for a, b in zip(pokerkit_stacks, dealerbox_stacks)) <= odd, f"hand [{index}]"
+            pairs = zip(pokerkit_stacks, dealerbox_stacks, strict=True)
+            assert max(abs(a - b) for a, b in pairs) <= odd, f"hand [{index}]"
         else:
             assert pokerkit_stacks == dealerbox_stacks, f"hand [{index}]"
         assert pots > 0, f"hand [{index}] exported with no pot"

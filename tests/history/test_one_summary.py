@@ -50,10 +50,10 @@ def _export(log: Path, tmp: Path) -> dict[int, HandResult]:
     assert done.returncode == 0, done.stderr
     text = out.read_text()
     hands: dict[int, HandResult] = {}
-    for name, fields in tomllib.loads(text).items():
+    for _name, fields in tomllib.loads(text).items():
         if not isinstance(fields, dict):
             continue
-        won = {s: n for s, n in zip(fields["seats"], fields["winnings"]) if n}
+        won = {s: n for s, n in zip(fields["seats"], fields["winnings"], strict=True) if n}
         hands[fields["hand"]] = HandResult(fields["hand"], fields["_outcome"], tuple(fields["_pots"]),
                                            dict(sorted(won.items())), tuple(fields.get("_rules", ())))
     # a hand PHH cannot express is the same facts as comments: "#   _key = value" lines after its heading

@@ -7,15 +7,16 @@ from dealerbox.config import load
 from dealerbox.sinks.floor.link import FloorLink
 from dealerbox.upkeep.keeper import Upkeep
 from dealerbox.upkeep.retention import CONFIRMED_FILE
-from tests.security.test_evidence_signing import _signed_log, keys  # noqa: F401 - the key pair fixture
+from tests.security import test_evidence_signing as signing
 from tests.waiting import wait_until
 
 DAY = 86400.0
+keys = signing.keys   # the signing tests' key pair fixture, shared (pytest finds it by this name)
 
 
 def test_an_acknowledged_anchor_frees_the_parts_it_covers(broker, tmp_path, keys):
     heads: list[dict] = []
-    rec = _signed_log(tmp_path, keys, hands=6, rotate_bytes=2048, on_anchor=heads.append)
+    rec = signing._signed_log(tmp_path, keys, hands=6, rotate_bytes=2048, on_anchor=heads.append)
     assert rec.part >= 2
     cfg = tmp_path / "t.toml"
     cfg.write_text(f'[table]\nid = "T01"\nsite = "demo"\n[floor]\nhost = "{broker.host}"\nport = {broker.port}\n'

@@ -44,7 +44,7 @@ def test_each_tournament_row_carries_a_citation_and_the_outcome_vocabulary():
 def test_the_outcomes_match_the_outcome_column_of_rules_md():
     text = RULES_TOURNAMENTS.read_text()
     for r in (r for r in RULES.values() if r.tournament):
-        line = next(l for l in text.splitlines() if l.startswith(f"| `{r.id}` |"))
+        line = next(row for row in text.splitlines() if row.startswith(f"| `{r.id}` |"))
         outcome_column = line.rstrip(" |").rsplit("|", 1)[1]
         assert any(o in outcome_column for o in r.outcomes), (r.id, outcome_column)
 
@@ -62,8 +62,8 @@ def test_rules_json_lists_the_tournament_rows_marked(capsys):
 def test_rules_text_says_which_rows_are_for_tournament_tables_only(capsys):
     assert cli.main(["rules"]) == 0
     lines = capsys.readouterr().out.splitlines()
-    assert all(l.endswith("(tournament tables only)") for l in lines if l.startswith("tournament."))
-    assert not [l for l in lines if l.startswith("blinds.") and "tournament" in l]
+    assert all(ln.endswith("(tournament tables only)") for ln in lines if ln.startswith("tournament."))
+    assert not [ln for ln in lines if ln.startswith("blinds.") and "tournament" in ln]
 
 
 def test_a_table_is_cash_by_default_and_tournament_by_kind_or_by_a_tournament_file(tmp_path):

@@ -17,8 +17,10 @@ def test_nothing_is_planned_until_every_table_of_the_tournament_has_reported(tmp
     assert d.observe("T02", state("T02", {1, 2, 3, 4, 5}, 1), 0.0, 1.0) == []
     out = d.observe("T03", state("T03", set(range(1, 8)), 1), 0.0, 1.0)
     assert [(topic, p["instruction"], p["moves"]) for topic, p in out] == [
-        ("dealerbox/demo/T01/tournament", "move", [{"from_table": "T01", "from_seat": 5, "to_table": "T02", "to_seat": 6}]),
-        ("dealerbox/demo/T02/tournament", "move", [{"from_table": "T01", "from_seat": 5, "to_table": "T02", "to_seat": 6}]),
+        ("dealerbox/demo/T01/tournament", "move",
+         [{"from_table": "T01", "from_seat": 5, "to_table": "T02", "to_seat": 6}]),
+        ("dealerbox/demo/T02/tournament", "move",
+         [{"from_table": "T01", "from_seat": 5, "to_table": "T02", "to_seat": 6}]),
     ]
     assert all(schema_errors("tournament", p) == [] for _, p in out)
     assert out[0][1]["rule"] == "tournament.14a" and out[0][1]["plan"] == 1

@@ -67,7 +67,8 @@ def test_a_foreign_chip_never_reaches_the_betting_so_the_call_is_still_short():
 
 
 def test_the_string_bet_counts_only_the_first_move_of_a_raise_said_without_its_amount():
-    steps = "blinds\ndeal hole cards\nwait 2s\ndeclare-raise 5\nchips 100 -> bet5\nchips 100 -> bet5\nwait 4s\nheartbeat\n"
+    steps = ("blinds\ndeal hole cards\nwait 2s\ndeclare-raise 5\nchips 100 -> bet5\nchips 100 -> bet5\nwait 4s\n"
+             "heartbeat\n")
     _, events = play(steps)
     acts = [(e.action, e.total) for e in events if e.kind == "ActionTaken" and e.seat == 5]
     assert acts == [("raise", 100)]
@@ -133,13 +134,15 @@ def test_a_new_deck_after_a_new_dealer_signs_in_is_allowed_and_without_one_it_is
 
 def test_a_clock_payload_that_does_not_read_is_counted_and_changes_nothing():
     pipe, events = play('tap floor-clock detail {"level":3\ntap floor-clock detail [2]\nblinds\n')
-    assert pipe.engine.tournament_table.levels.floor_clock_refused == 2 and pipe.engine.tournament_table.levels.level() == 1
+    levels = pipe.engine.tournament_table.levels
+    assert levels.floor_clock_refused == 2 and levels.level() == 1
     assert not found(events, "tournament.8a")
 
 
 def test_a_race_never_run_ends_with_the_next_deal_and_a_raced_off_chip_then_does_not_play():
     pipe, events = play('tap floor-clock detail {"level":2,"left":1200,"running":true,"players_left":30}\n'
-                        "chips 50 -> bet1\nchips 100 -> bet3\ndeal hole cards\nchips 100 5 -> bet5\nwait 1s\nheartbeat\n")
+                        "chips 50 -> bet1\nchips 100 -> bet3\ndeal hole cards\nchips 100 5 -> bet5\nwait 1s\n"
+                        "heartbeat\n")
     assert pipe.engine.tournament_table.chips.race is None
     assert [f.outcome for f in found(events, "tournament.8a")] == ["continues", "wager-corrected"]
 

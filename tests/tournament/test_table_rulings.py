@@ -57,7 +57,8 @@ def test_the_big_blind_ante_is_posted_after_the_big_blind():
     posts = forced_posts({1: 1000, 2: 1000, 3: 250}, small_blind=2, big_blind=3, level_amounts=(100, 200, 0, 200))
     bb = [p for p in posts if p.seat == 3]
     assert [(p.what, p.amount) for p in bb] == [("big blind", 200), ("big blind ante", 50)]
-    assert [r.ruling.split(" of ")[1] for r in short_post_rulings(posts)] == ["the 200 big blind ante; a side pot takes the rest, and winning owes no make-up"]
+    assert [r.ruling.split(" of ")[1] for r in short_post_rulings(posts)] == [
+        "the 200 big blind ante; a side pot takes the rest, and winning owes no make-up"]
     full = forced_posts({1: 1000, 2: 1000, 3: 400}, 2, 3, (100, 200, 0, 200))
     assert short_post_rulings(full) == ()            # near miss: exactly enough is not short
 

@@ -75,7 +75,7 @@ def test_the_levels_rise_on_the_clock_and_each_hand_plays_the_level_it_was_dealt
     # a level that started during a hand changed nothing in it (Tournaments 7): its blinds are the old level's
     ends = {e["hand"]: e["t"] for e in of(events, "HandEnded")}
     mid = 0
-    for before, lv in zip(sorted(periods)[:-1], sorted(periods)[1:]):
+    for before, lv in zip(sorted(periods)[:-1], sorted(periods)[1:], strict=True):
         hand = [h for h in of(events, "HandStarted") if h["t"] < lv[0] < ends.get(h["hand"], 1e9)]
         if hand and lv[1] != before[1]:
             mid += 1

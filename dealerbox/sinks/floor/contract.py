@@ -16,7 +16,7 @@ import re
 import unicodedata
 from functools import cache
 from importlib import resources
-from typing import Any
+from typing import Any, TypeGuard
 
 import jsonschema
 from referencing import Registry, Resource
@@ -242,7 +242,7 @@ class Envelope:
 
 
 
-def is_alert(event: TableEvent) -> bool:
+def is_alert(event: TableEvent) -> TypeGuard[FindingRaised]:
     return isinstance(event, FindingRaised) and event.severity in ALERT_SEVERITIES
 
 

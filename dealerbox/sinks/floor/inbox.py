@@ -1,9 +1,10 @@
 """What arrives from the floor. Every topic a terminal subscribes to (``.../cmd``, a tournament table's
-``.../tournament`` and its tournament's clock, the floor's ``.../receipt``) is untrusted: the inbox is handed
-the link's two desks and the receipts, and routes each message to the one that owns its topic; each desk reads the payload with :func:`read_payload`
-(size, UTF-8 and nesting capped before any parsing, then JSON) and checks it against its JSON Schema. A bad
-payload is refused with a counter and one log line; whatever else goes wrong with one message is counted
-(``inbound_errors``) and said, so no payload can stop the publisher thread it arrives on (issue 30)."""
+``.../tournament`` and its tournament's clock, the floor's ``.../receipt``) is untrusted: the inbox is handed the
+link's two desks and the receipts, and routes each message to the one that owns its topic; each desk reads the
+payload with :func:`read_payload` (size, UTF-8 and nesting capped before any parsing, then JSON) and checks it
+against its JSON Schema. A bad payload is refused with a counter and one log line; whatever else goes wrong with one
+message is counted (``inbound_errors``) and said, so no payload can stop the publisher thread it arrives on (issue
+30)."""
 
 from __future__ import annotations
 

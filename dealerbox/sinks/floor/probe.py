@@ -125,7 +125,9 @@ def probe_identity(config: Config, timeout: float = PROBE_TIMEOUT_S) -> tuple[st
             info = client.publish(topic, b"", qos=1, retain=False, properties=_properties())
             with answers.cond:
                 # bound now (defaults): the predicate must not read a later pass's answers
-                answers.cond.wait_for(lambda mid=info.mid, now=answers: mid in now.acks or now.gone, timeout)
+                def answered(mid: int = info.mid, now: _Answers = answers) -> bool:
+                    return mid in now.acks or now.gone
+                answers.cond.wait_for(answered, timeout)
                 answer = answers.acks.get(info.mid)
             if answer is None:
                 probes.append(Probe(topic, should, False if answers.gone else None,
@@ -133,6 +135,7 @@ def probe_identity(config: Config, timeout: float = PROBE_TIMEOUT_S) -> tuple[st
             else:
                 probes.append(Probe(topic, should, answer[0], answer[1]))
     finally:
-        client.disconnect()
-        client.loop_stop()
+        if client is not None:  # None when a reconnection failed: nothing left to close
+            client.disconnect()
+            client.loop_stop()
     return outcome, probes

@@ -43,7 +43,7 @@ def close_socket(client: mqtt.Client) -> None:
     sock = client.socket()
     if sock is not None:
         try:
-            sock.shutdown(socket.SHUT_RDWR)
+            sock.shutdown(socket.SHUT_RDWR)  # type: ignore[attr-defined]  # paho's SocketLike omits what a socket has
         except OSError:
             pass
         sock.close()
@@ -54,7 +54,7 @@ def wait_io(client: mqtt.Client, wake: socket.socket, timeout: float) -> None:
     sock = client.socket()
     if sock is None:
         return
-    if getattr(sock, "pending", None) and sock.pending():
+    if getattr(sock, "pending", None) and sock.pending():  # type: ignore[attr-defined]  # only an ssl socket has it
         timeout = 0  # TLS: bytes already decrypted, select would not see them
     want = [sock] if client.want_write() else []
     try:

@@ -140,7 +140,7 @@ class FloorView:
             self.client.tls_set(ca_certs=ca_file or None, certfile=cert_file or None, keyfile=key_file or None,
                                 cert_reqs=ssl.CERT_REQUIRED)
         self.persistent = persistent
-        self.client.reconnect_delay_set(0.1, 1.0)
+        self.client.reconnect_delay_set(0.1, 1.0)  # type: ignore[arg-type]  # paho's hints say int; it waits fractions fine
         self.client.on_connect = self._on_connect
         self.client.on_message = self._on_message
         self.client.on_disconnect = self._on_disconnect

@@ -8,6 +8,7 @@ Everything here is about pixels and nothing about poker; the painters (table, sh
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from typing import cast
 
 import pygame
 
@@ -117,7 +118,7 @@ class Canvas:
         size = self._layout_cache.get(key)
         if size is None:
             size = self._layout_cache.put(key, self.fonts[font].size(text))
-        return size
+        return cast(tuple[int, int], size)  # the cache holds a size under every ("size", ...) key
 
     def image(self, size: tuple[int, int], keyed: bool = True) -> pygame.Surface:
         """A blank piece in the frame's pixel format; ``keyed``: starts transparent (colour key)."""
@@ -167,6 +168,7 @@ class Canvas:
         local = pygame.Rect((m, m), rect.size)
         size = (rect.width + 2 * m, rect.height + 2 * m)
         if face_up:
+            assert font is not None  # every face-up caller sizes the card's font (canvas.cards, table)
             key = ("face", rect.size, name, id(font), outline, corner)
             img = self.sprite(key, size, lambda s: cards.draw_face(s, local, name, font, outline, corner))
         else:
@@ -185,38 +187,41 @@ class Canvas:
     def fit(self, text: str, font: str, width: int) -> str:
         """``text`` cut with an ellipsis to fit ``width`` px."""
         key = ("fit", text, font, width)
-        out = self._layout_cache.get(key)
-        if out is None:
-            f = self.fonts[font]
-            out = text
-            if f.size(text)[0] > width:
-                while out and f.size(out + "…")[0] > width:
-                    out = out[:-1]
-                out = out.rstrip() + "…"
-            self._layout_cache.put(key, out)
+        cached = self._layout_cache.get(key)
+        if cached is not None:
+            return cast(str, cached)  # the cache holds a string under every ("fit", ...) key
+        f = self.fonts[font]
+        out = text
+        if f.size(text)[0] > width:
+            while out and f.size(out + "…")[0] > width:
+                out = out[:-1]
+            out = out.rstrip() + "…"
+        self._layout_cache.put(key, out)
         return out
 
     def wrap(self, text: str, font: str, width: int, max_lines: int) -> list[str]:
         """Words into at most ``max_lines`` lines of ``width`` px; the last one cut with an ellipsis."""
         key = ("wrap", text, font, width, max_lines)
-        lines = self._layout_cache.get(key)
-        if lines is None:
-            f = self.fonts[font]
-            lines: list[str] = []
-            current = ""
-            for word in text.split():
-                trial = f"{current} {word}".strip()
-                if f.size(trial)[0] <= width or not current:
-                    current = trial
-                else:
-                    lines.append(current)
-                    current = word
-            if current:
+        cached = self._layout_cache.get(key)
+        if cached is not None:
+            return cast(list[str], cached)  # the cache holds a list of lines under every ("wrap", ...) key
+        f = self.fonts[font]
+        lines: list[str] = []
+        current = ""
+        for word in text.split():
+            trial = f"{current} {word}".strip()
+            if f.size(trial)[0] <= width or not current:
+                current = trial
+            else:
                 lines.append(current)
-            if len(lines) > max_lines:
-                lines = lines[:max_lines]
-                lines[-1] = self.fit(lines[-1] + " …", font, width)
-            lines = self._layout_cache.put(key, [self.fit(line, font, width) for line in lines])
+                current = word
+        if current:
+            lines.append(current)
+        if len(lines) > max_lines:
+            lines = lines[:max_lines]
+            lines[-1] = self.fit(lines[-1] + " …", font, width)
+        lines = [self.fit(line, font, width) for line in lines]
+        self._layout_cache.put(key, lines)
         return lines
 
     def fits(self, text: str, font: str, width: int, max_lines: int) -> bool:
@@ -224,7 +229,7 @@ class Canvas:
         lines = self.wrap(text, font, width, max_lines)
         return " ".join(lines) == " ".join(text.split())
 
-    def card_font(self, height: int) -> pygame.font.Font:
+    def card_font(self, height: float) -> pygame.font.Font:
         size = max(12, int(height * 0.62))
         f = self.card_font_cache.get(size)
         if f is None:

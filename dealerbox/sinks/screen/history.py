@@ -116,7 +116,8 @@ def hand_records(events: Iterable[te.TableEvent], keep: int = 4) -> list[HandRec
         if isinstance(e, te.HandEnded):
             if done is not None and done.hand == hand:
                 record.summary = done
-            outcome, pots = (done.outcome, done.pots) if record.summary is not None else (e.outcome, e.pots)
+            summary = record.summary
+            outcome, pots = (summary.outcome, summary.pots) if summary is not None else (e.outcome, e.pots)
             record.outcome = outcome
             record.lines += [Line(e.t, text) for text in pot_lines(pots)]
             record.lines.append(Line(e.t, f"Hand ended: {outcome}"))

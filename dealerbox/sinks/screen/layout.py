@@ -67,9 +67,9 @@ def frame_layout(size: tuple[int, int], px: Callable[[float], int], alert: bool,
 def seat_geometry(body: pygame.Rect, n: int, px: Callable[[float], int]) -> Geometry:
     """Seat boxes evenly spaced round a stadium-shaped table, seat 1 at the dealer's left (bottom left),
     clockwise to seat n at the dealer's right; the dealer's spot (bottom centre) stays free; and the felt."""
-    sh = min(px(66), body.height // 4)
+    sh: float = min(px(66), body.height // 4)  # shrunk by factors below
     pad = px(4)
-    sw = min(px(132), body.width // 5)
+    sw: float = min(px(132), body.width // 5)
     cx, cy = body.center
     for _ in range(12):  # shrink the boxes until n of them sit round the table without touching
         rx = body.width / 2 - sw / 2 - pad      # path through the box centres

@@ -105,7 +105,7 @@ class Renderer:
             self.race.draw_race(frame, at.instruction, race)
         if at.question and state.question is not None:
             self.banner.draw_question(frame, at.question, state.question)
-        if at.banner:
+        if at.banner and frame.banner is not None:  # at.banner is laid out only when frame.banner is set
             self.banner.draw_banner(frame, at.banner, frame.banner, len(findings) - 1, state.phase in IN_HAND_PHASES)
         self.draw_keys(frame, at.keys, state, events, ui)
         return frame

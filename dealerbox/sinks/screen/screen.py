@@ -166,7 +166,7 @@ class Screen:
         mode = mode or self.mode or display_mode(self.config.display.mode)
         if mode == "headless":
             mode = "window"  # the caller asked for a screen: SDL's own driver choice decides (dummy in tests)
-        stopped = (stop.is_set if hasattr(stop, "is_set") else stop) or (lambda: False)
+        stopped: Callable[[], bool] = (stop.is_set if isinstance(stop, threading.Event) else stop) or (lambda: False)
         display = open_display(mode, self.size)
         # Drawn straight into the display (no full-frame copy), its pieces made in the display's format.
         self.renderer = Renderer(display.get_size(), target=display)
@@ -216,7 +216,7 @@ class Screen:
                     continue
                 tick_at = now + TICK_S
                 if running and self.redraw_if_changed():
-                    if self.frame.surface is not display:
+                    if self.frame is not None and self.frame.surface is not display:  # drawn just now
                         display.blit(self.frame.surface, (0, 0))
                     pygame.display.flip()
         finally:
@@ -247,6 +247,8 @@ class Screen:
         return mm_ss(time_left(tv, self._source_now(self.state))) if tv is not None else ""
 
     def _target_at(self, pos: tuple[int, int]) -> Target | None:
+        if self.frame is None:  # nothing drawn yet: nothing to hit (the callers check this too)
+            return None
         # Last drawn wins: banner keys are drawn over the table.
         for target in reversed(self.frame.targets):
             if target.rect.collidepoint(pos):
@@ -281,6 +283,8 @@ class Screen:
                 self.open_sheet(target.seat, False, "moved-in")
             return None
         self.ui.confirm = None
+        if target.action is None:  # every key drawn has a ui or an action: a bare one does nothing
+            return None
         return DealerInput(self.clock(), target.action, seat=target.seat, ref=target.ref, seats=target.seats,
                            amount=target.amount, choice=target.choice)
 

@@ -47,7 +47,8 @@ class SignInDesk:
         now = self.clock()
         if now < self._locked_until:
             self.counters["locked"] += 1
-            return self._refuse(f"Too many wrong PINs: try again in {int(self._locked_until - now) + 1} s")
+            self._refuse(f"Too many wrong PINs: try again in {int(self._locked_until - now) + 1} s")
+            return None
         stored = self.dealers.get(dealer)
         ok = False
         if stored is None:
@@ -65,7 +66,8 @@ class SignInDesk:
                 self._wrong, self._locked_until = 0, now + LOCK_S
                 log.warning("sign-in: %d wrong PINs in a row at the terminal; the pad is locked for %.0f s",
                             LOCK_AFTER, LOCK_S)
-            return self._refuse("Wrong dealer number or PIN")
+            self._refuse("Wrong dealer number or PIN")
+            return None
         self._wrong = 0
         return self._grant(dealer, "pin")
 
@@ -74,7 +76,8 @@ class SignInDesk:
         if dealer is None:
             self.counters["badge_refused"] += 1
             log.warning("sign-in: badge %s is enrolled but audit.badges does not say whose it is", uid)
-            return self._refuse(f"Badge {uid} belongs to nobody in audit.badges")
+            self._refuse(f"Badge {uid} belongs to nobody in audit.badges")
+            return None
         return self._grant(dealer, "badge")
 
     def _grant(self, dealer: str, method: str) -> DealerInput:
@@ -84,4 +87,3 @@ class SignInDesk:
 
     def _refuse(self, why: str) -> None:
         self.said = why
-        return None

@@ -41,8 +41,8 @@ class TablePainter:
         # Highlights: every seat an open finding concerns, in that finding's colour (the banner's on top).
         highlight: dict[int, theme.Colour] = {}
         for f in reversed(findings):
-            for seat in f.seats:
-                highlight[seat] = theme.SEVERITY_COLOURS.get(f.severity, theme.WHITE)
+            for seat_no in f.seats:
+                highlight[seat_no] = theme.SEVERITY_COLOURS.get(f.severity, theme.WHITE)
         if state.question is not None and state.question.seat is not None:  # the seat the question is about
             highlight.setdefault(state.question.seat, theme.QUESTION)
         flagged_cards = {c: theme.SEVERITY_COLOURS.get(f.severity, theme.WHITE) for f in reversed(findings)

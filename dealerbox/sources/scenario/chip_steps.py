@@ -62,7 +62,9 @@ class ChipSteps:
         ``chips all bet4 -> pot``, ``chips 30 bet4 -> off`` (chips taken out)."""
         spec, src, dst = self.scene.arrow_arg(args, "chips AMOUNT... [FROM] -> TO")
         if src is None:
-            motions, current = [], []
+            assert dst is not None  # arrow_arg refuses chips from nowhere to off
+            motions: list[list[str]] = []
+            current: list[str] = []
             for word in spec.split():
                 if word == "then":
                     motions.append(current)

@@ -11,10 +11,20 @@ from ...config import ConfigError
 from ...engine.inputs import DEALER_ACTIONS, DealerInput
 from ...record.logformat import Input, Link, Record, Rx, table_header
 from ...tags import is_card
+from ..choreography import LinkChange
 from .chip_steps import ChipSteps
 from .scene import Scene
-from .script import (SETTINGS, CompiledScenario, ScenarioError, Settings, Step, StepError, pairs_arg,
-                     script_lines, seconds_arg)
+from .script import (
+    SETTINGS,
+    CompiledScenario,
+    ScenarioError,
+    Settings,
+    Step,
+    StepError,
+    pairs_arg,
+    script_lines,
+    seconds_arg,
+)
 from .table_steps import TableSteps
 
 
@@ -72,8 +82,8 @@ class ScenarioPlayer:
         for t, m in c.messages:
             if isinstance(m, DealerInput):
                 self.records.append(Input(m))
-            elif isinstance(m, tuple) and m and m[0] == "link":
-                self.records.append(Link(t, m[1], m[2], m[3]))
+            elif isinstance(m, LinkChange):
+                self.records.append(Link(t, m.up, m.port, m.reason))
             elif isinstance(m, bytes):
                 self.records.append(Rx(t, m))
             else:

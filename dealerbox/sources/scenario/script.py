@@ -7,12 +7,15 @@ import re
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ...config import Config, ConfigError, from_dict
 from ...record.logformat import Header, Record
-from ...tags import Deck, TagRegistry, demo_registry
+from ...tags import ChipSet, Deck, TagRegistry, demo_registry
 from ...wire import protocol as p
+
+if TYPE_CHECKING:  # a cash scenario never loads the tournament package
+    from ...tournament.config import Tournament
 
 HOLE_CARDS = {"nlhe": 2, "plhe": 2, "flhe": 2, "plo": 4}
 SETTINGS = {"table", "game", "set", "seed", "pace", "registry", "tournament"}
@@ -73,7 +76,7 @@ class Settings:
         self.registry = demo_registry()
         self.seed = 0
         self.pace = 1.0
-        self.tournament = None     # ``tournament FILE``: the event a tournament table plays (tournament.config)
+        self.tournament: Tournament | None = None  # ``tournament FILE``: the event a tournament table plays
 
     def config(self) -> Config:
         """The table's config from what was read (raises StepError naming the bad setting)."""
@@ -138,10 +141,14 @@ class Settings:
             return
         from ...tags import load_enrolment
         base = Path(self.name).parent
-        decks, chips = [], []
+        decks: list[Deck] = []
+        chips: list[ChipSet] = []
         for a in args:
             item = load_enrolment(base / a)
-            (decks if isinstance(item, Deck) else chips).append(item)
+            if isinstance(item, Deck):
+                decks.append(item)
+            else:
+                chips.append(item)
         if not decks:
             raise StepError("registry: name at least one deck file")
         self.registry = TagRegistry(decks, chips)

@@ -7,7 +7,7 @@ from dataclasses import replace
 
 from ...tags import STANDARD_DECK, is_card
 from ...wire import protocol as p
-from ..choreography import board_hello
+from ..choreography import LinkChange, board_hello
 from .scene import Scene
 from .script import HOLE_CARDS, StepError, int_arg, pairs_arg, uid_arg, zone_arg
 
@@ -66,7 +66,7 @@ class TableSteps:
             raise StepError("garbage takes hex bytes, e.g. 'garbage de ad 00 be ef'") from None
         if not data:
             raise StepError("garbage needs at least one byte")
-        self.scene.c.emit(data)
+        self.scene.c.emit_raw(data)
 
     def _do_lose(self, args: list[str]) -> None:
         n = int_arg(args[:1], "lose 3 frames")
@@ -75,7 +75,7 @@ class TableSteps:
     def _do_link(self, args: list[str]) -> None:
         if not args or args[0] not in ("up", "down"):
             raise StepError("link up|down [reason words]")
-        self.scene.c.emit(("link", args[0] == "up", self.scene.config.reader.port, " ".join(args[1:])))
+        self.scene.c.emit_raw(LinkChange(args[0] == "up", self.scene.config.reader.port, " ".join(args[1:])))
 
     # players and button
     def _do_sit(self, args: list[str]) -> None:
@@ -200,10 +200,10 @@ class TableSteps:
             raise StepError("did you mean 'deal hole cards [SEAT=CARD,CARD ...]'?")
         given: dict[int, list[str]] = {}
         for a in args[2:]:
-            seat, _, cards = a.partition("=")
-            if not seat.isdigit() or not cards:
+            seat_text, _, cards_text = a.partition("=")
+            if not seat_text.isdigit() or not cards_text:
                 raise StepError(f"{a!r}: write SEAT=CARD,CARD like 3=Ah,Kd")
-            given[int(seat)] = cards.split(",")
+            given[int(seat_text)] = cards_text.split(",")
         order = self.scene.order()
         rounds = HOLE_CARDS.get(self.scene.config.game.variant, 2)
         for seat, cards in given.items():
@@ -215,7 +215,8 @@ class TableSteps:
             self.scene.taken.update(c for c in cards if c in STANDARD_DECK)
         for r in range(rounds):
             for seat in order:
-                self._deal(f"seat{seat}", given.get(seat, [None] * rounds)[r])
+                hole = given.get(seat)
+                self._deal(f"seat{seat}", hole[r] if hole is not None else None)  # None: a random card
 
     def _do_burn(self, args: list[str]) -> None:
         self._deal("burn", args[0] if args else None)

@@ -70,6 +70,7 @@ class Dealing:
                         bad = self._joker(f"seat{seat}")
                     self.h.c.wait(1.0)
                     uid = self._joker_uid if kind == "joker" else self.h.session.card_uid[bad]
+                    assert uid is not None  # _joker() above has just made the joker's uid
                     self.h.c.move(uid, f"seat{seat}", "muck")  # the scrap of paper is set aside
                     self.h.cards_out[uid] = "muck"
                     self.h.c.wait(0.6)

@@ -57,9 +57,10 @@ class _RankedHand(Hand):
     low = False
     omaha = False
     __slots__ = ("rank",)
+    rank: int  # phevaluator's rank, set by from_game
 
     @classmethod
-    def from_game(cls, hole_cards: Any, board_cards: Any = ()) -> Hand:
+    def from_game(cls, hole_cards: Any, board_cards: Any = ()) -> _RankedHand:
         hole = _numbers(hole_cards)
         board = _numbers(board_cards)
         hand = object.__new__(cls)

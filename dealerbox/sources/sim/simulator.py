@@ -23,7 +23,7 @@ import sys
 from dataclasses import dataclass
 from collections.abc import Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, cast
 
 from ...config import Config
 from ...engine import inputs as ev
@@ -115,7 +115,7 @@ class Simulator:
             self.plan = IrregularityPlan(list(irregularities), 0.0)
         else:
             self.plan = IrregularityPlan([], config.simulator.irregularities if irregularities is None
-                                         else float(irregularities))
+                                         else float(cast(float, irregularities)))  # lists handled above
         self.bad_cues = 0                  # unknown kinds written to simulator.cue_file
         self.tournament = tournament
         self.levels: TournamentClock | None = None
@@ -341,6 +341,7 @@ class Simulator:
         if self.new_session or (self.tournament is None and self._table_too_rich()):
             self._start_session(c)
         elif not self._keep_button:
+            assert self.button is not None  # the first hand starts a session, which places the button
             self._place_button(c, self._next_seat(self.button))
         self._keep_button = False
         self.posts.place_kill_button(c)

@@ -46,9 +46,8 @@ class StackReads:
                 del touched[zone]
                 self._read(out, zone, t + READ_DELAY)
             out.append(i)
-            kind = type(i)
-            if (kind is ev.ZoneEntered or kind is ev.ZoneLeft) and i.zone in CHIP_ZONES and type(i.tag) is ChipTag:
-                self.count[i.zone] = max(0, self.count.get(i.zone, 0) + (1 if kind is ev.ZoneEntered else -1))
+            if isinstance(i, (ev.ZoneEntered, ev.ZoneLeft)) and i.zone in CHIP_ZONES and type(i.tag) is ChipTag:
+                self.count[i.zone] = max(0, self.count.get(i.zone, 0) + (1 if isinstance(i, ev.ZoneEntered) else -1))
                 touched[i.zone] = i.t
         for zone, t in sorted(touched.items(), key=lambda zt: zt[1]):
             self._read(out, zone, t + READ_DELAY)

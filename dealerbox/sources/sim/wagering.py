@@ -144,9 +144,11 @@ class Wagering:
         if rules is None:
             raise SimulatorError("a bet before the blinds: open_betting() first")
         i = st.actor_index
+        call = st.checking_or_calling_amount
+        if i is None or call is None:  # pokerkit has both exactly when someone is to act
+            raise SimulatorError("act() with nobody to act: check st.actor_index first")
         seat = self.h.order[i]
         self.h.c.wait(rng.uniform(1.0, 8.0))
-        call = st.checking_or_calling_amount
         rules.new_street(self.h.street)
         # The minimum raise exists exactly when a raise is allowed; can_complete_bet_or_raise_to() would
         # recompute it and the maximum several times over (pokerkit's properties are not cached).
@@ -165,13 +167,15 @@ class Wagering:
         if self.chip_trick == "string-raise" and self.trick_at <= 0 and can_raise and call:
             want_raise = True
         before = st.bets[i]
-        if want_raise:
+        legal: tuple[int, int] | None = None
+        if want_raise and lo is not None:  # want_raise implies can_raise, i.e. lo is set
+            top = st.max_completion_betting_or_raising_to_amount
+            assert top is not None  # pokerkit sets the maximum exactly when it sets the minimum
             # only raises the rulebook allows too (the cap, short all-ins: see .raising)
             active = sum(1 for j, live in enumerate(st.statuses) if live and st.stacks[j] > 0)
-            legal = rules.legal(seat, before, st.stacks[i], lo, st.max_completion_betting_or_raising_to_amount,
-                                     active, sum(self.h.stacks_before.values()) - sum(st.stacks))
-            want_raise = legal is not None
-        if want_raise:
+            legal = rules.legal(seat, before, st.stacks[i], lo, top,
+                                active, sum(self.h.stacks_before.values()) - sum(st.stacks))
+        if legal is not None:
             lo, hi = legal
             unit = g.smallest_chip
             choice = rng.random()
@@ -231,8 +235,8 @@ class Wagering:
                 self.h.c.wait(0.5)
         moving = [(f"bet{s}", u) for s in self.h.order for u in self.h.bets[s]]
         if moving:
-            for zone, uid in moving:
-                self.h.c.leave(zone, uid)
+            for bet_zone, uid in moving:
+                self.h.c.leave(bet_zone, uid)
             self.h.c.wait(0.4)
             for _zone, uid in moving:
                 self.h.c.enter("pot", uid)
