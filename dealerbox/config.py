@@ -12,6 +12,7 @@ import tomllib
 from dataclasses import dataclass, field, fields
 from importlib import resources
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 import jsonschema
@@ -168,7 +169,10 @@ def _section_dict(section: Any) -> dict[str, Any]:
     return {f.name: (list(v) if isinstance(v := getattr(section, f.name), tuple) else v) for f in fields(section)}
 
 
-SECTIONS = {f.name: f.default_factory for f in fields(Config) if f.name != "path"}
+# every section of Config has a default_factory (its dataclass), so each value here can be called
+SECTIONS: dict[str, Callable[[], object]] = {
+    f.name: f.default_factory for f in fields(Config)   # type: ignore[misc]  # never MISSING: see above
+    if f.name != "path"}
 
 
 def schema() -> dict[str, Any]:
@@ -186,7 +190,7 @@ def from_dict(data: dict[str, Any], source: str = "<config>") -> Config:
     if errors:
         e = errors[0]
         raise ConfigError(f"{source}: {_field_path(e)}: {e.message}")
-    built = {}
+    built: dict[str, Any] = {}   # section name -> its dataclass, each checked by the schema above
     for name, factory in SECTIONS.items():
         section = dict(data.get(name, {}))
         for key, value in section.items():
@@ -223,7 +227,7 @@ def _check_consistency(c: Config, source: str) -> None:
 def check_stakes(c: Config, source: str) -> None:
     """Stakes the table's chips cannot make. Checked on a config file only: a log or scenario replays as recorded."""
     g = c.game
-    names = ("small_blind", "big_blind", "buy_in", "ante", "big_blind_ante")
+    names: tuple[str, ...] = ("small_blind", "big_blind", "buy_in", "ante", "big_blind_ante")
     names += ("small_bet", "big_bet") if g.variant == "flhe" else ()
     for name in names:
         value = getattr(g, name)

@@ -64,7 +64,8 @@ class LogSource:
         self.steps = list(compiled.steps)
         # Through the log format and back: times get the log's microsecond resolution, so a scenario and
         # the same scenario recorded replay to identical events.
-        self._records = [from_record(r.to_record()) for r in compiled.records]
+        self._records = [from_record(r.to_record())   # type: ignore[misc]  # a scenario compiles to table records only
+                         for r in compiled.records]
         self.counters["parts"] = 0
 
     def _read_header(self) -> Header:
@@ -143,7 +144,7 @@ class LogSource:
             elif self.sealed and self.opener is None:
                 continue   # a link or gap line of a sealed log: its events are among the public ones already
             self.counters["records"] += 1
-            yield entry
+            yield entry   # type: ignore[misc]  # what is left is a table record, or a gap line the pipeline counts
 
 
     def _opened(self, entry: SealKey | Sealed | Public) -> Entry | None:

@@ -61,4 +61,4 @@ def test_a_simulated_table_plays_the_irregularity_written_to_its_cue_file(tmp_pa
     cue.write_text("cheating\n")
     next(sim.play(1))
     err = capsys.readouterr().err
-    assert sim.bad_cues == 1 and "'cheating'" in err and str(cue) in err      # named, with the file, and counted
+    assert sim.plan.bad_cues == 1 and "'cheating'" in err and str(cue) in err      # named, with the file, and counted

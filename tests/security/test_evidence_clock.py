@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import ctypes
 import ctypes.util
-from datetime import datetime, timezone, UTC
+from datetime import datetime, UTC
 
 from dealerbox.record.clock import TIME_ERROR, clock_status
 from dealerbox.record.logformat import Header

@@ -72,11 +72,12 @@ def test_verify_names_the_damaged_line_itself_and_only_it(sim_log, tmp_path, cap
     assert "line 9" not in out                    # the intact line after it is not blamed
 
 
-def test_verify_calls_an_empty_file_broken(tmp_path, capsys):
+def test_verify_says_an_empty_file_is_no_log_and_cannot_be_verified(tmp_path, capsys):
     log = tmp_path / "empty.jsonl"
     log.write_bytes(b"")
-    assert main(["verify", str(log)]) == 1
-    assert capsys.readouterr().out.startswith("BROKEN: empty.jsonl line 1: empty file")
+    assert main(["verify", str(log)]) == 2   # exit codes (CONTRIBUTING): 2, it could not run; never "intact"
+    err = capsys.readouterr().err
+    assert "empty.jsonl: empty file; not a dealerbox log" in err and "intact" not in err
 
 
 def test_config_works_after_the_subcommand_as_before_it(tmp_path, capsys):

@@ -94,8 +94,7 @@ def test_the_dashboard_files_who_acknowledged_at_the_table(tmp_path):
             ingest.receive("dealerbox/demo/T09/alert", alert_bytes("demo", "T09", finding, "plain",
                                                                    seq=int(finding[-1])), 1.0)
         env = c.Envelope("demo", "T09", "rawboot")
-        for seq, event in enumerate((te.FindingAcknowledged(5.0, 1, "h1-1", "floor"),
-                                     te.FindingAcknowledged(6.0, 1, "h1-2")), 1):
+        for event in (te.FindingAcknowledged(5.0, 1, "h1-1", "floor"), te.FindingAcknowledged(6.0, 1, "h1-2")):
             payload = c.event_payload(env, event, 2.0)
             c.validate("event", payload)
             ingest.receive("dealerbox/demo/T09/event", json.dumps(payload).encode(), 2.0)

@@ -8,7 +8,6 @@ from __future__ import annotations
 import dataclasses
 import json
 import queue
-import sqlite3
 
 import pytest
 
@@ -28,7 +27,6 @@ from dealerbox.sources import open_log
 from dealerbox.sources.replaying import ReplayingSource
 from dealerbox.tags import MarkerTag, demo_registry
 from tests.test_floor_contract import ROOT, link_config
-from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(90)
 VOID = ROOT / "tests" / "scenarios" / "void-duplicate-card.scn"

@@ -72,6 +72,7 @@ class IrregularityPlan:
 
     planned: list[str]
     rate: float
+    bad_cues: int = 0   # unknown kinds written to simulator.cue_file
 
 
 class Simulator:
@@ -116,7 +117,6 @@ class Simulator:
         else:
             self.plan = IrregularityPlan([], config.simulator.irregularities if irregularities is None
                                          else float(cast(float, irregularities)))  # lists handled above
-        self.bad_cues = 0                  # unknown kinds written to simulator.cue_file
         self.tournament = tournament
         self.levels: TournamentClock | None = None
         if tournament is not None:
@@ -245,7 +245,7 @@ class Simulator:
             if kind in IRREGULARITIES:
                 self.plan.planned.append(kind)
             else:
-                self.bad_cues += 1
+                self.plan.bad_cues += 1
                 print(f"simulator.cue_file {path}: {kind!r} is not an irregularity the simulator plays "
                       f"({', '.join(IRREGULARITIES)})", file=sys.stderr)
 
