@@ -115,6 +115,8 @@ def run(args: argparse.Namespace) -> int:
             if not args.user:
                 raise ValueError("add-user: give the user's name")
             check_name("user name", args.user)
+            if not args.password_file and not sys.stdin.isatty():   # getpass would fail with EOFError
+                raise ValueError("add-user: no terminal to ask the password on: pass --password-file FILE")
             password = _first_line(args.password_file) if args.password_file else getpass.getpass("password: ")
             store.put_user(args.user, args.role, auth.hash_password(password))
         except ValueError as e:

@@ -150,6 +150,15 @@ def test_add_user_command(tmp_path):
     assert empty.returncode == 2 and "add-user" in empty.stderr
 
 
+def test_add_user_with_no_terminal_and_no_password_file_says_so_in_one_line(tmp_path):
+    done = subprocess.run([sys.executable, "-m", "dealerbox", "dashboard", "add-user", "boss", "--db",
+                           f"sqlite:///{tmp_path / 'u.db'}"], stdin=subprocess.DEVNULL, capture_output=True,
+                          text=True, timeout=60)
+    assert done.returncode == 2 and "Traceback" not in done.stderr
+    assert done.stderr.strip().splitlines() == [
+        "dealerbox dashboard: add-user: no terminal to ask the password on: pass --password-file FILE"]
+
+
 def test_a_silent_table_goes_dead_when_its_state_expires(tmp_path):
     from starlette.testclient import TestClient
 
