@@ -39,7 +39,12 @@ def opener_for(prog: str, config: Config | None, key: str, logs: list[str], reve
     try:
         opener = Opener(load_floor_private(key))
     except ConfigError as e:
-        print(f"dealerbox {prog}: --floor-key: {e}", file=sys.stderr)
+        if reveal:   # a refused reveal is on the record too, whatever the key file was (docs/security.md)
+            _, where = _record(config or Config(), False, f"{what} {' '.join(recorded)} with key file {key}")
+            print(f"dealerbox {prog}: --floor-key: {e}; hole cards stay hidden, the attempt is recorded ({where})",
+                  file=sys.stderr)
+        else:
+            print(f"dealerbox {prog}: --floor-key: {e}", file=sys.stderr)
         return None, 2
     problem, clear = "", []
     for log in recorded:

@@ -84,6 +84,8 @@ def _key_text(path: Path, what: str) -> bytes:
             from None
     except OSError as e:
         raise KeyFileError(f"{path}: cannot read the {what} ({e.strerror})") from None
+    except UnicodeDecodeError:   # a binary file given as the key
+        raise KeyFileError(f"{path}: not a dealerbox {what} (64 hex digits expected)") from None
     try:
         raw = bytes.fromhex(text)
     except ValueError:

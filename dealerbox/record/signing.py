@@ -132,6 +132,8 @@ def load_signer(private_path: str | Path, table: str) -> Signer:
         raise KeyFileError(f"{path}: no signing key; create one with `dealerbox keygen`") from None
     except OSError as e:
         raise KeyFileError(f"{path}: cannot read the signing key ({e.strerror})") from None
+    except UnicodeDecodeError:   # a binary file given as the key
+        raise KeyFileError(f"{path}: not a dealerbox signing key (64 hex digits expected)") from None
     if mode & 0o077:
         raise KeyFileError(f"{path}: signing key is readable by others (mode {mode:o}); chmod 600 it, or make a new "
                         f"one with `dealerbox keygen --force` if it may have been copied")
@@ -148,6 +150,8 @@ def load_public(path: str | Path) -> str:
         text = path.read_text().strip()
     except OSError as e:
         raise KeyFileError(f"{path}: cannot read the public key ({e.strerror})") from None
+    except UnicodeDecodeError:   # a binary file given as the key
+        raise KeyFileError(f"{path}: not a dealerbox public key (64 hex digits expected)") from None
     try:
         VerifyKey(bytes.fromhex(text))
     except (ValueError, TypeError):
