@@ -129,7 +129,16 @@ def audit_room(paths: list[str], jobs: int | None = None,
     one = functools.partial(audit_log, floor_key=floor_key)   # a partial of a module function: the workers unpickle it
     if jobs > 1 and len(order) > 1:
         import multiprocessing   # not loaded for one log or one job
-        with multiprocessing.Pool(min(jobs, len(order)), initializer=_ignore_sigint) as pool:
+        import signal
+        # SIGINT is held while the workers are forked: one that came before a worker's initializer ran would
+        # kill that worker mid-start (its traceback, and a pool that may wait for it forever); held, it reaches
+        # this process once the pool stands, and the workers, which inherit the mask, drop it (_ignore_sigint)
+        held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+        try:
+            pool = multiprocessing.Pool(min(jobs, len(order)), initializer=_ignore_sigint)
+        finally:
+            signal.pthread_sigmask(signal.SIG_SETMASK, held)
+        with pool:
             # the with-block terminates the workers however it is left (done, Ctrl-C, an error)
             for r in pool.imap_unordered(one, order, chunksize=1):
                 results[r.path] = r
@@ -147,6 +156,7 @@ def _ignore_sigint() -> None:
     """In each worker: Ctrl-C is the parent's to answer (it terminates the workers)."""
     import signal
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    signal.pthread_sigmask(signal.SIG_UNBLOCK, {signal.SIGINT})   # held while forked (audit_room): now ignored
 
 
 def _size(path: str) -> int:

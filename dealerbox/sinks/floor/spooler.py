@@ -27,6 +27,8 @@ STOP = object()          # put on the update queue by stop()/abandon()
 CHECKPOINT_EVERY = 1000  # spooler commits between WAL checkpoints when it is never idle
 
 
+EXPRESS_MAX = 20   # alerts handed to the publisher ahead of their commit, at most (a latency shortcut only)
+
 class Spooler:
     """Given who the table is, the shared status, the queue of updates, the drain (to hand alerts over before
     their commit), the hole-card sender and the findings the floor may acknowledge; owns the outbox cap's
@@ -169,8 +171,10 @@ class Spooler:
     def _hand_over(self, written: list[Row]) -> None:
         """Give the group's alerts to the publisher before the COMMIT's fsync (outbox.py says why it is safe)."""
         alerts = [r for r in written if r.kind == "alert"]
-        if alerts:
-            self.drain.express.extend(alerts)
+        room = EXPRESS_MAX - len(self.drain.express)
+        if alerts and room > 0:
+            # bounded: a slow floor must not grow memory; alerts not handed over go out in order once committed
+            self.drain.express.extend(alerts[:room])
             self.status.poke()
 
     def _dropped(self, rows: list, reason: str) -> None:
