@@ -25,7 +25,6 @@ import binascii
 import dataclasses
 import json
 import logging
-import os
 from pathlib import Path
 from typing import Any
 
@@ -38,7 +37,7 @@ from nacl.utils import random as random_bytes
 from ..engine.events import HandEnded
 from ..pipeline import Pipeline
 from .logformat import Entry, Header, Input, Public, Record, Rx, Sealed, SealKey, Tx, from_record
-from .signing import KeyFileError, key_id
+from .signing import KeyFileError, key_id, write_key_pair
 
 log = logging.getLogger("dealerbox.record")
 
@@ -65,14 +64,7 @@ def generate_floor_keys(private_path: str | Path, *, force: bool = False) -> Pat
                            f"keep it, or pass --force to replace it")
     private_path.parent.mkdir(parents=True, exist_ok=True)
     key = PrivateKey.generate()
-    tmp = private_path.with_name(private_path.name + ".new")
-    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as fh:
-        fh.write(bytes(key).hex() + "\n")
-        fh.flush()
-        os.fsync(fh.fileno())
-    os.replace(tmp, private_path)
-    public_path.write_text(bytes(key.public_key).hex() + "\n")
+    write_key_pair(private_path, bytes(key).hex(), public_path, bytes(key.public_key).hex())
     return public_path
 
 

@@ -110,16 +110,22 @@ def generate(private_path: str | Path, public_path: str | Path | None = None, *,
                         f"(see docs/security.md), pass --force to replace it")
     private_path.parent.mkdir(parents=True, exist_ok=True)
     key = SigningKey.generate()
+    write_key_pair(private_path, key.encode().hex(), public_path, key.verify_key.encode().hex())
+    return public_path
+
+
+def write_key_pair(private_path: Path, private_hex: str, public_path: Path, public_hex: str) -> None:
+    """The private key written whole or not at all, 0600 from its creation (never readable by others, even for
+    a moment), then the public one beside it; the table's signing pair and the floor's sealing pair alike."""
     tmp = private_path.with_name(private_path.name + ".new")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as fh:
-        fh.write(key.encode().hex() + "\n")
+        fh.write(private_hex + "\n")
         fh.flush()
         os.fsync(fh.fileno())
-    os.chmod(tmp, 0o600)
+    os.chmod(tmp, 0o600)   # a .new left by an earlier try keeps its old mode through O_CREAT
     os.replace(tmp, private_path)
-    public_path.write_text(key.verify_key.encode().hex() + "\n")
-    return public_path
+    public_path.write_text(public_hex + "\n")
 
 
 def load_signer(private_path: str | Path, table: str) -> Signer:
