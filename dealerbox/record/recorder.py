@@ -86,6 +86,7 @@ class Recorder:
         self.hands_before = last_hand(self._hand_count, header.table) if self._hand_count else header.hands_before
         # a signed log's identity (identity.py): its id and place in the table's logs, bound by every signed head
         self._anchors = AnchorChain.open(ledger_path(self._hand_count) if self._hand_count else None, header.table)
+        self._anchors.log_hands(self.hands_before)   # each anchor names the hands of this log
         identity = {"id": new_log_id(), "seq": self._anchors.next_log()} if signer else None
         self._header = dataclasses.replace(header, created=created, part=0, log=identity,
                                            signer=signer.public_hex if signer else "", hands_before=self.hands_before)
@@ -143,6 +144,8 @@ class Recorder:
                 log.error("recorder: cannot keep the hand count in %s (%s); hand numbers may repeat after a "
                           "restart: free space or check record.dir", self._hand_count, e.strerror or e)
         with self._lock:
+            if hand is not None:
+                self._anchors.hand_ended(hand)
             if self._closed or self.signer is None:
                 return
             self._pending.append(Sig(self._last_t if t is None else t, -1, "", ""))
@@ -332,13 +335,16 @@ class Recorder:
         site = _site(self._header)
         log_id, seq = str(identity.get("id", "")), int(identity.get("seq", 0))
         a, prev = self._anchors.peek()
-        text = anchor_text(site, self.signer.table, log_id, seq, self.origin, self.part, sig.of, sig.head, a, prev)
+        hands = self._anchors.hands    # a hand anchored under two logs shows on the floor
+        text = anchor_text(site, self.signer.table, log_id, seq, self.origin, self.part, sig.of, sig.head, a, prev,
+                           hands)
         self._anchors.advance(anchor_digest(text))
         self.anchor = {"table": self.signer.table, "log": log_id, "seq": seq, "origin": self.origin,
                        "part": self.part, "n": sig.of, "head": sig.head, "sig": sig.sig,
                        "key": key_id(self.signer.public_hex), "t": sig.t,
                        "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "a": a, "prev": prev,
-                       "asig": self.signer.sign_bytes(text), "site": site, "file": self.path.name}
+                       "asig": self.signer.sign_bytes(text), "site": site, "file": self.path.name,
+                       "hands": list(hands)}
         if self.on_anchor is not None:
             self.on_anchor(dict(self.anchor))
 
