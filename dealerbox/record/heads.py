@@ -30,6 +30,10 @@ class HeadSigning:
         self.anchor: Anchor | None = None   # the latest signed head, for the floor (the terminal's health)
         self.on_anchor: Callable[[Anchor], None] | None = None   # every signed head, in order (the link)
 
+    def hand_to(self, handler: Callable[[Anchor], None] | None) -> None:
+        """Who is handed every signed head from now on, in order (the floor link)."""
+        self.on_anchor = handler
+
     def opened(self, origin: str) -> None:
         """The log's first header line is written: its hash names this log among the table's logs."""
         self._origin = origin

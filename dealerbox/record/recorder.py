@@ -192,7 +192,7 @@ class Recorder:
     def on_anchor(self, handler: Callable[[Anchor], None] | None) -> None:
         """Who is handed every signed head, in order (the floor link); an unsigned log has none to hand."""
         if self._heads is not None:
-            self._heads.on_anchor = handler
+            self._heads.hand_to(handler)
 
     def _close_file(self) -> None:
         """Close the current file as a failing card would; the next write opens it again (the tests' way in)."""

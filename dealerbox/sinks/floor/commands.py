@@ -46,6 +46,10 @@ class CommandDesk:
         self.on_command: Callable[[FloorCommand], None] = self.commands.put
         self._seen_cmds: deque[tuple[str, int]] = deque(maxlen=1024)
 
+    def send_to(self, handler: Callable[[FloorCommand], None]) -> None:
+        """Where each accepted command goes from now on (set before the link starts)."""
+        self.on_command = handler
+
     def handle_command(self, topic: str, raw: bytes) -> FloorCommand | None:
         """Check one message from the command topic; each accepted command goes to ``on_command`` (by default
         the ``commands`` queue)."""

@@ -143,7 +143,7 @@ class FloorLink:
 
     @on_command.setter
     def on_command(self, handler: Callable[[FloorCommand], None]) -> None:
-        self.desk.on_command = handler
+        self.desk.send_to(handler)
 
     @property
     def on_floor_input(self) -> Callable[[DealerInput], None]:
@@ -151,7 +151,7 @@ class FloorLink:
 
     @on_floor_input.setter
     def on_floor_input(self, handler: Callable[[DealerInput], None]) -> None:
-        self.tournament.on_floor_input = handler
+        self.tournament.send_to(handler)
 
     def topic(self, kind: str) -> str:
         """This table's topic of ``kind``: the live one, or its review copy."""

@@ -39,6 +39,10 @@ class TournamentDesk:
         self._seen_floor: deque[tuple[str, str, int]] = deque(maxlen=512)
         counters.declare("floor_inputs", "floor_inputs_refused", "floor_inputs_repeated")
 
+    def send_to(self, handler: Callable[[DealerInput], None]) -> None:
+        """Where each accepted instruction or clock goes from now on (set before the link starts)."""
+        self.on_floor_input = handler
+
     def follow_tournament(self, tournament_id: str) -> None:
         """Follow ``tournament_id``'s clock and this table's instructions (call before ``start()``)."""
         self.tournament_table = True
