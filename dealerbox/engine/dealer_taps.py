@@ -155,6 +155,8 @@ class DealerTaps:
                 merged.append(w)
         named = tuple(sorted(e.seats))
         fits = [tuple(sorted(ws[index])) for ws in (h.winners, merged) if 0 <= index < len(ws)]
+        if 0 <= index < len(h.award.halves):   # a split game's pot may be pushed half by half (high, then low)
+            fits += [tuple(sorted(half)) for half in h.award.halves[index]]
         if not fits or named in fits or not fits[0]:
             return []
         right = fits[0]
