@@ -10,8 +10,10 @@ from dealerbox.engine.betting.pots import divide, split_halves
 from dealerbox.engine.cards.low import omaha_low
 from dealerbox.engine.events import Pot
 from dealerbox.engine.variants import VARIANTS, evaluate, evaluate_low
+from dealerbox.sources.scenario import compile_file
 
 from .test_engine_cards import Table
+from .test_scenario import SCENARIOS, run
 
 # Board 2h 5d Kc / 7s / Qd: three low cards, so a low is possible.
 BOARD = (("9s", "2h", "5d", "Kc"), ("8c", "7s"), ("6h", "Qd"))
@@ -166,3 +168,34 @@ def test_showdown_3_an_award_tap_naming_the_wrong_low():
 def test_showdown_3_near_miss_the_low_half_pushed_to_the_low():
     t = played(SPLIT).push(3, 4).tap("award", ref="0", seats=(3,)).run()
     assert "showdown.3" not in t.rules()
+
+
+# --- the scenario pairs (tests/scenarios/showdown-highlow-*.scn) ---------------------------------------------------
+
+def replayed(name: str) -> list:
+    return run(compile_file(SCENARIOS / f"{name}.scn"))[2]
+
+
+def test_scenario_highlow_split_raises_highlow_1_and_ties_5c_and_pays_4_and_3():
+    events = replayed("showdown-highlow-split")
+    rules = {e.rule: e for e in events if e.kind == "FindingRaised"}
+    assert {"highlow.1", "ties.5c"} <= set(rules) and all(e.severity == "info" for e in rules.values())
+    assert [e.pots[0].shares for e in events if e.kind == "HandEnded"] == [{1: 4, 3: 3}]
+
+
+def test_scenario_highlow_split_near_miss_no_low_the_high_takes_all():
+    events = replayed("showdown-highlow-split-ok")
+    rules = [e.rule for e in events if e.kind == "FindingRaised"]
+    assert "highlow.2" in rules and "highlow.1" not in rules and "ties.5c" not in rules
+    assert [e.pots[0].shares for e in events if e.kind == "HandEnded"] == [{1: 7}]
+
+
+def test_scenario_highlow_wrong_push_calls_the_floor():
+    events = replayed("showdown-highlow-wrong-push")
+    f = [e for e in events if e.kind == "FindingRaised" and e.rule == "showdown.3"]
+    assert f and f[0].severity == "floor" and 4 in f[0].seats
+
+
+def test_scenario_highlow_wrong_push_near_miss_the_right_low_is_quiet():
+    events = replayed("showdown-highlow-wrong-push-ok")
+    assert [e.rule for e in events if e.kind == "FindingRaised" and e.severity != "info"] == []
