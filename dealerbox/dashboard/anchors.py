@@ -7,8 +7,9 @@ floor was given when the table was set up, never one the table sends), when it f
 and raised as a floor alert. Kept, but raised: a log whose hands (``hands``) repeat hands another log of the
 table was anchored with first, or skip some (``evidence.anchor.hands``), and a head that reaches the floor
 after the table was out of its hearing longer than the window (``evidence.anchor.late``, measured on the
-floor's own clock from the table's last ``offline`` status: the table's signed ``at`` is only information,
-since whoever holds the table's key dates a head as he likes). One table may keep at most ``cap`` heads.
+floor's own clock from when it last heard the table before its ``offline`` status: the table's signed
+``at`` is only information, since whoever holds the table's key dates a head as he likes). One table may keep
+at most ``cap`` heads.
 ``GET /api/anchors?site=S&table=T`` serves all of a table's heads, oldest first, to ``dealerbox verify
 --from-floor`` (without ``table``: every table of the site, for ``dealerbox audit``) over HTTP Basic
 authentication with a dashboard user's password.
@@ -36,7 +37,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from ..record.signing import KeyFileError, anchor_digest, anchor_fields_text, check_anchor, load_public
 from . import auth
-from .store import Store, alerts as alert_rows, anchors as anchor_rows
+from .store import Store, alerts as alert_rows, anchors as anchor_rows, tables as table_rows
 
 CAP_PER_TABLE = 500_000          # about ten years of hands at one table; a flood from one account stops here
 LATE_AFTER_MIN = 10.0            # a head reaching the floor later than this (or the table's window) is an alert
@@ -97,7 +98,15 @@ class AnchorStore:
         comes while it is back ``online``, the floor cannot vouch for when the table signed what it sends."""
         mine = (enrolled.c.site == site) & (enrolled.c.table_id == table)
         if status == "offline":
-            conn.execute(enrolled.update().where(mine & enrolled.c.down_at.is_(None)).values(down_at=now, up_at=None))
+            # deaf since the floor last heard the table (its state comes every second), not since the broker
+            # noticed it gone (a cut link's last will comes a keep-alive and a half later)
+            heard = conn.execute(sa.select(sa.func.max(anchor_rows.c.received_at)).where(
+                (anchor_rows.c.site == site) & (anchor_rows.c.table_id == table))).scalar()
+            seen = conn.execute(sa.select(table_rows.c.last_seen).where(
+                (table_rows.c.site == site) & (table_rows.c.table_id == table))).scalar()
+            since = max((x for x in (heard, seen) if x is not None), default=now)
+            conn.execute(enrolled.update().where(mine & enrolled.c.down_at.is_(None))
+                         .values(down_at=min(since, now), up_at=None))
         elif status == "online":
             conn.execute(enrolled.update().where(mine & enrolled.c.down_at.is_not(None)).values(up_at=now))
 
