@@ -40,7 +40,8 @@ class AlertGaps:
     def __init__(self, ingest: FloorIngest, clock: Callable[[], float] = time.time, after: float = GAP_AFTER_S,
                  told: Callable[[], object] = lambda: None) -> None:
         self.ingest, self.store, self.clock, self.after, self.told = ingest, ingest.store, clock, after, told
-        meta.create_all(self.store.engine, checkfirst=True)
+        with self.store.schema_lock() as conn:      # two instances starting at once: one creates it
+            meta.create_all(conn, checkfirst=True)
         self.low: dict[Key, int] = {}                 # every seq up to this one is filed (per key, this instance)
         self.noticed: dict[tuple[Key, int], float] = {}   # a missing seq and when this instance first saw it
         self._next = 0.0
@@ -57,8 +58,8 @@ class AlertGaps:
                                                                                      alert_seqs.c.seq.in_(seqs)))}
                 fresh = [{"site": key[0], "table_id": key[1], "boot": key[2], "seq": q, "filed_at": now}
                          for q in sorted(seqs - have)]
-                if fresh:
-                    conn.execute(alert_seqs.insert(), fresh)
+                if fresh:     # another instance filing the same seq right now: its row stands
+                    conn.execute(self.store.insert(alert_seqs).on_conflict_do_nothing(), fresh)
                 self.low.setdefault(key, 0)
 
     def check(self, force: bool = False) -> None:
