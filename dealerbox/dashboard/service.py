@@ -32,6 +32,7 @@ JournalRow = tuple[int, str, str | None, str]     # (id, kind, site, data as JSO
 log = logging.getLogger("dealerbox.dashboard")
 ESCALATE_AFTER_S = 60.0
 TAIL_KEPT = 5000                  # newest journal rows kept in memory for the SSE streams
+HOLE_WAIT_S = 5.0                 # a journal id missing this long was rolled back, not committed late
 JOURNAL_WATCH_S = 0.25            # how often the journal is checked for what other instances on the database wrote
 ESCALATION_SCHEMA = "dealerbox.floor.escalation/1"
 
@@ -83,6 +84,7 @@ class Dashboard:
         self._tail_dirty = False
         self._wake_queued = False
         self._tail_lock = threading.Lock()   # the filing thread and the event loop both extend the tail
+        self._hole: tuple[int, float] | None = None   # the first id missing from the journal, and since when
         # what the web side does with fresh journal rows on the filing thread (render the SSE bodies), so the
         # event loop only sends: set by create_app
         self.prepare: Callable[[list[JournalRow]], None] | None = None
@@ -101,7 +103,8 @@ class Dashboard:
             return tail[at:at + 500]
         if not tail and last >= self._tail_from:
             return []
-        return self.store.journal_after(last)
+        end = self._tail_end()      # never past the tail: beyond it a row may yet come in below one read
+        return [row for row in self.store.journal_after(last) if row[0] <= end]
 
     def _extend_tail(self) -> list[JournalRow]:
         """Read what the journal gained since the tail's end into the tail; the rows read. The alerts they name
@@ -109,7 +112,7 @@ class Dashboard:
         the bodies rendered from the board next show the store's open alerts and floor calls."""
         with self._tail_lock:
             tail = self._tail
-            fresh = self.store.journal_after(tail[-1][0] if tail else self._tail_from, TAIL_KEPT)
+            fresh = self._in_order(self.store.journal_after(tail[-1][0] if tail else self._tail_from, TAIL_KEPT))
             if len(fresh) == TAIL_KEPT:
                 self._tail_dirty = True      # more than one read's worth: read on next time too
             if fresh:
@@ -118,6 +121,22 @@ class Dashboard:
                     self.ingest.board.sync(lambda: self.store.alert_states(ids))
                 self._tail = (tail + fresh)[-TAIL_KEPT:]
         return fresh
+
+    def _in_order(self, rows: list[JournalRow]) -> list[JournalRow]:
+        """The rows up to the first hole in the ids. Two instances writing one journal commit out of order: id 105
+        may still be in the other's open transaction when 106 is read, and a stream that passed 106 would never
+        get it. A hole is waited for up to HOLE_WAIT_S (then it was a rolled-back burst, and is passed)."""
+        expect = (self._tail[-1][0] if self._tail else self._tail_from) + 1
+        for at, row in enumerate(rows):
+            if row[0] != expect:
+                now = time.monotonic()
+                if self._hole is None or self._hole[0] != expect:
+                    self._hole = (expect, now)
+                if now - self._hole[1] < HOLE_WAIT_S:
+                    self._tail_dirty = True          # look again at the next wake-up
+                    return rows[:at]
+            expect = row[0] + 1
+        return rows
 
     def _tail_end(self) -> int:
         tail = self._tail
