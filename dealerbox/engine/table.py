@@ -27,12 +27,15 @@ from .chip_flow import ChipFlow
 from .chip_trail import ChipTrail
 from .dealer_taps import DealerTaps
 from .findings import FindingLog
-from .hand_flow import HandFlow
+from .betting.pots import split_halves
+from .hand_flow import HandFlow, halves_text
+from .misaward import PushWatch
 from .play import Play
 from .referee import Referee
 from .seating import Seating
 from .stacks import StackReads
 from .state import FindingView, SeatView, TableState
+from .events import Pot
 from .tournament.moves import FloorMoves, TableMoves
 from .tournament.table import TournamentTable
 from .variants import variant
@@ -71,7 +74,8 @@ class Engine:
         referee.end_hand = hands.end
         cards = CardFlow(config, game, registry, play, ledger, referee, seating, deck, betting, hands,
                          BoardFlow(game, play, ledger, referee), tt)
-        chips = ChipFlow(play, referee, hands, trail, tt if tournament is not None else None)
+        chips = ChipFlow(play, referee, hands, trail, PushWatch(play, referee, hands, findings),
+                         tt if tournament is not None else None)
         self.taps = DealerTaps(config, play, referee, seating, betting, self.stacks, hands, cards, floor_moves, tt)
         # the hot path: each part's entry point bound once, so an input costs no lookup through a part
         self._levels = tt.levels if tt is not None else None   # the level clock, asked at every input
@@ -200,19 +204,23 @@ class Engine:
                 to_act=bool(to_act), dead=dead, cards_held=len(ledger.in_zone(f"seat{s}")) if h is not None else 0,
                 shown=shown, bet=bet, stack=stacks.get(s, 0)))
         current = play.hand_no
-        acked = self.taps.acked
+        acked = self.taps.acked | self.findings.settled if self.findings.settled else self.taps.acked
         findings = tuple(FindingView(f.id, f.rule, f.citation, f.severity, f.outcome, f.ruling, f.seats, f.cards,
                                      f.id in acked)
                          for f in self.findings.open(current, acked))
         pots = tuple((p.amount, tuple(p.eligible)) for p in hb.pots()) if hb is not None else ()
         winners: dict[int, int] = {}
         if h is not None and h.decided:
-            for (amount, _), w in zip(h.pots, h.winners, strict=False):
-                for seat in w:
-                    winners[seat] = winners.get(seat, 0) + amount // len(w)
+            unit = max(1, self.config.game.smallest_chip)
+            for i, ((amount, eligible), w) in enumerate(zip(h.pots, h.winners, strict=False)):
+                halves = h.award.halves[i] if i < len(h.award.halves) else (w,)
+                pot = split_halves(Pot(amount, eligible), halves, h.button, seating.seats, unit) if w else None
+                for seat, chips in (pot.shares.items() if pot is not None else ()):
+                    winners[seat] = winners.get(seat, 0) + chips
         tt = self.tournament_table
         return TableState(
-            hand=current, phase=(h.phase if h is not None else "idle"), game=self.variant.key,
+            hand=current, phase=("misaward" if h is not None and h.award.misaward and h.phase == "showdown"
+                                 else h.phase if h is not None else "idle"), game=self.variant.key,
             button=(h.button if under_way is not None and h is not None else seating.puck),
             board=tuple(ledger.card(u) for u in h.board) if h else (),
             burn_count=len(h.off_board.burns) if h else 0, muck_count=len(ledger.in_zone("muck")),
@@ -220,6 +228,8 @@ class Engine:
             to_act=(hb.to_act if hb is not None and h is not None and not h.decided else None),
             deck_id=self.deck.deck_id,
             winners=winners, pot_winners=tuple(h.winners) if h is not None and h.decided else (),
+            pot_halves=(tuple(halves_text(h, i) for i in range(len(h.award.halves)))
+                        if h is not None and h.decided else ()),
             question=(hb.question.view() if hb is not None and hb.question is not None
                       else self.stacks.question),
             dealer=self.taps.dealer, instruction=self.moves.view(),
