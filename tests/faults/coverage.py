@@ -113,3 +113,11 @@ NOT_INJECTED: dict[str, str] = {
     "kill.8": "split-pot games are not played here",
     "kill.10": "lowball games are not played here",
 }
+
+# rows of games this engine does not deal (no variant in dealerbox.engine.variants plays them): they wait for one
+GAME_NOT_DEALT = {"kill.8": "split-pot", "kill.10": "lowball"}
+
+
+def report(rows: set[str]) -> str:
+    """'N of M rows injected' over the Cards, Chips and betting, and Showdown rows, and the ones left out."""
+    return f"{len(set(INJECTED) & rows)} of {len(rows)} rows injected; left out: {sorted(rows - set(INJECTED))}"
