@@ -32,6 +32,8 @@ class OffBoard:
 class Award:
     """The showdown's reading and the push of the pots: hands read, hands thrown away unshown, chips pushed."""
     ranks: dict[int, tuple[int, str]] = field(default_factory=dict)
+    lows: dict[int, tuple[int, str]] = field(default_factory=dict)          # split games: qualifying lows read
+    halves: list[tuple[tuple[int, ...], ...]] = field(default_factory=list)  # split games: (high, low) per pot
     unshown: set[int] = field(default_factory=set)
     pushed_chips: set[str] = field(default_factory=set)
     wrong_pushes: set[int] = field(default_factory=set)
