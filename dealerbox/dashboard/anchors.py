@@ -64,7 +64,7 @@ class Verdict:
 class AnchorStore:
     def __init__(self, store: Store, cap: int = CAP_PER_TABLE, late_after_min: float = LATE_AFTER_MIN) -> None:
         self.store, self.cap, self.late_after_min = store, cap, late_after_min
-        with store.engine.begin() as conn:
+        with store.schema_lock() as conn:      # two instances starting at once: one creates it
             enrolled.create(conn, checkfirst=True)
 
     def enrol(self, site: str, table: str, pubkey_hex: str, now: float | None = None) -> None:
