@@ -213,7 +213,8 @@ def create_app(dash: Dashboard, *, background: bool = True, proxies: auth.Proxie
 
     def number(request: Request, key: str, default: int) -> int:
         text = request.query_params.get(key, "")
-        return int(text) if text.isdigit() else default
+        # ASCII digits only ("²".isdigit() is true, int("²") raises) and no more than a column holds
+        return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else default
 
     @viewer
     async def alert_queue(request: Request) -> Response:
