@@ -365,11 +365,6 @@ class Dashboard:
     def assign(self, alert_id: int, to: str, by: str = "") -> Alert:
         if self.store.user(to) is None:
             raise ValueError(f"assign: no user named {to!r}")
-        a = self.store.alert(alert_id)
-        if a is None:
-            raise LookupError(f"no alert {alert_id}")
-        if a.resolved_at is not None:
-            raise ValueError(f"alert {alert_id} is already resolved by {a.resolved_by}: nothing to assign")
         return self._change(alert_id, assigned_to=to, assigned_by=by or None, assigned_at=self.clock())
 
     async def resolve(self, alert_id: int, user: str, note: str) -> Alert:

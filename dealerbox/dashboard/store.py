@@ -145,6 +145,8 @@ class Store:
         """Add a user or change one's role and (unless None) password; a new password ends their sessions."""
         if role not in ROLES:
             raise ValueError(f"role: {role!r} is not one of {', '.join(ROLES)}")
+        if not name or len(name) > 64 or not name.isprintable() or name != name.strip():
+            raise ValueError("name: 1 to 64 printable characters, no leading or trailing space")
         with self.engine.begin() as conn:
             if password_hash is None:
                 if not conn.execute(users.update().where(users.c.name == name).values(role=role)).rowcount:

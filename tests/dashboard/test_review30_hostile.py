@@ -136,3 +136,21 @@ def test_a_double_click_and_two_supervisors_at_once_send_the_table_one_ack(tmp_p
         for c, _ in clients:
             c.close()
         link.stop()
+
+
+@pytest.mark.parametrize("name", ["", "   ", "x" * 65, "tab\there"])
+def test_an_admin_cannot_add_a_user_without_a_usable_name(tmp_path, name):
+    store = Store(f"sqlite:///{tmp_path / 'floor.db'}")
+    store.put_user("ada", "admin", auth.hash_password(PASSWORD))
+    dash = Dashboard(store, clock=lambda: 10_000.0)
+    try:
+        client = TestClient(create_app(dash, background=False), raise_server_exceptions=False)
+        token = re.search(r'name="csrf" value="([^"]+)"', client.get("/login").text).group(1)
+        client.post("/login", data={"name": "ada", "password": PASSWORD, "csrf": token}, follow_redirects=False)
+        csrf = re.search(r'name="csrf" content="([^"]+)"', client.get("/").text).group(1)
+        r = client.post("/users", data={"name": name, "role": "viewer", "password": "long-enough-1"},
+                        headers={"x-csrf-token": csrf})
+        assert r.status_code == 409, (r.status_code, r.text[:200])       # was 200: a user named "" (or 5,000 x)
+        assert [n for n, _ in store.user_names()] == ["ada"]
+    finally:
+        store.close()
