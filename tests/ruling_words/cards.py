@@ -16,6 +16,23 @@ FIRST_ROUND = "card Ah shoe -> seat2\ncard Kh shoe -> seat3\ncard Qs shoe -> sea
 DEALT = FIRST_ROUND + "card 7c shoe -> seat2\ncard 2d shoe -> seat3\ncard Qd shoe -> seat4\ncard 9d shoe -> seat1\n"
 SAME_BUTTON = "Cards back to the shoe, reshuffle, same button; every chip goes back to whoever put it in"
 MISDEAL = ("misdeal", "complete", "complete")
+PREFLOP = "wait 1s\ncall 4 2\nwait 1s\ncall 1 2\nwait 1s\ncall 2 1\nwait 1s\ntap check seat 3\nwait 1s\ngather\n"
+LIMPED = TABLE + DEALT + PREFLOP
+
+
+def street(burn: str, *cards: str, seats: tuple[int, ...] = (2, 3, 4, 1)) -> str:
+    """A burn (none for ``""``), the board cards, every seat of ``seats`` checking, the bets gathered."""
+    lines = f"card {burn} shoe -> burn\n" if burn else ""
+    lines += "".join(f"card {c} shoe -> board\n" for c in cards)
+    return lines + "".join(f"wait 1s\ntap check seat {s}\n" for s in seats) + "wait 1s\ngather\nwait 1s\n"
+
+
+def to_the_straight(seats: tuple[int, ...] = (2, 3, 4, 1), flop: str = "5d") -> str:
+    """Flop (burning ``flop`` unless it is ""), turn and river checked by ``seats``: seat 1's straight (9-9 in the
+    hole) takes the pot, and the next hand (button 2) is folded to its big blind."""
+    return (street(flop, "Qh", "Jh", "3c", seats=seats) + street("6d", "8c", seats=seats)
+            + street("7d", "Th", seats=seats) + "wait 2s\nwin 1\nwait 1s\ncleanup\n"
+            + folded_to_the_big_blind(SEATS, 2))
 
 
 # the words carried out: the cards gathered, each blind back to its owner; the same button deals again
@@ -41,4 +58,22 @@ CASES: dict[str, Case] = {
     "misdeal.1j": misdeal("misdeal.1j",
                           TABLE + FIRST_ROUND.replace("card 9c shoe -> seat1\n", "card 5d shoe -> burn\n")),
     "holdem.1-first-card": misdeal("holdem.1", TABLE + "card Ah shoe -> seat2 face up\ntap exposed\n"),
+    "holdem.2": Case(
+        "holdem.2", "all of them go back into the stub, reshuffle, cut, and deal a new flop without a burn",
+        LIMPED + "card 5d shoe -> burn\n" + "".join(f"card {c} shoe -> board\n" for c in ("Qh", "Jh", "3c", "4s")),
+        "".join(f"card {c} board -> shoe\n" for c in ("Qh", "Jh", "3c", "4s")), to_the_straight(flop="")),
+    "holdem.4": Case(
+        "holdem.4", "Finish the betting, burn and turn the next card as the turn; after that round reshuffle with it "
+        "and turn the river without a burn",
+        LIMPED + "card 5d shoe -> burn\ncard Qh shoe -> board\ncard Jh shoe -> board\ncard 3c shoe -> board\n"
+        "wait 1s\ntap check seat 2\nwait 1s\ntap check seat 3\nwait 1s\ncard 6d shoe -> burn\ncard 4s shoe -> board\n",
+        "tap check seat 4\nwait 1s\ntap check seat 1\nwait 1s\ngather\nwait 1s\n" + street("7d", "8c")
+        + "card 4s board -> shoe\n", street("", "Th") + "wait 2s\nwin 1\nwait 1s\ncleanup\n"
+        + folded_to_the_big_blind(SEATS, 2)),
+    "holdem.5": Case(
+        "holdem.5", "the last card it received goes back as the burn card; deal on",
+        TABLE + DEALT + "card 5c shoe -> seat2\n", "card 5c seat2 -> burn\n", PREFLOP + to_the_straight(flop="")),
+    "irregularity.11": Case(
+        "irregularity.11", "the last card it received goes back as the burn card; deal on",
+        TABLE + DEALT + "card 5c shoe -> seat3\n", "card 5c seat3 -> burn\n", PREFLOP + to_the_straight(flop="")),
 }
