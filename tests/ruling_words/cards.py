@@ -20,6 +20,16 @@ PREFLOP = "wait 1s\ncall 4 2\nwait 1s\ncall 1 2\nwait 1s\ncall 2 1\nwait 1s\ntap
 LIMPED = TABLE + DEALT + PREFLOP
 
 
+REST_OF_DEAL = "card Qs shoe -> seat4\ncard 9c shoe -> seat1\n" + DEALT.split("card 9c shoe -> seat1\n")[1]
+VOID = upto("void-duplicate-card.scn", "card DEMO-2:Qs")
+# every chip back to whoever bet it, the cards back; the redeal (heads-up, seat 4's button) and the next hand
+VOID_BACK = ("wait 5s\ncall-floor\nchips 2 pot -> bet1\nchips 2 pot -> bet4\ntake 1\ntake 4\n"
+             "card DEMO-2:Qs board -> off\ncleanup\n")          # the new deck check: the blue card goes
+VOID_REDEAL = folded_to_the_big_blind((1, 4), 4) + folded_to_the_big_blind((1, 4), 1)
+TOO_LATE = TABLE + DEALT + "wait 1s\ncall 4 2\nwait 1s\ncall 1 2\nwait 1s\ncard 5c shoe -> seat3\n"
+DEAD_3 = "card Kh seat3 -> muck\ncard 2d seat3 -> muck\ncard 5c seat3 -> muck\n"
+
+
 def street(burn: str, *cards: str, seats: tuple[int, ...] = (2, 3, 4, 1)) -> str:
     """A burn (none for ``""``), the board cards, every seat of ``seats`` checking, the bets gathered."""
     lines = f"card {burn} shoe -> burn\n" if burn else ""
@@ -76,4 +86,37 @@ CASES: dict[str, Case] = {
     "irregularity.11": Case(
         "irregularity.11", "the last card it received goes back as the burn card; deal on",
         TABLE + DEALT + "card 5c shoe -> seat3\n", "card 5c seat3 -> burn\n", PREFLOP + to_the_straight(flop="")),
+    "misdeal.2": Case(
+        "misdeal.2", "two players behind the blinds have acted, the hand plays to the end", TOO_LATE, DEAD_3,
+        "call 2 1\nwait 1s\ngather\n" + to_the_straight((2, 4, 1)), also=("dead-hand.1d",)),
+    "dead-hand.1d": Case(
+        "dead-hand.1d", "the hand is dead, cards to the muck", TOO_LATE, DEAD_3,
+        "call 2 1\nwait 1s\ngather\n" + to_the_straight((2, 4, 1)), also=("misdeal.2",)),
+    "irregularity.1": Case(
+        "irregularity.1", "for the next hand put it where the rotation from seat 1 says",
+        TABLE + DEALT + "wait 1s\ncall 4 2\nwait 1s\ncall 1 2\nwait 1s\nbutton 3\n", "",
+        "call 2 1\nwait 1s\ntap check seat 3\nwait 1s\ngather\n" + to_the_straight(), also=("misdeal.2",)),
+    "irregularity.7": Case(
+        "irregularity.7", "Take it out; seat 3 gets the next card instead",
+        # the ruling comes with the dealer's next move, here taking the boxed card out: the next card is seat 3's
+        TABLE + "card Ah shoe -> seat2\ncard Kh shoe -> seat3 face up\nwait 1s\ncard Kh seat3 -> muck\n",
+        "card 7c shoe -> seat3\n",
+        REST_OF_DEAL.replace("card 7c shoe -> seat2", "card 5s shoe -> seat2") + PREFLOP + to_the_straight()),
+    "irregularity.8": Case(
+        "irregularity.8", "Take it out; seat 3 gets the next card instead",
+        TABLE + "card Ah shoe -> seat2\ncard X1 shoe -> seat3\n", "card X1 seat3 -> muck\ncard Kh shoe -> seat3\n",
+        REST_OF_DEAL + PREFLOP + to_the_straight()),
+    "dead-hand.3": Case(
+        "dead-hand.3", "seat 4's cards to the muck, seat 1 keeps its own",
+        LIMPED + "card Qs seat4 -> seat1\ncard Qd seat4 -> seat1\n", "card Qs seat1 -> muck\ncard Qd seat1 -> muck\n",
+        to_the_straight((2, 3, 1))),
+    "procedures.22": Case(
+        "procedures.22", "nobody may look through the discards; put it back",
+        LIMPED + "fold 4\nwait 1s\ncard Qs muck -> seat4\n", "card Qs seat4 -> muck\n", to_the_straight((2, 3, 1))),
+    "irregularity.3": Case(
+        "irregularity.3", "every chip goes back to whoever bet it; cards back, new deck check, redeal", VOID,
+        VOID_BACK, VOID_REDEAL, ("void", "complete", "complete"), ("irregularity.4",)),
+    "irregularity.4": Case(
+        "irregularity.4", "every chip goes back to whoever bet it; replace the deck", VOID,
+        VOID_BACK, VOID_REDEAL, ("void", "complete", "complete"), ("irregularity.3",)),
 }
