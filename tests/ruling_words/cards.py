@@ -119,4 +119,9 @@ CASES: dict[str, Case] = {
     "irregularity.4": Case(
         "irregularity.4", "every chip goes back to whoever bet it; replace the deck", VOID,
         VOID_BACK, VOID_REDEAL, ("void", "complete", "complete"), ("irregularity.3",)),
+    "dead-hand.1e": Case(
+        "dead-hand.1e", "the hand is dead, cards to the muck",
+        TABLE + "card Ah shoe -> seat2\ncard X1 shoe -> seat3\n" + REST_OF_DEAL + "card Kh shoe -> seat3\n" + PREFLOP,
+        "card X1 seat3 -> muck\ncard Kh seat3 -> muck\ncard 2d seat3 -> muck\n", to_the_straight((2, 4, 1)),
+        also=("irregularity.8",)),
 }
