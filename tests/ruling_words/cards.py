@@ -124,4 +124,9 @@ CASES: dict[str, Case] = {
         TABLE + "card Ah shoe -> seat2\ncard X1 shoe -> seat3\n" + REST_OF_DEAL + "card Kh shoe -> seat3\n" + PREFLOP,
         "card X1 seat3 -> muck\ncard Kh seat3 -> muck\ncard 2d seat3 -> muck\n", to_the_straight((2, 4, 1)),
         also=("irregularity.8",)),
+    "showdown.1": Case(
+        "showdown.1", "it cannot win any part of the pot; main pot to seat 4",
+        LIMPED + street("5d", "Qh", "Jh", "3c") + street("6d", "8c") + street("7d", "Th")
+        + "wait 2s\ntap muck-unshown seat 1\n", "card 9c seat1 -> muck\ncard 9d seat1 -> muck\n",
+        "win 4\nwait 1s\ncleanup\n" + folded_to_the_big_blind(SEATS, 2)),
 }
