@@ -110,9 +110,9 @@ NOT_INJECTED: dict[str, str] = {
     "betting.4": "not a fault: its own ruling is info (heads-up, raising past the cap is allowed); a round capped "
                  "before it became heads-up is ruled betting.3 (citing Betting 4), which RaiseNotAllowed injects",
     "blinds.1": "info only (how the dead button is placed), raised by configuration, not by a fault",
-    "kill.8": "split-pot games are dealt now (o8, plo8, plo5-8: issue 33), but the engine's kill tracker does not "
-              "apply Kill Pots 8 yet (a scoop forces a kill only when the pot is five upper limits or more): no "
-              "engine ruling to inject until it does",
+    "kill.8": "the engine applies Kill Pots 8 at a split-game kill table (a scoop of game.kill_scoop big bets "
+              "forces the kill: chips-kill.8.scn and its near miss), but no fault harness deals a high-low game "
+              "with a kill yet",
     "kill.10": "lowball games are not played here",
     # the split-pot rows that came with Omaha high-low (issue 33): the fault harnesses deal NL, PL and limit hold'em
     # and PLO; no harness deals a high-low hand yet
