@@ -23,6 +23,7 @@ INJECTED: dict[str, tuple[str, ...]] = {
     "misdeal.1g": ("table:button-misplaced",),
     "misdeal.1h": ("table:first-card-wrong-seat", "table:out-of-sequence"),
     "misdeal.1i": ("table:card-to-empty-seat",),
+    "misdeal.1j": ("table:dealt-out",),
     "misdeal.2": ("table:button-moved-after-action", "table:card-to-a-hand-after-action"),
     "holdem.1": ("table:exposed-in-deal", "table:first-card-exposed"),
     "holdem.2": ("table:four-card-flop",),
@@ -46,6 +47,7 @@ INJECTED: dict[str, tuple[str, ...]] = {
     "procedures.23": ("table:card-after-the-hand",),
     # --- chips and betting ---------------------------------------------------------------------------------------
     "betting.3": ("betting:RaiseNotAllowed",),
+    "betting.4": ("betting:HeadsUpPastTheCap",),
     "betting.5": ("betting:RaiseNotAllowed",),
     "betting.6": ("betting:UnderRaise",),
     "betting.7": ("table:small-chip",),
@@ -102,13 +104,6 @@ PLAYED = {"kill.2": "a killed pot played: the killer's kill is live, it acts in 
                     "win makes the kill due, which the simulator (following the legs itself) posts"}
 
 NOT_INJECTED: dict[str, str] = {
-    "misdeal.1j": "no fault reaches it: a seat dealt out is first a card out of sequence (misdeal.1f, at the next "
-                  "card, or 1h when it was the first seat), or a deal one card short (misdeal.1e), all injected; "
-                  "arrival:new-player-passed-over deals around a new player who posted, the 1j case in words, and "
-                  "it is ruled 1f at the next card; 1j is the engine's backstop for a deal that ends with a seat "
-                  "holding nothing",
-    "betting.4": "not a fault: its own ruling is info (heads-up, raising past the cap is allowed); a round capped "
-                 "before it became heads-up is ruled betting.3 (citing Betting 4), which RaiseNotAllowed injects",
     "blinds.1": "info only (how the dead button is placed), raised by configuration, not by a fault",
     "kill.8": "split-pot games are dealt now (o8, plo8, plo5-8: issue 33), but the engine's kill tracker does not "
               "apply Kill Pots 8 yet (a scoop forces a kill only when the pot is five upper limits or more): no "

@@ -14,6 +14,8 @@ from tests.faults.sessions import EXPECTED as SESSION_EXPECTED, INFO_RULED, LATE
 from tests.faults.table_run import EXPECTED, INFO_EXPECTED
 
 AREAS = ("cards", "chips", "showdown")
+# betting classes whose row is ruled at info (the class asserts that info ruling at the fault)
+INFO_BETTING = {"StraddleInPlace": {"no-limit.12"}, "HeadsUpPastTheCap": {"betting.4"}}
 
 
 def test_every_cards_chips_and_showdown_row_is_injected_or_has_a_reason():
@@ -31,7 +33,7 @@ def test_each_injecting_class_exists_and_rules_that_row():
             if where == "clean":
                 continue
             if where == "betting":
-                rules = set(betting[cls].expected) | ({"no-limit.12"} if cls == "StraddleInPlace" else set())
+                rules = set(betting[cls].expected) | INFO_BETTING.get(cls, set())
             elif where == "session":
                 rules = set(SESSION_EXPECTED[cls]) | set(STANDING.get(cls, ())) | set(LATER_IN_THE_HAND.get(cls, ())) \
                     | set(INFO_RULED.get(cls, ()))
