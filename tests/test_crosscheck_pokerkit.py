@@ -232,8 +232,8 @@ def play_one(rng: random.Random, variant: str, stats: Counter, players=CleanPlay
             state.fold()
             moves.fold(seat)
             stats["fold"] += 1
-        elif roll < moves.raise_below and state.can_complete_bet_or_raise_to() and (to := pick_raise(hand, state, seat, rng,
-                                                                                        stats)) is not None:
+        elif roll < moves.raise_below and state.can_complete_bet_or_raise_to() and \
+                (to := pick_raise(hand, state, seat, rng, stats)) is not None:
             state.complete_bet_or_raise_to(to)
             moves.raise_by(seat, to - before)
             stats["raise"] += 1
