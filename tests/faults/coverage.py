@@ -7,7 +7,8 @@ class of tests/faults/table_run.py (whole hands through the Pipeline: the simula
 edited into its hands, and the card faults staged in tests/faults/staged_cards.py); ``session:kind`` a fault
 class of tests/faults/sessions.py (sessions of hands through the Pipeline, the fault spanning hands: kills,
 missed blinds, a deck change); ``arrival:kind`` a class of tests/faults/arrivals.py (a player sitting down
-mid-session); ``option:kind`` a class of tests/faults/pot_option.py (Pot-Limit 6's option); ``clean`` an info
+mid-session); ``split:kind`` a table class staged in the split games (Omaha high-low), whose showdowns raise the
+split's info rows; ``option:kind`` a class of tests/faults/pot_option.py (Pot-Limit 6's option); ``clean`` an info
 ruling that every clean showdown raises, so every injected hand that reaches a showdown has it.
 """
 
@@ -88,6 +89,11 @@ INJECTED: dict[str, tuple[str, ...]] = {
     "showdown.3": ("table:wrong-award",),
     "showdown.7": ("clean",),
     "ties.5a": ("clean",),
+    # the split games' showdown rows, at info: every split-game hand of the table run's split slice that reaches
+    # a showdown says how its pots split (a fault staged in the hand and its remedy carried out first)
+    "highlow.1": ("split:wrong-award", "split:boxed-card", "split:short-call"),
+    "highlow.2": ("split:wrong-award", "split:boxed-card", "split:short-call"),
+    "ties.5c": ("split:wrong-award", "split:boxed-card", "split:short-call"),
 }
 
 # info rulings raised alongside a class's ruling (the companion), not as its ruling
@@ -108,12 +114,7 @@ NOT_INJECTED: dict[str, str] = {
     "kill.8": "split-pot games are dealt now (o8, plo8, plo5-8: issue 33), but the engine's kill tracker does not "
               "apply Kill Pots 8 yet (a scoop forces a kill only when the pot is five upper limits or more): no "
               "engine ruling to inject until it does",
-    "kill.10": "lowball games are not played here",
-    # the split-pot rows that came with Omaha high-low (issue 33): the fault harnesses deal NL, PL and limit hold'em
-    # and PLO; no harness deals a high-low hand yet
-    "highlow.1": "a split-pot row (issue 33's Omaha high-low): no fault harness deals a high-low game yet",
-    "highlow.2": "a split-pot row (issue 33's Omaha high-low): no fault harness deals a high-low game yet",
-    "ties.5c": "the odd chip between the high and the low half (issue 33): no fault harness deals high-low yet",
+    "kill.10": "no lowball variant: lowball games are not dealt here (Kill Pots 10 is a lowball option)",
 }
 
 # rows of games this engine does not deal (no variant in dealerbox.engine.variants plays them): they wait for one

@@ -50,6 +50,7 @@ VARIANTS = ("nlhe", "plhe", "flhe", "plo")
 SPLIT_VARIANTS = ("o8", "plo8", "plo5-8")    # Omaha high-low eight or better (issue 33)
 # the info rows every split game's showdown raises (how the pot splits): the split-game slice counts them
 SPLIT_INFO = ("highlow.1", "highlow.2", "ties.5c")
+SPLIT_KINDS = ("wrong-award", "boxed-card", "short-call")     # the classes the split-game slice stages
 SEATS = 10
 CHUNK = 8          # hands per simulated table before a new one is seated
 LOUD = ("dealer", "floor")

@@ -11,7 +11,7 @@ from tests.faults.coverage import COMPANIONS, GAME_NOT_DEALT, INJECTED, NOT_INJE
 from tests.faults.players import FAULTS
 from tests.faults.pot_option import EXPECTED as OPTION_EXPECTED
 from tests.faults.sessions import EXPECTED as SESSION_EXPECTED, INFO_RULED, LATER_IN_THE_HAND, STANDING
-from tests.faults.table_run import EXPECTED, INFO_EXPECTED
+from tests.faults.table_run import EXPECTED, INFO_EXPECTED, SPLIT_INFO, SPLIT_KINDS
 
 AREAS = ("cards", "chips", "showdown")
 # betting classes whose row is ruled at info (the class asserts that info ruling at the fault)
@@ -39,6 +39,9 @@ def test_each_injecting_class_exists_and_rules_that_row():
                     | set(INFO_RULED.get(cls, ()))
             elif where == "arrival":
                 rules = set(ARRIVAL_EXPECTED[cls])
+            elif where == "split":
+                assert cls in SPLIT_KINDS, name
+                rules = set(SPLIT_INFO)
             elif where == "option":
                 rules = set(OPTION_EXPECTED[cls])
             else:
