@@ -47,9 +47,21 @@ class KillTracker:
             self.holder = seat
         self.away = None
 
-    def record_win(self, winners: tuple[int, ...], won: int, killer: int | None) -> str:
+    def record_win(self, winners: tuple[int, ...], won: int, killer: int | None, agreed: tuple[int, ...] = ()) -> str:
         """After a hand: ``winners`` of the main pot, ``won`` = chips the sole winner took beyond what they
-        put in; ``killer`` = who killed this hand. Returns the reason if a kill is due next hand."""
+        put in; ``killer`` = who killed this hand; ``agreed`` = new players dealt into this killed pot, who
+        played it by agreeing to kill the next one (Kill Pots 12). Returns the reason if a kill is due next hand."""
+        reason = self._record_win(winners, won, killer)
+        if self.enabled and self.due is None and killer is not None:
+            new = next((s for s in agreed if s != killer), None)
+            if new is not None:
+                # Kill Pots 12, within Kill Pots 11 (one kill a deal): a kill the pot's result forces comes first
+                self.due, self.due_rule = new, "kill.12"
+                return f"seat {new} played the last killed pot as a new player: it agreed to kill this one " \
+                       "(Kill Pots 12)"
+        return reason
+
+    def _record_win(self, winners: tuple[int, ...], won: int, killer: int | None) -> str:
         self.killer_last = killer
         self.due = None
         if winners:
