@@ -110,10 +110,13 @@ PLAYED = {"kill.2": "a killed pot played: the killer's kill is live, it acts in 
                     "win makes the kill due, which the simulator (following the legs itself) posts"}
 
 NOT_INJECTED: dict[str, str] = {
-    "blinds.1": "info only (how the dead button is placed), raised by configuration, not by a fault",
-    "kill.8": "split-pot games are dealt now (o8, plo8, plo5-8: issue 33), but the engine's kill tracker does not "
-              "apply Kill Pots 8 yet (a scoop forces a kill only when the pot is five upper limits or more): no "
-              "engine ruling to inject until it does",
+    "blinds.1": "info only (how a dead button is placed: no small blind, or the button before an empty seat), raised "
+                "by a dead-button table's configuration when a player leaves, not by a fault; no harness plays a "
+                "dead-button table yet: the simulator, pokerkit's seating and our referee all move the button (Blinds "
+                "1a), so each needs Blinds 1b's placement first",
+    "kill.8": "Kill Pots 8 (a split game's scoop of five upper limits forces the kill) is being built into the "
+              "engine's kill tracker on another branch (wt/omaha8b), not on main yet: no engine ruling to inject "
+              "until it lands, then a session class dealing o8 with a kill",
     "kill.10": "no lowball variant: lowball games are not dealt here (Kill Pots 10 is a lowball option)",
 }
 

@@ -61,12 +61,12 @@ def test_a_row_played_rather_than_ruled_is_played_by_a_quiet_class():
 
 
 def test_the_rows_injected_are_counted_and_none_drops_out():
-    # 68 of the 73 rows of issue 31 (76 with issue 33's high-low rows): the rows left out are games not dealt here
-    # or not by the harnesses, two info-only rows and a backstop no fault reaches (NOT_INJECTED says why); the count
-    # may only grow
+    # 73 of the 76 rows (issue 31's 73 and issue 33's high-low rows): left out are lowball's kill (no lowball game),
+    # the split game's kill (Kill Pots 8, not in the engine on main yet) and the dead button's info row (no harness
+    # plays a dead-button table); NOT_INJECTED says why. The count may only grow
     rows = {r.id for r in RULES.values() if r.area in AREAS and not r.tournament}
     print(report(rows))
-    assert len(set(INJECTED) & rows) >= 68, report(rows)
+    assert len(set(INJECTED) & rows) >= 73, report(rows)
 
 
 def test_a_kill_row_waits_only_for_a_game_this_engine_does_not_deal():
