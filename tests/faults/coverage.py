@@ -114,9 +114,9 @@ NOT_INJECTED: dict[str, str] = {
                 "by a dead-button table's configuration when a player leaves, not by a fault; no harness plays a "
                 "dead-button table yet: the simulator, pokerkit's seating and our referee all move the button (Blinds "
                 "1a), so each needs Blinds 1b's placement first",
-    "kill.8": "Kill Pots 8 (a split game's scoop of five upper limits forces the kill) is being built into the "
-              "engine's kill tracker on another branch (wt/omaha8b), not on main yet: no engine ruling to inject "
-              "until it lands, then a session class dealing o8 with a kill",
+    "kill.8": "the engine applies Kill Pots 8 at a split-game kill table (a scoop of game.kill_scoop big bets "
+              "forces the kill: chips-kill.8.scn and its near miss), but no fault harness deals a high-low game "
+              "with a kill yet (the session harness and our referee follow legs, not scoops)",
     "kill.10": "no lowball variant: lowball games are not dealt here (Kill Pots 10 is a lowball option)",
 }
 

@@ -62,8 +62,8 @@ def test_a_row_played_rather_than_ruled_is_played_by_a_quiet_class():
 
 def test_the_rows_injected_are_counted_and_none_drops_out():
     # 73 of the 76 rows (issue 31's 73 and issue 33's high-low rows): left out are lowball's kill (no lowball game),
-    # the split game's kill (Kill Pots 8, not in the engine on main yet) and the dead button's info row (no harness
-    # plays a dead-button table); NOT_INJECTED says why. The count may only grow
+    # the split game's kill (Kill Pots 8: no harness deals high-low with a kill yet) and the dead button's info row
+    # (no harness plays a dead-button table); NOT_INJECTED says why. The count may only grow
     rows = {r.id for r in RULES.values() if r.area in AREAS and not r.tournament}
     print(report(rows))
     assert len(set(INJECTED) & rows) >= 73, report(rows)
