@@ -48,6 +48,8 @@ class GameConfig:
     buy_in: int = 200               # default buy-in for the simulator and the "sit" tap
     ante: int = 0                   # every player dealt in posts it before the deal; 0 = none
     big_blind_ante: int = 0         # the big blind posts it for the whole table; 0 = none (not with ante)
+    run_it: int = 1                 # house practice: the most runs the dealer may agree after an all-in (1 = off)
+    bomb_pots: bool = False         # house practice: the dealer may start a bomb pot (everyone posts, no preflop)
 
 
 @dataclass(frozen=True)

@@ -21,6 +21,7 @@ class Rule:
     area: str         # "cards", "chips", "showdown" or "tournament"
     severities: tuple[str, ...] = ()   # tournament rows: the severities their rulings use
     outcomes: tuple[str, ...] = ()     # tournament rows: the outcomes their rulings use
+    house: str = ""                    # a house practice's name (a table setting, off by default)
 
     @property
     def tournament(self) -> bool:
@@ -114,6 +115,21 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     _r("showdown.3", "Showdown 3", "S+D", "showdown", "A pot is about to be pushed to a player the cards do not make the winner"),
     _r("showdown.7", "Showdown 7", "S", "showdown", "Order of showing: last aggressor first, or first to act if checked"),
     _r("ties.5a", "Ties 5(a)", "S", "showdown", "Odd chip to the first hand clockwise from the button; side pots split separately"),
+    # --- house practices: table settings, off by default (game.run_it, game.bomb_pots; engine/practices.py) ---
+    *(Rule(id, citation, summary, detect, "house", house=house) for id, citation, detect, house, summary in (
+        ("run-it.1", "No-Limit 14; House Policies 15", "D", "Run it twice",
+         "Run it twice or three times only after an all-in with no more betting possible, where the table allows it"),
+        ("run-it.2", "No-Limit 14; House Policies 15", "D", "Run it twice",
+         "Runs agreed: board 1 is finished first, then each further run in full, in order"),
+        ("boards.1", "No-Limit 14; Ties 3, 5(a)", "S", "Run it twice / double-board bomb pot",
+         "A pot dealt on two or more boards is divided equally by board, odd chips to board 1; each part is split as its own pot"),
+        ("bomb-pot.1", "House rule: bomb pot", "D", "Bomb pot",
+         "Bomb pot: every player posts the agreed amount, no preflop betting, the hand starts on the flop"),
+        ("bomb-pot.2", "House rule: bomb pot", "S", "Bomb pot",
+         "Bomb pot: a player dealt in without the full post brings it up before the flop"),
+        ("bomb-pot.3", "House rule: bomb pot", "D", "Bomb pot",
+         "A bomb pot starts only where the table allows it, between hands, with an amount and one or two boards"),
+    )),
     # --- tournaments: raised only at a tournament table (raised_at) -----------------------------------
     *(Rule(id, citation, summary, detect, "tournament", severities, outcomes)
       for id, citation, detect, severities, outcomes, summary in TOURNAMENT_ROWS),

@@ -14,6 +14,7 @@ from .cards.flow import CardFlow
 from .cards.misdeal import after_action
 from .hand_flow import HandFlow
 from .play import Play
+from .practices import HousePractices
 from .referee import Referee
 from .seating import Seating
 from .stacks import StackReads
@@ -30,7 +31,7 @@ class DealerTaps:
 
     def __init__(self, config: Config, play: Play, referee: Referee, seating: Seating, betting: TableBetting,
                  stacks: StackReads, hands: HandFlow, cards: CardFlow, moves: FloorMoves,
-                 tournament: TournamentTable | None) -> None:
+                 tournament: TournamentTable | None, practices: HousePractices) -> None:
         self.config = config
         self.play = play
         self.referee = referee
@@ -41,6 +42,7 @@ class DealerTaps:
         self.cards = cards
         self.moves = moves
         self.tournament = tournament
+        self.practices = practices
         self.acked: set[str] = set()
         self.dealer: str | None = None           # who signed in on the terminal (sign-in/out)
 
@@ -83,6 +85,10 @@ class DealerTaps:
             return referee.betting_events(betting.back_in(t, e.seat))
         if a == "sit-out" and e.seat is not None:
             return referee.betting_events(betting.sit_out(t, e.seat))
+        if a == "bomb-pot":
+            return self.practices.bomb_pot(t, e.amount or 0, int(e.ref or 1) if (e.ref or "1").isdigit() else 0)
+        if a == "run-it":
+            return self.practices.run_it(t, e.amount or 2)
         if a == "new-hand":
             out: list[te.TableEvent] = []
             h = play.hand

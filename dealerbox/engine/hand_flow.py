@@ -62,10 +62,22 @@ class HandFlow:
             order = tuple(clockwise_from(button, set(order) | (set(seating.entitled()) - away), seating.seats))
         out += self.deck.at_start(t, hand_no, order)
         h = play.hand = Hand(hand_no, button, order, self.variant, self.deck.deck_id, self.deck.back)
-        hb = play.hb = betting.start_hand(t, hand_no, button, order)
-        h.blinds = dict(betting.blinds_for(button, order)) if len(order) >= 2 else {}
+        bomb, boards = play.next_bomb or (0, 1)
+        play.next_bomb = None
+        hb = play.hb = betting.start_hand(t, hand_no, button, order, bomb)
+        h.blinds = dict(betting.blinds_for(button, order)) if len(order) >= 2 and not bomb else {}
         seating.hand_started(button)
         out.append(te.HandStarted(t, hand_no, button, order, self.variant.key, h.blinds))
+        if bomb:
+            h.boards.bomb = bomb
+            if boards == 2:
+                h.boards.start_double()
+            out.append(te.BombPotStarted(t, hand_no, bomb, boards))
+            out += self.referee.info(t, "bomb-pot.1", f"Bomb pot (house practice): every player posts {bomb}; no "
+                                     f"preflop betting, the hand starts on the flop"
+                                     + (", dealt on two boards (each street to board 1, then board 2); every pot "
+                                        "is divided equally by board, odd chips to board 1." if boards == 2
+                                        else "."), order)
         out += hb.opening_events
         out += self.moves.dealt(t, order)   # players the floor moved in are dealt in at once (Tournaments 15)
         if tt is not None:
@@ -84,15 +96,21 @@ class HandFlow:
         else:
             winners = [w if w else tuple(e for e in p[1] if hb.in_hand(e))
                        for w, p in zip(h.winners, h.pots, strict=False)]
-            settled, stacks = hb.settle(t, winners)
+            by_board = h.boards.winners
+            settled, stacks = hb.settle(t, winners, [list(ws) for ws in zip(*by_board, strict=False)]
+                                        if by_board else None)
             pots = tuple(settled)
             for i, pot in enumerate(pots):
+                for b, part in enumerate(hb.board_parts[i] if i < len(hb.board_parts) else ()):
+                    out.append(te.PotSplitByBoard(t, h.number, i, b + 1, part))
                 out.append(te.PotAwarded(t, h.number, i, pot))
             h.winners = [p.winners for p in pots] or h.winners
         h.phase = "ended"
         self.trail.hand_ended()
         board = tuple(self.ledger.card(u) for u in h.board)
-        out.append(te.HandEnded(t, h.number, outcome, pots, dict(stacks), board))
+        others = tuple(tuple(self.ledger.card(u) for u in h.boards.cards(b, h.board))
+                       for b in range(2, h.boards.count + 1)) or None
+        out.append(te.HandEnded(t, h.number, outcome, pots, dict(stacks), board, others))
         if outcome == "complete" and self.config.is_tournament and self.tournament is not None:
             out += self.tournament.eliminations(t, stacks)   # Tournaments 35 (engine/tournament/seats.py)
         self.play.last_hand = h
@@ -128,7 +146,7 @@ class HandFlow:
         # the hand is not settled and two or more are live)
         if hb.held or hb.motions or (hb.round.pending and not hb.settled and len(live_seats) > 1):
             return []
-        if len(h.board) == 5 and h.street == "river":
+        if len(h.board) == 5 and h.street == "river" and h.boards.complete(h.board):
             return self.showdown(t, live if live is not None else h.contenders(live_seats))
         out: list[te.TableEvent] = []
         if h.all_in_prompted or not h.deal.finished or not self.all_in_prompts:
@@ -159,17 +177,23 @@ class HandFlow:
             h.award.ranks[seat] = evaluate(self.variant, tuple(card(u) for u in h.hole(seat)), board)
         h.pots = [(p.amount, tuple(p.eligible)) for p in hb.pots()]
         h.winners = pot_winners(h.pots, h.award.ranks)
+        if h.boards.count > 1:
+            self.read_boards(h, live)
         seats = self.seating.seats
         order = show_order(live, hb.last_aggressor, h.button, seats)
         out: list[te.TableEvent] = []
         for seat in order:
-            out.append(te.HandShown(t, h.number, seat, tuple(card(u) for u in h.hole(seat)), h.award.ranks[seat][1]))
+            out.append(te.HandShown(t, h.number, seat, tuple(card(u) for u in h.hole(seat)), rank_text(h, seat)))
         info = self.referee.info
         first = "the last player to bet or raise" if hb.last_aggressor in order else "the first player to act"
         out += info(t, "showdown.7", f"Show in this order: seat {', '.join(map(str, order))} ({first} first).",
                     tuple(order))
         out += info(t, "showdown.2", f"Cards speak: {winners_text(h)}.",
                     tuple(sorted({w for ws in h.winners for w in ws})))
+        if h.boards.count > 1:
+            return out + info(t, "boards.1", f"Every pot is divided equally by board, odd chips to board 1; each "
+                              f"board's part is split as its own pot (Ties 5a): {boards_text(h)}.",
+                              tuple(sorted({w for ws in h.winners for w in ws})))
         for i, (w, (amount, _)) in enumerate(zip(h.winners, h.pots, strict=False)):
             if len(w) > 1:
                 odd = odd_chip_seat(w, h.button, seats)
@@ -177,6 +201,18 @@ class HandFlow:
                             f"between seats {' and '.join(map(str, w))}; any odd chip goes to seat {odd}, the "
                             "first clockwise from the button (side pots split separately).", w)
         return out
+
+    def read_boards(self, h: Hand, live: list[int]) -> None:
+        """Each board's reading (two or more boards): ranks and every pot's winners per board; a pot's winners
+        are then everyone who wins a part of it on some board."""
+        card, boards = self.ledger.card, h.boards
+        if not boards.ranks:
+            boards.ranks = [h.award.ranks] + [
+                {s: evaluate(self.variant, tuple(card(u) for u in h.hole(s)),
+                             tuple(card(u) for u in boards.cards(b, h.board))) for s in live}
+                for b in range(2, boards.count + 1)]
+        boards.winners = [pot_winners(h.pots, ranks) for ranks in boards.ranks]
+        h.winners = [tuple(sorted({s for ws in per_pot for s in ws})) for per_pot in zip(*boards.winners, strict=True)]
 
     def unshown(self, t: float, seat: int) -> list[te.TableEvent]:
         """A decided hand thrown away unshown (a tap, or its cards to the muck): it wins no part of a pot."""
@@ -189,6 +225,10 @@ class HandFlow:
             return []
         h.award.ranks.pop(seat, None)
         h.winners = pot_winners(h.pots, h.award.ranks)
+        if h.boards.count > 1:
+            for ranks in h.boards.ranks:
+                ranks.pop(seat, None)
+            self.read_boards(h, [s for s in h.award.ranks])
         return self.referee.rule(t, [Ruling("showdown.1", "continues", f"Seat {seat} threw its hand away unshown: "
                                             f"it cannot win any part of the pot; {winners_text(h)}.", (seat,))])
 
@@ -196,6 +236,23 @@ class HandFlow:
         h, hb = self.play.hand, self.play.hb
         assert h is not None and hb is not None, "asked with no hand under way"
         return h, hb
+
+
+def rank_text(h: Hand, seat: int) -> str:
+    """A shown hand's reading: its category, or each board's when the hand had two or more."""
+    if h.boards.count < 2:
+        return h.award.ranks[seat][1]
+    return "; ".join(f"board {b + 1}: {ranks[seat][1]}" for b, ranks in enumerate(h.boards.ranks) if seat in ranks)
+
+
+def boards_text(h: Hand) -> str:
+    parts = []
+    for b, per_pot in enumerate(h.boards.winners):
+        for i, w in enumerate(per_pot):
+            name = "main pot" if i == 0 else f"side pot {i}"
+            parts.append(f"board {b + 1} {name} to seat {' and '.join(map(str, w))}" if w
+                         else f"board {b + 1} {name}: no hand shown")
+    return "; ".join(parts)
 
 
 def winners_text(h: Hand) -> str:

@@ -29,6 +29,7 @@ from .dealer_taps import DealerTaps
 from .findings import FindingLog
 from .hand_flow import HandFlow
 from .play import Play
+from .practices import HousePractices
 from .referee import Referee
 from .seating import Seating
 from .stacks import StackReads
@@ -72,7 +73,8 @@ class Engine:
         cards = CardFlow(config, game, registry, play, ledger, referee, seating, deck, betting, hands,
                          BoardFlow(game, play, ledger, referee), tt)
         chips = ChipFlow(play, referee, hands, trail, tt if tournament is not None else None)
-        self.taps = DealerTaps(config, play, referee, seating, betting, self.stacks, hands, cards, floor_moves, tt)
+        self.taps = DealerTaps(config, play, referee, seating, betting, self.stacks, hands, cards, floor_moves, tt,
+                               HousePractices(config, play, referee, ledger))
         # the hot path: each part's entry point bound once, so an input costs no lookup through a part
         self._levels = tt.levels if tt is not None else None   # the level clock, asked at every input
         self._chip_entered, self._chip_left = chips.entered, chips.left

@@ -11,7 +11,7 @@ from .. import events as te
 from ..findings import FindingLog
 from .betting_round import BettingRound, SeatBet, UndoPoint
 from .blinds import Positions
-from .pots import build_pots, split, uncalled
+from .pots import build_pots, split, split_portions, uncalled
 from .structures import Structure
 
 
@@ -149,17 +149,27 @@ class HandLedger:
         self.dead_money.clear()
         return out
 
-    def award(self, winners_by_pot: list[tuple[int, ...]], unit: int) -> list[te.Pot]:
+    def award(self, winners_by_pot: list[tuple[int, ...]], unit: int,
+              by_board: list[list[tuple[int, ...]]] | None = None) -> tuple[list[te.Pot], list[list[te.Pot]]]:
         """Every pot shared among its winners (``winners_by_pot[i]`` won pot ``i``, main first) and paid to
-        their stacks. A pot with no winners named goes to its only eligible seat, or is split among the eligible."""
+        their stacks. A pot with no winners named goes to its only eligible seat, or is split among the eligible.
+        ``by_board[i]``: pot ``i``'s winners on each board of a hand dealt on two or more boards; such a pot is
+        divided by board first (``split_portions``). Returns the pots and each pot's parts by board."""
         done: list[te.Pot] = []
+        parts: list[list[te.Pot]] = []
         for i, pot in enumerate(self.pots()):
-            winners = tuple(winners_by_pot[i]) if i < len(winners_by_pot) and winners_by_pot[i] else ()
-            winners = tuple(w for w in winners if w in pot.eligible) or (pot.eligible if len(pot.eligible) == 1 else ())
-            if not winners:
-                winners = pot.eligible     # nobody named: split among the eligible rather than lose chips
-            awarded = split(pot, winners, self.button, self.table_seats, unit)
+            boards = by_board[i] if by_board is not None and i < len(by_board) else []
+            if len(boards) > 1 and len(pot.eligible) > 1:
+                boards = [tuple(w for w in ws if w in pot.eligible) for ws in boards]
+                awarded, portions = split_portions(pot, boards, self.button, self.table_seats, unit)
+            else:
+                winners = tuple(winners_by_pot[i]) if i < len(winners_by_pot) and winners_by_pot[i] else ()
+                winners = tuple(w for w in winners if w in pot.eligible) or (pot.eligible if len(pot.eligible) == 1 else ())
+                if not winners:
+                    winners = pot.eligible     # nobody named: split among the eligible rather than lose chips
+                awarded, portions = split(pot, winners, self.button, self.table_seats, unit), []
             for s, share in awarded.shares.items():
                 self.stacks[s] = self.stack(s) + share
             done.append(awarded)
-        return done
+            parts.append(portions)
+        return done, parts

@@ -76,3 +76,36 @@ def split(pot: Pot, winners: tuple[int, ...], button: int, table_seats: int, uni
     base, odd = divmod(units, n)
     shares = {s: (base + (1 if i < odd else 0)) * unit for i, s in enumerate(order)}
     return Pot(pot.amount, pot.eligible, tuple(sorted(winners)), shares)
+
+
+def divide(amount: int, parts: int, unit: int = 1) -> list[int]:
+    """``amount`` divided into ``parts`` equal portions in chips of ``unit`` (Ties 3: the odd chip is broken
+    down to the smallest unit first); the odd units all go to the first portion (board 1 of a pot run twice, as
+    pokerkit deals it; the high half of a high-low pot, Ties 5c).
+
+    >>> divide(101, 2), divide(20, 3, 5), divide(7, 1)
+    ([51, 50], [10, 5, 5], [7])
+    """
+    if amount % unit:
+        unit = 1
+    base, odd = divmod(amount // unit, parts)
+    return [(base + (odd if i == 0 else 0)) * unit for i in range(parts)]
+
+
+def split_portions(pot: Pot, winners: list[tuple[int, ...]], button: int, table_seats: int,
+                   unit: int = 1) -> tuple[Pot, list[Pot]]:
+    """A pot divided into ``len(winners)`` portions (one per board; or high and low), each portion shared
+    among its own winners by :func:`split` (Ties 4, 5a). Returns the whole pot with every seat's shares added
+    up, and the portions.
+
+    >>> whole, parts = split_portions(Pot(11, (1, 2)), [(1,), (2,)], 2, 9)
+    >>> whole.shares, [p.amount for p in parts]
+    ({1: 6, 2: 5}, [6, 5])
+    """
+    portions = [split(Pot(amount, pot.eligible), w or pot.eligible, button, table_seats, unit)
+                for amount, w in zip(divide(pot.amount, len(winners), unit), winners, strict=True)]
+    shares: dict[int, int] = {}
+    for part in portions:
+        for seat, chips in part.shares.items():
+            shares[seat] = shares.get(seat, 0) + chips
+    return Pot(pot.amount, pot.eligible, tuple(sorted(shares)), dict(sorted(shares.items()))), portions

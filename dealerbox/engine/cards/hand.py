@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Container
 from dataclasses import dataclass, field
 
+from .boards import Boards
 from .deal import Deal
 from ..variants import Variant
 
@@ -63,6 +64,7 @@ class Hand:
     award: Award = field(default_factory=Award)
     all_in_prompted: bool = False
     muck_touched: bool = False
+    boards: Boards = field(default_factory=Boards)         # runs agreed, a bomb pot's second board (house practices)
 
     def __post_init__(self) -> None:
         self.deal = Deal(self.order, self.variant.hole_cards, first_player_rule=self.variant.extra_card_rule,
