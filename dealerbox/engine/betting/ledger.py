@@ -164,7 +164,8 @@ class HandLedger:
                 awarded, portions = split_portions(pot, boards, self.button, self.table_seats, unit)
             else:
                 winners = tuple(winners_by_pot[i]) if i < len(winners_by_pot) and winners_by_pot[i] else ()
-                winners = tuple(w for w in winners if w in pot.eligible) or (pot.eligible if len(pot.eligible) == 1 else ())
+                winners = (tuple(w for w in winners if w in pot.eligible)
+                           or (pot.eligible if len(pot.eligible) == 1 else ()))
                 if not winners:
                     winners = pot.eligible     # nobody named: split among the eligible rather than lose chips
                 awarded, portions = split(pot, winners, self.button, self.table_seats, unit), []
