@@ -5,6 +5,7 @@ their house-rule name."""
 
 from __future__ import annotations
 
+from dataclasses import replace
 from pathlib import Path
 
 import pytest
@@ -15,6 +16,7 @@ from dealerbox.engine.cards.boards import Boards
 from dealerbox.engine.catalogue import RULES
 from dealerbox.engine.events import Pot
 from dealerbox.pipeline import Pipeline
+from dealerbox.sinks.screen.model import table_keys
 from dealerbox.sources.scenario import compile_file
 
 from .test_chips_scenarios import LOUD, absent, expectations, findings_by_pipeline, findings_by_replay, key
@@ -126,3 +128,25 @@ def test_the_board_zone_tells_the_boards_apart_by_the_order_cards_reach_it():
         seen.append(target)
         (b1 if target == 1 else double.extra[0]).append(uid)
     assert seen == [1, 1, 1, 2, 2, 2, 1, 2, 1, 2]
+
+
+def test_the_screen_offers_run_it_twice_only_after_the_all_in_and_says_the_practices_are_on():
+    path = Path(__file__).parent / "scenarios" / "house-boards.1.scn"
+    compiled = compile_file(path)
+    pipe = Pipeline.from_header(compiled.header)
+    offers, agreed = [], None
+    for record in compiled.records:
+        events = pipe.feed(record)
+        state = pipe.engine.snapshot()
+        offers.append(state.runs_offer)
+        if any(e.kind == "RunsAgreed" for e in events):
+            agreed = len(offers) - 1
+    assert agreed is not None and offers[agreed - 1] == 2 and offers[agreed] == 0   # offered, then used
+    assert offers[:10] == [0] * 10                                                  # not before the all-in
+    assert state.practices == "RUN IT x2" and state.boards == (("Kh", "8c", "5s", "6d", "Jc"),)
+    keys = table_keys(replace(state, phase="flop", runs_offer=2), [], None)
+    run = [k for k in keys if k.action == "run-it"]
+    assert [(k.label, k.amount) for k in run] == [("Run it twice", 2)]
+    assert not [k for k in table_keys(replace(state, phase="flop", runs_offer=0), [], None) if k.action == "run-it"]
+    between = table_keys(replace(state, phase="ended", winners={}, pot_winners=(), bomb_offer=10), [], None)
+    assert [(k.amount, k.ref) for k in between if k.action == "bomb-pot"] == [(10, "1"), (10, "2")]

@@ -130,3 +130,7 @@ class TableState:
     tournament: TournamentView | None = None   # a tournament table's clock and event; None at a cash table
     instruction: InstructionView | None = None  # the floor's open move/break/redraw (engine/tournament/moves.py)
     race: RaceView | None = None          # a chip race open between hands (engine/tournament/chips.py)
+    practices: str = ""                   # the house practices this table allows, for the top bar ("" = none)
+    runs_offer: int = 0                   # the most runs the dealer may agree now (0: the key is not offered)
+    bomb_offer: int = 0                   # between hands at a bomb-pot table: the post the bomb-pot keys start
+    boards: tuple[tuple[str, ...], ...] = ()   # boards 2.. of the hand (runs agreed, a double-board bomb pot)

@@ -175,6 +175,24 @@ class Engine:
         self.stacks.follow(bets)
         return self.stacks.hold(out, self.findings, bets)
 
+    def _practices_line(self) -> str:
+        """The house practices on at this table, said on the screen (they are off by default)."""
+        g = self.config.game
+        on = ([f"RUN IT x{g.run_it}"] if g.run_it > 1 else []) + (["BOMB POTS"] if g.bomb_pots else [])
+        return " · ".join(on)
+
+    def _runs_offer(self) -> int:
+        """The run-it keys' most runs: after an all-in with no more betting, before the river, once."""
+        running = self.play.running_hand()
+        if self.config.game.run_it < 2 or running is None:
+            return 0
+        h, hb = running
+        live = h.contenders(hb.live)
+        able = [s for s in live if not hb.all_in(s)]
+        ok = (h.deal.finished and not h.decided and len(h.board) < 5 and h.boards.count == 1 and len(live) >= 2
+              and len(able) <= 1 and len(able) < len(live) and hb.round_complete)
+        return self.config.game.run_it if ok else 0
+
     # --- the snapshot for the screen and the floor ---------------------------------------------------------------
     def snapshot(self) -> TableState:
         play, seating, ledger = self.play, self.seating, self.ledger
@@ -217,6 +235,10 @@ class Engine:
             hand=current, phase=(h.phase if h is not None else "idle"), game=self.variant.key,
             button=(h.button if under_way is not None and h is not None else seating.puck),
             board=tuple(ledger.card(u) for u in h.board) if h else (),
+            boards=tuple(tuple(ledger.card(u) for u in h.boards.cards(b, h.board))
+                         for b in range(2, h.boards.count + 1)) if h else (),
+            practices=self._practices_line(), runs_offer=self._runs_offer(),
+            bomb_offer=(5 * self.config.game.big_blind if self.config.game.bomb_pots and under_way is None else 0),
             burn_count=len(h.off_board.burns) if h else 0, muck_count=len(ledger.in_zone("muck")),
             pot=self.trail.pot(), pots=pots, seats=tuple(seats), findings=findings,
             to_act=(hb.to_act if hb is not None and h is not None and not h.decided else None),
