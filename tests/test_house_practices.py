@@ -100,10 +100,21 @@ def test_a_table_without_the_settings_neither_runs_twice_nor_plays_bomb_pots_by_
 
 def test_a_pot_is_divided_by_portion_in_the_smallest_chip_with_the_odd_units_to_the_first():
     assert divide(101, 2) == [51, 50] and divide(100, 3, 5) == [40, 30, 30]
-    whole, parts = split_portions(Pot(31, (1, 2, 4)), [(1, 2), (4,)], button=4, table_seats=6)
+    whole, parts = split_portions(Pot(31, (1, 2, 4)), [[(1, 2)], [(4,)]], button=4, table_seats=6)
     assert [p.amount for p in parts] == [16, 15]
     assert parts[0].shares == {1: 8, 2: 8} and parts[1].shares == {4: 15}
     assert whole.shares == {1: 8, 2: 8, 4: 15} and sum(whole.shares.values()) == 31
+
+
+def test_a_split_game_run_twice_divides_by_board_first_then_high_and_low_with_the_odd_chips_first():
+    # board 1 takes the odd chip of the pot (23 of 45), and its high half the odd chip of board 1 (12 of 23)
+    whole, parts = split_portions(Pot(45, (1, 2, 3)), [[(1,), (2,)], [(3,), (2,)]], button=3, table_seats=9)
+    assert [p.amount for p in parts] == [23, 22]
+    assert parts[0].shares == {1: 12, 2: 11} and parts[1].shares == {2: 11, 3: 11}
+    assert whole.shares == {1: 12, 2: 22, 3: 11}
+    # no qualifying low on board 2: its high takes board 2's part whole
+    whole, parts = split_portions(Pot(40, (1, 2)), [[(1,), (2,)], [(2,)]], button=2, table_seats=9)
+    assert whole.shares == {1: 10, 2: 30}
 
 
 def test_the_board_zone_tells_the_boards_apart_by_the_order_cards_reach_it():

@@ -12,7 +12,8 @@ from . import events as te
 from .cards.ledger import OFF_TABLE_AFTER_S
 from .cards.misdeal import Ruling
 from .chip_trail import ChipTrail
-from .hand_flow import HandFlow, winners_text
+from .cards.reading import winners_text
+from .hand_flow import HandFlow
 from .play import Play
 from .referee import Referee
 from .zones import BET_OF

@@ -14,13 +14,15 @@ from .cards.deck import DeckInUse
 from .cards.hand import Hand
 from .cards.ledger import CardLedger
 from .cards.misdeal import Ruling
-from .cards.showdown import clockwise_from, odd_chip_seat, pot_winners, show_order
+from .betting.pots import divide
+from .cards.reading import boards_text, halves_text, judge, pot_name, shown_rank, winners_text
+from .cards.showdown import clockwise_from, odd_chip_seat, show_order
 from .chip_trail import ChipTrail
 from .play import Play
 from .referee import Referee
 from .seating import Seating
 from .tournament.moves import FloorMoves
-from .variants import Variant, evaluate
+from .variants import Variant, evaluate, evaluate_low
 
 if TYPE_CHECKING:   # the type only: a cash table never loads the tournament parts' rulings
     from .tournament.table import TournamentTable
@@ -96,9 +98,7 @@ class HandFlow:
         else:
             winners = [w if w else tuple(e for e in p[1] if hb.in_hand(e))
                        for w, p in zip(h.winners, h.pots, strict=False)]
-            by_board = h.boards.winners
-            settled, stacks = hb.settle(t, winners, [list(ws) for ws in zip(*by_board, strict=False)]
-                                        if by_board else None)
+            settled, stacks = hb.settle(t, winners, h.portions() or None)
             pots = tuple(settled)
             for i, pot in enumerate(pots):
                 for b, part in enumerate(hb.board_parts[i] if i < len(hb.board_parts) else ()):
@@ -173,17 +173,23 @@ class HandFlow:
         h.phase = "showdown"
         card = self.ledger.card
         board = tuple(card(u) for u in h.board)
+        split_game = self.variant.split is not None
         for seat in live:
-            h.award.ranks[seat] = evaluate(self.variant, tuple(card(u) for u in h.hole(seat)), board)
+            hole = tuple(card(u) for u in h.hole(seat))
+            h.award.ranks[seat] = evaluate(self.variant, hole, board)
+            low = evaluate_low(self.variant, hole, board) if split_game else None
+            if low is not None:
+                h.award.lows[seat] = low
         h.pots = [(p.amount, tuple(p.eligible)) for p in hb.pots()]
-        h.winners = pot_winners(h.pots, h.award.ranks)
         if h.boards.count > 1:
-            self.read_boards(h, live)
+            self.read_boards(h, live, split_game)
+        judge(h, split_game)
         seats = self.seating.seats
         order = show_order(live, hb.last_aggressor, h.button, seats)
         out: list[te.TableEvent] = []
         for seat in order:
-            out.append(te.HandShown(t, h.number, seat, tuple(card(u) for u in h.hole(seat)), rank_text(h, seat)))
+            out.append(te.HandShown(t, h.number, seat, tuple(card(u) for u in h.hole(seat)), shown_rank(h, seat,
+                                                                                                        split_game)))
         info = self.referee.info
         first = "the last player to bet or raise" if hb.last_aggressor in order else "the first player to act"
         out += info(t, "showdown.7", f"Show in this order: seat {', '.join(map(str, order))} ({first} first).",
@@ -194,25 +200,60 @@ class HandFlow:
             return out + info(t, "boards.1", f"Every pot is divided equally by board, odd chips to board 1; each "
                               f"board's part is split as its own pot (Ties 5a): {boards_text(h)}.",
                               tuple(sorted({w for ws in h.winners for w in ws})))
+        if split_game:
+            return out + self._split_rulings(t, h)
         for i, (w, (amount, _)) in enumerate(zip(h.winners, h.pots, strict=False)):
             if len(w) > 1:
                 odd = odd_chip_seat(w, h.button, seats)
-                out += info(t, "ties.5a", f"{'Main pot' if i == 0 else f'Side pot {i}'} of {amount} is split "
+                out += info(t, "ties.5a", f"{pot_name(i).capitalize()} of {amount} is split "
                             f"between seats {' and '.join(map(str, w))}; any odd chip goes to seat {odd}, the "
                             "first clockwise from the button (side pots split separately).", w)
         return out
 
-    def read_boards(self, h: Hand, live: list[int]) -> None:
-        """Each board's reading (two or more boards): ranks and every pot's winners per board; a pot's winners
-        are then everyone who wins a part of it on some board."""
+    def read_boards(self, h: Hand, live: list[int], split_game: bool) -> None:
+        """Boards 2.. read for every hand still in (board 1 is ``h.award``'s reading): each board's ranks, and
+        its lows in a split game."""
         card, boards = self.ledger.card, h.boards
-        if not boards.ranks:
-            boards.ranks = [h.award.ranks] + [
-                {s: evaluate(self.variant, tuple(card(u) for u in h.hole(s)),
-                             tuple(card(u) for u in boards.cards(b, h.board))) for s in live}
-                for b in range(2, boards.count + 1)]
-        boards.winners = [pot_winners(h.pots, ranks) for ranks in boards.ranks]
-        h.winners = [tuple(sorted({s for ws in per_pot for s in ws})) for per_pot in zip(*boards.winners, strict=True)]
+        boards.ranks, boards.lows = [h.award.ranks], [h.award.lows]
+        for b in range(2, boards.count + 1):
+            board = tuple(card(u) for u in boards.cards(b, h.board))
+            ranks: dict[int, tuple[int, str]] = {}
+            lows: dict[int, tuple[int, str]] = {}
+            for s in live:
+                hole = tuple(card(u) for u in h.hole(s))
+                ranks[s] = evaluate(self.variant, hole, board)
+                low = evaluate_low(self.variant, hole, board) if split_game else None
+                if low is not None:
+                    lows[s] = low
+            boards.ranks.append(ranks)
+            boards.lows.append(lows)
+
+    def _split_rulings(self, t: float, h: Hand) -> list[te.TableEvent]:
+        """A split game's pots: each divided high and low (highlow.1) or all to the high (highlow.2), the odd chip
+        between the halves to the high (Ties 5c), tied hands within a half as in a button game (Ties 5a)."""
+        info, seats, unit = self.referee.info, self.seating.seats, max(1, self.config.game.smallest_chip)
+        out: list[te.TableEvent] = []
+        for i, (halves, (amount, _)) in enumerate(zip(h.award.halves, h.pots, strict=False)):
+            name = pot_name(i)
+            if len(halves) == 1:
+                out += info(t, "highlow.2", f"No hand in the {name} makes an eight-or-better low: the high hand, "
+                            f"seat {' and '.join(map(str, halves[0]))}, takes all {amount}.", halves[0])
+                continue
+            high, low = halves
+            scoop = high == low
+            out += info(t, "highlow.1", f"{name.capitalize()} of {amount}: {halves_text(h, i)}"
+                        + (" (scoops both halves)." if scoop else "; half to each."), tuple(sorted({*high, *low})))
+            top, bottom = divide(amount, 2, unit)
+            if top != bottom and not scoop:
+                out += info(t, "ties.5c", f"{name.capitalize()} of {amount} splits {top} high and {bottom} low: "
+                            "the odd chip goes to the high hand.", high)
+            for label, w in (("high", high), ("low", low)):
+                if len(w) > 1:
+                    odd = odd_chip_seat(w, h.button, seats)
+                    out += info(t, "ties.5a", f"The {label} half of the {name} is split between seats "
+                                f"{' and '.join(map(str, w))}; any odd chip goes to seat {odd}, the first clockwise "
+                                "from the button.", w)
+        return out
 
     def unshown(self, t: float, seat: int) -> list[te.TableEvent]:
         """A decided hand thrown away unshown (a tap, or its cards to the muck): it wins no part of a pot."""
@@ -224,11 +265,10 @@ class HandFlow:
         if not was:
             return []
         h.award.ranks.pop(seat, None)
-        h.winners = pot_winners(h.pots, h.award.ranks)
-        if h.boards.count > 1:
-            for ranks in h.boards.ranks:
-                ranks.pop(seat, None)
-            self.read_boards(h, [s for s in h.award.ranks])
+        h.award.lows.pop(seat, None)
+        for read in (*h.boards.ranks, *h.boards.lows):
+            read.pop(seat, None)
+        judge(h, self.variant.split is not None)
         return self.referee.rule(t, [Ruling("showdown.1", "continues", f"Seat {seat} threw its hand away unshown: "
                                             f"it cannot win any part of the pot; {winners_text(h)}.", (seat,))])
 
@@ -236,28 +276,3 @@ class HandFlow:
         h, hb = self.play.hand, self.play.hb
         assert h is not None and hb is not None, "asked with no hand under way"
         return h, hb
-
-
-def rank_text(h: Hand, seat: int) -> str:
-    """A shown hand's reading: its category, or each board's when the hand had two or more."""
-    if h.boards.count < 2:
-        return h.award.ranks[seat][1]
-    return "; ".join(f"board {b + 1}: {ranks[seat][1]}" for b, ranks in enumerate(h.boards.ranks) if seat in ranks)
-
-
-def boards_text(h: Hand) -> str:
-    parts = []
-    for b, per_pot in enumerate(h.boards.winners):
-        for i, w in enumerate(per_pot):
-            name = "main pot" if i == 0 else f"side pot {i}"
-            parts.append(f"board {b + 1} {name} to seat {' and '.join(map(str, w))}" if w
-                         else f"board {b + 1} {name}: no hand shown")
-    return "; ".join(parts)
-
-
-def winners_text(h: Hand) -> str:
-    parts = []
-    for i, w in enumerate(h.winners):
-        name = "main pot" if i == 0 else f"side pot {i}"
-        parts.append(f"{name} to seat {' and '.join(map(str, w))}" if w else f"{name}: no hand shown")
-    return "; ".join(parts)

@@ -306,10 +306,12 @@ class HandBetting:
         return out
 
     def settle(self, t: float, winners_by_pot: list[tuple[int, ...]],
-               by_board: list[list[tuple[int, ...]]] | None = None) -> tuple[list[te.Pot], dict[int, int]]:
-        """Award every pot: ``winners_by_pot[i]`` won pot ``i`` of ``pots()`` (main first). A pot with no
-        winners named goes to its only eligible seat. ``by_board[i]``: pot ``i``'s winners per board (two or
-        more boards; its parts are left in ``board_parts``). Returns the pots with shares, and every seat's stack."""
+               portions_by_pot: list[list[tuple[tuple[int, ...], ...]]] | None = None,
+               ) -> tuple[list[te.Pot], dict[int, int]]:
+        """Award every pot: ``winners_by_pot[i]`` won pot ``i`` of ``pots()`` (main first); ``portions_by_pot[i]``
+        divides it first (per board, board 1 first; per half, high first: :meth:`HandLedger.award`; a pot's parts
+        on two or more boards are left in ``board_parts``). A pot with no winners named goes to its only eligible
+        seat. Returns the pots with shares, and every seat's stack."""
         led = self.ledger
         if led.settled:
             return [], self.table.stacks
@@ -318,7 +320,7 @@ class HandBetting:
             self._end_round(t)
             led.ended_streets.add(led.street)
         self.antes.return_unmatched()
-        done, self.board_parts = led.award(winners_by_pot, max(1, led.game.smallest_chip), by_board)
+        done, self.board_parts = led.award(winners_by_pot, max(1, led.game.smallest_chip), portions_by_pot)
         led.settled = True
         main = done[0] if done else None
         main_winners = main.winners if main else ()

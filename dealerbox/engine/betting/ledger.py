@@ -150,25 +150,28 @@ class HandLedger:
         return out
 
     def award(self, winners_by_pot: list[tuple[int, ...]], unit: int,
-              by_board: list[list[tuple[int, ...]]] | None = None) -> tuple[list[te.Pot], list[list[te.Pot]]]:
+              portions_by_pot: list[list[tuple[tuple[int, ...], ...]]] | None = None,
+              ) -> tuple[list[te.Pot], list[list[te.Pot]]]:
         """Every pot shared among its winners (``winners_by_pot[i]`` won pot ``i``, main first) and paid to
         their stacks. A pot with no winners named goes to its only eligible seat, or is split among the eligible.
-        ``by_board[i]``: pot ``i``'s winners on each board of a hand dealt on two or more boards; such a pot is
-        divided by board first (``split_portions``). Returns the pots and each pot's parts by board."""
+        ``portions_by_pot[i]``, where given, divides pot ``i`` first (:func:`split_portions`): per board, board 1
+        first, the winners of each half (high, then low in a split game). Returns the pots and, for a pot divided
+        on two or more boards, its part on each board."""
         done: list[te.Pot] = []
         parts: list[list[te.Pot]] = []
         for i, pot in enumerate(self.pots()):
-            boards = by_board[i] if by_board is not None and i < len(by_board) else []
-            if len(boards) > 1 and len(pot.eligible) > 1:
-                boards = [tuple(w for w in ws if w in pot.eligible) for ws in boards]
+            winners = tuple(winners_by_pot[i]) if i < len(winners_by_pot) and winners_by_pot[i] else ()
+            winners = tuple(w for w in winners if w in pot.eligible) or (pot.eligible if len(pot.eligible) == 1 else ())
+            if not winners:
+                winners = pot.eligible     # nobody named: split among the eligible rather than lose chips
+            boards = portions_by_pot[i] if portions_by_pot and i < len(portions_by_pot) else []
+            boards = [tuple(tuple(w for w in half if w in pot.eligible) for half in halves) for halves in boards]
+            portions: list[te.Pot] = []
+            if len(pot.eligible) > 1 and (len(boards) > 1 or (boards and sum(map(bool, boards[0])) > 1)):
                 awarded, portions = split_portions(pot, boards, self.button, self.table_seats, unit)
+                portions = portions if len(boards) > 1 else []
             else:
-                winners = tuple(winners_by_pot[i]) if i < len(winners_by_pot) and winners_by_pot[i] else ()
-                winners = (tuple(w for w in winners if w in pot.eligible)
-                           or (pot.eligible if len(pot.eligible) == 1 else ()))
-                if not winners:
-                    winners = pot.eligible     # nobody named: split among the eligible rather than lose chips
-                awarded, portions = split(pot, winners, self.button, self.table_seats, unit), []
+                awarded = split(pot, winners, self.button, self.table_seats, unit)
             for s, share in awarded.shares.items():
                 self.stacks[s] = self.stack(s) + share
             done.append(awarded)

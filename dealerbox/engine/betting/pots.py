@@ -1,9 +1,12 @@
-"""Main and side pots from what each seat put in, and splitting a pot among its winners (Ties 3-5).
+"""Main and side pots from what each seat put in, and splitting a pot among its winners (Ties 3-5): by board
+where a hand is dealt on two or more, and within each board's part by halves (high and low in the split games).
 
 Pure functions over ``{seat: chips}``; the betting round feeds them and ``settle`` uses them.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from ..events import Pot
 
@@ -79,12 +82,13 @@ def split(pot: Pot, winners: tuple[int, ...], button: int, table_seats: int, uni
 
 
 def divide(amount: int, parts: int, unit: int = 1) -> list[int]:
-    """``amount`` divided into ``parts`` equal portions in chips of ``unit`` (Ties 3: the odd chip is broken
-    down to the smallest unit first); the odd units all go to the first portion (board 1 of a pot run twice, as
-    pokerkit deals it; the high half of a high-low pot, Ties 5c).
+    """``amount`` in ``parts`` equal portions of whole ``unit`` chips (Ties 3: an odd chip is broken down to the
+    smallest unit first); the odd units left over all go to the first portion: board 1 of a pot dealt on two or
+    more boards (as pokerkit deals it), the high half of a high-low split (Ties 5c). An amount that is no multiple
+    of ``unit`` divides in single chips.
 
-    >>> divide(101, 2), divide(20, 3, 5), divide(7, 1)
-    ([51, 50], [10, 5, 5], [7])
+    >>> divide(41, 2), divide(45, 2, unit=5), divide(7, 3), divide(100, 3, 5)
+    ([21, 20], [25, 20], [3, 2, 2], [40, 30, 30])
     """
     if amount % unit:
         unit = 1
@@ -92,20 +96,43 @@ def divide(amount: int, parts: int, unit: int = 1) -> list[int]:
     return [(base + (odd if i == 0 else 0)) * unit for i in range(parts)]
 
 
-def split_portions(pot: Pot, winners: list[tuple[int, ...]], button: int, table_seats: int,
+def split_portions(pot: Pot, boards: Sequence[Sequence[tuple[int, ...]]], button: int, table_seats: int,
                    unit: int = 1) -> tuple[Pot, list[Pot]]:
-    """A pot divided into ``len(winners)`` portions (one per board; or high and low), each portion shared
-    among its own winners by :func:`split` (Ties 4, 5a). Returns the whole pot with every seat's shares added
-    up, and the portions.
+    """The one way a pot is divided into portions: first by board (``boards[b]``, board 1 first: a pot run twice
+    or a double-board bomb pot, boards.1), then each board's part by halves (``boards[b]`` = the high winners, then
+    the low winners in a split game; one tuple of winners otherwise). Each division is :func:`divide` (odd units
+    to board 1, to the high), each half shared among its own winners by :func:`split` (Ties 4, 5a). A half with
+    nobody in it is no portion (no qualifying low: the high takes that board's part); a board with nobody named
+    goes to the pot's eligible seats. A seat in several portions gets them all.
 
-    >>> whole, parts = split_portions(Pot(11, (1, 2)), [(1,), (2,)], 2, 9)
+    Returns the whole pot with every seat's shares added up, and each board's part (a pot of its own).
+
+    >>> whole, parts = split_portions(Pot(11, (1, 2)), [[(1,)], [(2,)]], 2, 9)
     >>> whole.shares, [p.amount for p in parts]
     ({1: 6, 2: 5}, [6, 5])
+    >>> split_portions(Pot(43, (1, 2, 3)), [[(1,), (2,)], [(3,)]], 3, 9)[0].shares   # board 1 high-low, board 2
+    {1: 11, 2: 11, 3: 21}
     """
-    portions = [split(Pot(amount, pot.eligible), w or pot.eligible, button, table_seats, unit)
-                for amount, w in zip(divide(pot.amount, len(winners), unit), winners, strict=True)]
+    parts: list[Pot] = []
+    for amount, halves in zip(divide(pot.amount, len(boards), unit), boards, strict=True):
+        named = [h for h in halves if h] or [pot.eligible]
+        part: dict[int, int] = {}
+        for chips, winners in zip(divide(amount, len(named), unit), named, strict=True):
+            for seat, share in split(Pot(chips, pot.eligible), winners, button, table_seats, unit).shares.items():
+                part[seat] = part.get(seat, 0) + share
+        parts.append(Pot(amount, pot.eligible, tuple(sorted(part)), dict(sorted(part.items()))))
     shares: dict[int, int] = {}
-    for part in portions:
-        for seat, chips in part.shares.items():
+    for p in parts:
+        for seat, chips in p.shares.items():
             shares[seat] = shares.get(seat, 0) + chips
-    return Pot(pot.amount, pot.eligible, tuple(sorted(shares)), dict(sorted(shares.items()))), portions
+    return Pot(pot.amount, pot.eligible, tuple(sorted(shares)), dict(sorted(shares.items()))), parts
+
+
+def split_halves(pot: Pot, halves: Sequence[tuple[int, ...]], button: int, table_seats: int, unit: int = 1) -> Pot:
+    """A pot of one board shared among its halves (high winners, low winners): :func:`split_portions` with one
+    board. One half, or a half with nobody in it, is the whole pot to the other (no qualifying low).
+
+    >>> split_halves(Pot(41, (1, 2, 3)), [(1,), (2, 3)], button=3, table_seats=9).shares
+    {1: 21, 2: 10, 3: 10}
+    """
+    return split_portions(pot, [halves], button, table_seats, unit)[0]

@@ -34,8 +34,9 @@ class Boards:
     double: bool = False           # a bomb pot dealt on two boards from the flop
     bomb: int = 0                  # a bomb pot's post per player; 0: not a bomb pot
     extra: list[list[str]] = field(default_factory=list)            # boards 2.., their own cards
-    winners: list[list[tuple[int, ...]]] = field(default_factory=list)   # [board][pot] winners at the showdown
     ranks: list[dict[int, tuple[int, str]]] = field(default_factory=list)  # [board] seat -> (rank, category)
+    lows: list[dict[int, tuple[int, str]]] = field(default_factory=list)   # [board] seat -> low read (split games)
+    halves: list[list[tuple[tuple[int, ...], ...]]] = field(default_factory=list)  # [board][pot] (high[, low])
 
     @property
     def count(self) -> int:

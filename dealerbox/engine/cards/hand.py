@@ -33,6 +33,8 @@ class OffBoard:
 class Award:
     """The showdown's reading and the push of the pots: hands read, hands thrown away unshown, chips pushed."""
     ranks: dict[int, tuple[int, str]] = field(default_factory=dict)
+    lows: dict[int, tuple[int, str]] = field(default_factory=dict)          # split games: qualifying lows read
+    halves: list[tuple[tuple[int, ...], ...]] = field(default_factory=list)  # split games: (high, low) per pot
     unshown: set[int] = field(default_factory=set)
     pushed_chips: set[str] = field(default_factory=set)
     wrong_pushes: set[int] = field(default_factory=set)
@@ -76,6 +78,14 @@ class Hand:
 
     def hole(self, seat: int) -> list[str]:
         return list(self.deal.held.get(seat, ()))
+
+    def portions(self) -> list[list[tuple[tuple[int, ...], ...]]]:
+        """How each pot divides at the showdown, for :func:`engine.betting.pots.split_portions`: per pot, per board
+        (board 1 first), the winners of each half (high, then low in a split game). Empty where every pot goes
+        whole to its winners (one board, no halves read)."""
+        if self.boards.count > 1 and self.boards.halves:
+            return [list(per_board) for per_board in zip(*self.boards.halves, strict=True)]
+        return [[halves] for halves in self.award.halves]
 
     def contenders(self, live: Container[int]) -> list[int]:
         """Seats still in the hand, in dealing order; ``live``: the betting's live seats (not folded or dead)."""
