@@ -149,15 +149,17 @@ def test_the_screen_offers_run_it_twice_only_after_the_all_in_and_says_the_pract
     for record in compiled.records:
         events = pipe.feed(record)
         state = pipe.engine.snapshot()
-        offers.append(state.runs_offer)
+        offers.append(state.house.runs_offer)
         if any(e.kind == "RunsAgreed" for e in events):
             agreed = len(offers) - 1
     assert agreed is not None and offers[agreed - 1] == 2 and offers[agreed] == 0   # offered, then used
     assert offers[:10] == [0] * 10                                                  # not before the all-in
-    assert state.practices == "RUN IT x2" and state.boards == (("Kh", "8c", "5s", "6d", "Jc"),)
-    keys = table_keys(replace(state, phase="flop", runs_offer=2), [], None)
+    assert state.house.practices == "RUN IT x2" and state.house.boards == (("Kh", "8c", "5s", "6d", "Jc"),)
+    keys = table_keys(replace(state, phase="flop", house=replace(state.house, runs_offer=2)), [], None)
     run = [k for k in keys if k.action == "run-it"]
     assert [(k.label, k.amount) for k in run] == [("Run it twice", 2)]
-    assert not [k for k in table_keys(replace(state, phase="flop", runs_offer=0), [], None) if k.action == "run-it"]
-    between = table_keys(replace(state, phase="ended", winners={}, pot_winners=(), bomb_offer=10), [], None)
+    no_runs = replace(state, phase="flop", house=replace(state.house, runs_offer=0))
+    assert not [k for k in table_keys(no_runs, [], None) if k.action == "run-it"]
+    between = table_keys(replace(state, phase="ended", winners={}, pot_winners=(),
+                                  house=replace(state.house, bomb_offer=10)), [], None)
     assert [(k.amount, k.ref) for k in between if k.action == "bomb-pot"] == [(10, "1"), (10, "2")]

@@ -21,6 +21,7 @@ from .betting import TableBetting
 from .cards.board import BoardFlow
 from .cards.deck import DeckInUse
 from .cards.flow import CardFlow
+from .cards.hand import Hand
 from .cards.ledger import CardLedger
 from .catalogue import raised_at
 from .chip_flow import ChipFlow
@@ -28,14 +29,14 @@ from .chip_trail import ChipTrail
 from .dealer_taps import DealerTaps
 from .findings import FindingLog
 from .betting.pots import split_portions
-from .cards.reading import halves_text
+from .cards.reading import board_lines, halves_text
 from .hand_flow import HandFlow
 from .play import Play
 from .practices import HousePractices
 from .referee import Referee
 from .seating import Seating
 from .stacks import StackReads
-from .state import FindingView, SeatView, TableState
+from .state import FindingView, HouseView, SeatView, TableState
 from .events import Pot
 from .tournament.moves import FloorMoves, TableMoves
 from .tournament.table import TournamentTable
@@ -178,6 +179,16 @@ class Engine:
         self.stacks.follow(bets)
         return self.stacks.hold(out, self.findings, bets)
 
+    def _house_view(self, h: Hand | None, running: bool) -> HouseView:
+        """The house practices for the screen: the top bar's words, the keys open now, boards 2.. and, at the
+        showdown of a hand dealt on two or more boards, each board's winners."""
+        g, card = self.config.game, self.ledger.card
+        boards = tuple(tuple(card(u) for u in h.boards.cards(b, h.board))
+                       for b in range(2, h.boards.count + 1)) if h is not None else ()
+        return HouseView(self._practices_line(), self._runs_offer(),
+                         5 * g.big_blind if g.bomb_pots and not running else 0, boards,
+                         board_lines(h) if h is not None and h.decided and h.boards.count > 1 else ())
+
     def _practices_line(self) -> str:
         """The house practices on at this table, said on the screen (they are off by default)."""
         g = self.config.game
@@ -242,10 +253,7 @@ class Engine:
             hand=current, phase=(h.phase if h is not None else "idle"), game=self.variant.key,
             button=(h.button if under_way is not None and h is not None else seating.puck),
             board=tuple(ledger.card(u) for u in h.board) if h else (),
-            boards=tuple(tuple(ledger.card(u) for u in h.boards.cards(b, h.board))
-                         for b in range(2, h.boards.count + 1)) if h else (),
-            practices=self._practices_line(), runs_offer=self._runs_offer(),
-            bomb_offer=(5 * self.config.game.big_blind if self.config.game.bomb_pots and under_way is None else 0),
+            house=self._house_view(h, under_way is not None),
             burn_count=len(h.off_board.burns) if h else 0, muck_count=len(ledger.in_zone("muck")),
             pot=self.trail.pot(), pots=pots, seats=tuple(seats), findings=findings,
             to_act=(hb.to_act if hb is not None and h is not None and not h.decided else None),

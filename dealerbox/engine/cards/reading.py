@@ -83,6 +83,31 @@ def boards_text(h: Hand) -> str:
     return "; ".join(parts)
 
 
+def board_lines(h: Hand) -> tuple[str, ...]:
+    """At the showdown of a hand dealt on two or more boards, a short line per board for the screen: ``Board 1: S3
+    Flush``; a split game's ``Board 2: high S3 Flush, low S5 7-5-4-2-A``; with side pots each pot by name
+    (``Board 1: main S3 Flush · side 1 S5 Straight``)."""
+    boards, out = h.boards, []
+    for b, per_pot in enumerate(boards.halves):
+        ranks = boards.ranks[b] if b < len(boards.ranks) else {}
+        lows = boards.lows[b] if b < len(boards.lows) else {}
+
+        def who(w: tuple[int, ...], read: dict[int, tuple[int, str]]) -> str:
+            seats = " ".join(f"S{s}" for s in w)
+            return f"{seats} {read[w[0]][1]}" if w[0] in read else seats
+        pots = []
+        for i, halves in enumerate(per_pot):
+            if not halves or not halves[0]:
+                text = "no hand shown"
+            elif len(halves) == 1:
+                text = who(halves[0], ranks)
+            else:
+                text = f"high {who(halves[0], ranks)}, low {who(halves[1], lows)}"
+            pots.append(text if len(per_pot) == 1 else ("main " if i == 0 else f"side {i} ") + text)
+        out.append(f"Board {b + 1}: " + " · ".join(pots))
+    return tuple(out)
+
+
 def winners_text(h: Hand) -> str:
     parts = []
     for i, w in enumerate(h.winners):

@@ -193,14 +193,14 @@ def practice_keys(state: TableState) -> list[KeySpec]:
     """House practices, one tap each: run it twice (or three times) once an all-in leaves no more betting, and a
     bomb pot between hands at a table that plays them."""
     keys = [KeySpec("Run it twice", theme.KEY_CONFIRM, "run-it:2", action="run-it", amount=2)] \
-        if state.runs_offer >= 2 else []
-    if state.runs_offer >= 3:
+        if state.house.runs_offer >= 2 else []
+    if state.house.runs_offer >= 3:
         keys.append(KeySpec("Run it 3 times", theme.KEY_CONFIRM, "run-it:3", action="run-it", amount=3))
-    if state.bomb_offer:
-        keys.append(KeySpec(f"Bomb pot {state.bomb_offer}", theme.KEY, "bomb-pot:1", action="bomb-pot",
-                            amount=state.bomb_offer, ref="1"))
-        keys.append(KeySpec(f"Bomb pot {state.bomb_offer}, 2 boards", theme.KEY, "bomb-pot:2", action="bomb-pot",
-                            amount=state.bomb_offer, ref="2"))
+    if state.house.bomb_offer:
+        keys.append(KeySpec(f"Bomb pot {state.house.bomb_offer}", theme.KEY, "bomb-pot:1", action="bomb-pot",
+                            amount=state.house.bomb_offer, ref="1"))
+        keys.append(KeySpec(f"Bomb pot {state.house.bomb_offer}, 2 boards", theme.KEY, "bomb-pot:2", action="bomb-pot",
+                            amount=state.house.bomb_offer, ref="2"))
     return keys
 
 
