@@ -163,3 +163,40 @@ def test_the_screen_offers_run_it_twice_only_after_the_all_in_and_says_the_pract
     between = table_keys(replace(state, phase="ended", winners={}, pot_winners=(),
                                   house=replace(state.house, bomb_offer=10)), [], None)
     assert [(k.amount, k.ref) for k in between if k.action == "bomb-pot"] == [(10, "1"), (10, "2")]
+
+
+def test_the_bomb_pot_amount_is_a_table_setting_shown_on_the_key():
+    assert from_dict({"game": {"big_blind": 4}}).game.bomb_amount() == 20          # five big blinds by default
+    cfg = from_dict({"game": {"bomb_pots": True, "bomb_pot": 25}})
+    assert cfg.game.bomb_amount() == 25
+    with pytest.raises(ConfigError, match="game.bomb_pot"):
+        from_dict({"game": {"bomb_pot": -5}})
+    from dealerbox.engine.table import Engine
+    from dealerbox.tags import demo_registry
+    state = Engine(cfg, demo_registry()).snapshot()
+    keys = [k for k in table_keys(state, [], None) if k.action == "bomb-pot"]
+    assert [(k.label, k.amount, k.ref) for k in keys] == [("Bomb pot 25", 25, "1"), ("Bomb pot 25, 2 boards", 25, "2")]
+    off = Engine(from_dict({"game": {"bomb_pot": 25}}), demo_registry()).snapshot()     # bomb pots not allowed
+    assert not [k for k in table_keys(off, [], None) if k.action == "bomb-pot"]
+
+
+def test_simulate_deals_run_it_twice_hands_that_replay_with_the_runs_agreed(tmp_path):
+    import json
+    import subprocess
+    import sys
+
+    from dealerbox.cli import main
+    from tests.conftest import TIMEOUT_SCALE
+
+    log = tmp_path / "twice.jsonl"
+    assert main(["simulate", "--hands", "20", "--seed", "3", "--run-it", "2", "--out", str(log)]) == 0
+    root = Path(__file__).resolve().parent.parent
+    done = subprocess.run([sys.executable, "-m", "dealerbox", "replay", str(log), "--jsonl"], cwd=root,
+                          capture_output=True, text=True, timeout=60 * TIMEOUT_SCALE)
+    assert done.returncode == 0, done.stderr
+    events = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    kinds = [e.get("event") for e in events]
+    assert kinds.count("HandEnded") == 20 and kinds.count("RunsAgreed") >= 5
+    assert all(e["runs"] == 2 for e in events if e.get("event") == "RunsAgreed")
+    assert kinds.count("PotSplitByBoard") >= 2 * kinds.count("RunsAgreed")
+    assert [e["rule"] for e in events if e.get("event") == "FindingRaised" and e["severity"] in LOUD] == []

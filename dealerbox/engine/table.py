@@ -186,7 +186,7 @@ class Engine:
         boards = tuple(tuple(card(u) for u in h.boards.cards(b, h.board))
                        for b in range(2, h.boards.count + 1)) if h is not None else ()
         return HouseView(self._practices_line(), self._runs_offer(),
-                         5 * g.big_blind if g.bomb_pots and not running else 0, boards,
+                         g.bomb_amount() if g.bomb_pots and not running else 0, boards,
                          board_lines(h) if h is not None and h.decided and h.boards.count > 1 else ())
 
     def _practices_line(self) -> str:
