@@ -31,6 +31,7 @@ from .findings import FindingLog
 from .betting.pots import split_portions
 from .cards.reading import board_lines, halves_text
 from .hand_flow import HandFlow
+from .misaward import PushWatch
 from .play import Play
 from .practices import HousePractices
 from .referee import Referee
@@ -76,7 +77,8 @@ class Engine:
         referee.end_hand = hands.end
         cards = CardFlow(config, game, registry, play, ledger, referee, seating, deck, betting, hands,
                          BoardFlow(game, play, ledger, referee), tt)
-        chips = ChipFlow(play, referee, hands, trail, tt if tournament is not None else None)
+        chips = ChipFlow(play, referee, hands, trail, PushWatch(play, referee, hands, findings),
+                         tt if tournament is not None else None)
         self.taps = DealerTaps(config, play, referee, seating, betting, self.stacks, hands, cards, floor_moves, tt,
                                HousePractices(config, play, referee, ledger))
         # the hot path: each part's entry point bound once, so an input costs no lookup through a part
@@ -234,7 +236,7 @@ class Engine:
                 to_act=bool(to_act), dead=dead, cards_held=len(ledger.in_zone(f"seat{s}")) if h is not None else 0,
                 shown=shown, bet=bet, stack=stacks.get(s, 0)))
         current = play.hand_no
-        acked = self.taps.acked
+        acked = self.taps.acked | self.findings.settled if self.findings.settled else self.taps.acked
         findings = tuple(FindingView(f.id, f.rule, f.citation, f.severity, f.outcome, f.ruling, f.seats, f.cards,
                                      f.id in acked)
                          for f in self.findings.open(current, acked))
@@ -250,7 +252,8 @@ class Engine:
                     winners[seat] = winners.get(seat, 0) + chips
         tt = self.tournament_table
         return TableState(
-            hand=current, phase=(h.phase if h is not None else "idle"), game=self.variant.key,
+            hand=current, phase=("misaward" if h is not None and h.award.misaward and h.phase == "showdown"
+                                 else h.phase if h is not None else "idle"), game=self.variant.key,
             button=(h.button if under_way is not None and h is not None else seating.puck),
             board=tuple(ledger.card(u) for u in h.board) if h else (),
             house=self._house_view(h, under_way is not None),

@@ -36,8 +36,9 @@ class Award:
     lows: dict[int, tuple[int, str]] = field(default_factory=dict)          # split games: qualifying lows read
     halves: list[tuple[tuple[int, ...], ...]] = field(default_factory=list)  # split games: (high, low) per pot
     unshown: set[int] = field(default_factory=set)
-    pushed_chips: set[str] = field(default_factory=set)
-    wrong_pushes: set[int] = field(default_factory=set)
+    pushed_chips: set[str] = field(default_factory=set)       # chips pushed and still in a bet zone (or taken)
+    pushed: dict[int, int] = field(default_factory=dict)      # seat -> chips pushed to it, less those pulled back
+    misaward: bool = False     # the pot was emptied to a seat that wins nothing: the hand waits for the remedy
 
 
 @dataclass
