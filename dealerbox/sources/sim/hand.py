@@ -28,6 +28,7 @@ class HandPlay:
         self.hand = HandState(session, c, kind)
         self.cards = Dealing(self.hand)
         self.betting = Wagering(self.hand)
+        self.runs_due = 0     # runs agreed before anyone acted: tapped once the deal is over (after the burn)
 
     def play(self) -> Expected:
         h, cards, betting = self.hand, self.cards, self.betting
@@ -107,6 +108,9 @@ class HandPlay:
             if st.card_burning_status and st.can_burn_card():  # the flag first: the check copies the deck
                 h.street = streets[st.street_index] if st.street_index is not None else h.street
                 cards.burn(st)
+                if self.runs_due:
+                    self._tap_runs(self.runs_due)
+                    self.runs_due = 0
                 continue
             if st.can_deal_board():
                 runs = st.runout_count or 1     # a further run deals its street whole: a flop is three cards
@@ -127,10 +131,17 @@ class HandPlay:
         while st.can_select_runout_count():
             st.select_runout_count(runs)
         if st.runout_count == runs > 1:
-            h.c.wait(h.rng.uniform(1.0, 3.0))
-            h.c.tap("run-it", amount=runs)
             h.expected.runs = runs
-            h.c.wait(h.rng.uniform(0.5, 1.5))
+            if h.expected.actions:
+                self._tap_runs(runs)
+            else:   # all in from the blinds: the deal is over for the engine only once the first burn is down
+                self.runs_due = runs
+
+    def _tap_runs(self, runs: int) -> None:
+        h = self.hand
+        h.c.wait(h.rng.uniform(1.0, 3.0))
+        h.c.tap("run-it", amount=runs)
+        h.c.wait(h.rng.uniform(0.5, 1.5))
 
     def _abort(self, outcome: str) -> None:
         """Misdeal or void: the dealer says so, every card back to the shoe, every chip to its owner."""
