@@ -22,6 +22,8 @@ from dealerbox.tags import demo_registry
 from .common import Context, Figure, missing, now_ns, percentile
 
 STRUCTURES = ("nlhe", "plhe", "flhe", "plo")
+SPLIT_AND_BIG_O = ("o8", "plo8", "plo5", "plo5-8")    # Omaha high-low and five-card Omaha (issue 33)
+GAMES = STRUCTURES + SPLIT_AND_BIG_O
 # house practices (issue 33): tables that run it twice after every all-in with no more betting (game.run_it)
 PRACTICES = {"nlhe run it twice": {"variant": "nlhe", "run_it": 2}, "plo run it twice": {"variant": "plo", "run_it": 2}}
 TARGET_RATIO = 10.0
@@ -32,7 +34,7 @@ def run(ctx: Context) -> list[Figure]:
     n = ctx.scale(120, 4)
     out: list[Figure] = []
     ratios, steps = [], []
-    for variant in STRUCTURES + tuple(PRACTICES):
+    for variant in GAMES + tuple(PRACTICES):
         config = Config(game=GameConfig(**PRACTICES.get(variant, {"variant": variant})))
         registry = demo_registry()
         hands = list(Simulator(config, registry, 2024).play(n))
@@ -74,7 +76,7 @@ def run(ctx: Context) -> list[Figure]:
         pk_hps = len(hands) / pk_s if pk_s else float("nan")
         ctx.say(f"{variant}: engine {eng_hps:.0f} hands/s, pokerkit {pk_hps:.0f} hands/s")
     if steps:
-        out.append(Figure("engine", "step p99 (all structures)", percentile(steps, 99), "ms", TARGET_STEP_MS, "<",
+        out.append(Figure("engine", "step p99 (all games)", percentile(steps, 99), "ms", TARGET_STEP_MS, "<",
                           note=f"{len(steps)} Engine.apply calls timed one by one; "
                                f"median {percentile(steps, 50) * 1000:.0f} us, max {max(steps):.2f} ms"))
     return out
@@ -129,17 +131,22 @@ def step_samples(Engine, config, registry, hands) -> list[float]:
 # --- pokerkit ---------------------------------------------------------------------------------------
 
 def _pokerkit_game(config: Config):
-    from pokerkit import Automation, BettingStructure, Deck, Mode, OmahaHoldemHand, StandardHighHand, State
+    """pokerkit's own game for ``config``: its own hand types (the split games add its Omaha eight-or-better low),
+    the simulator's referee's streets."""
+    from pokerkit import (Automation, Deck, Mode, OmahaEightOrBetterLowHand, OmahaHoldemHand, StandardHighHand,
+                          State)
 
-    structure = {"nlhe": BettingStructure.NO_LIMIT, "plhe": BettingStructure.POT_LIMIT,
-                 "flhe": BettingStructure.FIXED_LIMIT, "plo": BettingStructure.POT_LIMIT}[config.game.variant]
-    holes = 4 if config.game.variant == "plo" else 2
+    from dealerbox.sources.sim.referee import SPLIT, VARIANTS
+
+    structure, holes = VARIANTS[config.game.variant]
     g = config.game
     streets = referee_streets(g, structure, holes)   # the simulator's referee plays the same streets
     automations = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
                    Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING, Automation.CHIPS_PUSHING,
                    Automation.CHIPS_PULLING)
     hand_types = (StandardHighHand,) if holes == 2 else (OmahaHoldemHand,)
+    if g.variant in SPLIT:
+        hand_types = (OmahaHoldemHand, OmahaEightOrBetterLowHand)
 
     # a run-it table plays pokerkit's cash game, where the players select the run-out count (sim/referee.py)
     mode = Mode.CASH_GAME if g.run_it > 1 else Mode.TOURNAMENT

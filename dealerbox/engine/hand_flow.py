@@ -293,10 +293,26 @@ def wins_a_pot(seat: int, winners: list[tuple[int, ...]]) -> bool:
     return False
 
 
+def shorted(h: Hand) -> list[int]:
+    """Winners of a shared pot (a tie, or a high and a low) holding none of it: the whole of it went to another
+    of its winners. Only a seat whose share is a chip or more however the odd chips fall is counted (a quartered
+    low half of 3 leaves one of its winners nothing, rightly)."""
+    out: list[int] = []
+    for i, ((amount, _), winners) in enumerate(zip(h.pots, h.winners, strict=False)):
+        halves = [w for w in (h.award.halves[i] if i < len(h.award.halves) else (winners,)) if w]
+        if len(set(winners)) < 2 or not halves:
+            continue
+        least = min(divide(amount, len(halves)))   # the smaller half when the odd chip went to the other
+        sure = {s: sum(least // len(w) for w in halves if s in w) for s in set(winners)}
+        out += [s for s, share in sure.items() if share > 0 and h.award.pushed.get(s, 0) <= 0 and s not in out]
+    return sorted(out)
+
+
 def uncorrected_text(last: Hand) -> str:
     """The floor's ruling when a hand starts before the last hand's misaward was put right."""
-    held = ", ".join(f"seat {s} holds {v}" for s, v in sorted(last.award.pushed.items())
-                     if v > 0 and not wins_a_pot(s, last.winners))
+    held = ", ".join([f"seat {s} holds {v}" for s, v in sorted(last.award.pushed.items())
+                      if v > 0 and not wins_a_pot(s, last.winners)]
+                     + [f"seat {s} got none of its share" for s in shorted(last)])
     return (f"Hand {last.number}'s pot was pushed to the wrong player and not put right before this deal "
             f"({held}; the cards give {winners_text(last)}). The table's stacks differ from the terminal's, "
             f"which follow the cards: the floor must settle them.")
