@@ -71,6 +71,10 @@ def check_hands(variant: str, n: int, seed: int, **game) -> Counter:
             if e.kind == "FindingRaised" and e.rule in ("highlow.1", "highlow.2", "ties.5c"):
                 stats[e.rule] += 1
         stats["pokerkit differs (split pushed by the rulebook)"] += bool(exp.odd_chips)
+        if exp.runs > 1:    # run it twice or three times (game.run_it): the engine read the same boards
+            assert end.boards == exp.boards, where + (end.boards, exp.boards)
+            stats[f"run {exp.runs} times"] += 1
+            stats["pots split by board"] += sum(1 for e in events if e.kind == "PotSplitByBoard") // exp.runs
     return stats
 
 
@@ -88,6 +92,15 @@ def test_simulated_split_and_big_o_hands_agree_with_pokerkit(variant):
     assert stats["side pots"] > 0 or variant == "o8"    # limit stacks are deep: 200 hands may have no side pot
     if variant.endswith("8"):     # the split games: pots divided high and low, and pots with no low, both seen
         assert stats["highlow.1"] > 0 and stats["highlow.2"] > 0
+
+
+@pytest.mark.parametrize("variant, runs", [("nlhe", 2), ("plo", 2), ("nlhe", 3), ("plo8", 2)])
+def test_simulated_hands_run_twice_agree_with_pokerkit(variant, runs):
+    """A run-it table (game.run_it, a house practice): every all-in with no more betting is run two or three times
+    by pokerkit's run-out count, and the engine reads the same boards and splits each pot by board to the same
+    stacks. A few hundred seeded hands here; tools/crosscheck_games --run-it runs the 10,000 (docs/betting.md)."""
+    stats = check_hands(variant, 150, seed=34, run_it=runs)
+    assert stats["hands"] == 150 and stats[f"run {runs} times"] > 10 and stats["pots split by board"] > 10
 
 
 def test_a_winner_posting_the_next_blind_with_chips_just_pushed_to_them_starts_the_hand():

@@ -11,7 +11,7 @@ from .cards.misdeal import window_open
 class Play:
     """The running (or last) hand, its betting, and the hand numbers. Parts ask; ``HandFlow`` changes them."""
 
-    __slots__ = ("hand", "hb", "hand_no", "hands_before", "last_hand")
+    __slots__ = ("hand", "hb", "hand_no", "hands_before", "last_hand", "next_bomb")
 
     def __init__(self) -> None:
         self.hand: Hand | None = None
@@ -19,6 +19,7 @@ class Play:
         self.hand_no: int | None = None
         self.hands_before = 0                    # hands of earlier runs (record/sequence.py): numbering continues
         self.last_hand: Hand | None = None
+        self.next_bomb: tuple[int, int] | None = None   # a bomb pot the dealer started: (post, boards) of the next hand
 
     def running(self) -> bool:
         """A hand is under way (started, not ended)."""

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Container
 from dataclasses import dataclass, field
 
+from .boards import Boards
 from .deal import Deal
 from ..variants import Variant
 
@@ -66,6 +67,7 @@ class Hand:
     award: Award = field(default_factory=Award)
     all_in_prompted: bool = False
     muck_touched: bool = False
+    boards: Boards = field(default_factory=Boards)         # runs agreed, a bomb pot's second board (house practices)
 
     def __post_init__(self) -> None:
         self.deal = Deal(self.order, self.variant.hole_cards, first_player_rule=self.variant.extra_card_rule,
@@ -77,6 +79,14 @@ class Hand:
 
     def hole(self, seat: int) -> list[str]:
         return list(self.deal.held.get(seat, ()))
+
+    def portions(self) -> list[list[tuple[tuple[int, ...], ...]]]:
+        """How each pot divides at the showdown, for :func:`engine.betting.pots.split_portions`: per pot, per board
+        (board 1 first), the winners of each half (high, then low in a split game). Empty where every pot goes
+        whole to its winners (one board, no halves read)."""
+        if self.boards.count > 1 and self.boards.halves:
+            return [list(per_board) for per_board in zip(*self.boards.halves, strict=True)]
+        return [[halves] for halves in self.award.halves]
 
     def contenders(self, live: Container[int]) -> list[int]:
         """Seats still in the hand, in dealing order; ``live``: the betting's live seats (not folded or dead)."""
