@@ -109,17 +109,15 @@ class Dashboard:
     def _extend_tail(self, own: frozenset[int] = frozenset()) -> list[JournalRow]:
         """Read what the journal gained since the tail's end into the tail; the rows read. The alerts they name
         are read back into the tile board first (another instance on the database may have changed them), so
-        the bodies rendered from the board next show the store's open alerts and floor calls. ``own``: journal
-        ids this instance's filing thread just wrote, whose alerts the board already holds as filed."""
+        the bodies rendered from the board next show the store's open alerts and floor calls. Not those of ``own``,
+        the journal ids this filing thread just wrote (the board has them: a read-back was 13 % of the thread)."""
         with self._tail_lock:
             tail = self._tail
             fresh = self._in_order(self.store.journal_after(tail[-1][0] if tail else self._tail_from, TAIL_KEPT))
             if len(fresh) == TAIL_KEPT:
                 self._tail_dirty = True      # more than one read's worth: read on next time too
             if fresh:
-                # the read-back of alerts just filed here was 13 % of the filing thread at 500 tables
-                ids = [int(json.loads(data)["id"]) for jid, kind, _, data in fresh
-                       if kind == "alert" and jid not in own]
+                ids = [int(json.loads(data)["id"]) for j, kind, _, data in fresh if kind == "alert" and j not in own]
                 if ids:
                     self.ingest.board.sync(lambda: self.store.alert_states(ids))
                 self._tail = (tail + fresh)[-TAIL_KEPT:]
@@ -188,16 +186,14 @@ class Dashboard:
     # --- receiving -----------------------------------------------------------------------------------------
 
     def receive(self, topic: str, raw: bytes) -> None:
-        got = self.ingest.receive(topic, raw, self.clock())
-        if got.journal:
+        if self.ingest.receive(topic, raw, self.clock()).journal:
             self.wake()
 
     def _file_batch(self, batch: list[tuple[str, bytes]], backlog: bool = False) -> None:
         """On the filing thread: file a burst in one transaction, read the journal rows it made and have their
         SSE bodies rendered, all off the event loop (DB reads and templates kept it from sending), then wake
         the streams."""
-        own = self.ingest.receive_many(batch, self.clock(), backlog=backlog)
-        if not own:
+        if not (own := self.ingest.receive_many(batch, self.clock(), backlog=backlog)):
             return
         fresh = self._extend_tail(frozenset(own))
         if fresh and self.prepare is not None:
@@ -228,8 +224,7 @@ class Dashboard:
         """A table that stops without its last will goes dead when its state expires: tell the browsers once."""
         now = self.clock()
         gone = []
-        # runs every second on the event loop: from memory (a query of every table was 5 % of the loop's time
-        # at 500 tables)
+        # every second on the event loop: from memory (a query of every table was 5 % of the loop at 500 tables)
         for site, table, state_at in self.ingest.board.state_times():
             key = (site, table)
             stale = state_at is not None and now - state_at > c.STATE_EXPIRY_S
@@ -368,11 +363,10 @@ class Dashboard:
         await self._publish(c.topic(a.site, a.table_id, "cmd"), payload, _props("dealerbox.floor.cmd/1"))
 
     def assign(self, alert_id: int, to: str, by: str = "") -> Alert:
-        found = self.store.user(to)
-        if found is None:
-            raise ValueError(f"assign: no user named {to!r}")
-        if found[0] not in ("supervisor", "admin"):       # a viewer cannot act on it: nobody would follow it up
-            raise ValueError(f"assign: {to} is a {found[0]}: assign an alert to a supervisor or an admin")
+        role = (self.store.user(to) or ("",))[0]     # a viewer cannot act on an alert: nobody would follow it up
+        if role not in ("supervisor", "admin"):
+            raise ValueError(f"assign: {f'{to} is a {role}' if role else f'no user named {to!r}'}: assign it to a "
+                             "supervisor or an admin")
         return self._change(alert_id, assigned_to=to, assigned_by=by or None, assigned_at=self.clock())
 
     async def resolve(self, alert_id: int, user: str, note: str) -> Alert:
