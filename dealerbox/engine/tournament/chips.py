@@ -17,7 +17,7 @@ from ...tags import CardTag, ChipTag
 from .. import events as te
 from ..cards.misdeal import Ruling as EngineRuling
 from ..state import RaceView
-from .play_rules import engine_ruling
+from .ruling import engine_ruling
 from ..zones import BET_OF, zone_seat
 from ..betting import TableBetting
 from ..chip_trail import ChipTrail

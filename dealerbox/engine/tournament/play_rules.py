@@ -12,21 +12,15 @@ from typing import TYPE_CHECKING
 
 from .. import events as te
 from .. import inputs as ev
-from ..cards.misdeal import Ruling
+from .ruling import engine_ruling
 from ..betting.structures import LIMIT
 from ..play import Play
 from ..referee import Referee
 
 if TYPE_CHECKING:   # the type only: a cash table never loads the tournament package
-    from ...tournament.ruling import Ruling as TournamentRuling
     from .chips import TournamentChips
     from .entrants import Entrants
     from .levels import Levels
-
-
-def engine_ruling(r: TournamentRuling) -> Ruling:
-    """A tournament ruling (``dealerbox.tournament.ruling.Ruling``) as the engine raises it."""
-    return Ruling(r.rule, r.outcome, r.ruling, tuple(r.seats), severity=r.severity)
 
 
 class PlayRules:
