@@ -28,6 +28,10 @@ class FindingLog:
         self.raised.append(finding)
         return finding
 
+    def withdraw(self, dropped: list[FindingRaised]) -> None:
+        """Findings raised but held back before anyone saw them (engine/stacks.py): no longer raised."""
+        self.raised = [f for f in self.raised if f not in dropped]
+
     def open(self, current_hand: int | None, acknowledged: set[str]) -> list[FindingRaised]:
         """Findings still in front of the dealer: this hand's, and any floor call not yet acknowledged.
 

@@ -54,16 +54,17 @@ class HandFlow:
             out += tt.hand_start(t)
         drawn = tt.drawn_button() if tt is not None else None
         button = seating.expected_button(seating.entitled(), drawn) or (seating.puck or 1)
-        hand_no = play.hand_no = (play.hand_no or play.hands_before) + 1
+        hand_no = play.next_hand()
         # A table filled afresh has no "new player between the blinds" (Blinds 7): everyone with chips plays.
         order = tuple(betting.entitled(button, seating.occupied))
         if seating.fresh_table:
             away = betting.waiting_for_bb | betting.sitting_out   # their choice, made before the deal
             order = tuple(clockwise_from(button, set(order) | (set(seating.entitled()) - away), seating.seats))
         out += self.deck.at_start(t, hand_no, order)
-        h = play.hand = Hand(hand_no, button, order, self.variant, self.deck.deck_id, self.deck.back)
-        hb = play.hb = betting.start_hand(t, hand_no, button, order)
-        h.blinds = dict(betting.blinds_for(button, order)) if len(order) >= 2 else {}
+        hb = betting.start_hand(t, hand_no, button, order)
+        blinds = dict(betting.blinds_for(button, order)) if len(order) >= 2 else {}
+        h = Hand(hand_no, button, order, self.variant, self.deck.deck_id, self.deck.back, blinds)
+        play.started(h, hb)
         seating.hand_started(button)
         out.append(te.HandStarted(t, hand_no, button, order, self.variant.key, h.blinds))
         out += hb.opening_events
@@ -80,7 +81,7 @@ class HandFlow:
         if outcome in ("misdeal", "void"):
             out += self.referee.betting_events(hb.refund(t, outcome))
             stacks = dict(self.betting.stacks)
-            self.seating.keep_button = True
+            self.seating.hand_voided()
         else:
             winners = [w if w else tuple(e for e in p[1] if hb.in_hand(e))
                        for w, p in zip(h.winners, h.pots, strict=False)]
@@ -88,14 +89,13 @@ class HandFlow:
             pots = tuple(settled)
             for i, pot in enumerate(pots):
                 out.append(te.PotAwarded(t, h.number, i, pot))
-            h.winners = [p.winners for p in pots] or h.winners
-        h.phase = "ended"
+        h.ended([p.winners for p in pots])
         self.trail.hand_ended()
         board = tuple(self.ledger.card(u) for u in h.board)
         out.append(te.HandEnded(t, h.number, outcome, pots, dict(stacks), board))
         if outcome == "complete" and self.config.is_tournament and self.tournament is not None:
             out += self.tournament.eliminations(t, stacks)   # Tournaments 35 (engine/tournament/seats.py)
-        self.play.last_hand = h
+        self.play.ended(h)
         return out
 
     def misdealt_cards_out(self) -> bool:
@@ -137,7 +137,7 @@ class HandFlow:
             live = h.contenders(live_seats)
         able = [s for s in live if not hb.all_in(s)]
         if len(able) <= 1 and len(able) < len(live):
-            h.all_in_prompted = True
+            h.all_in_prompt()
             out += self.referee.info(t, "tournament.34", "A player is all in and the betting is complete: all hands "
                                      "face up now, then run the board.", tuple(live))
         return out
@@ -145,20 +145,18 @@ class HandFlow:
     def decide(self, t: float, live: list[int]) -> list[te.TableEvent]:
         """Everyone else folded: the last hand wins every pot it is eligible for, unshown."""
         h, hb = self._hand()
-        h.phase = "showdown"
-        h.pots = [(p.amount, tuple(p.eligible)) for p in hb.pots()]
-        h.winners = [tuple(s for s in live if s in elig) for _, elig in h.pots]
+        pots = [(p.amount, tuple(p.eligible)) for p in hb.pots()]
+        h.decided_as(pots, [tuple(s for s in live if s in elig) for _, elig in pots])
         return []
 
     def showdown(self, t: float, live: list[int]) -> list[te.TableEvent]:
         h, hb = self._hand()
-        h.phase = "showdown"
         card = self.ledger.card
         board = tuple(card(u) for u in h.board)
         for seat in live:
-            h.award.ranks[seat] = evaluate(self.variant, tuple(card(u) for u in h.hole(seat)), board)
-        h.pots = [(p.amount, tuple(p.eligible)) for p in hb.pots()]
-        h.winners = pot_winners(h.pots, h.award.ranks)
+            h.read(seat, evaluate(self.variant, tuple(card(u) for u in h.hole(seat)), board))
+        pots = [(p.amount, tuple(p.eligible)) for p in hb.pots()]
+        h.decided_as(pots, pot_winners(pots, h.award.ranks))
         seats = self.seating.seats
         order = show_order(live, hb.last_aggressor, h.button, seats)
         out: list[te.TableEvent] = []
@@ -188,7 +186,7 @@ class HandFlow:
         if not was:
             return []
         h.award.ranks.pop(seat, None)
-        h.winners = pot_winners(h.pots, h.award.ranks)
+        h.rewon(pot_winners(h.pots, h.award.ranks))
         return self.referee.rule(t, [Ruling("showdown.1", "continues", f"Seat {seat} threw its hand away unshown: "
                                             f"it cannot win any part of the pot; {winners_text(h)}.", (seat,))])
 

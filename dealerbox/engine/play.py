@@ -20,6 +20,21 @@ class Play:
         self.hands_before = 0                    # hands of earlier runs (record/sequence.py): numbering continues
         self.last_hand: Hand | None = None
 
+    def count_from(self, hands_before: int) -> None:
+        """Hands of earlier runs (record/sequence.py): numbering continues after them."""
+        self.hands_before = hands_before
+
+    def next_hand(self) -> int:
+        """A hand is starting: its number (the findings its start raises carry it)."""
+        self.hand_no = (self.hand_no or self.hands_before) + 1
+        return self.hand_no
+
+    def started(self, hand: Hand, hb: HandBetting) -> None:
+        self.hand, self.hb = hand, hb
+
+    def ended(self, hand: Hand) -> None:
+        self.last_hand = hand
+
     def running(self) -> bool:
         """A hand is under way (started, not ended)."""
         h = self.hand

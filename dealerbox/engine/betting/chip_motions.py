@@ -51,6 +51,14 @@ class ChipMotions:
         self.binding_reminded: set[tuple[int, str, int]] = set()
         self.pot_chips = 0
 
+    def string_bets_under(self, rule: str) -> None:
+        """The rule a string bet is judged by at this table (a tournament's: Tournaments 23)."""
+        self.string_bet_rule = rule
+
+    def said_amount(self, seat: int) -> None:
+        """``seat`` said its raise's amount: several moves may make it (Tournaments 23)."""
+        self.amount_said = self.amount_said | {seat}
+
     def clear(self) -> None:
         """Nothing open is judged any more (a refund, or the betting was lost)."""
         self.motions.clear()

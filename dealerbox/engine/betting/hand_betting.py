@@ -27,7 +27,7 @@ from .kill import KillTracker
 from .ledger import HandLedger
 from .posting import Posting
 from .questions import DealerQuestions, OpenQuestion
-from .structures import Structure
+from .structures import LIMIT, Structure
 from .wager_rules import WagerRules
 
 LOST_TRACK = "Lost track of the betting: finish this hand by hand; the terminal picks up at the next deal."
@@ -40,7 +40,6 @@ class TableSide(Protocol):
     game: GameConfig
     findings: FindingLog
     table_seats: int
-    _stacks: dict[int, int]                 # the chips each seat has behind, changed as the hand goes
     owes: dict[int, set[str]]               # blinds a seat missed (Blinds 9)
     new_players: set[int]
     waiting_for_bb: set[int]
@@ -53,13 +52,16 @@ class TableSide(Protocol):
 
     def next_question_id(self) -> str: ...
 
-    def _hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int) -> None: ...
+    def hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int) -> None: ...
 
 
 class HandBetting:
     """The betting of one hand. Every method returns table events, except the queries and ``settle``."""
 
-    def __init__(self, table: TableSide, t: float, hand: int, button: int, dealt_in: list[int]) -> None:
+    def __init__(self, table: TableSide, stacks: dict[int, int], t: float, hand: int, button: int,
+                 dealt_in: list[int]) -> None:
+        """``stacks``: the table's chips behind each seat, lent to this hand's ledger, which alone changes them
+        until the hand is settled or refunded."""
         self.table = table
         game = table.game
         self.hand = hand
@@ -68,7 +70,7 @@ class HandBetting:
         self.positions = positions(button, self.order, table.table_seats, table.last_big_blind,
                                    table.config.table.button == "dead")
         is_tournament = table.config.is_tournament
-        self.ledger = led = HandLedger(game, table.findings, table._stacks, hand, button, self.order, self.positions,
+        self.ledger = led = HandLedger(game, table.findings, stacks, hand, button, self.order, self.positions,
                                        table.table_seats)
         self.questions = DealerQuestions(led, table.next_question_id)
         self.wagers = WagerRules(led, table.kill.amount(game.big_blind))
@@ -172,38 +174,26 @@ class HandBetting:
     def big_blind_ante(self) -> bool:
         return self.antes.big_blind_ante
 
-    # --- what a tournament table sets (Tournaments 22, 23, 31) -------------------------------------------
+    # --- what a tournament table says (Tournaments 22, 23, 31) -------------------------------------------
     @property
     def heads_up_blinds_ruled(self) -> bool:
         return self.posting.heads_up_blinds_ruled
 
-    @heads_up_blinds_ruled.setter
-    def heads_up_blinds_ruled(self, ruled: bool) -> None:
-        self.posting.heads_up_blinds_ruled = ruled
+    def blinds_ruled(self) -> None:
+        """The tournament's blind check (Tournaments 30, 31) ruled on this hand's blinds: Blinds 3 says no more."""
+        self.posting.blinds_ruled()
 
-    @property
-    def tournament_cap(self) -> bool:
-        return self.wagers.tournament_cap
+    def tournament_rules(self, cap_heads_up: bool) -> None:
+        """This hand plays under the tournament's cap (Tournaments 22: ``cap_heads_up``, a limit game) or its
+        string-bet rule (23: pot- and no-limit)."""
+        if self.ledger.structure.kind == LIMIT:
+            self.wagers.cap_heads_up(cap_heads_up)
+        else:
+            self.chips.string_bets_under("tournament.23")
 
-    @tournament_cap.setter
-    def tournament_cap(self, cap: bool) -> None:
-        self.wagers.tournament_cap = cap
-
-    @property
-    def string_bet_rule(self) -> str:
-        return self.chips.string_bet_rule
-
-    @string_bet_rule.setter
-    def string_bet_rule(self, rule: str) -> None:
-        self.chips.string_bet_rule = rule
-
-    @property
-    def amount_said(self) -> frozenset[int]:
-        return self.chips.amount_said
-
-    @amount_said.setter
-    def amount_said(self, seats: frozenset[int]) -> None:
-        self.chips.amount_said = seats
+    def amount_said(self, seat: int) -> None:
+        """The ``declare-raise`` tap at a tournament table: ``seat`` said its raise's amount (Tournaments 23)."""
+        self.chips.said_amount(seat)
 
     def in_hand(self, seat: int) -> bool:
         return seat in self.ledger.live
@@ -321,5 +311,5 @@ class HandBetting:
         if len(main_winners) == 1:
             w = main_winners[0]
             won = sum(p.shares.get(w, 0) for p in done) - led.contributed.get(w, 0)
-        self.table._hand_finished(self, main_winners, won)
+        self.table.hand_finished(self, main_winners, won)
         return done, self.table.stacks

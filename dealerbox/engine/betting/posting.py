@@ -257,6 +257,10 @@ class Posting:
             return out
         return None
 
+    def blinds_ruled(self) -> None:
+        """The tournament's blind check ruled on this hand's blinds: Blinds 3 is not judged again."""
+        self.heads_up_blinds_ruled = True
+
     def blinds3(self, t: float) -> list[te.FindingRaised]:
         led = self.ledger
         if self.heads_up_blinds_ruled:

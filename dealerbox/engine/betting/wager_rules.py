@@ -21,6 +21,10 @@ class WagerRules:
         self.undo_offer: UndoPoint | None = None     # a short call that may be taken back (Betting 12)
         self.tournament_cap = False   # a tournament table: the limit cap holds heads-up too (Tournaments 22)
 
+    def cap_heads_up(self, cap: bool) -> None:
+        """A tournament table: whether the limit cap holds heads-up too (Tournaments 22)."""
+        self.tournament_cap = cap
+
     # --- the rules of a wager ---------------------------------------------------------------------------
     def pot_now(self, seat: int) -> int:
         led = self.ledger

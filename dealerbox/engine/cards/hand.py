@@ -27,6 +27,23 @@ class OffBoard:
     burns: list[str] = field(default_factory=list)
     burn_since_board: bool = False
 
+    def burned(self, uid: str) -> None:
+        self.burns.append(uid)
+        self.burn_since_board = True
+
+    def board_card(self) -> None:
+        """A card of the live board was turned: the next one wants a burn first."""
+        self.burn_since_board = False
+
+    def premature_flop(self, uid: str) -> None:
+        """A flop turned before the betting was complete: this card and the two after it do not play."""
+        self.out_of_play.add(uid)
+        self.premature_flop_left = 2
+
+    def premature_flop_card(self, uid: str) -> None:
+        self.premature_flop_left -= 1
+        self.out_of_play.add(uid)
+
 
 @dataclass(slots=True)
 class Award:
@@ -35,6 +52,9 @@ class Award:
     unshown: set[int] = field(default_factory=set)
     pushed_chips: set[str] = field(default_factory=set)
     wrong_pushes: set[int] = field(default_factory=set)
+
+    def read(self, seat: int, rank: tuple[int, str]) -> None:
+        self.ranks[seat] = rank
 
 
 @dataclass
@@ -67,6 +87,64 @@ class Hand:
     def __post_init__(self) -> None:
         self.deal = Deal(self.order, self.variant.hole_cards, first_player_rule=self.variant.extra_card_rule,
                          exposed_rule=self.variant.exposed_rule)
+
+    # --- what happened: the parts that follow the hand say it here ----------------------------------------
+    def acted(self) -> None:
+        """A voluntary action (not a post, straddle or ante) was taken."""
+        self.voluntary_actions += 1
+        self.actions_on_street += 1
+
+    def betting_begins(self) -> None:
+        """The deal is over: the hand is on its preflop betting."""
+        if self.phase == "deal":
+            self.phase = "preflop"
+
+    def street_reached(self, street: str) -> None:
+        self.street = self.phase = street
+        self.actions_on_street = 0
+
+    def card_out(self) -> None:
+        """A card left the shoe for this hand."""
+        self.cards_out += 1
+
+    def deck_seen(self, deck_id: str, back: str) -> None:
+        """The hand started with no deck known: its first card names it."""
+        self.deck_id, self.back = deck_id, back
+
+    def box(self, uid: str, seat: int) -> None:
+        """A card dealt face up to ``seat``: boxed, unless the next input is the dealer's ``exposed`` tap."""
+        self.provisional_boxed = (uid, seat)
+
+    def unbox(self) -> tuple[str, int] | None:
+        """The boxed card waiting, now judged: which it was."""
+        boxed, self.provisional_boxed = self.provisional_boxed, None
+        return boxed
+
+    def touch_muck(self) -> bool:
+        """A card left the muck: True the first time this hand (Procedures 22 is said once)."""
+        first, self.muck_touched = not self.muck_touched, True
+        return first
+
+    def all_in_prompt(self) -> None:
+        self.all_in_prompted = True
+
+    def read(self, seat: int, rank: tuple[int, str]) -> None:
+        """The showdown read ``seat``'s hand."""
+        self.award.read(seat, rank)
+
+    def decided_as(self, pots: list[tuple[int, tuple[int, ...]]], winners: list[tuple[int, ...]]) -> None:
+        """The hand is decided (a showdown, or everyone else folded): the pots as they stand and who wins each."""
+        self.phase = "showdown"
+        self.pots, self.winners = pots, winners
+
+    def rewon(self, winners: list[tuple[int, ...]]) -> None:
+        """A hand thrown away unshown: the pots' winners again."""
+        self.winners = winners
+
+    def ended(self, winners: list[tuple[int, ...]]) -> None:
+        """The hand is over; ``winners``: of the pots as settled (none after a misdeal or void)."""
+        self.winners = winners or self.winners
+        self.phase = "ended"
 
     @property
     def decided(self) -> bool:
