@@ -228,7 +228,7 @@ def check_stakes(c: Config, source: str) -> None:
     """Stakes the table's chips cannot make. Checked on a config file only: a log or scenario replays as recorded."""
     g = c.game
     names: tuple[str, ...] = ("small_blind", "big_blind", "buy_in", "ante", "big_blind_ante")
-    names += ("small_bet", "big_bet") if g.variant == "flhe" else ()
+    names += ("small_bet", "big_bet") if g.variant in ("flhe", "o8") else ()   # the limit games
     for name in names:
         value = getattr(g, name)
         if value % g.smallest_chip:

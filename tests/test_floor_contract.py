@@ -178,7 +178,7 @@ def test_commands_are_checked_and_refusals_counted(tmp_path, caplog):
     assert ok.as_input(12.5).action == "ack" and ok.as_input(12.5).ref == "h3-1"
     assert link.handle_command(topic, _cmd()) is None  # the same (boot, seq) again: a redelivery
     refresh = link.handle_command(topic, _cmd(cmd="refresh", seq=2))
-    assert refresh is not None and refresh.cmd == "refresh" and link.status.refresh
+    assert refresh is not None and refresh.cmd == "refresh" and link.latest.refresh
     h = link.health()
     assert h["commands_refused"] == 8 and h["commands_accepted"] == 2
     assert link.commands.qsize() == 2

@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from ..record.signing import KeyFileError, load_public
+from ..history.fastlog import log_bytes
 from ..record.verify import verify_log
+from .progress import progress
 
 SHOW_PROBLEMS = 10
 PASSWORD_ENV = "DEALERBOX_FLOOR_PASSWORD"
@@ -81,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"dealerbox verify: {args.log}: {junk}; not a dealerbox log, nothing to verify", file=sys.stderr)
         return 2
     try:
-        report = verify_log(args.log, pubkey=pubkey, anchors=anchors)
+        with progress(log_bytes(args.log), "B", "verify") as bar:   # a day's log is a few hundred MB
+            report = verify_log(args.log, pubkey=pubkey, anchors=anchors, read=bar.update)
     except FileNotFoundError:
         print(f"dealerbox verify: no such log: {args.log}", file=sys.stderr)
         return 2

@@ -114,6 +114,9 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     _r("showdown.3", "Showdown 3", "S+D", "showdown", "A pot is about to be pushed to a player the cards do not make the winner"),
     _r("showdown.7", "Showdown 7", "S", "showdown", "Order of showing: last aggressor first, or first to act if checked"),
     _r("ties.5a", "Ties 5(a)", "S", "showdown", "Odd chip to the first hand clockwise from the button; side pots split separately"),
+    _r("ties.5c", "Ties 5(c)", "S", "showdown", "High-low split: the odd chip between the high and the low halves goes to the high"),
+    _r("highlow.1", "Omaha High-Low (cards speak, Showdown 2)", "S", "showdown", "Split game: half the pot to the best high, half to the best eight-or-better low (two hole cards, three board); one hand may scoop, tied hands share their half"),
+    _r("highlow.2", "Omaha High-Low (cards speak, Showdown 2)", "S", "showdown", "Split game: no hand eligible for the pot makes an eight-or-better low, so the high takes it all"),
     # --- tournaments: raised only at a tournament table (raised_at) -----------------------------------
     *(Rule(id, citation, summary, detect, "tournament", severities, outcomes)
       for id, citation, detect, severities, outcomes, summary in TOURNAMENT_ROWS),

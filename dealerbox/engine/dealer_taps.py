@@ -147,14 +147,18 @@ class DealerTaps:
             return []
         if not e.seats:
             return []
-        # a dealer pushes neighbouring pots with the same winners together and numbers them as one pot
-        merged: list[tuple[int, ...]] = []
-        for w in h.winners:
-            w = tuple(sorted(w))
-            if not merged or merged[-1] != w:
-                merged.append(w)
+        # a dealer pushes neighbouring pots with the same winners together and numbers them as one pot; a split
+        # game's pot may be pushed half by half (high, then low), so each half fits as well as the whole
+        split = h.award.halves
+        pots: list[tuple[tuple[int, ...], ...]] = ([(w,) + tuple(split[i]) if i < len(split) else (w,)
+                                                     for i, w in enumerate(h.winners)])
+        merged: list[tuple[tuple[int, ...], ...]] = []
+        for p in pots:
+            p = tuple(tuple(sorted(w)) for w in p)
+            if not merged or merged[-1] != p:
+                merged.append(p)
         named = tuple(sorted(e.seats))
-        fits = [tuple(sorted(ws[index])) for ws in (h.winners, merged) if 0 <= index < len(ws)]
+        fits = [tuple(sorted(w)) for ws in (pots, merged) if 0 <= index < len(ws) for w in ws[index]]
         if not fits or named in fits or not fits[0]:
             return []
         right = fits[0]

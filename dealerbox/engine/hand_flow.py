@@ -11,16 +11,17 @@ from ..config import Config
 from . import events as te
 from .betting import HandBetting, TableBetting
 from .cards.deck import DeckInUse
-from .cards.hand import Hand
+from .cards.hand import Award, Hand
 from .cards.ledger import CardLedger
 from .cards.misdeal import Ruling
-from .cards.showdown import clockwise_from, odd_chip_seat, pot_winners, show_order
+from .betting.pots import divide
+from .cards.showdown import clockwise_from, odd_chip_seat, pot_halves, pot_winners, show_order
 from .chip_trail import ChipTrail
 from .play import Play
 from .referee import Referee
 from .seating import Seating
 from .tournament.moves import FloorMoves
-from .variants import Variant, evaluate
+from .variants import Variant, evaluate, evaluate_low
 
 if TYPE_CHECKING:   # the type only: a cash table never loads the tournament parts' rulings
     from .tournament.table import TournamentTable
@@ -85,7 +86,7 @@ class HandFlow:
         else:
             winners = [w if w else tuple(e for e in p[1] if hb.in_hand(e))
                        for w, p in zip(h.winners, h.pots, strict=False)]
-            settled, stacks = hb.settle(t, winners)
+            settled, stacks = hb.settle(t, winners, h.award.halves or None)
             pots = tuple(settled)
             for i, pot in enumerate(pots):
                 out.append(te.PotAwarded(t, h.number, i, pot))
@@ -153,27 +154,60 @@ class HandFlow:
         h, hb = self._hand()
         card = self.ledger.card
         board = tuple(card(u) for u in h.board)
+        split_game = self.variant.split is not None
         for seat in live:
-            h.read(seat, evaluate(self.variant, tuple(card(u) for u in h.hole(seat)), board))
+            hole = tuple(card(u) for u in h.hole(seat))
+            h.read(seat, evaluate(self.variant, hole, board),
+                   evaluate_low(self.variant, hole, board) if split_game else None)
         pots = [(p.amount, tuple(p.eligible)) for p in hb.pots()]
-        h.decided_as(pots, pot_winners(pots, h.award.ranks))
+        h.decided_as(pots, *judge(pots, h.award, split_game))
         seats = self.seating.seats
         order = show_order(live, hb.last_aggressor, h.button, seats)
         out: list[te.TableEvent] = []
         for seat in order:
-            out.append(te.HandShown(t, h.number, seat, tuple(card(u) for u in h.hole(seat)), h.award.ranks[seat][1]))
+            out.append(te.HandShown(t, h.number, seat, tuple(card(u) for u in h.hole(seat)), shown_rank(h, seat,
+                                                                                                        split_game)))
         info = self.referee.info
         first = "the last player to bet or raise" if hb.last_aggressor in order else "the first player to act"
         out += info(t, "showdown.7", f"Show in this order: seat {', '.join(map(str, order))} ({first} first).",
                     tuple(order))
         out += info(t, "showdown.2", f"Cards speak: {winners_text(h)}.",
                     tuple(sorted({w for ws in h.winners for w in ws})))
+        if split_game:
+            return out + self._split_rulings(t, h)
         for i, (w, (amount, _)) in enumerate(zip(h.winners, h.pots, strict=False)):
             if len(w) > 1:
                 odd = odd_chip_seat(w, h.button, seats)
-                out += info(t, "ties.5a", f"{'Main pot' if i == 0 else f'Side pot {i}'} of {amount} is split "
+                out += info(t, "ties.5a", f"{pot_name(i).capitalize()} of {amount} is split "
                             f"between seats {' and '.join(map(str, w))}; any odd chip goes to seat {odd}, the "
                             "first clockwise from the button (side pots split separately).", w)
+        return out
+
+    def _split_rulings(self, t: float, h: Hand) -> list[te.TableEvent]:
+        """A split game's pots: each divided high and low (highlow.1) or all to the high (highlow.2), the odd chip
+        between the halves to the high (Ties 5c), tied hands within a half as in a button game (Ties 5a)."""
+        info, seats, unit = self.referee.info, self.seating.seats, max(1, self.config.game.smallest_chip)
+        out: list[te.TableEvent] = []
+        for i, (halves, (amount, _)) in enumerate(zip(h.award.halves, h.pots, strict=False)):
+            name = pot_name(i)
+            if len(halves) == 1:
+                out += info(t, "highlow.2", f"No hand in the {name} makes an eight-or-better low: the high hand, "
+                            f"seat {' and '.join(map(str, halves[0]))}, takes all {amount}.", halves[0])
+                continue
+            high, low = halves
+            scoop = high == low
+            out += info(t, "highlow.1", f"{name.capitalize()} of {amount}: {halves_text(h, i)}"
+                        + (" (scoops both halves)." if scoop else "; half to each."), tuple(sorted({*high, *low})))
+            top, bottom = divide(amount, 2, unit)
+            if top != bottom and not scoop:
+                out += info(t, "ties.5c", f"{name.capitalize()} of {amount} splits {top} high and {bottom} low: "
+                            "the odd chip goes to the high hand.", high)
+            for label, w in (("high", high), ("low", low)):
+                if len(w) > 1:
+                    odd = odd_chip_seat(w, h.button, seats)
+                    out += info(t, "ties.5a", f"The {label} half of the {name} is split between seats "
+                                f"{' and '.join(map(str, w))}; any odd chip goes to seat {odd}, the first clockwise "
+                                "from the button.", w)
         return out
 
     def unshown(self, t: float, seat: int) -> list[te.TableEvent]:
@@ -186,7 +220,8 @@ class HandFlow:
         if not was:
             return []
         h.award.ranks.pop(seat, None)
-        h.rewon(pot_winners(h.pots, h.award.ranks))
+        h.award.lows.pop(seat, None)
+        h.rewon(*judge(h.pots, h.award, self.variant.split is not None))
         return self.referee.rule(t, [Ruling("showdown.1", "continues", f"Seat {seat} threw its hand away unshown: "
                                             f"it cannot win any part of the pot; {winners_text(h)}.", (seat,))])
 
@@ -196,9 +231,46 @@ class HandFlow:
         return h, hb
 
 
+def judge(pots: list[tuple[int, tuple[int, ...]]], award: Award, split_game: bool) -> tuple[
+        list[tuple[int, ...]], list[tuple[tuple[int, ...], ...]]]:
+    """Each pot's winners from the hands read in ``award``, and in a split game its high and low halves."""
+    if not split_game:
+        return pot_winners(pots, award.ranks), []
+    halves = pot_halves(pots, award.ranks, award.lows)
+    return [tuple(sorted({s for half in pot for s in half})) for pot in halves], halves
+
+
+def pot_name(i: int) -> str:
+    return "main pot" if i == 0 else f"side pot {i}"
+
+
+def shown_rank(h: Hand, seat: int, split_game: bool) -> str:
+    """The hand as the screen names it: ``Flush``; a split game adds its low: ``Flush, low 7-5-4-2-A``."""
+    high = h.award.ranks[seat][1]
+    if not split_game:
+        return high
+    low = h.award.lows.get(seat)
+    return f"{high}, low {low[1]}" if low else f"{high}, no low"
+
+
+def halves_text(h: Hand, i: int) -> str:
+    """``High: seat 3 Flush · Low: seat 5 7-5-4-2-A`` for pot ``i`` of a split game ("no low" when none)."""
+    halves = h.award.halves[i] if i < len(h.award.halves) else ()
+    if not halves or not halves[0]:
+        return "no hand shown"
+    ranks, lows = h.award.ranks, h.award.lows
+    high = f"High: seat {' and '.join(map(str, halves[0]))} {ranks[halves[0][0]][1]}"
+    if len(halves) == 1:
+        return f"{high} · Low: none"
+    return f"{high} · Low: seat {' and '.join(map(str, halves[1]))} {lows[halves[1][0]][1]}"
+
+
 def winners_text(h: Hand) -> str:
     parts = []
     for i, w in enumerate(h.winners):
-        name = "main pot" if i == 0 else f"side pot {i}"
+        name = pot_name(i)
+        if h.award.halves and i < len(h.award.halves) and w:
+            parts.append(f"{name}: {halves_text(h, i)}")
+            continue
         parts.append(f"{name} to seat {' and '.join(map(str, w))}" if w else f"{name}: no hand shown")
     return "; ".join(parts)

@@ -125,6 +125,7 @@ class TableState:
     deck_id: str | None = None
     winners: dict[int, int] = field(default_factory=dict)  # seat -> chips to push, at showdown
     pot_winners: tuple[tuple[int, ...], ...] = ()  # winners of each pot in `pots` order, at showdown
+    pot_halves: tuple[str, ...] = ()   # split games at showdown, per pot: "High: seat 3 Flush · Low: seat 5 7-5-4-2-A"
     question: QuestionView | None = None  # an open question to the dealer; the hand waits for its answer
     dealer: str | None = None             # the dealer signed in (an id, never a PIN), None when nobody is
     tournament: TournamentView | None = None   # a tournament table's clock and event; None at a cash table

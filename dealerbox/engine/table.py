@@ -27,12 +27,14 @@ from .chip_flow import ChipFlow
 from .chip_trail import ChipTrail
 from .dealer_taps import DealerTaps
 from .findings import FindingLog
-from .hand_flow import HandFlow
+from .betting.pots import split_halves
+from .hand_flow import HandFlow, halves_text
 from .play import Play
 from .referee import Referee
 from .seating import Seating
 from .stacks import StackReads
 from .state import FindingView, SeatView, TableState
+from .events import Pot
 from .tournament.moves import FloorMoves, TableMoves
 from .tournament.table import TournamentTable
 from .variants import variant
@@ -206,9 +208,12 @@ class Engine:
         pots = tuple((p.amount, tuple(p.eligible)) for p in hb.pots()) if hb is not None else ()
         winners: dict[int, int] = {}
         if h is not None and h.decided:
-            for (amount, _), w in zip(h.pots, h.winners, strict=False):
-                for seat in w:
-                    winners[seat] = winners.get(seat, 0) + amount // len(w)
+            unit = max(1, self.config.game.smallest_chip)
+            for i, ((amount, eligible), w) in enumerate(zip(h.pots, h.winners, strict=False)):
+                halves = h.award.halves[i] if i < len(h.award.halves) else (w,)
+                pot = split_halves(Pot(amount, eligible), halves, h.button, seating.seats, unit) if w else None
+                for seat, chips in (pot.shares.items() if pot is not None else ()):
+                    winners[seat] = winners.get(seat, 0) + chips
         tt = self.tournament_table
         return TableState(
             hand=current, phase=(h.phase if h is not None else "idle"), game=self.variant.key,
@@ -219,6 +224,8 @@ class Engine:
             to_act=(hb.to_act if hb is not None and h is not None and not h.decided else None),
             deck_id=self.deck.deck_id,
             winners=winners, pot_winners=tuple(h.winners) if h is not None and h.decided else (),
+            pot_halves=(tuple(halves_text(h, i) for i in range(len(h.award.halves)))
+                        if h is not None and h.decided else ()),
             question=(hb.question.view() if hb is not None and hb.question is not None
                       else self.stacks.question),
             dealer=self.taps.dealer, instruction=self.moves.view(),

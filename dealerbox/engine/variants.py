@@ -4,13 +4,19 @@
 (4, 'pot-limit')
 >>> evaluate(VARIANTS["nlhe"], ("As", "Ks"), ("Qs", "Js", "Ts", "2c", "3d"))[1]
 'Straight Flush'
+>>> evaluate_low(VARIANTS["plo8"], ("As", "2s", "Kd", "Kh"), ("3c", "5c", "7h", "Qs", "Jd"))
+(7, '7-5-3-2-A')
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from itertools import combinations
+
 from phevaluator import evaluate_cards, evaluate_omaha_cards
+
+from .cards.low import omaha_low
 
 
 @dataclass(frozen=True, slots=True)
@@ -20,6 +26,7 @@ class Variant:
     hole_cards: int            # cards each player is dealt, one per round of the deal
     structure: str             # "no-limit" | "pot-limit" | "limit" (engine.betting reads it)
     evaluator: str             # "holdem" (best 5 of 7) | "omaha" (exactly 2 hole + 3 board)
+    split: str | None = None   # None: the best high takes the pot; "8-or-better": half high, half low (split games)
     board_cards: int = 5
     jokers: bool = False       # Irregularities 8: a joker in a game without jokers is a scrap of paper
     # The game's own exposed-card and premature-board rules (Irregularities 12: they win over the general ones).
@@ -33,6 +40,11 @@ VARIANTS: dict[str, Variant] = {v.key: v for v in (
     Variant("plhe", "Pot-limit Texas hold'em", 2, "pot-limit", "holdem"),
     Variant("flhe", "Limit Texas hold'em", 2, "limit", "holdem"),
     Variant("plo", "Pot-limit Omaha", 4, "pot-limit", "omaha"),
+    Variant("o8", "Limit Omaha high-low eight or better", 4, "limit", "omaha", "8-or-better"),
+    Variant("plo8", "Pot-limit Omaha high-low eight or better", 4, "pot-limit", "omaha", "8-or-better"),
+    Variant("plo5", "Five-card pot-limit Omaha (Big O high)", 5, "pot-limit", "omaha"),
+    Variant("plo5-8", "Big O: five-card pot-limit Omaha high-low eight or better", 5, "pot-limit", "omaha",
+            "8-or-better"),
 )}
 
 
@@ -59,9 +71,9 @@ def evaluate(v: Variant, hole: tuple[str, ...], board: tuple[str, ...]) -> tuple
     hole = tuple(c for c in hole if c[0] != "X")
     try:
         if v.evaluator == "omaha":
-            if len(hole) != 4 or len(board) != 5:
+            if len(hole) != v.hole_cards or len(board) != 5:
                 return 10**6, ""
-            rank = evaluate_omaha_cards(*board, *hole)
+            rank = omaha_high(hole, board)
         else:
             cards = (*hole, *board)
             if len(cards) < 5:
@@ -70,3 +82,21 @@ def evaluate(v: Variant, hole: tuple[str, ...], board: tuple[str, ...]) -> tuple
     except (ValueError, KeyError, IndexError):
         return 10**6, ""
     return rank, category(rank)
+
+
+def omaha_high(hole: tuple[str, ...], board: tuple[str, ...]) -> int:
+    """phevaluator's rank of the best Omaha high hand, exactly two hole cards and three board cards. Five hole
+    cards: the best of its four-card hands (every pair of hole cards is in one; the pinned wheel has no PLO5
+    tables)."""
+    if len(hole) == 4:
+        return int(evaluate_omaha_cards(*board, *hole))
+    return min(int(evaluate_omaha_cards(*board, *four)) for four in combinations(hole, 4))
+
+
+def evaluate_low(v: Variant, hole: tuple[str, ...], board: tuple[str, ...]) -> tuple[int, str] | None:
+    """(rank, words) of a split game's eight-or-better low, lower rank better; None in a high-only game, when no
+    low qualifies, or when the hand cannot be read (the cards' count is wrong)."""
+    hole = tuple(c for c in hole if c[0] != "X")
+    if v.split is None or len(hole) != v.hole_cards or len(board) != 5:
+        return None
+    return omaha_low(hole, board)

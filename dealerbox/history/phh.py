@@ -21,7 +21,9 @@ import json
 from ..engine.variants import VARIANTS
 from .summary import HandSummary
 
-CODES = {"nlhe": "NT", "plhe": "NT", "flhe": "FT", "plo": "PO"}   # PHH has no pot-limit hold'em code
+# PHH has no pot-limit hold'em code, nor any for pot-limit Omaha high-low or five-card Omaha (plo8, plo5, plo5-8):
+# those hands are left out of an export with the reason, as a kill pot is
+CODES = {"nlhe": "NT", "plhe": "NT", "flhe": "FT", "plo": "PO", "o8": "FO/8"}
 _BOARD_BEFORE = {"flop": 3, "turn": 4, "river": 5}   # board cards out before this street's first action
 
 
@@ -110,7 +112,7 @@ def fields_of(hand: HandSummary, created: datetime.datetime | None = None, revea
     st = hand.stakes
     f: dict[str, Any] = {"variant": CODES[hand.game], "antes": [st.ante] * len(hand.seats),
                "blinds_or_straddles": _blinds(hand)}
-    if hand.game == "flhe":
+    if hand.game in ("flhe", "o8"):      # the limit games
         f["small_bet"], f["big_bet"] = st.small_bet, st.big_bet
     else:
         f["min_bet"] = st.big_blind

@@ -68,7 +68,7 @@ class Showing:
 class HandSummary:
     table: str
     hand: int
-    game: str                                   # variant key: "nlhe", "plhe", "flhe", "plo"
+    game: str                                   # variant key (engine.variants): "nlhe", "plo", "o8", ...
     stakes: Stakes
     button: int
     seats: tuple[int, ...]                      # dealt in, first left of the button first

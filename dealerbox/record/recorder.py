@@ -1,7 +1,8 @@
 """The recorder: writes the tamper-evident recorded log (docs/log-format.md), rotating by size and by day.
 
-With ``rotate_daily`` a new part starts at the first record after midnight UTC, so a day of table log is a
-set of whole files that retention (dealerbox/upkeep/retention.py) can delete once a copy is off the table.
+With ``rotate_daily`` a new part starts at the first record after midnight UTC (rotation.py), so a day of
+table log is a set of whole files that retention (dealerbox/upkeep/retention.py) can delete once a copy is off
+the table.
 
 Durability policy: every record is written to the file at once (no userspace buffer), so a crash of
 dealerbox loses nothing. ``fsync`` (what survives a power cut) runs on every dealer input and link change,
@@ -32,7 +33,6 @@ decks, every raw read and tap) is written encrypted to the floor, and the table 
 
 from __future__ import annotations
 
-import collections
 import dataclasses
 import logging
 import os
@@ -41,16 +41,18 @@ import time
 from collections.abc import Callable
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import TYPE_CHECKING, Any, BinaryIO
+from typing import TYPE_CHECKING, Any
 
-from ..wire import protocol as p
-from ..wire.decoder import FrameDecoder
+from .backlog import Backlog
 from .clock import clock_status
+from .heads import Anchor, HeadSigning
 from .identity import AnchorChain, ledger_path, new_log_id
-from .logformat import ChainWriter, Closed, Entry, Gap, Header, Input, Link, Record, Rx, SealKey, Sig, part_path
+from .logformat import ChainWriter, Closed, Gap, Header, Input, Link, Record, Rx, Sig
+from .partfile import PartFile
+from .rotation import PartPlan
 from .sealing import Sealer
-from .sequence import last_hand, save_hand
-from .signing import Signer, anchor_digest, anchor_text, key_id
+from .sequence import HandCount
+from .signing import Signer
 
 if TYPE_CHECKING:
     from nacl.public import PublicKey
@@ -58,11 +60,17 @@ if TYPE_CHECKING:
 log = logging.getLogger("dealerbox.record")
 
 DEFAULT_ROTATE_BYTES = 64 * 1024 * 1024
-LOG_MODE = 0o640
 
 
 class Recorder:
-    """Owns the log files of one recording. ``write`` is thread-safe and never raises for I/O problems."""
+    """Owns the log files of one recording. ``write`` is thread-safe and never raises for I/O problems.
+
+    Wired here from parts that each own their state: the :class:`PartFile` (the file, its durability, its
+    write errors), the :class:`Backlog` (records waiting, drops and the gap), the hash chain, the
+    :class:`PartPlan` (when a part ends, what opens the next), the :class:`HeadSigning` of a signed log, the
+    :class:`Sealer` of a sealed one and the :class:`HandCount`. The recorder itself keeps only the order of
+    things: what is written next, and how many records are in the log.
+    """
 
     def __init__(self, directory: str | os.PathLike[str], header: Header, rotate_bytes: int = DEFAULT_ROTATE_BYTES, *,
                  name: str | None = None, clock: Callable[[], float] = time.monotonic,
@@ -70,54 +78,29 @@ class Recorder:
                  signer: Signer | None = None, hand_count: str | os.PathLike[str] | None = None,
                  rotate_daily: bool = False, wall: Callable[[], float] = time.time,
                  seal_to: PublicKey | None = None) -> None:
-        self.directory = Path(directory)
-        self.rotate_bytes = max(1024, int(rotate_bytes))
-        self.clock = clock
-        self.fsync_every_s = fsync_every_s
-        self.retry_every_s = retry_every_s
-        self.buffer_max = buffer_max
-        self.rotate_daily = rotate_daily
-        self.wall = wall
-        self._part_day = ""         # UTC date the current part was started on (daily rotation)
-        self._part_records = 0      # lines after the current part's header
         created = header.created or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
-        self.signer = signer
-        self._hand_count = Path(hand_count) if hand_count else None
-        self.hands_before = last_hand(self._hand_count, header.table) if self._hand_count else header.hands_before
+        count_path = Path(hand_count) if hand_count else None
+        self._hands = HandCount(count_path, header.table, header.hands_before)
         # a signed log's identity (identity.py): its id and place in the table's logs, bound by every signed head
-        self._anchors = AnchorChain.open(ledger_path(self._hand_count) if self._hand_count else None, header.table)
-        identity = {"id": new_log_id(), "seq": self._anchors.next_log()} if signer else None
-        self._header = dataclasses.replace(header, created=created, part=0, log=identity,
-                                           signer=signer.public_hex if signer else "", hands_before=self.hands_before)
-        self.sealer = Sealer(seal_to, self._header) if seal_to is not None else None
-        if self.sealer is not None:
-            self._header = self.sealer.header
-        self._seal_key: SealKey | None = None       # the key line of the records being written (repeated in a new part)
-        self.anchor: dict[str, Any] | None = None   # the latest signed head, for the floor (signing.py)
-        self.on_anchor: Callable[[dict[str, Any]], None] | None = None   # every signed head, in order (the link)
-        self.origin = ""                            # the hash of the first header line
-        self._lock = threading.Lock()
+        anchors = AnchorChain.open(ledger_path(count_path) if count_path else None, header.table)
+        identity = {"id": new_log_id(), "seq": anchors.next_log()} if signer else None
+        header = dataclasses.replace(header, created=created, part=0, log=identity,
+                                     signer=signer.public_hex if signer else "", hands_before=self.hands_before)
+        self._sealer = Sealer(seal_to, header) if seal_to is not None else None
+        if self._sealer is not None:
+            header = self._sealer.header
+        self._plan = PartPlan(header, max(1024, int(rotate_bytes)), rotate_daily, wall)
+        self._files = PartFile(Path(directory), name or _default_name(header), clock, fsync_every_s,
+                               f"keeping up to {buffer_max} records in memory and retrying every "
+                               f"{retry_every_s:.0f} s: free space on the card or check record.dir")
+        self._heads = HeadSigning(signer, anchors, header, self._files.path.name) if signer else None
+        self._backlog = Backlog(clock, buffer_max, retry_every_s)
         self._chain = ChainWriter()
-        self._hello_watch = FrameDecoder()  # only to put the board's last HELLO into later parts' headers
-        self._pending: collections.deque[Entry] = collections.deque()
-        self._dropped_since: tuple[float, int] | None = None  # (t of the first dropped record, how many)
-        self._file: BinaryIO | None = None
-        self._size = 0              # bytes known to be in the current part (a failed write is cut back to it)
-        self._last_fsync = clock()
-        self._last_attempt = float("-inf")
+        self._lock = threading.Lock()
         self._closed = False
         self._last_t = 0.0
-        self._last_hello: p.Hello | None = None
-        self.part = 0
         self.records = 0           # records written (header and closing line not counted)
-        self.bytes_written = 0
-        self.write_errors = 0
-        self.dropped = 0
-        self.last_error = ""
-        self.directory_error = ""
-        stem = name or _default_name(self._header)
-        self.path = self._free_path(stem)
-        self._pending.append(self._header)
+        self._backlog.add((header,))
         self._drain(force=True)
 
     # --- public -------------------------------------------------------------------------------------
@@ -127,25 +110,19 @@ class Recorder:
             if self._closed:
                 return
             if isinstance(entry, Rx):
-                self._watch_hello(entry.data)
-            self._pending.extend(self.sealer.entries(entry) if self.sealer is not None else (entry,))
+                self._plan.watch(entry.data)
+            self._backlog.add(self._sealer.entries(entry) if self._sealer is not None else (entry,))
             self._drain(force=isinstance(entry, Input | Link))
-            while len(self._pending) > self.buffer_max:
-                self._drop_oldest()
+            self._backlog.trim()
 
     def seal(self, t: float | None = None, hand: int | None = None) -> None:
         """A hand ended: keep the hand count, and sign the chain head as it stands after every record so far."""
-        if hand is not None and self._hand_count is not None:
-            try:
-                save_hand(self._hand_count, self._header.table, hand)
-            except OSError as e:   # the log itself goes on; numbering may repeat after a restart, so say so
-                self.write_errors += 1
-                log.error("recorder: cannot keep the hand count in %s (%s); hand numbers may repeat after a "
-                          "restart: free space or check record.dir", self._hand_count, e.strerror or e)
+        if hand is not None:
+            self._hands.save(hand)
         with self._lock:
-            if self._closed or self.signer is None:
+            if self._closed or self._heads is None:
                 return
-            self._pending.append(Sig(self._last_t if t is None else t, -1, "", ""))
+            self._backlog.add((Sig(self._last_t if t is None else t, -1, "", ""),))
             self._drain(force=True)
 
     def close(self) -> None:
@@ -153,237 +130,123 @@ class Recorder:
         with self._lock:
             if self._closed:
                 return
-            last_t = next((e.t for e in reversed(self._pending) if hasattr(e, "t")), self._last_t)
-            self._pending.append(Closed(last_t, self.records + sum(1 for e in self._pending
-                                                                    if not isinstance(e, Header | Closed | Sig)),
-                                        self.part + 1))
-            if self.signer is not None:
-                self._pending.append(Sig(last_t, -1, "", ""))  # signs the closing line: a forged end has none
+            last_t = self._backlog.last_t(self._last_t)
+            self._backlog.add((Closed(last_t, self.records + self._backlog.records_waiting(), self.part + 1),))
+            if self._heads is not None:
+                self._backlog.add((Sig(last_t, -1, "", ""),))  # signs the closing line: a forged end has none
             self._drain(force=True, sync=True)
-            if self._pending:
+            if len(self._backlog):
                 log.error("recorder: closing %s with %d records never written (%s)", self.path.name,
-                          len(self._pending), self.last_error)
-            self._close_file()
+                          len(self._backlog), self._files.last_error)
+            self._files.close()
             self._closed = True
 
     def health(self) -> dict[str, Any]:
         with self._lock:
-            return {"ok": not self._pending and not self.directory_error, "path": str(self.current_path),
-                    "part": self.part, "records": self.records, "bytes": self.bytes_written,
-                    "write_errors": self.write_errors, "buffered": len(self._pending), "dropped": self.dropped,
-                    "last_error": self.last_error, "anchor": self.anchor, "clock": clock_status()}
+            files = self._files
+            return {"ok": not len(self._backlog), "path": str(files.current_path),
+                    "part": files.part, "records": self.records, "bytes": files.bytes_written,
+                    "write_errors": files.write_errors + self._hands.errors, "buffered": len(self._backlog),
+                    "dropped": self._backlog.dropped, "last_error": files.last_error, "anchor": self.anchor,
+                    "clock": clock_status()}
+
+    # what the terminal, the tools and the tests read, each from the part that owns it
+    @property
+    def path(self) -> Path:
+        return self._files.path
+
+    @property
+    def part(self) -> int:
+        return self._files.part
 
     @property
     def current_path(self) -> Path:
-        return part_path(self.path, self.part)
+        return self._files.current_path
 
     @property
     def parts(self) -> list[Path]:
-        return [part_path(self.path, n) for n in range(self.part + 1)]
+        return self._files.parts
+
+    @property
+    def bytes_written(self) -> int:
+        return self._files.bytes_written
+
+    @property
+    def dropped(self) -> int:
+        return self._backlog.dropped
+
+    @property
+    def hands_before(self) -> int:
+        return self._hands.hands_before
+
+    @property
+    def anchor(self) -> Anchor | None:
+        """The latest signed head (None for an unsigned log, or before the first)."""
+        return self._heads.anchor if self._heads is not None else None
+
+    @property
+    def on_anchor(self) -> Callable[[Anchor], None] | None:
+        return self._heads.on_anchor if self._heads is not None else None
+
+    @on_anchor.setter
+    def on_anchor(self, handler: Callable[[Anchor], None] | None) -> None:
+        """Who is handed every signed head, in order (the floor link); an unsigned log has none to hand."""
+        if self._heads is not None:
+            self._heads.hand_to(handler)
+
+    def _close_file(self) -> None:
+        """Close the current file as a failing card would; the next write opens it again (the tests' way in)."""
+        self._files.close()
 
     # --- writing --------------------------------------------------------------------------------------
 
     def _drain(self, force: bool = False, sync: bool = False) -> None:
         """Write waiting records in order; on the first error stop, keep the rest, and report once."""
-        now = self.clock()
-        if self.write_errors and self._pending and not force and now - self._last_attempt < self.retry_every_s:
+        files, backlog, chain, plan = self._files, self._backlog, self._chain, self._plan
+        go, now = backlog.attempt(failing=files.write_errors > 0, force=force)
+        if not go:
             return
-        self._last_attempt = now
         wrote_important = False
-        while self._pending:
-            head = self._pending[0]
-            # Records were dropped: say so (and how many) before the next record, never before a header.
-            gap_first = self._dropped_since is not None and not isinstance(head, Header)
-            entry: Entry = head
-            if gap_first and self._dropped_since is not None:
-                first_t, count = self._dropped_since
-                entry = Gap(first_t, count, "the disk could not be written and the memory buffer overflowed")
+        while len(backlog):
+            entry, gap = backlog.next()
             if isinstance(entry, Sig) and not entry.sig:
-                entry = self._signature(entry.t)
-            if self.rotate_daily and self._new_day(entry):
+                assert self._heads is not None   # only a signed log queues a signature
+                entry = self._heads.signature(chain, files.part, entry.t)
+            if plan.new_day(entry):
                 self._rotate()
                 continue
-            text, h = self._chain.peek(entry)
-            data = text.encode()
-            if not self._append(data):
+            text, h = chain.peek(entry)
+            if not files.append(text.encode()):
                 return
-            if gap_first:
-                self._dropped_since = None
-            else:
-                self._pending.popleft()
-            self._chain.commit(h, header=isinstance(entry, Header))
-            if isinstance(entry, Header):
-                self._part_day, self._part_records = self._today(), 0
-            else:
-                self._part_records += 1
-            if isinstance(entry, Header) and entry.part == 0:
-                self.origin = h     # names this log among the table's logs (anchors carry it)
-            self._size += len(data)
-            self.bytes_written += len(data)
+            backlog.written(gap)
+            chain.commit(h, header=isinstance(entry, Header))
+            plan.wrote(entry)
+            if isinstance(entry, Header) and entry.part == 0 and self._heads is not None:
+                self._heads.opened(h)   # names this log among the table's logs (anchors carry it)
             if isinstance(entry, Sig):
-                self._anchored(entry)
-            if isinstance(entry, SealKey):
-                self._seal_key = entry
+                assert self._heads is not None
+                self._heads.signed(entry, files.part)
             if not isinstance(entry, Header | Closed | Gap | Sig):
                 self.records += 1
                 self._last_t = entry.t
             wrote_important |= isinstance(entry, Input | Link | Header | Closed | Sig)
-            # A part holds at least one record, however large the header is.
-            if self._size >= self.rotate_bytes and not isinstance(entry, Header | Closed | Sig):
+            if plan.full(files.size, entry):
                 self._rotate()
-        if self.last_error and not self._pending:
-            log.warning("recorder: writing to %s again; nothing lost beyond %d dropped records",
-                        self.current_path, self.dropped)
-            self.last_error = ""
-        if sync or wrote_important or now - self._last_fsync >= self.fsync_every_s:
-            self._fsync()
-
-    def _today(self) -> str:
-        return time.strftime("%Y-%m-%d", time.gmtime(self.wall()))
-
-    def _new_day(self, entry: Entry) -> bool:
-        # Only before a record (never splitting a header from its part, nor a closing line and its signature),
-        # and only when the current part already holds a record: a part is never just a header.
-        return (not isinstance(entry, Header | Closed | Sig) and self._part_day != ""
-                and self._part_records > 0 and self._today() != self._part_day)
-
-    def _append(self, data: bytes) -> bool:
-        """Write all of ``data`` to the current part; on failure cut the file back and report."""
-        try:
-            file = self._file if self._file is not None else self._open()
-            view = memoryview(data)
-            while view:
-                n = file.write(view)
-                if not n:
-                    raise OSError("short write")
-                view = view[n:]
-            return True
-        except OSError as e:
-            self._fail(e)
-            return False
-
-    def _open(self) -> BinaryIO:
-        self.directory.mkdir(parents=True, exist_ok=True)
-        path = self.current_path
-        file: BinaryIO = open(path, "ab", buffering=0,
-                              opener=lambda name, flags: os.open(name, flags, LOG_MODE))
-        self._file = file
-        try:
-            if file.tell() != self._size:
-                # A half-written line from a failed attempt: cut back to the last whole record.
-                file.truncate(self._size)
-                file.seek(self._size)
-        except OSError:
-            pass  # a device that cannot truncate (tests use /dev/full); the write itself will tell
-        return file
-
-    def _fail(self, error: OSError) -> None:
-        self.write_errors += 1
-        first = not self.last_error
-        self.last_error = f"cannot write {self.current_path}: {error.strerror or error}"
-        if first:
-            log.error("recorder: %s; keeping up to %d records in memory and retrying every %.0f s: "
-                      "free space on the card or check record.dir", self.last_error, self.buffer_max,
-                      self.retry_every_s)
-        self._close_file()
-
-    def _drop_oldest(self) -> None:
-        # Never the part's header (it must stay first), nor a key the records after it need; drop the oldest behind.
-        at = 1 if isinstance(self._pending[0], Header) else 0
-        while isinstance(self._pending[at], SealKey) and at + 1 < len(self._pending):
-            at += 1
-        dropped = self._pending[at]
-        del self._pending[at]
-        self.dropped += 1
-        t = getattr(dropped, "t", 0.0)
-        first_t, count = self._dropped_since or (t, 0)
-        self._dropped_since = (first_t, count + 1)
+        if not len(backlog):
+            files.recovered(backlog.dropped)
+        files.sync(now, force=sync or wrote_important)
 
     def _rotate(self) -> None:
-        if self.signer is not None:
+        files = self._files
+        if self._heads is not None:
             # The part's last line signs it, so a swapped or cut part shows even before the next one is read.
-            sig = self._signature(self._last_t)
+            sig = self._heads.signature(self._chain, files.part, self._last_t)
             text, h = self._chain.peek(sig)
-            if self._append(text.encode()):
+            if files.append(text.encode()):
                 self._chain.commit(h)
-                self._size += len(text.encode())
-                self.bytes_written += len(text.encode())
-                self._anchored(sig)
-        self._fsync()
-        self._close_file()
-        self.part += 1
-        self._size = 0
-        hello = self._hello_dict()
-        if self._seal_key is not None:   # each part opens alone: the hand's key again, after its header
-            self._pending.appendleft(self._seal_key)
-        self._pending.appendleft(dataclasses.replace(self._header, part=self.part, prev=self._chain.prev,
-                                                     hello=hello if hello is not None else self._header.hello))
-
-    def _signature(self, t: float) -> Sig:
-        assert self.signer is not None
-        n = self._chain.count - 1   # the line whose hash is the head
-        return Sig(t, n, self._chain.prev, self.signer.sign(self.part, n, self._chain.prev))
-
-    def _anchored(self, sig: Sig) -> None:
-        """The signed head as the floor keeps it: the log's identity (never its file name), the head, and the
-        anchor's place in the table's chain, signed again (``asig``) so the floor can refuse a rollback."""
-        assert self.signer is not None
-        identity = self._header.log or {}
-        site = _site(self._header)
-        log_id, seq = str(identity.get("id", "")), int(identity.get("seq", 0))
-        a, prev = self._anchors.peek()
-        text = anchor_text(site, self.signer.table, log_id, seq, self.origin, self.part, sig.of, sig.head, a, prev)
-        self._anchors.advance(anchor_digest(text))
-        self.anchor = {"table": self.signer.table, "log": log_id, "seq": seq, "origin": self.origin,
-                       "part": self.part, "n": sig.of, "head": sig.head, "sig": sig.sig,
-                       "key": key_id(self.signer.public_hex), "t": sig.t,
-                       "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "a": a, "prev": prev,
-                       "asig": self.signer.sign_bytes(text), "site": site, "file": self.path.name}
-        if self.on_anchor is not None:
-            self.on_anchor(dict(self.anchor))
-
-    def _fsync(self) -> None:
-        self._last_fsync = self.clock()
-        if self._file is not None:
-            try:
-                os.fsync(self._file.fileno())
-            except OSError as e:
-                self._fail(e)
-
-    def _close_file(self) -> None:
-        if self._file is not None:
-            try:
-                self._file.close()
-            except OSError:
-                pass
-            self._file = None
-
-    def _free_path(self, stem: str) -> Path:
-        candidate, n = stem, 1
-        while part_path(self.directory / f"{candidate}.jsonl", 0).exists():
-            n += 1
-            candidate = f"{stem}-{n}"
-        return self.directory / f"{candidate}.jsonl"
-
-    # --- the board's HELLO, for later parts' headers ------------------------------------------------
-
-    def _watch_hello(self, data: bytes) -> None:
-        for frame in self._hello_watch.feed(data):
-            if isinstance(frame.message, p.Hello):
-                self._last_hello = frame.message
-
-    def _hello_dict(self) -> dict[str, Any] | None:
-        h = self._last_hello
-        if h is None:
-            return None
-        return {"protocol": f"{h.protocol_major}.{h.protocol_minor}", "firmware": ".".join(map(str, h.firmware)),
-                "zones": [p.zone_name(z) for z in h.zones]}
-
-
-def _site(header: Header) -> str:
-    table = header.config.get("table", {}) if isinstance(header.config, dict) else {}
-    site = table.get("site") if isinstance(table, dict) else None
-    return str(site) if site else "demo"   # the config's default site, as the floor link uses it
+                self._heads.signed(sig, files.part)
+        files.next_part()
+        self._backlog.add_front(self._plan.opening(files.part, self._chain.prev))
 
 
 def _default_name(header: Header) -> str:

@@ -50,3 +50,25 @@ def save_hand(path: Path, table: str, hand: int) -> None:
         fh.flush()
         os.fsync(fh.fileno())
     os.replace(tmp, path)
+
+
+class HandCount:
+    """The recorder's hand count: given the count's file (or None: numbering starts at the header's
+    ``hands_before``) and the table; owns where numbering starts and the saves that failed."""
+
+    def __init__(self, path: Path | None, table: str, hands_before: int) -> None:
+        self._path = path
+        self._table = table
+        self.hands_before = last_hand(path, table) if path is not None else hands_before
+        self.errors = 0
+
+    def save(self, hand: int) -> None:
+        """A hand ended: keep its number. A failure is counted and said; the log itself goes on."""
+        if self._path is None:
+            return
+        try:
+            save_hand(self._path, self._table, hand)
+        except OSError as e:   # numbering may repeat after a restart, so say so
+            self.errors += 1
+            log.error("recorder: cannot keep the hand count in %s (%s); hand numbers may repeat after a "
+                      "restart: free space or check record.dir", self._path, e.strerror or e)

@@ -20,6 +20,7 @@ import json
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
 from .logformat import GENESIS, LOG_FORMAT, chain, part_number, part_path
@@ -103,10 +104,12 @@ class VerifyReport:
         return f"{verdict}: {what}, created {self.created or '?'}{signed}"
 
 
-def verify_log(path: str | Path, pubkey: str = "", anchors: list[dict[str, Any]] | None = None) -> VerifyReport:
+def verify_log(path: str | Path, pubkey: str = "", anchors: list[dict[str, Any]] | None = None,
+               read: Callable[[int], object] | None = None) -> VerifyReport:
     """Walk every part from ``path`` on; raises OSError only if ``path`` itself cannot be read.
 
     Any file name works: the one given is read as is, later parts are looked for by the naming rule.
+    ``read`` is told the bytes checked as the walk goes (a progress bar's updates).
     """
     path = Path(path)
     first = part_number(path)
@@ -122,7 +125,7 @@ def verify_log(path: str | Path, pubkey: str = "", anchors: list[dict[str, Any]]
         data = file.read_bytes()
         report.parts += 1
         last_file = file
-        prev, closed = _verify_part(file, data, n, first, prev, report)
+        prev, closed = _verify_part(file, data, n, first, prev, report, read or _unwatched)
         if closed:
             closed_at = (file.name, closed)
         n += 1
@@ -196,7 +199,12 @@ def _check_anchors(report: VerifyReport, anchors: list[dict[str, Any]], path: Pa
             report.anchored_to = max(report.anchored_to or (part, n), (part, n))
 
 
-def _verify_part(file: Path, data: bytes, n: int, first: int, prev: str, report: VerifyReport) -> tuple[str, int]:
+def _unwatched(n: int) -> None:
+    return None
+
+
+def _verify_part(file: Path, data: bytes, n: int, first: int, prev: str, report: VerifyReport,
+                 read: Callable[[int], object]) -> tuple[str, int]:
     """Check one part; returns the chain hash at its end and the line of its closing record (0 if none)."""
     lines = data.split(b"\n")
     partial = lines.pop()  # b"" when the file ends with a newline
@@ -226,8 +234,13 @@ def _verify_part(file: Path, data: bytes, n: int, first: int, prev: str, report:
         else:
             report.partial_line = problem
     closed = 0
+    done = 0     # bytes checked and not yet told to ``read``
     for i, rec in enumerate(recs):
         line = i + 1
+        done += len(lines[i]) + 1
+        if line % 4096 == 0:   # a bar's update per line would cost more than the hash it reports
+            read(done)
+            done = 0
         if rec is None:
             report.problems.append(Problem(name, line, "not a JSON record (the line was damaged or edited)"))
             prev = stored_h.get(i, "")   # unknown: the next line's hash cannot be checked, only this one blamed
@@ -275,6 +288,7 @@ def _verify_part(file: Path, data: bytes, n: int, first: int, prev: str, report:
             t = float(rec["t"])
             report.first_t = t if report.first_t is None else min(report.first_t, t)
             report.last_t = t if report.last_t is None else max(report.last_t, t)
+    read(done + len(partial))
     if seals:
         seals.end(len(recs), more=part_path(file, n + 1).exists(), closed=bool(closed))
     return prev, closed

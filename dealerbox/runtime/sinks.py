@@ -60,7 +60,8 @@ class Sink(Protocol):
 class RecordSink(Protocol):
     """The recorder's contract: every record, before the pipeline decodes it; a signed head at each hand's end."""
 
-    hands_before: int    # hands this table played before this log: numbering continues from there
+    @property
+    def hands_before(self) -> int: ...   # hands this table played before this log: numbering continues from there
 
     def write(self, entry: Record) -> None: ...
 

@@ -19,7 +19,8 @@ SWEEP_EVERY_S = 3600.0
 
 
 class _Floor(Protocol):
-    anchor_acked: dict | None
+    @property
+    def anchor_acked(self) -> dict | None: ...
 
     def health(self) -> dict: ...
 

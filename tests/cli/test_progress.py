@@ -14,8 +14,13 @@ ROOT = Path(__file__).resolve().parent.parent.parent
 
 
 def simulate(tmp_path: Path, on_terminal: bool) -> tuple[int, str]:
-    args = [sys.executable, "-m", "dealerbox", "simulate", "--hands", "3", "--seed", "7",
-            "--out", str(tmp_path / f"sim-{on_terminal}.jsonl")]
+    return dealerbox(["simulate", "--hands", "3", "--seed", "7", "--out", str(tmp_path / f"sim-{on_terminal}.jsonl")],
+                     on_terminal)
+
+
+def dealerbox(cli: list[str], on_terminal: bool) -> tuple[int, str]:
+    """Run ``dealerbox CLI...`` with stderr on a pseudo-terminal or a pipe; (exit code, what stderr saw)."""
+    args = [sys.executable, "-m", "dealerbox", *cli]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
     if not on_terminal:
         done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
@@ -50,3 +55,16 @@ def test_simulate_through_a_pipe_prints_no_bar(tmp_path):
     code, err = simulate(tmp_path, on_terminal=False)
     assert code == 0, err
     assert err == "" and "%|" not in err
+
+
+def test_verify_of_a_log_shows_bytes_rate_and_time_left_on_a_terminal_and_nothing_through_a_pipe(tmp_path):
+    log = tmp_path / "day.jsonl"
+    code, err = dealerbox(["simulate", "--hands", "3", "--seed", "7", "--out", str(log)], on_terminal=False)
+    assert code == 0, err
+    code, err = dealerbox(["verify", str(log)], on_terminal=True)
+    assert code == 0, err
+    assert re.search(r"verify:.*\d+(\.\d+)?[kM]?/\d+(\.\d+)?[kM]? \[", err), err     # bytes checked, of the log's size
+    assert re.search(r"B/s\]", err), err                                  # the rate
+    assert re.search(r"\d\d:\d\d<(\d\d:\d\d|\?)", err), err
+    code, err = dealerbox(["verify", str(log)], on_terminal=False)
+    assert code == 0 and err == "", err

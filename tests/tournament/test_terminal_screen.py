@@ -10,6 +10,7 @@ import dataclasses
 import pytest
 
 from dealerbox.config import Config
+from dealerbox.engine import events as te
 from dealerbox.engine.state import InstructionView, TableState, TournamentView
 from dealerbox.runtime.bus import Update
 from dealerbox.sinks.screen import Screen
@@ -181,3 +182,23 @@ def test_a_clock_payload_becomes_the_view_the_strip_paints():
     payload = json.loads((Path(__file__).resolve().parents[2] / "tests/fixtures/clock-level4.json").read_text())
     view = clock_view(payload, 7.0)
     assert clock_line(view, 7.0) == ("Level 4  100/200", "12:34", "Next: 150/300 BBA 300", "26 left, 3 tables")
+
+
+@pytest.mark.parametrize("held", [2, 4, 5])
+@pytest.mark.parametrize("chips", [10_000, 1_250_000])
+def test_stacks_clear_the_card_backs_under_both_tournament_bars(screen, held, chips):
+    """Issue 32: at 800x480 with the instruction bar and a finding's banner, "10,000" ran into the card backs."""
+    seats = tuple(dataclasses.replace(v, stack=chips, cards_held=held) for v in clean_hand().seats)
+    finding = te.FindingRaised(3.5, 1, "h1-1", "tournament.14a", "Tournaments 14", "dealer", "move",
+                               "Send seat 5 to T02 seat 6: the player due for the big blind next deal.", (5,))
+    screen.render(tournament_hand(instruction=MOVE, seats=seats), OK_HEALTH, [finding])
+    f = screen.frame
+    assert f.find("instruction") and f.texts("clock-level")
+    for seat in (s for s in seats if s.occupied and not s.folded):
+        (stack,) = f.find("stack", seat.seat)
+        backs = f.find("card-back", seat.seat)
+        assert len(backs) == held
+        assert stack.text == f"{chips:,}"
+        for back in backs:
+            assert not stack.rect.colliderect(back.rect), (seat.seat, stack.rect, back.rect)
+    assert_fits(screen)

@@ -292,9 +292,11 @@ class HandBetting:
         led.settled = True
         return out
 
-    def settle(self, t: float, winners_by_pot: list[tuple[int, ...]]) -> tuple[list[te.Pot], dict[int, int]]:
-        """Award every pot: ``winners_by_pot[i]`` won pot ``i`` of ``pots()`` (main first). A pot with no
-        winners named goes to its only eligible seat. Returns the pots with shares, and every seat's stack."""
+    def settle(self, t: float, winners_by_pot: list[tuple[int, ...]],
+               halves_by_pot: list[tuple[tuple[int, ...], ...]] | None = None) -> tuple[list[te.Pot], dict[int, int]]:
+        """Award every pot: ``winners_by_pot[i]`` won pot ``i`` of ``pots()`` (main first); ``halves_by_pot[i]``
+        divides it first (split games: high winners, low winners). A pot with no winners named goes to its only
+        eligible seat. Returns the pots with shares, and every seat's stack."""
         led = self.ledger
         if led.settled:
             return [], self.table.stacks
@@ -303,7 +305,7 @@ class HandBetting:
             self._end_round(t)
             led.ended_streets.add(led.street)
         self.antes.return_unmatched()
-        done = led.award(winners_by_pot, max(1, led.game.smallest_chip))
+        done = led.award(winners_by_pot, max(1, led.game.smallest_chip), halves_by_pot)
         led.settled = True
         main = done[0] if done else None
         main_winners = main.winners if main else ()

@@ -11,7 +11,7 @@ from .. import events as te
 from ..findings import FindingLog
 from .betting_round import BettingRound, SeatBet, UndoPoint
 from .blinds import Positions
-from .pots import build_pots, split, uncalled
+from .pots import build_pots, split, split_halves, uncalled
 from .structures import Structure
 
 
@@ -149,16 +149,21 @@ class HandLedger:
         self.dead_money.clear()
         return out
 
-    def award(self, winners_by_pot: list[tuple[int, ...]], unit: int) -> list[te.Pot]:
+    def award(self, winners_by_pot: list[tuple[int, ...]], unit: int,
+              halves_by_pot: list[tuple[tuple[int, ...], ...]] | None = None) -> list[te.Pot]:
         """Every pot shared among its winners (``winners_by_pot[i]`` won pot ``i``, main first) and paid to
-        their stacks. A pot with no winners named goes to its only eligible seat, or is split among the eligible."""
+        their stacks. A pot with no winners named goes to its only eligible seat, or is split among the eligible.
+        ``halves_by_pot[i]``, where given, divides pot ``i`` by halves first (split games: high, low)."""
         done: list[te.Pot] = []
         for i, pot in enumerate(self.pots()):
             winners = tuple(winners_by_pot[i]) if i < len(winners_by_pot) and winners_by_pot[i] else ()
             winners = tuple(w for w in winners if w in pot.eligible) or (pot.eligible if len(pot.eligible) == 1 else ())
             if not winners:
                 winners = pot.eligible     # nobody named: split among the eligible rather than lose chips
-            awarded = split(pot, winners, self.button, self.table_seats, unit)
+            halves = halves_by_pot[i] if halves_by_pot and i < len(halves_by_pot) else ()
+            halves = tuple(tuple(w for w in half if w in winners) for half in halves)
+            awarded = (split_halves(pot, halves, self.button, self.table_seats, unit) if sum(map(bool, halves)) > 1
+                       else split(pot, winners, self.button, self.table_seats, unit))
             for s, share in awarded.shares.items():
                 self.stacks[s] = self.stack(s) + share
             done.append(awarded)

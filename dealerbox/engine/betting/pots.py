@@ -1,9 +1,12 @@
-"""Main and side pots from what each seat put in, and splitting a pot among its winners (Ties 3-5).
+"""Main and side pots from what each seat put in, and splitting a pot among its winners (Ties 3-5), by halves
+where a pot has more than one (high and low in the split games).
 
 Pure functions over ``{seat: chips}``; the betting round feeds them and ``settle`` uses them.
 """
 
 from __future__ import annotations
+
+from collections.abc import Sequence
 
 from ..events import Pot
 
@@ -76,3 +79,37 @@ def split(pot: Pot, winners: tuple[int, ...], button: int, table_seats: int, uni
     base, odd = divmod(units, n)
     shares = {s: (base + (1 if i < odd else 0)) * unit for i, s in enumerate(order)}
     return Pot(pot.amount, pot.eligible, tuple(sorted(winners)), shares)
+
+
+def divide(amount: int, parts: int, unit: int = 1) -> list[int]:
+    """``amount`` in ``parts`` shares of whole ``unit`` chips, the odd units one each to the first parts (Ties 3:
+    an odd chip is broken down to the smallest unit; 5(c): in a high-low split the high half, listed first, takes
+    it). An amount that is no multiple of ``unit`` divides in single chips.
+
+    >>> divide(41, 2), divide(45, 2, unit=5), divide(7, 3)
+    ([21, 20], [25, 20], [3, 2, 2])
+    """
+    if amount % unit:
+        unit = 1
+    base, odd = divmod(amount // unit, parts)
+    return [(base + (1 if i < odd else 0)) * unit for i in range(parts)]
+
+
+def split_halves(pot: Pot, halves: Sequence[tuple[int, ...]], button: int, table_seats: int, unit: int = 1) -> Pot:
+    """Share ``pot`` among its halves (high winners, low winners): each half an equal part (:func:`divide`, the
+    odd chip to the first half), each part shared among that half's winners (:func:`split`, Ties 5a). One half, or
+    a half with nobody in it, is the whole pot to the others (no qualifying low: the high takes all). A seat in
+    both halves (a scoop, or high and a share of the low) gets both parts. Any way of dividing a pot into
+    halves (by board as well as by high and low) comes through here.
+
+    >>> split_halves(Pot(41, (1, 2, 3)), [(1,), (2, 3)], button=3, table_seats=9).shares
+    {1: 21, 2: 10, 3: 10}
+    """
+    named = [h for h in halves if h]
+    if len(named) <= 1:
+        return split(pot, named[0] if named else (), button, table_seats, unit)
+    shares: dict[int, int] = {}
+    for amount, winners in zip(divide(pot.amount, len(named), unit), named, strict=True):
+        for seat, chips in split(Pot(amount, pot.eligible), winners, button, table_seats, unit).shares.items():
+            shares[seat] = shares.get(seat, 0) + chips
+    return Pot(pot.amount, pot.eligible, tuple(sorted(shares)), shares)

@@ -2,7 +2,7 @@
 
 A :class:`Structure` answers the sizing questions the betting round asks: the bet unit on a street (limit),
 the smallest legal raise and the largest (pot-limit: the pot after the call). Which structure a game uses is
-a table entry, so a new variant is one line in ``STRUCTURE_OF``.
+a column of ``engine.variants.VARIANTS``, so a new variant is one row there.
 """
 
 from __future__ import annotations
@@ -10,11 +10,12 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...config import GameConfig
+from ..variants import VARIANTS
 
 LIMIT, POT_LIMIT, NO_LIMIT = "limit", "pot-limit", "no-limit"
 
-# variant key (config game.variant) -> betting structure
-STRUCTURE_OF = {"nlhe": NO_LIMIT, "plhe": POT_LIMIT, "flhe": LIMIT, "plo": POT_LIMIT}
+# variant key (config game.variant) -> betting structure: the variants' own rows say it
+STRUCTURE_OF = {key: v.structure for key, v in VARIANTS.items()}
 
 STREETS = ("preflop", "flop", "turn", "river")
 

@@ -49,12 +49,20 @@ class OffBoard:
 class Award:
     """The showdown's reading and the push of the pots: hands read, hands thrown away unshown, chips pushed."""
     ranks: dict[int, tuple[int, str]] = field(default_factory=dict)
+    lows: dict[int, tuple[int, str]] = field(default_factory=dict)          # split games: qualifying lows read
+    halves: list[tuple[tuple[int, ...], ...]] = field(default_factory=list)  # split games: (high, low) per pot
     unshown: set[int] = field(default_factory=set)
     pushed_chips: set[str] = field(default_factory=set)
     wrong_pushes: set[int] = field(default_factory=set)
 
-    def read(self, seat: int, rank: tuple[int, str]) -> None:
+    def read(self, seat: int, rank: tuple[int, str], low: tuple[int, str] | None = None) -> None:
         self.ranks[seat] = rank
+        if low is not None:
+            self.lows[seat] = low
+
+    def judged(self, halves: list[tuple[tuple[int, ...], ...]]) -> None:
+        """A split game's pots judged: each pot's high and low halves (none in a high-only game)."""
+        self.halves = halves
 
 
 @dataclass
@@ -128,18 +136,23 @@ class Hand:
     def all_in_prompt(self) -> None:
         self.all_in_prompted = True
 
-    def read(self, seat: int, rank: tuple[int, str]) -> None:
-        """The showdown read ``seat``'s hand."""
-        self.award.read(seat, rank)
+    def read(self, seat: int, rank: tuple[int, str], low: tuple[int, str] | None = None) -> None:
+        """The showdown read ``seat``'s hand (and in a split game its qualifying low)."""
+        self.award.read(seat, rank, low)
 
-    def decided_as(self, pots: list[tuple[int, tuple[int, ...]]], winners: list[tuple[int, ...]]) -> None:
-        """The hand is decided (a showdown, or everyone else folded): the pots as they stand and who wins each."""
+    def decided_as(self, pots: list[tuple[int, tuple[int, ...]]], winners: list[tuple[int, ...]],
+                   halves: list[tuple[tuple[int, ...], ...]] | None = None) -> None:
+        """The hand is decided (a showdown, or everyone else folded): the pots as they stand and who wins each
+        (``halves``: a split game's high and low halves of each pot, when the hands were read)."""
         self.phase = "showdown"
         self.pots, self.winners = pots, winners
+        if halves is not None:
+            self.award.judged(halves)
 
-    def rewon(self, winners: list[tuple[int, ...]]) -> None:
-        """A hand thrown away unshown: the pots' winners again."""
+    def rewon(self, winners: list[tuple[int, ...]], halves: list[tuple[tuple[int, ...], ...]]) -> None:
+        """A hand thrown away unshown: the pots' winners (and a split game's halves) again."""
         self.winners = winners
+        self.award.judged(halves)
 
     def ended(self, winners: list[tuple[int, ...]]) -> None:
         """The hand is over; ``winners``: of the pots as settled (none after a misdeal or void)."""

@@ -35,6 +35,28 @@ def pot_winners(pots: Iterable[tuple[int, tuple[int, ...]]],
     return out
 
 
+def pot_halves(pots: Iterable[tuple[int, tuple[int, ...]]], ranks: dict[int, tuple[int, str]],
+               lows: dict[int, tuple[int, str]]) -> list[tuple[tuple[int, ...], ...]]:
+    """A split game's winners of each pot, by half: ``(high winners, low winners)``, or ``(high winners,)`` when
+    no hand eligible for that pot has a qualifying low (the high takes it all). ``lows``: seat -> (rank, words)
+    of the hands in ``ranks`` that make an eight-or-better low. Each pot is judged among its own seats (Ties 5d).
+
+    >>> pot_halves([(40, (1, 2, 3)), (10, (1, 3))], {1: (5, "Flush"), 2: (900, "Pair"), 3: (901, "Pair")},
+    ...            {2: (0, "5-4-3-2-A")})
+    [((1,), (2,)), ((1,),)]
+    """
+    highs = pot_winners(pots, ranks)
+    out: list[tuple[tuple[int, ...], ...]] = []
+    for (_, eligible), high in zip(pots, highs, strict=True):
+        low = [s for s in eligible if s in lows and s in ranks]
+        if not low:
+            out.append((high,))
+            continue
+        best = min(lows[s][0] for s in low)
+        out.append((high, tuple(sorted(s for s in low if lows[s][0] == best))))
+    return out
+
+
 def show_order(contenders: Iterable[int], last_aggressor: int | None, button: int, table_seats: int) -> list[int]:
     """Showdown 7: the last player to bet or raise on the final round shows first, else the first to act."""
     order = clockwise_from(button, contenders, table_seats)

@@ -32,12 +32,12 @@ def unsent_anchors(outbox: Outbox) -> dict[int, float]:
 
 
 class AnchorBooks:
-    """Given the status lock and the alert limit; owns the heads not yet acknowledged (a -> signed at), the
-    anchors in flight (mid -> payload), each log's file name (for retention, never published) and the latest
-    head the broker acknowledged. The spooler adds, the publisher settles, the health reads, all under ``lock``."""
+    """Given the alert limit; owns the heads not yet acknowledged (a -> signed at), the anchors in flight (mid ->
+    payload), each log's file name (for retention, never published) and the latest head the broker
+    acknowledged. The spooler adds, the publisher settles, the health reads, each under the books' own lock."""
 
-    def __init__(self, lock: threading.Lock, alert_min: float) -> None:
-        self.lock = lock
+    def __init__(self, alert_min: float) -> None:
+        self.lock = threading.Lock()
         self.alert_min = alert_min
         self.unanchored: dict[int, float] = {}
         self.in_flight: dict[int, str] = {}
@@ -59,24 +59,29 @@ class AnchorBooks:
         return (topic, "anchor", c.PRIORITY_KEEP, boot, payload["a"], session, payload)
 
     def published(self, mid: int, payload: str) -> None:
-        """An anchor row left on message ``mid`` (call under the lock)."""
-        self.in_flight[mid] = payload
+        """An anchor row left on message ``mid``."""
+        with self.lock:
+            self.in_flight[mid] = payload
 
     def settled(self, mid: int, failed: bool) -> None:
-        """The broker answered message ``mid`` (call under the lock): an acknowledged head leaves the window."""
-        text = self.in_flight.pop(mid, None)
-        if text is None or failed:
-            return
-        acked = json.loads(text)     # the broker holds it (QoS 1): logs it covers may go
-        self.unanchored.pop(int(acked.get("a", 0)), None)
-        self.acked = {**acked, "file": self.files.get(str(acked.get("log")), "")}
+        """The broker answered message ``mid``: an acknowledged head leaves the window."""
+        with self.lock:
+            text = self.in_flight.pop(mid, None)
+            if text is None or failed:
+                return
+            acked = json.loads(text)     # the broker holds it (QoS 1): logs it covers may go
+            self.unanchored.pop(int(acked.get("a", 0)), None)
+            self.acked = {**acked, "file": self.files.get(str(acked.get("log")), "")}
 
     def forget_in_flight(self) -> None:
-        """A connection ended: what was in flight will be sent again from the outbox (call under the lock)."""
-        self.in_flight = {}
+        """A connection ended: what was in flight will be sent again from the outbox."""
+        with self.lock:
+            self.in_flight = {}
 
     def health(self, now: float) -> dict[str, Any]:
-        """The window for the screen and the floor (call under the lock)."""
-        oldest = min(self.unanchored.values(), default=None)
-        return {"unanchored": len(self.unanchored), "anchor_alert_min": self.alert_min,
+        """The window for the screen and the floor."""
+        with self.lock:
+            oldest = min(self.unanchored.values(), default=None)
+            count = len(self.unanchored)
+        return {"unanchored": count, "anchor_alert_min": self.alert_min,
                 "oldest_unanchored_s": None if oldest is None else round(max(0.0, now - oldest), 1)}

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from ...engine.inputs import DealerInput
 from . import contract as c
-from .parts import LinkIdentity, LinkStatus
+from .parts import LatestState, LinkCounters, LinkIdentity
 from .untrusted import read_payload
 from ...upkeep.bounded import RecentIds
 
@@ -35,15 +35,20 @@ class FloorCommand:
 
 
 class CommandDesk:
-    """Checks what arrives on ``.../cmd``: given who the table is, the shared status (its counters, its
-    refusals, the refresh flag) and the findings this table raised; owns the commands accepted (the
+    """Checks what arrives on ``.../cmd``: given who the table is, the counters (and refusals), the latest state
+    (to say the floor asked for it again) and the findings this table raised; owns the commands accepted (the
     ``commands`` queue, or ``on_command``, called on the network thread) and the ones already seen."""
 
-    def __init__(self, ident: LinkIdentity, status: LinkStatus, known_findings: RecentIds) -> None:
-        self.ident, self.status, self.known_findings = ident, status, known_findings
+    def __init__(self, ident: LinkIdentity, counters: LinkCounters, latest: LatestState,
+                 known_findings: RecentIds) -> None:
+        self.ident, self._counters, self._latest, self.known_findings = ident, counters, latest, known_findings
         self.commands: queue.Queue[FloorCommand] = queue.Queue()
         self.on_command: Callable[[FloorCommand], None] = self.commands.put
         self._seen_cmds: deque[tuple[str, int]] = deque(maxlen=1024)
+
+    def send_to(self, handler: Callable[[FloorCommand], None]) -> None:
+        """Where each accepted command goes from now on (set before the link starts)."""
+        self.on_command = handler
 
     def handle_command(self, topic: str, raw: bytes) -> FloorCommand | None:
         """Check one message from the command topic; each accepted command goes to ``on_command`` (by default
@@ -64,15 +69,14 @@ class CommandDesk:
         self._seen_cmds.append((data["boot"], data["seq"]))
         command = FloorCommand(data["cmd"], data.get("finding"), data["from"], data["boot"], data["seq"], data["at"])
         if command.cmd == "refresh":
-            with self.status.lock:
-                self.status.refresh = True
-        self.status.counters["commands_accepted"] += 1
+            self._latest.floor_asked()
+        self._counters.add("commands_accepted")
         log.info("floor command accepted from %s: %s %s", command.sender, command.cmd, command.finding or "")
         self.on_command(command)
         return command
 
     def _refuse(self, topic: str, reason: str) -> FloorCommand | None:
-        self.status.counters["commands_refused"] += 1
-        self.status.refusals.append(reason)
+        self._counters.add("commands_refused")
+        self._counters.refused(reason)
         log.warning("floor command on %s refused: %s", topic, reason)
         return None

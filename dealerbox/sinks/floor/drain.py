@@ -4,6 +4,7 @@ PUBACK mapped to its row id so the row is deleted when the broker has it."""
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import deque
 
@@ -12,8 +13,10 @@ import paho.mqtt.client as mqtt
 from .anchors import AnchorBooks
 from .outbox import Outbox, OutboxError, Row
 from .receipts import Receipts
-from .parts import LinkIdentity, LinkStatus
+from .parts import LinkCounters, LinkIdentity, LinkState
 from .security import PROPERTIES
+
+EXPRESS_MAX = 20   # alerts handed to the publisher ahead of their commit, at most (a latency shortcut only)
 
 
 class Bucket:
@@ -37,13 +40,17 @@ class Bucket:
 
 
 class Drain:
-    """The publisher's way of sending outbox rows: given who the table is and the shared status; owns the
-    publisher's connection to the outbox, the messages in flight (mid -> row id and topic), the alerts the
-    spooler handed over before their commit and those already sent early. Runs on the publisher thread;
-    the spooler only appends to ``express``, paho's callbacks pop ``inflight`` under the status lock."""
+    """The publisher's way of sending outbox rows: given who the table is, the link's state (which session a row
+    is late for), the counters, the signed heads' books and the floor's receipts; owns the publisher's
+    connection to the outbox, the messages in flight (mid -> row id and topic), the alerts the spooler handed
+    over before their commit and those already sent early. Runs on the publisher thread; the spooler only
+    hands alerts over (:meth:`hand_over`), and the health reads how many are in flight."""
 
-    def __init__(self, ident: LinkIdentity, status: LinkStatus, anchors: AnchorBooks, receipts: Receipts) -> None:
-        self.ident, self.status, self.anchors, self.receipts = ident, status, anchors, receipts
+    def __init__(self, ident: LinkIdentity, state: LinkState, counters: LinkCounters, anchors: AnchorBooks,
+                 receipts: Receipts) -> None:
+        self.ident, self._state, self._counters = ident, state, counters
+        self._anchors, self._receipts = anchors, receipts
+        self._lock = threading.Lock()
         self.db: Outbox | None = None           # opened by the publisher thread (each thread its own connection)
         self.inflight: dict[int, int] = {}
         self.topics: dict[int, str] = {}        # mid -> topic of everything in flight, to name a refusal
@@ -56,11 +63,64 @@ class Drain:
             raise OutboxError(f"{self.ident.outbox_path}: the publisher's outbox is not open")
         return self.db
 
-    def new_session(self) -> None:
-        """A connection began or ended: nothing is in flight on it any more (call under the status lock)."""
-        self.inflight = {}
-        self.topics = {}
-        self.anchors.forget_in_flight()
+    def open(self) -> Outbox:
+        """The publisher thread's own connection to the outbox (close it when the thread ends)."""
+        self.db = Outbox(self.ident.outbox_path, "NORMAL", receipt_wait=self._receipts.wait)
+        return self.db
+
+    # --- what the spooler and the publisher tell it ------------------------------------------------------
+
+    def hand_over(self, alerts: list[Row]) -> bool:
+        """The spooler's alerts, before their commit's fsync (outbox.py says why it is safe); bounded, since a
+        slow floor must not grow memory: what is not taken goes out in order once committed. True if any was."""
+        room = EXPRESS_MAX - len(self.express)
+        if alerts and room > 0:
+            self.express.extend(alerts[:room])
+            return True
+        return False
+
+    def new_session(self, live: bool) -> None:
+        """A connection began: nothing is in flight on it; on a live link every unfiled alert is due again,
+        since whatever the broker held for the floor may be gone."""
+        if live:
+            self._receipts.new_session(self.db)
+        self._forget_in_flight()
+
+    def session_over(self) -> None:
+        """The connection ended: what it did not send is committed and goes with the next one."""
+        self._forget_in_flight()
+        self.express.clear()
+        self.sent_early.clear()
+
+    def sent(self, mid: int, topic: str) -> None:
+        """The publisher sent a message of its own (status, state, hole cards) on ``mid``."""
+        with self._lock:
+            self.topics[mid] = topic
+
+    def answered(self, mid: int, failed: bool) -> tuple[int | None, str | None]:
+        """The broker answered message ``mid``: the outbox row it carried (if any) and its topic."""
+        with self._lock:
+            row = self.inflight.pop(mid, None)
+            topic = self.topics.pop(mid, None)
+        self._anchors.settled(mid, failed)
+        return row, topic
+
+    def settle(self, acked: list[int]) -> tuple[int | None, int]:
+        """Delete the alerts the floor filed and the rows the broker acknowledged: (rows acknowledged and deleted,
+        or None when there was nothing to delete; rows that left the outbox proper on a receipt), for the depth."""
+        db = self.outbox
+        early = self._receipts.settle(db)   # alerts the floor filed leave the outbox for good
+        if acked or db.pending_deletes:     # a delete the spooler's lock held back goes now
+            return db.delete(acked), early
+        return None, early
+
+    def _forget_in_flight(self) -> None:
+        with self._lock:
+            self.inflight = {}
+            self.topics = {}
+        self._anchors.forget_in_flight()
+
+    # --- sending ----------------------------------------------------------------------------------------
 
     def pump(self, client: mqtt.Client, bucket: Bucket, last_id: int, window: int) -> tuple[float, int]:
         """Publish the alerts handed over before their commit, then the next outbox rows in order; returns
@@ -79,7 +139,7 @@ class Drain:
                 continue
             if published >= room:
                 break
-            late = row.boot != self.ident.boot or row.session != self.status.session
+            late = row.boot != self.ident.boot or row.session != self._state.session
             if late:
                 wait = bucket.take()
                 if wait:
@@ -91,7 +151,7 @@ class Drain:
         if early:   # a row sent early whose delete came first is never seen here: forget it once passed
             self.sent_early = {i for i in early if i > last_id}
         if published < room:   # the rows are out: alerts the floor has not filed since their PUBACK go again
-            for row in self.receipts.due(self.db, room - published, set(self.inflight.values())):
+            for row in self._receipts.due(self.db, room - published, set(self.inflight.values())):
                 if bucket.take() or not self._publish_row(client, row, True):
                     break
         return 1.0, last_id
@@ -109,11 +169,11 @@ class Drain:
             if ahead and ahead[0].id < row.id:
                 self.express.clear()   # committed rows wait before it: the pump sends them all in order
                 break
-            if not self._publish_row(client, row, row.boot != self.ident.boot or row.session != self.status.session):
+            if not self._publish_row(client, row, row.boot != self.ident.boot or row.session != self._state.session):
                 self.express.clear()   # the row is in the outbox: the pump retries it
                 break
             self.sent_early.add(row.id)
-            self.status.counters["published_early"] += 1
+            self._counters.add("published_early")
             sent += 1
         return sent
 
@@ -124,11 +184,11 @@ class Drain:
         info = client.publish(row.topic, text, qos=1, properties=PROPERTIES[row.kind])
         if info.rc != mqtt.MQTT_ERR_SUCCESS:
             return False
-        with self.status.lock:
+        with self._lock:
             self.inflight[info.mid] = row.id
             self.topics[info.mid] = row.topic
-            if row.kind == "anchor":
-                self.anchors.published(info.mid, row.payload)
-        self.status.counters["published"] += 1
-        self.status.counters["replayed"] += late
+        if row.kind == "anchor":
+            self._anchors.published(info.mid, row.payload)
+        self._counters.add("published")
+        self._counters.add("replayed", late)
         return True

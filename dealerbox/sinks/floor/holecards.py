@@ -10,13 +10,14 @@ misconfigured broadcast neither floods the log nor knocks the table off the floo
 from __future__ import annotations
 
 import logging
+import threading
 from collections import deque
 from typing import Any
 from collections.abc import Callable
 
 import paho.mqtt.client as mqtt
 
-from .parts import LinkIdentity, LinkStatus
+from .parts import LinkCounters, LinkIdentity
 
 log = logging.getLogger("dealerbox.floor")
 
@@ -24,35 +25,47 @@ Send = Callable[[mqtt.Client, str, dict[str, Any]], mqtt.MQTTMessageInfo]   # th
 
 
 class HoleCards:
-    """Given who the table is and the shared status; owns the hole cards waiting to go (the spooler adds
-    them under the status lock) and what the broker said about the topic. Runs on the publisher thread."""
+    """Given who the table is and the counters; owns the hole cards waiting to go (the spooler adds them through
+    :meth:`add`) and what the broker said about the topic (the publisher tells it each answer). Sends on the
+    publisher thread."""
 
-    def __init__(self, ident: LinkIdentity, status: LinkStatus) -> None:
-        self.ident, self.status = ident, status
+    def __init__(self, ident: LinkIdentity, counters: LinkCounters) -> None:
+        self.ident, self._counters = ident, counters
+        self._lock = threading.Lock()
         self.queue: deque[dict[str, Any]] = deque(maxlen=1000)
         self.trial: int | None = None       # mid of the trial publish in flight
         self.allowed: bool | None = None    # None until the broker has answered the trial
+
+    def add(self, payloads: list[dict[str, Any]]) -> None:
+        """Hole-card payloads the spooler made, to go on the restricted topic (spooler thread)."""
+        with self._lock:
+            self.queue.extend(payloads)
 
     def publish(self, client: mqtt.Client, send: Send) -> None:
         """Send what is waiting through ``send`` (the publisher's ``_publish_json``), the first alone as a trial."""
         while True:
             if self.trial is not None and self.allowed is None:
                 return   # wait for the trial's answer
-            with self.status.lock:
+            with self._lock:
                 if not self.queue:
                     return
                 payload = self.queue.popleft()
             if self.allowed is False:
-                self.status.counters["holecards_refused"] += 1
+                self._counters.add("holecards_refused")
                 continue
             info = send(client, "holecards", payload)
-            self.status.counters["holecards_published"] += 1
+            self._counters.add("holecards_published")
             if self.allowed is None:
                 self.trial = info.mid
 
+    def acknowledged(self, mid: int) -> None:
+        """The broker took message ``mid``: if it was the trial, the topic is open to this table."""
+        if mid == self.trial:
+            self.allowed = True
+
     def refused(self, reason: str) -> None:
-        self.status.counters["holecards_refused"] += 1
-        self.status.counters["holecards_published"] -= 1
+        self._counters.add("holecards_refused")
+        self._counters.add("holecards_published", -1)
         if self.allowed is not False:
             self.allowed = False
             log.error("floor %s/%s: the broker refused hole cards on %s (%s); the ACL must list this table for "

@@ -4,8 +4,10 @@ side (``submit`` never blocks), spools every event and alert to the durable outb
 
 The link is wired here from parts that each own their state and are handed their collaborators:
 
-- :class:`.parts.LinkIdentity` (who the table is) and :class:`.parts.LinkStatus` (the facts both threads
-  read, under one lock: counters, link state, outbox depth, the latest table state);
+- :class:`.parts.LinkIdentity` (who the table is) and the facts more than one part reads, each owned by one
+  part that is told what happened: :class:`.parts.LinkCounters` (counters and refusals), :class:`.parts.LinkState`
+  (the link's state and errors, the publisher's session), :class:`.parts.OutboxDepth`, :class:`.parts.LatestState`
+  (the latest table state for the floor) and :class:`.parts.LinkControl` (stopping, the publisher's wake-up);
 - :class:`.spooler.Spooler` (its own thread) turns updates into payloads and writes them to SQLite (alerts
   go to the publisher once written, while their commit syncs; everything else once committed);
 - :class:`.session.Session` (the publisher thread) owns the paho client: connect, birth, drain, state,
@@ -38,7 +40,7 @@ from .holecards import HoleCards
 from .inbox import FloorInbox
 from .outbox import RECEIPT_WAIT_S, Outbox, OutboxError
 from .receipts import Receipts
-from .parts import LinkIdentity, LinkStatus, TableUpdate
+from .parts import LatestState, LinkControl, LinkCounters, LinkIdentity, LinkState, OutboxDepth, TableUpdate
 from .security import configure_security, publish_properties, read_password
 from .session import Session
 from .spooler import STOP, Spooler
@@ -73,23 +75,28 @@ class FloorLink:
         path = str(live.with_name(f"{live.stem}-review{live.suffix}") if review else live)
         self.ident = ident = LinkIdentity(config, site, table, boot, review, path,
                                           c.Envelope(site, table, boot, replayed=review), clock)
-        self.status = status = LinkStatus(site, table, clock)
+        self.state = state = LinkState(site, table, clock)
+        self.counts = counts = LinkCounters()
+        self.depth = depth = OutboxDepth()
+        self.latest = latest = LatestState()
+        self.control = control = LinkControl()
         self.max_pages = max_pages
         self.updates: queue.Queue[object] = queue.Queue()
         self._threads: list[threading.Thread] = []
         # findings the floor may acknowledge: open ones are re-added with every state, so old ones can go (issue 19)
         known = RecentIds(KNOWN_FINDINGS)
-        self.desk = CommandDesk(ident, status, known)
-        self.tournament = TournamentDesk(ident, status, config.is_tournament)
+        self.desk = CommandDesk(ident, counts, latest, known)
+        self.tournament = TournamentDesk(ident, counts, config.is_tournament)
         # the floor's word that it filed an alert (a review's alerts go nowhere that files them: PUBACK is enough)
         self.receipts = Receipts(site, table, 0.0 if review else receipt_wait)
-        self.inbox = FloorInbox(self.desk, self.tournament, self.receipts)
-        self.anchors = AnchorBooks(status.lock, float(config.record.anchor_alert_min))
-        self.drain = Drain(ident, status, self.anchors, self.receipts)
-        self.holecards = HoleCards(ident, status)
-        self.spooler = Spooler(ident, status, self.updates, self.drain, self.holecards, known, max_pages)
-        self.session = Session(ident, status, self.drain, self.holecards, self.inbox, self.health, window=window,
-                               reconnect_min=reconnect_min, reconnect_max=reconnect_max)
+        self.inbox = FloorInbox(ident, counts, self.desk, self.tournament, self.receipts)
+        self.anchors = AnchorBooks(float(config.record.anchor_alert_min))
+        self.drain = Drain(ident, state, counts, self.anchors, self.receipts)
+        self.holecards = HoleCards(ident, counts)
+        self.spooler = Spooler(ident, state, counts, depth, latest, control, self.updates, self.drain, self.anchors,
+                               self.holecards, known, max_pages)
+        self.session = Session(ident, state, counts, depth, latest, control, self.drain, self.holecards, self.inbox,
+                               self.health, window=window, reconnect_min=reconnect_min, reconnect_max=reconnect_max)
 
     # --- what the runtime, the tools and the tests read ----------------------------------------------
 
@@ -111,11 +118,11 @@ class FloorLink:
 
     @property
     def counters(self) -> dict[str, int]:
-        return self.status.counters
+        return self.counts.counters
 
     @property
     def refusals(self) -> deque[str]:
-        return self.status.refusals
+        return self.counts.refusals
 
     @property
     def commands(self) -> queue.Queue[FloorCommand]:
@@ -130,17 +137,13 @@ class FloorLink:
         """The latest signed head the broker acknowledged (the recorder's retention reads it)."""
         return self.anchors.acked
 
-    @anchor_acked.setter
-    def anchor_acked(self, anchor: dict[str, Any] | None) -> None:
-        self.anchors.acked = anchor
-
     @property
     def on_command(self) -> Callable[[FloorCommand], None]:
         return self.desk.on_command
 
     @on_command.setter
     def on_command(self, handler: Callable[[FloorCommand], None]) -> None:
-        self.desk.on_command = handler
+        self.desk.send_to(handler)
 
     @property
     def on_floor_input(self) -> Callable[[DealerInput], None]:
@@ -148,7 +151,7 @@ class FloorLink:
 
     @on_floor_input.setter
     def on_floor_input(self, handler: Callable[[DealerInput], None]) -> None:
-        self.tournament.on_floor_input = handler
+        self.tournament.send_to(handler)
 
     def topic(self, kind: str) -> str:
         """This table's topic of ``kind``: the live one, or its review copy."""
@@ -173,24 +176,23 @@ class FloorLink:
     def start(self) -> FloorLink:
         """Open the outbox (raises OutboxError with the file name if it cannot) and start both threads."""
         path = Path(self.ident.outbox_path)
-        status = self.status
         # each thread opens its own connection; opening here first surfaces a bad path before any thread runs
         probe = Outbox(path, "FULL", self.max_pages)
         try:
             kinds = ("event", "alert", "anchor")
             moved, foreign = probe.quarantine_foreign(tuple(self.topic(kind) for kind in kinds))
-            status.depth = probe.depth()
+            self.depth.found(probe.depth())
             self.anchors.load(probe)
         finally:
             probe.close()
         if moved:
             # one line, once: retrying rows the ACL refuses (another table's topics) would loop forever
-            status.counters["quarantined"] = moved
+            self.counts.set("quarantined", moved)
             log.warning("floor outbox %s: %d row(s) for other topics (%s) moved to its quarantine table, not "
                         "sent; this outbox belongs to %s/%s (check table.id or where the file came from)",
                         path, moved, ", ".join(foreign[:4]) + (" ..." if len(foreign) > 4 else ""),
                         self.site, self.table)
-        status.set_link("connecting")
+        self.state.set_link("connecting")
         for name, target in (("floor-spool", self.spooler.run), ("floor-publish", self.session.run)):
             th = threading.Thread(target=target, name=f"{name}-{self.table}", daemon=True)
             th.start()
@@ -205,41 +207,37 @@ class FloorLink:
     def submit(self, update: TableUpdate) -> None:
         """Queue one bus Update; never blocks (the queue is unbounded and the spooler persists it)."""
         self.updates.put(update)
-        self.status.counters["submitted"] += 1
+        self.counts.add("submitted")
 
     def health(self) -> dict[str, Any]:
-        s = self.status
+        anchors = self.anchors.health(self.ident.clock())
+        s = self.state
         with s.lock:
-            return {**self.anchors.health(self.ident.clock()),
-                    "link": s.link, "connected": s.connected, "since": s.since,
-                    "outbox_depth": s.depth, "inflight": len(self.drain.inflight), "queued": self.updates.qsize(),
-                    "boot": self.boot, "last_error": s.last_error, "outbox_error": s.outbox_error,
-                    **s.counters, **self.receipts.counters}
+            return {**anchors, "link": s.link, "connected": s.connected, "since": s.since,
+                    "outbox_depth": self.depth.rows, "inflight": len(self.drain.inflight),
+                    "queued": self.updates.qsize(), "boot": self.boot, "last_error": s.last_error,
+                    "outbox_error": s.outbox_error, **self.counts.counters, **self.receipts.counters}
 
     def stop(self, timeout: float = 5.0, drain: bool = True) -> None:
         """Spool what was submitted, publish what the broker will take within ``timeout`` (``drain``), send
         ``offline`` and disconnect. What is left stays in the outbox for the next start."""
-        s = self.status
-        s.drain, s.drain_timeout = drain, timeout
+        self.control.plan_stop(drain, timeout)
         self.updates.put(STOP)
         if self._threads:
             self._threads[0].join(timeout + 5)
-        s.stop_evt.set()
-        s.poke()
+        self.control.stop()
         for th in self._threads[1:]:
             th.join(timeout + 5)
         self._threads = []
-        s.set_link("stopped")
+        self.state.set_link("stopped")
 
     def abandon(self) -> None:
         """Stop as if the terminal were killed: no drain, no goodbye; the socket just closes (the broker
         publishes the last will). Rows already in SQLite stay there."""
-        s = self.status
-        s.abandon = True
+        self.control.abandon()
         self.updates.put(STOP)
-        s.stop_evt.set()
-        s.poke()
+        self.control.stop()
         for th in self._threads:
             th.join(10)
         self._threads = []
-        s.set_link("stopped")
+        self.state.set_link("stopped")

@@ -25,8 +25,8 @@ from ...record.clock import clock_status
 from . import contract as c
 from .drain import Bucket, Drain
 from .holecards import HoleCards
-from .outbox import Outbox, OutboxError
-from .parts import LinkIdentity, LinkStatus
+from .outbox import OutboxError
+from .parts import LatestState, LinkControl, LinkCounters, LinkIdentity, LinkState, OutboxDepth
 from .security import client_id, configure_security, publish_properties
 
 log = logging.getLogger("dealerbox.floor")
@@ -99,14 +99,18 @@ class Inbox(Protocol):
 
 
 class Session:
-    """The publisher: given who the table is, the shared status, the drain that sends outbox rows, the
+    """The publisher: given who the table is, the link's state (which it keeps up to date), the counters, the
+    outbox's depth, the latest state, the link's control (stop, wake), the drain that sends outbox rows, the
     hole-card sender, the inbox for what arrives and the link's health; owns the paho client and what only
     one connection knows (the CONNACK, the acknowledgements to settle). Runs on the publisher thread."""
 
-    def __init__(self, ident: LinkIdentity, status: LinkStatus, drain: Drain, holecards: HoleCards, inbox: Inbox,
+    def __init__(self, ident: LinkIdentity, state: LinkState, counters: LinkCounters, depth: OutboxDepth,
+                 latest: LatestState, control: LinkControl, drain: Drain, holecards: HoleCards, inbox: Inbox,
                  health: Callable[[], dict[str, Any]], *, window: int, reconnect_min: float,
                  reconnect_max: float) -> None:
-        self.ident, self.status, self.drain, self.holecards, self.inbox = ident, status, drain, holecards, inbox
+        self.ident, self._state, self._counters, self._depth = ident, state, counters, depth
+        self._latest, self._control = latest, control
+        self._drain, self._holecards, self._inbox = drain, holecards, inbox
         self.health = health
         self.window, self.reconnect_min, self.reconnect_max = window, reconnect_min, reconnect_max
         self._connack: tuple[bool, str, Any] | None = None
@@ -117,19 +121,19 @@ class Session:
 
     def run(self) -> None:
         """The publisher thread: one connection after another, with backoff, until the link stops."""
-        self.drain.db = db = Outbox(self.ident.outbox_path, "NORMAL", receipt_wait=self.drain.receipts.wait)
+        db = self._drain.open()
         backoff = self.reconnect_min
         try:
-            while not self.status.stop_evt.is_set():
+            while not self._control.stopping:
                 began = time.monotonic()
                 was_up, refused = self._session_once()
-                if self.status.stop_evt.is_set():
+                if self._control.stopping:
                     break
                 # only a connection that lasted resets the backoff: one dropped at once must not spin
                 lasted = was_up and time.monotonic() - began > 10 * self.reconnect_min
                 backoff = self.reconnect_min if lasted else min(backoff * 2, self.reconnect_max)
                 delay = self.reconnect_max if refused else backoff
-                self.status.stop_evt.wait(delay * random.uniform(0.8, 1.2))  # jitter: tables don't reconnect in step
+                self._control.wait(delay * random.uniform(0.8, 1.2))  # jitter: tables don't reconnect in step
         finally:
             db.close()
 
@@ -138,7 +142,7 @@ class Session:
         client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=client_id(ident.site, ident.table),
                              protocol=mqtt.MQTTv5)
         configure_security(client, fc.username, fc.password_file, fc.tls, fc.ca_file, fc.cert_file, fc.key_file)
-        will = c.status_payload(ident.env, "offline", "will", self.status.last_t, ident.clock(), clock_status())
+        will = c.status_payload(ident.env, "offline", "will", self._latest.last_t, ident.clock(), clock_status())
         client.will_set(self.ident.topic("status"), json.dumps(will), qos=1, retain=self.ident.retain,
                         properties=publish_properties("status"))
         client.on_connect = self._on_connect
@@ -157,14 +161,13 @@ class Session:
             return True, True
         self._serve(client)
         self._settle_acks()
-        self.holecards.session_ended()
-        with self.status.lock:
-            self.status.connected = False
-            self.drain.new_session()
+        self._holecards.session_ended()
+        self._state.down()
+        self._drain.session_over()
         if self._session_refused:
             return True, True   # mosquitto drops a client after refusing its publish: retry slowly
-        if not self.status.stop_evt.is_set():
-            self.status.set_link("down", f"lost the floor broker {self.ident.fc.host}:{self.ident.fc.port}")
+        if not self._control.stopping:
+            self._state.set_link("down", f"lost the floor broker {self.ident.fc.host}:{self.ident.fc.port}")
         return True, False
 
     def _connect(self) -> mqtt.Client | None:
@@ -174,31 +177,31 @@ class Session:
         try:
             client = self._make_client()
         except OutboxError as e:
-            self.status.set_link("config-error", str(e))
+            self._state.set_link("config-error", str(e))
             log.error("%s", e)
             self._last_refused = True
             return None
-        self.status.set_link("connecting")
+        self._state.set_link("connecting")
         self._connack = None
         try:
             client.connect(self.ident.fc.host, self.ident.fc.port, keepalive=KEEPALIVE_S, clean_start=True)
         except (OSError, ssl.SSLError, ValueError) as e:
-            self.status.counters["connect_failures"] += 1
-            self.status.set_link("down", f"cannot reach the floor broker {where}: {e}")
+            self._counters.add("connect_failures")
+            self._state.set_link("down", f"cannot reach the floor broker {where}: {e}")
             return None
         deadline = time.monotonic() + CONNACK_TIMEOUT_S
-        while self._connack is None and client.socket() is not None and not self.status.stop_evt.is_set():
+        while self._connack is None and client.socket() is not None and not self._control.stopping:
             if time.monotonic() > deadline:
                 break
             self._io(client, 0.2)
         if self._connack is None or not self._connack[0]:
-            self.status.counters["connect_failures"] += 1
+            self._counters.add("connect_failures")
             reason = self._connack[1] if self._connack else "no answer"
             refused = self._connack is not None
             hint = " (check floor.username and floor.password_file against the broker's password file)" \
                 if refused else ""
-            self.status.set_link("refused" if refused else "down", f"floor broker {where} refused the connection: "
-                           f"{reason}{hint}" if refused else f"floor broker {where}: {reason}")
+            self._state.set_link("refused" if refused else "down", f"floor broker {where} refused the connection: "
+                                 f"{reason}{hint}" if refused else f"floor broker {where}: {reason}")
             close_socket(client)
             self._last_refused = refused
             return None
@@ -210,35 +213,29 @@ class Session:
         # Subscribe before saying "connected": whoever waits for that then publishes to us (a floor command,
         # a tournament instruction) must find the subscription already on its way to the broker.
         # commands (none on a review copy: there is no dealer to act on them), a tournament table's own topics
-        for topic in self.inbox.subscriptions():
+        for topic in self._inbox.subscriptions():
             client.subscribe(topic, qos=1)
-        if not self.ident.review:   # whatever the broker held for the floor may be gone: every unfiled alert is due
-            self.drain.receipts.new_session(self.drain.db)
-        with self.status.lock:
-            self.status.session += 1
-            self.status.connected = True
-            self.drain.new_session()
+        self._drain.new_session(live=not self.ident.review)   # live: every unfiled alert is due again
+        self._state.up()
         self._session_refused = False
-        self.status.counters["connects"] += 1
-        self.status.set_link("connected")
-        self.status.last_error = ""
-        hello = c.status_payload(self.ident.env, "online", "birth", self.status.last_t, self.ident.clock(),
+        self._counters.add("connects")
+        self._state.online()
+        hello = c.status_payload(self.ident.env, "online", "birth", self._latest.last_t, self.ident.clock(),
                                  clock_status())
         birth = self._publish_json(client, "status", hello, retain=self.ident.retain)
         # Wait for the birth's PUBACK before draining: it proves the ACL lets us publish. mosquitto closes the
         # connection right after refusing a publish, so a refusal is best caught before anything else is sent.
         deadline = time.monotonic() + CONNACK_TIMEOUT_S
         while not birth.is_published() and client.socket() is not None and time.monotonic() < deadline \
-                and not self.status.stop_evt.is_set():
+                and not self._control.stopping:
             self._io(client, 0.1)
         self._settle_acks()
         if client.socket() is None or self._session_refused:
-            with self.status.lock:
-                self.status.connected = False
+            self._state.down()
             if not self._session_refused:
                 self._session_refused = True
                 fc = self.ident.fc
-                self.status.set_link("refused", f"the floor broker {fc.host}:{fc.port} closed the connection "
+                self._state.set_link("refused", f"the floor broker {fc.host}:{fc.port} closed the connection "
                                           f"right after accepting it: most likely its ACL refuses user "
                                           f"{self.ident.fc.username!r} for {self.ident.topic('status')}; "
                                           f"check floor.username and table.id")
@@ -250,98 +247,88 @@ class Session:
         """Drain the outbox, keep the state fresh and send hole cards until the socket goes or we stop."""
         receive_max = getattr(self._connack[2], "ReceiveMaximum", None) if self._connack else None
         window = max(1, min(self.window, receive_max or self.window))
-        with self.status.lock:
-            self.status.state_dirty = self.status.state_body is not None
+        self._latest.due_again()
         bucket = Bucket(self.ident.fc.replay_rate)
         last_id = 0
         drain_deadline = None
         last_state = time.monotonic() - STATE_GAP_S   # the first state goes at once
         while client.socket() is not None:
-            if self.status.stop_evt.is_set():
-                if self.status.abandon:
+            control = self._control
+            if control.stopping:
+                if control.abandoned:
                     close_socket(client)
                     break
                 if drain_deadline is None:
-                    drain_deadline = time.monotonic() + (self.status.drain_timeout if self.status.drain else 0)
-                if time.monotonic() >= drain_deadline or (self.status.depth == 0 and not self.drain.inflight):
+                    drain_deadline = time.monotonic() + (control.drain_timeout if control.drain else 0)
+                if time.monotonic() >= drain_deadline or (self._depth.rows == 0 and not self._drain.inflight):
                     self._goodbye(client)
                     break
             self._settle_acks()
-            timeout, last_id = self.drain.pump(client, bucket, last_id, window)
+            timeout, last_id = self._drain.pump(client, bucket, last_id, window)
             now = time.monotonic()
             if now - last_state >= c.STATE_HEARTBEAT_S:
-                with self.status.lock:
-                    self.status.state_dirty = self.status.state_body is not None
-            if self.drain.express and len(self.drain.inflight) < window:
+                self._latest.due_again()
+            if self._drain.express and len(self._drain.inflight) < window:
                 timeout = 0.0   # an alert came while we pumped: it goes before any state is encoded
             elif now - last_state >= STATE_GAP_S:
                 if self._publish_state(client):
                     last_state = now
-            elif self.status.state_dirty or self.status.refresh:
+            elif self._latest.waiting:
                 timeout = min(timeout, last_state + STATE_GAP_S - now)   # the coalesced state's turn
-            self.holecards.publish(client, self._publish_json)
-            self._io(client, timeout if not self.status.stop_evt.is_set() else min(timeout, 0.05))
-        self.drain.express.clear()   # what the last session did not send is committed and goes with the next one
-        self.drain.sent_early.clear()
+            self._holecards.publish(client, self._publish_json)
+            self._io(client, timeout if not control.stopping else min(timeout, 0.05))
 
     def _publish_json(self, client: mqtt.Client, kind: str, payload: dict,
                       retain: bool = False) -> mqtt.MQTTMessageInfo:
         name = self.ident.topic(kind)
         info = client.publish(name, json.dumps(payload, separators=(",", ":")), qos=1, retain=retain,
                               properties=publish_properties(kind))
-        with self.status.lock:
-            self.drain.topics[info.mid] = name
+        self._drain.sent(info.mid, name)
         return info
 
     def _publish_state(self, client: mqtt.Client) -> bool:
-        with self.status.lock:
-            if not (self.status.state_dirty or self.status.refresh) or self.status.state_body is None:
-                return False
-            state, t, reader = self.status.state_body
-            self.status.state_dirty = self.status.refresh = False
+        body = self._latest.take()
+        if body is None:
+            return False
+        state, t, reader = body
         payload = c.state_payload(self.ident.env, state, t, self.ident.clock(), reader, self.health())
         self._publish_json(client, "state", payload, retain=self.ident.retain)
-        self.status.counters["states_published"] += 1
+        self._counters.add("states_published")
         return True
 
     def _settle_acks(self) -> None:
-        with self.status.lock:
-            acked, self._acked = self._acked, []
-            refused, self._refused = self._refused, []
+        acked, self._acked = self._acked, []
+        refused, self._refused = self._refused, []
         for topic, reason in refused:
             if topic == self.ident.topic("holecards"):
-                self.holecards.refused(reason)
+                self._holecards.refused(reason)
                 continue
-            self.status.counters["publish_refused"] += 1
+            self._counters.add("publish_refused")
             self._session_refused = True
-            self.status.set_link("refused", f"the broker refused a publish to {topic} ({reason}); check the ACL for "
-                                      f"user {self.ident.fc.username!r} and table.id {self.ident.table!r}")
-            log.error("floor %s/%s: %s", self.ident.site, self.ident.table, self.status.last_error)
-        db = self.drain.outbox
-        early = self.drain.receipts.settle(db)   # alerts the floor filed leave the outbox for good
+            error = (f"the broker refused a publish to {topic} ({reason}); check the ACL for "
+                     f"user {self.ident.fc.username!r} and table.id {self.ident.table!r}")
+            self._state.set_link("refused", error)
+            log.error("floor %s/%s: %s", self.ident.site, self.ident.table, error)
+        n, early = self._drain.settle(acked)
         if early:
-            with self.status.lock:
-                self.status.depth -= early
-        if acked or db.pending_deletes:   # a delete the spooler's lock held back goes now
-            n = db.delete(acked)
-            with self.status.lock:
-                self.status.depth -= n
-                self.status.counters["acked"] += n
-                if self.status.depth == 0 and self.status.state_body is not None:
-                    self.status.state_dirty = True  # the floor's copy of our health should show the drained outbox
+            self._depth.removed(early)
+        if n is not None:
+            self._counters.add("acked", n)
+            if self._depth.removed(n) == 0:
+                self._latest.due_again()  # the floor's copy of our health should show the drained outbox
 
     def _io(self, client: mqtt.Client, timeout: float) -> None:
-        wait_io(client, self.status.wake_r, timeout)
+        wait_io(client, self._control.wake_r, timeout)
 
     def _goodbye(self, client: mqtt.Client) -> None:
-        payload = c.status_payload(self.ident.env, "offline", "stopped", self.status.last_t, self.ident.clock(),
+        payload = c.status_payload(self.ident.env, "offline", "stopped", self._latest.last_t, self.ident.clock(),
                                    clock_status())
-        goodbye(client, self.status.wake_r, self.ident.topic("status"), json.dumps(payload), self.ident.retain)
+        goodbye(client, self._control.wake_r, self.ident.topic("status"), json.dumps(payload), self.ident.retain)
 
     # paho callbacks: they run inside loop_read/loop_write on the publisher thread
 
     def _on_message(self, client: mqtt.Client, userdata: object, message: mqtt.MQTTMessage) -> None:
-        self.inbox.receive(message.topic, bytes(message.payload))
+        self._inbox.receive(message.topic, bytes(message.payload))
 
     def _on_connect(self, client: mqtt.Client, userdata: object, flags: object, reason_code: Any,
                     properties: object) -> None:
@@ -353,15 +340,13 @@ class Session:
 
     def _on_publish(self, client: mqtt.Client, userdata: object, mid: int, reason_code: Any,
                     properties: object) -> None:
-        with self.status.lock:
-            row = self.drain.inflight.pop(mid, None)
-            topic = self.drain.topics.pop(mid, None)
-            if mid == self.holecards.trial and not reason_code.is_failure:
-                self.holecards.allowed = True   # under the status lock: the publisher reads it next
-            self.drain.anchors.settled(mid, reason_code.is_failure)
-            if reason_code.is_failure:
-                # the row stays in the outbox: a broker that refuses is misconfigured, and the data is kept
-                self._refused.append((topic, str(reason_code)))
-            elif row is not None:
+        failed = bool(reason_code.is_failure)
+        row, topic = self._drain.answered(mid, failed)
+        if failed:
+            # the row stays in the outbox: a broker that refuses is misconfigured, and the data is kept
+            self._refused.append((topic, str(reason_code)))
+        else:
+            self._holecards.acknowledged(mid)
+            if row is not None:
                 self._acked.append(row)
 

@@ -13,9 +13,10 @@ from typing import Any
 
 from ...engine.events import FindingRaised
 from . import contract as c
+from .anchors import AnchorBooks
 from .drain import Drain
 from .holecards import HoleCards
-from .parts import LinkIdentity, LinkStatus, TableUpdate
+from .parts import LatestState, LinkControl, LinkCounters, LinkIdentity, LinkState, OutboxDepth, TableUpdate
 from .outbox import Outbox, Row
 from ...upkeep.bounded import RecentIds
 
@@ -27,17 +28,20 @@ STOP = object()          # put on the update queue by stop()/abandon()
 CHECKPOINT_EVERY = 1000  # spooler commits between WAL checkpoints when it is never idle
 
 
-EXPRESS_MAX = 20   # alerts handed to the publisher ahead of their commit, at most (a latency shortcut only)
-
 class Spooler:
-    """Given who the table is, the shared status, the queue of updates, the drain (to hand alerts over before
-    their commit), the hole-card sender and the findings the floor may acknowledge; owns the outbox cap's
-    bookkeeping (drops waiting to be told, alerts not yet written). Runs on its own thread."""
+    """Given who the table is, the link's state (its session, where to say an outbox error), the counters, the
+    outbox's depth, the latest state, the link's control (stop, poke), the queue of updates, the drain (to hand
+    alerts over before their commit), the signed heads' books, the hole-card sender and the findings the floor may
+    acknowledge; owns the outbox cap's bookkeeping (drops waiting to be told, alerts not yet written). Runs on
+    its own thread."""
 
-    def __init__(self, ident: LinkIdentity, status: LinkStatus, updates: queue.Queue[Any], drain: Drain,
-                 holecards: HoleCards, known_findings: RecentIds, max_pages: int | None) -> None:
-        self.ident, self.status, self.updates, self.drain = ident, status, updates, drain
-        self.holecards, self.known_findings, self.max_pages = holecards, known_findings, max_pages
+    def __init__(self, ident: LinkIdentity, state: LinkState, counters: LinkCounters, depth: OutboxDepth,
+                 latest: LatestState, control: LinkControl, updates: queue.Queue[Any], drain: Drain,
+                 anchors: AnchorBooks, holecards: HoleCards, known_findings: RecentIds, max_pages: int | None) -> None:
+        self.ident, self._state, self._counters, self._depth = ident, state, counters, depth
+        self._latest, self._control, self.updates, self._drain = latest, control, updates, drain
+        self._anchors, self._holecards = anchors, holecards
+        self.known_findings, self.max_pages = known_findings, max_pages
         self._pending_drops: list[tuple[str, int]] = []
         self._pending_reason = "outbox-full"
         self._last_notice = 0.0
@@ -52,7 +56,7 @@ class Spooler:
         unchecked = 0
         try:
             stopping = False
-            while not self.status.abandon and not stopping:
+            while not self._control.abandoned and not stopping:
                 try:
                     # the timeout only paces the drop notice; a submitted update wakes this at once
                     batch = [self.updates.get(timeout=0.5)]
@@ -68,20 +72,19 @@ class Spooler:
                 if STOP in batch:
                     stopping = True
                     batch = batch[:batch.index(STOP)]
-                if self.status.abandon:
+                if self._control.abandoned:
                     break
                 if batch:
                     try:
                         self._spool(db, batch)
                         unchecked += 1
                     except sqlite3.Error as e:
-                        self.status.last_error = f"{self.ident.outbox_path}: outbox write failed ({e})"
-                        log.error("%s", self.status.last_error)
+                        log.error("%s", self._state.error(f"{self.ident.outbox_path}: outbox write failed ({e})"))
                 if unchecked and (not batch or unchecked >= CHECKPOINT_EVERY):
                     db.checkpoint()
                     unchecked = 0
                 self._flush_notice(db, force=False)
-            if not self.status.abandon:
+            if not self._control.abandoned:
                 self._flush_notice(db, force=True)
         finally:
             db.close()
@@ -89,13 +92,13 @@ class Spooler:
     def _spool(self, db: Outbox, updates: list[Any]) -> None:
         """Payloads for every update of one group, written in one transaction, then the publisher woken."""
         at = self.ident.clock()
-        session = self.status.session if self.status.connected else -1
+        session = self._state.spool_session()
         rows: list[tuple] = []
         holecards: list[dict] = []
         latest = None
         for update in updates:
             if isinstance(update, dict):   # a signed head (FloorLink.submit_anchor): never dropped, in order
-                rows.append(self.drain.anchors.row(self.ident.site, self.ident.topic("anchor"), self.ident.boot,
+                rows.append(self._anchors.row(self.ident.site, self.ident.topic("anchor"), self.ident.boot,
                                                    session, update))
                 continue
             try:
@@ -104,17 +107,15 @@ class Spooler:
                 latest = update
             except Exception as e:  # a malformed update must not stop the spooler for the next ones
                 del rows[n_rows:], holecards[n_holecards:]
-                self.status.counters["bad_updates"] += 1
-                self.status.last_error = f"floor link: could not spool an update ({type(e).__name__}: {e})"
-                log.exception("%s", self.status.last_error)
+                self._counters.add("bad_updates")
+                log.exception("%s", self._state.error(f"floor link: could not spool an update "
+                                                      f"({type(e).__name__}: {e})"))
         if rows or self._unspooled:
             self._store(db, rows)
         if latest is not None:
-            with self.status.lock:
-                self.status.state_body = (latest.state, self.status.last_t, dict(latest.health or {}))
-                self.status.state_dirty = True
-                self.holecards.queue.extend(holecards)
-        self.status.poke()
+            self._latest.spooled(latest.state, dict(latest.health or {}))
+            self._holecards.add(holecards)
+        self._control.poke()
 
     def _payloads(self, update: TableUpdate, at: float, session: int, rows: list[tuple], holecards: list[dict]) -> None:
         for event in update.events:
@@ -129,30 +130,29 @@ class Spooler:
                 self.known_findings.add(event.id)
             if self.ident.hole_cards and event.SECRET_FIELDS:
                 holecards.append(c.holecards_payload(self.ident.env, event, at))
-            self.status.last_t = max(self.status.last_t, float(event.t))
+            self._latest.saw(float(event.t))
         for finding in update.state.findings:
             self.known_findings.add(finding.id)
 
     def _store(self, db: Outbox, rows: list[tuple], cap: bool = True) -> None:
         rows = self._unspooled + rows
         self._unspooled = []
-        over = self.status.depth + len(rows) - self.ident.fc.outbox_max if cap else 0
+        over = self._depth.rows + len(rows) - self.ident.fc.outbox_max if cap else 0
         try:
             # the cap is applied in the same transaction, over the stored rows and this group alike, so a
             # group larger than the room left still drops lowest priority, oldest first
             trimmed: list = []
             db.insert(rows, trim=over, below_priority=c.PRIORITY_KEEP, dropped=trimmed,
-                      before_commit=self._hand_over if self.status.connected else None)
+                      before_commit=self._hand_over if self._state.connected else None)
             inserted = len(rows)
             self._dropped(trimmed, "outbox-full")
         except sqlite3.OperationalError as e:
             if getattr(e, "sqlite_errorcode", None) != sqlite3.SQLITE_FULL:
                 raise
-            self.status.counters["disk_full"] += 1
-            self.status.last_error = self.status.outbox_error = (
+            self._counters.add("disk_full")
+            log.error("%s", self._state.outbox_trouble(
                 f"{self.ident.outbox_path}: disk full; dropping low-value events to keep alerts "
-                f"(free space on that disk or lower floor.outbox_max)")
-            log.error("%s", self.status.last_error)
+                f"(free space on that disk or lower floor.outbox_max)"))
             freed = db.drop_oldest(max(64, 4 * len(rows)), c.PRIORITY_KEEP)
             self._dropped(freed, "disk-full")
             keep = [r for r in rows if r[2] == c.PRIORITY_KEEP]
@@ -164,32 +164,26 @@ class Spooler:
             except sqlite3.OperationalError:
                 self._unspooled = keep  # alerts wait in memory and are retried with the next update
                 inserted = 0
-        with self.status.lock:
-            self.status.depth += inserted
-            self.status.counters["spooled"] += inserted
+        self._depth.added(inserted)
+        self._counters.add("spooled", inserted)
 
     def _hand_over(self, written: list[Row]) -> None:
         """Give the group's alerts to the publisher before the COMMIT's fsync (outbox.py says why it is safe)."""
-        alerts = [r for r in written if r.kind == "alert"]
-        room = EXPRESS_MAX - len(self.drain.express)
-        if alerts and room > 0:
-            # bounded: a slow floor must not grow memory; alerts not handed over go out in order once committed
-            self.drain.express.extend(alerts[:room])
-            self.status.poke()
+        if self._drain.hand_over([r for r in written if r.kind == "alert"]):
+            self._control.poke()
 
     def _dropped(self, rows: list, reason: str) -> None:
         if rows:
-            with self.status.lock:
-                self.status.depth -= len(rows)
+            self._depth.removed(len(rows))
             self._note_drops([(r.boot, r.seq) for r in rows if r.kind == "event"], reason)
 
     def _note_drops(self, pairs: list[tuple[str, int]], reason: str) -> None:
         if pairs:
-            self.status.counters["dropped"] += len(pairs)
+            self._counters.add("dropped", len(pairs))
             self._pending_drops.extend(pairs)
             self._pending_reason = reason
             log.warning("floor outbox %s: dropped %d low-value events (%d in all)", reason, len(pairs),
-                        self.status.counters["dropped"])
+                        self._counters["dropped"])
 
     def _flush_notice(self, db: Outbox, force: bool) -> None:
         """One FloorEventsDropped notice per second at most, naming every dropped seq."""
@@ -198,9 +192,9 @@ class Spooler:
             return
         pairs, self._pending_drops = sorted(self._pending_drops), []
         self._last_notice = now
-        payload = c.dropped_payload(self.ident.env, self.status.last_t, self.ident.clock(), c.seq_ranges(pairs),
-                                    len(pairs), self.status.counters["dropped"], self._pending_reason)
+        payload = c.dropped_payload(self.ident.env, self._latest.last_t, self.ident.clock(), c.seq_ranges(pairs),
+                                    len(pairs), self._counters["dropped"], self._pending_reason)
         self._store(db, [(self.ident.topic("event"), "event", c.PRIORITY_KEEP, self.ident.boot,
-                          payload["seq"], self.status.session if self.status.connected else -1, payload)],
+                          payload["seq"], self._state.spool_session(), payload)],
                     cap=False)  # a notice may overshoot the cap by one row rather than drop an event unreported
-        self.status.poke()
+        self._control.poke()

@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable
 
 from ...engine.inputs import DealerInput
-from .parts import LinkIdentity, LinkStatus
+from .parts import LinkCounters, LinkIdentity
 from .untrusted import read_payload
 
 log = logging.getLogger("dealerbox.floor")
@@ -25,19 +25,23 @@ ACTIONS = {"tournament": "floor-instruction", "clock": "floor-clock"}
 
 class TournamentDesk:
     """Checks what arrives on a tournament table's instruction and clock topics: given who the table is and
-    the shared status (counters, refusals); owns which tournament it follows, the inputs it accepted (the
+    the counters (and refusals); owns which tournament it follows, the inputs it accepted (the
     ``floor_inputs`` queue, or ``on_floor_input``: the terminal's FloorSink points it at ``Terminal.submit``)
     and the ones already seen. ``follow_tournament(id)`` before the link starts."""
 
-    def __init__(self, ident: LinkIdentity, status: LinkStatus, tournament_table: bool) -> None:
-        self.ident, self.status = ident, status
+    def __init__(self, ident: LinkIdentity, counters: LinkCounters, tournament_table: bool) -> None:
+        self.ident, self._counters = ident, counters
         self.tournament_table = tournament_table      # follows its instruction topic
         self.tournament_id: str | None = None         # and this tournament's clock, once known
         self.floor_inputs: queue.Queue[DealerInput] = queue.Queue()
         self.on_floor_input: Callable[[DealerInput], None] = self.floor_inputs.put
         self._floor_topics: tuple[str, ...] | None = None
         self._seen_floor: deque[tuple[str, str, int]] = deque(maxlen=512)
-        status.counters.update({"floor_inputs": 0, "floor_inputs_refused": 0, "floor_inputs_repeated": 0})
+        counters.declare("floor_inputs", "floor_inputs_refused", "floor_inputs_repeated")
+
+    def send_to(self, handler: Callable[[DealerInput], None]) -> None:
+        """Where each accepted instruction or clock goes from now on (set before the link starts)."""
+        self.on_floor_input = handler
 
     def follow_tournament(self, tournament_id: str) -> None:
         """Follow ``tournament_id``'s clock and this table's instructions (call before ``start()``)."""
@@ -73,11 +77,11 @@ class TournamentDesk:
                                              f"{self.tournament_id} (check [tournament] file)")
         key = (kind, data["boot"], data["seq"])
         if key in self._seen_floor:   # a retained clock again after a reconnect, a QoS 1 redelivery
-            self.status.counters["floor_inputs_repeated"] += 1
+            self._counters.add("floor_inputs_repeated")
             return None
         self._seen_floor.append(key)
         tap = DealerInput(0.0, ACTIONS[kind], detail=json.dumps(data, separators=(",", ":")), by="floor")
-        self.status.counters["floor_inputs"] += 1
+        self._counters.add("floor_inputs")
         if kind == "tournament":
             log.info("floor instruction for %s/%s: %s (plan %s)", self.ident.site, self.ident.table,
                      data["instruction"], data["plan"])
@@ -85,7 +89,7 @@ class TournamentDesk:
         return tap
 
     def _refuse_floor(self, topic: str, reason: str) -> DealerInput | None:
-        self.status.counters["floor_inputs_refused"] += 1
-        self.status.refusals.append(f"{topic}: {reason}")
+        self._counters.add("floor_inputs_refused")
+        self._counters.refused(f"{topic}: {reason}")
         log.warning("floor message on %s refused: %s", topic, reason)
         return None

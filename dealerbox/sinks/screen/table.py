@@ -141,8 +141,16 @@ class TablePainter:
             self.canvas.text(frame, "open", "small", theme.TEXT_DIM, kind="seat-status", ref=seat.seat,
                       bottomleft=(box.left + pad, box.bottom - pad // 2))
             return
+        # The cards first: the stack takes the room they leave, in the largest font that fits it.
         stack = f"{seat.stack:,}"
-        stack_font = "small" if seat.shown or self.canvas.text_size(stack, "med")[0] > box.width * 0.6 else "med"
+        backs = self._backs_area(box, seat, pad, self.canvas.text_size(stack, "tiny")[0])
+        right = box.left + box.width * 9 // 20 if seat.shown else backs.left if backs else box.right
+        room = right - 2 * pad - box.left
+        # "med" as before when it fits the old rule (six tenths of the box), then smaller until it clears the cards.
+        fits = [f for f in ("med", "small") if self.canvas.text_size(stack, f)[0] <= room]
+        if seat.shown or (fits[:1] == ["med"] and self.canvas.text_size(stack, "med")[0] > box.width * 0.6):
+            fits = [f for f in fits if f != "med"]
+        stack_font = fits[0] if fits else "tiny"
         self.canvas.text(frame, stack, stack_font, text_colour, kind="stack", ref=seat.seat,
                   bottomleft=(box.left + pad, box.bottom - pad // 2))
         if status and not seat.shown:
@@ -154,12 +162,20 @@ class TablePainter:
             area = pygame.Rect(box.left + box.width * 9 // 20, box.top + pad // 2,
                                box.width * 11 // 20 - pad // 2, box.height - pad)
             self.canvas.draw_fan(frame, area, list(seat.shown), face_up=True, kind="shown-card", ref=seat.seat)
-        elif seat.cards_held and not seat.folded:
-            ch = box.height * 9 // 20
-            n = seat.cards_held
-            area = pygame.Rect(0, 0, round(ch * 0.72 * (n + 0.15 if n <= 2 else 1 + 0.45 * (n - 1))), ch)
-            area.bottomright = (box.right - pad, box.bottom - pad)
-            self.canvas.draw_fan(frame, area, [""] * seat.cards_held, face_up=False, kind="card-back", ref=seat.seat)
+        elif backs:
+            self.canvas.draw_fan(frame, backs, [""] * seat.cards_held, face_up=False, kind="card-back", ref=seat.seat)
+
+    def _backs_area(self, box: pygame.Rect, seat: SeatView, pad: int, stack_w: int) -> pygame.Rect | None:
+        """Where a seat's card backs go, bottom right of its box, leaving ``stack_w`` for the stack at its left
+        (five Big O backs overlap more rather than run into it); None when it shows none."""
+        if seat.shown or not seat.cards_held or seat.folded:
+            return None
+        ch = box.height * 9 // 20
+        n = seat.cards_held
+        width = round(ch * 0.72 * (n + 0.15 if n <= 2 else 1 + 0.45 * (n - 1)))
+        area = pygame.Rect(0, 0, max(round(ch * 0.72), min(width, box.width - 3 * pad - stack_w)), ch)
+        area.bottomright = (box.right - pad, box.bottom - pad)
+        return area
 
     def draw_middle(self, frame: Frame, felt: pygame.Rect, band: tuple[int, int], obstacles: list[pygame.Rect],
                     state: TableState, flagged: dict[str, theme.Colour], events: list[te.TableEvent],

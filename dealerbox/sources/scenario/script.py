@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from ...engine.variants import VARIANTS
 from ...config import Config, ConfigError, from_dict
 from ...record.logformat import Header, Record
 from ...tags import ChipSet, Deck, TagRegistry, demo_registry
@@ -17,7 +18,7 @@ from ...wire import protocol as p
 if TYPE_CHECKING:  # a cash scenario never loads the tournament package
     from ...tournament.config import Tournament
 
-HOLE_CARDS = {"nlhe": 2, "plhe": 2, "flhe": 2, "plo": 4}
+HOLE_CARDS = {key: v.hole_cards for key, v in VARIANTS.items()}
 SETTINGS = {"table", "game", "set", "seed", "pace", "registry", "tournament"}
 ZONE_RE = re.compile(r"^(shoe|board|burn|muck|pot|seat(10|[1-9])|bet(10|[1-9]))$")
 
@@ -97,7 +98,7 @@ class Settings:
                 self.put("table", k, value_arg(v))
         elif head == "game":
             if not args:
-                raise StepError("game needs a variant: nlhe, plhe, flhe or plo")
+                raise StepError(f"game needs a variant: {', '.join(VARIANTS)}")
             self.put("game", "variant", args[0])
             for k, v in pairs_arg(args[1:], "game nlhe blinds 1/2 [bets 2/4] [straddle on] [kill half]").items():
                 if k in ("blinds", "bets"):

@@ -13,19 +13,25 @@ from itertools import combinations
 from typing import Any
 
 from phevaluator import evaluate_cards, evaluate_omaha_cards
-from pokerkit import (Automation, BettingStructure, Card, Deck, Hand, Mode, Opening, StandardLookup, State,
-                      Street)
+from pokerkit import (Automation, BettingStructure, Card, Deck, Hand, Mode, OmahaEightOrBetterLowHand, Opening,
+                      StandardLookup, State, Street)
 
 from ...config import GameConfig
 from ..raising import rulebook_shares
 from .outcome import Expected
+from .split_reference import split_shares
 
 VARIANTS = {  # config.game.variant -> (betting structure, hole cards)
     "nlhe": (BettingStructure.NO_LIMIT, 2),
     "plhe": (BettingStructure.POT_LIMIT, 2),
     "flhe": (BettingStructure.FIXED_LIMIT, 2),
     "plo": (BettingStructure.POT_LIMIT, 4),
+    "o8": (BettingStructure.FIXED_LIMIT, 4),
+    "plo8": (BettingStructure.POT_LIMIT, 4),
+    "plo5": (BettingStructure.POT_LIMIT, 5),
+    "plo5-8": (BettingStructure.POT_LIMIT, 5),
 }
+SPLIT = {"o8", "plo8", "plo5-8"}   # high-low eight or better: pokerkit's own Omaha low hand is the second hand type
 # No HOLE_CARDS_SHOWING_OR_MUCKING: its muck decision ranks every hand once per player; _run shows them all
 # (same pots and winners: the hand killing still takes the losers out).
 AUTOMATIONS = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
@@ -161,7 +167,9 @@ def referee_state(game: GameConfig, structure: BettingStructure, holes: int, sta
         blinds = (game.small_blind, game.big_blind, 2 * game.big_blind)
     if posts.live:
         blinds = live_blinds(blinds, posts.live, len(stacks))
-    hand_types = (HIGH,) if holes == 2 else (OMAHA,)
+    hand_types: tuple[type[Hand], ...] = (HIGH,) if holes == 2 else (OMAHA,)
+    if game.variant in SPLIT:
+        hand_types = (OMAHA, OmahaEightOrBetterLowHand)
     # Tournament mode: one runout, no run-it-twice.
     # antes: each player's own (trimmed like bets); the big-blind ante: player 1's, dead money (game.ante)
     # A big blind short of both posts the blind first (rulebook.forced_posts): pokerkit posts antes first, so
@@ -179,7 +187,8 @@ def odd_chips(st: State, pushes: list, order: Sequence[int], stacks_before: dict
               expected: Expected, holes: int, smallest_chip: int) -> dict[int, int]:
     """Seat -> chips the rulebook's split gives minus pokerkit's, when a split pot's odd chips differ
     (pokerkit merges pots once the losers are killed; Ties 4 and 5d split each pot on its own)."""
-    if not any(sum(1 for a in op.amounts if a) > 1 for op in pushes):
+    split_game = expected.variant in SPLIT
+    if not split_game and not any(sum(1 for a in op.amounts if a) > 1 for op in pushes):
         return {}
     won = {s: sum(op.amounts[i] for op in pushes) for i, s in enumerate(order)}
     contributed = {s: stacks_before[s] - st.stacks[i] + won[s] for i, s in enumerate(order)}
@@ -194,7 +203,22 @@ def odd_chips(st: State, pushes: list, order: Sequence[int], stacks_before: dict
         strength = {s: hand_type.from_game([CARD[c] for c in expected.hole_cards[s]], board).rank for s in live}
     except (KeyError, ValueError):
         return {}
-    ruled = rulebook_shares(contributed, live, strength, order, smallest_chip, dead)
+    if split_game:
+        ruled = split_shares(contributed, live, strength, _lows(expected, live, board), order, smallest_chip, dead)
+    else:
+        ruled = rulebook_shares(contributed, live, strength, order, smallest_chip, dead)
     if sum(ruled.values()) != sum(won.values()):
         return {}
     return {s: ruled.get(s, 0) - won[s] for s in order if ruled.get(s, 0) != won[s]}
+
+
+def _lows(expected: Expected, live: set[int], board: list[Card]) -> dict[int, int]:
+    """Seat -> pokerkit's eight-or-better low index (lower is better) of each live hand that makes a low."""
+    out: dict[int, int] = {}
+    for s in live:
+        try:
+            hand = OmahaEightOrBetterLowHand.from_game([CARD[c] for c in expected.hole_cards[s]], board)
+        except ValueError:
+            continue
+        out[s] = hand.entry.index
+    return out

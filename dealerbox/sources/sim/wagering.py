@@ -10,7 +10,7 @@ from pokerkit import BetCollection, State
 from ..raising import RaiseRules
 from .hand_state import HandState
 from .outcome import CHIP_KINDS, ExpectedPot, SimulatorError
-from .referee import odd_chips
+from .referee import SPLIT, odd_chips
 
 
 def spread_odd_chips(shares: list[dict[int, int]], adjust: dict[int, int]) -> list[dict[int, int]]:
@@ -267,7 +267,10 @@ class Wagering:
                 pushed = self.h.chips.take_from(self.h.c, self.h.pot, amount, "pot")
                 self.h.c.sweep("pot", f"bet{seat}", pushed)
                 self.h.c.wait(0.6)
-            self.h.c.tap("award", ref=str(op.pot_index), seats=tuple(sorted(shares)))
+            named = tuple(sorted(shares))
+            if self.h.game.variant in SPLIT:    # a half the rulebook moved away is not named (split_reference)
+                named = tuple(s for s in named if shares[s] > 0) or named
+            self.h.c.tap("award", ref=str(op.pot_index), seats=named)
             self.h.c.wait(self.h.rng.uniform(0.8, 2.0))
             for seat, _ in shares.items():
                 taken = [u for u, z in self.h.c.where.items() if z == f"bet{seat}"]
