@@ -10,9 +10,9 @@ from typing import TYPE_CHECKING
 from ..tags import ChipTag
 from . import events as te
 from .cards.ledger import OFF_TABLE_AFTER_S
-from .cards.misdeal import Ruling
 from .chip_trail import ChipTrail
-from .hand_flow import HandFlow, winners_text
+from .hand_flow import HandFlow
+from .misaward import PushWatch
 from .play import Play
 from .referee import Referee
 from .zones import BET_OF
@@ -27,14 +27,16 @@ CARRIED_WITHIN_S = 10.0
 
 class ChipFlow:
     """Chip movements for the hand in ``play``: kept in ``trail``, wagers to its betting, rulings to the
-    ``referee``, a hand started or ended by ``hands``; an event's chips (``tournament``) judged first."""
+    ``referee``, a hand started or ended by ``hands``, the push of a decided pot followed by ``pushes``; an
+    event's chips (``tournament``) judged first."""
 
-    def __init__(self, play: Play, referee: Referee, hands: HandFlow, trail: ChipTrail,
+    def __init__(self, play: Play, referee: Referee, hands: HandFlow, trail: ChipTrail, pushes: PushWatch,
                  tournament: TournamentTable | None) -> None:
         self.play = play
         self.referee = referee
         self.hands = hands
         self.trail = trail
+        self.pushes = pushes
         self.tournament = tournament   # a tournament with its event file: only the event's chips play
 
     def entered(self, t: float, zone: str, tag: ChipTag) -> list[te.TableEvent]:
@@ -44,7 +46,7 @@ class ChipFlow:
             if outside is not None:
                 return outside   # not a chip of the event's set in play, or a race chip: never the betting's
         trail = self.trail
-        came = trail.landed(uid, zone, tag.value)
+        came = origin = trail.landed(uid, zone, tag.value)
         if came is not None and t - came[1] > CARRIED_WITHIN_S:
             came = None     # issue 18: a chip once changed out of a pot, back later as change, is not a push
         to_pot = zone == "pot"
@@ -62,28 +64,36 @@ class ChipFlow:
             events = hb.chip_to_pot(t, tag) if to_pot or seat is None else hb.chip_entered(t, seat, tag)
             return self.referee.betting_events(events) if events else events
         out: list[te.TableEvent] = []
+        if (h is not None and h.award.misaward and h.phase == "showdown" and came is None
+                and uid not in h.award.pushed_chips and (to_pot or self.hands.all_back(h))):
+            if to_pot:   # a wrongly paid player hands chips back from their stack
+                self.pushes.handed_back(h, tag.value)
+                return out
+            out += self.hands.end(t, "complete")   # the next hand's blinds: the misaward was not put right
         if h is None or h.phase == "ended":   # not running(): every chip of a push asks
             if seat is None or (came and came[0] == "pot") or self.hands.misdealt_cards_out():
-                return []
+                return out
             out += self.hands.start(t)   # blinds going in: a new hand
             if not play.running():
                 return out
         h, hb = play.hand, play.hb
         assert h is not None and hb is not None
+        repush = False
+        if h.decided and origin and uid in h.award.pushed_chips:   # a pushed chip moved on: pulled back or re-pushed
+            from_seat = BET_OF[origin[0]]
+            if from_seat is not None:
+                self.pushes.pulled(h, from_seat, uid, tag.value)
+                repush = True
+            if seat is None:
+                return out
         if seat is None:   # the pot zone
             if h.decided and not (came and came[0].startswith("bet")):
                 return out    # change made in the pot during the award
             return out + self.referee.betting_events(hb.chip_to_pot(t, tag))
-        if h.phase in ("showdown", "ended") and came and came[0] == "pot":   # h.decided, inline: every chip pushed
-            h.award.pushed_chips.add(tag.uid)
-            out.append(te.ChipsMoved(t, h.number, zone, seat, tag.value, (tag.value,)))
-            if seat not in h.award.wrong_pushes and not _wins_a_pot(seat, h.winners):
-                h.award.wrong_pushes.add(seat)
-                out += self.referee.rule(t, [Ruling("showdown.3", "continues", f"Chips are being pushed to seat "
-                                                    f"{seat}, which wins no pot: stop; the cards give "
-                                                    f"{winners_text(h)}.", (seat,), severity="floor")])
+        if h.phase in ("showdown", "ended") and (repush or (came and came[0] == "pot")):   # h.decided, inline
+            out += self.pushes.pushed(t, h, seat, uid, tag.value)
             if not trail.pot_zone and not _still_landing(t, trail.pot_leaving):
-                out += self.hands.end(t, "complete")
+                out += self.pushes.pot_emptied(t, h)
             return out
         return out + self.referee.betting_events(hb.chip_entered(t, seat, tag))
 
@@ -107,14 +117,6 @@ class ChipFlow:
                 return []
             events = hb.chip_left(t, seat, tag)
         return self.referee.betting_events(events) if events else events
-
-
-# The two tests every pushed chip makes, as plain loops: a generator in any()/all() costs more than the test.
-def _wins_a_pot(seat: int, winners: list[tuple[int, ...]]) -> bool:
-    for pot_winners in winners:
-        if seat in pot_winners:
-            return True
-    return False
 
 
 def _still_landing(t: float, leaving: dict[str, float]) -> bool:

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from ..rulebook import OUTCOMES, SEVERITIES
 from .catalogue import rule
-from .events import FindingRaised
+from .events import FindingAcknowledged, FindingRaised
 
 
 class FindingLog:
@@ -13,6 +13,7 @@ class FindingLog:
     def __init__(self) -> None:
         self._count: dict[int | None, int] = {}
         self.raised: list[FindingRaised] = []
+        self.settled: set[str] = set()    # findings the table's own remedy put right (a misaward corrected)
 
     def raise_(self, t: float, hand: int | None, rule_id: str, *, severity: str, outcome: str, ruling: str,
                seats: tuple[int, ...] = (), cards: tuple[str, ...] = ()) -> FindingRaised:
@@ -32,11 +33,21 @@ class FindingLog:
         """Findings raised but held back before anyone saw them (engine/stacks.py): no longer raised."""
         self.raised = [f for f in self.raised if f not in dropped]
 
+    def settle(self, t: float, hand: int | None, finding_id: str, by: str) -> FindingAcknowledged:
+        """The table carried out the ruling's remedy itself: the finding is acknowledged by ``by``."""
+        self.settled.add(finding_id)
+        return FindingAcknowledged(t, hand, finding_id, by)
+
     def open(self, current_hand: int | None, acknowledged: set[str]) -> list[FindingRaised]:
         """Findings still in front of the dealer: this hand's, and any floor call not yet acknowledged.
 
         Older ones are forgotten here (the recorded log and the floor keep them), so a long session
         neither grows memory nor drags a stale banner into the next hand."""
+        settled = self.settled
         self.raised = [f for f in self.raised
-                       if f.hand == current_hand or (f.severity == "floor" and f.id not in acknowledged)]
+                       if f.hand == current_hand or (f.severity == "floor" and f.id not in acknowledged
+                                                     and f.id not in settled)]
+        if len(settled) > 64:
+            kept = {f.id for f in self.raised}
+            self.settled = settled = settled & kept
         return self.raised

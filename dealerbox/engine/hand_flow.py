@@ -68,6 +68,12 @@ class HandFlow:
         play.started(h, hb)
         seating.hand_started(button)
         out.append(te.HandStarted(t, hand_no, button, order, self.variant.key, h.blinds))
+        last = play.last_hand
+        if last is not None and last.award.misaward_over():   # the last pot still sat wrongly (engine/misaward.py)
+            out += self.referee.rule(t, [Ruling("showdown.3", "continues", uncorrected_text(last),
+                                                tuple(sorted({s for s, v in last.award.pushed.items() if v > 0}
+                                                             | {w for ws in last.winners for w in ws})),
+                                                severity="floor")])
         out += hb.opening_events
         out += self.moves.dealt(t, order)   # players the floor moved in are dealt in at once (Tournaments 15)
         if tt is not None:
@@ -274,3 +280,20 @@ def winners_text(h: Hand) -> str:
             continue
         parts.append(f"{name} to seat {' and '.join(map(str, w))}" if w else f"{name}: no hand shown")
     return "; ".join(parts)
+
+
+def wins_a_pot(seat: int, winners: list[tuple[int, ...]]) -> bool:
+    # a plain loop: every pushed chip asks, and a generator in any() costs more than the test
+    for ws in winners:
+        if seat in ws:
+            return True
+    return False
+
+
+def uncorrected_text(last: Hand) -> str:
+    """The floor's ruling when a hand starts before the last hand's misaward was put right."""
+    held = ", ".join(f"seat {s} holds {v}" for s, v in sorted(last.award.pushed.items())
+                     if v > 0 and not wins_a_pot(s, last.winners))
+    return (f"Hand {last.number}'s pot was pushed to the wrong player and not put right before this deal "
+            f"({held}; the cards give {winners_text(last)}). The table's stacks differ from the terminal's, "
+            f"which follow the cards: the floor must settle them.")

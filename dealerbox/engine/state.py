@@ -111,7 +111,7 @@ class RaceView:
 @dataclass(frozen=True, slots=True)
 class TableState:
     hand: int | None = None
-    phase: str = "idle"      # "idle", "deal", "preflop", "flop", "turn", "river", "showdown", "ended"
+    phase: str = "idle"      # "idle", "deal", "preflop", "flop", "turn", "river", "showdown", "misaward", "ended"
     game: str = ""
     button: int | None = None
     board: tuple[str, ...] = ()

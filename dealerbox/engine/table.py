@@ -29,6 +29,7 @@ from .dealer_taps import DealerTaps
 from .findings import FindingLog
 from .betting.pots import split_halves
 from .hand_flow import HandFlow, halves_text
+from .misaward import PushWatch
 from .play import Play
 from .referee import Referee
 from .seating import Seating
@@ -72,7 +73,8 @@ class Engine:
         referee.wire(hands.end, tt.entrants.retell if tt is not None else None)   # retell: a paid seat dealt out
         cards = CardFlow(config, game, registry, play, ledger, referee, seating, deck, betting, hands,
                          BoardFlow(game, play, ledger, referee), tt)
-        chips = ChipFlow(play, referee, hands, trail, tt if tournament is not None else None)
+        chips = ChipFlow(play, referee, hands, trail, PushWatch(play, referee, hands, findings),
+                         tt if tournament is not None else None)
         self.taps = DealerTaps(config, play, referee, seating, betting, self.stacks, hands, cards, floor_moves, tt)
         # the hot path: each part's entry point bound once, so an input costs no lookup through a part
         self._levels = tt.levels if tt is not None else None   # the level clock, asked at every input
@@ -201,7 +203,7 @@ class Engine:
                 to_act=bool(to_act), dead=dead, cards_held=len(ledger.in_zone(f"seat{s}")) if h is not None else 0,
                 shown=shown, bet=bet, stack=stacks.get(s, 0)))
         current = play.hand_no
-        acked = self.taps.acked
+        acked = self.taps.acked | self.findings.settled if self.findings.settled else self.taps.acked
         findings = tuple(FindingView(f.id, f.rule, f.citation, f.severity, f.outcome, f.ruling, f.seats, f.cards,
                                      f.id in acked)
                          for f in self.findings.open(current, acked))
@@ -216,7 +218,8 @@ class Engine:
                     winners[seat] = winners.get(seat, 0) + chips
         tt = self.tournament_table
         return TableState(
-            hand=current, phase=(h.phase if h is not None else "idle"), game=self.variant.key,
+            hand=current, phase=("misaward" if h is not None and h.award.misaward and h.phase == "showdown"
+                                 else h.phase if h is not None else "idle"), game=self.variant.key,
             button=(h.button if under_way is not None and h is not None else seating.puck),
             board=tuple(ledger.card(u) for u in h.board) if h else (),
             burn_count=len(h.off_board.burns) if h else 0, muck_count=len(ledger.in_zone("muck")),

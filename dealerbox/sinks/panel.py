@@ -42,7 +42,8 @@ def light_for(state: TableState, floor_called: bool = False) -> str:
     open_findings = [f for f in state.findings if not f.acknowledged]
     if floor_called or any(f.severity == "floor" for f in open_findings):
         return "red"
-    if any(f.severity == "dealer" for f in open_findings) or (state.phase == "showdown" and state.winners) \
+    pushing = state.phase in ("showdown", "misaward") and state.winners
+    if any(f.severity == "dealer" for f in open_findings) or pushing \
             or state.question is not None:  # the hand waits for the dealer's answer
         return "amber"
     return "green"

@@ -78,7 +78,9 @@ class BettingTurn:
                     b.no_raise = True
                 elif b.present > max(b.credited, b.wager):
                     standing = b.wager + b.present - max(b.credited, b.wager)
-                    if standing >= led.round.current_bet:   # less would not answer the bet: the seat adds or folds
+                    # less would not answer the bet: the seat adds or folds; unless it is all the seat has (an
+                    # all-in call for less), which answers the bet as far as it can (issue 31)
+                    if standing >= led.round.current_bet or standing >= b.wager + led.stack(seat):
                         out += self.questions.ask_stands_by(t, seat, standing, single)
                 break
             if kind == "check":
@@ -110,8 +112,9 @@ class BettingTurn:
                 b.out_of_turn = ("check", b.wager, None, led.round.wager_serial)
                 return out + [led.finding(t, "betting.10", "dealer", "continues",
                                             f"Seat {seat} checked out of turn (seat {led.to_act} is to act): the check "
-                                            f"is binding if nobody in between bets; if someone does, seat {seat} may "
-                                            f"not raise on that turn.", (seat, led.to_act))]
+                                            f"is binding if nobody in between bets, calls or raises; if someone does, "
+                                            f"seat {seat} acts again on its turn and may not bet or raise.",
+                                            (seat, led.to_act))]
             if b.wager >= led.round.current_bet:
                 return out      # a check with nothing to answer (e.g. everyone else all-in) changes nothing
             return out + [led.finding(t, "betting.10", "dealer", "continues",

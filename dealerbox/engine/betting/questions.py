@@ -5,8 +5,8 @@ answer is an input like any other, so it is in the recorded log and a replay rul
 Two situations ask (docs/betting.md, "Questions to the dealer"):
 
 - ``stands-by``: a seat put chips in out of turn; someone in between bet, called or raised, so the chips are no
-  longer binding (Betting 10), and they still answer the bet when the turn comes. Did the player leave them in
-  as their action, or are they to go back?
+  longer binding (Betting 10), and they still answer the bet when the turn comes (or they are all the player
+  has: an all-in call for less). Did the player leave them in as their action, or are they to go back?
 - ``late-blind``: a seat that owes a dead blind and was dealt in without posting puts chips in on its turn: is
   the dead blind among them (posted now, with the action), or is it all the action (the blind is owed next deal)?
 """
@@ -71,7 +71,8 @@ class DealerQuestions:
         answer the bet now that the turn has come. Only the player knows whether they stand by them."""
         led = self.ledger
         b, to_call = led.seats[seat], led.round.current_bet
-        what = ("a call of " + str(intent - b.wager)) if intent == to_call else f"a wager of {intent} in all"
+        what = (f"a call of {intent - b.wager}" if intent == to_call else
+                f"an all-in call of {intent - b.wager}" if intent < to_call else f"a wager of {intent} in all")
         text = (f"Seat {seat} put {intent - b.wager} in out of turn, before the action changed, so it is not "
                 f"binding. Does seat {seat} stand by it as {what}?")
         return self.ask(t, "stands-by", seat, "betting.10", text,

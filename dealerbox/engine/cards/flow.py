@@ -135,8 +135,8 @@ class CardFlow:
         if h is None or h.phase == "ended":
             return []     # not running: no check below applies (every card gathered after a hand comes here)
         hands = self.hands
-        if h.decided:
-            return hands.end(t, "complete")   # cleanup began: the award is over
+        if h.decided:   # cleanup began: the award is over, unless the pot sits wrongly (engine/misaward.py)
+            return [] if h.award.misaward else hands.end(t, "complete")
         if h.cards_out and hands.all_back(h):
             if any(f.hand == h.number and f.outcome == "misdeal" for f in referee.findings.raised):
                 return hands.end(t, "misdeal")    # ruled by the betting (Blinds 3, 7): the gather is its remedy
@@ -169,6 +169,8 @@ class CardFlow:
                 return race
         play, referee = self.play, self.referee
         h = play.hand
+        if h is not None and h.award.misaward and h.phase == "showdown" and zone.startswith("seat"):
+            out += self.hands.end(t, "complete")   # the next deal began: the misaward was not put right
         if h is None or h.phase == "ended":   # not running(), inline: every card dealt asks
             if zone == "board":
                 return referee.info(t, "procedures.23", f"{tag.card} was turned off the stub after the hand: the "

@@ -52,13 +52,39 @@ class Award:
     lows: dict[int, tuple[int, str]] = field(default_factory=dict)          # split games: qualifying lows read
     halves: list[tuple[tuple[int, ...], ...]] = field(default_factory=list)  # split games: (high, low) per pot
     unshown: set[int] = field(default_factory=set)
-    pushed_chips: set[str] = field(default_factory=set)
-    wrong_pushes: set[int] = field(default_factory=set)
+    pushed_chips: set[str] = field(default_factory=set)       # chips pushed and still in a bet zone (or taken)
+    pushed: dict[int, int] = field(default_factory=dict)      # seat -> chips pushed to it, less those pulled back
+    misaward: bool = False     # the pot was emptied to a seat that wins nothing: the hand waits for the remedy
 
     def read(self, seat: int, rank: tuple[int, str], low: tuple[int, str] | None = None) -> None:
         self.ranks[seat] = rank
         if low is not None:
             self.lows[seat] = low
+
+    # --- the push (engine/misaward.py) -------------------------------------------------------------------
+    def push(self, seat: int, uid: str, value: int) -> int:
+        """A chip pushed to ``seat``: what the seat held pushed before it."""
+        self.pushed_chips.add(uid)
+        before = self.pushed.get(seat, 0)
+        self.pushed[seat] = before + value
+        return before
+
+    def pull(self, seat: int, uid: str, value: int) -> None:
+        """A pushed chip taken back from ``seat``'s bet zone."""
+        self.pushed_chips.discard(uid)
+        self.pushed[seat] = self.pushed.get(seat, 0) - value
+
+    def handed_back(self, seat: int, value: int) -> None:
+        """``seat``, wrongly paid, handed a chip back into the pot from its stack."""
+        self.pushed[seat] -= value
+
+    def misawarded(self) -> None:
+        self.misaward = True
+
+    def misaward_over(self) -> bool:
+        """The misaward is over (put right, or left as it was when the next hand started): was there one."""
+        was, self.misaward = self.misaward, False
+        return was
 
     def judged(self, halves: list[tuple[tuple[int, ...], ...]]) -> None:
         """A split game's pots judged: each pot's high and low halves (none in a high-only game)."""

@@ -18,8 +18,9 @@ from .sheet import SeatSheet
 
 
 PHASE_NAMES = {"idle": "Waiting", "deal": "Dealing", "preflop": "Pre-flop", "flop": "Flop", "turn": "Turn",
-               "river": "River", "showdown": "Showdown", "ended": "Hand over"}
-IN_HAND_PHASES = ("deal", "preflop", "flop", "turn", "river", "showdown")
+               "river": "River", "showdown": "Showdown",
+               "misaward": "Misaward: pull back", "ended": "Hand over"}
+IN_HAND_PHASES = ("deal", "preflop", "flop", "turn", "river", "showdown", "misaward")
 BETTING_PHASES = ("preflop", "flop", "turn", "river")
 CONFIRM_PROMPTS = {"misdeal": "Misdeal? Cards back to the shoe, blinds returned.",
                    "new-hand": "Start a new hand? This hand is abandoned.",
@@ -153,7 +154,7 @@ def table_keys(state: TableState, events: Iterable[te.TableEvent], banner: Findi
     keys that are always there."""
     in_hand = state.phase in IN_HAND_PHASES
     keys: list[KeySpec] = []
-    if state.phase in ("showdown", "ended") and (state.winners or state.pot_winners):
+    if state.phase in ("showdown", "misaward", "ended") and (state.winners or state.pot_winners):
         done = awarded_pots(state, events)
         if state.pot_winners:
             for i, winners in enumerate(state.pot_winners):
@@ -181,7 +182,7 @@ def table_keys(state: TableState, events: Iterable[te.TableEvent], banner: Findi
         keys.append(KeySpec("Misdeal", theme.KEY_DANGER, "misdeal" if in_hand else None, ui="confirm:misdeal"))
     keys.append(KeySpec("Call floor", theme.KEY, "call-floor", action="call-floor",
                         ref=banner.id if banner else None))
-    confirm_first = in_hand and state.phase != "showdown"
+    confirm_first = in_hand and state.phase not in ("showdown", "misaward")
     keys.append(KeySpec("New hand", theme.KEY, "new-hand", ui="confirm:new-hand" if confirm_first else None,
                         action=None if confirm_first else "new-hand"))
     keys.append(KeySpec("History", theme.KEY, "history", ui="history"))

@@ -36,7 +36,7 @@ class TablePainter:
         surf = frame.surface
         n = len(state.seats) or 9
         boxes, inward, felt = self.seat_geometry(body, n)  # the empty table is in the base layer
-        showdown = state.phase in ("showdown", "ended") and any(s.shown for s in state.seats)
+        showdown = state.phase in ("showdown", "misaward", "ended") and any(s.shown for s in state.seats)
 
         # Highlights: every seat an open finding concerns, in that finding's colour (the banner's on top).
         highlight: dict[int, theme.Colour] = {}

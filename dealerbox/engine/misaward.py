@@ -1,0 +1,77 @@
+"""A pot pushed where the cards do not send it (Showdown 3), and its remedy: the chips pulled back and pushed
+again. :class:`PushWatch` follows every chip the dealer moves after a hand is decided, seat by seat, so a
+misaward is a state the hand stays in until the pot sits where the cards say it belongs.
+
+- a push to a seat that wins no pot is ruled (``showdown.3``, floor) each time that seat starts holding pushed
+  chips again: a second wrong push (to another loser, to a folded seat) is a second ruling;
+- the pot empty with such a seat still holding chips is the misaward: the hand does not end (the screen shows
+  it) while the dealer pulls the chips back (to the pot, or straight into the right bet zone); chips that come
+  back into the pot from a player's stack during the misaward are the wrongly paid player's;
+- once the pot is empty and no seat that wins nothing holds pushed chips, the hand ends as the cards say and
+  each ``showdown.3`` of the hand is acknowledged by the table (``by="table:corrected"``), which settles the
+  dealer's banner and annotates the floor's alert;
+- the next hand starting before that (its first card, its blinds, the new-hand tap) ends the hand as the cards
+  say and raises ``showdown.3`` again, at the new hand's start, for the floor: the table's stacks are not the
+  engine's (``HandFlow.start`` raises it).
+"""
+
+from __future__ import annotations
+
+from . import events as te
+from .cards.hand import Hand
+from .cards.misdeal import Ruling
+from .findings import FindingLog
+from .hand_flow import HandFlow, winners_text, wins_a_pot
+from .play import Play
+from .referee import Referee
+
+CORRECTED_BY = "table:corrected"   # the FindingAcknowledged ``by`` of a misaward the table put right
+
+
+class PushWatch:
+    """The push of a decided hand in ``play``, chip by chip (``Hand.award.pushed``); rulings to ``referee``,
+    the hand ended by ``hands``, the table's own acknowledgements to ``findings``."""
+
+    def __init__(self, play: Play, referee: Referee, hands: HandFlow, findings: FindingLog) -> None:
+        self.play = play
+        self.referee = referee
+        self.hands = hands
+        self.findings = findings
+
+    def pushed(self, t: float, h: Hand, seat: int, uid: str, value: int) -> list[te.TableEvent]:
+        """A chip of the pot (or of another seat's push) landed in ``seat``'s bet zone."""
+        before = h.award.push(seat, uid, value)
+        out: list[te.TableEvent] = [te.ChipsMoved(t, h.number, f"bet{seat}", seat, value, (value,))]
+        if before <= 0 and not wins_a_pot(seat, h.winners):
+            out += self.referee.rule(t, [Ruling("showdown.3", "continues", f"Chips are being pushed to seat {seat}, "
+                                                f"which wins no pot: stop, pull them back; the cards give "
+                                                f"{winners_text(h)}.", (seat,), severity="floor")])
+        return out
+
+    def pulled(self, h: Hand, seat: int, uid: str, value: int) -> None:
+        """A pushed chip left ``seat``'s bet zone and landed in the pot or another bet zone: no longer that
+        seat's."""
+        h.award.pull(seat, uid, value)
+
+    def handed_back(self, h: Hand, value: int) -> None:
+        """During a misaward a chip came into the pot from a player's stack: the wrongly paid player's."""
+        wrong = self.wrongly_paid(h)
+        if wrong:
+            seat = max(wrong, key=lambda s: (wrong[s], -s))
+            h.award.handed_back(seat, value)
+
+    def wrongly_paid(self, h: Hand) -> dict[int, int]:
+        """Seats that win no pot and hold pushed chips, with how much."""
+        return {s: v for s, v in h.award.pushed.items() if v > 0 and not wins_a_pot(s, h.winners)}
+
+    def pot_emptied(self, t: float, h: Hand) -> list[te.TableEvent]:
+        """The pot zone is empty and nothing is on its way: the hand ends, unless the pot sits wrongly (the
+        misaward: the hand waits for the remedy)."""
+        if self.wrongly_paid(h):
+            h.award.misawarded()
+            return []
+        out: list[te.TableEvent] = []
+        if h.award.misaward_over():   # put right: the table acknowledges its own rulings on the push
+            out += [self.findings.settle(t, f.hand, f.id, CORRECTED_BY) for f in list(self.findings.raised)
+                    if f.hand == h.number and f.rule == "showdown.3" and f.id not in self.findings.settled]
+        return out + self.hands.end(t, "complete")
