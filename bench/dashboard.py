@@ -302,6 +302,11 @@ def report(r: dict) -> str:
     lines.append(f"dashboard caught up {r['behind_s']:.1f} s after the tables stopped")
     lines.append(f"alerts sent {r['alerts_sent']}, filed once each {r['alerts_filed']}, redeliveries dropped "
                  f"{r['redeliveries_dropped']}, alerts an SSE client got twice {r['sse_twice']}")
+    if r["p99_ms"] is not None:
+        met = "met" if r["p99_ms"] < TARGET_P99_MS else "NOT met"
+        lines.append(f"p99 {r['p99_ms']:.0f} ms against the target of p99 < {TARGET_P99_MS:.0f} ms at "
+                     f"{r['tables']} tables: {met} (the plain MQTT subscriber's p99, "
+                     f"{r['direct_p99_ms'] or 0:.0f} ms, is what the machine's load alone costs)")
     if r["render_ms"] is not None:
         lines.append(f"map of {r['tiles']} tables loaded and rendered in chromium in {r['render_ms']:.0f} ms "
                      f"(target < {TARGET_RENDER_MS:.0f} ms)")

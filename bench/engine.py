@@ -22,6 +22,8 @@ from dealerbox.tags import demo_registry
 from .common import Context, Figure, missing, now_ns, percentile
 
 STRUCTURES = ("nlhe", "plhe", "flhe", "plo")
+SPLIT_AND_BIG_O = ("o8", "plo8", "plo5", "plo5-8")    # Omaha high-low and five-card Omaha (issue 33)
+GAMES = STRUCTURES + SPLIT_AND_BIG_O
 TARGET_RATIO = 10.0
 TARGET_STEP_MS = 1.0
 
@@ -30,7 +32,7 @@ def run(ctx: Context) -> list[Figure]:
     n = ctx.scale(120, 4)
     out: list[Figure] = []
     ratios, steps = [], []
-    for variant in STRUCTURES:
+    for variant in GAMES:
         config = Config(game=GameConfig(variant=variant))
         registry = demo_registry()
         hands = list(Simulator(config, registry, 2024).play(n))
@@ -72,7 +74,7 @@ def run(ctx: Context) -> list[Figure]:
         pk_hps = len(hands) / pk_s if pk_s else float("nan")
         ctx.say(f"{variant}: engine {eng_hps:.0f} hands/s, pokerkit {pk_hps:.0f} hands/s")
     if steps:
-        out.append(Figure("engine", "step p99 (all structures)", percentile(steps, 99), "ms", TARGET_STEP_MS, "<",
+        out.append(Figure("engine", "step p99 (all games)", percentile(steps, 99), "ms", TARGET_STEP_MS, "<",
                           note=f"{len(steps)} Engine.apply calls timed one by one; "
                                f"median {percentile(steps, 50) * 1000:.0f} us, max {max(steps):.2f} ms"))
     return out
@@ -127,17 +129,22 @@ def step_samples(Engine, config, registry, hands) -> list[float]:
 # --- pokerkit ---------------------------------------------------------------------------------------
 
 def _pokerkit_game(config: Config):
-    from pokerkit import Automation, BettingStructure, Deck, Mode, OmahaHoldemHand, StandardHighHand, State
+    """pokerkit's own game for ``config``: its own hand types (the split games add its Omaha eight-or-better low),
+    the simulator's referee's streets."""
+    from pokerkit import (Automation, Deck, Mode, OmahaEightOrBetterLowHand, OmahaHoldemHand, StandardHighHand,
+                          State)
 
-    structure = {"nlhe": BettingStructure.NO_LIMIT, "plhe": BettingStructure.POT_LIMIT,
-                 "flhe": BettingStructure.FIXED_LIMIT, "plo": BettingStructure.POT_LIMIT}[config.game.variant]
-    holes = 4 if config.game.variant == "plo" else 2
+    from dealerbox.sources.sim.referee import SPLIT, VARIANTS
+
+    structure, holes = VARIANTS[config.game.variant]
     g = config.game
     streets = referee_streets(g, structure, holes)   # the simulator's referee plays the same streets
     automations = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
                    Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING, Automation.CHIPS_PUSHING,
                    Automation.CHIPS_PULLING)
     hand_types = (StandardHighHand,) if holes == 2 else (OmahaHoldemHand,)
+    if g.variant in SPLIT:
+        hand_types = (OmahaHoldemHand, OmahaEightOrBetterLowHand)
 
     def new_state(blinds, stacks):
         return State(automations, Deck.STANDARD, hand_types, streets, structure, True, 0, blinds, 0, stacks,

@@ -45,6 +45,7 @@ class GameConfig:
     pot_round_to: int = 0           # pot-limit: the pot is rounded up to a multiple of this (Pot-Limit 5); 0 = exact
     kill: str = "none"              # "none" | "half" | "full" (Kill Pots)
     kill_qualifier: int = 0         # pot size that makes a leg; 0 = every pot won
+    kill_scoop: int = 5             # split games: a scoop forces a kill from a pot of this many big bets (Kill Pots 8)
     buy_in: int = 200               # default buy-in for the simulator and the "sit" tap
     ante: int = 0                   # every player dealt in posts it before the deal; 0 = none
     big_blind_ante: int = 0         # the big blind posts it for the whole table; 0 = none (not with ante)

@@ -204,3 +204,26 @@ def test_kill4_killer_who_splits_kills_again_and_the_next_hand_says_why():
     g.start(button=1, post=False)
     f = only(g, "kill.4")                         # Kill Pots 4 (not 7): a split, not a win
     assert f.seats == (4,) and f.severity == "info" and "split" in f.ruling
+
+
+def test_kill8_a_split_game_kills_after_a_big_scoop_not_after_two_wins():
+    """Kill Pots 8: at an Omaha high-low kill table only a scoop of at least ``kill_scoop`` big bets (five by
+    default: 20 at 2/4) forces a kill; two pots in a row, a pot split high and low, or a smaller scoop do not."""
+    g = BettingTable("o8", kill="full", small_bet=2, big_bet=4)
+    kill = g.table.kill
+    assert kill.scoop_min == 20
+    steal(g, 1, 4)
+    steal(g, 2, 4)                              # two pots in a row: a kill under Kill Pots 3, none here
+    assert kill.due is None and kill.holder is None
+    assert kill.record_win((4, 2), 8, None, scooped=0) == ""      # high to one, low to the other: no scoop
+    assert kill.record_win((4,), 15, None, scooped=19) == "" and kill.due is None
+    assert "Kill Pots 8" in kill.record_win((4,), 15, None, scooped=20)
+    assert (kill.due, kill.holder, kill.due_rule) == (4, 4, "kill.8")
+    assert kill.record_win((4,), 3, 4, scooped=12) == ""          # the killer's small scoop: no kill again
+    assert kill.due is None and kill.holder is None
+
+
+def test_kill8_the_house_sets_the_scoop_size_and_high_only_games_keep_their_legs():
+    assert BettingTable("plo8", kill="half", big_bet=10, kill_scoop=3).table.kill.scoop_min == 30
+    assert BettingTable("plo5", kill="full").table.kill.scoop_min is None     # Big O high: the two-wins rule
+    assert BettingTable("flhe", kill="full").table.kill.scoop_min is None

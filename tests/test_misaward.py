@@ -89,3 +89,27 @@ def test_a_misaward_left_wrong_is_ruled_again_at_the_next_hand_and_stays_open():
     _, right = play("faults-misaward-left-wrong-ok")
     assert ended(events)[0].stacks == ended(right)[0].stacks
 
+
+
+SPLIT_PAIRS = [("showdown-split-pushed-to-one", (1, 4)), ("showdown-highlow-pushed-to-the-high", (1, 3))]
+
+
+def test_a_shared_pot_pushed_whole_to_one_of_its_winners_is_ruled_once_and_corrected_by_sliding_the_share():
+    for name, seats in SPLIT_PAIRS:
+        _, wrong = play(name)
+        _, right = play(f"{name}-ok")
+        rulings = [e for e in wrong if isinstance(e, te.FindingRaised) and e.severity != "info"]
+        assert [(f.rule, f.severity, f.seats) for f in rulings] == [("showdown.3", "floor", seats)], name
+        assert f"push that share over to seat {seats[1]}" in rulings[0].ruling
+        # the hand waited for the share, then ended as the cards say, with the near miss's stacks
+        assert ended(wrong)[0].t > rulings[0].t
+        assert [e.stacks for e in ended(wrong)] == [e.stacks for e in ended(right)]
+        acks = [e for e in wrong if isinstance(e, te.FindingAcknowledged)]
+        assert [(a.id, a.by) for a in acks] == [(rulings[0].id, CORRECTED_BY)]
+        assert [e for e in right if isinstance(e, te.FindingRaised) and e.severity != "info"] == []
+
+
+def test_a_shared_pot_left_with_one_winner_holds_the_hand_open():
+    _, events = play("showdown-split-pushed-to-one", stop_after="push all to 1")
+    assert [e.rule for e in events if isinstance(e, te.FindingRaised) and e.severity == "floor"] == ["showdown.3"]
+    assert ended(events) == []

@@ -196,6 +196,74 @@ def test_omaha_hands_show_four_backs_then_four_faces():
     assert screen.frame.texts("shown-card") == ["As", "Ks", "Qd", "Jd"]
 
 
+BIG_O = {1: ("As", "2d", "Kh", "Qc", "9s"), 2: ("Th", "Td", "8c", "7c", "3s"), 6: ("4h", "5h", "Jc", "Js", "6d")}
+
+
+def big_o_split(pots: int = 2) -> TableState:
+    """Big O high-low at showdown, nine seats: two pots, each with its high and its low (what the engine's
+    ``pot_halves`` says); seats 1, 2 and 6 show their five cards, the others folded."""
+    seats = tuple(SeatView(seat=s, occupied=True, in_hand=s in BIG_O, folded=s not in BIG_O,
+                           cards_held=5 * (s in BIG_O), shown=BIG_O.get(s, ()), stack=0 if s in (1, 2) else 1_200 - s)
+                  for s in range(1, 10))
+    halves = ("High: seat 2 Three of a Kind · Low: seats 1 and 6 7-5-4-2-A",
+              "High: seat 2 Three of a Kind · Low: seat 6 8-6-5-4-3")[:pots]
+    return TableState(hand=12, phase="showdown", game="plo5-8", button=9, board=("Ts", "7d", "5c", "4d", "Ac"),
+                      burn_count=3, muck_count=30, pot=900, pots=((600, (1, 2, 6)), (300, (2, 6)))[:pots],
+                      seats=seats, winners={1: 75, 2: 450, 6: 375}, pot_winners=((1, 2, 6), (2, 6))[:pots],
+                      pot_halves=halves)
+
+
+@pytest.mark.parametrize("pots", [1, 2])
+def test_a_split_showdown_names_each_pots_high_and_low_readably(screen, pots):
+    """Omaha high-low at showdown: each pot's high and low winners whole (never cut), a line a pot or its high
+    and low on two lines, named by pot when there are side pots; five shown cards a seat with every card's
+    corner in sight."""
+    state = big_o_split(pots)
+    screen.render(state, OK_HEALTH, [])
+    f = screen.frame
+    lines = [d for d in f.find("pot-halves")]
+    text = " · ".join(d.text for d in lines)
+    assert "…" not in text
+    for i, want in enumerate(state.pot_halves):
+        named = (("Main pot: " if i == 0 else f"Side pot {i}: ") if pots > 1 else "") + want
+        assert " · ".join(d.text for d in lines if d.ref == i) == named
+    assert [d.ref for d in lines] == sorted(d.ref for d in lines)
+    if pots == 1:
+        assert not f.find("side-pots")      # the halves name the winners: no "Main pot: 600 to S1 S2 S6" too
+    else:
+        # the pots' amounts as at any showdown (cut with nine seats, as there)
+        assert f.texts("side-pots")[0].startswith("Main pot: 600 to S1 S2 S6  |  Side pot 1: ")
+    assert f.texts("pot") == [f"Pot {sum(a for a, _ in state.pots):,}"]
+    # the lines sit on the felt, under the pot, clear of every seat box
+    seats = [d.rect for d in f.find("seat")]
+    pot = f.find("pot")[0].rect
+    for d in lines:
+        assert d.rect.top >= pot.bottom and not any(d.rect.colliderect(b) for b in seats), d.text
+    for seat, cards in BIG_O.items():
+        fan = f.find("shown-card", seat)
+        assert [d.text for d in fan] == list(cards)
+        box = f.find("seat", seat)[0].rect
+        for a, b in itertools.pairwise(fan):
+            assert box.contains(a.rect) and box.contains(b.rect)
+            assert b.rect.left - a.rect.left >= a.rect.width * 2 // 5, (seat, a.rect, b.rect)  # the corner shows
+        assert fan[0].rect.height >= 30
+    assert_fits(screen)
+
+
+def test_big_o_deals_five_backs_a_seat_that_clear_the_stack(screen):
+    seats = tuple(SeatView(seat=s, occupied=True, in_hand=True, cards_held=5, stack=12_345 * s) for s in range(1, 10))
+    screen.render(TableState(hand=1, phase="preflop", game="plo5-8", button=9, seats=seats), OK_HEALTH, [])
+    f = screen.frame
+    for s in range(1, 10):
+        backs = f.find("card-back", s)
+        assert len(backs) == 5 and not f.find("shown-card", s)
+        assert all(b.rect.left - a.rect.left >= 4 for a, b in itertools.pairwise(backs))  # five, told apart
+        stack = f.find("stack", s)[0].rect
+        assert not any(stack.colliderect(b.rect) for b in backs)
+    assert not all_cards() & {d.text for d in f.drawn}
+    assert_fits(screen)
+
+
 # --- geometry at every size --------------------------------------------------------------------------
 
 @pytest.mark.parametrize("moment", [clean_hand, misdeal, void_hand, showdown])

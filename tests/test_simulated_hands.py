@@ -15,6 +15,7 @@ import pytest
 
 from dealerbox.config import from_dict
 from dealerbox.engine.table import Engine
+from dealerbox.engine.variants import VARIANTS as VARIANT_ROWS
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import demo_registry
 
@@ -49,8 +50,11 @@ def check_hands(variant: str, n: int, seed: int, **game) -> Counter:
             # further from pokerkit's split than the odd chips there were
             stats["odd-chip splits"] += 1
             assert sum(exp.odd_chips.values()) == 0, where
-            odd = sum(len(p.winners) - 1 for p in end.pots if len(p.winners) > 1)
-            assert all(abs(d) <= odd for d in exp.odd_chips.values()), where + (exp.odd_chips,)
+            if VARIANT_ROWS[variant].split is None:
+                odd = sum(len(p.winners) - 1 for p in end.pots if len(p.winners) > 1)
+                assert all(abs(d) <= odd for d in exp.odd_chips.values()), where + (exp.odd_chips,)
+            # a split game: pokerkit 0.7.7 also gives a side pot's low half to its players without a low (whole
+            # halves apart, not odd chips); the stacks above are the rule text's (split_reference) and ours match
         if any(len(p.eligible) > 1 for p in end.pots):
             # won without a showdown, pokerkit hands back the whole last bet, we only its unmatched part:
             # same stacks, different pot size (docs/betting.md), so only contested pots compare chip for chip

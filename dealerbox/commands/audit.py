@@ -23,8 +23,10 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("logs", nargs="+", metavar="DIR_OR_LOG", help="log files (first parts) or folders of logs")
     add_out_dir(parser, "folder for audit.html and the CSV files (required)")
     parser.add_argument("--jobs", type=int, default=0, metavar="N", help="worker processes (default: every core)")
-    parser.add_argument("--anchors", metavar="FILE", help="the floor's signed heads (dashboard anchors export): "
-                                                          "logs it anchored that were not handed in are reported")
+    parser.add_argument("--anchors", metavar="FILE", help="signed heads from a file (e.g. the dashboard's anchors "
+                                                          "export): logs anchored that were not handed in, and "
+                                                          "hands two logs both hold, are reported; the output says "
+                                                          "the heads came from this file, not from the floor")
     parser.add_argument("--from-floor", metavar="URL", help="the same, read from the dashboard (--floor-user)")
     parser.add_argument("--floor-user", metavar="NAME", default="")
     parser.add_argument("--floor-password-file", metavar="FILE", default="")
@@ -79,25 +81,36 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _not_handed_in(args: argparse.Namespace, paths: list[str], out: Path) -> int:
-    """Logs the floor anchored that nobody handed in: one line each, and ``not-handed-in.csv``; how many."""
+    """What the anchors say of the room: logs the floor anchored that nobody handed in (``not-handed-in.csv``)
+    and hands or places one table's logs contradict each other on (``hand-conflicts.csv``), one line each, after
+    a line saying where the anchors came from (a file given here is not the floor's word); how many."""
     if not (getattr(args, "anchors", None) or getattr(args, "from_floor", None)):
         return 0
     import csv
 
-    from ..record.anchor import log_identity, missing_logs
-    from .verify import _password, floor_anchors, read_anchors
+    from ..record.anchor import CONFLICT_FIELDS, hand_conflicts, log_identity, missing_logs
+    from .verify import _password, anchors_source, floor_anchors, read_anchors
     ids = {i for i in map(log_identity, paths) if i is not None}
     anchors = read_anchors(args.anchors) if args.anchors else []
     if args.from_floor:
         for site in sorted({i[0] for i in ids}):
             anchors += floor_anchors(paths[0], args.from_floor, args.floor_user, _password(args), site + "/")
+    print(f"dealerbox audit: {len(anchors)} signed heads {anchors_source(args.anchors, args.from_floor)[1:-1]}",
+          file=sys.stderr)
     gone = missing_logs(anchors, {(i[0], i[1], i[2]) for i in ids})
     for row in gone:
         print(f"dealerbox audit: the floor anchored {row['site']}/{row['table']}'s log {row['seq']} (id {row['log']}, "
               f"{row['heads']} signed heads, {row['first_at']} .. {row['last_at']}) but it was not handed in",
               file=sys.stderr)
+    conflicts = hand_conflicts(anchors)
+    for c in conflicts:
+        print(f"dealerbox audit: {c.text()}", file=sys.stderr)
     with open(out / "not-handed-in.csv", "w", newline="", encoding="utf-8") as f:
         writer = csv.DictWriter(f, ["site", "table", "log", "seq", "heads", "first_at", "last_at"])
         writer.writeheader()
         writer.writerows(gone)
-    return len(gone)
+    with open(out / "hand-conflicts.csv", "w", newline="", encoding="utf-8") as f:
+        writer = csv.DictWriter(f, list(CONFLICT_FIELDS))
+        writer.writeheader()
+        writer.writerows(c.row() for c in conflicts)
+    return len(gone) + len(conflicts)

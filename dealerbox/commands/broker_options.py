@@ -19,12 +19,19 @@ def add_tls_arguments(parser: argparse.ArgumentParser, default: Any = None) -> N
     parser.add_argument("--key-file", default=default, metavar="FILE", help="its private key (default: floor.key_file)")
 
 
-def add_broker_arguments(parser: argparse.ArgumentParser, user: str, default: Any = None) -> None:
+# Each floor tool's own broker user (docs/mosquitto/acl): under use_username_as_clientid one user is one client
+# id, so two tools on one account knock each other off the broker. --username still picks another.
+TOOL_USERS = {"floor": "floor-console", "tournament": "floor-director", "dashboard": "floor-dashboard-1"}
+
+
+def add_broker_arguments(parser: argparse.ArgumentParser, user: str, default: Any = None, tool: str = "") -> None:
     """--host, --port, --username, --password-file and the TLS options. ``user`` says whose broker user it is
-    (e.g. "the floor's"); ``default=argparse.SUPPRESS`` for a subcommand that repeats its parent's options."""
+    (e.g. "the floor's"); ``tool`` names the command whose own user (TOOL_USERS) the help gives as the
+    default; ``default=argparse.SUPPRESS`` for a subcommand that repeats its parent's options."""
     parser.add_argument("--host", default=default, help="broker host (default: floor.host)")
     parser.add_argument("--port", type=int, default=default, help="broker port (default: floor.port)")
-    parser.add_argument("--username", default=default, help=f"{user} broker user (not a table's)")
+    own = f" (default: {TOOL_USERS[tool]}, this tool's own in docs/mosquitto/acl)" if tool else ""
+    parser.add_argument("--username", default=default, help=f"{user} broker user, not a table's{own}")
     parser.add_argument("--password-file", default=default, metavar="FILE",
                         help=f"file whose first line is {user} broker password")
     add_tls_arguments(parser, default)
@@ -34,3 +41,8 @@ def tls_settings(args: argparse.Namespace, floor: Any) -> tuple[bool, str, str, 
     """(tls, ca_file, cert_file, key_file): the options given, else the config's ``[floor]`` values."""
     return (bool(args.tls or floor.tls), args.ca_file or floor.ca_file, args.cert_file or floor.cert_file,
             args.key_file or floor.key_file)
+
+
+def tool_username(args: argparse.Namespace, tool: str) -> str:
+    """--username if given, else the tool's own broker user."""
+    return getattr(args, "username", None) or TOOL_USERS[tool]

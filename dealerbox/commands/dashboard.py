@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..sinks.floor.contract import check_name
-from .broker_options import add_broker_arguments
+from .broker_options import add_broker_arguments, tool_username
 
 if TYPE_CHECKING:
     from ..dashboard.store import Store
@@ -29,7 +29,7 @@ def _serve_arguments(parser: argparse.ArgumentParser, default: object = None) ->
         return value if default is None else default
     parser.add_argument("--site", default=d(None),
                         help="site to watch; '+' for every site (default: table.site from the config)")
-    add_broker_arguments(parser, "the dashboard's", default)
+    add_broker_arguments(parser, "the dashboard's", default, tool="dashboard")
     parser.add_argument("--listen", default=d(None), metavar="ADDR:PORT",
                         help="where to serve HTTP (default 127.0.0.1:8080; demo: 8080, or a free port if it is taken)")
     parser.add_argument("--trust-proxy", action="append", default=d([]), metavar="ADDR",
@@ -181,6 +181,9 @@ def _serve(args: argparse.Namespace, store: Store) -> int:
             check_name("--site", site)
         if args.share:
             check_name("--share", args.share)   # one topic level: no / + or #
+            if not args.username:   # two instances on the default user would be one client, knocking each other off
+                raise ValueError("--share: give each instance its own --username (floor-dashboard-1, "
+                                 "floor-dashboard-2 in docs/mosquitto/acl)")
         listen = args.listen or "127.0.0.1:8080"
         addr, _, port = listen.rpartition(":")
         if not addr or not port.isdigit():
@@ -195,7 +198,8 @@ def _serve(args: argparse.Namespace, store: Store) -> int:
     except (ValueError, OSError) as e:       # TournamentConfigError names the file and the field
         print(f"dealerbox dashboard: {e}", file=sys.stderr)
         return 2
-    broker = BrokerSettings(args.host or fc.host, args.port or fc.port, site, args.username, password, args.tls,
+    broker = BrokerSettings(args.host or fc.host, args.port or fc.port, site, tool_username(args, "dashboard"),
+                            password, args.tls,
                             args.ca_file, args.cert_file, args.key_file, share=args.share)
     dash = Dashboard(store, broker, escalate_after=args.escalate_after, name=args.name, tournaments=floors)
     if not store.user_names():

@@ -15,7 +15,7 @@ import time
 from ..sinks.floor.contract import check_name
 from ..sinks.floor.link import OutboxError
 from ..sinks.floor.view import FloorView
-from .broker_options import add_broker_arguments, tls_settings
+from .broker_options import add_broker_arguments, tls_settings, tool_username
 
 HELP = "commands: ack TABLE FINDING | refresh TABLE | show | quit"
 
@@ -26,7 +26,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--name", default="floor", help="this view's name in the commands it sends")
     parser.add_argument("--session", metavar="CLIENT_ID",
                         help="keep a persistent broker session under this client id (no alert missed while away)")
-    add_broker_arguments(parser, "the floor's")
+    add_broker_arguments(parser, "the floor console's", tool="floor")
     how = parser.add_mutually_exclusive_group()
     how.add_argument("--once", action="store_true", help="collect the retained status/state briefly, print, exit")
     how.add_argument("--for", dest="seconds", type=float, metavar="SECONDS", help="watch this long, then exit")
@@ -39,7 +39,7 @@ def run(args: argparse.Namespace) -> int:
         site = check_name("--site", args.site or args.cfg.table.site)
         tls, ca_file, cert_file, key_file = tls_settings(args, fc)   # the help's promise: floor.* when omitted
         view = FloorView(args.host or fc.host, args.port or fc.port, site, share=args.share, name=args.name,
-                         username=args.username, password_file=args.password_file, tls=tls,
+                         username=tool_username(args, "floor"), password_file=args.password_file, tls=tls,
                          ca_file=ca_file, cert_file=cert_file, key_file=key_file,
                          client_id=args.session, persistent=bool(args.session),
                          on_line=None if args.once else (lambda line: print(line, flush=True)))

@@ -32,7 +32,7 @@ from ..tournament import config as tournament_config
 from ..tournament.clock import Clock
 from ..tournament.config import Tournament
 from ..tournament.floor import Director, TournamentFloor
-from .broker_options import add_broker_arguments, tls_settings
+from .broker_options import add_broker_arguments, tls_settings, tool_username
 
 log = logging.getLogger("dealerbox.tournament")
 CLOCK_EVERY_S = 10.0
@@ -41,7 +41,7 @@ CLOCK_EVERY_S = 10.0
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--tournament", "-t", required=True, metavar="FILE", help="the tournament's TOML file")
     parser.add_argument("--site", help="site of the tables (default: table.site from the config)")
-    add_broker_arguments(parser, "the floor's")
+    add_broker_arguments(parser, "the director's", tool="tournament")
     parser.add_argument("--name", default="tournament", help="this director's name in the instructions it sends")
     parser.add_argument("--level", type=int, default=1, help="start the clock at this level (default 1)")
     parser.add_argument("--left", type=float, metavar="SECONDS", help="time left in that level (default: all of it)")
@@ -162,7 +162,7 @@ def run(args: argparse.Namespace) -> int:
         clock = starting_clock(t, time.monotonic(), args.level, args.left, args.paused)
         password = read_password(args.password_file) if args.password_file else None
         desk = TournamentDesk(TournamentFloor(Director(t, site, uuid.uuid4().hex, name=args.name), clock),
-                              args.host or fc.host, args.port or fc.port, username=args.username,
+                              args.host or fc.host, args.port or fc.port, username=tool_username(args, "tournament"),
                               password=password, tls=tls_settings(args, fc)).start()
     except (ValueError, ConnectionError, OSError, OutboxError) as e:
         print(f"dealerbox tournament: {e}", file=sys.stderr)

@@ -91,14 +91,26 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"dealerbox verify: cannot read {args.log}: {e.strerror or e}", file=sys.stderr)
         return 2
+    report.anchors_from = anchors_source(args.anchors, args.from_floor)
     print(report.summary())
     if report.key_refused:
         return 1    # unsigned or another key: one verdict, the signature checks after it would only repeat it
     for problem in report.problems[1:SHOW_PROBLEMS]:
         print(f"  also: {problem}")
+    for note in report.notes[:SHOW_PROBLEMS]:
+        print(f"  note: {note}")
     if len(report.problems) > SHOW_PROBLEMS:
         print(f"  ... and {len(report.problems) - SHOW_PROBLEMS} more")
     return 0 if report.intact else 1
+
+
+def anchors_source(file: str | None, floor: str | None) -> str:
+    """Where the anchors came from, for the output: only the floor's own API is the floor's word; a file given on
+    the command line holds whatever its maker put in it (docs/security.md)."""
+    told = f"{file}, a file given on the command line (not read from the floor)" if file else ""
+    if floor:
+        return f"(from the floor at {floor}" + (f" and from {told})" if told else ")")
+    return f"(from {told})" if told else ""
 
 
 def read_anchors(path: str) -> list[dict[str, Any]]:

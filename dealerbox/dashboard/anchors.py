@@ -4,10 +4,15 @@ An anchor is kept only when both its signatures check against the table's *enrol
 floor was given when the table was set up, never one the table sends), when it follows the table's chain
 (``a`` is the last one's plus one and ``prev`` is its digest) and when it moves forward in the table's logs
 (``(seq, part, n)`` grows). A replayed older head (a rollback) or a missing one (a gap) is refused, counted
-and raised as a floor alert; so is a head that reaches the floor later than the table's window. One table
-may keep at most ``cap`` heads. ``GET /api/anchors?site=S&table=T`` serves all of a table's heads, oldest
-first, to ``dealerbox verify --from-floor`` (without ``table``: every table of the site, for ``dealerbox audit``)
-over HTTP Basic authentication with a dashboard user's password.
+and raised as a floor alert. Kept, but raised: a log whose hands (``hands``) repeat hands another log of the
+table was anchored with first, or skip some (``evidence.anchor.hands``), and a head that reaches the floor
+after the table was out of its hearing longer than the window (``evidence.anchor.late``, measured on the
+floor's own clock from when it last heard the table before its ``offline`` status: the table's signed
+``at`` is only information, since whoever holds the table's key dates a head as he likes). One table may keep
+at most ``cap`` heads.
+``GET /api/anchors?site=S&table=T`` serves all of a table's heads, oldest first, to ``dealerbox verify
+--from-floor`` (without ``table``: every table of the site, for ``dealerbox audit``) over HTTP Basic
+authentication with a dashboard user's password.
 
 Enrol a table's key (again after a rotation, which also restarts its chain)::
 
@@ -20,11 +25,10 @@ import argparse
 import asyncio
 import base64
 import binascii
-import calendar
 import json
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import sqlalchemy as sa
@@ -33,7 +37,7 @@ from starlette.responses import JSONResponse, PlainTextResponse, Response
 
 from ..record.signing import KeyFileError, anchor_digest, anchor_fields_text, check_anchor, load_public
 from . import auth
-from .store import Store, alerts as alert_rows, anchors as anchor_rows
+from .store import Store, alerts as alert_rows, anchors as anchor_rows, tables as table_rows
 
 CAP_PER_TABLE = 500_000          # about ten years of hands at one table; a flood from one account stops here
 LATE_AFTER_MIN = 10.0            # a head reaching the floor later than this (or the table's window) is an alert
@@ -50,30 +54,61 @@ enrolled = sa.Table("anchor_tables", _meta, sa.Column("site", sa.String(32), pri
                     sa.Column("seq", sa.Integer, nullable=False, default=0),
                     sa.Column("part", sa.Integer, nullable=False, default=0),
                     sa.Column("n", sa.Integer, nullable=False, default=-1),
-                    sa.Column("kept", sa.Integer, nullable=False, default=0))
+                    sa.Column("kept", sa.Integer, nullable=False, default=0),
+                    # added with the hands check and the floor-clock lateness (issue 29); _add_columns adds them
+                    # to a floor database made before
+                    sa.Column("log_id", sa.String(16), nullable=False, default="", server_default=""),
+                    sa.Column("hand", sa.Integer, nullable=False, default=0, server_default="0"),
+                    sa.Column("hand_log", sa.String(16), nullable=False, default="", server_default=""),
+                    sa.Column("hand_seq", sa.Integer, nullable=False, default=0, server_default="0"),
+                    sa.Column("down_at", sa.Float, nullable=True),
+                    sa.Column("up_at", sa.Float, nullable=True))
+LATER_COLUMNS = ("log_id", "hand", "hand_log", "hand_seq", "down_at", "up_at")
 
 
 @dataclass
 class Verdict:
-    """What the store did with one anchor: ``kept``, or why not; ``alert`` is a floor alert row to file."""
+    """What the store did with one anchor: ``kept``, or why not; ``alerts``: floor alert rows to file."""
     kept: bool
     reason: str = ""
-    alert: dict[str, Any] | None = None
+    alerts: list[dict[str, Any]] = field(default_factory=list)
 
 
 class AnchorStore:
     def __init__(self, store: Store, cap: int = CAP_PER_TABLE, late_after_min: float = LATE_AFTER_MIN) -> None:
         self.store, self.cap, self.late_after_min = store, cap, late_after_min
-        with store.engine.begin() as conn:
+        with store.schema_lock() as conn:      # two instances starting at once: one creates it
             enrolled.create(conn, checkfirst=True)
+            _add_columns(conn)
 
     def enrol(self, site: str, table: str, pubkey_hex: str, now: float | None = None) -> None:
-        """Give the floor a table's public key; its chain starts again from the next anchor it sends."""
+        """Give the floor a table's public key; its chain starts again from the next anchor it sends. The hands
+        it anchored stay anchored: a new key does not make their numbers free again."""
+        mine = (enrolled.c.site == site) & (enrolled.c.table_id == table)
         with self.store.engine.begin() as conn:
-            conn.execute(enrolled.delete().where((enrolled.c.site == site) & (enrolled.c.table_id == table)))
+            old = conn.execute(sa.select(enrolled).where(mine)).first()
+            held = {"hand": old.hand, "hand_log": old.hand_log, "hand_seq": old.hand_seq} if old else {}
+            conn.execute(enrolled.delete().where(mine))
             conn.execute(enrolled.insert().values(site=site, table_id=table, pubkey=pubkey_hex, a=0, digest="",
                                                   seq=0, part=0, n=-1, kept=self._count(conn, site, table),
-                                                  enrolled_at=time.time() if now is None else now))
+                                                  enrolled_at=time.time() if now is None else now, **held))
+
+    def presence(self, conn: sa.Connection, site: str, table: str, status: str, now: float) -> None:
+        """The table's link status as the floor heard it (floor clock): from the first ``offline`` until a head
+        comes while it is back ``online``, the floor cannot vouch for when the table signed what it sends."""
+        mine = (enrolled.c.site == site) & (enrolled.c.table_id == table)
+        if status == "offline":
+            # deaf since the floor last heard the table (its state comes every second), not since the broker
+            # noticed it gone (a cut link's last will comes a keep-alive and a half later)
+            heard = conn.execute(sa.select(sa.func.max(anchor_rows.c.received_at)).where(
+                (anchor_rows.c.site == site) & (anchor_rows.c.table_id == table))).scalar()
+            seen = conn.execute(sa.select(table_rows.c.last_seen).where(
+                (table_rows.c.site == site) & (table_rows.c.table_id == table))).scalar()
+            since = max((x for x in (heard, seen) if x is not None), default=now)
+            conn.execute(enrolled.update().where(mine & enrolled.c.down_at.is_(None))
+                         .values(down_at=min(since, now), up_at=None))
+        elif status == "online":
+            conn.execute(enrolled.update().where(mine & enrolled.c.down_at.is_not(None)).values(up_at=now))
 
     def receive(self, conn: sa.Connection, site: str, table: str, payload: dict[str, Any], now: float) -> Verdict:
         """File one anchor already checked against anchor.json and its topic; refusals say why."""
@@ -100,18 +135,35 @@ class AnchorStore:
         if row.a and at <= (row.seq, row.part, row.n):
             return self._alarm(conn, site, table, "rollback", payload, now,
                                f"anchor {a} goes back to log {at[0]} part {at[1]} record {at[2]}")
+        if row.a and at[0] == row.seq and row.log_id and payload["log"] != row.log_id:
+            return self._alarm(conn, site, table, "rollback", payload, now,
+                               f"anchor {a} names log {payload['log']} in place {at[0]}, which the floor anchored "
+                               f"as log {row.log_id}: another recording put in its place")
         if row.kept >= self.cap:
             return self._alarm(conn, site, table, "full", payload, now,
                                f"{site}/{table} holds {row.kept} anchors, the floor's cap: later heads are not kept")
         conn.execute(anchor_rows.insert().values(site=site, table_id=table, origin=payload["origin"],
                                                  part=payload["part"], n=payload["n"], head=payload["head"],
                                                  payload=json.dumps(payload, sort_keys=True), received_at=now))
+        alerts: list[dict[str, Any] | None] = []
+        moved: dict[str, Any] = {}
+        hands = payload.get("hands")
+        if hands is not None:
+            first, last = int(hands[0]), int(hands[1])
+            if payload["log"] != row.log_id or not row.a:      # a new log: its first hand follows the floor's last
+                what = _hands_wrong(row, payload, first)
+                if what:
+                    alerts.append(self._alert_row(conn, site, table, "hands", payload, now, what))
+            if last > row.hand:
+                moved = {"hand": last, "hand_log": payload["log"], "hand_seq": at[0]}
+        late = self._late(row, payload, now)
+        if late:
+            alerts.append(self._alert_row(conn, site, table, "late", payload, now, late))
+        heard = {"down_at": None, "up_at": None} if row.down_at is not None and row.up_at is not None else {}
         conn.execute(enrolled.update().where(mine).values(a=a, digest=digest, seq=at[0], part=at[1], n=at[2],
-                                                          kept=row.kept + 1))
-        late = self._late(payload, now)
-        if late is None:
-            return Verdict(True)
-        return Verdict(True, "", self._alert_row(conn, site, table, "late", payload, now, late))
+                                                          kept=row.kept + 1, log_id=payload["log"], **moved,
+                                                          **heard))
+        return Verdict(True, "", [r for r in alerts if r is not None])
 
     def heads(self, site: str, table: str | None) -> list[dict[str, Any]]:
         """Every head the floor kept for the table (every table of the site: None), oldest first, as published."""
@@ -140,7 +192,8 @@ class AnchorStore:
 
     def _alarm(self, conn: sa.Connection, site: str, table: str, kind: str, payload: dict[str, Any], now: float,
                what: str) -> Verdict:
-        return Verdict(False, f"anchor {kind}: {what}", self._alert_row(conn, site, table, kind, payload, now, what))
+        row = self._alert_row(conn, site, table, kind, payload, now, what)
+        return Verdict(False, f"anchor {kind}: {what}", [row] if row else [])
 
     def _alert_row(self, conn: sa.Connection, site: str, table: str, kind: str, payload: dict[str, Any], now: float,
                    what: str) -> dict[str, Any] | None:
@@ -155,17 +208,23 @@ class AnchorStore:
                 "ruling": f"Evidence: {what}. Check the table's box and its log (dealerbox verify --from-floor).",
                 "seats": "[]", "hand": None, "raised_at": now}
 
-    def _late(self, payload: dict[str, Any], now: float) -> str | None:
+    def _late(self, row: Any, payload: dict[str, Any], now: float) -> str:
+        """Why the head is late on the floor's clock, or "": the floor has not been able to hear the table since its
+        ``offline`` at ``down_at``, until it came back (``up_at``) or until now when it did not: whatever it sends
+        after, it may have signed (or re-signed) at any time in between. The table's ``at`` is only told."""
+        if row.down_at is None:
+            return ""
         window = min(float(payload.get("window_min") or self.late_after_min), self.late_after_min)
-        try:
-            signed = calendar.timegm(time.strptime(str(payload["at"]), "%Y-%m-%dT%H:%M:%SZ"))
-        except ValueError:
-            return None
-        late_min = (now - signed) / 60
-        if late_min <= window:
-            return None
-        return (f"a signed head of log {payload['seq']} reached the floor {late_min:.0f} min after it was signed "
-                f"(window {window:g} min): the log before it could have been rewritten meanwhile")
+        back = row.up_at if row.up_at is not None else now
+        deaf_min = (back - row.down_at) / 60
+        if deaf_min <= window:
+            return ""
+        since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(row.down_at))
+        how = (f"it was back {deaf_min:.0f} min later" if row.up_at is not None
+               else f"this head came {deaf_min:.0f} min later while the table was still offline")
+        return (f"the floor could not hear the table from {since} (floor clock) and {how} (window {window:g} min): "
+                f"log {payload['seq']} up to part {payload['part']} record {payload['n']} could have been rewritten "
+                f"meanwhile; the table dates this head {payload.get('at', '?')}")
 
     def _digest_of(self, conn: sa.Connection, site: str, table: str, a: int) -> str:
         rows = conn.execute(sa.select(anchor_rows.c.payload).where((anchor_rows.c.site == site)
@@ -182,6 +241,33 @@ class AnchorStore:
         q = sa.select(sa.func.count()).select_from(anchor_rows).where((anchor_rows.c.site == site)
                                                                       & (anchor_rows.c.table_id == table))
         return int(conn.execute(q).scalar() or 0)
+
+
+def _hands_wrong(row: Any, payload: dict[str, Any], first: int) -> str:
+    """What a new log's first head says against the hands the floor holds for the table, or ""."""
+    if not row.hand_log:
+        return ""                       # nothing anchored with hands yet: any start is the first
+    mine = f"log {payload['log']} (place {payload['seq']})"
+    theirs = f"log {row.hand_log} (place {row.hand_seq})"
+    if first <= row.hand:
+        return (f"{mine} starts again at hand {first}, but the floor holds hands up to {row.hand} (the last under "
+                f"{theirs}): hand numbers anchored twice, a re-recorded or relabelled log")
+    if first > row.hand + 1:
+        return (f"{mine} starts at hand {first}, but the floor's last is hand {row.hand} under {theirs}: hands "
+                f"{row.hand + 1}-{first - 1} are in no log the floor anchored")
+    return ""
+
+
+def _add_columns(conn: sa.Connection) -> None:
+    """The columns added after the first anchor store, on a floor database made before them."""
+    have = {c["name"] for c in sa.inspect(conn).get_columns(enrolled.name)}
+    for name in LATER_COLUMNS:
+        if name not in have:
+            col = enrolled.c[name]
+            kind = col.type.compile(dialect=conn.dialect)
+            default = "" if col.server_default is None else \
+                f" NOT NULL DEFAULT {chr(39) * 2 if isinstance(col.type, sa.String) else 0}"
+            conn.exec_driver_sql(f"ALTER TABLE {enrolled.name} ADD COLUMN {name} {kind}{default}")
 
 
 def _basic(header: str) -> tuple[str, str]:

@@ -96,7 +96,7 @@ def create_app(dash: Dashboard, *, background: bool = True, proxies: auth.Proxie
     def page(request: Request, name: str, status: int = 200, **context: object) -> HTMLResponse:
         who = visitor(request)
         context.setdefault("after", dash.store.last_journal_id())    # the page holds everything up to here
-        calls = dash.ingest.board.floor_calls()      # every page's alarm: the open floor alerts, per site
+        calls = dash.store.floor_calls()      # every page's alarm: the open floor calls per site, from the store
         html = env.get_template(name).render(user=who.name, role=who.role, csrf=who.csrf,
                                              may=lambda need: bool(who.name) and auth.may(who.role, need),
                                              broker=dash.broker_note, connected=dash.connected,
@@ -347,7 +347,8 @@ def create_app(dash: Dashboard, *, background: bool = True, proxies: auth.Proxie
     @contextlib.asynccontextmanager
     async def lifespan(app: Starlette) -> AsyncIterator[None]:
         tasks = [asyncio.create_task(dash.run_mqtt()), asyncio.create_task(dash.run_escalation()),
-                 asyncio.create_task(dash.run_tournaments())] if background else []
+                 asyncio.create_task(dash.run_tournaments()),
+                 asyncio.create_task(dash.run_journal_watch())] if background else []
         try:
             yield
         finally:

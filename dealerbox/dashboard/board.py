@@ -5,12 +5,15 @@ their retained status and state in the same second: reading each tile back (the 
 cost two queries per tile and delayed every alert filed behind them.
 
 Loaded from the store once at start; the filing thread (ingest) and the event loop (ack, resolve) both change
-it, under one lock.
+it, under one lock. Several instances on one database each hold a board: every alert row of the shared journal
+(whichever instance wrote it) has its alert's state read back from the store into it (``sync``), so the open
+alerts and the floor calls are the store's, not this process's share of them.
 """
 
 from __future__ import annotations
 
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from .store import Store
@@ -48,16 +51,36 @@ class TileBoard:
 
     def alert_opened(self, key: TableKey, alert_id: int, severity: str | None) -> None:
         with self._lock:
-            table = self._open.setdefault(key, {})
-            if alert_id not in table and severity == "floor":
-                self._floor_calls[key[0]] = self._floor_calls.get(key[0], 0) + 1
-            table[alert_id] = OpenAlert(severity)
+            self._open_one(key, alert_id, severity)
 
     def alert_closed(self, key: TableKey, alert_id: int) -> None:
         with self._lock:
-            gone = self._open.get(key, {}).pop(alert_id, None)
-            if gone is not None and gone.severity == "floor":
-                self._floor_calls[key[0]] -= 1
+            self._close_one(key, alert_id)
+
+    def _open_one(self, key: TableKey, alert_id: int, severity: str | None) -> None:
+        table = self._open.setdefault(key, {})
+        if alert_id not in table and severity == "floor":
+            self._floor_calls[key[0]] = self._floor_calls.get(key[0], 0) + 1
+        table[alert_id] = OpenAlert(severity)
+
+    def _close_one(self, key: TableKey, alert_id: int) -> None:
+        gone = self._open.get(key, {}).pop(alert_id, None)
+        if gone is not None and gone.severity == "floor":
+            self._floor_calls[key[0]] -= 1
+
+    def sync(self, read: Callable[[], list[tuple[int, str, str, str | None, bool]]]) -> None:
+        """Take the open or closed state of some alerts as the shared store has it now: ``read`` gives (id,
+        site, table, severity, open) of each. Another instance on the same database filed, acknowledged or
+        resolved them; the journal names them, and every instance reads the journal. The read runs under the
+        lock, so a close this instance makes meanwhile is applied after it, never undone by it."""
+        with self._lock:
+            for alert_id, site, table, severity, is_open in read():
+                key = (site, table)
+                if is_open:
+                    if alert_id not in self._open.get(key, {}):
+                        self._open_one(key, alert_id, severity)
+                else:
+                    self._close_one(key, alert_id)
 
     def floor_calls(self) -> dict[str, int]:
         """Open floor alerts per site (sites with none left out): what sounds the alarm on every page."""

@@ -128,6 +128,7 @@ class FloorIngest:
             key = (site, table)
             self.statuses[key] = (payload["status"], payload["reason"], self.statuses.get(key, ("", "", 0))[2] + 1)
             self.board.heard((site, table), now, status=payload["status"], reason=payload["reason"])
+            self.anchor_store.presence(conn, site, table, payload["status"], now)   # the floor's own clock
             self.touched.add((site, table))
         elif kind == "state":
             key = (site, table)
@@ -227,7 +228,7 @@ class FloorIngest:
         if errors or payload is None:
             return self._refuse(conn, site, table, topic, f"anchor: {errors[0]}", now)
         verdict = self.anchor_store.receive(conn, site, table, payload, now)
-        ids = self._file_alert(conn, verdict.alert, now) if verdict.alert else []
+        ids = [i for row in verdict.alerts for i in self._file_alert(conn, row, now)]
         if verdict.kept or verdict.reason == "duplicate":
             return Received(ids, verdict.kept, verdict.reason)
         refused = self._refuse(conn, site, table, topic, verdict.reason, now)

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import bisect
+import json
 import logging
 import secrets
 import threading
@@ -31,6 +32,8 @@ JournalRow = tuple[int, str, str | None, str]     # (id, kind, site, data as JSO
 log = logging.getLogger("dealerbox.dashboard")
 ESCALATE_AFTER_S = 60.0
 TAIL_KEPT = 5000                  # newest journal rows kept in memory for the SSE streams
+HOLE_WAIT_S = 5.0                 # a journal id missing this long was rolled back, not committed late
+JOURNAL_WATCH_S = 0.25            # how often the journal is checked for what other instances on the database wrote
 ESCALATION_SCHEMA = "dealerbox.floor.escalation/1"
 
 
@@ -81,6 +84,7 @@ class Dashboard:
         self._tail_dirty = False
         self._wake_queued = False
         self._tail_lock = threading.Lock()   # the filing thread and the event loop both extend the tail
+        self._hole: tuple[int, float] | None = None   # the first id missing from the journal, and since when
         # what the web side does with fresh journal rows on the filing thread (render the SSE bodies), so the
         # event loop only sends: set by create_app
         self.prepare: Callable[[list[JournalRow]], None] | None = None
@@ -99,18 +103,65 @@ class Dashboard:
             return tail[at:at + 500]
         if not tail and last >= self._tail_from:
             return []
-        return self.store.journal_after(last)
+        end = self._tail_end()      # never past the tail: beyond it a row may yet come in below one read
+        return [row for row in self.store.journal_after(last) if row[0] <= end]
 
     def _extend_tail(self) -> list[JournalRow]:
-        """Read what the journal gained since the tail's end into the tail; the rows read."""
+        """Read what the journal gained since the tail's end into the tail; the rows read. The alerts they name
+        are read back into the tile board first (another instance on the database may have changed them), so
+        the bodies rendered from the board next show the store's open alerts and floor calls."""
         with self._tail_lock:
             tail = self._tail
-            fresh = self.store.journal_after(tail[-1][0] if tail else self._tail_from, TAIL_KEPT)
+            fresh = self._in_order(self.store.journal_after(tail[-1][0] if tail else self._tail_from, TAIL_KEPT))
             if len(fresh) == TAIL_KEPT:
                 self._tail_dirty = True      # more than one read's worth: read on next time too
             if fresh:
+                ids = [int(json.loads(data)["id"]) for _, kind, _, data in fresh if kind == "alert"]
+                if ids:
+                    self.ingest.board.sync(lambda: self.store.alert_states(ids))
                 self._tail = (tail + fresh)[-TAIL_KEPT:]
         return fresh
+
+    def _in_order(self, rows: list[JournalRow]) -> list[JournalRow]:
+        """The rows up to the first hole in the ids. Two instances writing one journal commit out of order: id 105
+        may still be in the other's open transaction when 106 is read, and a stream that passed 106 would never
+        get it. A hole is waited for up to HOLE_WAIT_S (then it was a rolled-back burst, and is passed)."""
+        expect = (self._tail[-1][0] if self._tail else self._tail_from) + 1
+        for at, row in enumerate(rows):
+            if row[0] != expect:
+                now = time.monotonic()
+                if self._hole is None or self._hole[0] != expect:
+                    self._hole = (expect, now)
+                if now - self._hole[1] < HOLE_WAIT_S:
+                    self._tail_dirty = True          # look again at the next wake-up
+                    return rows[:at]
+            expect = row[0] + 1
+        return rows
+
+    def _tail_end(self) -> int:
+        tail = self._tail
+        return tail[-1][0] if tail else self._tail_from
+
+    def catch_up(self) -> list[JournalRow]:
+        """On a worker thread: what other instances on the same database journalled since the tail's end (this
+        one's filing thread reads its own at once), read and rendered; the rows read."""
+        if self.store.last_journal_id() <= self._tail_end():
+            return []
+        fresh = self._extend_tail()
+        if fresh and self.prepare is not None:
+            self.prepare(fresh)
+        return fresh
+
+    async def run_journal_watch(self, every: float = JOURNAL_WATCH_S) -> None:
+        """Every ``every`` seconds, push what another instance on the same database filed or changed (its
+        alerts reach this one's browsers; the tiles and the alarm follow the store)."""
+        while True:
+            await asyncio.sleep(every)
+            try:
+                if await asyncio.to_thread(self.catch_up):
+                    self.wake(tail_read=True)
+            except Exception:     # a database hiccup: the next look tries again
+                log.exception("reading the shared journal failed")
 
     def wake(self, *, tail_read: bool = False) -> None:
         """Tell every SSE stream there is news; ``tail_read`` when the filing thread already read it in."""
@@ -288,9 +339,21 @@ class Dashboard:
         return self.seqs[kind]
 
     async def acknowledge(self, alert_id: int, user: str) -> Alert:
+        """Claim the open alert for ``user`` (one statement: two supervisors on two instances cannot both), then
+        tell the table; the claim is let go if the table cannot be told."""
         a = self._open_alert(alert_id)
-        await self._tell_table(a, user)
-        return self._change(alert_id, acked_by=user, acked_at=self.clock())
+        if not self.store.claim_alert(alert_id, ("acked_at", "resolved_at"), acked_by=user, acked_at=self.clock()):
+            self._open_alert(alert_id)        # raises: acknowledged by whoever was first
+        try:
+            await self._tell_table(a, user)
+        except BaseException:
+            self._release(alert_id, acked_by=None, acked_at=None)
+            raise
+        return self._change(alert_id)
+
+    def _release(self, alert_id: int, **values: object) -> None:
+        with self.store.engine.begin() as conn:
+            self.store.update_alert(conn, alert_id, **values)
 
     async def _tell_table(self, a: Alert, user: str) -> None:
         """The contract's ``ack`` on the table's ``cmd`` topic, awaited until the broker holds it: the terminal
@@ -314,12 +377,22 @@ class Dashboard:
             raise LookupError(f"no alert {alert_id}")
         if a.resolved_at is not None:
             raise ValueError(f"alert {alert_id} is already resolved by {a.resolved_by}")
-        extra: dict[str, object] = {}
-        if a.acked_at is None:
+        if not self.store.claim_alert(alert_id, ("resolved_at",), resolved_by=user, resolved_at=self.clock(),
+                                      note=note[:2000]):
+            raise ValueError(f"alert {alert_id} was resolved by {self._who_resolved(alert_id)} a moment ago")
+        if a.acked_at is None and self.store.claim_alert(alert_id, ("acked_at",), acked_by=user, acked_at=self.clock()):
             if a.table_acked_at is None:
-                await self._tell_table(a, user)
-            extra = {"acked_by": user, "acked_at": self.clock()}
-        return self._change(alert_id, resolved_by=user, resolved_at=self.clock(), note=note[:2000], **extra)
+                try:
+                    await self._tell_table(a, user)
+                except BaseException:
+                    self._release(alert_id, acked_by=None, acked_at=None, resolved_by=None, resolved_at=None,
+                                  note=None)
+                    raise
+        return self._change(alert_id)
+
+    def _who_resolved(self, alert_id: int) -> str:
+        a = self.store.alert(alert_id)
+        return (a.resolved_by if a else None) or "someone"
 
     def seen(self, alert_ids: list[int], user: str) -> int:
         """Note who first saw each of ``alert_ids`` on a page (once: the first look is what counts); how many."""
@@ -341,7 +414,8 @@ class Dashboard:
 
     def _change(self, alert_id: int, **values: object) -> Alert:
         with self.store.engine.begin() as conn:
-            self.store.update_alert(conn, alert_id, **values)
+            if values:
+                self.store.update_alert(conn, alert_id, **values)
             a = self.store.alert(alert_id)
             self.store.log(conn, "alert", a.site if a else None, {"id": alert_id}, self.clock())
         self.wake()
@@ -355,14 +429,21 @@ class Dashboard:
         """Escalate every floor alert nobody acknowledged within ``escalate_after`` (by the injected clock)."""
         done = []
         for a in self.store.due_for_escalation(self.clock(), self.escalate_after):
+            # claimed first: every instance on the database looks each second, one escalates
+            if not self.store.claim_alert(a.id, ("escalated_at", "acked_at", "resolved_at"), escalated_at=self.clock()):
+                continue
             payload = escalation_payload(self.boot, self._next(ESCALATION), a, self.clock(), self.escalate_after,
                                          self.name)
             try:
                 await self._publish(c.topic(a.site, a.table_id, ESCALATION), payload, _props(ESCALATION_SCHEMA))
             except ConnectionError:
+                self._release(a.id, escalated_at=None)
                 log.warning("escalation of %s/%s %s kept for later: broker down", a.site, a.table_id, a.finding)
                 continue
-            done.append(self._change(a.id, escalated_at=self.clock()))
+            except BaseException:
+                self._release(a.id, escalated_at=None)
+                raise
+            done.append(self._change(a.id))
         return done
 
     async def run_escalation(self, every: float = 1.0) -> None:

@@ -6,84 +6,21 @@ on PostgreSQL (by URL). Schema changes are numbered steps recorded in ``schema_m
 
 from __future__ import annotations
 
+import contextlib
 import json
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 
 import sqlalchemy as sa
 from sqlalchemy import event as sa_event
+from sqlalchemy.dialects import postgresql, sqlite
 
-meta = sa.MetaData()
+from .schema import (ALERT_COLUMNS, LIFE_CYCLE_COLUMNS, MIGRATIONS, ROLES, SCHEMA_LOCK, alerts, anchors,
+                     counters, hand_events, journal, life_cycle, meta, migrations, refusals, sessions, settings,
+                     tables, users)
 
-migrations = sa.Table("schema_migrations", meta, sa.Column("version", sa.Integer, primary_key=True),
-                      sa.Column("applied_at", sa.Float, nullable=False))
-users = sa.Table("users", meta, sa.Column("name", sa.String(64), primary_key=True),
-                 sa.Column("role", sa.String(16), nullable=False),
-                 sa.Column("password_hash", sa.String(256), nullable=False))
-tables = sa.Table("floor_tables", meta, sa.Column("site", sa.String(32), primary_key=True),
-                  sa.Column("table_id", sa.String(32), primary_key=True),
-                  sa.Column("status", sa.String(16)), sa.Column("reason", sa.String(64)),
-                  sa.Column("state", sa.Text), sa.Column("state_at", sa.Float),
-                  sa.Column("last_seen", sa.Float), sa.Column("received", sa.Integer, nullable=False, default=0),
-                  sa.Column("invalid", sa.Integer, nullable=False, default=0))
-alerts = sa.Table("alerts", meta, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-                  sa.Column("site", sa.String(32), nullable=False),
-                  sa.Column("table_id", sa.String(32), nullable=False),
-                  sa.Column("boot", sa.String(64), nullable=False), sa.Column("finding", sa.String(32), nullable=False),
-                  sa.Column("rule", sa.String(64)), sa.Column("citation", sa.Text),
-                  sa.Column("severity", sa.String(16)),
-                  sa.Column("ruling", sa.Text), sa.Column("seats", sa.Text), sa.Column("hand", sa.Integer),
-                  sa.Column("raised_at", sa.Float, nullable=False), sa.Column("acked_by", sa.String(64)),
-                  sa.Column("acked_at", sa.Float), sa.Column("assigned_to", sa.String(64)),
-                  sa.Column("resolved_by", sa.String(64)), sa.Column("resolved_at", sa.Float),
-                  sa.Column("note", sa.Text), sa.Column("escalated_at", sa.Float),
-                  # the rest of the life cycle (migration 3): who first saw it, who assigned it, and what the table
-                  # said (its FindingAcknowledged annotates a floor alert; only the floor's own records close one)
-                  sa.Column("seen_by", sa.String(64)), sa.Column("seen_at", sa.Float),
-                  sa.Column("assigned_by", sa.String(64)), sa.Column("assigned_at", sa.Float),
-                  sa.Column("table_acked_by", sa.String(64)), sa.Column("table_acked_at", sa.Float),
-                  sa.UniqueConstraint("site", "table_id", "boot", "finding", name="alerts_once"))
-hand_events = sa.Table("hand_events", meta, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-                       sa.Column("site", sa.String(32), nullable=False),
-                       sa.Column("table_id", sa.String(32), nullable=False),
-                       sa.Column("hand", sa.Integer), sa.Column("name", sa.String(64), nullable=False),
-                       sa.Column("data", sa.Text, nullable=False), sa.Column("at", sa.Float, nullable=False))
-sa.Index("hand_events_by_hand", hand_events.c.site, hand_events.c.table_id, hand_events.c.hand)
-journal = sa.Table("journal", meta, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-                   sa.Column("at", sa.Float, nullable=False), sa.Column("kind", sa.String(16), nullable=False),
-                   sa.Column("site", sa.String(32)), sa.Column("data", sa.Text, nullable=False))
-settings = sa.Table("settings", meta, sa.Column("name", sa.String(64), primary_key=True),
-                    sa.Column("value", sa.Text, nullable=False))
-counters = sa.Table("counters", meta, sa.Column("name", sa.String(64), primary_key=True),
-                    sa.Column("value", sa.Integer, nullable=False))
-# Every signed head a table published on .../anchor (issue 14): the floor's copy of each log's chain, exported
-# as the file ``dealerbox verify --anchors`` reads. The broker keeps only the latest, retained; this keeps all.
-anchors = sa.Table("anchors", meta, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-                   sa.Column("site", sa.String(32), nullable=False),
-                   sa.Column("table_id", sa.String(32), nullable=False),
-                   sa.Column("origin", sa.String(64), nullable=False), sa.Column("part", sa.Integer, nullable=False),
-                   sa.Column("n", sa.Integer, nullable=False), sa.Column("head", sa.String(64), nullable=False),
-                   sa.Column("payload", sa.Text, nullable=False), sa.Column("received_at", sa.Float, nullable=False),
-                   sa.UniqueConstraint("site", "table_id", "origin", "part", "n", "head", name="anchors_once"))
-# Signed-in browsers (migration 3): the cookie holds a random token, the store its hash, so signing out, a
-# password change or a removal ends a session at once; the role is read from ``users`` on every request.
-sessions = sa.Table("sessions", meta, sa.Column("token_hash", sa.String(64), primary_key=True),
-                    sa.Column("user", sa.String(64), nullable=False), sa.Column("csrf", sa.String(64), nullable=False),
-                    sa.Column("created_at", sa.Float, nullable=False),
-                    sa.Column("expires_at", sa.Float, nullable=False))
-sa.Index("sessions_by_user", sessions.c.user)
-# Refused messages, newest read first by the health page (the journal is too big to search for them).
-refusals = sa.Table("refusals", meta, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
-                    sa.Column("at", sa.Float, nullable=False), sa.Column("site", sa.String(32)),
-                    sa.Column("table_id", sa.String(32)), sa.Column("topic", sa.String(200), nullable=False),
-                    sa.Column("reason", sa.String(300), nullable=False))
-LIFE_CYCLE_COLUMNS = ("seen_by", "seen_at", "assigned_by", "assigned_at", "table_acked_by", "table_acked_at")
-
-# Each step is idempotent DDL; the version number is what the database remembers having run.
-MIGRATIONS = {1: "the first schema: users, tables, alerts, hand events, journal, counters",
-              2: "anchors: every signed log head the tables published",
-              3: "the alert life cycle (seen, assigned by and when, the table's own ack), sessions, refusals"}
-ROLES = ("viewer", "supervisor", "admin")
-ALERT_COLUMNS = [c.name for c in alerts.columns]
+__all__ = ["ALERT_COLUMNS", "LIFE_CYCLE_COLUMNS", "MIGRATIONS", "ROLES", "Alert", "Store", "alerts", "anchors",
+           "counters", "hand_events", "journal", "meta", "refusals", "sessions", "settings", "tables", "users"]
 
 
 # Bursts are filed with prebuilt statements run as executemany: building a statement per message costs more
@@ -99,6 +36,8 @@ _BUMP = counters.update().where(counters.c.name == sa.bindparam("k_name")).value
 _ALERT_FILED = sa.select(alerts.c.id).where(
     alerts.c.site == sa.bindparam("k_site"), alerts.c.table_id == sa.bindparam("k_table"),
     alerts.c.boot == sa.bindparam("k_boot"), alerts.c.finding == sa.bindparam("k_finding"))
+_ALERT_KEY = [alerts.c.site, alerts.c.table_id, alerts.c.boot, alerts.c.finding]       # alerts_once
+_ANCHOR_KEY = [anchors.c.site, anchors.c.table_id, anchors.c.origin, anchors.c.part, anchors.c.n, anchors.c.head]
 _STATUS = (tables.update().where(tables.c.site == sa.bindparam("k_site"), tables.c.table_id == sa.bindparam("k_table"))
            .values(last_seen=sa.bindparam("at"), received=tables.c.received + sa.bindparam("n"),
                    status=sa.bindparam("status"), reason=sa.bindparam("reason")))
@@ -110,17 +49,6 @@ def _sqlite_pragmas(dbapi_connection, _record) -> None:
     cur.execute("PRAGMA synchronous=NORMAL")     # a power cut may lose the last commits, never corrupt the file
     cur.execute("PRAGMA busy_timeout=5000")
     cur.close()
-
-
-def _life_cycle(conn: sa.Connection) -> None:
-    """Migration 3: the new alert columns on a database made before them, and the sessions and refusals."""
-    have = {col["name"] for col in sa.inspect(conn).get_columns("alerts")}
-    kinds = {c.name: c.type.compile(conn.dialect) for c in alerts.columns}
-    for name in LIFE_CYCLE_COLUMNS:
-        if name not in have:
-            conn.exec_driver_sql(f"ALTER TABLE alerts ADD COLUMN {name} {kinds[name]}")
-    sessions.create(conn, checkfirst=True)
-    refusals.create(conn, checkfirst=True)
 
 
 @dataclass
@@ -169,8 +97,27 @@ class Store:
             sa_event.listen(self.engine, "connect", _sqlite_pragmas)
         self.migrate()
 
-    def migrate(self) -> None:
+    @contextlib.contextmanager
+    def schema_lock(self) -> Iterator[sa.Connection]:
+        """A transaction holding the database's schema lock, for creating tables: two instances starting at once
+        on one new database (PostgreSQL: an advisory lock; SQLite: BEGIN IMMEDIATE) create them one after the
+        other, and the second finds them made."""
         with self.engine.begin() as conn:
+            if self.engine.dialect.name == "postgresql":
+                conn.execute(sa.text("SELECT pg_advisory_xact_lock(:key)"), {"key": SCHEMA_LOCK})
+            elif self.engine.dialect.name == "sqlite":
+                conn.exec_driver_sql("BEGIN IMMEDIATE")     # pysqlite opens no transaction before DDL itself
+            yield conn
+
+    def insert(self, table: sa.Table) -> postgresql.Insert | sqlite.Insert:
+        """An INSERT that can say ON CONFLICT (both PostgreSQL and SQLite have it): the atomic form of "insert
+        unless it is there", which two instances on one database cannot race."""
+        if self.engine.dialect.name == "postgresql":
+            return postgresql.insert(table)
+        return sqlite.insert(table)
+
+    def migrate(self) -> None:
+        with self.schema_lock() as conn:
             migrations.create(conn, checkfirst=True)
             done = {r[0] for r in conn.execute(sa.select(migrations.c.version))}
             for version in sorted(MIGRATIONS):
@@ -181,7 +128,7 @@ class Store:
                 elif version == 2:
                     anchors.create(conn, checkfirst=True)
                 elif version == 3:
-                    _life_cycle(conn)
+                    life_cycle(conn)
                 conn.execute(migrations.insert().values(version=version, applied_at=0.0))
 
     def versions(self) -> list[int]:
@@ -202,8 +149,9 @@ class Store:
                 if not conn.execute(users.update().where(users.c.name == name).values(role=role)).rowcount:
                     raise ValueError(f"password: {name} is a new user: give a password")
                 return
-            conn.execute(users.delete().where(users.c.name == name))
-            conn.execute(users.insert().values(name=name, role=role, password_hash=password_hash))
+            new = self.insert(users).values(name=name, role=role, password_hash=password_hash)
+            conn.execute(new.on_conflict_do_update(index_elements=[users.c.name],
+                                                   set_={"role": role, "password_hash": password_hash}))
             conn.execute(sessions.delete().where(sessions.c.user == name))
 
     def remove_user(self, name: str) -> bool:
@@ -243,31 +191,27 @@ class Store:
         with self.engine.connect() as conn:
             return [(r[0], r[1]) for r in conn.execute(sa.select(users.c.name, users.c.role).order_by(users.c.name))]
 
-    def setting(self, name: str, make) -> str:
-        """A stored setting, made and kept on first use (the session signing key survives a restart)."""
+    def setting(self, name: str, make: Callable[[], str]) -> str:
+        """A stored setting, made and kept on first use (the session signing key survives a restart). Two
+        instances starting at once both offer one; the first kept is the one both use."""
         with self.engine.begin() as conn:
             row = conn.execute(sa.select(settings.c.value).where(settings.c.name == name)).first()
             if row:
                 return row[0]
-            value = make()
-            conn.execute(settings.insert().values(name=name, value=value))
-            return value
+            conn.execute(self.insert(settings).values(name=name, value=make())
+                         .on_conflict_do_nothing(index_elements=[settings.c.name]))
+            return conn.execute(sa.select(settings.c.value).where(settings.c.name == name)).scalar_one()
 
     # --- anchors ------------------------------------------------------------------------------------------
 
     def keep_anchor(self, conn: sa.Connection, payload: dict, now: float) -> bool:
         """File one signed head (already checked against anchor.json); False when it was kept before (the
         broker hands the retained one to every new subscription)."""
-        key = (anchors.c.site == payload["site"]) & (anchors.c.table_id == payload["table"]) & \
-            (anchors.c.origin == payload["origin"]) & (anchors.c.part == payload["part"]) & \
-            (anchors.c.n == payload["n"]) & (anchors.c.head == payload["head"])
-        if conn.execute(sa.select(anchors.c.id).where(key)).first() is not None:
-            return False
-        conn.execute(anchors.insert().values(site=payload["site"], table_id=payload["table"],
-                                             origin=payload["origin"], part=payload["part"], n=payload["n"],
-                                             head=payload["head"], payload=json.dumps(payload, sort_keys=True),
-                                             received_at=now))
-        return True
+        new = self.insert(anchors).values(site=payload["site"], table_id=payload["table"], origin=payload["origin"],
+                                          part=payload["part"], n=payload["n"], head=payload["head"],
+                                          payload=json.dumps(payload, sort_keys=True), received_at=now)
+        return conn.execute(new.on_conflict_do_nothing(index_elements=_ANCHOR_KEY).returning(anchors.c.id)) \
+            .first() is not None
 
     def anchors(self, site: str | None = None, table: str | None = None) -> list[dict]:
         """The signed heads kept, as published, oldest first: the list ``dealerbox verify --anchors`` reads."""
@@ -283,7 +227,10 @@ class Store:
 
     def bump(self, conn: sa.Connection, name: str, by: int = 1) -> None:
         if conn.execute(_BUMP, {"k_name": name, "by": by}).rowcount == 0:
-            conn.execute(counters.insert(), {"name": name, "value": by})
+            # the counter's first bump: two instances may make it at once, so the insert adds on a conflict
+            new = self.insert(counters).values(name=name, value=by)
+            conn.execute(new.on_conflict_do_update(index_elements=[counters.c.name],
+                                                   set_={"value": counters.c.value + new.excluded.value}))
 
     def counters(self) -> dict[str, int]:
         with self.engine.connect() as conn:
@@ -308,9 +255,11 @@ class Store:
         key = (tables.c.site == site) & (tables.c.table_id == table)
         inc = {"invalid": tables.c.invalid + count} if invalid else {"received": tables.c.received + count}
         if conn.execute(tables.update().where(key).values(last_seen=at, **inc, **values)).rowcount == 0:
-            conn.execute(tables.insert().values(site=site, table_id=table, last_seen=at,
-                                                received=0 if invalid else count, invalid=count if invalid else 0,
-                                                **values))
+            new = self.insert(tables).values(site=site, table_id=table, last_seen=at,
+                                             received=0 if invalid else count, invalid=count if invalid else 0,
+                                             **values)
+            conn.execute(new.on_conflict_do_update(index_elements=[tables.c.site, tables.c.table_id],
+                                                   set_={"last_seen": at, **inc, **values}))
 
     def tables(self, site: str | None = None) -> list[dict]:
         q = sa.select(tables).order_by(tables.c.site, tables.c.table_id)
@@ -333,8 +282,10 @@ class Store:
             return {(r[0], r[1]) for r in conn.execute(sa.select(tables.c.site, tables.c.table_id))}
 
     def add_tables(self, conn: sa.Connection, keys: list[tuple[str, str]], at: float) -> None:
-        """Rows for tables heard of for the first time, in one statement (1,000 of them after a start)."""
-        conn.execute(tables.insert(), [{"site": s, "table_id": t, "last_seen": at, "received": 0, "invalid": 0}
+        """Rows for tables heard of for the first time, in one statement (1,000 of them after a start); a row
+        another instance made meanwhile stays as it is."""
+        new = self.insert(tables).on_conflict_do_nothing(index_elements=[tables.c.site, tables.c.table_id])
+        conn.execute(new, [{"site": s, "table_id": t, "last_seen": at, "received": 0, "invalid": 0}
                                        for s, t in keys])
 
     def file_burst(self, conn: sa.Connection, at: float, heard: dict[tuple[str, str], int],
@@ -370,14 +321,15 @@ class Store:
     # --- alerts -------------------------------------------------------------------------------------------
 
     def add_alert(self, conn: sa.Connection, row: dict) -> int | None:
-        """The new alert's id, or None when this (site, table, boot, finding) is already filed."""
+        """The new alert's id, or None when this (site, table, boot, finding) is already filed (by this instance
+        or, a moment ago, by another on the same database: the unique key decides, not a look first)."""
         found = conn.execute(_ALERT_FILED, {"k_site": row["site"], "k_table": row["table_id"], "k_boot": row["boot"],
                                             "k_finding": row["finding"]}).first()
-        if found:
+        if found:          # the common duplicate (a QoS 1 redelivery), found without a failed insert
             return None
-        key = conn.execute(alerts.insert(), row).inserted_primary_key
-        assert key is not None       # an insert always has one
-        return int(key[0])
+        key = conn.execute(self.insert(alerts).values(row).on_conflict_do_nothing(index_elements=_ALERT_KEY)
+                           .returning(alerts.c.id)).first()
+        return None if key is None else int(key[0])
 
     def alert_of(self, conn: sa.Connection, site: str, table: str, boot: str, finding: str) -> Alert | None:
         row = conn.execute(sa.select(alerts).where(alerts.c.site == site, alerts.c.table_id == table,
@@ -413,15 +365,38 @@ class Store:
 
     def mark_seen(self, conn: sa.Connection, alert_ids: list[int], user: str, at: float) -> list[tuple[int, str]]:
         """Note ``user`` as the first to see each alert not seen before; (id, site) of those."""
-        q = sa.select(alerts.c.id, alerts.c.site).where(alerts.c.id.in_(alert_ids), alerts.c.seen_at.is_(None))
-        fresh = [(r[0], r[1]) for r in conn.execute(q)]
-        if fresh:
-            conn.execute(alerts.update().where(alerts.c.id.in_([i for i, _ in fresh]), alerts.c.seen_at.is_(None))
-                         .values(seen_by=user, seen_at=at))
-        return fresh
+        # one statement: two supervisors on two instances looking at once cannot both be first
+        q = (alerts.update().where(alerts.c.id.in_(alert_ids), alerts.c.seen_at.is_(None))
+             .values(seen_by=user, seen_at=at).returning(alerts.c.id, alerts.c.site))
+        return sorted((r[0], r[1]) for r in conn.execute(q))
+
+    def alert_states(self, alert_ids: list[int]) -> list[tuple[int, str, str, str | None, bool]]:
+        """(id, site, table, severity, open) of each alert named: what a tile and the alarm need of it."""
+        if not alert_ids:
+            return []
+        q = sa.select(alerts.c.id, alerts.c.site, alerts.c.table_id, alerts.c.severity,
+                      alerts.c.acked_at.is_(None) & alerts.c.resolved_at.is_(None)).where(alerts.c.id.in_(alert_ids))
+        with self.engine.connect() as conn:
+            return [(r[0], r[1], r[2], r[3], bool(r[4])) for r in conn.execute(q)]
+
+    def floor_calls(self) -> dict[str, int]:
+        """Open floor alerts per site (sites with none left out), counted in the store: every instance on it
+        sounds the same alarm."""
+        q = (sa.select(alerts.c.site, sa.func.count()).where(
+            alerts.c.severity == "floor", alerts.c.acked_at.is_(None), alerts.c.resolved_at.is_(None))
+            .group_by(alerts.c.site))
+        with self.engine.connect() as conn:
+            return {r[0]: r[1] for r in conn.execute(q)}
 
     def update_alert(self, conn: sa.Connection, alert_id: int, **values: object) -> None:
         conn.execute(alerts.update().where(alerts.c.id == alert_id).values(**values))
+
+    def claim_alert(self, alert_id: int, unset: tuple[str, ...], **values: object) -> bool:
+        """Set ``values`` on the alert only while every column in ``unset`` is still NULL, in one statement;
+        False when someone (a colleague on another instance, another instance's escalation) got there first."""
+        q = alerts.update().where(alerts.c.id == alert_id, *(alerts.c[name].is_(None) for name in unset))
+        with self.engine.begin() as conn:
+            return conn.execute(q.values(**values)).rowcount == 1
 
     def due_for_escalation(self, now: float, timeout: float) -> list[Alert]:
         q = sa.select(alerts).where(alerts.c.severity == "floor", alerts.c.acked_at.is_(None),

@@ -235,10 +235,16 @@ class Subscriber:
                                  for boot, seq in pairs])
             except Exception:   # two instances filing the same seq at once: the next burst's check sees it
                 log.exception("noting the floor's alert sequences failed")
+        unsent: list[str] = []
+        why = ""
         for (site, table), pairs in filed.items():
             for at in range(0, len(pairs), RECEIPT_MAX):
                 body = receipt_payload(site, table, self.client_id, time.time(), pairs[at:at + RECEIPT_MAX])
                 info = self.client.publish(topic_of(site, table, "receipt"), json.dumps(body), qos=1,
                                            properties=RECEIPT_PROPS)
                 if info.rc != mqtt.MQTT_ERR_SUCCESS:   # the table sends them again and we file them once
-                    log.warning("receipt to %s/%s not sent: %s", site, table, mqtt.error_string(info.rc))
+                    unsent.append(f"{site}/{table}")
+                    why = mqtt.error_string(info.rc)
+        if unsent:       # one line a burst: with the broker away, a line per table buried the log
+            log.warning("receipts to %d table(s) not sent (%s, ...): %s; they send those alerts again", len(unsent),
+                        ", ".join(unsent[:3]), why)

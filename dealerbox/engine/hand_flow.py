@@ -290,10 +290,21 @@ def wins_a_pot(seat: int, winners: list[tuple[int, ...]]) -> bool:
     return False
 
 
+def shorted(h: Hand) -> list[int]:
+    """Winners of a shared pot (a tie, or a high and a low) holding none of it: the whole of it went to another
+    of its winners. A pot too small to give each winner a chip is left out."""
+    out: list[int] = []
+    for (amount, _), winners in zip(h.pots, h.winners, strict=False):
+        if len(winners) > 1 and amount >= len(winners):
+            out += [s for s in winners if h.award.pushed.get(s, 0) <= 0 and s not in out]
+    return sorted(out)
+
+
 def uncorrected_text(last: Hand) -> str:
     """The floor's ruling when a hand starts before the last hand's misaward was put right."""
-    held = ", ".join(f"seat {s} holds {v}" for s, v in sorted(last.award.pushed.items())
-                     if v > 0 and not wins_a_pot(s, last.winners))
+    held = ", ".join([f"seat {s} holds {v}" for s, v in sorted(last.award.pushed.items())
+                      if v > 0 and not wins_a_pot(s, last.winners)]
+                     + [f"seat {s} got none of its share" for s in shorted(last)])
     return (f"Hand {last.number}'s pot was pushed to the wrong player and not put right before this deal "
             f"({held}; the cards give {winners_text(last)}). The table's stacks differ from the terminal's, "
             f"which follow the cards: the floor must settle them.")

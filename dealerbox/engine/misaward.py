@@ -7,6 +7,8 @@ misaward is a state the hand stays in until the pot sits where the cards say it 
 - the pot empty with such a seat still holding chips is the misaward: the hand does not end (the screen shows
   it) while the dealer pulls the chips back (to the pot, or straight into the right bet zone); chips that come
   back into the pot from a player's stack during the misaward are the wrongly paid player's;
+- a pot shared by two winners (a tie, or a high and a low half) pushed whole to one of them is ruled too, once,
+  when the pot empties with a winner of it holding none of it; pushing that winner's share over puts it right;
 - once the pot is empty and no seat that wins nothing holds pushed chips, the hand ends as the cards say and
   each ``showdown.3`` of the hand is acknowledged by the table (``by="table:corrected"``), which settles the
   dealer's banner and annotates the floor's alert;
@@ -21,7 +23,7 @@ from . import events as te
 from .cards.hand import Hand
 from .cards.misdeal import Ruling
 from .findings import FindingLog
-from .hand_flow import HandFlow, winners_text, wins_a_pot
+from .hand_flow import HandFlow, shorted, winners_text, wins_a_pot
 from .play import Play
 from .referee import Referee
 
@@ -66,12 +68,23 @@ class PushWatch:
 
     def pot_emptied(self, t: float, h: Hand) -> list[te.TableEvent]:
         """The pot zone is empty and nothing is on its way: the hand ends, unless the pot sits wrongly (the
-        misaward: the hand waits for the remedy)."""
-        if self.wrongly_paid(h):
-            h.award.misawarded()
-            return []
+        misaward: the hand waits for the remedy). A shared pot pushed whole to one of its winners is ruled here,
+        once, when the pot empties: every chip of it went to seats that win it, so no single push was wrong."""
         out: list[te.TableEvent] = []
+        wrong, short = self.wrongly_paid(h), shorted(h)
+        if wrong or short:
+            if short and not wrong and not h.award.misaward:
+                paid = sorted(s for s, v in h.award.pushed.items() if v > 0)
+                out = self.referee.rule(t, [Ruling(
+                    "showdown.3", "continues",
+                    f"The pot was pushed to seat {' and '.join(map(str, paid))} alone, but seat "
+                    f"{' and '.join(map(str, short))} wins a share of it: stop, push that share over to seat "
+                    f"{' and '.join(map(str, short))}; the cards give {winners_text(h)}.",
+                    (*paid, *short), severity="floor")])
+            h.award.misawarded()
+            return out
         if h.award.misaward_over():   # put right: the table acknowledges its own rulings on the push
             out += [self.findings.settle(t, f.hand, f.id, CORRECTED_BY) for f in list(self.findings.raised)
                     if f.hand == h.number and f.rule == "showdown.3" and f.id not in self.findings.settled]
         return out + self.hands.end(t, "complete")
+

@@ -38,6 +38,10 @@ class HeadSigning:
         """The log's first header line is written: its hash names this log among the table's logs."""
         self._origin = origin
 
+    def hand_ended(self, hand: int) -> None:
+        """A hand of this log ended: the next anchors name it (a hand anchored under two logs shows)."""
+        self._anchors.hand_ended(hand)
+
     def signature(self, chain: ChainWriter, part: int, t: float) -> Sig:
         """The ``sig`` line for the chain head as it stands (the line whose hash is the head)."""
         n = chain.count - 1
@@ -49,14 +53,16 @@ class HeadSigning:
         refuse a rollback."""
         signer = self._signer
         a, prev = self._anchors.peek()
+        hands = self._anchors.hands
         text = anchor_text(self._site, signer.table, self._log_id, self._seq, self._origin, part, sig.of, sig.head,
-                           a, prev)
+                           a, prev, hands)
         self._anchors.advance(anchor_digest(text))
         self.anchor = {"table": signer.table, "log": self._log_id, "seq": self._seq, "origin": self._origin,
                        "part": part, "n": sig.of, "head": sig.head, "sig": sig.sig,
                        "key": key_id(signer.public_hex), "t": sig.t,
                        "at": datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ"), "a": a, "prev": prev,
-                       "asig": signer.sign_bytes(text), "site": self._site, "file": self._file_name}
+                       "asig": signer.sign_bytes(text), "site": self._site, "file": self._file_name,
+                       "hands": list(hands)}
         if self.on_anchor is not None:
             self.on_anchor(dict(self.anchor))
 

@@ -4,7 +4,8 @@ Every recording gets a log id (random, so unique for the table's lifetime) and i
 sequence of logs (``seq``, 1, 2, ...); both go into the signed header, so the first signed head binds them.
 Every anchor (a signed head sent to the floor) carries the table's anchor number ``a`` and ``prev``, the
 digest of the anchor before it: the floor refuses a rollback (an ``a`` it already has) and a gap (a missing
-``a``). The counters live next to the log directory in ``anchors-<table>.json`` (beside ``hands-<table>.json``,
+``a``); and ``hands``, the log's first hand number and the last one ended, so the floor sees hands anchored
+under two logs. The counters live next to the log directory in ``anchors-<table>.json`` (beside ``hands-<table>.json``,
 see sequence.py), written atomically at every anchor, so a restart continues the chain instead of restarting it.
 
 A damaged or missing file starts a new chain at ``a`` 1 and says so: the floor then sees a rollback or a
@@ -46,6 +47,7 @@ class AnchorChain:
     last_log: int = 0
     a: int = 0
     prev: str = ANCHOR_GENESIS
+    hands: tuple[int, int] = (1, 0)    # this log's first hand and the last one ended (not kept in the file)
 
     @classmethod
     def open(cls, path: Path | None, table: str) -> AnchorChain:
@@ -67,6 +69,13 @@ class AnchorChain:
             log.error("recorder: cannot read the anchor chain %s (%s); the chain restarts and the floor will "
                       "report a gap: restore it from a backup if it was damaged", path, e)
         return chain
+
+    def log_hands(self, hands_before: int) -> None:
+        """A new log numbers its hands from ``hands_before + 1``; none has ended in it yet."""
+        self.hands = (hands_before + 1, hands_before)
+
+    def hand_ended(self, hand: int) -> None:
+        self.hands = (self.hands[0], max(self.hands[1], hand))
 
     def next_log(self) -> int:
         """The place of a new recording in the table's sequence (0 when no ledger is kept: place unknown)."""

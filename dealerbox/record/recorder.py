@@ -83,6 +83,7 @@ class Recorder:
         self._hands = HandCount(count_path, header.table, header.hands_before)
         # a signed log's identity (identity.py): its id and place in the table's logs, bound by every signed head
         anchors = AnchorChain.open(ledger_path(count_path) if count_path else None, header.table)
+        anchors.log_hands(self.hands_before)   # each anchor names the hands of this log
         identity = {"id": new_log_id(), "seq": anchors.next_log()} if signer else None
         header = dataclasses.replace(header, created=created, part=0, log=identity,
                                      signer=signer.public_hex if signer else "", hands_before=self.hands_before)
@@ -120,6 +121,8 @@ class Recorder:
         if hand is not None:
             self._hands.save(hand)
         with self._lock:
+            if hand is not None and self._heads is not None:
+                self._heads.hand_ended(hand)
             if self._closed or self._heads is None:
                 return
             self._backlog.add((Sig(self._last_t if t is None else t, -1, "", ""),))

@@ -27,6 +27,7 @@ from ..config import ConfigError
 
 SIGNED_PREFIX = "dealerbox-log-head/1"
 ANCHOR_PREFIX = "dealerbox-anchor/1"
+HANDS_PREFIX = "dealerbox-anchor/2"   # an anchor that also names the hands its log holds (``hands``)
 ANCHOR_GENESIS = "0" * 64       # ``prev`` of a table's first anchor
 
 
@@ -41,9 +42,13 @@ def signed_text(table: str, part: int, n: int, head: str) -> bytes:
 
 
 def anchor_text(site: str, table: str, log: str, seq: int, origin: str, part: int, n: int, head: str, a: int,
-                prev: str) -> bytes:
-    """What an anchor's ``asig`` signs: the log's identity, the head, and the anchor's place in the table's chain."""
-    return f"{ANCHOR_PREFIX} {site} {table} {log} {seq} {origin} {part} {n} {head} {a} {prev}".encode()
+                prev: str, hands: tuple[int, int] | None = None) -> bytes:
+    """What an anchor's ``asig`` signs: the log's identity, the head, the anchor's place in the table's chain and
+    (``hands``: the log's first hand number and the last one ended by this head) the hands the log holds."""
+    if hands is None:
+        return f"{ANCHOR_PREFIX} {site} {table} {log} {seq} {origin} {part} {n} {head} {a} {prev}".encode()
+    return (f"{HANDS_PREFIX} {site} {table} {log} {seq} {origin} {part} {n} {head} {a} {prev} "
+            f"{hands[0]} {hands[1]}").encode()
 
 
 def anchor_digest(text: bytes) -> str:
@@ -53,9 +58,11 @@ def anchor_digest(text: bytes) -> str:
 
 def anchor_fields_text(anchor: Mapping[str, Any]) -> bytes:
     """``anchor_text`` of an anchor payload (raises KeyError/ValueError/TypeError on a malformed one)."""
+    hands = anchor.get("hands")
     return anchor_text(str(anchor["site"]), str(anchor["table"]), str(anchor["log"]), int(anchor["seq"]),
                        str(anchor["origin"]), int(anchor["part"]), int(anchor["n"]), str(anchor["head"]),
-                       int(anchor["a"]), str(anchor["prev"]))
+                       int(anchor["a"]), str(anchor["prev"]),
+                       None if hands is None else (int(hands[0]), int(hands[1])))
 
 
 def check_anchor(public_hex: str, anchor: Mapping[str, Any]) -> bool:

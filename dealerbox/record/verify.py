@@ -23,6 +23,7 @@ from pathlib import Path
 from collections.abc import Callable
 from typing import Any
 
+from .anchor import hand_conflicts
 from .logformat import GENESIS, LOG_FORMAT, chain, part_number, part_path
 from .signing import check_signature
 
@@ -64,6 +65,8 @@ class VerifyReport:
     key_refused: bool = False                 # unsigned, or signed by another key: one verdict, no follow-ons
     anchored_to: tuple[int, int] | None = None   # the last head the floor anchored in this log (part, n)
     last_signed_at: tuple[int, int] | None = None  # the last head the log signs (part, n)
+    notes: list[str] = field(default_factory=list)   # what the anchors say that is not this log's fault
+    anchors_from: str = ""                    # where the anchors came from, said in the summary
 
     @property
     def intact(self) -> bool:
@@ -84,6 +87,8 @@ class VerifyReport:
                 signed += f", {self.anchors_checked} anchors found"
             if self.anchors_other:
                 signed += f" ({self.anchors_other} given are of other logs)"
+            if self.anchors_from and (self.anchors_checked or self.anchors_other):
+                signed += f" {self.anchors_from}"
             if self.anchored_to is not None and self.last_signed_at is not None and \
                     self.last_signed_at > self.anchored_to:
                 # the window: heads the table signed that the floor does not hold (docs/security.md)
@@ -161,11 +166,26 @@ def _identity_problems(report: VerifyReport, anchors: list[dict[str, Any]], name
     return mine
 
 
+def _hand_problems(report: VerifyReport, anchors: list[dict[str, Any]], name: str) -> None:
+    """What the table's other logs on the floor say against this one's hands or place (anchor.hand_conflicts):
+    this log repeating hands another log was anchored with first, or going back in the sequence, is a problem;
+    another log repeating this one's hands, or hands that no log holds before it, is a note."""
+    if not report.log_id:
+        return
+    table = [a for a in anchors if "a" in a and a.get("table") in ("", None, report.table)]
+    for c in hand_conflicts(table):
+        if c.log == report.log_id and c.kind != "gap":
+            report.problems.append(Problem(name, 1, c.text()))
+        elif c.log == report.log_id or c.other == report.log_id:
+            report.notes.append(c.text())
+
+
 def _check_anchors(report: VerifyReport, anchors: list[dict[str, Any]], path: Path, first: int) -> None:
     """Each anchor (a signed head the floor kept) must be in the log, unchanged."""
     name = part_path(path, 0).name
     last = max(report.heads, default=(first, -1))
     legacy = [a for a in anchors if "a" not in a]
+    _hand_problems(report, anchors, name)
     anchors = _identity_problems(report, anchors, name) + legacy
     for a in sorted(anchors, key=lambda a: (int(a.get("part", 0)), int(a.get("n", 0)))):
         # Which log an anchor is of: by its identity or origin (any file name), or by name (version 1 anchors).

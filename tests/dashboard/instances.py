@@ -7,6 +7,7 @@ from __future__ import annotations
 import asyncio
 import os
 import signal
+import socket
 import subprocess
 import sys
 import threading
@@ -73,7 +74,15 @@ class Served:
             assert self.proc.poll() is None, self.log.read_text()
             assert time.monotonic() < deadline, f"the dashboard did not start: {self.log.read_text()}"
             time.sleep(0.05)
-        return self
+        # the line is printed before uvicorn binds its socket: wait until it takes a connection
+        while True:
+            assert self.proc.poll() is None, self.log.read_text()
+            try:
+                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                    return self
+            except OSError:
+                assert time.monotonic() < deadline, f"the dashboard did not listen: {self.log.read_text()}"
+                time.sleep(0.05)
 
     def kill(self) -> None:
         if self.proc.poll() is None:

@@ -58,3 +58,40 @@ def test_dashboard_runs_on_postgresql(postgres):
         assert client.get("/health").status_code == 200
     assert store.last_journal_id() >= 3
     store.close()
+
+
+def test_the_anchor_store_upgrades_an_old_floor_database_and_checks_hands_on_postgresql(postgres, tmp_path):
+    import sqlalchemy as sa
+
+    from dealerbox.dashboard.anchors import AnchorStore
+    from dealerbox.record.anchor import anchor_message
+    from dealerbox.record.signing import anchor_digest, anchor_fields_text, anchor_text, generate, load_signer
+
+    generate(tmp_path / "k" / "P02.key")
+    signer = load_signer(tmp_path / "k" / "P02.key", "P02")
+    store = Store(postgres.url)
+    with store.engine.begin() as conn:       # the anchor store's first version: no hands, no presence columns
+        conn.exec_driver_sql("DROP TABLE IF EXISTS anchor_tables")
+        conn.exec_driver_sql("CREATE TABLE anchor_tables (site VARCHAR(32) NOT NULL, table_id VARCHAR(32) NOT NULL, "
+                             "pubkey VARCHAR(64) NOT NULL, enrolled_at FLOAT NOT NULL, a INTEGER NOT NULL, digest "
+                             "VARCHAR(64) NOT NULL, seq INTEGER NOT NULL, part INTEGER NOT NULL, n INTEGER NOT NULL, "
+                             "kept INTEGER NOT NULL, PRIMARY KEY (site, table_id))")
+        conn.exec_driver_sql(f"INSERT INTO anchor_tables VALUES ('north', 'P02', '{signer.public_hex}', 0, 0, '', "
+                             f"0, 0, -1, 0)")
+    anchors = AnchorStore(store)
+    prev, verdicts = "0" * 64, []
+    with store.engine.begin() as conn:
+        assert {"hand", "hand_log", "down_at"} <= {c["name"] for c in sa.inspect(conn).get_columns("anchor_tables")}
+        anchors.presence(conn, "north", "P02", "offline", 100.0)
+        for a, (log, seq, hands) in enumerate((("aaaaaaaaaaaaaaaa", 1, (1, 3)), ("bbbbbbbbbbbbbbbb", 2, (2, 2))), 1):
+            text = anchor_text("north", "P02", log, seq, "0" * 64, 0, a, "1" * 64, a, prev, hands)
+            head = anchor_message("north", {"table": "P02", "log": log, "seq": seq, "origin": "0" * 64, "part": 0,
+                                            "n": a, "head": "1" * 64, "sig": signer.sign(0, a, "1" * 64),
+                                            "key": "0" * 16, "t": 1.0, "at": "2026-01-01T00:00:00Z", "a": a,
+                                            "prev": prev, "asig": signer.sign_bytes(text), "hands": list(hands)})
+            verdicts.append(anchors.receive(conn, "north", "P02", head, 100.0 + 3600 * a))
+            prev = anchor_digest(anchor_fields_text(head))
+    assert [v.kept for v in verdicts] == [True, True]
+    assert [[r["rule"] for r in v.alerts] for v in verdicts] == [["evidence.anchor.late"],
+                                                                 ["evidence.anchor.hands", "evidence.anchor.late"]]
+    store.close()

@@ -26,6 +26,7 @@ from dealerbox.sources.sim.outcome import SimulatedHand
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import demo_registry
 from dealerbox.wire import protocol as p
+from tests.faults.refereed import RefereedSession
 from tests.faults.sessions import each_session, feed_answering
 from tests.faults.staged_cards import Inputs, deal_entries, from_shoe, spare_cards
 from tests.faults.staged_misdeals import redealt
@@ -117,6 +118,7 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
     sim = Simulator(config, registry, seed=seed, irregularities=0.0)
     pipe, encoder = Pipeline(config, registry), p.Encoder()
     pipe.feed_bytes(0.0, encoder.encode(board_hello(SEATS)))
+    referee = RefereedSession(config.game, SEATS, stats)     # our own referee, beside pokerkit (issue 31)
     arrive = rng.randint(2, SESSION // 2)
     seat: int | None = None
     faulted = False
@@ -135,6 +137,7 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
             hand, faulted = SimulatedHand(hand.number, staged, hand.expected), True
             stats[f"injected {kind}"] += 1
         events = feed_answering(pipe, encoder, hand)
+        referee.check(hand, events)
         where = (variant, kind, seed, hand.number, seat)
         loud = [e for e in events if e.kind == "FindingRaised" and e.severity in LOUD]
         ended = [e for e in events if e.kind == "HandEnded"]

@@ -33,6 +33,7 @@ from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import JOKERS, CardTag, TagRegistry, demo_registry
 from dealerbox.wire import protocol as p
 from tests.faults import kill_sessions as ks
+from tests.faults.refereed import RefereedSession
 from tests.faults.table_run import LOUD, OUTCOME, SEATS, VARIANTS, Cascade
 
 SESSION = 6
@@ -263,6 +264,7 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
     sim = Simulator(config, registry, seed=seed, irregularities=0.0, **SIMULATOR.get(kind, {}))
     pipe, encoder = Pipeline(config, registry), p.Encoder()
     pipe.feed_bytes(0.0, encoder.encode(board_hello(SEATS)))
+    referee = RefereedSession(config.game, SEATS, stats)     # our own referee, beside pokerkit (issue 31)
     at = rng.randint(2, SESSION)
     length = LENGTH.get(kind, SESSION)
     injected, deck_hands, ruled_once, made = False, 0, False, 0
@@ -284,6 +286,7 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
             at, injected, expected = number, True, EXPECTED[kind]
         deck_hands = 1 if injected and number == at else deck_hands + 1
         events = feed_answering(pipe, encoder, hand)
+        referee.check(hand, events)
         stats["dealer questions answered"] += sum(1 for e in events if isinstance(e, QuestionAsked))
         for e in events:
             if e.kind == "FindingRaised" and e.severity == "info":

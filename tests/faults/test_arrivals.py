@@ -33,6 +33,10 @@ def test_a_new_player_arriving_mid_session_gives_at_most_one_ruling(kind):
         assert stats[f"first hand in the big blind ({kind})"] >= 2 * SESSIONS, stats
     else:
         assert stats[f"live big blind out of position ({kind})"] >= SESSIONS, stats
+    # our own referee (tests/faults/refereed.py) agreed on every hand played, the new player's posts included
+    assert stats["refereed hands"] == stats["hands"], stats
+    if kind != "new-player-waits-for-the-big-blind":
+        assert stats["refereed new players' big blinds"] >= SESSIONS, stats
     for rule in EXPECTED[kind]:
         assert stats[f"ruled {rule} ({kind})"] >= 2 * SESSIONS, stats
         assert stats[f"hands after the fault ({kind})"] >= 4 * SESSIONS, stats

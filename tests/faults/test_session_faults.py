@@ -17,7 +17,7 @@ from collections import Counter
 
 import pytest
 
-from tests.faults.sessions import (CLASSES, EXPECTED, INFO_RULED, LATER_IN_THE_HAND, MUST_FOLLOW, STANDING,
+from tests.faults.sessions import (CLASSES, EXPECTED, GAME, INFO_RULED, LATER_IN_THE_HAND, MUST_FOLLOW, STANDING,
                                    run, sits_out)
 
 SESSIONS = 4
@@ -35,6 +35,15 @@ def test_a_fault_across_hands_gives_one_ruling_and_the_session_plays_on(kind):
         assert stats[f"ruled {rule} ({kind})"] >= 3, stats
     assert stats[f"injected {kind}"] >= SESSIONS, stats
     assert stats[f"hands after a fault {kind}"] >= SESSIONS, stats
+    # our own referee (tests/faults/refereed.py) agreed on every hand: who is dealt in, the posts, pots and stacks
+    assert stats["refereed hands"] + stats["refereed misdeals and voids"] == stats["hands"], stats
+    if GAME.get(kind, {}).get("kill") and kind in INFO_RULED:
+        assert stats["refereed killed hands"] >= SESSIONS, stats       # killed pots, refereed by the rules
+    if kind in ("sit-out-and-make-up", "make-up-short"):
+        assert stats["refereed make-ups"] >= 2, stats
+    for rule in STANDING.get(kind, ()):
+        if rule in ("kill.6", "blinds.10"):     # the referee knew the post was owed, and the engine ruled it
+            assert stats[f"refereed {rule}: the post missing, ruled"] >= 3, stats
     if kind == "kill-not-posted":
         # the killer in a blind seat posts that blind alone: a kill posted short, ruled the same way
         assert stats[f"kill posted short: only the blind ({kind})"] >= 1, stats

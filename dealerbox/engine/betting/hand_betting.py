@@ -52,7 +52,7 @@ class TableSide(Protocol):
 
     def next_question_id(self) -> str: ...
 
-    def hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int) -> None: ...
+    def hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int, scooped: int = 0) -> None: ...
 
 
 class HandBetting:
@@ -309,9 +309,10 @@ class HandBetting:
         led.settled = True
         main = done[0] if done else None
         main_winners = main.winners if main else ()
-        won = 0
+        won = scooped = 0
         if len(main_winners) == 1:
             w = main_winners[0]
             won = sum(p.shares.get(w, 0) for p in done) - led.contributed.get(w, 0)
-        self.table.hand_finished(self, main_winners, won)
+            scooped = sum(p.amount for p in done if p.winners == (w,))   # the pots it took whole (Kill Pots 8)
+        self.table.hand_finished(self, main_winners, won, scooped)
         return done, self.table.stacks

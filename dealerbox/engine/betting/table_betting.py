@@ -31,7 +31,7 @@ class TableBetting:
         self.last_big_blind: int | None = None
         self.last_button: int | None = None
         self.last_small_blind: int | None = None
-        self.kill = KillTracker(config.game.kill, config.game.kill_qualifier)
+        self.kill = KillTracker.for_game(config.game)
         self.kill_reason = ""
         self.hand: HandBetting | None = None
         self.questions_asked = 0                  # numbers the questions to the dealer: q1, q2, ...
@@ -72,7 +72,7 @@ class TableBetting:
         self.returning.clear()
         self.hands_played = 0
         self.last_big_blind = self.last_button = self.last_small_blind = None
-        self.kill = KillTracker(self.config.game.kill, self.config.game.kill_qualifier)
+        self.kill = KillTracker.for_game(self.config.game)
         self.kill_reason = ""
 
     def play_level(self, game: GameConfig) -> None:
@@ -136,6 +136,11 @@ class TableBetting:
             return [self.findings.raise_(
                 t, self._hand_no, "kill.1", severity="dealer", outcome="continues", seats=(seat,),
                 ruling=f"The kill button is neutral: nobody has a leg up. Take it away from seat {seat}.")]
+        if k.scoop_min is not None:     # a split game: the button marks the seat that scooped and must kill
+            return [self.findings.raise_(
+                t, self._hand_no, "kill.8", severity="dealer", outcome="continues", seats=(seat, k.holder),
+                ruling=f"The kill button belongs to seat {k.holder}, who scooped the last pot and must kill this one. "
+                       f"Put it in front of seat {k.holder}.")]
         return [self.findings.raise_(
             t, self._hand_no, "kill.3", severity="dealer", outcome="continues", seats=(seat, k.holder),
             ruling=f"The kill button belongs to seat {k.holder}, who won the last pot and has a leg up; seat {seat} "
@@ -240,7 +245,7 @@ class TableBetting:
             if between(pos.small_blind if pos.small_blind is not None else pos.button, pos.big_blind, s):
                 self.owes.setdefault(s, set()).add("bb")
 
-    def hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int) -> None:
+    def hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int, scooped: int = 0) -> None:
         self.hands_played += 1
         self.last_button = h.button
         if h.positions.big_blind is not None:
@@ -248,4 +253,4 @@ class TableBetting:
         self.last_small_blind = h.positions.small_blind
         for s in h.order:
             self.new_players.discard(s)
-        self.kill_reason = self.kill.record_win(main_winners, won, h.killer)
+        self.kill_reason = self.kill.record_win(main_winners, won, h.killer, scooped)

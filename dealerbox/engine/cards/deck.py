@@ -76,8 +76,8 @@ class DeckInUse:
                            and u not in reported]   # most cards are in the shoe: that test first
                 if missing:
                     self.reported.update(missing)
+                    # counted, not named: a card kept back from a hand may be a hole card nobody showed
                     out += self.referee.info(t, "irregularity.10", f"Deck {self.deck_id} is short {len(missing)} "
-                                             "card(s): the hand stands; replace the deck when convenient.",
-                                             cards=tuple(deck.cards[u] for u in missing))
+                                             "card(s): the hand stands; replace the deck when convenient.")
         self.hands_with_deck += 1
         return out

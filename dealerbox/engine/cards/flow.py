@@ -64,7 +64,7 @@ class CardFlow:
             tt.chips.race_card_gone(tag.uid)
         h = self.play.hand
         if zone == "muck" and h is not None and h.phase != "ended" and not h.decided and h.touch_muck():
-            out += self.referee.rule(t, [Ruling("procedures.22", "continues", f"{tag.card} left the muck during "
+            out += self.referee.rule(t, [Ruling("procedures.22", "continues", "A card left the muck during "
                                                 "the hand: nobody may look through the discards; put it back.",
                                                 severity="floor")])
         return out
@@ -206,15 +206,20 @@ class CardFlow:
             h.deck_seen(tag.deck_id, tag.back)
             out.append(te.DeckChanged(t, h.number, tag.deck_id, tag.back))
         rulings: list[Ruling] = []
+        # a face-down card is named by where it went, never by its face (findings reach the public log and the
+        # floor); its face stays in the sealed reads, for whoever holds the floor's key (docs/security.md). Nor
+        # is a twin named: a face-up one would tell that its double is someone's hole card
         if tag.back != h.back:
-            rulings.append(Ruling("irregularity.3", "void", f"{tag.card} has a {tag.back} back (deck {tag.deck_id}), "
-                                  f"not the {h.back} of the deck in use: all action is void, every chip goes back "
-                                  "to whoever bet it; cards back, new deck check, redeal.", cards=(tag.card,)))
+            shown = face_up or zone == "board"
+            rulings.append(Ruling("irregularity.3", "void", f"{tag.card if shown else _where(zone)} has a "
+                                  f"{tag.back} back (deck {tag.deck_id}), not the {h.back} of the deck in use: all "
+                                  "action is void, every chip goes back to whoever bet it; cards back, new deck "
+                                  "check, redeal.", cards=(tag.card,) if shown else ()))
         twin = h.deal.faces.get(tag.card)
         if twin is not None and twin != tag.uid and not tag.is_joker:
             rulings.insert(0 if tag.back == h.back else 1, Ruling(
-                "irregularity.4", "void", f"Two {tag.card} are in play: all action is void, every chip goes back to "
-                "whoever bet it; replace the deck.", cards=(tag.card,)))
+                "irregularity.4", "void", f"Two cards of one face are in play ({_where(zone).lower()} and one dealt "
+                "before it): all action is void, every chip goes back to whoever bet it; replace the deck."))
         h.deal.faces.setdefault(tag.card, tag.uid)
         seat = SEAT_OF[zone]   # zone_seat(zone), inline: every card dealt
         if seat is not None and rulings and any(r.outcome == "void" for r in rulings):   # most cards: no ruling
@@ -342,3 +347,9 @@ class CardFlow:
         for uid, move in self.ledger.fallen(t):
             out += self.fallen(t, uid, move.source, move.face_up is not None)
         return out
+
+
+def _where(zone: str) -> str:
+    """A face-down card told by where it went: "The card dealt to seat 3", "A card dealt to the burn"."""
+    seat = zone_seat(zone)
+    return f"The card dealt to seat {seat}" if seat is not None else f"A card dealt to the {zone}"

@@ -271,18 +271,23 @@ class Canvas:
 
     def draw_fan(self, frame: Frame, area: pygame.Rect, names: list[str], face_up: bool, kind: str,
                  ref: object, outlines: dict[str, theme.Colour] | None = None) -> None:
-        """Cards side by side in ``area``, overlapping when they do not fit (four Omaha cards)."""
+        """Cards side by side in ``area``, overlapping when they do not fit (four or five Omaha cards); face up,
+        never so much that a card hides the corner (rank and suit) of the one under it: smaller cards instead."""
         if not names:
             return
         ch = area.height
         cw = min(round(ch * 0.72), area.width)
         n = len(names)
+        if face_up and n > 1 and area.width < cw * (1 + 0.42 * (n - 1)):
+            cw = max(1, int(area.width / (1 + 0.42 * (n - 1))))
+            ch = min(ch, round(cw / 0.72))
         step = min(cw + self.px(3), (area.width - cw) / max(1, n - 1)) if n > 1 else 0
         total = cw + step * (n - 1)
         x0 = area.centerx - total / 2
         font = self.card_font(ch if step >= cw else ch * 0.8)
+        top = area.top + (area.height - ch) // 2
         for i, name in enumerate(names):
-            rect = pygame.Rect(round(x0 + i * step), area.top, cw, ch)
+            rect = pygame.Rect(round(x0 + i * step), top, cw, ch)
             if face_up:
                 self.card(frame.surface, rect, name, True, font, (outlines or {}).get(name), corner=step < cw * 0.9)
                 frame.drawn.append(Drawn(kind, name, rect, ref))
@@ -291,13 +296,13 @@ class Canvas:
                 frame.drawn.append(Drawn(kind, "", rect, ref))
 
     def line(self, frame: Frame, text: str, kind: str, colour: theme.Colour, span: tuple[int, int],
-             top: int | None = None, bottom: int | None = None) -> None:
+             top: int | None = None, bottom: int | None = None, ref: object = None) -> None:
         """One centred line in the x ``span``: small font, tiny if that is what fits, cut as a last resort."""
         width = span[1] - span[0]
         font = "small" if self.text_size(text, "small")[0] <= width else "tiny"
         anchor = {"midtop": ((span[0] + span[1]) // 2, top)} if top is not None else \
             {"midbottom": ((span[0] + span[1]) // 2, bottom)}
-        self.text(frame, self.fit(text, font, width), font, colour, kind=kind, **anchor)
+        self.text(frame, self.fit(text, font, width), font, colour, kind=kind, ref=ref, **anchor)
 
     def key_target(self, spec: KeySpec, rect: pygame.Rect) -> Target | None:
         """The touch target a key description makes at ``rect``; None for a disabled key."""

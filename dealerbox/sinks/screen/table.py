@@ -3,6 +3,8 @@ counts, pots, what to push where). Shows what the snapshot says, never a hidden 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import pygame
 
 from ...engine import events as te
@@ -151,6 +153,13 @@ class TablePainter:
         if seat.shown or (fits[:1] == ["med"] and self.canvas.text_size(stack, "med")[0] > box.width * 0.6):
             fits = [f for f in fits if f != "med"]
         stack_font = fits[0] if fits else "tiny"
+        shown_left = box.left + box.width * 9 // 20
+        if len(seat.shown) > 2:
+            # four or five Omaha cards: the fan takes all the box right of the seat's number and its stack, so
+            # each card's corner (rank and suit) stays in sight
+            stack_font = "small" if self.canvas.text_size(stack, "small")[0] <= box.width // 4 else "tiny"
+            column = max(self.canvas.text_size(str(seat.seat), "big")[0], self.canvas.text_size(stack, stack_font)[0])
+            shown_left = box.left + pad + column + pad // 2
         self.canvas.text(frame, stack, stack_font, text_colour, kind="stack", ref=seat.seat,
                   bottomleft=(box.left + pad, box.bottom - pad // 2))
         if status and not seat.shown:
@@ -159,8 +168,7 @@ class TablePainter:
                                box.top + pad // 2 + self.canvas.fonts["big"].get_height() // 2))
         # Cards: face-up only once shown at showdown; otherwise backs, as many as held, never which.
         if seat.shown:
-            area = pygame.Rect(box.left + box.width * 9 // 20, box.top + pad // 2,
-                               box.width * 11 // 20 - pad // 2, box.height - pad)
+            area = pygame.Rect(shown_left, box.top + pad // 2, box.right - pad // 2 - shown_left, box.height - pad)
             self.canvas.draw_fan(frame, area, list(seat.shown), face_up=True, kind="shown-card", ref=seat.seat)
         elif backs:
             self.canvas.draw_fan(frame, backs, [""] * seat.cards_held, face_up=False, kind="card-back", ref=seat.seat)
@@ -199,24 +207,31 @@ class TablePainter:
                         x1 = min(x1, o.left - self.canvas.px(6))
             return x0, x1
 
-        multi = len(state.pots) > 1 or (showdown and bool(state.pots))
+        # A split game's showdown names each pot's high and low winners (in place of "Main pot: 7 to S1 S3" when
+        # there is one pot), a line a pot, or two where the narrowest part of the band cannot hold it.
+        halves: list[tuple[int, str]] = []
+        if showdown and state.pot_halves:
+            narrow = clear(top, bottom)
+            halves = halves_lines(state, lambda text: self.canvas.text_size(text, "tiny")[0] <= narrow[1] - narrow[0])
+        multi = len(state.pots) > 1 or (showdown and bool(state.pots) and not halves)
         pushing = showdown and bool(state.winners)
-        total = sum(a for a, _ in state.pots) if multi else state.pot
+        total = sum(a for a, _ in state.pots) if multi or halves else state.pot
         main = f"Pot {total:,}"
         line_h = self.canvas.fonts["small"].get_linesize()
         pot_font = "huge" if self.canvas.fonts["huge"].get_linesize() * 2 < avail else "big"
         pot_h = self.canvas.fonts[pot_font].get_linesize()
         label_w = max(self.canvas.text_size(t, "small")[0] for t in (f"Burn {state.burn_count}",
                                                                      f"Muck {state.muck_count}"))
-        extra = (line_h if multi else 0) + (line_h if pushing else 0)
+        below = (line_h if multi else 0) + line_h * len(halves)   # the lines under the board and pot
+        extra = below + (line_h if pushing else 0)
         stacked = avail - pot_h - extra >= self.canvas.px(44)
         if not stacked:
             pot_font, pot_h = "big", self.canvas.fonts["big"].get_linesize()
         pot_w = self.canvas.text_size(main, pot_font)[0]
         # Stacked: push line, board with the counts either side, pot, side pots. Row: counts, board, pot.
-        card_h = min(self.canvas.px(64), avail - pot_h - extra if stacked else avail - (line_h if multi else 0))
+        card_h = min(self.canvas.px(64), avail - pot_h - extra if stacked else avail - below)
         for _ in range(2):  # the free width depends on where the block sits, which depends on its size
-            block = card_h + (pot_h + extra if stacked else (line_h if multi else 0))
+            block = card_h + (pot_h + extra if stacked else below)
             y = top + (avail - block) // 2
             board_top = y + (line_h if stacked and pushing else 0)
             x0, x1 = clear(board_top, board_top + card_h + (pot_h if stacked else 0))
@@ -267,7 +282,29 @@ class TablePainter:
                 parts.append(label)
                 frame.drawn.append(Drawn("side-pot" if i else "main-pot", f"{amount:,}", r, tuple(eligible)))
             self.canvas.line(frame, "  |  ".join(parts), "side-pots", theme.TEXT, clear(y, y + line_h), top=y)
+            y += line_h
+        span = clear(y, y + line_h * len(halves))    # one column for the lines, so a pot's two lines align
+        for i, text in halves:
+            self.canvas.line(frame, text, "pot-halves", theme.WHITE, span, top=y, ref=i)
+            y += line_h
         if pushing:
             push = "Push: " + ",  ".join(f"{amt:,} to S{seat}" for seat, amt in sorted(state.winners.items()))
             self.canvas.line(frame, push, "push", theme.SEAT_TO_ACT, clear(board.top - line_h, board.top),
                       bottom=board.top - self.canvas.px(2))
+
+
+
+def halves_lines(state: TableState, fits: Callable[[str], bool]) -> list[tuple[int, str]]:
+    """A split game's showdown, (pot index, line): ``High: seat 3 Flush · Low: seat 5 7-5-4-2-A`` a pot, named by
+    its pot when there are side pots (``Side pot 1: High: ...``); a pot whose line ``fits`` refuses takes two
+    lines, its high and its low."""
+    texts = state.pot_halves
+    out: list[tuple[int, str]] = []
+    for i, text in enumerate(texts):
+        line = (("Main pot" if i == 0 else f"Side pot {i}") + f": {text}") if len(texts) > 1 else text
+        if fits(line) or " · " not in line:
+            out.append((i, line))
+        else:
+            high, low = line.split(" · ", 1)
+            out += [(i, high), (i, low)]
+    return out

@@ -6,7 +6,7 @@ import re
 
 from ...tags import ChipSet
 from .scene import Scene
-from .script import StepError, pairs_arg, uid_arg
+from .script import StepError, pairs_arg, uid_arg, zone_arg
 
 
 class ChipSteps:
@@ -82,6 +82,22 @@ class ChipSteps:
             self.scene.c.take(src, uids)
         else:
             self.scene.c.sweep(src, dst, uids)
+
+    def _do_change(self, args: list[str]) -> None:
+        """``change 25 bet5 for 5x5``: the dealer makes change in a zone, as the simulator does: chips worth 25
+        leave it and the chips named enter it at the same instant (the same value, so no action)."""
+        usage = "change AMOUNT ZONE for CHIPS..."
+        if len(args) < 4 or args[2] != "for":
+            raise StepError(usage)
+        zone = zone_arg(args[1])
+        out = self._pick_from(zone, args[0])
+        into = [u for word in args[3:] for u in self._chip_uids(word)]
+        worth = self.scene.registry.lookup
+        if sum(getattr(worth(u), "value", 0) for u in into) != sum(getattr(worth(u), "value", 0) for u in out):
+            raise StepError(f"change {args[0]} {zone}: the chips given for it must be worth {args[0]}")
+        for uid in out:
+            self.scene.c.leave(zone, uid)
+        self.scene.c.motion(zone, into, gap=0.0)
 
     def _pick_from(self, zone: str, spec: str) -> list[str]:
         registry = self.scene.registry

@@ -27,13 +27,13 @@ class TablePosts:
         self.kill_button_at: int | None = None    # the seat it sits in front of
         self.table_seats = table_seats
         self.post_kills = post_kills
-        self.kill = KillTracker(game.kill, game.kill_qualifier)
+        self.kill = KillTracker.for_game(game)
         self.owes: dict[int, set[str]] = {}       # seat -> missed blinds ("sb", "bb"), as the engine keeps them
         self.killer: int | None = None            # the seat that killed the hand being played
 
     def new_table(self) -> None:
         """Every player left: legs and debts start afresh (the engine's new game)."""
-        self.kill = KillTracker(self.game.kill, self.game.kill_qualifier)
+        self.kill = KillTracker.for_game(self.game)
         self.owes.clear()
         self.killer = None
 
@@ -87,10 +87,18 @@ class TablePosts:
         return Posts(live, dead, scale)
 
     def hand_played(self, expected: Expected) -> None:
-        """After a hand played out: who won the main pot (the kill legs, Kill Pots 3, 4, 7)."""
+        """After a hand played out: who won the main pot (the kill legs, Kill Pots 3, 4, 7; a split game's scoop,
+        Kill Pots 8)."""
         winners = expected.pots[0].winners if expected.pots else ()
-        won = 0
+        won = scooped = 0
         if len(winners) == 1:
             w = winners[0]
             won = expected.stacks[w] - expected.stacks_before[w]
-        self.kill.record_win(tuple(winners), won, self.killer)
+            if any(len(p.eligible) > 1 for p in expected.pots):
+                scooped = sum(p.amount for p in expected.pots if tuple(p.winners) == (w,))
+            else:
+                # won without a showdown, pokerkit's pot lacks the winner's whole last bet (docs/betting.md); the
+                # engine's holds what the others lost and the part of the winner's wager that they matched
+                lost = [expected.stacks_before[s] - expected.stacks[s] for s in expected.dealt_in if s != w]
+                scooped = sum(lost) + max(lost, default=0)
+        self.kill.record_win(tuple(winners), won, self.killer, scooped)

@@ -272,7 +272,8 @@ class Simulator:
             from .tournament import entrants
             count = entrants(self.tournament, seats)
         else:
-            count = self.rng.randint(2, seats)
+            # one deck deals every hand out: five-card Omaha seats at most eight (8 x 5 + 3 burns + 5 board = 48)
+            count = self.rng.randint(2, min(seats, (52 - 8) // self.holes))
         for seat in sorted(self.rng.sample(range(1, seats + 1), count)):
             amount = self._stack_size() if self.tournament is None else self.tournament.starting_stack
             self.stacks[seat] = amount

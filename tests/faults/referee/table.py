@@ -1,0 +1,280 @@
+"""The table across hands, refereed from the rules: who sits, where the moving button goes, who is dealt in, who
+owes which blinds, the kill button's legs, and so what each seat must post before the next deal.
+
+Paraphrased from Button and Blind Use and Kill Pots:
+- Moving button (Blinds 1a): after each deal it goes to the next seated player; a misdeal deals again with it
+  where it was. With two blinds the small blind is left of the button, the big blind next; heads-up the button is
+  the small blind (Blinds 3).
+- A new player posts a big blind where they sit or waits for the big blind (Blinds 4), is not dealt in between
+  the big blind and the button (Blinds 7), and has missed no blind while waiting (Blinds 5). A player away who
+  lets a blind pass owes it; coming back they post every blind missed (up to the opening bet live, the rest dead)
+  or wait for the big blind, and not between the big blind and the button either (Blinds 7, 9). Posting the big
+  blind in its place settles every debt.
+- Kill Pots: the kill button is neutral at a new game's first hand, when its holder quits, or after a split
+  neither party held it for (1); the winner of a pot holds it (a leg); a holder who wins the next pot, by at
+  least the house's qualifying amount (3), or a killer who wins (7) or splits (4), must kill the next pot, for
+  2x the big blind (full) or 1.5x (half), the limits raised the same; the leg survives a split (4) and a spell
+  away when nobody else won a pot meanwhile (5); one kill per deal (11).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from tests.faults.referee.hand import Deal, Limits, Outcome
+
+KILL = {"full": 2.0, "half": 1.5}
+
+
+@dataclass(frozen=True)
+class Game:
+    """The game the table plays, as the house configures it."""
+    structure: str                  # "no-limit" | "pot-limit" | "limit"
+    small_blind: int
+    big_blind: int
+    small_bet: int = 0              # limit only
+    big_bet: int = 0
+    kill: str = "none"              # "none" | "full" | "half"
+    kill_qualifier: int = 0         # Kill Pots 3: what a second leg must win (0: any pot)
+    sb_counts_as_bb: bool = False   # Pot-Limit 6's option
+
+    @property
+    def kill_scale(self) -> float:
+        return KILL.get(self.kill, 1.0)
+
+    def limits(self, scale: float = 1.0) -> Limits:
+        if self.structure == "limit":
+            return Limits("limit", int(self.small_bet * scale), int(self.big_bet * scale))
+        return Limits(self.structure, int(self.big_blind * scale), int(self.big_blind * scale))
+
+
+@dataclass
+class Posts:
+    """What the rules require of the next deal: the seats dealt in, the button, who posts what live and dead,
+    the killer, and the seats that owe a post and are not dealt in to make it (a due kill: Kill Pots 6)."""
+    button: int
+    order: tuple[int, ...]
+    small_blind: int | None
+    big_blind: int | None
+    live: dict[int, int] = field(default_factory=dict)
+    dead: dict[int, int] = field(default_factory=dict)
+    killer: int | None = None
+    kill_owed_away: int | None = None
+
+    def deal(self, game: Game, stacks: dict[int, int], posted: dict[int, int] | None = None) -> Deal:
+        """The :class:`Deal` of these posts (``posted``: the live posts as actually made, when they differ)."""
+        live = self.live if posted is None else posted
+        scale = game.kill_scale if self.killer is not None and self.killer in live else 1.0
+        return Deal(self.button, self.order, {s: stacks[s] for s in self.order}, dict(live),
+                    {s: a for s, a in self.dead.items() if s in live}, self.big_blind, game.limits(scale),
+                    self.small_blind, game.sb_counts_as_bb and game.structure == "pot-limit")
+
+
+def _after(seat: int, among: list[int]) -> int:
+    among = sorted(among)
+    return next((s for s in among if s > seat), among[0])
+
+
+def _between(a: int, b: int, seat: int, seats: int) -> bool:
+    """``seat`` strictly after ``a`` and before ``b``, clockwise round a table of ``seats``."""
+    return 0 < (seat - a) % seats < (b - a) % seats
+
+
+class TableReferee:
+    """The table, hand after hand: fed the dealer's taps between hands (:meth:`tap`), it says what the next deal
+    requires (:meth:`next_posts`), and learns each hand's outcome (:meth:`hand_played`) from the hand referee.
+
+    >>> t = TableReferee(Game("no-limit", 1, 2, kill="full"), seats=6)
+    >>> for s in (1, 3, 5): t.tap("sit", s, 100)
+    >>> t.place_button(5)
+    >>> p = t.next_posts()
+    >>> p.order, p.live
+    ((1, 3, 5), {1: 1, 3: 2})
+    """
+
+    def __init__(self, game: Game, seats: int) -> None:
+        self.game = game
+        self.seats = seats
+        self.stacks: dict[int, int] = {}
+        self.button: int | None = None
+        self.away: set[int] = set()          # sitting out: not dealt in
+        self.waiting: set[int] = set()       # away, dealt in again when the big blind reaches them
+        self.returning: set[int] = set()     # tapped back in: dealt in once not between the big blind and button
+        self.new: set[int] = set()           # arrived, to post a big blind where they sit (Blinds 4b)
+        self.stepped_away: set[int] = set()  # sat out since the last deal
+        self.owes: dict[int, set[str]] = {}  # missed blinds, "sb" and "bb" (Blinds 9)
+        self.holder: int | None = None       # the kill button's seat (a leg up); None: neutral
+        self.due: int | None = None          # the seat that must kill the next pot
+        self.parked: int | None = None       # a holder away (Kill Pots 5)
+        self.killer: int | None = None       # who killed the hand being played
+
+    # --- between hands ------------------------------------------------------------------------------------------
+    def tap(self, action: str, seat: int, amount: int | None = None) -> None:
+        """A tap of the dealer's before the next deal: ``sit`` (a player sits down with ``amount``), ``leave``,
+        ``rebuy``, ``sit-out``, ``back-in``, ``wait-for-bb``."""
+        if action == "sit":
+            if not self.stacks:
+                self._new_game()
+            elif self.button is not None:
+                self.new.add(seat)
+            self.stacks[seat] = amount or 0
+        elif action == "leave":
+            self.stacks.pop(seat, None)
+            for group in (self.away, self.waiting, self.returning, self.new):
+                group.discard(seat)
+            self.owes.pop(seat, None)
+            if self.holder == seat:     # Kill Pots 1b: the winner quit
+                self.holder = None
+            if not self.stacks:
+                self._new_game()
+        elif action == "rebuy":
+            self.stacks[seat] += amount or 0
+        elif action == "sit-out":
+            self.away.add(seat)
+            self.stepped_away.add(seat)
+            if self.holder == seat:     # Kill Pots 5: the leg waits for the player's return
+                self.holder, self.parked = None, seat
+        elif action == "wait-for-bb":
+            if seat in self.new:        # a new player waiting for the big blind (Blinds 4a)
+                self.new.discard(seat)
+                self.away.add(seat)
+            if seat in self.away:
+                self.waiting.add(seat)
+        elif action == "back-in":
+            if seat in self.stepped_away:       # back before a deal went by: it missed nothing
+                self.away.discard(seat)
+                self.stepped_away.discard(seat)
+            elif seat in self.away:
+                self.returning.add(seat)
+            if self.parked == seat and self.holder is None:
+                self.holder = seat
+            self.parked = None if self.parked == seat else self.parked
+
+    def _new_game(self) -> None:
+        """Every player gone: a new game (Kill Pots 1a: the kill button neutral), nobody owes anything."""
+        self.button = None
+        for group in (self.away, self.waiting, self.returning, self.new, self.stepped_away):
+            group.clear()
+        self.owes.clear()
+        self.holder = self.due = self.parked = self.killer = None
+
+    def place_button(self, seat: int) -> None:
+        """The first hand of a game: the button where it was drawn."""
+        self.button = seat
+
+    def move_button(self) -> None:
+        """Blinds 1a: the button moves to the next seated player."""
+        assert self.button is not None
+        self.button = _after(self.button, list(self.stacks))
+
+    # --- the next deal -----------------------------------------------------------------------------------------
+    def _blinds(self, button: int, players: list[int]) -> tuple[int | None, int | None]:
+        if len(players) < 2:
+            return None, None
+        small = button if len(players) == 2 and button in players else _after(button, players)
+        return small, _after(small, players)
+
+    def _held(self, seat: int, button: int, players: list[int]) -> bool:
+        """Blinds 7: ``seat`` would come in between the big blind and the button (on the button or the small
+        blind), at a table of three or more."""
+        together = sorted(set(players) | {seat})
+        small, _ = self._blinds(button, together)
+        return len(together) > 2 and seat in (button, small)
+
+    def dealt_in(self) -> list[int]:
+        """The seats entitled to the next hand (Blinds 4, 5, 7, 9)."""
+        assert self.button is not None
+        button = self.button
+        players = [s for s in sorted(self.stacks) if s not in self.away and self.stacks[s] > 0]
+        for w in sorted(self.waiting, key=lambda s: (s - button - 1) % self.seats):
+            _, big = self._blinds(button, sorted(players + [w]))
+            if big == w:
+                return self._without_held_new(sorted(players + [w]))
+        for r in sorted(self.returning):
+            if not self._held(r, button, players):
+                players = sorted(players + [r])
+        return self._without_held_new(players)
+
+    def _without_held_new(self, players: list[int]) -> list[int]:
+        assert self.button is not None
+        return [s for s in players if not (s in self.new and self._held(s, self.button, [p for p in players
+                                                                                          if p != s]))]
+
+    def next_posts(self) -> Posts:
+        """What the rules require of the next deal. Records the blinds that pass the seats left out (Blinds 9)."""
+        assert self.button is not None
+        g, button = self.game, self.button
+        players = self.dealt_in()
+        order = tuple(s for s in players if s > button) + tuple(s for s in players if s <= button)
+        small, big = self._blinds(button, players)
+        posts = Posts(button, order, small, big)
+        if small is not None and big is not None:
+            posts.live = {small: g.small_blind, big: g.big_blind}
+            for seat, stack in self.stacks.items():
+                if seat in players or stack <= 0 or seat in self.new:
+                    continue
+                if _between(button, small, seat, self.seats):
+                    self.owes.setdefault(seat, set()).add("sb")
+                if _between(small, big, seat, self.seats):
+                    self.owes.setdefault(seat, set()).add("bb")
+        if self.due is not None and g.kill in KILL:
+            if self.due in players:
+                posts.killer = self.due
+                posts.live[self.due] = int(g.big_blind * g.kill_scale)
+            else:
+                posts.kill_owed_away = self.due       # Kill Pots 6: owed all the same
+        heads_up = len(players) == 2
+        for seat in players:
+            if seat in (small, big) or seat == posts.killer or heads_up:
+                continue
+            owed = self.owes.get(seat, set())
+            if seat in self.returning and owed:      # Blinds 9: every blind missed, up to the big blind live
+                posts.live[seat] = g.big_blind if "bb" in owed else g.small_blind
+                if owed == {"sb", "bb"}:
+                    posts.dead[seat] = g.small_blind
+            elif seat in self.new:                   # Blinds 4b: a big blind where they sit
+                posts.live[seat] = g.big_blind
+        for seat, amount in posts.live.items():      # short of chips: all in for what they have, live first
+            posts.live[seat] = min(amount, self.stacks[seat])
+        for seat, amount in posts.dead.items():
+            posts.dead[seat] = min(amount, self.stacks[seat] - posts.live[seat])
+        return posts
+
+    def dealt(self, posts: Posts, posted: dict[int, int]) -> None:
+        """The hand was dealt to ``posts.order`` with the live posts ``posted``: who came in, who settled."""
+        self.stepped_away.clear()
+        for seat in posts.order:
+            self.away.discard(seat)
+            self.waiting.discard(seat)
+            self.returning.discard(seat)
+            self.new.discard(seat)
+        if posts.big_blind is not None:
+            self.owes.pop(posts.big_blind, None)
+        for seat in posted:
+            if seat in posts.dead or posts.live.get(seat) == self.game.big_blind and seat != posts.killer:
+                self.owes.pop(seat, None)
+        self.killer = posts.killer if posts.killer in posted else None
+
+    # --- after the hand ----------------------------------------------------------------------------------------
+    def hand_played(self, outcome: Outcome) -> None:
+        """The hand was played out: the stacks it left, and the kill button (Kill Pots 1, 3, 4, 5, 7)."""
+        before = dict(self.stacks)
+        self.stacks.update(outcome.stacks)
+        winners = outcome.pots[0].winners if outcome.pots else ()
+        killer, self.killer, self.due = self.killer, None, None
+        if not winners or self.game.kill not in KILL:
+            return
+        self.parked = None              # somebody else won while the holder was away: the streak is over
+        if len(winners) > 1:
+            if killer in winners:
+                self.due = killer                   # Kill Pots 4: a killer who splits kills again
+            elif self.holder not in winners:
+                self.holder = None                  # Kill Pots 1c
+            return
+        (w,) = winners
+        if w == killer:
+            self.holder = self.due = w              # Kill Pots 7
+        elif self.holder == w and self.stacks[w] - before[w] >= self.game.kill_qualifier:
+            self.due = w                            # Kill Pots 3: the second leg
+        else:
+            self.holder = w
