@@ -44,7 +44,7 @@ class GameConfig:
     sb_counts_as_bb: bool = False   # pot-limit sizing option (Pot-Limit 6)
     pot_round_to: int = 0           # pot-limit: the pot is rounded up to a multiple of this (Pot-Limit 5); 0 = exact
     kill: str = "none"              # "none" | "half" | "full" (Kill Pots)
-    kill_qualifier: int = 0         # pot size that makes a leg; 0 = every pot won
+    kill_qualifier: int = 0         # a second leg's least profit, blinds included (docs/betting.md); 0 = any pot
     kill_scoop: int = 5             # split games: a scoop forces a kill from a pot of this many big bets (Kill Pots 8)
     buy_in: int = 200               # default buy-in for the simulator and the "sit" tap
     ante: int = 0                   # every player dealt in posts it before the deal; 0 = none

@@ -80,6 +80,11 @@ class FastLimit(FixedLimitTexasHoldem):
     hand_types = (FastHigh,)
 
 
+class FastLimitHeadsUp(FastLimit):
+    """Heads-up, raising in limit is unlimited (Betting and Raising 4): pokerkit's cap of four lifted."""
+    max_completion_betting_or_raising_count = None
+
+
 class FastPLO(PotLimitOmahaHoldem):
     hand_types = (FastOmaha,)
 
@@ -104,7 +109,7 @@ def pokerkit_state(variant: str, stacks: list[int], sb: int, bb: int, ante: int 
     trimming, antes = (False, {1: bb_ante}) if bb_ante else (True, ante)
     blinds = (sb, bb, straddle) if straddle else (sb, bb)
     if variant in ("flhe", "o8"):
-        cls_limit = FastLimit if variant == "flhe" else FastO8
+        cls_limit = (FastLimitHeadsUp if n == 2 else FastLimit) if variant == "flhe" else FastO8
         return cls_limit.create_state(AUTOMATIONS, trimming, antes, blinds, bb, 2 * bb, stacks, n)
     cls = {"nlhe": FastNoLimit, "plhe": PotLimitTexasHoldem, "plo": FastPLO}[variant]
     return cls.create_state(AUTOMATIONS, trimming, antes, blinds, bb, stacks, n)
@@ -130,6 +135,9 @@ def random_stack(rng: random.Random, bb: int) -> int:
 class CleanPlayers:
     """How the players' moves reach the chips: the clean way. The fault-injection harness (tests/faults/) swaps
     in players that make one irregularity and carry out the ruling's remedy."""
+    heads_up = False        # deal two players only
+    raise_below = 0.5       # a roll below this (and not a fold) raises when a raise is legal
+
 
     def __init__(self, game: BettingTable, hand, rng: random.Random, stats: Counter) -> None:
         self.game, self.hand, self.rng, self.stats = game, hand, rng, stats
@@ -163,7 +171,7 @@ def play_one(rng: random.Random, variant: str, stats: Counter, players=CleanPlay
     """One random hand through pokerkit and HandBetting. ``straddle``: a table that allows a live straddle, and
     from four players up the player left of the big blind straddles (No-Limit 12; never at limit)."""
     sb, bb = 1, 2
-    n = rng.randint(2, 6)
+    n = 2 if players.heads_up else rng.randint(2, 6)
     seats = sorted(rng.sample(range(1, 10), n))
     button = rng.choice(seats)
     order = sorted(seats, key=lambda s: (s - button - 1) % 9)   # pokerkit player i = order[i], button last
@@ -232,8 +240,8 @@ def play_one(rng: random.Random, variant: str, stats: Counter, players=CleanPlay
             state.fold()
             moves.fold(seat)
             stats["fold"] += 1
-        elif roll < 0.5 and state.can_complete_bet_or_raise_to() and (to := pick_raise(hand, state, seat, rng,
-                                                                                        stats)) is not None:
+        elif roll < moves.raise_below and state.can_complete_bet_or_raise_to() and \
+                (to := pick_raise(hand, state, seat, rng, stats)) is not None:
             state.complete_bet_or_raise_to(to)
             moves.raise_by(seat, to - before)
             stats["raise"] += 1

@@ -90,6 +90,13 @@ def test_simulated_split_and_big_o_hands_agree_with_pokerkit(variant):
         assert stats["highlow.1"] > 0 and stats["highlow.2"] > 0
 
 
+def test_a_winner_posting_the_next_blind_with_chips_just_pushed_to_them_starts_the_hand():
+    """plo8 seed 4001 hand 235: a winner posted the next blind with chips of the pot just pushed to their bet
+    zone; the engine took them for a share being slid over (issue 31's split-pot misaward) and never started the
+    hand: a cascade of rulings on a clean hand."""
+    assert check_hands("plo8", 240, seed=4001)["hands"] == 240
+
+
 @pytest.mark.slow
 @pytest.mark.parametrize("variant", VARIANTS + SPLIT_AND_BIG_O)
 def test_10000_simulated_hands_agree_with_pokerkit(variant):

@@ -213,7 +213,8 @@ def create_app(dash: Dashboard, *, background: bool = True, proxies: auth.Proxie
 
     def number(request: Request, key: str, default: int) -> int:
         text = request.query_params.get(key, "")
-        return int(text) if text.isdigit() else default
+        # ASCII digits only ("²".isdigit() is true, int("²") raises) and no more than a column holds
+        return int(text) if text.isascii() and text.isdigit() and len(text) <= 9 else default
 
     @viewer
     async def alert_queue(request: Request) -> Response:
@@ -299,7 +300,12 @@ def create_app(dash: Dashboard, *, background: bool = True, proxies: auth.Proxie
 
     @action("supervisor")
     async def assign(request: Request, name: str, form: dict) -> None:
-        dash.assign(request.path_params["id"], form.get("to", ""), by=name)
+        a = dash.store.alert(request.path_params["id"])
+        if a is None:
+            raise LookupError(f"no alert {request.path_params['id']}")
+        if a.resolved_at is not None:      # a settled alert is nobody's to follow up
+            raise ValueError(f"alert {a.id} is already resolved by {a.resolved_by}: nothing to assign")
+        dash.assign(a.id, form.get("to", ""), by=name)
 
     @action("supervisor")
     async def resolve(request: Request, name: str, form: dict) -> None:

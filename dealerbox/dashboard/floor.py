@@ -220,8 +220,8 @@ class FloorIngest:
         site, table = parts[1], parts[2]
         try:
             payload: dict | None = json.loads(raw.decode("utf-8")) if len(raw) <= MAX_PAYLOAD else None
-        except (UnicodeDecodeError, ValueError) as e:
-            return self._refuse(conn, site, table, topic, f"malformed JSON ({e})", now)
+        except (UnicodeDecodeError, ValueError, RecursionError) as e:
+            return self._refuse(conn, site, table, topic, f"malformed JSON ({str(e)[:200]})", now)
         errors = anchor_errors(payload) if payload is not None else ["(top level): larger than the floor accepts"]
         if payload is not None and not errors and (payload["site"], payload["table"]) != (site, table):
             errors = [f"site/table: {payload['site']}/{payload['table']} on {site}/{table}'s topic"]

@@ -25,6 +25,7 @@ __all__ = ["ALERT_COLUMNS", "LIFE_CYCLE_COLUMNS", "MIGRATIONS", "ROLES", "Alert"
 
 # Bursts are filed with prebuilt statements run as executemany: building a statement per message costs more
 # than the SQL itself at a few thousand messages a second.
+MAX_KEY = 2**31 - 1           # the largest id or hand number a column holds (PostgreSQL's integer)
 _HEARD = (tables.update().where(tables.c.site == sa.bindparam("k_site"), tables.c.table_id == sa.bindparam("k_table"))
           .values(last_seen=sa.bindparam("at"), received=tables.c.received + sa.bindparam("n")))
 _STATED = (tables.update().where(tables.c.site == sa.bindparam("k_site"), tables.c.table_id == sa.bindparam("k_table"))
@@ -144,6 +145,8 @@ class Store:
         """Add a user or change one's role and (unless None) password; a new password ends their sessions."""
         if role not in ROLES:
             raise ValueError(f"role: {role!r} is not one of {', '.join(ROLES)}")
+        if not name or len(name) > 64 or not name.isprintable() or name != name.strip():
+            raise ValueError("name: 1 to 64 printable characters, no leading or trailing space")
         with self.engine.begin() as conn:
             if password_hash is None:
                 if not conn.execute(users.update().where(users.c.name == name).values(role=role)).rowcount:
@@ -337,6 +340,8 @@ class Store:
         return Alert(**row._mapping) if row else None
 
     def alert(self, alert_id: int) -> Alert | None:
+        if not 0 < alert_id <= MAX_KEY:       # an id out of the column's range (from a URL) is no alert
+            return None
         with self.engine.connect() as conn:
             row = conn.execute(sa.select(alerts).where(alerts.c.id == alert_id)).first()
         return Alert(**row._mapping) if row else None
@@ -424,6 +429,8 @@ class Store:
         return [{"hand": r[0], "events": r[1], "at": r[2], "findings": found.get(r[0], [])} for r in rows]
 
     def hand(self, site: str, table: str, hand: int) -> list[dict]:
+        if not 0 <= hand <= MAX_KEY:
+            return []
         q = (sa.select(hand_events.c.data).where(hand_events.c.site == site, hand_events.c.table_id == table,
                                                  hand_events.c.hand == hand).order_by(hand_events.c.id))
         with self.engine.connect() as conn:

@@ -172,7 +172,10 @@ class Subscriber:
         handle = self.aside.get(message.topic)
         raw = bytes(message.payload)    # already bytes from paho's reader: no copy
         if handle is not None:
-            handle(raw)
+            try:
+                handle(raw)
+            except Exception:     # raised out of a paho callback, it would end paho's network thread for good
+                log.exception("a message on %s could not be taken; it is ignored", message.topic)
             return
         with self._ready:
             # an alert never waits behind a burst of states (500 tables' retained states after a start)

@@ -85,8 +85,8 @@ class TournamentHost:
             if clock_topic(h.floor.director.site, h.floor.id) == topic:
                 try:
                     payload = json.loads(raw)
-                except ValueError as e:
-                    return f"{topic}: not JSON ({e})"
+                except (ValueError, RecursionError) as e:    # RecursionError: nested past the parser's depth
+                    return f"{topic}: not JSON ({str(e)[:200]})"
                 with h.lock:
                     h.heard_retained = True
                     return h.floor.resume_from(payload, now, now)

@@ -73,8 +73,6 @@ class ChipFlow:
         if h is None or h.phase == "ended":   # not running(): every chip of a push asks
             if seat is None or (came and came[0] == "pot") or self.hands.misdealt_cards_out():
                 return out
-            if came and h is not None and uid in h.award.pushed_chips and came[0].startswith("bet"):
-                return out   # the last push still being put straight (a share slid over), no blind
             out += self.hands.start(t)   # blinds going in: a new hand
             if not play.running():
                 return out

@@ -292,11 +292,16 @@ def wins_a_pot(seat: int, winners: list[tuple[int, ...]]) -> bool:
 
 def shorted(h: Hand) -> list[int]:
     """Winners of a shared pot (a tie, or a high and a low) holding none of it: the whole of it went to another
-    of its winners. A pot too small to give each winner a chip is left out."""
+    of its winners. Only a seat whose share is a chip or more however the odd chips fall is counted (a quartered
+    low half of 3 leaves one of its winners nothing, rightly)."""
     out: list[int] = []
-    for (amount, _), winners in zip(h.pots, h.winners, strict=False):
-        if len(winners) > 1 and amount >= len(winners):
-            out += [s for s in winners if h.award.pushed.get(s, 0) <= 0 and s not in out]
+    for i, ((amount, _), winners) in enumerate(zip(h.pots, h.winners, strict=False)):
+        halves = [w for w in (h.award.halves[i] if i < len(h.award.halves) else (winners,)) if w]
+        if len(set(winners)) < 2 or not halves:
+            continue
+        least = min(divide(amount, len(halves)))   # the smaller half when the odd chip went to the other
+        sure = {s: sum(least // len(w) for w in halves if s in w) for s in set(winners)}
+        out += [s for s, share in sure.items() if share > 0 and h.award.pushed.get(s, 0) <= 0 and s not in out]
     return sorted(out)
 
 

@@ -8,7 +8,8 @@ misaward is a state the hand stays in until the pot sits where the cards say it 
   it) while the dealer pulls the chips back (to the pot, or straight into the right bet zone); chips that come
   back into the pot from a player's stack during the misaward are the wrongly paid player's;
 - a pot shared by two winners (a tie, or a high and a low half) pushed whole to one of them is ruled too, once,
-  when the pot empties with a winner of it holding none of it; pushing that winner's share over puts it right;
+  when the pot empties with a winner of it holding none of it; that share pulled back into the pot and pushed
+  to its winner puts it right;
 - once the pot is empty and no seat that wins nothing holds pushed chips, the hand ends as the cards say and
   each ``showdown.3`` of the hand is acknowledged by the table (``by="table:corrected"``), which settles the
   dealer's banner and annotates the floor's alert;
@@ -78,8 +79,8 @@ class PushWatch:
                 out = self.referee.rule(t, [Ruling(
                     "showdown.3", "continues",
                     f"The pot was pushed to seat {' and '.join(map(str, paid))} alone, but seat "
-                    f"{' and '.join(map(str, short))} wins a share of it: stop, push that share over to seat "
-                    f"{' and '.join(map(str, short))}; the cards give {winners_text(h)}.",
+                    f"{' and '.join(map(str, short))} wins a share of it: stop, pull that share back into the pot "
+                    f"and push it to seat {' and '.join(map(str, short))}; the cards give {winners_text(h)}.",
                     (*paid, *short), severity="floor")])
             h.award.misawarded()
             return out

@@ -7,7 +7,8 @@ class of tests/faults/table_run.py (whole hands through the Pipeline: the simula
 edited into its hands, and the card faults staged in tests/faults/staged_cards.py); ``session:kind`` a fault
 class of tests/faults/sessions.py (sessions of hands through the Pipeline, the fault spanning hands: kills,
 missed blinds, a deck change); ``arrival:kind`` a class of tests/faults/arrivals.py (a player sitting down
-mid-session); ``option:kind`` a class of tests/faults/pot_option.py (Pot-Limit 6's option); ``clean`` an info
+mid-session); ``split:kind`` a table class staged in the split games (Omaha high-low), whose showdowns raise the
+split's info rows; ``option:kind`` a class of tests/faults/pot_option.py (Pot-Limit 6's option); ``clean`` an info
 ruling that every clean showdown raises, so every injected hand that reaches a showdown has it.
 """
 
@@ -23,6 +24,7 @@ INJECTED: dict[str, tuple[str, ...]] = {
     "misdeal.1g": ("table:button-misplaced",),
     "misdeal.1h": ("table:first-card-wrong-seat", "table:out-of-sequence"),
     "misdeal.1i": ("table:card-to-empty-seat",),
+    "misdeal.1j": ("table:dealt-out",),
     "misdeal.2": ("table:button-moved-after-action", "table:card-to-a-hand-after-action"),
     "holdem.1": ("table:exposed-in-deal", "table:first-card-exposed"),
     "holdem.2": ("table:four-card-flop",),
@@ -46,6 +48,7 @@ INJECTED: dict[str, tuple[str, ...]] = {
     "procedures.23": ("table:card-after-the-hand",),
     # --- chips and betting ---------------------------------------------------------------------------------------
     "betting.3": ("betting:RaiseNotAllowed",),
+    "betting.4": ("betting:HeadsUpPastTheCap",),
     "betting.5": ("betting:RaiseNotAllowed",),
     "betting.6": ("betting:UnderRaise",),
     "betting.7": ("table:small-chip",),
@@ -86,6 +89,11 @@ INJECTED: dict[str, tuple[str, ...]] = {
     "showdown.3": ("table:wrong-award",),
     "showdown.7": ("clean",),
     "ties.5a": ("clean",),
+    # the split games' showdown rows, at info: every split-game hand of the table run's split slice that reaches
+    # a showdown says how its pots split (a fault staged in the hand and its remedy carried out first)
+    "highlow.1": ("split:wrong-award", "split:boxed-card", "split:short-call"),
+    "highlow.2": ("split:wrong-award", "split:boxed-card", "split:short-call"),
+    "ties.5c": ("split:wrong-award", "split:boxed-card", "split:short-call"),
 }
 
 # info rulings raised alongside a class's ruling (the companion), not as its ruling
@@ -102,23 +110,14 @@ PLAYED = {"kill.2": "a killed pot played: the killer's kill is live, it acts in 
                     "win makes the kill due, which the simulator (following the legs itself) posts"}
 
 NOT_INJECTED: dict[str, str] = {
-    "misdeal.1j": "no fault reaches it: a seat dealt out is first a card out of sequence (misdeal.1f, at the next "
-                  "card, or 1h when it was the first seat), or a deal one card short (misdeal.1e), all injected; "
-                  "arrival:new-player-passed-over deals around a new player who posted, the 1j case in words, and "
-                  "it is ruled 1f at the next card; 1j is the engine's backstop for a deal that ends with a seat "
-                  "holding nothing",
-    "betting.4": "not a fault: its own ruling is info (heads-up, raising past the cap is allowed); a round capped "
-                 "before it became heads-up is ruled betting.3 (citing Betting 4), which RaiseNotAllowed injects",
-    "blinds.1": "info only (how the dead button is placed), raised by configuration, not by a fault",
+    "blinds.1": "info only (how a dead button is placed: no small blind, or the button before an empty seat), raised "
+                "by a dead-button table's configuration when a player leaves, not by a fault; no harness plays a "
+                "dead-button table yet: the simulator, pokerkit's seating and our referee all move the button (Blinds "
+                "1a), so each needs Blinds 1b's placement first",
     "kill.8": "the engine applies Kill Pots 8 at a split-game kill table (a scoop of game.kill_scoop big bets "
               "forces the kill: chips-kill.8.scn and its near miss), but no fault harness deals a high-low game "
-              "with a kill yet",
-    "kill.10": "lowball games are not played here",
-    # the split-pot rows that came with Omaha high-low (issue 33): the fault harnesses deal NL, PL and limit hold'em
-    # and PLO; no harness deals a high-low hand yet
-    "highlow.1": "a split-pot row (issue 33's Omaha high-low): no fault harness deals a high-low game yet",
-    "highlow.2": "a split-pot row (issue 33's Omaha high-low): no fault harness deals a high-low game yet",
-    "ties.5c": "the odd chip between the high and the low half (issue 33): no fault harness deals high-low yet",
+              "with a kill yet (the session harness and our referee follow legs, not scoops)",
+    "kill.10": "no lowball variant: lowball games are not dealt here (Kill Pots 10 is a lowball option)",
 }
 
 # rows of games this engine does not deal (no variant in dealerbox.engine.variants plays them): they wait for one

@@ -342,6 +342,33 @@ class StraddleInPlace(FaultyPlayers):
             self.stats[f"injected {type(self).__name__}"] += 1
 
 
+class HeadsUpPastTheCap(FaultyPlayers):
+    """Heads-up limit, the players raise on past the cap (Betting and Raising 4: unlimited heads-up, the round
+    never having been capped with more players). Ruled at ``info`` (the raise stands), so nothing is for the dealer
+    in the whole hand, and the stacks are pokerkit's with the cap lifted for two players."""
+    expected = ()
+    heads_up = True
+    raise_below = 0.9
+
+    def raise_by(self, seat: int, amount: int) -> None:
+        start = len(self.game.events)
+        super().raise_by(seat, amount)
+        if self.fault is None and any(isinstance(e, te.FindingRaised) and e.rule == "betting.4"
+                                      for e in self.game.events[start:]):
+            self._mark(start)
+
+    def check_findings(self, context) -> None:
+        events = self.game.events
+        loud = [e for e in events if isinstance(e, te.FindingRaised) and e.severity in LOUD]
+        assert not loud, (loud, context)
+        if self.fault is not None:
+            first, last = self.fault
+            said = [(e.rule, e.severity) for e in events[first:last] if isinstance(e, te.FindingRaised)]
+            assert said == [("betting.4", "info")], (said, context)
+            self.stats[f"injected {type(self).__name__}"] += 1
+
+
 FAULTS = (ShortCall, ForeignChip, StringRaise, LoneChip, OverThePot, PotSizedChip, ShortRaise, OutOfTurnCall,
           RaiseNotAllowed,
-          UnderRaise, ChipsFromAFoldedSeat, StraddleOutOfPlace, StraddleInPlace)
+          UnderRaise, ChipsFromAFoldedSeat, StraddleOutOfPlace, StraddleInPlace,
+          HeadsUpPastTheCap)

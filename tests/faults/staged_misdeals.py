@@ -110,6 +110,24 @@ def deal_short(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
     return redealt(inputs, inputs[:last - 2] + inputs[last + 1:end])
 
 
+def dealt_out(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """The deal stops after one round that skipped the button's seat: every other player holds one card, the
+    button none. The first action ends the deal: a player entitled to a hand was dealt out (Misdeals 1j), a
+    misdeal, dealt again. (A seat skipped mid-round is first a card out of sequence, 1f, at the next card.)"""
+    inputs = hand.inputs
+    deal = deal_entries(inputs)
+    seats = len(hand.expected.dealt_in)
+    if len(deal) < 2 * seats:
+        return None
+    first_round = deal[:seats - 1]          # the button is dealt last in each round: it gets nothing
+    out = inputs[deal[seats - 1]].zone
+    end = _first_action_end(inputs, deal[-1])
+    if end is None or any(isinstance(x, (ev.ZoneLeft, ev.ZoneEntered)) and isinstance(x.tag, CardTag) and
+                          x.zone == out for x in inputs[deal[-1] + 1:end]):
+        return None         # the first action is the dealt-out seat's fold: it has no cards to throw
+    return redealt(inputs, inputs[:first_round[-1] + 1] + inputs[deal[-1] + 1:end])
+
+
 def card_to_empty_seat(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
     """During the deal the dealer pitches a card to an empty seat (Misdeals 1i): a misdeal, dealt again. The
     card is a spare."""

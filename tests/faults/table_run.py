@@ -41,11 +41,16 @@ from dealerbox.wire import protocol as p
 from tests.faults.staged_cards import (button_moved_after_action, card_after_the_hand, card_dropped,
                                       card_to_a_hand_after_action, deck_short,
                                       exposed_in_deal, four_card_flop, muck_picked, mucked_unshown, premature_street)
-from tests.faults.staged_misdeals import (button_misplaced, card_to_empty_seat, deal_short, first_card_exposed,
+from tests.faults.staged_misdeals import (button_misplaced, card_to_empty_seat, deal_short, dealt_out,
+                                         first_card_exposed,
                                          heads_up_blinds_reversed, stub_cards_flashed, two_boxed_cards,
                                          two_extra_cards)
 
 VARIANTS = ("nlhe", "plhe", "flhe", "plo")
+SPLIT_VARIANTS = ("o8", "plo8", "plo5-8")    # Omaha high-low eight or better (issue 33)
+# the info rows every split game's showdown raises (how the pot splits): the split-game slice counts them
+SPLIT_INFO = ("highlow.1", "highlow.2", "ties.5c")
+SPLIT_KINDS = ("wrong-award", "boxed-card", "short-call")     # the classes the split-game slice stages
 SEATS = 10
 CHUNK = 8          # hands per simulated table before a new one is seated
 LOUD = ("dealer", "floor")
@@ -166,7 +171,9 @@ MUTATIONS: dict[str, Callable[[SimulatedHand, random.Random], Inputs | tuple[Inp
     "card-to-empty-seat": card_to_empty_seat, "button-misplaced": button_misplaced,
     "button-moved-after-action": button_moved_after_action, "deck-short": deck_short, "muck-picked": muck_picked,
     "two-extra-cards": two_extra_cards, "heads-up-blinds-reversed": heads_up_blinds_reversed,
-    "two-boxed-cards": two_boxed_cards, "card-to-a-hand-after-action": card_to_a_hand_after_action}
+    "two-boxed-cards": two_boxed_cards, "card-to-a-hand-after-action": card_to_a_hand_after_action,
+    "dealt-out": dealt_out}
+EXPECTED["dealt-out"] = frozenset({"misdeal.1j"})
 EXPECTED["card-to-a-hand-after-action"] = frozenset({"misdeal.2", "dead-hand.1d"})
 EXPECTED["two-boxed-cards"] = frozenset({"irregularity.7", "misdeal.1c"})
 EXPECTED["deck-short"] = frozenset()
@@ -183,7 +190,7 @@ EXPECTED["card-to-empty-seat"] = frozenset({"misdeal.1i"})
 EXPECTED["first-card-exposed"] = frozenset({"holdem.1"})
 EXPECTED["stub-cards-flashed"] = frozenset({"misdeal.1b"})
 # classes ruled a misdeal that the harness redeals: the hand ends twice (misdeal, then the clean hand)
-REDEALT = frozenset({"first-card-exposed", "stub-cards-flashed", "deal-short", "card-to-empty-seat",
+REDEALT = frozenset({"dealt-out", "first-card-exposed", "stub-cards-flashed", "deal-short", "card-to-empty-seat",
                      "button-misplaced", "two-extra-cards", "heads-up-blinds-reversed", "two-boxed-cards"})
 EXPECTED["mucked-unshown"] = frozenset({"showdown.1"})
 # classes whose remedy gives other stacks than the simulator's clean hand: its next hands would not agree
@@ -310,6 +317,9 @@ def run(kinds: tuple[str, ...], hands: int, seed: int, variants: tuple[str, ...]
                     events = feed(pipe, encoder, hand)
                     report = judge(kind, hand, events, reached)
                     stats["hands"] += 1
+                    for e in events:
+                        if e.kind == "FindingRaised" and e.rule in SPLIT_INFO:
+                            stats[f"info {e.rule}"] += 1
                     stats[f"seats {len(hand.expected.dealt_in)}"] += 1
                     if not report.reached:
                         stats[f"not reached {kind}"] += 1

@@ -51,6 +51,10 @@ def test_a_fault_across_hands_gives_one_ruling_and_the_session_plays_on(kind):
         assert stats[f"back in play ({kind})"] >= 3, stats     # the player did come back
     for rule in INFO_RULED.get(kind, ()):
         assert stats[f"info {rule} ({kind})"] >= 1, stats      # the kill was posted and played, the blinds made up
+    if kind == "new-player-in-a-killed-pot":
+        # Kill Pots 12 carried out: the new player who played the killed pot kills the next one, and the referee
+        # (who follows the agreement from the rule) asked for that same kill
+        assert stats[f"info kill.12 ({kind})"] >= 3, stats
     if kind in ("killed-hands", "half-killed-hands"):
         assert stats[f"info kill.3 ({kind})"] >= 3 * SESSIONS, stats     # killed hands played: many of them
 

@@ -21,7 +21,7 @@ from dealerbox.sources.choreography import board_hello
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import demo_registry
 from dealerbox.wire import protocol as p
-from tests.faults.table_run import CARD_KINDS, CHIP_KINDS, MUTATIONS, feed, run
+from tests.faults.table_run import CARD_KINDS, CHIP_KINDS, MUTATIONS, SPLIT_INFO, SPLIT_KINDS, SPLIT_VARIANTS, feed, run
 
 STAGED = CARD_KINDS + CHIP_KINDS + tuple(MUTATIONS)
 HANDS = 12
@@ -36,6 +36,18 @@ def test_one_staged_fault_gives_one_ruling_through_the_pipeline(kind):
     run((kind,), HANDS, seed=5, stats=stats)
     # the fault really happened, in a quarter of the hands at least: a class that never fires would prove nothing
     assert stats[f"injected {kind}"] >= RARE.get(kind, HANDS), stats
+
+
+def test_split_games_play_the_faults_and_say_how_each_pot_splits():
+    # Omaha high-low (o8, plo8, Big O): a fault staged in each hand, its remedy carried out, nothing above info
+    # after it; at the showdowns the split's info rulings: halves (highlow.1), no low so the high scoops
+    # (highlow.2), and the odd chip between the halves to the high (ties.5c)
+    stats: Counter = Counter()
+    run(SPLIT_KINDS, 8, seed=5, variants=SPLIT_VARIANTS, stats=stats)
+    for kind in SPLIT_KINDS:
+        assert stats[f"injected {kind}"] >= 8, stats
+    for rule in SPLIT_INFO:
+        assert stats[f"info {rule}"] >= 1, stats
 
 
 def test_the_slice_spans_small_and_full_tables():

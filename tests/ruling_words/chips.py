@@ -72,4 +72,12 @@ CASES: dict[str, Case] = {
     "procedures.3": Case(
         "procedures.3", "hand them back and change them up after the hand", "chips-procedures.3.scn",
         "chips 5 bet5 -> off\nwait 1s\ncall 1 1\nwait 1s\ntap check seat 3\n", flop_folded(5, 1, 3) + NEXT),
+    "blinds.3": Case(
+        "blinds.3", "Misdeal: correct the blinds and redeal", "chips-blinds.3.scn",
+        "cleanup\nwait 1s\nchips all bet1 -> off\nchips all bet3 -> off\n",
+        folded_to_the_big_blind((1, 3), 1) + folded_to_the_big_blind((1, 3), 3), ("misdeal", "complete", "complete")),
+    "blinds.10": Case(
+        "blinds.10", "once they act and put chips in, the hand plays and they post next deal", "chips-blinds.10.scn",
+        "call 8 6\n", folded_to(8, 1, 3, 5, 7) + folded_to_the_big_blind((1, 3, 5, 7, 8), 5),
+        ("complete", "complete", "complete")),
 }

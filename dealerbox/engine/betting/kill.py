@@ -61,10 +61,23 @@ class KillTracker:
             self.holder = seat
         self.away = None
 
-    def record_win(self, winners: tuple[int, ...], won: int, killer: int | None, scooped: int = 0) -> str:
+    def record_win(self, winners: tuple[int, ...], won: int, killer: int | None, scooped: int = 0,
+                   agreed: tuple[int, ...] = ()) -> str:
         """After a hand: ``winners`` of the main pot, ``won`` = chips the sole winner took beyond what they
         put in; ``killer`` = who killed this hand; ``scooped`` = the chips of the pots the sole winner took
-        whole (both halves, or all of a pot with no low). Returns the reason if a kill is due next hand."""
+        whole (both halves, or all of a pot with no low); ``agreed`` = new players dealt into this killed pot, who
+        played it by agreeing to kill the next one (Kill Pots 12). Returns the reason if a kill is due next hand."""
+        reason = self._record_win(winners, won, killer, scooped)
+        if self.enabled and self.due is None and killer is not None:
+            new = next((s for s in agreed if s != killer), None)
+            if new is not None:
+                # Kill Pots 12, within Kill Pots 11 (one kill a deal): a kill the pot's result forces comes first
+                self.due, self.due_rule = new, "kill.12"
+                return f"seat {new} played the last killed pot as a new player: it agreed to kill this one " \
+                       "(Kill Pots 12)"
+        return reason
+
+    def _record_win(self, winners: tuple[int, ...], won: int, killer: int | None, scooped: int) -> str:
         self.killer_last = killer
         self.due = None
         if winners:

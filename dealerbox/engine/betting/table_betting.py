@@ -251,6 +251,7 @@ class TableBetting:
         if h.positions.big_blind is not None:
             self.last_big_blind = h.positions.big_blind
         self.last_small_blind = h.positions.small_blind
+        agreed = tuple(s for s in h.order if s in self.new_players)     # new players in a killed pot (Kill Pots 12)
         for s in h.order:
             self.new_players.discard(s)
-        self.kill_reason = self.kill.record_win(main_winners, won, h.killer, scooped)
+        self.kill_reason = self.kill.record_win(main_winners, won, h.killer, scooped, agreed)

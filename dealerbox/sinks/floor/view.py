@@ -51,8 +51,10 @@ def judge(topic: str, raw: bytes) -> tuple[str, str, str, dict] | tuple[str, str
         return (f"oversized payload ({len(raw)} bytes > {MAX_PAYLOAD})", kind)
     try:
         payload = json.loads(raw)
-    except (UnicodeDecodeError, json.JSONDecodeError) as e:
-        return (f"malformed JSON: {e}", kind)
+    except (UnicodeDecodeError, ValueError, RecursionError) as e:
+        # ValueError also covers an integer of more than 4,300 digits; RecursionError, a payload nested too
+        # deep: either, raised past here, rolled back a whole burst of the dashboard's filing
+        return (f"malformed JSON: {str(e)[:200]}", kind)
     errors = c.display_errors(kind, payload)
     if not errors and (payload.get("table") != table or payload.get("site") != site):
         errors = [f"payload says {payload.get('site')}/{payload.get('table')}, topic says {site}/{table}"]

@@ -30,12 +30,21 @@ class TablePosts:
         self.kill = KillTracker.for_game(game)
         self.owes: dict[int, set[str]] = {}       # seat -> missed blinds ("sb", "bb"), as the engine keeps them
         self.killer: int | None = None            # the seat that killed the hand being played
+        self.hands = 0                            # hands played since the table's game started
+        self.new_seats: set[int] = set()          # sat down in the running game, not yet dealt a hand played out
 
     def new_table(self) -> None:
         """Every player left: legs and debts start afresh (the engine's new game)."""
         self.kill = KillTracker.for_game(self.game)
         self.owes.clear()
         self.killer = None
+        self.hands = 0
+        self.new_seats.clear()
+
+    def arrived(self, seat: int) -> None:
+        """A player sat down: new to a running game (none is before its first hand)."""
+        if self.hands:
+            self.new_seats.add(seat)
 
     def place_kill_button(self, c: Choreography) -> None:
         """Before the next hand the dealer moves the kill button to the player with a leg up, and off the table
@@ -88,7 +97,7 @@ class TablePosts:
 
     def hand_played(self, expected: Expected) -> None:
         """After a hand played out: who won the main pot (the kill legs, Kill Pots 3, 4, 7; a split game's scoop,
-        Kill Pots 8)."""
+        Kill Pots 8), and the new players who played a killed pot, so agreed to kill the next one (Kill Pots 12)."""
         winners = expected.pots[0].winners if expected.pots else ()
         won = scooped = 0
         if len(winners) == 1:
@@ -101,4 +110,7 @@ class TablePosts:
                 # engine's holds what the others lost and the part of the winner's wager that they matched
                 lost = [expected.stacks_before[s] - expected.stacks[s] for s in expected.dealt_in if s != w]
                 scooped = sum(lost) + max(lost, default=0)
-        self.kill.record_win(tuple(winners), won, self.killer, scooped)
+        agreed = tuple(s for s in expected.dealt_in if s in self.new_seats)
+        self.new_seats -= set(expected.dealt_in)
+        self.hands += 1
+        self.kill.record_win(tuple(winners), won, self.killer, scooped, agreed)

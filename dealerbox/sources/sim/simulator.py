@@ -158,6 +158,7 @@ class Simulator:
             raise SimulatorError("a new player sits down at a cash table; a tournament seats its entrants")
         self._arrivals.append((seat, self._stack_size() if amount is None else amount))
         self.away.arrive(seat, wait_for_bb)
+        self.posts.arrived(seat)
 
     def stage_board(self, cards: Sequence[str]) -> None:
         """The next hand's board is ``cards`` (five, e.g. ``("As", "Ks", "Qs", "Js", "Ts")``), the rest of the

@@ -14,7 +14,8 @@ Paraphrased from Button and Blind Use and Kill Pots:
   neither party held it for (1); the winner of a pot holds it (a leg); a holder who wins the next pot, by at
   least the house's qualifying amount (3), or a killer who wins (7) or splits (4), must kill the next pot, for
   2x the big blind (full) or 1.5x (half), the limits raised the same; the leg survives a split (4) and a spell
-  away when nobody else won a pot meanwhile (5); one kill per deal (11).
+  away when nobody else won a pot meanwhile (5); one kill per deal (11). A new player dealt into a killed pot plays
+  it by agreeing to kill the next (12): that kill is theirs unless the pot's result already makes one due (11).
 """
 
 from __future__ import annotations
@@ -107,6 +108,8 @@ class TableReferee:
         self.due: int | None = None          # the seat that must kill the next pot
         self.parked: int | None = None       # a holder away (Kill Pots 5)
         self.killer: int | None = None       # who killed the hand being played
+        self.newcomers: set[int] = set()     # sat down in the running game, no hand played out yet (Kill Pots 12)
+        self.order: tuple[int, ...] = ()     # the seats the hand being played was dealt to
 
     # --- between hands ------------------------------------------------------------------------------------------
     def tap(self, action: str, seat: int, amount: int | None = None) -> None:
@@ -117,10 +120,11 @@ class TableReferee:
                 self._new_game()
             elif self.button is not None:
                 self.new.add(seat)
+                self.newcomers.add(seat)
             self.stacks[seat] = amount or 0
         elif action == "leave":
             self.stacks.pop(seat, None)
-            for group in (self.away, self.waiting, self.returning, self.new):
+            for group in (self.away, self.waiting, self.returning, self.new, self.newcomers):
                 group.discard(seat)
             self.owes.pop(seat, None)
             if self.holder == seat:     # Kill Pots 1b: the winner quit
@@ -153,7 +157,7 @@ class TableReferee:
     def _new_game(self) -> None:
         """Every player gone: a new game (Kill Pots 1a: the kill button neutral), nobody owes anything."""
         self.button = None
-        for group in (self.away, self.waiting, self.returning, self.new, self.stepped_away):
+        for group in (self.away, self.waiting, self.returning, self.new, self.stepped_away, self.newcomers):
             group.clear()
         self.owes.clear()
         self.holder = self.due = self.parked = self.killer = None
@@ -254,10 +258,21 @@ class TableReferee:
             if seat in posts.dead or posts.live.get(seat) == self.game.big_blind and seat != posts.killer:
                 self.owes.pop(seat, None)
         self.killer = posts.killer if posts.killer in posted else None
+        self.order = posts.order
 
     # --- after the hand ----------------------------------------------------------------------------------------
     def hand_played(self, outcome: Outcome) -> None:
-        """The hand was played out: the stacks it left, and the kill button (Kill Pots 1, 3, 4, 5, 7)."""
+        """The hand was played out: the stacks it left, and the kill button (Kill Pots 1, 3, 4, 5, 7, 12)."""
+        killer = self.killer
+        agreed = [s for s in self.order if s in self.newcomers and s != killer]
+        self.newcomers -= set(self.order)
+        self._legs(outcome)
+        if self.game.kill in KILL and killer is not None and self.due is None and agreed:
+            # Kill Pots 12: a new player played this killed pot by agreeing to kill the next; one kill a deal
+            # (Kill Pots 11), and a kill the pot's result forces comes first
+            self.due = agreed[0]
+
+    def _legs(self, outcome: Outcome) -> None:
         before = dict(self.stacks)
         self.stacks.update(outcome.stacks)
         winners = outcome.pots[0].winners if outcome.pots else ()
