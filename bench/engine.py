@@ -24,6 +24,8 @@ from .common import Context, Figure, missing, now_ns, percentile
 STRUCTURES = ("nlhe", "plhe", "flhe", "plo")
 SPLIT_AND_BIG_O = ("o8", "plo8", "plo5", "plo5-8")    # Omaha high-low and five-card Omaha (issue 33)
 GAMES = STRUCTURES + SPLIT_AND_BIG_O
+# house practices (issue 33): tables that run it twice after every all-in with no more betting (game.run_it)
+PRACTICES = {"nlhe run it twice": {"variant": "nlhe", "run_it": 2}, "plo run it twice": {"variant": "plo", "run_it": 2}}
 TARGET_RATIO = 10.0
 TARGET_STEP_MS = 1.0
 
@@ -32,8 +34,8 @@ def run(ctx: Context) -> list[Figure]:
     n = ctx.scale(120, 4)
     out: list[Figure] = []
     ratios, steps = [], []
-    for variant in GAMES:
-        config = Config(game=GameConfig(variant=variant))
+    for variant in GAMES + tuple(PRACTICES):
+        config = Config(game=GameConfig(**PRACTICES.get(variant, {"variant": variant})))
         registry = demo_registry()
         hands = list(Simulator(config, registry, 2024).play(n))
         hands = [h for h in hands if h.expected.outcome == "played"]
@@ -146,9 +148,12 @@ def _pokerkit_game(config: Config):
     if g.variant in SPLIT:
         hand_types = (OmahaHoldemHand, OmahaEightOrBetterLowHand)
 
+    # a run-it table plays pokerkit's cash game, where the players select the run-out count (sim/referee.py)
+    mode = Mode.CASH_GAME if g.run_it > 1 else Mode.TOURNAMENT
+
     def new_state(blinds, stacks):
         return State(automations, Deck.STANDARD, hand_types, streets, structure, True, 0, blinds, 0, stacks,
-                     len(stacks), mode=Mode.TOURNAMENT)
+                     len(stacks), mode=mode)
 
     return new_state, holes
 
@@ -167,14 +172,17 @@ def pokerkit_script(hand, holes: int):
         blinds = blinds[:-1]
     stacks = tuple(e.stacks_before[s] for s in order)
     deal = [e.hole_cards[order[i]][r] for r in range(holes) for i in range(len(order))]
-    used = set(deal) | set(e.board)
-    burns = [c for c in FULL_DECK if c not in used][:3]
+    board = list(e.board)
+    for run in e.boards:     # a hand run twice: each further run's own cards, in the order they were dealt
+        board += [c for i, c in enumerate(run) if i >= len(e.board) or e.board[i] != c]
+    used = set(deal) | set(board)
+    burns = [c for c in FULL_DECK if c not in used][:3 * e.runs]
     actions = [(kind, to) for _, _, kind, to in e.actions]
-    return blinds, stacks, deal, list(e.board), burns, actions
+    return blinds, stacks, deal, board, burns, actions, e.runs
 
 
 def replay_pokerkit(new_state, script):
-    blinds, stacks, deal, board, burns, actions = script
+    blinds, stacks, deal, board, burns, actions, runs = script
     st = new_state(blinds, stacks)
     di = bi = ui = ai = 0
     while st.status:
@@ -184,8 +192,10 @@ def replay_pokerkit(new_state, script):
         elif st.can_burn_card():
             st.burn_card(burns[ui])
             ui += 1
+        elif st.can_select_runout_count():
+            st.select_runout_count(runs)
         elif st.can_deal_board():
-            k = 3 if bi == 0 else 1
+            k = st.board_dealing_count or 1
             st.deal_board("".join(board[bi:bi + k]))
             bi += k
         elif st.actor_index is not None:

@@ -49,6 +49,13 @@ class GameConfig:
     buy_in: int = 200               # default buy-in for the simulator and the "sit" tap
     ante: int = 0                   # every player dealt in posts it before the deal; 0 = none
     big_blind_ante: int = 0         # the big blind posts it for the whole table; 0 = none (not with ante)
+    run_it: int = 1                 # house practice: the most runs the dealer may agree after an all-in (1 = off)
+    bomb_pots: bool = False         # house practice: the dealer may start a bomb pot (everyone posts, no preflop)
+    bomb_pot: int = 0               # the bomb pot's post per player, on the screen's keys; 0 = five big blinds
+
+    def bomb_amount(self) -> int:
+        """What every player posts in a bomb pot the screen's key starts (``bomb_pot``, else five big blinds)."""
+        return self.bomb_pot or 5 * self.big_blind
 
 
 @dataclass(frozen=True)
@@ -228,7 +235,7 @@ def _check_consistency(c: Config, source: str) -> None:
 def check_stakes(c: Config, source: str) -> None:
     """Stakes the table's chips cannot make. Checked on a config file only: a log or scenario replays as recorded."""
     g = c.game
-    names: tuple[str, ...] = ("small_blind", "big_blind", "buy_in", "ante", "big_blind_ante")
+    names: tuple[str, ...] = ("small_blind", "big_blind", "buy_in", "ante", "big_blind_ante", "bomb_pot")
     names += ("small_bet", "big_bet") if g.variant in ("flhe", "o8") else ()   # the limit games
     for name in names:
         value = getattr(g, name)

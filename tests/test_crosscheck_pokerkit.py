@@ -347,7 +347,7 @@ def split_award(game: BettingTable, hand, state, order: list[int], stacks: list[
         winners.append(tuple(sorted({*high, *low})))
         halves.append((high, low))
         stats["pots split high and low"] += 1
-    pots, final = hand.settle(game.t, winners, halves)
+    pots, final = hand.settle(game.t, winners, [[h] for h in halves])   # one board, its halves
     ours = [final[s] for s in order]
     context = ("o8", order, stacks, [str((p.amount, p.eligible, p.shares)) for p in pots], str(halves),
                [str(op) for op in state.operations if "Dealing" not in type(op).__name__])

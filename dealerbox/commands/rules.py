@@ -14,7 +14,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def run(args: argparse.Namespace) -> int:
     rows = [{"rule": r.id, "citation": r.citation, "area": r.area, "detect": r.detect, "summary": r.summary,
-             "tournament": r.tournament}
+             "tournament": r.tournament} | ({"house": r.house} if r.house else {})
             | ({"severities": list(r.severities), "outcomes": list(r.outcomes)} if r.tournament else {})
             for r in RULES.values()]
     if args.json:
@@ -23,5 +23,6 @@ def run(args: argparse.Namespace) -> int:
     width = max(len(str(r["rule"])) for r in rows)
     for r in rows:
         where = "  (tournament tables only)" if r["tournament"] else ""
+        where += f"  (house practice: {r['house']}, a table setting)" if r.get("house") else ""
         print(f"{r['rule']:<{width}}  {r['detect']:<3}  {r['citation']:<24}  {r['summary']}{where}")
     return 0

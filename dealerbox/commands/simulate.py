@@ -1,6 +1,7 @@
 """``dealerbox simulate``: play simulated hands and write them as a recorded log (replayable, verifiable).
 
     dealerbox simulate --hands 500 --out var/logs/sim.jsonl --seed 7 --irregularities 0.1
+    dealerbox simulate --hands 200 --out var/logs/twice.jsonl --run-it 2    # run it twice after each all-in
 
 Signed with ``record.key`` and sealed to ``record.floor_public_key`` when the config names them, as ``run`` does.
 """
@@ -8,6 +9,7 @@ Signed with ``record.key`` and sealed to ``record.floor_public_key`` when the co
 from __future__ import annotations
 
 import argparse
+from dataclasses import replace
 import sys
 import time
 from pathlib import Path
@@ -29,6 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--irregularities", metavar="R",
                         help="chance per hand of an irregularity (0..1), or a comma list of kinds: "
                              + ", ".join(IRREGULARITIES))
+    parser.add_argument("--run-it", type=int, choices=(2, 3), metavar="N",
+                        help="a table that runs it N times (2 or 3) after every all-in with no more betting: sets "
+                             "game.run_it (house practice); pokerkit's run-out count referees each run")
 
 
 def _irregularities(text: str | None) -> float | list[str] | None:
@@ -57,6 +62,8 @@ def run(args: argparse.Namespace) -> int:
         return 2
     try:
         irregular = _irregularities(args.irregularities)
+        if args.run_it:
+            args.cfg = replace(args.cfg, game=replace(args.cfg.game, run_it=args.run_it))
         registry = load_registry(args.cfg)
         tournament = None
         if args.cfg.tournament.file:   # a tournament table: the simulator plays the event to its winner

@@ -21,6 +21,7 @@ class Rule:
     area: str         # "cards", "chips", "showdown" or "tournament"
     severities: tuple[str, ...] = ()   # tournament rows: the severities their rulings use
     outcomes: tuple[str, ...] = ()     # tournament rows: the outcomes their rulings use
+    house: str = ""                    # a house practice's name (a table setting, off by default)
 
     @property
     def tournament(self) -> bool:
@@ -117,6 +118,21 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     _r("ties.5c", "Ties 5(c)", "S", "showdown", "High-low split: the odd chip between the high and the low halves goes to the high"),
     _r("highlow.1", "Omaha High-Low (cards speak, Showdown 2)", "S", "showdown", "Split game: half the pot to the best high, half to the best eight-or-better low (two hole cards, three board); one hand may scoop, tied hands share their half"),
     _r("highlow.2", "Omaha High-Low (cards speak, Showdown 2)", "S", "showdown", "Split game: no hand eligible for the pot makes an eight-or-better low, so the high takes it all"),
+    # --- house practices: table settings, off by default (game.run_it, game.bomb_pots; engine/practices.py) ---
+    *(Rule(id, citation, summary, detect, "house", house=house) for id, citation, detect, house, summary in (
+        ("run-it.1", "No-Limit 14; House Policies 15", "D", "Run it twice",
+         "Run it twice or three times only after an all-in with no more betting possible, where the table allows it"),
+        ("run-it.2", "No-Limit 14; House Policies 15", "D", "Run it twice",
+         "Runs agreed: board 1 is finished first, then each further run in full, in order"),
+        ("boards.1", "No-Limit 14; Ties 3, 5(a)", "S", "Run it twice / double-board bomb pot",
+         "A pot dealt on two or more boards is divided equally by board, odd chips to board 1; each part is split as its own pot"),
+        ("bomb-pot.1", "House rule: bomb pot", "D", "Bomb pot",
+         "Bomb pot: every player posts the agreed amount, no preflop betting, the hand starts on the flop"),
+        ("bomb-pot.2", "House rule: bomb pot", "S", "Bomb pot",
+         "Bomb pot: a player dealt in without the full post brings it up before the flop"),
+        ("bomb-pot.3", "House rule: bomb pot", "D", "Bomb pot",
+         "A bomb pot starts only where the table allows it, between hands, with an amount and one or two boards"),
+    )),
     # --- tournaments: raised only at a tournament table (raised_at) -----------------------------------
     *(Rule(id, citation, summary, detect, "tournament", severities, outcomes)
       for id, citation, detect, severities, outcomes, summary in TOURNAMENT_ROWS),

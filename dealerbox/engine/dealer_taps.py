@@ -11,9 +11,13 @@ from . import events as te
 from . import inputs as ev
 from .betting import TableBetting
 from .cards.flow import CardFlow
+from .betting.pots import split_portions
+from .cards.hand import Hand
 from .cards.misdeal import after_action
+from .events import Pot
 from .hand_flow import HandFlow
 from .play import Play
+from .practices import HousePractices
 from .referee import Referee
 from .seating import Seating
 from .stacks import StackReads
@@ -30,7 +34,7 @@ class DealerTaps:
 
     def __init__(self, config: Config, play: Play, referee: Referee, seating: Seating, betting: TableBetting,
                  stacks: StackReads, hands: HandFlow, cards: CardFlow, moves: FloorMoves,
-                 tournament: TournamentTable | None) -> None:
+                 tournament: TournamentTable | None, practices: HousePractices) -> None:
         self.config = config
         self.play = play
         self.referee = referee
@@ -41,6 +45,7 @@ class DealerTaps:
         self.cards = cards
         self.moves = moves
         self.tournament = tournament
+        self.practices = practices
         self.acked: set[str] = set()
         self.dealer: str | None = None           # who signed in on the terminal (sign-in/out)
 
@@ -83,6 +88,10 @@ class DealerTaps:
             return referee.betting_events(betting.back_in(t, e.seat))
         if a == "sit-out" and e.seat is not None:
             return referee.betting_events(betting.sit_out(t, e.seat))
+        if a == "bomb-pot":
+            return self.practices.bomb_pot(t, e.amount or 0, int(e.ref or 1) if (e.ref or "1").isdigit() else 0)
+        if a == "run-it":
+            return self.practices.run_it(t, e.amount or 2)
         if a == "new-hand":
             out: list[te.TableEvent] = []
             h = play.hand
@@ -133,6 +142,19 @@ class DealerTaps:
             out.append(te.DealerSignedIn(e.t, hand_no, e.by, e.ref or "pin"))
         return out
 
+    def _paid(self, h: Hand, index: int) -> tuple[int, ...]:
+        """The seats that get chips from pot ``index`` as the cards divide it: a pot run twice whose parts are
+        tied on every board may leave a tied winner nothing (the odd chips all went to another), and a push to the
+        seats that are paid is right."""
+        if not 0 <= index < len(h.pots) or not h.winners[index:index + 1] or not h.winners[index]:
+            return ()
+        amount, eligible = h.pots[index]
+        portions = h.portions()
+        boards = portions[index] if index < len(portions) else [(h.winners[index],)]
+        pot, _ = split_portions(Pot(amount, eligible), boards, h.button, self.seating.seats,
+                                max(1, self.config.game.smallest_chip))
+        return tuple(sorted(s for s, chips in pot.shares.items() if chips > 0))
+
     def _award_tap(self, e: ev.DealerInput) -> list[te.TableEvent]:
         play = self.play
         current = play.hand
@@ -147,11 +169,12 @@ class DealerTaps:
             return []
         if not e.seats:
             return []
-        # a dealer pushes neighbouring pots with the same winners together and numbers them as one pot; a split
-        # game's pot may be pushed half by half (high, then low), so each half fits as well as the whole
-        split = h.award.halves
-        pots: list[tuple[tuple[int, ...], ...]] = ([(w,) + tuple(split[i]) if i < len(split) else (w,)
-                                                     for i, w in enumerate(h.winners)])
+        # a dealer pushes neighbouring pots with the same winners together and numbers them as one pot; a pot may
+        # be pushed part by part (board by board, half by half: high, then low), so each part fits as the whole does
+        portions = h.portions()
+        pots: list[tuple[tuple[int, ...], ...]] = [
+            (w,) + (tuple(half for halves in portions[i] for half in halves) if i < len(portions) else ())
+            for i, w in enumerate(h.winners)]
         merged: list[tuple[tuple[int, ...], ...]] = []
         for p in pots:
             p = tuple(tuple(sorted(w)) for w in p)
@@ -159,7 +182,7 @@ class DealerTaps:
                 merged.append(p)
         named = tuple(sorted(e.seats))
         fits = [tuple(sorted(w)) for ws in (pots, merged) if 0 <= index < len(ws) for w in ws[index]]
-        if not fits or named in fits or not fits[0]:
+        if not fits or named in fits or not fits[0] or named == self._paid(h, index):
             return []
         right = fits[0]
         return [self.referee.findings.raise_(

@@ -157,6 +157,28 @@ class BoardCardDealt(TableEvent):
     card: str
 
 
+@dataclass(frozen=True, slots=True)
+class RunCardDealt(TableEvent):
+    """A card of board 2 or 3: a run agreed after an all-in, or a bomb pot's second board."""
+    board: int    # 2 or 3
+    street: str   # the street this card completes on its board: "flop", "turn", "river"
+    card: str
+
+
+@dataclass(frozen=True, slots=True)
+class RunsAgreed(TableEvent):
+    """The dealer agreed to deal the rest of the board ``runs`` times (house practice: run it twice)."""
+    runs: int
+    board: tuple[str, ...]   # the cards every run shares
+
+
+@dataclass(frozen=True, slots=True)
+class BombPotStarted(TableEvent):
+    """The dealer started a bomb pot (house practice): every player posts ``amount``, no preflop betting."""
+    amount: int
+    boards: int
+
+
 @_direct_init
 @dataclass(frozen=True, slots=True)
 class CardMucked(TableEvent):
@@ -212,11 +234,21 @@ class PotAwarded(TableEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class PotSplitByBoard(TableEvent):
+    """A pot played on two or more boards (runs agreed, a double-board bomb pot): one board's part of it."""
+    index: int           # the pot: 0 main, 1.. side pots
+    board: int           # 1-based
+    pot: Pot             # this board's part: amount, winners, shares
+
+
+@dataclass(frozen=True, slots=True)
 class HandEnded(TableEvent):
+    OPTIONAL_FIELDS: ClassVar[tuple[str, ...]] = ("boards",)
     outcome: str         # "complete", "misdeal", "void"
     pots: tuple[Pot, ...]
     stacks: dict[int, int]   # every seated player's stack after the award or refund
     board: tuple[str, ...] = ()
+    boards: tuple[tuple[str, ...], ...] | None = None   # boards 2.. when the hand had more than one
 
 
 # --- findings ---------------------------------------------------------------------------------------

@@ -11,11 +11,12 @@ from ..config import Config
 from . import events as te
 from .betting import HandBetting, TableBetting
 from .cards.deck import DeckInUse
-from .cards.hand import Award, Hand
+from .cards.hand import Hand
 from .cards.ledger import CardLedger
 from .cards.misdeal import Ruling
 from .betting.pots import divide
-from .cards.showdown import clockwise_from, odd_chip_seat, pot_halves, pot_winners, show_order
+from .cards.reading import boards_text, halves_text, judge, pot_name, shown_rank, winners_text
+from .cards.showdown import clockwise_from, odd_chip_seat, show_order
 from .chip_trail import ChipTrail
 from .play import Play
 from .referee import Referee
@@ -62,12 +63,21 @@ class HandFlow:
             away = betting.waiting_for_bb | betting.sitting_out   # their choice, made before the deal
             order = tuple(clockwise_from(button, set(order) | (set(seating.entitled()) - away), seating.seats))
         out += self.deck.at_start(t, hand_no, order)
-        hb = betting.start_hand(t, hand_no, button, order)
-        blinds = dict(betting.blinds_for(button, order)) if len(order) >= 2 else {}
+        bomb, boards = play.take_bomb()
+        hb = betting.start_hand(t, hand_no, button, order, bomb)
+        blinds = dict(betting.blinds_for(button, order)) if len(order) >= 2 and not bomb else {}
         h = Hand(hand_no, button, order, self.variant, self.deck.deck_id, self.deck.back, blinds)
         play.started(h, hb)
         seating.hand_started(button)
         out.append(te.HandStarted(t, hand_no, button, order, self.variant.key, h.blinds))
+        if bomb:
+            h.boards.start_bomb(bomb, boards)
+            out.append(te.BombPotStarted(t, hand_no, bomb, boards))
+            out += self.referee.info(t, "bomb-pot.1", f"Bomb pot (house practice): every player posts {bomb}; no "
+                                     f"preflop betting, the hand starts on the flop"
+                                     + (", dealt on two boards (each street to board 1, then board 2); every pot "
+                                        "is divided equally by board, odd chips to board 1." if boards == 2
+                                        else "."), order)
         last = play.last_hand
         if last is not None and last.award.misaward_over():   # the last pot still sat wrongly (engine/misaward.py)
             out += self.referee.rule(t, [Ruling("showdown.3", "continues", uncorrected_text(last),
@@ -92,14 +102,18 @@ class HandFlow:
         else:
             winners = [w if w else tuple(e for e in p[1] if hb.in_hand(e))
                        for w, p in zip(h.winners, h.pots, strict=False)]
-            settled, stacks = hb.settle(t, winners, h.award.halves or None)
+            settled, stacks = hb.settle(t, winners, h.portions() or None)
             pots = tuple(settled)
             for i, pot in enumerate(pots):
+                for b, part in enumerate(hb.board_parts[i] if i < len(hb.board_parts) else ()):
+                    out.append(te.PotSplitByBoard(t, h.number, i, b + 1, part))
                 out.append(te.PotAwarded(t, h.number, i, pot))
         h.ended([p.winners for p in pots])
         self.trail.hand_ended()
         board = tuple(self.ledger.card(u) for u in h.board)
-        out.append(te.HandEnded(t, h.number, outcome, pots, dict(stacks), board))
+        others = tuple(tuple(self.ledger.card(u) for u in h.boards.cards(b, h.board))
+                       for b in range(2, h.boards.count + 1)) or None
+        out.append(te.HandEnded(t, h.number, outcome, pots, dict(stacks), board, others))
         if outcome == "complete" and self.config.is_tournament and self.tournament is not None:
             out += self.tournament.eliminations(t, stacks)   # Tournaments 35 (engine/tournament/seats.py)
         self.play.ended(h)
@@ -135,7 +149,7 @@ class HandFlow:
         # the hand is not settled and two or more are live)
         if hb.held or hb.motions or (hb.round.pending and not hb.settled and len(live_seats) > 1):
             return []
-        if len(h.board) == 5 and h.street == "river":
+        if len(h.board) == 5 and h.street == "river" and h.boards.complete(h.board):
             return self.showdown(t, live if live is not None else h.contenders(live_seats))
         out: list[te.TableEvent] = []
         if h.all_in_prompted or not h.deal.finished or not self.all_in_prompts:
@@ -166,7 +180,9 @@ class HandFlow:
             h.read(seat, evaluate(self.variant, hole, board),
                    evaluate_low(self.variant, hole, board) if split_game else None)
         pots = [(p.amount, tuple(p.eligible)) for p in hb.pots()]
-        h.decided_as(pots, *judge(pots, h.award, split_game))
+        if h.boards.count > 1:
+            self.read_boards(h, live, split_game)
+        h.decided_as(pots, *judge(pots, h.award, h.boards, split_game))
         seats = self.seating.seats
         order = show_order(live, hb.last_aggressor, h.button, seats)
         out: list[te.TableEvent] = []
@@ -179,6 +195,10 @@ class HandFlow:
                     tuple(order))
         out += info(t, "showdown.2", f"Cards speak: {winners_text(h)}.",
                     tuple(sorted({w for ws in h.winners for w in ws})))
+        if h.boards.count > 1:
+            return out + info(t, "boards.1", f"Every pot is divided equally by board, odd chips to board 1; each "
+                              f"board's part is split as its own pot (Ties 5a): {boards_text(h)}.",
+                              tuple(sorted({w for ws in h.winners for w in ws})))
         if split_game:
             return out + self._split_rulings(t, h)
         for i, (w, (amount, _)) in enumerate(zip(h.winners, h.pots, strict=False)):
@@ -188,6 +208,25 @@ class HandFlow:
                             f"between seats {' and '.join(map(str, w))}; any odd chip goes to seat {odd}, the "
                             "first clockwise from the button (side pots split separately).", w)
         return out
+
+    def read_boards(self, h: Hand, live: list[int], split_game: bool) -> None:
+        """Boards 2.. read for every hand still in (board 1 is ``h.award``'s reading): each board's ranks, and
+        its lows in a split game."""
+        card, boards = self.ledger.card, h.boards
+        all_ranks, all_lows = [h.award.ranks], [h.award.lows]
+        for b in range(2, boards.count + 1):
+            board = tuple(card(u) for u in boards.cards(b, h.board))
+            ranks: dict[int, tuple[int, str]] = {}
+            lows: dict[int, tuple[int, str]] = {}
+            for s in live:
+                hole = tuple(card(u) for u in h.hole(s))
+                ranks[s] = evaluate(self.variant, hole, board)
+                low = evaluate_low(self.variant, hole, board) if split_game else None
+                if low is not None:
+                    lows[s] = low
+            all_ranks.append(ranks)
+            all_lows.append(lows)
+        boards.read(all_ranks, all_lows)
 
     def _split_rulings(self, t: float, h: Hand) -> list[te.TableEvent]:
         """A split game's pots: each divided high and low (highlow.1) or all to the high (highlow.2), the odd chip
@@ -227,7 +266,8 @@ class HandFlow:
             return []
         h.award.ranks.pop(seat, None)
         h.award.lows.pop(seat, None)
-        h.rewon(*judge(h.pots, h.award, self.variant.split is not None))
+        h.boards.thrown_away(seat)
+        h.rewon(*judge(h.pots, h.award, h.boards, self.variant.split is not None))
         return self.referee.rule(t, [Ruling("showdown.1", "continues", f"Seat {seat} threw its hand away unshown: "
                                             f"it cannot win any part of the pot; {winners_text(h)}.", (seat,))])
 
@@ -235,51 +275,6 @@ class HandFlow:
         h, hb = self.play.hand, self.play.hb
         assert h is not None and hb is not None, "asked with no hand under way"
         return h, hb
-
-
-def judge(pots: list[tuple[int, tuple[int, ...]]], award: Award, split_game: bool) -> tuple[
-        list[tuple[int, ...]], list[tuple[tuple[int, ...], ...]]]:
-    """Each pot's winners from the hands read in ``award``, and in a split game its high and low halves."""
-    if not split_game:
-        return pot_winners(pots, award.ranks), []
-    halves = pot_halves(pots, award.ranks, award.lows)
-    return [tuple(sorted({s for half in pot for s in half})) for pot in halves], halves
-
-
-def pot_name(i: int) -> str:
-    return "main pot" if i == 0 else f"side pot {i}"
-
-
-def shown_rank(h: Hand, seat: int, split_game: bool) -> str:
-    """The hand as the screen names it: ``Flush``; a split game adds its low: ``Flush, low 7-5-4-2-A``."""
-    high = h.award.ranks[seat][1]
-    if not split_game:
-        return high
-    low = h.award.lows.get(seat)
-    return f"{high}, low {low[1]}" if low else f"{high}, no low"
-
-
-def halves_text(h: Hand, i: int) -> str:
-    """``High: seat 3 Flush · Low: seat 5 7-5-4-2-A`` for pot ``i`` of a split game ("no low" when none)."""
-    halves = h.award.halves[i] if i < len(h.award.halves) else ()
-    if not halves or not halves[0]:
-        return "no hand shown"
-    ranks, lows = h.award.ranks, h.award.lows
-    high = f"High: seat {' and '.join(map(str, halves[0]))} {ranks[halves[0][0]][1]}"
-    if len(halves) == 1:
-        return f"{high} · Low: none"
-    return f"{high} · Low: seat {' and '.join(map(str, halves[1]))} {lows[halves[1][0]][1]}"
-
-
-def winners_text(h: Hand) -> str:
-    parts = []
-    for i, w in enumerate(h.winners):
-        name = pot_name(i)
-        if h.award.halves and i < len(h.award.halves) and w:
-            parts.append(f"{name}: {halves_text(h, i)}")
-            continue
-        parts.append(f"{name} to seat {' and '.join(map(str, w))}" if w else f"{name}: no hand shown")
-    return "; ".join(parts)
 
 
 def wins_a_pot(seat: int, winners: list[tuple[int, ...]]) -> bool:

@@ -102,6 +102,8 @@ DEALER_ACTIONS = {
     "sit-out": "the player in `seat` steps away: not dealt in, missing the blinds that pass, until `back-in` or `wait-for-bb`",
     "back-in": "the player in `seat`, sitting out or waiting for the big blind, is dealt in again and posts what they owe",
     "declare-raise": "the player in `seat` declared a raise before putting chips in",
+    "run-it": "after an all-in with no more betting, the players agreed to run the rest of the board `amount` times (2 or 3; house practice, game.run_it)",
+    "bomb-pot": "the next hand is a bomb pot: every player posts `amount`, no preflop betting, on `ref` boards (1 or 2; house practice, game.bomb_pots)",
     "muck-unshown": "the player in `seat` threw away their hand at showdown without showing",
     "sign-in": "the dealer `by` (an id, never the PIN) takes over the table, proved by `ref` (\"pin\" or \"badge\")",
     "sign-out": "the dealer on duty leaves the table",

@@ -24,7 +24,8 @@ from . import events as te
 from .cards.hand import Hand
 from .cards.misdeal import Ruling
 from .findings import FindingLog
-from .hand_flow import HandFlow, shorted, winners_text, wins_a_pot
+from .cards.reading import winners_text
+from .hand_flow import HandFlow, shorted, wins_a_pot
 from .play import Play
 from .referee import Referee
 

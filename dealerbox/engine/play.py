@@ -11,7 +11,7 @@ from .cards.misdeal import window_open
 class Play:
     """The running (or last) hand, its betting, and the hand numbers. Parts ask; ``HandFlow`` changes them."""
 
-    __slots__ = ("hand", "hb", "hand_no", "hands_before", "last_hand")
+    __slots__ = ("hand", "hb", "hand_no", "hands_before", "last_hand", "next_bomb")
 
     def __init__(self) -> None:
         self.hand: Hand | None = None
@@ -19,6 +19,7 @@ class Play:
         self.hand_no: int | None = None
         self.hands_before = 0                    # hands of earlier runs (record/sequence.py): numbering continues
         self.last_hand: Hand | None = None
+        self.next_bomb: tuple[int, int] | None = None   # a bomb pot the dealer started: (post, boards) of the next hand
 
     def count_from(self, hands_before: int) -> None:
         """Hands of earlier runs (record/sequence.py): numbering continues after them."""
@@ -28,6 +29,15 @@ class Play:
         """A hand is starting: its number (the findings its start raises carry it)."""
         self.hand_no = (self.hand_no or self.hands_before) + 1
         return self.hand_no
+
+    def bomb_due(self, post: int, boards: int) -> None:
+        """The dealer started a bomb pot: the next hand every player posts ``post``, on ``boards`` boards."""
+        self.next_bomb = (post, boards)
+
+    def take_bomb(self) -> tuple[int, int]:
+        """A hand starts: the bomb pot due, as (post, boards); (0, 1) when none is."""
+        due, self.next_bomb = self.next_bomb or (0, 1), None
+        return due
 
     def started(self, hand: Hand, hb: HandBetting) -> None:
         self.hand, self.hb = hand, hb

@@ -109,6 +109,17 @@ class RaceView:
 
 
 @dataclass(frozen=True, slots=True)
+class HouseView:
+    """The house practices in the snapshot (engine/practices.py): what the table allows, the keys open now, and
+    the hand's boards beyond the first with what each board won at the showdown."""
+    practices: str = ""                   # the house practices this table allows, for the top bar ("" = none)
+    runs_offer: int = 0                   # the most runs the dealer may agree now (0: the key is not offered)
+    bomb_offer: int = 0                   # between hands at a bomb-pot table: the post the bomb-pot keys start
+    boards: tuple[tuple[str, ...], ...] = ()   # boards 2.. of the hand (runs agreed, a double-board bomb pot)
+    board_winners: tuple[str, ...] = ()   # at the showdown, a line per board: "Board 2: S5 Two Pair"
+
+
+@dataclass(frozen=True, slots=True)
 class TableState:
     hand: int | None = None
     phase: str = "idle"      # "idle", "deal", "preflop", "flop", "turn", "river", "showdown", "misaward", "ended"
@@ -131,3 +142,4 @@ class TableState:
     tournament: TournamentView | None = None   # a tournament table's clock and event; None at a cash table
     instruction: InstructionView | None = None  # the floor's open move/break/redraw (engine/tournament/moves.py)
     race: RaceView | None = None          # a chip race open between hands (engine/tournament/chips.py)
+    house: HouseView = field(default_factory=lambda: HouseView())   # run it twice, bomb pots (house practices)

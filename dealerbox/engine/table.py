@@ -21,20 +21,23 @@ from .betting import TableBetting
 from .cards.board import BoardFlow
 from .cards.deck import DeckInUse
 from .cards.flow import CardFlow
+from .cards.hand import Hand
 from .cards.ledger import CardLedger
 from .catalogue import raised_at
 from .chip_flow import ChipFlow
 from .chip_trail import ChipTrail
 from .dealer_taps import DealerTaps
 from .findings import FindingLog
-from .betting.pots import split_halves
-from .hand_flow import HandFlow, halves_text
+from .betting.pots import split_portions
+from .cards.reading import board_lines, halves_text
+from .hand_flow import HandFlow
 from .misaward import PushWatch
 from .play import Play
+from .practices import HousePractices
 from .referee import Referee
 from .seating import Seating
 from .stacks import StackReads
-from .state import FindingView, SeatView, TableState
+from .state import FindingView, HouseView, SeatView, TableState
 from .events import Pot
 from .tournament.moves import FloorMoves, TableMoves
 from .tournament.table import TournamentTable
@@ -75,7 +78,8 @@ class Engine:
                          BoardFlow(game, play, ledger, referee), tt)
         chips = ChipFlow(play, referee, hands, trail, PushWatch(play, referee, hands, findings),
                          tt if tournament is not None else None)
-        self.taps = DealerTaps(config, play, referee, seating, betting, self.stacks, hands, cards, floor_moves, tt)
+        self.taps = DealerTaps(config, play, referee, seating, betting, self.stacks, hands, cards, floor_moves, tt,
+                               HousePractices(config, play, referee, ledger))
         # the hot path: each part's entry point bound once, so an input costs no lookup through a part
         self._levels = tt.levels if tt is not None else None   # the level clock, asked at every input
         self._chip_entered, self._chip_left = chips.entered, chips.left
@@ -176,6 +180,34 @@ class Engine:
         self.stacks.follow(bets)
         return self.stacks.hold(out, self.findings, bets)
 
+    def _house_view(self, h: Hand | None, running: bool) -> HouseView:
+        """The house practices for the screen: the top bar's words, the keys open now, boards 2.. and, at the
+        showdown of a hand dealt on two or more boards, each board's winners."""
+        g, card = self.config.game, self.ledger.card
+        boards = tuple(tuple(card(u) for u in h.boards.cards(b, h.board))
+                       for b in range(2, h.boards.count + 1)) if h is not None else ()
+        return HouseView(self._practices_line(), self._runs_offer(),
+                         g.bomb_amount() if g.bomb_pots and not running else 0, boards,
+                         board_lines(h) if h is not None and h.decided and h.boards.count > 1 else ())
+
+    def _practices_line(self) -> str:
+        """The house practices on at this table, said on the screen (they are off by default)."""
+        g = self.config.game
+        on = ([f"RUN IT x{g.run_it}"] if g.run_it > 1 else []) + (["BOMB POTS"] if g.bomb_pots else [])
+        return " · ".join(on)
+
+    def _runs_offer(self) -> int:
+        """The run-it keys' most runs: after an all-in with no more betting, before the river, once."""
+        running = self.play.running_hand()
+        if self.config.game.run_it < 2 or running is None:
+            return 0
+        h, hb = running
+        live = h.contenders(hb.live)
+        able = [s for s in live if not hb.all_in(s)]
+        ok = (h.deal.finished and not h.decided and len(h.board) < 5 and h.boards.count == 1 and len(live) >= 2
+              and len(able) <= 1 and len(able) < len(live) and hb.round_complete)
+        return self.config.game.run_it if ok else 0
+
     # --- the snapshot for the screen and the floor ---------------------------------------------------------------
     def snapshot(self) -> TableState:
         play, seating, ledger = self.play, self.seating, self.ledger
@@ -211,9 +243,10 @@ class Engine:
         winners: dict[int, int] = {}
         if h is not None and h.decided:
             unit = max(1, self.config.game.smallest_chip)
+            portions = h.portions()
             for i, ((amount, eligible), w) in enumerate(zip(h.pots, h.winners, strict=False)):
-                halves = h.award.halves[i] if i < len(h.award.halves) else (w,)
-                pot = split_halves(Pot(amount, eligible), halves, h.button, seating.seats, unit) if w else None
+                boards = portions[i] if i < len(portions) else [(w,)]
+                pot = split_portions(Pot(amount, eligible), boards, h.button, seating.seats, unit)[0] if w else None
                 for seat, chips in (pot.shares.items() if pot is not None else ()):
                     winners[seat] = winners.get(seat, 0) + chips
         tt = self.tournament_table
@@ -222,6 +255,7 @@ class Engine:
                                  else h.phase if h is not None else "idle"), game=self.variant.key,
             button=(h.button if under_way is not None and h is not None else seating.puck),
             board=tuple(ledger.card(u) for u in h.board) if h else (),
+            house=self._house_view(h, under_way is not None),
             burn_count=len(h.off_board.burns) if h else 0, muck_count=len(ledger.in_zone("muck")),
             pot=self.trail.pot(), pots=pots, seats=tuple(seats), findings=findings,
             to_act=(hb.to_act if hb is not None and h is not None and not h.decided else None),

@@ -33,6 +33,7 @@ class HandRow:
     hour: str                   # "2025-03-01 22:00" UTC, or "t+3h" when the log has no creation time
     at: str                     # when the hand started: "2025-03-01 22:14:05" UTC, or "t=812.3 s"
     findings: tuple[Finding, ...]
+    practice: str = ""          # a house practice the hand was dealt with ("run it twice", "bomb pot, 2 boards")
 
 
 @dataclass
@@ -59,7 +60,7 @@ def rows_of(path: str, table: str, dealer: str, created: datetime.datetime | Non
     out = []
     for h in hands:
         hour, at = _when(created, h.started_t)
-        out.append(HandRow(path, table, dealer, h.hand, h.outcome, hour, at, h.findings))
+        out.append(HandRow(path, table, dealer, h.hand, h.outcome, hour, at, h.findings, h.practice))
     return out
 
 

@@ -37,6 +37,10 @@ def expressible(hand: HandSummary) -> str | None:
         return "a kill pot: PHH has no kill blind and no scaled limits"
     if hand.game not in CODES:
         return f"variant {hand.game!r} has no PHH code"
+    if hand.practice:
+        # PHH (specification 0.0.1) has no run-out count, no second board and no bomb pot; pokerkit (pinned 0.7.7)
+        # reads every PHH hand with one run-out: written as PHH the hand would replay to other stacks
+        return f"{hand.practice}: PHH has no field for it (no run-out count, no second board, no bomb pot)"
     return None
 
 

@@ -111,11 +111,12 @@ def write_csv(room: Room, folder: Path) -> list[Path]:
     out = [folder / name for name in CSV_FILES]
     with open(out[0], "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
-        w.writerow(["log", "table", "dealer", "hand", "started_utc", "hour", "outcome", "findings", "rulings"])
+        w.writerow(["log", "table", "dealer", "hand", "started_utc", "hour", "outcome", "findings", "rulings",
+                    "practice"])
         for log in room.logs:
             for r in log.hands:
                 w.writerow([r.log, r.table, r.dealer, r.hand, r.at, r.hour, r.outcome, len(r.findings),
-                            sum(x.severity in ("dealer", "floor") for x in r.findings)])
+                            sum(x.severity in ("dealer", "floor") for x in r.findings), r.practice])
     with open(out[1], "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["log", "table", "dealer", "hand", "started_utc", "hour", "id", "rule", "citation", "severity",

@@ -85,6 +85,8 @@ class HandSummary:
     outcome: str                                # "complete", "misdeal", "void", or "unfinished" (log ended mid-hand)
     started_t: float
     ended_t: float
+    practice: str = ""                          # a house practice this hand: "run it twice", "bomb pot, 2 boards"
+    boards: tuple[tuple[str, ...], ...] = ()    # boards 2.. of a hand dealt on more than one
 
     @property
     def winnings(self) -> dict[int, int]:
@@ -159,11 +161,12 @@ class _Open:
     shown: list[Showing] = field(default_factory=list)
     findings: list[Finding] = field(default_factory=list)
     last_t: float = 0.0
+    practice: str = ""
 
 
 # The events a summary is built from; every other event only moves the open hand's last time.
 READ_EVENTS = (e.HandStarted, e.PlayerSeated, e.PlayerLeft, e.StackChanged, e.FindingRaised, e.ActionTaken,
-               e.BoardCardDealt, e.CardDealt, e.HandShown, e.HandEnded)
+               e.BoardCardDealt, e.CardDealt, e.HandShown, e.HandEnded, e.RunsAgreed, e.BombPotStarted)
 _READS: dict[type, bool] = {}   # event type -> whether it is (a subclass of) one of READ_EVENTS
 
 
@@ -229,9 +232,14 @@ class HandBook:
             cur.holes.setdefault(event.seat, []).append(event.card)
         elif isinstance(event, e.HandShown):
             cur.shown.append(Showing(event.seat, tuple(event.cards), event.rank))
+        elif isinstance(event, e.RunsAgreed):
+            cur.practice = "run it twice" if event.runs == 2 else f"run it {event.runs} times"
+        elif isinstance(event, e.BombPotStarted):
+            cur.practice = "bomb pot" + (f", {event.boards} boards" if event.boards > 1 else "")
         elif isinstance(event, e.HandEnded):
             self.stacks.update(event.stacks)
-            return self._close(event.outcome, tuple(event.pots), dict(event.stacks), tuple(event.board), event.t)
+            return self._close(event.outcome, tuple(event.pots), dict(event.stacks), tuple(event.board), event.t,
+                               tuple(tuple(b) for b in event.boards or ()))
         return None
 
     def flush(self) -> HandSummary | None:
@@ -251,7 +259,7 @@ class HandBook:
         return revised
 
     def _close(self, outcome: str, pots: tuple[e.Pot, ...], stacks: dict[int, int], board: tuple[str, ...],
-               t: float) -> HandSummary:
+               t: float, boards: tuple[tuple[str, ...], ...] = ()) -> HandSummary:
         cur = self.current
         assert cur is not None  # callers check
         self.current = None
@@ -262,7 +270,8 @@ class HandBook:
             seats=tuple(s.seats), blinds=dict(s.blinds), straddles=straddles, stacks_before=cur.stacks_before,
             actions=tuple(cur.actions), board=board or tuple(cur.board),
             hole_cards={seat: tuple(c) for seat, c in cur.holes.items()}, shown=tuple(cur.shown), pots=pots,
-            stacks_after=stacks, findings=tuple(cur.findings), outcome=outcome, started_t=s.t, ended_t=t)
+            stacks_after=stacks, findings=tuple(cur.findings), outcome=outcome, started_t=s.t, ended_t=t,
+            practice=cur.practice, boards=boards)
         self.ended = done
         if self.keep:
             self.hands.append(done)

@@ -142,7 +142,7 @@ def children(pid: int) -> list[int]:
 def test_ctrl_c_during_an_audit_is_exit_130_without_tracebacks(tmp_path):
     room = tmp_path / "room"
     room.mkdir()
-    for n in range(4):
+    for n in range(40):   # enough work that the audit is still running when Ctrl-C comes
         (room / f"s{n}.scn").write_bytes(CLEAN.read_bytes())
     logs = [str(p) for p in sorted(room.glob("*.scn"))]
     proc = subprocess.Popen([sys.executable, "-m", "dealerbox", "audit", *logs, "--out-dir", str(tmp_path / "r"),

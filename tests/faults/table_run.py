@@ -80,7 +80,9 @@ def wrong_award(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
     """The dealer first taps a pot to a seat the cards do not give it to, then taps it right."""
     for i, tap in enumerate(hand.inputs):
         if isinstance(tap, ev.DealerInput) and tap.action == "award":
-            losers = [s for s in hand.expected.dealt_in if s not in tap.seats]
+            # not a winner of any pot: in a split game a tap may name one half, so the low winner is no wrong award
+            winning = {s for pot in hand.expected.pots for s in pot.winners} | set(tap.seats)
+            losers = [s for s in hand.expected.dealt_in if s not in winning]
             if not losers:
                 return None
             wrong = ev.DealerInput(tap.t, "award", ref=tap.ref, seats=(rng.choice(losers),))

@@ -42,14 +42,17 @@ class Antes:
     """Part of :class:`HandBetting`: the antes owed (``due``), posted (``paid``) and judged when the deal
     starts. It asks ``posting`` which blind a seat owes, since a motion's chips pay the blind first."""
 
-    def __init__(self, ledger: HandLedger, posting: Posting, turn: BettingTurn, is_tournament: bool) -> None:
+    def __init__(self, ledger: HandLedger, posting: Posting, turn: BettingTurn, is_tournament: bool,
+                 bomb: int = 0) -> None:
         self.ledger = ledger
         self.posting = posting
         self.turn = turn
         self.is_tournament = is_tournament
+        self.bomb = bomb     # a bomb pot (house practice): every player posts it as an ante, no preflop round
         game = ledger.game
-        self.big_blind_ante = bool(game.big_blind_ante and not game.ante)
-        self.due = ante_dues(game.ante, game.big_blind_ante, ledger.order, ledger.positions.big_blind)
+        self.big_blind_ante = bool(game.big_blind_ante and not game.ante and not bomb)
+        self.due = ({s: bomb for s in ledger.order} if bomb else
+                    ante_dues(game.ante, game.big_blind_ante, ledger.order, ledger.positions.big_blind))
         self.paid: dict[int, int] = {}
 
     def antes_in(self, t: float, seat: int) -> list[te.TableEvent]:
@@ -91,7 +94,7 @@ class Antes:
             b.all_in = True
             if amount < self.due[seat]:
                 out += self.short_ante(t, seat)
-            if not led.round.voluntary_actions:
+            if not led.round.voluntary_actions and not self.bomb:
                 led.round.pending = self.turn.preflop_order()
                 out += self.turn.advance(t)
         return out
@@ -129,7 +132,11 @@ class Antes:
             paid = self.paid.get(seat, 0)
             if paid >= due or led.stack(seat) == 0 or not led.seats[seat].live:
                 continue
-            if paid == 0:
+            if self.bomb:
+                out.append(led.finding(t, "bomb-pot.2", "dealer", "wager-corrected",
+                                       f"Bomb pot: seat {seat} is dealt in with {paid} of the {due} every player "
+                                       f"posts: put in {due - paid} now, before the flop.", (seat,)))
+            elif paid == 0:
                 out.append(led.finding(t, "blinds.10", "dealer", "continues",
                                          f"Seat {seat} is dealt in without posting the {what} of {due}: put it in "
                                          f"now, before acting.", (seat,)))

@@ -286,6 +286,10 @@ class ChipMotions:
                                       f"declaring a raise. The first action ({b.wager}) stands; return the {extra}.",
                                       (seat,))]
             b.credited = present
+            if self.antes.bomb and led.street == "preflop":   # a bomb pot's first round is the flop's
+                return [led.finding(t, "betting.10", "dealer", "wager-corrected",
+                                      f"Bomb pot: there is no betting before the flop and seat {seat} has posted "
+                                      f"its {self.antes.bomb}; those {extra} more do not play; return them.", (seat,))]
             return [led.finding(t, "betting.10", "dealer", "wager-corrected",
                                   f"Seat {seat} has no action pending: those {extra} do not play; return them.",
                                   (seat,))]

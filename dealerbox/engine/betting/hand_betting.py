@@ -59,9 +59,9 @@ class HandBetting:
     """The betting of one hand. Every method returns table events, except the queries and ``settle``."""
 
     def __init__(self, table: TableSide, stacks: dict[int, int], t: float, hand: int, button: int,
-                 dealt_in: list[int]) -> None:
+                 dealt_in: list[int], bomb: int = 0) -> None:
         """``stacks``: the table's chips behind each seat, lent to this hand's ledger, which alone changes them
-        until the hand is settled or refunded."""
+        until the hand is settled or refunded; ``bomb``: a bomb pot's post per player (a house practice)."""
         self.table = table
         game = table.game
         self.hand = hand
@@ -76,11 +76,12 @@ class HandBetting:
         self.wagers = WagerRules(led, table.kill.amount(game.big_blind))
         self.turn = BettingTurn(led, self.wagers, self.questions, table.owes)
         self.posting = Posting(led, self.turn, t, table.owes, table.new_players, table.waiting_for_bb, table.kill,
-                               table.kill_reason, table.config.table.button == "dead", is_tournament)
-        self.antes = Antes(led, self.posting, self.turn, is_tournament)
+                               table.kill_reason, table.config.table.button == "dead", is_tournament, bomb)
+        self.antes = Antes(led, self.posting, self.turn, is_tournament, bomb)
         self.chips = ChipMotions(led, self.posting, self.antes, self.wagers, self.turn, self.questions,
                                  table.config.enrolment.house)
-        led.round.pending = self.turn.preflop_order()
+        # a bomb pot (house practice) has no preflop betting: the hand's first round is the flop's
+        led.round.pending = [] if bomb else self.turn.preflop_order()
         # the engine calls these for every chip and input: the part's own methods, without a call in between
         self.tick = self.chips.tick
         self.chip_entered = self.chips.chip_entered
@@ -91,6 +92,7 @@ class HandBetting:
         self.motions = self.chips.motions      # the part's dicts themselves, read after most inputs
         self.held = self.chips.held
         self.opening_events = self.posting.opening_events
+        self.board_parts: list[list[te.Pot]] = []   # each pot's part per board, once settled on two or more boards
 
     # --- the names the engine and the screen read ------------------------------------------------------
     @property
@@ -293,10 +295,12 @@ class HandBetting:
         return out
 
     def settle(self, t: float, winners_by_pot: list[tuple[int, ...]],
-               halves_by_pot: list[tuple[tuple[int, ...], ...]] | None = None) -> tuple[list[te.Pot], dict[int, int]]:
-        """Award every pot: ``winners_by_pot[i]`` won pot ``i`` of ``pots()`` (main first); ``halves_by_pot[i]``
-        divides it first (split games: high winners, low winners). A pot with no winners named goes to its only
-        eligible seat. Returns the pots with shares, and every seat's stack."""
+               portions_by_pot: list[list[tuple[tuple[int, ...], ...]]] | None = None,
+               ) -> tuple[list[te.Pot], dict[int, int]]:
+        """Award every pot: ``winners_by_pot[i]`` won pot ``i`` of ``pots()`` (main first); ``portions_by_pot[i]``
+        divides it first (per board, board 1 first; per half, high first: :meth:`HandLedger.award`; a pot's parts
+        on two or more boards are left in ``board_parts``). A pot with no winners named goes to its only eligible
+        seat. Returns the pots with shares, and every seat's stack."""
         led = self.ledger
         if led.settled:
             return [], self.table.stacks
@@ -305,7 +309,7 @@ class HandBetting:
             self._end_round(t)
             led.ended_streets.add(led.street)
         self.antes.return_unmatched()
-        done = led.award(winners_by_pot, max(1, led.game.smallest_chip), halves_by_pot)
+        done, self.board_parts = led.award(winners_by_pot, max(1, led.game.smallest_chip), portions_by_pot)
         led.settled = True
         main = done[0] if done else None
         main_winners = main.winners if main else ()

@@ -11,7 +11,7 @@ from .. import events as te
 from ..findings import FindingLog
 from .betting_round import BettingRound, SeatBet, UndoPoint
 from .blinds import Positions
-from .pots import build_pots, split, split_halves, uncalled
+from .pots import build_pots, split, split_portions, uncalled
 from .structures import Structure
 
 
@@ -150,21 +150,30 @@ class HandLedger:
         return out
 
     def award(self, winners_by_pot: list[tuple[int, ...]], unit: int,
-              halves_by_pot: list[tuple[tuple[int, ...], ...]] | None = None) -> list[te.Pot]:
+              portions_by_pot: list[list[tuple[tuple[int, ...], ...]]] | None = None,
+              ) -> tuple[list[te.Pot], list[list[te.Pot]]]:
         """Every pot shared among its winners (``winners_by_pot[i]`` won pot ``i``, main first) and paid to
         their stacks. A pot with no winners named goes to its only eligible seat, or is split among the eligible.
-        ``halves_by_pot[i]``, where given, divides pot ``i`` by halves first (split games: high, low)."""
+        ``portions_by_pot[i]``, where given, divides pot ``i`` first (:func:`split_portions`): per board, board 1
+        first, the winners of each half (high, then low in a split game). Returns the pots and, for a pot divided
+        on two or more boards, its part on each board."""
         done: list[te.Pot] = []
+        parts: list[list[te.Pot]] = []
         for i, pot in enumerate(self.pots()):
             winners = tuple(winners_by_pot[i]) if i < len(winners_by_pot) and winners_by_pot[i] else ()
             winners = tuple(w for w in winners if w in pot.eligible) or (pot.eligible if len(pot.eligible) == 1 else ())
             if not winners:
                 winners = pot.eligible     # nobody named: split among the eligible rather than lose chips
-            halves = halves_by_pot[i] if halves_by_pot and i < len(halves_by_pot) else ()
-            halves = tuple(tuple(w for w in half if w in winners) for half in halves)
-            awarded = (split_halves(pot, halves, self.button, self.table_seats, unit) if sum(map(bool, halves)) > 1
-                       else split(pot, winners, self.button, self.table_seats, unit))
+            boards = portions_by_pot[i] if portions_by_pot and i < len(portions_by_pot) else []
+            boards = [tuple(tuple(w for w in half if w in pot.eligible) for half in halves) for halves in boards]
+            portions: list[te.Pot] = []
+            if len(pot.eligible) > 1 and (len(boards) > 1 or (boards and sum(map(bool, boards[0])) > 1)):
+                awarded, portions = split_portions(pot, boards, self.button, self.table_seats, unit)
+                portions = portions if len(boards) > 1 else []
+            else:
+                awarded = split(pot, winners, self.button, self.table_seats, unit)
             for s, share in awarded.shares.items():
                 self.stacks[s] = self.stack(s) + share
             done.append(awarded)
-        return done
+            parts.append(portions)
+        return done, parts

@@ -20,8 +20,9 @@ class Posting:
 
     def __init__(self, ledger: HandLedger, turn: BettingTurn, t0: float, owes: dict[int, set[str]],
                  new_players: set[int], waiting_for_bb: set[int], kill: KillTracker, kill_reason: str,
-                 dead_button: bool, is_tournament: bool) -> None:
+                 dead_button: bool, is_tournament: bool, bomb: int = 0) -> None:
         self.ledger = ledger
+        self.bomb = bomb          # a bomb pot's post per player (house practice): no blinds, no kill, no straddle
         self.turn = turn
         self.t0 = t0
         self.owes = owes
@@ -36,6 +37,8 @@ class Posting:
         led, game = ledger, ledger.game
         # blinds owed by the seats dealt in: a post pays them, a misdeal gives the post back and the debt with it
         self.owed_at_start = {s: set(owed) for s, owed in owes.items() if s in led.seats}
+        if bomb:
+            return   # every player posts the bomb as an ante (Antes); blinds owed wait for the next hand
         if led.positions.small_blind in led.seats:
             self.required[led.positions.small_blind] = ("sb", game.small_blind)
         if led.positions.big_blind in led.seats:
@@ -89,6 +92,8 @@ class Posting:
         """The first card left the shoe: flags a required kill or owed blinds not posted."""
         led = self.ledger
         out: list[te.TableEvent] = []
+        if self.bomb:
+            return out   # a bomb pot has no blinds and no kill: the posts are the antes' to judge
         for seat, (kind, amount) in list(self.required.items()):
             b = led.seats[seat]
             if kind == "kill" and (b.posted != "kill" or b.wager < amount and not b.all_in):
@@ -200,7 +205,7 @@ class Posting:
         led = self.ledger
         b = led.seats[seat]
         g = led.game
-        if b.posted:
+        if b.posted or self.bomb:
             return None
         out: list[te.TableEvent] = []
         req = self.required.get(seat)

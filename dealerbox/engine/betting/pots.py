@@ -1,5 +1,5 @@
-"""Main and side pots from what each seat put in, and splitting a pot among its winners (Ties 3-5), by halves
-where a pot has more than one (high and low in the split games).
+"""Main and side pots from what each seat put in, and splitting a pot among its winners (Ties 3-5): by board
+where a hand is dealt on two or more, and within each board's part by halves (high and low in the split games).
 
 Pure functions over ``{seat: chips}``; the betting round feeds them and ``settle`` uses them.
 """
@@ -82,34 +82,57 @@ def split(pot: Pot, winners: tuple[int, ...], button: int, table_seats: int, uni
 
 
 def divide(amount: int, parts: int, unit: int = 1) -> list[int]:
-    """``amount`` in ``parts`` shares of whole ``unit`` chips, the odd units one each to the first parts (Ties 3:
-    an odd chip is broken down to the smallest unit; 5(c): in a high-low split the high half, listed first, takes
-    it). An amount that is no multiple of ``unit`` divides in single chips.
+    """``amount`` in ``parts`` equal portions of whole ``unit`` chips (Ties 3: an odd chip is broken down to the
+    smallest unit first); the odd units left over all go to the first portion: board 1 of a pot dealt on two or
+    more boards (as pokerkit deals it), the high half of a high-low split (Ties 5c). An amount that is no multiple
+    of ``unit`` divides in single chips.
 
-    >>> divide(41, 2), divide(45, 2, unit=5), divide(7, 3)
-    ([21, 20], [25, 20], [3, 2, 2])
+    >>> divide(41, 2), divide(45, 2, unit=5), divide(7, 3), divide(100, 3, 5)
+    ([21, 20], [25, 20], [3, 2, 2], [40, 30, 30])
     """
     if amount % unit:
         unit = 1
     base, odd = divmod(amount // unit, parts)
-    return [(base + (1 if i < odd else 0)) * unit for i in range(parts)]
+    return [(base + (odd if i == 0 else 0)) * unit for i in range(parts)]
+
+
+def split_portions(pot: Pot, boards: Sequence[Sequence[tuple[int, ...]]], button: int, table_seats: int,
+                   unit: int = 1) -> tuple[Pot, list[Pot]]:
+    """The one way a pot is divided into portions: first by board (``boards[b]``, board 1 first: a pot run twice
+    or a double-board bomb pot, boards.1), then each board's part by halves (``boards[b]`` = the high winners, then
+    the low winners in a split game; one tuple of winners otherwise). Each division is :func:`divide` (odd units
+    to board 1, to the high), each half shared among its own winners by :func:`split` (Ties 4, 5a). A half with
+    nobody in it is no portion (no qualifying low: the high takes that board's part); a board with nobody named
+    goes to the pot's eligible seats. A seat in several portions gets them all.
+
+    Returns the whole pot with every seat's shares added up, and each board's part (a pot of its own).
+
+    >>> whole, parts = split_portions(Pot(11, (1, 2)), [[(1,)], [(2,)]], 2, 9)
+    >>> whole.shares, [p.amount for p in parts]
+    ({1: 6, 2: 5}, [6, 5])
+    >>> split_portions(Pot(43, (1, 2, 3)), [[(1,), (2,)], [(3,)]], 3, 9)[0].shares   # board 1 high-low, board 2
+    {1: 11, 2: 11, 3: 21}
+    """
+    parts: list[Pot] = []
+    for amount, halves in zip(divide(pot.amount, len(boards), unit), boards, strict=True):
+        named = [h for h in halves if h] or [pot.eligible]
+        part: dict[int, int] = {}
+        for chips, winners in zip(divide(amount, len(named), unit), named, strict=True):
+            for seat, share in split(Pot(chips, pot.eligible), winners, button, table_seats, unit).shares.items():
+                part[seat] = part.get(seat, 0) + share
+        parts.append(Pot(amount, pot.eligible, tuple(sorted(part)), dict(sorted(part.items()))))
+    shares: dict[int, int] = {}
+    for p in parts:
+        for seat, chips in p.shares.items():
+            shares[seat] = shares.get(seat, 0) + chips
+    return Pot(pot.amount, pot.eligible, tuple(sorted(shares)), dict(sorted(shares.items()))), parts
 
 
 def split_halves(pot: Pot, halves: Sequence[tuple[int, ...]], button: int, table_seats: int, unit: int = 1) -> Pot:
-    """Share ``pot`` among its halves (high winners, low winners): each half an equal part (:func:`divide`, the
-    odd chip to the first half), each part shared among that half's winners (:func:`split`, Ties 5a). One half, or
-    a half with nobody in it, is the whole pot to the others (no qualifying low: the high takes all). A seat in
-    both halves (a scoop, or high and a share of the low) gets both parts. Any way of dividing a pot into
-    halves (by board as well as by high and low) comes through here.
+    """A pot of one board shared among its halves (high winners, low winners): :func:`split_portions` with one
+    board. One half, or a half with nobody in it, is the whole pot to the other (no qualifying low).
 
     >>> split_halves(Pot(41, (1, 2, 3)), [(1,), (2, 3)], button=3, table_seats=9).shares
     {1: 21, 2: 10, 3: 10}
     """
-    named = [h for h in halves if h]
-    if len(named) <= 1:
-        return split(pot, named[0] if named else (), button, table_seats, unit)
-    shares: dict[int, int] = {}
-    for amount, winners in zip(divide(pot.amount, len(named), unit), named, strict=True):
-        for seat, chips in split(Pot(amount, pot.eligible), winners, button, table_seats, unit).shares.items():
-            shares[seat] = shares.get(seat, 0) + chips
-    return Pot(pot.amount, pot.eligible, tuple(sorted(shares)), shares)
+    return split_portions(pot, [halves], button, table_seats, unit)[0]

@@ -222,11 +222,13 @@ class TableBetting:
                                                    self.table_seats) else ""
 
     # --- a hand --------------------------------------------------------------------------------------
-    def start_hand(self, t: float, hand: int, button: int, dealt_in: Iterable[int]) -> HandBetting:
+    def start_hand(self, t: float, hand: int, button: int, dealt_in: Iterable[int], bomb: int = 0) -> HandBetting:
+        """The betting of a new hand; ``bomb``: a bomb pot's post per player (no blinds pass, none is missed)."""
         dealt = [s for s in dealt_in if s in self._stacks]
-        h = HandBetting(self, self._stacks, t, hand, button, dealt)
+        h = HandBetting(self, self._stacks, t, hand, button, dealt, bomb)
         self.returning -= set(h.seats)
-        self._record_missed(h)
+        if not bomb:
+            self._record_missed(h)
         self.hand = h
         return h
 

@@ -10,6 +10,7 @@ from .. import events as te
 from ..play import Play
 from ..referee import Referee
 from ..variants import Variant
+from .hand import Hand
 from .ledger import CardLedger
 from .misdeal import Ruling
 
@@ -39,12 +40,17 @@ class BoardFlow:
         if h.off_board.premature_flop_left:
             h.off_board.premature_flop_card(tag.uid)
             return out
+        boards = h.boards
+        if boards.count > 1 and (target := boards.route(h.board)) != 1:
+            return out + self.other_board(t, h, tag, target)
         starts_street = n in (0, 3, 4) and h.street == {0: "preflop", 3: "flop", 4: "turn"}[n]
         if n == 3 and h.street == "flop" and h.actions_on_street == 0 and not h.off_board.burn_since_board:
-            # A fourth card straight after the flop: the flop had too many cards (Hold'em 2).
-            h.off_board.out_of_play.update(h.board + [tag.uid])
-            flop = tuple(self.ledger.card(u) for u in h.board + [tag.uid])
-            h.board.clear()
+            # A fourth card straight after the flop: the flop had too many cards (Hold'em 2); on a double board
+            # it follows board 2's flop, which is the one redealt
+            last_flop = boards.extra[0] if boards.double else h.board
+            h.off_board.out_of_play.update(last_flop + [tag.uid])
+            flop = tuple(self.ledger.card(u) for u in last_flop + [tag.uid])
+            last_flop.clear()
             return out + referee.rule(t, [Ruling("holdem.2", "redeal-board", "The flop came with four cards: all "
                                                  "of them go back into the stub, reshuffle, cut, and deal a new "
                                                  "flop without a burn (the burn card stays).", cards=flop)])
@@ -68,6 +74,18 @@ class BoardFlow:
             h.street_reached(street)
             out += referee.betting_events(hb.next_street(t, street))
         return out
+
+
+    def other_board(self, t: float, h: Hand, tag: CardTag, board: int) -> list[te.TableEvent]:
+        """A card of board 2 or 3 (``board``; 0: every board is complete): runs agreed or a double board."""
+        if board == 0:
+            h.off_board.out_of_play.add(tag.uid)
+            return self.referee.info(t, "irregularity.15", f"{tag.card} was turned after the last board's river: "
+                                     "it does not play.", cards=(tag.card,))
+        boards = h.boards
+        boards.card_dealt(board, tag.uid)
+        h.off_board.board_card()
+        return [te.RunCardDealt(t, h.number, board, boards.street_of(board, h.board), tag.card)]
 
 
 def premature_rulings(card: str, n: int, flop_rules: bool, seats: tuple[int, ...]) -> list[Ruling]:

@@ -13,6 +13,7 @@ from __future__ import annotations
 from collections.abc import Container
 from dataclasses import dataclass, field
 
+from .boards import Boards
 from .deal import Deal
 from ..variants import Variant
 
@@ -117,6 +118,7 @@ class Hand:
     award: Award = field(default_factory=Award)
     all_in_prompted: bool = False
     muck_touched: bool = False
+    boards: Boards = field(default_factory=Boards)         # runs agreed, a bomb pot's second board (house practices)
 
     def __post_init__(self) -> None:
         self.deal = Deal(self.order, self.variant.hole_cards, first_player_rule=self.variant.extra_card_rule,
@@ -167,18 +169,25 @@ class Hand:
         self.award.read(seat, rank, low)
 
     def decided_as(self, pots: list[tuple[int, tuple[int, ...]]], winners: list[tuple[int, ...]],
-                   halves: list[tuple[tuple[int, ...], ...]] | None = None) -> None:
+                   halves: list[tuple[tuple[int, ...], ...]] | None = None,
+                   by_board: list[list[tuple[tuple[int, ...], ...]]] | None = None) -> None:
         """The hand is decided (a showdown, or everyone else folded): the pots as they stand and who wins each
-        (``halves``: a split game's high and low halves of each pot, when the hands were read)."""
+        (``halves``: a split game's high and low halves of each pot, when the hands were read; ``by_board``: each
+        board's halves of each pot, on two or more boards)."""
         self.phase = "showdown"
         self.pots, self.winners = pots, winners
         if halves is not None:
             self.award.judged(halves)
+        if by_board is not None:
+            self.boards.judged(by_board)
 
-    def rewon(self, winners: list[tuple[int, ...]], halves: list[tuple[tuple[int, ...], ...]]) -> None:
-        """A hand thrown away unshown: the pots' winners (and a split game's halves) again."""
+    def rewon(self, winners: list[tuple[int, ...]], halves: list[tuple[tuple[int, ...], ...]],
+              by_board: list[list[tuple[tuple[int, ...], ...]]] | None = None) -> None:
+        """A hand thrown away unshown: the pots' winners (and a split game's halves, each board's) again."""
         self.winners = winners
         self.award.judged(halves)
+        if by_board is not None:
+            self.boards.judged(by_board)
 
     def ended(self, winners: list[tuple[int, ...]]) -> None:
         """The hand is over; ``winners``: of the pots as settled (none after a misdeal or void)."""
@@ -191,6 +200,14 @@ class Hand:
 
     def hole(self, seat: int) -> list[str]:
         return list(self.deal.held.get(seat, ()))
+
+    def portions(self) -> list[list[tuple[tuple[int, ...], ...]]]:
+        """How each pot divides at the showdown, for :func:`engine.betting.pots.split_portions`: per pot, per board
+        (board 1 first), the winners of each half (high, then low in a split game). Empty where every pot goes
+        whole to its winners (one board, no halves read)."""
+        if self.boards.count > 1 and self.boards.halves:
+            return [list(per_board) for per_board in zip(*self.boards.halves, strict=True)]
+        return [[halves] for halves in self.award.halves]
 
     def contenders(self, live: Container[int]) -> list[int]:
         """Seats still in the hand, in dealing order; ``live``: the betting's live seats (not folded or dead)."""

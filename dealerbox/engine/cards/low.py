@@ -13,24 +13,25 @@ True
 
 from __future__ import annotations
 
+from functools import cache
 from itertools import combinations
-
-from pokerkit import Card, EightOrBetterLookup
 
 LOW_RANKS = "A2345678"
 _VALUE = {r: i + 1 for i, r in enumerate(LOW_RANKS)}     # ace low: A=1 .. 8=8
 
 
-def _lows() -> dict[frozenset[str], int]:
-    """Every qualifying low (its five ranks) -> pokerkit's index, lower is the better low."""
+@cache
+def lows() -> dict[frozenset[str], int]:
+    """Every qualifying low (its five ranks) -> pokerkit's index, lower is the better low. Built at the first
+    high-low showdown: a hold'em terminal never pays for importing pokerkit (tests/longrun/test_imports.py)."""
+    from pokerkit import Card, EightOrBetterLookup
+
     lookup = EightOrBetterLookup()
     suits = "cdhsc"
     return {frozenset(ranks): lookup.get_entry(Card.parse("".join(r + s for r, s in zip(ranks, suits,
                                                                                           strict=True)))).index
             for ranks in combinations(LOW_RANKS, 5)}
 
-
-LOWS = _lows()
 
 
 def describe(ranks: frozenset[str]) -> str:
@@ -51,7 +52,7 @@ def omaha_low(hole: tuple[str, ...], board: tuple[str, ...]) -> tuple[int, str] 
         rest = board_low.difference(two)
         for three in combinations(sorted(rest), 3):
             five = frozenset((*two, *three))
-            rank = LOWS[five]
+            rank = lows()[five]
             if rank < best_rank:
                 best, best_rank = five, rank
     return None if best is None else (best_rank, describe(best))

@@ -35,7 +35,8 @@ STATE_EXPIRY_S = 300          # a retained state older than this is stale: the b
 STATE_HEARTBEAT_S = 60        # so the terminal republishes at least this often
 
 # Events the outbox drops first when it is full: they are re-derivable from the state and the later events.
-LOW_VALUE = frozenset({"ChipsMoved", "CardDealt", "CardBurned", "CardMucked", "BoardCardDealt", "ActionTaken",
+LOW_VALUE = frozenset({"ChipsMoved", "CardDealt", "CardBurned", "CardMucked", "BoardCardDealt", "RunCardDealt",
+                       "ActionTaken",
                        "UnknownTagSeen", "StackChanged"})
 STATE_FIELDS = ("hand", "phase", "game", "button", "board", "burn_count", "muck_count", "pot", "to_act", "deck_id",
                 "winners", "dealer")
@@ -282,6 +283,8 @@ def state_payload(env: Envelope, state: TableState, t: float, at: float, reader_
     body = {k: jsonable(getattr(state, k, None)) for k in STATE_FIELDS}
     body["seats"] = [{k: jsonable(getattr(s, k)) for k in SEAT_FIELDS if hasattr(s, k)} for s in state.seats]
     body["pots"] = [{"amount": amount, "eligible": list(eligible)} for amount, eligible in state.pots]
+    if state.house.boards:    # boards 2 and 3 (house practices): public board cards, as board is
+        body["boards"] = [list(b) for b in state.house.boards]
     body["in_hand"] = [s.seat for s in state.seats if s.in_hand and not s.folded]
     body["findings"] = [{k: jsonable(getattr(f, k)) for k in FINDING_FIELDS if hasattr(f, k)}
                         for f in state.findings]

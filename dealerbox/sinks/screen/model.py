@@ -180,12 +180,28 @@ def table_keys(state: TableState, events: Iterable[te.TableEvent], banner: Findi
             keys.append(KeySpec("Exposed", theme.KEY, "exposed" if in_hand else None, name="Exposed card",
                                 action="exposed"))
         keys.append(KeySpec("Misdeal", theme.KEY_DANGER, "misdeal" if in_hand else None, ui="confirm:misdeal"))
+        keys += practice_keys(state)
     keys.append(KeySpec("Call floor", theme.KEY, "call-floor", action="call-floor",
                         ref=banner.id if banner else None))
     confirm_first = in_hand and state.phase not in ("showdown", "misaward")
     keys.append(KeySpec("New hand", theme.KEY, "new-hand", ui="confirm:new-hand" if confirm_first else None,
                         action=None if confirm_first else "new-hand"))
     keys.append(KeySpec("History", theme.KEY, "history", ui="history"))
+    return keys
+
+
+def practice_keys(state: TableState) -> list[KeySpec]:
+    """House practices, one tap each: run it twice (or three times) once an all-in leaves no more betting, and a
+    bomb pot between hands at a table that plays them."""
+    keys = [KeySpec("Run it twice", theme.KEY_CONFIRM, "run-it:2", action="run-it", amount=2)] \
+        if state.house.runs_offer >= 2 else []
+    if state.house.runs_offer >= 3:
+        keys.append(KeySpec("Run it 3 times", theme.KEY_CONFIRM, "run-it:3", action="run-it", amount=3))
+    if state.house.bomb_offer:
+        keys.append(KeySpec(f"Bomb pot {state.house.bomb_offer}", theme.KEY, "bomb-pot:1", action="bomb-pot",
+                            amount=state.house.bomb_offer, ref="1"))
+        keys.append(KeySpec(f"Bomb pot {state.house.bomb_offer}, 2 boards", theme.KEY, "bomb-pot:2", action="bomb-pot",
+                            amount=state.house.bomb_offer, ref="2"))
     return keys
 
 

@@ -129,7 +129,7 @@ class Renderer:
         return img
 
     def draw_top(self, frame: Frame, rect: pygame.Rect, state: TableState, health: HealthView, who: str = "") -> None:
-        key = ("top", tuple(rect), state.hand, state.phase, state.game, state.deck_id,
+        key = ("top", tuple(rect), state.hand, state.phase, state.game, state.deck_id, state.house.practices,
                health.board, health.board_level, health.floor, health.floor_level, who)
         self.canvas.layer(frame, key, rect, lambda f, r: self._draw_top(f, r, state, health, who), keyed=False)
 
@@ -140,7 +140,8 @@ class Renderer:
         r = self.canvas.text(frame, hand, "big", theme.TEXT, kind="hand", ref=state.hand, midleft=(pad, rect.centery))
         r = self.canvas.text(frame, PHASE_NAMES.get(state.phase, state.phase), "big", theme.SEAT_TO_ACT, kind="phase",
                       ref=state.phase, midleft=(r.right + pad * 2, rect.centery))
-        game = state.game.upper() + (f"  deck {state.deck_id}" if state.deck_id else "")
+        game = state.game.upper() + (f"  deck {state.deck_id}" if state.deck_id else "") \
+            + (f"  {state.house.practices}" if state.house.practices else "")
         left = r.right + pad * 2
         # Health corner: two dots and a few characters, right-aligned; the alert strip says more.
         x = rect.right - pad

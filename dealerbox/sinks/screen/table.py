@@ -77,6 +77,11 @@ class TablePainter:
                 bets.append((seat, (bx, by), anchor, area))
                 obstacles.append(area)
                 rows.append((area, dy))
+            if seat.seat in state.winners:    # "WINS 200" above the box: the middle keeps clear of it too
+                label = pygame.Rect(0, 0, box.width, self.canvas.fonts["small"].get_linesize())
+                label.midbottom = (box.centerx, box.top - self.canvas.px(2))
+                obstacles.append(label)
+                rows.append((label, dy))
             if state.button == seat.seat:
                 # The puck sits beside the bet, on the side away from the bet's label.
                 ox, oy = -dy * chip_r * 2.8, dx * chip_r * 2.8
@@ -207,54 +212,65 @@ class TablePainter:
                         x1 = min(x1, o.left - self.canvas.px(6))
             return x0, x1
 
+        # boards 2.. (runs agreed, a double-board bomb pot) in rows under board 1; each board's winners at showdown
+        # (a line a board, in place of "Main pot: 400 to S1 S3" when there is one pot)
+        boards = [state.board, *state.house.boards]
+        rows = len(boards)
+        board_lines = list(state.house.board_winners) if showdown else []
         # A split game's showdown names each pot's high and low winners (in place of "Main pot: 7 to S1 S3" when
-        # there is one pot), a line a pot, or two where the narrowest part of the band cannot hold it.
+        # there is one pot), a line a pot, or two where the narrowest part of the band cannot hold it; on two or
+        # more boards the board lines name them instead.
         halves: list[tuple[int, str]] = []
-        if showdown and state.pot_halves:
+        if showdown and state.pot_halves and not board_lines:
             narrow = clear(top, bottom)
             halves = halves_lines(state, lambda text: self.canvas.text_size(text, "tiny")[0] <= narrow[1] - narrow[0])
-        multi = len(state.pots) > 1 or (showdown and bool(state.pots) and not halves)
+        multi = len(state.pots) > 1 or (showdown and bool(state.pots) and not halves and not board_lines)
         pushing = showdown and bool(state.winners)
-        total = sum(a for a, _ in state.pots) if multi or halves else state.pot
+        total = sum(a for a, _ in state.pots) if multi or halves or board_lines else state.pot
         main = f"Pot {total:,}"
         line_h = self.canvas.fonts["small"].get_linesize()
-        pot_font = "huge" if self.canvas.fonts["huge"].get_linesize() * 2 < avail else "big"
+        pot_font = "huge" if self.canvas.fonts["huge"].get_linesize() * 2 * rows < avail else "big"
         pot_h = self.canvas.fonts[pot_font].get_linesize()
         label_w = max(self.canvas.text_size(t, "small")[0] for t in (f"Burn {state.burn_count}",
                                                                      f"Muck {state.muck_count}"))
-        below = (line_h if multi else 0) + line_h * len(halves)   # the lines under the board and pot
+        below = (line_h if multi else 0) + line_h * (len(halves) + len(board_lines))   # the lines under the board
         extra = below + (line_h if pushing else 0)
         stacked = avail - pot_h - extra >= self.canvas.px(44)
         if not stacked:
             pot_font, pot_h = "big", self.canvas.fonts["big"].get_linesize()
         pot_w = self.canvas.text_size(main, pot_font)[0]
         # Stacked: push line, board with the counts either side, pot, side pots. Row: counts, board, pot.
-        card_h = min(self.canvas.px(64), avail - pot_h - extra if stacked else avail - below)
+        card_h = min(self.canvas.px(64), ((avail - pot_h - extra if stacked else avail - below) - (rows - 1) * gap)
+                     // rows)
         for _ in range(2):  # the free width depends on where the block sits, which depends on its size
-            block = card_h + (pot_h + extra if stacked else below)
+            boards_h = rows * card_h + (rows - 1) * gap
+            block = boards_h + (pot_h + extra if stacked else below)
             y = top + (avail - block) // 2
             board_top = y + (line_h if stacked and pushing else 0)
-            x0, x1 = clear(board_top, board_top + card_h + (pot_h if stacked else 0))
+            x0, x1 = clear(board_top, board_top + boards_h + (pot_h if stacked else 0))
             room = (x1 - x0) - 2 * (label_w + side) if stacked else (x1 - x0) - label_w - pot_w - 2 * side
-            card_h = max(self.canvas.px(26), min(card_h, round((room - 4 * gap) / 5 / 0.72)))
+            card_h = max(self.canvas.px(26 if rows == 1 else 18), min(card_h, round((room - 4 * gap) / 5 / 0.72)))
         card_w = round(card_h * 0.72)
-        board = pygame.Rect(0, 0, 5 * card_w + 4 * gap, card_h)
+        board = pygame.Rect(0, 0, 5 * card_w + 4 * gap, rows * card_h + (rows - 1) * gap)
         mid = (x0 + x1) // 2
         if stacked:
             board.midtop = (mid, board_top)
         else:
             row_w = label_w + side + board.width + side + pot_w
             board.topleft = (mid - row_w // 2 + label_w + side, board_top)
-        for i in range(5):
-            slot = pygame.Rect(board.left + i * (card_w + gap), board.top, card_w, card_h)
-            if i < len(state.board):
-                name = state.board[i]
-                self.canvas.card(surf, slot, name, True, self.canvas.card_font(card_h), flagged.get(name))
-                frame.drawn.append(Drawn("board-card", name, slot, i))
-            else:
-                empty = self.canvas.sprite(("slot", slot.size), slot.size, lambda s: pygame.draw.rect(
-                    s, (30, 120, 70), s.get_rect(), width=max(1, self.canvas.px(2)), border_radius=self.canvas.px(5)))
-                surf.blit(empty, slot.topleft)
+        for row, cards in enumerate(boards):
+            for i in range(5):
+                slot = pygame.Rect(board.left + i * (card_w + gap), board.top + row * (card_h + gap), card_w, card_h)
+                if i < len(cards):
+                    name = cards[i]
+                    self.canvas.card(surf, slot, name, True, self.canvas.card_font(card_h), flagged.get(name))
+                    frame.drawn.append(Drawn("board-card", name, slot, i) if row == 0
+                                       else Drawn("run-card", name, slot, (row + 1, i)))
+                else:
+                    empty = self.canvas.sprite(("slot", slot.size), slot.size, lambda s: pygame.draw.rect(
+                        s, (30, 120, 70), s.get_rect(), width=max(1, self.canvas.px(2)),
+                        border_radius=self.canvas.px(5)))
+                    surf.blit(empty, slot.topleft)
         burn, muck = f"Burn {state.burn_count}", f"Muck {state.muck_count}"
         if stacked:
             self.canvas.text(frame, burn, "small", theme.TEXT, kind="burn", ref=state.burn_count,
@@ -282,6 +298,10 @@ class TablePainter:
                 parts.append(label)
                 frame.drawn.append(Drawn("side-pot" if i else "main-pot", f"{amount:,}", r, tuple(eligible)))
             self.canvas.line(frame, "  |  ".join(parts), "side-pots", theme.TEXT, clear(y, y + line_h), top=y)
+            y += line_h
+        span = clear(y, y + line_h * len(board_lines))    # one column, so the boards' lines align
+        for text in board_lines:    # "Board 1: S3 Flush", a line a board, in the order the rows are drawn
+            self.canvas.line(frame, text, "board-winners", theme.WHITE, span, top=y)
             y += line_h
         span = clear(y, y + line_h * len(halves))    # one column for the lines, so a pot's two lines align
         for i, text in halves:

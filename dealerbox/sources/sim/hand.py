@@ -28,6 +28,7 @@ class HandPlay:
         self.hand = HandState(session, c, kind)
         self.cards = Dealing(self.hand)
         self.betting = Wagering(self.hand)
+        self.runs_due = 0     # runs agreed before anyone acted: tapped once the deal is over (after the burn)
 
     def play(self) -> Expected:
         h, cards, betting = self.hand, self.cards, self.betting
@@ -79,6 +80,7 @@ class HandPlay:
             e.irregularity = e.rule = None  # the chance for it never came up in this hand
         e.stacks = {s: st.stacks[i] + e.odd_chips.get(s, 0) for i, s in enumerate(h.order)}
         e.board = tuple(repr(c) for c in st.get_board_cards(0))
+        e.boards = tuple(tuple(repr(c) for c in st.get_board_cards(b)) for b in range(1, st.board_count))
         e.winners = tuple(sorted({w for pot in e.pots for w in pot.winners}))
         return e
 
@@ -97,15 +99,22 @@ class HandPlay:
                     cards.premature_flop(st)
                 betting.act(st)
                 continue
+            if st.can_select_runout_count():
+                self._run_it(st)
+                continue
             if st.can_show_or_muck_hole_cards():
                 st.show_or_muck_hole_cards(True)  # cards speak: everyone shows
                 continue
             if st.card_burning_status and st.can_burn_card():  # the flag first: the check copies the deck
                 h.street = streets[st.street_index] if st.street_index is not None else h.street
                 cards.burn(st)
+                if self.runs_due:
+                    self._tap_runs(self.runs_due)
+                    self.runs_due = 0
                 continue
             if st.can_deal_board():
-                count = 3 if not list(st.get_board_cards(0)) else 1
+                runs = st.runout_count or 1     # a further run deals its street whole: a flop is three cards
+                count = (st.board_dealing_count or 1) if runs > 1 else (3 if not list(st.get_board_cards(0)) else 1)
                 dealt = [cards.card("board") for _ in range(count)]
                 st.deal_board(tuple(CARD[card] for card in dealt))
                 continue
@@ -113,6 +122,26 @@ class HandPlay:
                 betting.award(st)
                 continue
             raise SimulatorError(f"hand {h.session.hand_no}: the referee is stuck (pokerkit state {st.street_index})")
+
+    def _run_it(self, st: State) -> None:
+        """An all-in with no more betting at a table that runs it twice (game.run_it, a house practice): every
+        player still in agrees to the table's number of runs, and the dealer taps it (one tap, run-it.2)."""
+        h = self.hand
+        runs = h.game.run_it
+        while st.can_select_runout_count():
+            st.select_runout_count(runs)
+        if st.runout_count == runs > 1:
+            h.expected.runs = runs
+            if h.expected.actions:
+                self._tap_runs(runs)
+            else:   # all in from the blinds: the deal is over for the engine only once the first burn is down
+                self.runs_due = runs
+
+    def _tap_runs(self, runs: int) -> None:
+        h = self.hand
+        h.c.wait(h.rng.uniform(1.0, 3.0))
+        h.c.tap("run-it", amount=runs)
+        h.c.wait(h.rng.uniform(0.5, 1.5))
 
     def _abort(self, outcome: str) -> None:
         """Misdeal or void: the dealer says so, every card back to the shoe, every chip to its owner."""

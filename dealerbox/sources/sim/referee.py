@@ -19,7 +19,7 @@ from pokerkit import (Automation, BettingStructure, Card, Deck, Hand, Mode, Omah
 from ...config import GameConfig
 from ..raising import rulebook_shares
 from .outcome import Expected
-from .split_reference import split_shares
+from .split_reference import board_shares, split_shares
 
 VARIANTS = {  # config.game.variant -> (betting structure, hole cards)
     "nlhe": (BettingStructure.NO_LIMIT, 2),
@@ -170,7 +170,6 @@ def referee_state(game: GameConfig, structure: BettingStructure, holes: int, sta
     hand_types: tuple[type[Hand], ...] = (HIGH,) if holes == 2 else (OMAHA,)
     if game.variant in SPLIT:
         hand_types = (OMAHA, OmahaEightOrBetterLowHand)
-    # Tournament mode: one runout, no run-it-twice.
     # antes: each player's own (trimmed like bets); the big-blind ante: player 1's, dead money (game.ante)
     # A big blind short of both posts the blind first (rulebook.forced_posts): pokerkit posts antes first, so
     # it is given only what is left above the blind (player 1 is the big blind, heads-up too: pokerkit reverses)
@@ -179,8 +178,11 @@ def referee_state(game: GameConfig, structure: BettingStructure, holes: int, sta
     antes: int | dict[int, int] = {1: bb_ante} if game.big_blind_ante and not game.ante else game.ante
     if posts.dead:      # dead money per player (the simulator makes blinds up only at tables without antes)
         antes = {**(antes if isinstance(antes, dict) else {}), **posts.dead}
+    # A table that runs it twice (game.run_it, a house practice) plays pokerkit's cash game, where the players
+    # select a run-out count after an all-in; elsewhere its tournament mode: one run-out.
+    mode = Mode.CASH_GAME if game.run_it > 1 else Mode.TOURNAMENT
     return State(AUTOMATIONS, Deck.STANDARD, hand_types, streets, structure, not isinstance(antes, dict), antes,
-                 blinds, 0, stacks, len(stacks), mode=Mode.TOURNAMENT)
+                 blinds, 0, stacks, len(stacks), mode=mode)
 
 
 def odd_chips(st: State, pushes: list, order: Sequence[int], stacks_before: dict[int, int],
@@ -188,7 +190,8 @@ def odd_chips(st: State, pushes: list, order: Sequence[int], stacks_before: dict
     """Seat -> chips the rulebook's split gives minus pokerkit's, when a split pot's odd chips differ
     (pokerkit merges pots once the losers are killed; Ties 4 and 5d split each pot on its own)."""
     split_game = expected.variant in SPLIT
-    if not split_game and not any(sum(1 for a in op.amounts if a) > 1 for op in pushes):
+    boards = st.board_count
+    if not split_game and boards == 1 and not any(sum(1 for a in op.amounts if a) > 1 for op in pushes):
         return {}
     won = {s: sum(op.amounts[i] for op in pushes) for i, s in enumerate(order)}
     contributed = {s: stacks_before[s] - st.stacks[i] + won[s] for i, s in enumerate(order)}
@@ -197,16 +200,21 @@ def odd_chips(st: State, pushes: list, order: Sequence[int], stacks_before: dict
     if dead:
         contributed = {s: c - st.get_effective_ante(i) for i, (s, c) in enumerate(contributed.items())}
     live = set(order) - {seat for _, seat, kind, _ in expected.actions if kind == "fold"}
-    board = list(st.get_board_cards(0))
     hand_type = HIGH if holes == 2 else OMAHA
-    try:
-        strength = {s: hand_type.from_game([CARD[c] for c in expected.hole_cards[s]], board).rank for s in live}
-    except (KeyError, ValueError):
-        return {}
-    if split_game:
-        ruled = split_shares(contributed, live, strength, _lows(expected, live, board), order, smallest_chip, dead)
+    reads: list[tuple[dict[int, int], dict[int, int]]] = []
+    for b in range(boards):     # each board read on its own (run it twice or three times)
+        board = list(st.get_board_cards(b))
+        try:
+            strength = {s: hand_type.from_game([CARD[c] for c in expected.hole_cards[s]], board).rank for s in live}
+        except (KeyError, ValueError):
+            return {}
+        reads.append((strength, _lows(expected, live, board) if split_game else {}))
+    if boards > 1:
+        ruled = board_shares(contributed, live, reads, order, smallest_chip, dead)
+    elif split_game:
+        ruled = split_shares(contributed, live, reads[0][0], reads[0][1], order, smallest_chip, dead)
     else:
-        ruled = rulebook_shares(contributed, live, strength, order, smallest_chip, dead)
+        ruled = rulebook_shares(contributed, live, reads[0][0], order, smallest_chip, dead)
     if sum(ruled.values()) != sum(won.values()):
         return {}
     return {s: ruled.get(s, 0) - won[s] for s in order if ruled.get(s, 0) != won[s]}

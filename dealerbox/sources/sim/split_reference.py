@@ -30,6 +30,19 @@ def split_shares(contributed: dict[int, int], live: set[int], high: dict[int, in
     """What each seat wins: ``contributed`` chips each seat put in, ``live`` seats still holding cards, ``high``
     rank per live seat and ``low`` rank per live seat that makes a low (lower is better in both), ``order`` seats
     from the first left of the button, ``dead`` dead money in the main pot."""
+    return board_shares(contributed, live, [(high, low)], order, unit, dead)
+
+
+def board_shares(contributed: dict[int, int], live: set[int], boards: Sequence[tuple[dict[int, int], dict[int, int]]],
+                 order: Sequence[int], unit: int = 1, dead: int = 0) -> dict[int, int]:
+    """:func:`split_shares` for a hand dealt on one or more boards (run it twice or three times, a double-board bomb
+    pot; house practice, No-Limit 14): ``boards[b]`` is board b's (high, low) ranks (``low`` empty outside the split
+    games). Each pot is divided equally by board in whole units, the odd units to board 1 (as pokerkit deals it),
+    and each board's part is then awarded as a pot of its own.
+
+    >>> board_shares({1: 100, 2: 100, 3: 1}, {1, 2}, [({1: 5, 2: 9}, {}), ({1: 9, 2: 5}, {})], [1, 2, 3])
+    {1: 101, 2: 100}
+    """
     won: dict[int, int] = {}
     prev = 0
     levels = sorted({contributed[s] for s in live})
@@ -41,15 +54,19 @@ def split_shares(contributed: dict[int, int], live: set[int], high: dict[int, in
         if amount <= 0:
             continue
         eligible = [s for s in order if s in live and contributed[s] >= level]
-        best = min(high[s] for s in eligible)
-        highs = [s for s in eligible if high[s] == best]
-        lows = [s for s in eligible if s in low]
-        if not lows:
-            _share(amount, highs, unit, won)
-            continue
-        best_low = min(low[s] for s in lows)
         u = unit if amount % unit == 0 else 1
-        half = amount // u // 2 * u
-        _share(amount - half, highs, unit, won)
-        _share(half, [s for s in lows if low[s] == best_low], unit, won)
+        each, odd = divmod(amount // u, len(boards))
+        for b, (high, low) in enumerate(boards):
+            part = (each + (odd if b == 0 else 0)) * u
+            best = min(high[s] for s in eligible)
+            highs = [s for s in eligible if high[s] == best]
+            lows = [s for s in eligible if s in low]
+            if not lows:
+                _share(part, highs, unit, won)
+                continue
+            best_low = min(low[s] for s in lows)
+            pu = unit if part % unit == 0 else 1
+            half = part // pu // 2 * pu
+            _share(part - half, highs, unit, won)
+            _share(half, [s for s in lows if low[s] == best_low], unit, won)
     return won
