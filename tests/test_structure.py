@@ -224,13 +224,9 @@ KNOWN_CROSS_WRITES = {
     # the betting parts write the HandLedger's per-seat (SeatBet) and per-round (BettingRound) records: the ledger
     # is the hand's shared record of the betting (docs/betting.md); giving it verbs is the next step
     "engine/betting/antes.py": 8,
-    "engine/betting/betting_turn.py": 16,
     "engine/betting/chip_motions.py": 11,
     "engine/betting/hand_betting.py": 12,
-    "engine/betting/ledger.py": 15,
     "engine/betting/posting.py": 23,
-    "engine/betting/questions.py": 1,
-    "engine/betting/wager_rules.py": 21,
     # the table-event decorator writes the generated __init__ onto the class it decorates (metaprogramming)
     "engine/events.py": 1,
 }

@@ -102,5 +102,4 @@ class DealerQuestions:
         led = self.ledger
         serial = led.round.wager_serial
         for b in led.seats.values():
-            if b.out_of_turn is not None and b.out_of_turn[3] is None:
-                b.out_of_turn = b.out_of_turn[:3] + (serial,)
+            b.release(serial)
