@@ -21,6 +21,10 @@ class Motion:
     foreign: list[str] = field(default_factory=list)    # houses of chips from other card rooms
     small: list[int] = field(default_factory=list)      # values below the smallest chip in play
 
+    def moved(self, t: float) -> None:
+        """Another chip of the motion arrived at ``t``."""
+        self.last = t
+
 
 @dataclass
 class SeatBet:
@@ -73,6 +77,24 @@ class SeatBet:
     def credit(self, value: int) -> None:
         """Chip value in the zone now accounted for."""
         self.credited = value
+
+    def credit_more(self, value: int) -> None:
+        self.credited += value
+
+    def post(self, live: int, present: int, kind: str, all_in: bool) -> None:
+        """The seat posted ``live`` of a ``kind`` post ("sb", "bb", "straddle", "kill", "missed", "new")."""
+        self.wager += live
+        self.credited = present
+        self.posted = kind
+        if all_in:
+            self.all_in = True
+
+    def ante_in(self, amount: int) -> None:
+        """Ante chips lying in the zone until the round is gathered."""
+        self.ante += amount
+
+    def went_all_in(self) -> None:
+        self.all_in = True
 
     def queue(self, action: OutOfTurn | None) -> None:
         """An action out of turn waits for the seat's turn (None: none waits any more)."""
@@ -153,6 +175,24 @@ class BettingRound:
         self.aggressor = seat
         self.wager_levels.append(total)
         self.wager_serial += 1
+        self.pending = pending
+
+    def posted(self, wager: int, raises_level: bool, big: int) -> None:
+        """A post made the wager ``wager`` (``raises_level``: a straddle or kill, which sets the smallest raise;
+        ``big``: the big blind, when the hand has one): the bet to match and the raise level count it."""
+        self.current_bet = max(self.current_bet, wager)
+        if raises_level:
+            self.last_raise = max(self.last_raise, wager)
+        self.full_raise_level = max(self.full_raise_level, self.current_bet, big)
+        self.raises = 1
+
+    def smallest_raise(self, last_raise: int) -> None:
+        """The limits changed before anyone acted (a kill): the size the first raise must reach."""
+        self.last_raise = last_raise
+
+    def street_begins(self, pending: list[int]) -> None:
+        """A new betting round: nobody has bet yet; ``pending``: the seats to act, the next first."""
+        self.aggressor = None
         self.pending = pending
 
     def called(self) -> None:

@@ -81,7 +81,7 @@ class HandBetting:
         self.chips = ChipMotions(led, self.posting, self.antes, self.wagers, self.turn, self.questions,
                                  table.config.enrolment.house)
         # a bomb pot (house practice) has no preflop betting: the hand's first round is the flop's
-        led.round.pending = [] if bomb else self.turn.preflop_order()
+        led.round.turn_order([] if bomb else self.turn.preflop_order())
         # the engine calls these for every chip and input: the part's own methods, without a call in between
         self.tick = self.chips.tick
         self.chip_entered = self.chips.chip_entered
@@ -244,7 +244,7 @@ class HandBetting:
         out = self.chips.sync(t) + self.chips.close_all(t)
         if led.dealing:
             return out
-        led.dealing = True
+        led.deal_begins()
         out += self.antes.at_deal(t) if self.antes.due else []
         return out + self.posting.at_deal(t)
 
@@ -256,18 +256,18 @@ class HandBetting:
         led = self.ledger
         if led.lost or led.settled:
             return []
-        led.lost = True
+        led.track_lost()
         out = self.questions.close(t)
         self.chips.clear()
         self.chips.declared.clear()
-        self.wagers.undo_offer = None
-        led.round.pending = []
+        self.wagers.drop_undo()
+        led.round.turn_order([])
         return out + [te.BettingLost(t, self.hand, reason, LOST_TRACK)]
 
     def _end_round(self, t: float) -> list[te.TableEvent]:
         out = self.chips.flush(t) + self.questions.close(t)
         out += self.ledger.gather(t)
-        self.wagers.undo_offer = None
+        self.wagers.drop_undo()
         return out
 
     def next_street(self, t: float, street: str) -> list[te.TableEvent]:
@@ -277,9 +277,11 @@ class HandBetting:
         out = self._end_round(t)
         led.ended_streets.add(led.street)
         out.append(te.BettingRoundEnded(t, self.hand, led.street, led.pot_total()))
-        led.street = street
-        led.round.aggressor = None if street != "showdown" else led.round.aggressor
-        led.round.pending = self.turn.postflop_order() if street != "showdown" else []
+        led.street_begins(street)
+        if street != "showdown":
+            led.round.street_begins(self.turn.postflop_order())
+        else:
+            led.round.turn_order([])
         return out
 
     def refund(self, t: float, reason: str) -> list[te.TableEvent]:
@@ -291,7 +293,7 @@ class HandBetting:
         out = self.questions.close(t)
         out += led.give_back(t)
         self.posting.restore_owed()
-        led.settled = True
+        led.close()
         return out
 
     def settle(self, t: float, winners_by_pot: list[tuple[int, ...]],
@@ -304,13 +306,13 @@ class HandBetting:
         led = self.ledger
         if led.settled:
             return [], self.table.stacks
-        self.questions.question = None     # the hand is over: nothing left to ask
+        self.questions.forget()     # the hand is over: nothing left to ask
         if led.street != "showdown":
             self._end_round(t)
             led.ended_streets.add(led.street)
         self.antes.return_unmatched()
         done, self.board_parts = led.award(winners_by_pot, max(1, led.game.smallest_chip), portions_by_pot)
-        led.settled = True
+        led.close()
         main = done[0] if done else None
         main_winners = main.winners if main else ()
         won = scooped = 0

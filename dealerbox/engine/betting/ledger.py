@@ -104,6 +104,34 @@ class HandLedger:
         """``amount`` leaves ``seat``'s stack for the pot."""
         self.stacks[seat] -= amount
 
+    def give(self, seat: int, amount: int) -> None:
+        """``amount`` goes back to ``seat``'s stack from what it put in this hand."""
+        self.contributed[seat] -= amount
+        self.stacks[seat] += amount
+
+    def contribute(self, seat: int, amount: int) -> None:
+        """``amount`` of ``seat``'s joins the pot outside the round's wager (an ante)."""
+        self.contributed[seat] += amount
+
+    def killed_by(self, seat: int | None, structure: Structure) -> None:
+        """``seat`` kills the pot (None: nobody does), the limits as ``structure`` says."""
+        self.killer = seat
+        self.structure = structure
+
+    def deal_begins(self) -> None:
+        """The first card left the shoe: chips are no longer posts."""
+        self.dealing = True
+
+    def track_lost(self) -> None:
+        self.lost = True
+
+    def street_begins(self, street: str) -> None:
+        self.street = street
+
+    def close(self) -> None:
+        """The hand's chips are settled (awarded, or given back)."""
+        self.settled = True
+
     def dead_in(self, seat: int, amount: int) -> None:
         """``amount`` of ``seat``'s goes into the pot as dead money (no part of a wager)."""
         self.dead_money[seat] = self.dead_money.get(seat, 0) + amount

@@ -167,6 +167,10 @@ class WagerRules:
             total = max_to
         return out + self.record(t, seat, total)
 
+    def drop_undo(self) -> None:
+        """The short call can no longer be taken back (taken back already, or the round or hand moved on)."""
+        self.undo_offer = None
+
     def record(self, t: float, seat: int, total: int) -> list[te.TableEvent]:
         """Record ``seat``'s wager as ``total`` this round: stacks, raise bookkeeping, the turn."""
         led = self.ledger
