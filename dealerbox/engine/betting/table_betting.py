@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
-from ...config import Config
+from ...config import Config, GameConfig
 from .. import events as te
 from .blinds import Positions, between_big_blind_and_button, clockwise, next_seat, positions
 from ..findings import FindingLog
@@ -74,6 +74,15 @@ class TableBetting:
         self.last_big_blind = self.last_button = self.last_small_blind = None
         self.kill = KillTracker.for_game(self.config.game)
         self.kill_reason = ""
+
+    def play_level(self, game: GameConfig) -> None:
+        """A tournament table's level for the next hand: its blinds, ante and bets (Tournaments 7)."""
+        self.game = game
+
+    def moved_in(self, seat: int) -> None:
+        """A player the floor moved in (Tournaments 15): no new player waiting for the button, no blind owed."""
+        self.new_players.discard(seat)
+        self.owes.pop(seat, None)
 
     def rebuy(self, t: float, seat: int, amount: int) -> list[te.TableEvent]:
         self._stacks[seat] = self._stacks.get(seat, 0) + amount
@@ -216,7 +225,7 @@ class TableBetting:
     def start_hand(self, t: float, hand: int, button: int, dealt_in: Iterable[int], bomb: int = 0) -> HandBetting:
         """The betting of a new hand; ``bomb``: a bomb pot's post per player (no blinds pass, none is missed)."""
         dealt = [s for s in dealt_in if s in self._stacks]
-        h = HandBetting(self, t, hand, button, dealt, bomb)
+        h = HandBetting(self, self._stacks, t, hand, button, dealt, bomb)
         self.returning -= set(h.seats)
         if not bomb:
             self._record_missed(h)
@@ -238,7 +247,7 @@ class TableBetting:
             if between(pos.small_blind if pos.small_blind is not None else pos.button, pos.big_blind, s):
                 self.owes.setdefault(s, set()).add("bb")
 
-    def _hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int, scooped: int = 0) -> None:
+    def hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int, scooped: int = 0) -> None:
         self.hands_played += 1
         self.last_button = h.button
         if h.positions.big_blind is not None:
