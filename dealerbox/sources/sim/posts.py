@@ -32,6 +32,8 @@ class TablePosts:
         self.killer: int | None = None            # the seat that killed the hand being played
         self.hands = 0                            # hands played since the table's game started
         self.new_seats: set[int] = set()          # sat down in the running game, not yet dealt a hand played out
+        self.places: tuple[int, int] | None = None    # last hand's small blind (its place) and big blind seats
+        self.dealing: tuple[int, int] | None = None   # the same of the hand being played (Blinds 1b's next button)
 
     def new_table(self) -> None:
         """Every player left: legs and debts start afresh (the engine's new game)."""
@@ -40,6 +42,7 @@ class TablePosts:
         self.killer = None
         self.hands = 0
         self.new_seats.clear()
+        self.places = None
 
     def arrived(self, seat: int) -> None:
         """A player sat down: new to a running game (none is before its first hand)."""
@@ -120,4 +123,5 @@ class TablePosts:
         agreed = tuple(s for s in expected.dealt_in if s in self.new_seats)
         self.new_seats -= set(expected.dealt_in)
         self.hands += 1
+        self.places = self.dealing
         self.kill.record_win(tuple(winners), won, self.killer, scooped, agreed)

@@ -102,13 +102,10 @@ class Simulator:
             raise SimulatorError("enrolment.decks: the simulator needs at least one enrolled deck")
         self._use_deck(registry.decks[0])
         self._keep_button = False
-        self._places: tuple[int, int] | None = None     # last hand's small blind and big blind seats (Blinds 1b)
-        self._dealing: tuple[int, int] | None = None    # the same of the hand being played
         self._deck_change = False
         self._board: tuple[str, ...] = ()
         self.away = Away()
         self._arrivals: list[tuple[int, int]] = []    # (seat, chips) sitting down before the next hand
-        self._leaving: list[int] = []                 # seats whose players leave before the next hand
         kill_button = [u for u, kind in registry.chips_of(config.enrolment.house).markers.items() if kind == "kill"]
         self.posts = TablePosts(game, config.table.seats, post_kills, kill_button[0] if kill_button else None)
         self.chips = TableChips(registry, config.enrolment.house, game.smallest_chip)
@@ -272,7 +269,6 @@ class Simulator:
         self.stacks = {}
         self.away.clear()
         self.posts.new_table()
-        self._places = None
         if self.tournament is not None:
             from .tournament import entrants
             count = entrants(self.tournament, seats)
@@ -333,28 +329,28 @@ class Simulator:
         a hand played since the players sat down, three or more players (heads-up the button posts the small
         blind, Blinds 3)."""
         players = [s for s in self.stacks if s not in self.away.sitting_out]
-        return self.config.table.button == "dead" and self.tournament is None and self._places is not None \
+        return self.config.table.button == "dead" and self.tournament is None and self.posts.places is not None \
             and len(players) > 2
 
     def _next_button(self) -> int:
         """Blinds 1a: the next seated player. Blinds 1b: the seat last hand's small blind had, even empty."""
         assert self.button is not None
         if self._dead_button():
-            assert self._places is not None
-            return self._places[0]
+            assert self.posts.places is not None
+            return self.posts.places[0]
         return self._next_seat(self.button)
 
     @property
     def blind_places(self) -> tuple[int, int] | None:
         """Last hand's small blind and big blind seats (the small blind's place even when it was dead): where a
         dead button's next button and small blind go (Blinds 1b); None before a hand has been played."""
-        return self._places
+        return self.posts.places
 
     def unseat(self, seat: int) -> None:
         """Before the next hand the player in ``seat`` leaves the table with their chips (the ``leave`` tap)."""
         if seat not in self.stacks:
             raise SimulatorError(f"seat {seat}: nobody sits there to leave")
-        self._leaving.append(seat)
+        self.away.taps.append(("leave", seat))
 
     def _hand(self) -> SimulatedHand:
         self.hand_no += 1
@@ -368,14 +364,11 @@ class Simulator:
             c.tap("sit", seat=seat, amount=amount)
             c.wait(0.5)
         self._arrivals.clear()
-        for seat in self._leaving:             # a player leaves: gone before the button moves
-            c.tap("leave", seat=seat)
-            self.chips.empty(seat)
-            del self.stacks[seat]
-            c.wait(0.5)
-        self._leaving.clear()
         for action, seat in self.away.taps:    # before the button moves: the hand's players are decided then
             c.tap(action, seat=seat)
+            if action == "leave":              # the player gets up with their chips (Simulator.unseat)
+                self.chips.empty(seat)
+                del self.stacks[seat]
             c.wait(0.5)
         self.away.taps.clear()
         if self.new_session or (self.tournament is None and self._table_too_rich()):
@@ -402,7 +395,6 @@ class Simulator:
         if self.levels is not None:
             self.levels.hand_dealt(c.inputs)
         if expected.outcome == "played":
-            self._places = self._dealing
             self.posts.hand_played(expected)
             for seat, stack in expected.stacks.items():
                 self.stacks[seat] = stack
@@ -421,15 +413,15 @@ class Simulator:
         order = tuple(s for s in dealt if s > self.button) + tuple(s for s in dealt if s <= self.button)
         dead_small = False
         if self._dead_button() and len(order) > 2:
-            assert self._places is not None
-            last_big = self._places[1]      # Blinds 1b: the big blind to the player after last hand's big blind
+            assert self.posts.places is not None
+            last_big = self.posts.places[1]      # Blinds 1b: the big blind to the player after last hand's big blind
             dead_small = last_big not in order
             if not dead_small and order[0] != last_big:
                 raise SimulatorError(f"hand {self.hand_no}: a dead button's small blind is seat {last_big}, but seat "
                                      f"{order[0]} sits between it and the button {self.button}")
-            self._dealing = (last_big, order[0] if dead_small else order[1])
+            self.posts.dealing = (last_big, order[0] if dead_small else order[1])
         else:
-            self._dealing = (self.button, order[0]) if len(order) == 2 else (order[0], order[1])
+            self.posts.dealing = (self.button, order[0]) if len(order) == 2 else (order[0], order[1])
         posts = self.posts.for_hand(order, self.button, self.stacks, self.away.making_up, dead_small)
         board, self._board = self._board, ()
         shoe = self.shoe
