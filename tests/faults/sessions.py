@@ -11,7 +11,9 @@ state says it fits (the kill due); ``STANDING`` names the fault the table's own 
 (a kill due and never posted, a player dealt in owing), with ``REMEDY`` carried out after its hand. ``EXPECTED``
 names the rules the fault's ruling may carry (empty: a near miss, quiet from start to end); ``INFO_RULED`` the
 info rulings a quiet class is there to bring about. The killed-pot and make-up classes live in
-tests/faults/kill_sessions.py; ``SIMULATOR`` keeps the kill-not-posted tables' simulator from posting kills.
+tests/faults/kill_sessions.py; ``SIMULATOR`` keeps the kill-not-posted tables' simulator from posting kills;
+``VARIANTS_OF`` deals the split-game kill classes (a scoop forcing the kill, Kill Pots 8) in limit Omaha high-low
+whatever variants the run is given.
 """
 
 from __future__ import annotations
