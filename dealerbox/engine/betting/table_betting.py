@@ -250,9 +250,11 @@ class TableBetting:
     def hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int, scooped: int = 0) -> None:
         self.hands_played += 1
         self.last_button = h.button
+        # Blinds 1b: a dead small blind still has its place (last hand's big blind seat), where the button goes next
+        dead_small = self.config.table.button == "dead" and h.positions.small_blind is None and len(h.order) > 2
+        self.last_small_blind = self.last_big_blind if dead_small else h.positions.small_blind
         if h.positions.big_blind is not None:
             self.last_big_blind = h.positions.big_blind
-        self.last_small_blind = h.positions.small_blind
         agreed = tuple(s for s in h.order if s in self.new_players)     # new players in a killed pot (Kill Pots 12)
         for s in h.order:
             self.new_players.discard(s)
