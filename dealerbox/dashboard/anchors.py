@@ -175,13 +175,22 @@ class AnchorStore:
 
     # --- the authenticated API ---------------------------------------------------------------------------
 
-    async def api(self, request: Request) -> Response:
-        """``GET /api/anchors?site=S&table=T`` with HTTP Basic credentials of any dashboard user."""
+    async def api(self, request: Request, limit: auth.LoginLimit, where: str) -> Response:
+        """``GET /api/anchors?site=S&table=T`` with HTTP Basic credentials of any dashboard user. A wrong password
+        counts against ``limit`` (the login form's, for the client address ``where``), so the API is no faster a
+        door for a guesser than the form."""
         name, password = _basic(request.headers.get("authorization", ""))
+        wait = limit.wait(name, where) if name else 0.0
+        if wait > 0:
+            return PlainTextResponse(f"too many failed sign-ins: wait {wait:.0f} s", status_code=429,
+                                     headers={"Retry-After": str(int(wait) + 1)})
         role = await asyncio.to_thread(auth.check_password, self.store, name, password) if name else None
         if role is None:
+            if name:
+                limit.failed(name, where)
             return PlainTextResponse("sign in with a dashboard user (HTTP Basic)", status_code=401,
                                      headers={"WWW-Authenticate": 'Basic realm="dealerbox floor"'})
+        limit.succeeded(name, where)
         site, table = request.query_params.get("site", ""), request.query_params.get("table", "")
         if not site:
             return PlainTextResponse("a site is needed: /api/anchors?site=S[&table=T]", status_code=400)
