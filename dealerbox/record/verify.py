@@ -243,7 +243,7 @@ def _verify_part(file: Path, data: bytes, n: int, first: int, prev: str, report:
         try:
             rec = json.loads(raw.decode("utf-8"))
             recs.append(rec if isinstance(rec, dict) else None)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):   # RecursionError: nested too deep
             recs.append(None)
         if recs[-1] is None and (m := STORED_H.search(raw)):
             stored_h[i] = m.group(1).decode()
