@@ -334,10 +334,6 @@ class Dashboard:
         info = self.subscriber.publish(topic, payload, props)
         await asyncio.to_thread(self.subscriber.wait_published, info)
 
-    def _next(self, kind: str) -> int:
-        self.seqs[kind] = self.seqs.get(kind, 0) + 1
-        return self.seqs[kind]
-
     async def acknowledge(self, alert_id: int, user: str) -> Alert:
         """Claim the open alert for ``user`` (one statement: two supervisors on two instances cannot both), then
         tell the table; the claim is let go if the table cannot be told."""
@@ -381,7 +377,8 @@ class Dashboard:
             raise ValueError(f"alert {alert_id} is already resolved by {a.resolved_by}")
         if not self.store.claim_alert(alert_id, ("resolved_at",), resolved_by=user, resolved_at=self.clock(),
                                       note=note[:2000]):
-            raise ValueError(f"alert {alert_id} was resolved by {self._who_resolved(alert_id)} a moment ago")
+            by = getattr(self.store.alert(alert_id), "resolved_by", None) or "someone"
+            raise ValueError(f"alert {alert_id} was resolved by {by} a moment ago")
         if a.acked_at is None and self.store.claim_alert(alert_id, ("acked_at",), acked_by=user, acked_at=self.clock()):
             if a.table_acked_at is None:
                 try:
@@ -391,10 +388,6 @@ class Dashboard:
                                   note=None)
                     raise
         return self._change(alert_id)
-
-    def _who_resolved(self, alert_id: int) -> str:
-        a = self.store.alert(alert_id)
-        return (a.resolved_by if a else None) or "someone"
 
     def seen(self, alert_ids: list[int], user: str) -> int:
         """Note who first saw each of ``alert_ids`` on a page (once: the first look is what counts); how many."""
@@ -434,7 +427,8 @@ class Dashboard:
             # claimed first: every instance on the database looks each second, one escalates
             if not self.store.claim_alert(a.id, ("escalated_at", "acked_at", "resolved_at"), escalated_at=self.clock()):
                 continue
-            payload = escalation_payload(self.boot, self._next(ESCALATION), a, self.clock(), self.escalate_after,
+            self.seqs[ESCALATION] = self.seqs.get(ESCALATION, 0) + 1
+            payload = escalation_payload(self.boot, self.seqs[ESCALATION], a, self.clock(), self.escalate_after,
                                          self.name)
             try:
                 await self._publish(c.topic(a.site, a.table_id, ESCALATION), payload, _props(ESCALATION_SCHEMA))
