@@ -6,9 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from dealerbox.engine import events as te
-from dealerbox.pipeline import Pipeline
-from dealerbox.sources.scenario import compile_text
+from tests.scenario_play import loud as loud, play_text as play  # noqa: F401  (the cases' one import)
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -23,6 +21,7 @@ class Case:
     outcomes: tuple[str, ...] = ("complete", "complete")   # every HandEnded of the case, in order
     also: tuple[str, ...] = ()   # other rows the same fault rules above info (their rulings are the fault's too)
     deal: str = ""          # the hole cards of the fault scenario's bare ``deal hole cards`` line, for a showdown
+    info: bool = False      # the row rules at ``info`` yet tells the dealer what to do: its words are followed too
 
     def fault_text(self) -> str:
         text = (SCENARIOS / self.fault).read_text() if self.fault.endswith(".scn") else self.fault
@@ -32,19 +31,6 @@ class Case:
 
     def text(self) -> str:
         return self.fault_text() + "wait 1s\n" + self.remedy + "wait 1s\n" + self.rest
-
-
-def play(text: str, name: str) -> list[te.TableEvent]:
-    compiled = compile_text(text, name)
-    pipe = Pipeline.from_header(compiled.header)
-    events: list[te.TableEvent] = []
-    for record in compiled.records:
-        events += pipe.feed(record)
-    return events
-
-
-def loud(events: list[te.TableEvent]) -> list[te.FindingRaised]:
-    return [e for e in events if isinstance(e, te.FindingRaised) and e.severity != "info"]
 
 
 def seats_after(seats: tuple[int, ...], button: int) -> list[int]:
