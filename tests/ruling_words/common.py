@@ -29,6 +29,10 @@ class Case:
             text = text.replace("deal hole cards\n", f"deal hole cards {self.deal}\n", 1)
         return text
 
+    def named(self, label: str) -> str:
+        """The name to compile the case under: beside its scenario, whose header may name files next to it."""
+        return str((SCENARIOS / self.fault).parent / f"{label}.scn") if self.fault.endswith(".scn") else f"{label}.scn"
+
     def text(self) -> str:
         return self.fault_text() + "wait 1s\n" + self.remedy + "wait 1s\n" + self.rest
 
