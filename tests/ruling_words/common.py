@@ -22,6 +22,7 @@ class Case:
     also: tuple[str, ...] = ()   # other rows the same fault rules above info (their rulings are the fault's too)
     deal: str = ""          # the hole cards of the fault scenario's bare ``deal hole cards`` line, for a showdown
     info: bool = False      # the row rules at ``info`` yet tells the dealer what to do: its words are followed too
+    folder: str = ""        # the folder of tests/scenarios/ whose files the header of the case's own lines names
 
     def fault_text(self) -> str:
         text = (SCENARIOS / self.fault).read_text() if self.fault.endswith(".scn") else self.fault
@@ -31,7 +32,8 @@ class Case:
 
     def named(self, label: str) -> str:
         """The name to compile the case under: beside its scenario, whose header may name files next to it."""
-        return str((SCENARIOS / self.fault).parent / f"{label}.scn") if self.fault.endswith(".scn") else f"{label}.scn"
+        folder = (SCENARIOS / self.fault).parent if self.fault.endswith(".scn") else SCENARIOS / self.folder
+        return str(folder / f"{label}.scn")
 
     def text(self) -> str:
         return self.fault_text() + "wait 1s\n" + self.remedy + "wait 1s\n" + self.rest

@@ -26,7 +26,13 @@ PUCK = upto("chips-kill-puck.scn", "puck kill -> seat1")
 FIRST_LEG = "".join(line + "\n" for line in upto("chips-kill-puck.scn", "cleanup").splitlines()
                      if not line.startswith("puck"))
 # seat 4 owes a kill with the button on seat 3: seat 1 posts the big blind, seat 4 the kill
-KILLED = upto("chips-kill.3.scn", "post 4 4") + "wait 1s\ndeal hole cards\nwait 2s\n"
+KILLED = upto("chips-kill.3.scn", "post 4 4") + "wait 1s\ndeal hole cards 4=As,Kd 2=Ah,Kc 1=7s,2h 3=8c,3d\nwait 2s\n"
+# seat 2 calls the kill, seat 4 checks; both make the broadway straight and split the pot (Kill Pots 4)
+STREETS = "".join(f"{street}\nwait 1s\ntap check seat 4\nwait 1s\ntap check seat 2\nwait 1s\n"
+                  for street in ("flop Qh Jh Ts", "turn 5c", "river 2d"))
+SPLIT = (KILLED + "call 2 4\nwait 1s\nfold 3\nwait 1s\ntap check seat 4\nwait 1s\nfold 1\nwait 1s\ngather\nwait 1s\n"
+         + STREETS + "wait 2s\naward 2,4\nwait 1s\ntake 2\ntake 4\nwait 1s\ncleanup\nwait 2s\nbutton 4\nwait 1s\n"
+         "post 1 1\nwait 1s\npost 2 2\nwait 1s\n")
 
 # seat 4 killed the pot and won it (Kill Pots 7): the next hand's blinds are in, seat 4's kill is still to come
 KILL_AGAIN = (SCENARIOS / "chips-kill.7.scn").read_text().rsplit("post 4 4\n", 1)[0]
@@ -67,4 +73,7 @@ CASES: dict[str, Case] = {
         "kill.12", "it may play only by agreeing to kill the next pot", "chips-kill.12.scn", "",
         folded_to(5, 1, 2, 3, 4) + "wait 2s\nbutton 4\npost 1 2\nwait 1s\npost 5 4\nwait 1s\ndeal hole cards\n"
         "wait 2s\n" + folded_to(1, 2, 3, 4, 5), ("complete",) * 4),
+    "kill.4": Case(
+        "kill.4", "Seat 4 must kill this pot for 4; the limits are raised x2", SPLIT,
+        "post 4 4\nwait 1s\ndeal hole cards\nwait 2s\n", folded_to(2, 3, 4, 1), ("complete",) * 4, info=True),
 }

@@ -309,6 +309,21 @@ class Posting:
             out += self.turn.advance(t)
         return out
 
+    def bring_up(self, seat: int, due: int) -> None:
+        """A blind posted short of its level's amount (Tournaments 7) counts as ``due`` (what the stack allows):
+        the chips the dealer then adds make it up, silently."""
+        led = self.ledger
+        b = led.seats[seat]
+        add = min(due - b.wager, led.stack(seat))
+        if add <= 0:
+            return
+        led.stacks[seat] -= add
+        b.wager += add
+        b.all_in = led.stack(seat) == 0
+        r = led.round
+        r.current_bet = max(r.current_bet, b.wager)
+        r.full_raise_level = max(r.full_raise_level, r.current_bet)
+
     def short_blind(self, t: float, seat: int, kind: str, due: int) -> list[te.TableEvent]:
         """A blind all-in for less at a tournament table: Tournaments 19 (no make-up owed if it wins)."""
         led = self.ledger
