@@ -13,13 +13,16 @@ What it follows, in the rulebook's words paraphrased:
   largest raise is the pot after the call. Limit: bets and raises of the street's size (Betting 5: an all-in of
   half a bet or more counts as a full bet, less does not reopen).
 - Ties 5: a tie splits each pot on its own (5d), an odd chip to the first hand clockwise from the button (5a).
+- High-low split games (Omaha eight or better): each pot on its own is halved between its best high and its best
+  low of eight or better, the odd chip of the halving to the high (Ties 5c); a pot none of whose players makes a
+  low goes whole to the high. A player who takes both halves (or the whole pot without a low) scoops it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tests.faults.referee.cards import strength
+from tests.faults.referee.cards import low, strength
 
 STREETS = ("preflop", "flop", "turn", "river")
 
@@ -56,14 +59,20 @@ class Deal:
     limits: Limits
     small_blind: int | None = None
     option: bool = False        # Pot-Limit 6: the small blind counts as a big blind when the pot is sized preflop
+    split: bool = False         # a high-low split game: each pot halved between the high and the low
 
 
 @dataclass
 class Pot:
     amount: int
     eligible: tuple[int, ...]
-    winners: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()      # everyone who takes a share (high and low)
     shares: dict[int, int] = field(default_factory=dict)
+    lows: tuple[int, ...] = ()         # a split game's low half winners (none: the pot went whole to the high)
+
+    def scooped_by(self) -> int | None:
+        """The one player who took this pot whole (both halves, or all of it when nobody made a low)."""
+        return self.winners[0] if len(self.winners) == 1 else None
 
 
 @dataclass
@@ -271,10 +280,20 @@ class HandReferee:
         stacks = dict(self.stacks)
         for seat, amount in returned.items():
             stacks[seat] += amount
+        lows = {s: low(holes.get(s, ()), board) for s in in_hand} if self.deal.split and ranks else {}
         for pot in pots:
             best = min(ranks[s] for s in pot.eligible) if ranks else None
-            pot.winners = tuple(s for s in pot.eligible if not ranks or ranks[s] == best)
-            pot.shares = self._split(pot.amount, pot.winners)
+            highs = tuple(s for s in pot.eligible if not ranks or ranks[s] == best)
+            made = [lows[s] for s in pot.eligible if lows.get(s) is not None]
+            low_half = pot.amount // self.chip // 2 * self.chip
+            pot.lows = tuple(s for s in pot.eligible if made and low_half and lows.get(s) == min(made))
+            if pot.lows:    # Ties 5c: halved, the odd chip of the halving to the high
+                pot.shares = self._split(pot.amount - low_half, highs)
+                for seat, amount in self._split(low_half, pot.lows).items():
+                    pot.shares[seat] = pot.shares.get(seat, 0) + amount
+            else:
+                pot.shares = self._split(pot.amount, highs)
+            pot.winners = tuple(s for s in pot.eligible if s in highs or s in pot.lows)
             for seat, amount in pot.shares.items():
                 stacks[seat] += amount
         return Outcome(pots, stacks, returned, put, frozenset(self.folded))
