@@ -307,14 +307,11 @@ class Posting:
         led = self.ledger
         b = led.seats[seat]
         add = min(due - b.wager, led.stack(seat))
-        if add <= 0:
+        if add <= 0 or not b.posted:
             return
-        led.stacks[seat] -= add
-        b.wager += add
-        b.all_in = led.stack(seat) == 0
-        r = led.round
-        r.current_bet = max(r.current_bet, b.wager)
-        r.full_raise_level = max(r.full_raise_level, r.current_bet)
+        led.take(seat, add)
+        b.post(add, b.credited, b.posted, led.stack(seat) == 0)
+        led.round.posted(b.wager, False, led.game.big_blind if led.positions.big_blind else 0)
 
     def short_blind(self, t: float, seat: int, kind: str, due: int) -> list[te.TableEvent]:
         """A blind all-in for less at a tournament table: Tournaments 19 (no make-up owed if it wins)."""
