@@ -42,12 +42,9 @@ EXEMPT: dict[str, str] = {
 }
 
 
-# rows with a remedy whose words case is still to be written (issue 31 goes on): not an exemption, a to-do list
-# that may only shrink; a row that gets a case must leave it, and a new row may not join it
-PENDING = frozenset("""
-tournament.4 tournament.8b tournament.8c tournament.8d tournament.12 tournament.14a tournament.14b
-tournament.16 tournament.17
-""".split())
+# rows with a remedy whose words case is still to be written: a to-do list that may only shrink (now empty); a
+# new row may not join it
+PENDING: frozenset[str] = frozenset()
 
 
 def test_every_row_with_a_remedy_has_a_words_case():
@@ -73,5 +70,9 @@ def test_following_the_words_ends_the_hand_and_the_next_with_nothing_more_to_rul
     events = play(case.text(), case.named(name))
     after = [(f.rule, f.ruling) for f in loud(events)][len(fault):]
     assert [(f.rule, f.ruling) for f in loud(events)][:len(fault)] == [(f.rule, f.ruling) for f in fault]
-    assert after == [], after
+    # nothing more, or (a near miss named) exactly what the right play is prompted beyond what the fault was
+    ruled_fault = {(f.rule, f.ruling) for f in fault}
+    right = [(f.rule, f.ruling) for f in loud(play(case.near_text(), case.named(f"{name}-near")))
+             if (f.rule, f.ruling) not in ruled_fault] if case.near else []
+    assert after == right, after
     assert tuple(e.outcome for e in events if isinstance(e, te.HandEnded)) == case.outcomes

@@ -107,6 +107,8 @@ def award(race: ChipRace, cards: dict[int, tuple[str, ...]]) -> RaceResult:
                                   f"Leftover {rest}: seat {nxt} held less than half a {race.new_value}; "
                                   "no chip for it", (nxt,)))
     text = ", ".join(f"seat {s} ({best.get(s, '-')})" for s in order) or "nobody"
-    rulings.insert(0, Ruling("tournament.8c", "dealer", "continues", f"Race: one {race.new_value} each to {text}",
-                             tuple(order)))
+    # the odd chips leave the table with the award: left in a bet zone, the next deal would bet a chip that no
+    # longer plays (Tournaments 8a)
+    words = f"Race: take every odd {race.old_value} off the table; one {race.new_value} each to {text}"
+    rulings.insert(0, Ruling("tournament.8c", "dealer", "continues", words, tuple(order)))
     return RaceResult({s: 1 for s in order}, tuple(order), tuple(rulings))

@@ -156,4 +156,5 @@ def deck_changed(old_deck: str | None, new_deck: str, dealer_changed: bool, dama
         return None
     return Ruling("tournament.28", "dealer", "continues",
                   f"Deck {old_deck} was changed for {new_deck} without a dealer change or a damaged card: "
-                  "decks are not changed on request")
+                  f"decks are not changed on request. Play on with {new_deck} until the next dealer change; "
+                  "changing back is another change")

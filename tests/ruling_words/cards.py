@@ -28,6 +28,9 @@ VOID_BACK = ("wait 5s\ncall-floor\nchips 2 pot -> bet1\nchips 2 pot -> bet4\ntak
 VOID_REDEAL = folded_to_the_big_blind((1, 4), 4) + folded_to_the_big_blind((1, 4), 1)
 TOO_LATE = TABLE + DEALT + "wait 1s\ncall 4 2\nwait 1s\ncall 1 2\nwait 1s\ncard 5c shoe -> seat3\n"
 DEAD_3 = "card Kh seat3 -> muck\ncard 2d seat3 -> muck\ncard 5c seat3 -> muck\n"
+# one hand with the red deck, then a blue one loaded and dealt
+CHANGED_DECK = (TABLE.replace("button 1\nblinds\n", "") + folded_to_the_big_blind(SEATS, 1) + "shoe loaded DEMO-2\n"
+                "wait 2s\nbutton 2\nwait 1s\nblinds\ndeal hole cards\nwait 2s\n")
 
 
 def street(burn: str, *cards: str, seats: tuple[int, ...] = (2, 3, 4, 1)) -> str:
@@ -137,8 +140,12 @@ CASES: dict[str, Case] = {
         info=True, also=("holdem.1",)),
     "procedures.21": Case(
         "procedures.21", "before a full round of 4; allowed only if it was damaged",
-        # one hand with the red deck, then a blue one loaded (the red one damaged, say) and dealt
-        TABLE.replace("button 1\nblinds\n", "") + folded_to_the_big_blind(SEATS, 1) + "shoe loaded DEMO-2\nwait 2s\n"
-        "button 2\nwait 1s\nblinds\ndeal hole cards\nwait 2s\n", "",
+        # the red one damaged, say: the hand plays on with the blue one
+        CHANGED_DECK, "",
         folded_to(4, 1, 2, 3) + folded_to_the_big_blind(SEATS, 3), ("complete",) * 3),
+    # the other reading (not damaged): the new deck is not changed back at once, only after its full round
+    "procedures.21-not-damaged": Case(
+        "procedures.21", "Either way play on with the new deck for a full round; changing back is another change",
+        CHANGED_DECK, "", folded_to(4, 1, 2, 3) + "".join(folded_to_the_big_blind(SEATS, b) for b in (3, 4, 1))
+        + "shoe loaded DEMO-1\nwait 2s\n" + folded_to_the_big_blind(SEATS, 2), ("complete",) * 6),
 }

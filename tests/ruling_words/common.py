@@ -23,6 +23,12 @@ class Case:
     deal: str = ""          # the hole cards of the fault scenario's bare ``deal hole cards`` line, for a showdown
     info: bool = False      # the row rules at ``info`` yet tells the dealer what to do: its words are followed too
     folder: str = ""        # the folder of tests/scenarios/ whose files the header of the case's own lines names
+    near: str = ""          # the row's near miss (a scenario of tests/scenarios/): a remedy that puts the table back
+    #                         on the right path meets the prompts the right play meets (the race's award after a
+    #                         right redeal); after the remedy exactly those of its findings the fault did not rule
+
+    def near_text(self) -> str:
+        return (SCENARIOS / self.near).read_text() if self.near else ""
 
     def fault_text(self) -> str:
         text = (SCENARIOS / self.fault).read_text() if self.fault.endswith(".scn") else self.fault

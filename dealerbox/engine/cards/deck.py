@@ -59,7 +59,8 @@ class DeckInUse:
                 elif self.deck_id is not None and self.hands_with_deck < self.deck_round:
                     out += rule(t, [Ruling("procedures.21", "continues", f"Deck {self.deck_id} was changed "
                                     f"after {self.hands_with_deck} hands, before a full round of "
-                                    f"{self.deck_round}; allowed only if it was damaged.")])
+                                    f"{self.deck_round}; allowed only if it was damaged. Either way play on with the "
+                                    "new deck for a full round; changing back is another change.")])
                 self.deck_id, self.back = deck_id, back
                 self.hands_with_deck, self.deck_round = 0, len(order)
                 out.append(te.DeckChanged(t, hand_no, deck_id, back))
