@@ -53,6 +53,9 @@ class DealerTaps:
         t, play = e.t, self.play
         a = e.action
         if a in MOVE_ACTIONS:   # the floor's moves and the dealer's confirmations (engine/tournament/moves.py)
+            running = play.running_hand()
+            if a == "moved-out" and e.seat is not None and running is not None and running[1].in_hand(e.seat):
+                return self.moves.still_in_hand(t, e.seat)   # the seat is not empty: its hand plays on
             return self.moves.follow(e, self.tap)
         tt = self.tournament
         if tt is not None:

@@ -141,10 +141,11 @@ CASES: dict[str, Case] = {
         "button 3\npost 3 2\npost 1 4\ndeal hole cards\nfold 3\ngather\nwin 1\ncleanup\n", ("complete",) * 2,
         also=("tournament.6", "tournament.9", "tournament.11")),
     "tournament.12": Case(
-        "tournament.12", "Tap Moved out as each seat empties", cut("t12_table-breaks.scn", *MOVED_OUT_123),
+        "tournament.12", "Once any hand in play is over, tap Moved out as each seat empties",
+        cut("t12_table-breaks.scn", *MOVED_OUT_123),
         "".join(MOVED_OUT_123), "", (), folder=T),    # a broken table deals no more
     "tournament.14a": Case(
-        "tournament.14a", "Tap Moved out when the seat is empty",
+        "tournament.14a", "once any hand in play is over. Tap Moved out when the seat is empty",
         cut("t14a_send-the-next-big-blind.scn", "moved-out 4\n"),
         "moved-out 4\n", folded_to_the_big_blind(eight_but(4), 2) + folded_to_the_big_blind(eight_but(4), 3),
         ("complete",) * 3, folder=T),

@@ -155,3 +155,21 @@ def test_a_broken_tables_empty_count_flags_nobody():
     table = Table(seated=range(1, 7))
     said = table.floor(instruction("T01", "move", [("T01", 5, "T02", 6)], counts={"T01": 6, "T02": 5, "T03": 0}))
     assert [r for r, _, _ in table.findings(said)] == ["tournament.14a"]                   # 6 against 5: balanced
+
+
+def test_moved_out_for_a_player_still_in_the_hand_is_refused_and_the_hand_plays_on_with_them():
+    """Following the words too early (Moved out tapped mid-hand, the player still holding a live hand) crashed the
+    engine at the player's next action; the seat is not empty: the tap is refused, the hand plays on."""
+    from pathlib import Path
+
+    from tests.scenario_play import loud, play_text
+    path = Path(__file__).parent.parent / "scenarios" / "tournament" / "t14a_send-the-next-big-blind.scn"
+    text = path.read_text()
+    early = text.replace("moved-out 4\n", "").replace("fold 6\n", "wait 1s\nmoved-out 4\nwait 1s\nfold 6\n", 1)
+    events = play_text(early + "wait 1s\nmoved-out 4\n", str(path))
+    ruled = [(f.rule, f.ruling, f.seats) for f in loud(events)]
+    assert ruled[1:] == [("tournament.14a", "Seat 4 is still in the hand: the player goes when it is over; tap Moved "
+                          "out then.", (4,))], ruled
+    assert "once any hand in play is over" in ruled[0][1]
+    assert [e.outcome for e in events if e.kind == "HandEnded"] == ["complete"]
+    assert [e.seat for e in events if e.kind == "PlayerLeft"] == [4]      # only the tap after the hand

@@ -187,8 +187,8 @@ class TableMoves:
             self.breaking = True
             self.text = "This table breaks"
             said.append(("tournament.12", "floor", "continues",
-                         f"This table breaks on the floor's call: {'; '.join(lines)}. Tap Moved out as each seat "
-                         "empties.",
+                         f"This table breaks on the floor's call: {'; '.join(lines)}. Once any hand in play is over, "
+                         "tap Moved out as each seat empties.",
                          tuple(sorted(self.send))))
             return said
         if self.send:
@@ -197,8 +197,8 @@ class TableMoves:
             said += [(r.rule, r.severity, r.outcome, r.ruling + ".", ()) for r in flagged]
             for seat, where in sorted(self.send.items()):
                 said.append(("tournament.14a", "dealer", "continues",
-                             f"Send seat {seat} to {where}: the player due for the big blind next deal. Tap Moved out "
-                             "when the seat is empty.", (seat,)))
+                             f"Send seat {seat} to {where}: the player due for the big blind next deal, once any "
+                             "hand in play is over. Tap Moved out when the seat is empty.", (seat,)))
         for seat, origin in sorted(self.receive.items()):
             said.append(("tournament.14b", "dealer", "continues",
                          f"Seat {seat} is for the player from {origin}: the open seat the big blind reaches first. "
@@ -254,6 +254,13 @@ class FloorMoves:
         moves.arrived(e.seat)
         moves.close_if_done(self.seating.occupied)
         return out + self._raise(e.t, said)
+
+    def still_in_hand(self, t: float, seat: int) -> list[te.TableEvent]:
+        """``moved-out`` for a seat whose player still holds a live hand in the hand under way: the seat is not
+        empty and the hand plays on with them; the player goes once it is over (Tournaments 12, 14a)."""
+        rule = "tournament.12" if self.moves.breaking else "tournament.14a"
+        return self._raise(t, [(rule, "dealer", "continues", f"Seat {seat} is still in the hand: the player goes when "
+                                "it is over; tap Moved out then.", (seat,))])
 
     def dealt(self, t: float, order: tuple[int, ...]) -> list[te.TableEvent]:
         """At the start of a hand: the players moved in since the last deal are dealt in (Tournaments 15)."""
