@@ -168,7 +168,8 @@ class BadgeSink:
 
     def accept(self, update: Update) -> None:
         for event in update.events:
-            if isinstance(event, BadgeShown) and self._submit is not None:
+            # a replay of a sealed log without the floor's key has the uid masked: nobody to sign in
+            if isinstance(event, BadgeShown) and event.uid is not None and self._submit is not None:
                 tap = self.desk.badge(event.uid)
                 if tap is not None:
                     self._submit(tap)
