@@ -120,6 +120,7 @@ class RecordConfig:
     keep_days: int = 0              # delete parts older than this once the floor or an export holds them; 0 = keep all
     key: str = ""                   # the table's signing key (dealerbox keygen); "" = logs are not signed
     anchor_alert_min: float = 10.0  # a signed head not on the floor after this long: alert on screen and floor
+    sign_idle_s: float = 60.0       # records unsigned this long get a signed (and anchored) head: no hand end needed
     floor_public_key: str = ""      # the floor's X25519 public key (keygen --floor); "" = hole cards in the clear
 
 
