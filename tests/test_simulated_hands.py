@@ -157,6 +157,14 @@ def test_simulated_bomb_pots_agree_with_pokerkit_and_our_referee(variant, boards
         assert stats["bomb pots split by board"] > 0
 
 
+def test_a_tie_on_one_board_of_a_pot_of_two_chips_pays_that_winner_nothing_rightly():
+    """plo seed 5 hand 195, a double-board bomb pot: seat 4, all in for 1, ties seat 3 on board 1 and wins board 2;
+    the pot of 2 is 1 a board and board 1's chip goes to seat 4, first from the button, so seat 3 is paid nothing.
+    The engine took that for a shared pot pushed whole to one winner (showdown.3 on a clean hand)."""
+    stats = check_hands("plo", 195, seed=5, bomb_every=1, bomb_boards=2)
+    assert stats["hands"] == 195 and stats["bomb pots on 2 boards"] == 195
+
+
 def test_a_winner_posting_the_next_blind_with_chips_just_pushed_to_them_starts_the_hand():
     """plo8 seed 4001 hand 235: a winner posted the next blind with chips of the pot just pushed to their bet
     zone; the engine took them for a share being slid over (issue 31's split-pot misaward) and never started the

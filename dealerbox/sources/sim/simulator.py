@@ -37,6 +37,7 @@ from .hand import HandPlay
 from .outcome import IRREGULARITIES, SimulatedHand, SimulatorError
 from .referee import NO_POSTS, VARIANTS
 from .away import Away
+from .bombs import BombSchedule
 from .posts import TablePosts
 from .session import Session
 
@@ -118,8 +119,7 @@ class Simulator:
             self.plan = IrregularityPlan([], config.simulator.irregularities if irregularities is None
                                          else float(cast(float, irregularities)))  # lists handled above
         self.tournament = tournament
-        self.bomb_every, self.bomb_boards = self._bomb_schedule(config, tournament)
-        self._bomb_redeal = False     # a bomb pot misdealt or void is dealt again as a bomb pot
+        self.bombs = BombSchedule.of(config, tournament is not None)
         self.levels: TournamentClock | None = None
         if tournament is not None:
             from .tournament import TournamentClock
@@ -136,28 +136,6 @@ class Simulator:
         self.stack_reads = StackReads(sc.stack_limit if stack_limit is None else stack_limit,
                                       sc.unreadable_stacks if unreadable_stacks is None else unreadable_stacks,
                                       random.Random(f"{self.seed}/stacks"))
-
-    @staticmethod
-    def _bomb_schedule(config: Config, tournament: Tournament | None) -> tuple[int, int]:
-        """``simulator.bomb_every`` and ``bomb_boards``, checked against the table: bomb pots are a cash table's
-        house practice (``game.bomb_pots``); the simulator deals them where no kill or tournament is in play."""
-        every, boards = config.simulator.bomb_every, config.simulator.bomb_boards
-        if not every:
-            return 0, 1
-        where = "simulator.bomb_every"
-        if not config.game.bomb_pots:
-            raise SimulatorError(f"{where}: {every}, but the table does not play bomb pots; set game.bomb_pots")
-        if tournament is not None or config.game.kill != "none":
-            raise SimulatorError(f"{where}: the simulator deals bomb pots at a cash table without a kill")
-        if boards not in (1, 2):
-            raise SimulatorError(f"simulator.bomb_boards: {boards}; a bomb pot is dealt on 1 or 2 boards")
-        return every, boards
-
-    def _bomb_due(self) -> int:
-        """The post of this hand's bomb pot (0: a hand with blinds): every ``bomb_every``-th hand, and the redeal of
-        a bomb pot that was misdealt; the post is the table's (``game.bomb_pot``, five big blinds when 0)."""
-        due = self._bomb_redeal or bool(self.bomb_every and self.hand_no % self.bomb_every == 0)
-        return self.config.game.bomb_amount() if due else 0
 
     def _use_deck(self, deck: Deck) -> None:
         self.shoe = ShoeDeck.of(deck)
@@ -299,7 +277,7 @@ class Simulator:
         else:
             # one deck deals every hand out: five-card Omaha seats at most eight (8 x 5 + 3 burns + 5 board = 48),
             # seven where double-board bomb pots are dealt (3 burns and 10 board cards)
-            rest = 13 if self.bomb_every and self.bomb_boards == 2 else 8
+            rest = 13 if self.bombs.double else 8
             count = self.rng.randint(2, min(seats, (52 - rest) // self.holes))
         for seat in sorted(self.rng.sample(range(1, seats + 1), count)):
             amount = self._stack_size() if self.tournament is None else self.tournament.starting_stack
@@ -385,9 +363,9 @@ class Simulator:
         if self.levels is not None:
             from .tournament import at_level
             config = at_level(config, self.levels.level_for_next_deal(c))
-        hand = HandPlay(self._session(config, self._bomb_due()), c, kind)
+        hand = HandPlay(self._session(config, self.bombs.post_for(self.hand_no)), c, kind)
         expected = hand.play()
-        self._bomb_redeal = bool(expected.bomb) and expected.outcome != "played"
+        self.bombs.dealt(expected)
         if self.levels is not None:
             self.levels.hand_dealt(c.inputs)
         if expected.outcome == "played":
@@ -415,7 +393,7 @@ class Simulator:
                        shoe.cards, shoe.shoe_uids, self.chips,
                        {s: self.stacks[s] for s in dealt}, self.button, self.hand_no,
                        live_posts=frozenset() if bomb else frozenset(self.away.posting), posts=posts, board=board,
-                       bomb=bomb, bomb_boards=self.bomb_boards if bomb else 1)
+                       bomb=bomb, bomb_boards=self.bombs.boards if bomb else 1)
 
     def _table_too_rich(self) -> bool:
         # Rebuys add chips for ever; a fresh session keeps the table within the registered chips.
