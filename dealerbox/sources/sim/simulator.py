@@ -98,7 +98,7 @@ class Simulator:
         self.registry = registry
         self.seed = config.simulator.seed if seed is None else seed
         self.rng = random.Random(self.seed)
-        self.structure, self.holes = VARIANTS[game.variant]
+        self.holes = VARIANTS[game.variant][1]
         if not registry.decks:
             raise SimulatorError("enrolment.decks: the simulator needs at least one enrolled deck")
         self._use_deck(registry.decks[0])
@@ -389,7 +389,8 @@ class Simulator:
         posts = NO_POSTS if bomb else self.posts.for_hand(order, self.button, self.stacks, self.away.making_up)
         board, self._board = self._board, ()
         shoe = self.shoe
-        return Session(config, self.registry, self.rng, self.structure, self.holes, shoe.deck, shoe.card_uid,
+        structure = VARIANTS[config.game.variant][0]     # the betting structure (a level never changes the game)
+        return Session(config, self.registry, self.rng, structure, self.holes, shoe.deck, shoe.card_uid,
                        shoe.cards, shoe.shoe_uids, self.chips,
                        {s: self.stacks[s] for s in dealt}, self.button, self.hand_no,
                        live_posts=frozenset() if bomb else frozenset(self.away.posting), posts=posts, board=board,
