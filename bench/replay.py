@@ -42,8 +42,9 @@ def simulate(path: str, variant: str, hands: int, seed: int, table: str = "T01",
     sim = Simulator(config, demo_registry(), seed=seed, irregularities=0.05)
     p = Path(path)
     from dealerbox.record.sealing import load_floor_public
+    from dealerbox.pipeline import public_events
     rec = Recorder(p.parent, sim.header(), rotate_bytes=1 << 40, name=p.stem, fsync_every_s=600.0,
-                   seal_to=load_floor_public(seal_to) if seal_to else None)
+                   seal_to=load_floor_public(seal_to) if seal_to else None, rules=public_events)
     for record in sim.records(hands):
         rec.write(record)
     rec.close()

@@ -103,6 +103,14 @@ def _module(name: str) -> Any:
 
 def main(argv: list[str] | None = None) -> int:
     argv = sys.argv[1:] if argv is None else argv
+    try:
+        return _main(argv)
+    except KeyboardInterrupt:   # Ctrl-C before the command ran: while its modules load (seconds on a busy Pi)
+        print(f"dealerbox {chosen_command(argv) or ''}".rstrip() + ": interrupted", file=sys.stderr)
+        return 130
+
+
+def _main(argv: list[str]) -> int:
     parser = build_parser(chosen_command(argv))
     args = parser.parse_args(argv)
     problem = missing_extra(args.command)

@@ -202,5 +202,6 @@ def registry_from_enrolment(enrolment: dict[str, list[dict[str, Any]]]) -> TagRe
     return TagRegistry(decks, chips)
 
 
-
-
+def public_events(header: Header) -> Callable[[Entry], list[TableEvent]]:
+    """What a sealed log's recorder rules its clear ``ev`` lines with: a pipeline of its own, from the log's header."""
+    return Pipeline.from_header(header).feed

@@ -161,7 +161,7 @@ def load_enrolment(path: str | Path) -> Deck | ChipSet:
         data = json.loads(path.read_text(encoding="utf-8"))
     except OSError as e:
         raise EnrolmentError(f"{path}: cannot read ({e.strerror}); run `dealerbox enrol` to make it") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as e:
+    except (json.JSONDecodeError, UnicodeDecodeError, RecursionError) as e:   # RecursionError: nested too deep
         raise EnrolmentError(f"{path}: not valid JSON ({e})") from None
     if not isinstance(data, dict):
         raise EnrolmentError(f"{path}: expected a JSON object")

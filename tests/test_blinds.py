@@ -27,6 +27,23 @@ def test_blinds1_dead_button_stays_in_front_of_an_empty_seat():
     assert f.severity == "info" and "empty seat 2" in f.ruling
 
 
+def test_blinds1_after_a_dead_small_blind_the_button_goes_to_its_empty_seat():
+    # issue 31 (the dead-button session harness): last hand had no small blind (its seat, last big blind's, empty);
+    # the button follows the small blind's place to that empty seat, not on to the next player (Blinds 1b)
+    g = BettingTable(seats=(1, 2, 3, 4, 5), button_mode="dead")
+    walk(g, 1)                                   # sb 2, bb 3
+    g.events += g.table.leave(g.t, 3)
+    occupied = [1, 2, 4, 5]
+    assert g.table.button_for(occupied) == 2 and g.table.blinds_for(2, occupied) == {4: 2}    # no small blind
+    walk(g, 2, dealt=occupied)
+    assert g.table.button_for(occupied) == 3     # before the fix: seat 4, both the button and the small blind
+    assert g.table.blinds_for(3, occupied) == {4: 1, 5: 2}
+    g.start(button=3, dealt=occupied)
+    dead_small, f = g.found("blinds.1")         # the hand without a small blind said so too
+    assert "no small blind" in dead_small.ruling
+    assert f.severity == "info" and "empty seat 3" in f.ruling and "seat 4" not in f.ruling
+
+
 def test_blinds1_near_miss_moving_button_skips_the_empty_seat():
     g = BettingTable()
     walk(g, 1)

@@ -200,7 +200,7 @@ def test_bomb_pots_are_dealt_on_the_schedule_only_where_the_table_plays_them():
     assert all(h.expected.actions[0][0] == "flop" for h in hands if h.expected.bomb and h.expected.actions)
     with pytest.raises(SimulatorError, match="game.bomb_pots"):
         Simulator(from_dict({"simulator": {"bomb_every": 3}}), demo_registry(), 1)
-    with pytest.raises(SimulatorError, match="without a kill"):
+    with pytest.raises(SimulatorError, match="no kill"):
         Simulator(from_dict({"game": {**game, "kill": "full"}, "simulator": {"bomb_every": 3}}), demo_registry(), 1)
 
 

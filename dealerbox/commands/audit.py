@@ -36,7 +36,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    folder = required_out_dir(args, "audit")
+    folder = required_out_dir(args, "audit", "audit.html and the CSV files")
     if folder is None:
         return 2
     paths, missing = log_paths(args.logs)
@@ -73,7 +73,10 @@ def run(args: argparse.Namespace) -> int:
         return 2
     took = time.perf_counter() - started
     for log in room.damaged:
-        print(f"dealerbox audit: {log.path}: {log.status}: {log.first_bad or log.error or log.verdict}",
+        detail = log.first_bad or log.error or log.verdict
+        if detail.startswith(str(log.path)):   # the reader's message names the file already: once is enough
+            detail = detail[len(str(log.path)):].lstrip(": ")
+        print(f"dealerbox audit: {log.path}: {log.status}: {detail}",
               file=sys.stderr)
     print(f"dealerbox audit: {len(logs)} logs, {room.hands} hands, {sum(room.by_rule.values())} findings "
           f"({room.by_severity.get('floor', 0)} floor) in {took:.1f} s -> {out / 'audit.html'}", file=sys.stderr)

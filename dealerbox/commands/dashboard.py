@@ -67,7 +67,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add.add_argument("user", metavar="NAME", help="the user's name")
     add.add_argument("--role", default="admin", choices=("viewer", "supervisor", "admin"),
                      help="the user's role (default admin, for the first one)")
-    add.add_argument("--password-file", default=keep, metavar="FILE",
+    # its own dest: the broker's --password-file given before the action is never the new user's password
+    add.add_argument("--password-file", dest="user_password_file", metavar="FILE",
                      help="file whose first line is the new user's password (default: asked on the terminal)")
     _db_argument(add, keep)
     demo = sub.add_parser("demo", help="a local broker, simulated tables and the dashboard in one go",
@@ -115,9 +116,10 @@ def run(args: argparse.Namespace) -> int:
             if not args.user:
                 raise ValueError("add-user: give the user's name")
             check_name("user name", args.user)
-            if not args.password_file and not sys.stdin.isatty():   # getpass would fail with EOFError
+            if not args.user_password_file and not sys.stdin.isatty():   # getpass would fail with EOFError
                 raise ValueError("add-user: no terminal to ask the password on: pass --password-file FILE")
-            password = _first_line(args.password_file) if args.password_file else getpass.getpass("password: ")
+            password = (_first_line(args.user_password_file) if args.user_password_file
+                        else getpass.getpass("password: "))
             store.put_user(args.user, args.role, auth.hash_password(password))
         except ValueError as e:
             print(f"dealerbox dashboard: {e}", file=sys.stderr)

@@ -33,6 +33,10 @@ def run(args: argparse.Namespace) -> int:
     config: Config = args.cfg
     if args.pin_hash:
         return _pin_hash()
+    if args.out and Path(args.out).is_dir():   # not "a key is already there": the folder is no key
+        print(f"dealerbox keygen: --out {args.out}: a folder; --out is the private key's file, e.g. "
+              f"{Path(args.out) / 'table.key'}", file=sys.stderr)
+        return 2
     if args.floor:
         return _floor_keys(args.out, args.force)
     target = args.out or config.record.key

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import argparse
 import sys
+from pathlib import Path
 
 
 def add_out_dir(parser: argparse.ArgumentParser, help_text: str) -> None:
@@ -14,9 +15,13 @@ def add_out_dir(parser: argparse.ArgumentParser, help_text: str) -> None:
     parser.add_argument("--out", dest="out_dir", metavar="DIR", help=argparse.SUPPRESS)
 
 
-def required_out_dir(args: argparse.Namespace, command: str) -> str | None:
+def required_out_dir(args: argparse.Namespace, command: str, what: str = "its files") -> str | None:
     """The folder asked for; None after one line on stderr when it was not given."""
     if not args.out_dir:
         print(f"dealerbox {command}: --out-dir DIR is required: the folder to write into", file=sys.stderr)
+        return None
+    if Path(args.out_dir).exists() and not Path(args.out_dir).is_dir():   # before any work, not after it
+        print(f"dealerbox {command}: --out-dir {args.out_dir}: a file, not a folder; give a folder for {what}",
+              file=sys.stderr)
         return None
     return str(args.out_dir)

@@ -12,6 +12,7 @@ import time
 from collections.abc import Callable
 
 from ..config import Config, ConfigError
+from ..pipeline import public_events
 from ..record.logformat import table_header
 from ..record.recorder import Recorder
 from ..record.sealing import seal_target
@@ -56,7 +57,7 @@ def run(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic) -
     header = table_header(config, registry, created=True, tournament=tournament)
     recorder = Recorder(args.out_dir or config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
                         clock=clock, signer=signer, rotate_daily=config.record.rotate_daily,
-                        seal_to=seal_to)
+                        seal_to=seal_to, rules=public_events)
     print(f"dealerbox record: recording {port} to {recorder.path}", file=sys.stderr)
     # The board introduces itself and reports every tag it sees, so the log starts from the table as it is.
     source.send(p.CmdHello())

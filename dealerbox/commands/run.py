@@ -95,6 +95,7 @@ def run(args: argparse.Namespace) -> int:
         from ..record.recorder import Recorder
         from ..record.sequence import sequence_path
         from ..record.sealing import seal_target
+        from ..pipeline import public_events
         from ..record.signing import table_signer
         from ..upkeep.resume import check_last_stop
         check_last_stop(config.record.dir)   # a power cut's log is verified and said, never written over
@@ -102,7 +103,8 @@ def run(args: argparse.Namespace) -> int:
                             signer=table_signer(config.record.key, config.table.id),
                             hand_count=sequence_path(config.record.dir, config.table.id),
                             rotate_daily=config.record.rotate_daily,
-                            seal_to=seal_target(config.record.floor_public_key, config.record.dir))
+                            seal_to=seal_target(config.record.floor_public_key, config.record.dir),
+                            rules=public_events)
     floor = None
     # a replay never poses as the live table: off the floor unless asked, and then only under review/
     if config.floor.enabled and not args.no_floor and (kind != "replay" or args.review_floor):

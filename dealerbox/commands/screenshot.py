@@ -59,7 +59,7 @@ def read_clock(path: str, at: float) -> TournamentView:
     from ..tournament.floor import schema_errors
     try:
         payload = json.loads(Path(path).read_text(encoding="utf-8"))
-    except (OSError, ValueError) as e:
+    except (OSError, ValueError, RecursionError) as e:   # RecursionError: arrays nested too deep
         raise ValueError(f"--clock: {path}: not a readable JSON file ({e})") from e
     errors = schema_errors("clock", payload)
     if errors:

@@ -16,6 +16,7 @@ import time
 from pathlib import Path
 
 from ..config import ConfigError
+from ..pipeline import public_events
 from ..record.logformat import part_path
 from ..record.recorder import Recorder
 from ..record.sealing import load_floor_public
@@ -93,7 +94,7 @@ def run(args: argparse.Namespace) -> int:
         return 2
     out.parent.mkdir(parents=True, exist_ok=True)
     recorder = Recorder(out.parent, sim.header(), rotate_bytes=1 << 40, name=out.stem, fsync_every_s=60.0,
-                        signer=signer, seal_to=seal_to)
+                        signer=signer, seal_to=seal_to, rules=public_events)
     started = time.perf_counter()
     try:
         hand = sim.hand_no

@@ -122,7 +122,7 @@ def read_anchors(path: str) -> list[dict[str, Any]]:
     try:
         data = json.loads(text) if text.lstrip().startswith("[") else \
             [json.loads(line) for line in text.splitlines() if line.strip()]
-    except ValueError as e:
+    except (ValueError, RecursionError) as e:   # RecursionError: nested too deep for the parser
         raise AnchorError(f"{path}: not JSON anchors ({e})") from None
     for i, a in enumerate(data, 1):
         if not isinstance(a, dict) or not {"part", "n", "head"} <= a.keys():

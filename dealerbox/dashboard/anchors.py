@@ -62,8 +62,12 @@ enrolled = sa.Table("anchor_tables", _meta, sa.Column("site", sa.String(32), pri
                     sa.Column("hand_log", sa.String(16), nullable=False, default="", server_default=""),
                     sa.Column("hand_seq", sa.Integer, nullable=False, default=0, server_default="0"),
                     sa.Column("down_at", sa.Float, nullable=True),
-                    sa.Column("up_at", sa.Float, nullable=True))
-LATER_COLUMNS = ("log_id", "hand", "hand_log", "hand_seq", "down_at", "up_at")
+                    sa.Column("up_at", sa.Float, nullable=True),
+                    # the oldest hand the floor saw end (event topic) that no kept head names yet, and when (floor
+                    # clock): a table that ends hands and signs none (its key taken out of the config) is raised
+                    sa.Column("ended_hand", sa.Integer, nullable=False, default=0, server_default="0"),
+                    sa.Column("ended_at", sa.Float, nullable=True))
+LATER_COLUMNS = ("log_id", "hand", "hand_log", "hand_seq", "down_at", "up_at", "ended_hand", "ended_at")
 
 
 @dataclass
@@ -109,6 +113,28 @@ class AnchorStore:
                          .values(down_at=min(since, now), up_at=None))
         elif status == "online":
             conn.execute(enrolled.update().where(mine & enrolled.c.down_at.is_not(None)).values(up_at=now))
+
+    def hand_ended(self, conn: sa.Connection, site: str, table: str, hand: int, now: float) -> None:
+        """The floor saw an enrolled table end ``hand`` (its event topic): a head naming it must follow within the
+        window. The first such hand no head names yet starts the clock; a later one only moves the hand on."""
+        mine = (enrolled.c.site == site) & (enrolled.c.table_id == table) & (enrolled.c.hand < hand)
+        conn.execute(enrolled.update().where(mine & enrolled.c.ended_at.is_(None)).values(ended_hand=hand,
+                                                                                          ended_at=now))
+        conn.execute(enrolled.update().where(mine & (enrolled.c.ended_hand < hand)).values(ended_hand=hand))
+
+    def unsigned_hands(self, conn: sa.Connection, now: float) -> list[dict[str, Any]]:
+        """Alert rows for the enrolled tables that ended a hand longer than the window ago (floor clock) and sent
+        no head naming it since: hands played unsigned (``record.key`` taken out) never reach the floor at all."""
+        due = conn.execute(sa.select(enrolled).where(enrolled.c.ended_at.is_not(None)
+                                                     & (enrolled.c.ended_at < now - self.late_after_min * 60))).all()
+        rows = []
+        for r in due:
+            since = time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime(r.ended_at))
+            what = (f"the table ended hand {r.ended_hand} and others since {since} (floor clock), and no signed head "
+                    f"naming them reached the floor within {self.late_after_min:g} min (the last names hand "
+                    f"{r.hand}): it is not signing (record.key), or its heads are held back")
+            rows.append(self._alert_row(conn, r.site, r.table_id, "missing", {}, now, what))
+        return [row for row in rows if row is not None]
 
     def receive(self, conn: sa.Connection, site: str, table: str, payload: dict[str, Any], now: float) -> Verdict:
         """File one anchor already checked against anchor.json and its topic; refusals say why."""
@@ -156,6 +182,8 @@ class AnchorStore:
                     alerts.append(self._alert_row(conn, site, table, "hands", payload, now, what))
             if last > row.hand:
                 moved = {"hand": last, "hand_log": payload["log"], "hand_seq": at[0]}
+            if last >= row.ended_hand:
+                moved.update(ended_hand=0, ended_at=None)     # every hand the floor saw end is named now
         late = self._late(row, payload, now)
         if late:
             alerts.append(self._alert_row(conn, site, table, "late", payload, now, late))
@@ -175,13 +203,22 @@ class AnchorStore:
 
     # --- the authenticated API ---------------------------------------------------------------------------
 
-    async def api(self, request: Request) -> Response:
-        """``GET /api/anchors?site=S&table=T`` with HTTP Basic credentials of any dashboard user."""
+    async def api(self, request: Request, limit: auth.LoginLimit, where: str) -> Response:
+        """``GET /api/anchors?site=S&table=T`` with HTTP Basic credentials of any dashboard user. A wrong password
+        counts against ``limit`` (the login form's, for the client address ``where``), so the API is no faster a
+        door for a guesser than the form."""
         name, password = _basic(request.headers.get("authorization", ""))
+        wait = limit.wait(name, where) if name else 0.0
+        if wait > 0:
+            return PlainTextResponse(f"too many failed sign-ins: wait {wait:.0f} s", status_code=429,
+                                     headers={"Retry-After": str(int(wait) + 1)})
         role = await asyncio.to_thread(auth.check_password, self.store, name, password) if name else None
         if role is None:
+            if name:
+                limit.failed(name, where)
             return PlainTextResponse("sign in with a dashboard user (HTTP Basic)", status_code=401,
                                      headers={"WWW-Authenticate": 'Basic realm="dealerbox floor"'})
+        limit.succeeded(name, where)
         site, table = request.query_params.get("site", ""), request.query_params.get("table", "")
         if not site:
             return PlainTextResponse("a site is needed: /api/anchors?site=S[&table=T]", status_code=400)

@@ -176,6 +176,11 @@ def create_app(dash: Dashboard, *, background: bool = True, proxies: auth.Proxie
         cookie(done, request, auth.SESSION_COOKIE, token, int(auth.SESSION_TTL_S))
         return cookie(done, request, auth.LOGIN_COOKIE, None, 0)
 
+    async def anchors_api(request: Request) -> Response:
+        """The floor's signed heads for ``verify --from-floor`` (HTTP Basic), slowed by the login form's limit."""
+        where = trust.client(request.client.host if request.client else None, request.headers.get("x-forwarded-for"))
+        return await dash.ingest.anchor_store.api(request, limit, where)
+
     @action("viewer")
     async def logout(request: Request, name: str, form: dict) -> Response:
         hashed = visitor(request).token_hash
@@ -378,7 +383,7 @@ def create_app(dash: Dashboard, *, background: bool = True, proxies: auth.Proxie
         Route("/tournaments/{id}/clock", tournament_clock, methods=["POST"]),
         Route("/health", health_page), Route("/users", users_page), Route("/users", put_user, methods=["POST"]),
         Route("/users/{name}/remove", remove_user, methods=["POST"]),
-        Route("/events", events), Route("/api/anchors", dash.ingest.anchor_store.api),   # verify --from-floor
+        Route("/events", events), Route("/api/anchors", anchors_api),   # verify --from-floor
         Mount("/static", StaticFiles(directory=static), name="static"),
     ]
     app = Starlette(routes=routes, lifespan=lifespan)

@@ -147,6 +147,8 @@ class FloorIngest:
             data = payload["data"]
             self.events.append({"site": site, "table_id": table, "hand": data.get("hand"), "name": data["event"],
                                 "data": json.dumps(data), "at": now})
+            if data["event"] == "HandEnded" and isinstance(data.get("hand"), int):
+                self.anchor_store.hand_ended(conn, site, table, data["hand"], now)   # a head must name it
             if data["event"] == "FindingAcknowledged":
                 by = data.get("by") if isinstance(data.get("by"), str) else None
                 ids += self._acked_at_table(conn, site, table, payload["boot"], data["id"], now, by)
@@ -233,6 +235,11 @@ class FloorIngest:
             return Received(ids, verdict.kept, verdict.reason)
         refused = self._refuse(conn, site, table, topic, verdict.reason, now)
         return Received(ids + refused.journal, False, verdict.reason)
+
+    def sweep_anchors(self, now: float) -> list[int]:
+        """Raise the enrolled tables whose ended hands no signed head named within the window (journal ids)."""
+        with self.store.engine.begin() as conn:
+            return [i for row in self.anchor_store.unsigned_hands(conn, now) for i in self._file_alert(conn, row, now)]
 
     def _file_alert(self, conn: sa.Connection, row: dict, now: float) -> list[int]:
         """A floor alert the dashboard raises itself (the anchor store's rollback, gap or late head)."""

@@ -452,5 +452,7 @@ class Dashboard:
             try:
                 await self.escalate_due()
                 self.sweep_stale()
+                if self.ingest.sweep_anchors(self.clock()):   # enrolled tables ending hands they never sign
+                    self.wake()
             except ConnectionError as e:
                 log.warning("escalation publish failed: %s", e)

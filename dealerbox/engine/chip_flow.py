@@ -46,15 +46,12 @@ class ChipFlow:
             if outside is not None:
                 return outside   # not a chip of the event's set in play, or a race chip: never the betting's
         trail = self.trail
-        came = origin = trail.chip_from.pop(uid, None)
+        came = origin = trail.landed(uid, zone, tag.value)
         if came is not None and t - came[1] > CARRIED_WITHIN_S:
             came = None     # issue 18: a chip once changed out of a pot, back later as change, is not a push
-        if trail.pot_leaving:
-            trail.pot_leaving.pop(uid, None)
         to_pot = zone == "pot"
         seat: int | None
         if to_pot:
-            trail.pot_zone[uid] = tag.value
             seat = None
         else:
             seat = BET_OF[zone]
@@ -102,15 +99,11 @@ class ChipFlow:
 
     def left(self, t: float, zone: str, tag: ChipTag) -> list[te.TableEvent]:
         uid = tag.uid
-        trail = self.trail
-        if len(trail.chip_from) > 2000:   # chips taken by hand never land: forget the old ones
-            trail.chip_from = {u: v for u, v in trail.chip_from.items() if t - v[1] < 60.0}
-        trail.chip_from[uid] = (zone, t)
+        self.trail.left(uid, zone, t)
         if self.tournament is not None and self.tournament.chip_left(zone, tag):
             return []
         if zone == "pot":
-            trail.pot_leaving[uid] = t
-            trail.pot_zone.pop(uid, None)
+            self.trail.left_pot(uid, t)
         h, hb = self.play.hand, self.play.hb
         if h is None or hb is None or h.phase == "ended":
             return []

@@ -13,6 +13,26 @@ class ChipTrail:
         self.chip_from: dict[str, tuple[str, float]] = {}   # chip uid -> (zone it left, when), until it lands
         self.pot_leaving: dict[str, float] = {}             # chips that left the pot and have not landed
 
+    def left(self, uid: str, zone: str, t: float) -> None:
+        """A chip left ``zone`` at ``t``; with over 2,000 not landed, those gone over a minute are forgotten (chips
+        taken by hand never land)."""
+        if len(self.chip_from) > 2000:
+            self.chip_from = {u: v for u, v in self.chip_from.items() if t - v[1] < 60.0}
+        self.chip_from[uid] = (zone, t)
+
+    def landed(self, uid: str, zone: str, value: int) -> tuple[str, float] | None:
+        """A chip landed in ``zone``: where it came from and when, if it was seen leaving a zone."""
+        came = self.chip_from.pop(uid, None)
+        if self.pot_leaving:
+            self.pot_leaving.pop(uid, None)
+        if zone == "pot":
+            self.pot_zone[uid] = value
+        return came
+
+    def left_pot(self, uid: str, t: float) -> None:
+        self.pot_leaving[uid] = t
+        self.pot_zone.pop(uid, None)
+
     def hand_ended(self) -> None:
         self.pot_leaving.clear()
 

@@ -29,6 +29,10 @@ class FindingLog:
         self.raised.append(finding)
         return finding
 
+    def withdraw(self, dropped: list[FindingRaised]) -> None:
+        """Findings raised but held back before anyone saw them (engine/stacks.py): no longer raised."""
+        self.raised = [f for f in self.raised if f not in dropped]
+
     def settle(self, t: float, hand: int | None, finding_id: str, by: str) -> FindingAcknowledged:
         """The table carried out the ruling's remedy itself: the finding is acknowledged by ``by``."""
         self.settled.add(finding_id)

@@ -56,24 +56,22 @@ class HandFlow:
             out += tt.hand_start(t)
         drawn = tt.drawn_button() if tt is not None else None
         button = seating.expected_button(seating.entitled(), drawn) or (seating.puck or 1)
-        hand_no = play.hand_no = (play.hand_no or play.hands_before) + 1
+        hand_no = play.next_hand()
         # A table filled afresh has no "new player between the blinds" (Blinds 7): everyone with chips plays.
         order = tuple(betting.entitled(button, seating.occupied))
         if seating.fresh_table:
             away = betting.waiting_for_bb | betting.sitting_out   # their choice, made before the deal
             order = tuple(clockwise_from(button, set(order) | (set(seating.entitled()) - away), seating.seats))
         out += self.deck.at_start(t, hand_no, order)
-        h = play.hand = Hand(hand_no, button, order, self.variant, self.deck.deck_id, self.deck.back)
-        bomb, boards = play.next_bomb or (0, 1)
-        play.next_bomb = None
-        hb = play.hb = betting.start_hand(t, hand_no, button, order, bomb)
-        h.blinds = dict(betting.blinds_for(button, order)) if len(order) >= 2 and not bomb else {}
+        bomb, boards = play.take_bomb()
+        hb = betting.start_hand(t, hand_no, button, order, bomb)
+        blinds = dict(betting.blinds_for(button, order)) if len(order) >= 2 and not bomb else {}
+        h = Hand(hand_no, button, order, self.variant, self.deck.deck_id, self.deck.back, blinds)
+        play.started(h, hb)
         seating.hand_started(button)
         out.append(te.HandStarted(t, hand_no, button, order, self.variant.key, h.blinds))
         if bomb:
-            h.boards.bomb = bomb
-            if boards == 2:
-                h.boards.start_double()
+            h.boards.start_bomb(bomb, boards)
             out.append(te.BombPotStarted(t, hand_no, bomb, boards))
             out += self.referee.info(t, "bomb-pot.1", f"Bomb pot (house practice): every player posts {bomb}; no "
                                      f"preflop betting, the hand starts on the flop"
@@ -81,8 +79,7 @@ class HandFlow:
                                         "is divided equally by board, odd chips to board 1." if boards == 2
                                         else "."), order)
         last = play.last_hand
-        if last is not None and last.award.misaward:   # the last pot still sits wrongly (engine/misaward.py)
-            last.award.misaward = False
+        if last is not None and last.award.misaward_over():   # the last pot still sat wrongly (engine/misaward.py)
             out += self.referee.rule(t, [Ruling("showdown.3", "continues", uncorrected_text(last),
                                                 tuple(sorted({s for s, v in last.award.pushed.items() if v > 0}
                                                              | {w for ws in last.winners for w in ws})),
@@ -101,7 +98,7 @@ class HandFlow:
         if outcome in ("misdeal", "void"):
             out += self.referee.betting_events(hb.refund(t, outcome))
             stacks = dict(self.betting.stacks)
-            self.seating.keep_button = True
+            self.seating.hand_voided()
         else:
             winners = [w if w else tuple(e for e in p[1] if hb.in_hand(e))
                        for w, p in zip(h.winners, h.pots, strict=False)]
@@ -111,8 +108,7 @@ class HandFlow:
                 for b, part in enumerate(hb.board_parts[i] if i < len(hb.board_parts) else ()):
                     out.append(te.PotSplitByBoard(t, h.number, i, b + 1, part))
                 out.append(te.PotAwarded(t, h.number, i, pot))
-            h.winners = [p.winners for p in pots] or h.winners
-        h.phase = "ended"
+        h.ended([p.winners for p in pots])
         self.trail.hand_ended()
         board = tuple(self.ledger.card(u) for u in h.board)
         others = tuple(tuple(self.ledger.card(u) for u in h.boards.cards(b, h.board))
@@ -120,7 +116,7 @@ class HandFlow:
         out.append(te.HandEnded(t, h.number, outcome, pots, dict(stacks), board, others))
         if outcome == "complete" and self.config.is_tournament and self.tournament is not None:
             out += self.tournament.eliminations(t, stacks)   # Tournaments 35 (engine/tournament/seats.py)
-        self.play.last_hand = h
+        self.play.ended(h)
         return out
 
     def misdealt_cards_out(self) -> bool:
@@ -162,7 +158,7 @@ class HandFlow:
             live = h.contenders(live_seats)
         able = [s for s in live if not hb.all_in(s)]
         if len(able) <= 1 and len(able) < len(live):
-            h.all_in_prompted = True
+            h.all_in_prompt()
             out += self.referee.info(t, "tournament.34", "A player is all in and the betting is complete: all hands "
                                      "face up now, then run the board.", tuple(live))
         return out
@@ -170,27 +166,23 @@ class HandFlow:
     def decide(self, t: float, live: list[int]) -> list[te.TableEvent]:
         """Everyone else folded: the last hand wins every pot it is eligible for, unshown."""
         h, hb = self._hand()
-        h.phase = "showdown"
-        h.pots = [(p.amount, tuple(p.eligible)) for p in hb.pots()]
-        h.winners = [tuple(s for s in live if s in elig) for _, elig in h.pots]
+        pots = [(p.amount, tuple(p.eligible)) for p in hb.pots()]
+        h.decided_as(pots, [tuple(s for s in live if s in elig) for _, elig in pots])
         return []
 
     def showdown(self, t: float, live: list[int]) -> list[te.TableEvent]:
         h, hb = self._hand()
-        h.phase = "showdown"
         card = self.ledger.card
         board = tuple(card(u) for u in h.board)
         split_game = self.variant.split is not None
         for seat in live:
             hole = tuple(card(u) for u in h.hole(seat))
-            h.award.ranks[seat] = evaluate(self.variant, hole, board)
-            low = evaluate_low(self.variant, hole, board) if split_game else None
-            if low is not None:
-                h.award.lows[seat] = low
-        h.pots = [(p.amount, tuple(p.eligible)) for p in hb.pots()]
+            h.read(seat, evaluate(self.variant, hole, board),
+                   evaluate_low(self.variant, hole, board) if split_game else None)
+        pots = [(p.amount, tuple(p.eligible)) for p in hb.pots()]
         if h.boards.count > 1:
             self.read_boards(h, live, split_game)
-        judge(h, split_game)
+        h.decided_as(pots, *judge(pots, h.award, h.boards, split_game))
         seats = self.seating.seats
         order = show_order(live, hb.last_aggressor, h.button, seats)
         out: list[te.TableEvent] = []
@@ -221,7 +213,7 @@ class HandFlow:
         """Boards 2.. read for every hand still in (board 1 is ``h.award``'s reading): each board's ranks, and
         its lows in a split game."""
         card, boards = self.ledger.card, h.boards
-        boards.ranks, boards.lows = [h.award.ranks], [h.award.lows]
+        all_ranks, all_lows = [h.award.ranks], [h.award.lows]
         for b in range(2, boards.count + 1):
             board = tuple(card(u) for u in boards.cards(b, h.board))
             ranks: dict[int, tuple[int, str]] = {}
@@ -232,8 +224,9 @@ class HandFlow:
                 low = evaluate_low(self.variant, hole, board) if split_game else None
                 if low is not None:
                     lows[s] = low
-            boards.ranks.append(ranks)
-            boards.lows.append(lows)
+            all_ranks.append(ranks)
+            all_lows.append(lows)
+        boards.read(all_ranks, all_lows)
 
     def _split_rulings(self, t: float, h: Hand) -> list[te.TableEvent]:
         """A split game's pots: each divided high and low (highlow.1) or all to the high (highlow.2), the odd chip
@@ -273,9 +266,8 @@ class HandFlow:
             return []
         h.award.ranks.pop(seat, None)
         h.award.lows.pop(seat, None)
-        for read in (*h.boards.ranks, *h.boards.lows):
-            read.pop(seat, None)
-        judge(h, self.variant.split is not None)
+        h.boards.thrown_away(seat)
+        h.rewon(*judge(h.pots, h.award, h.boards, self.variant.split is not None))
         return self.referee.rule(t, [Ruling("showdown.1", "continues", f"Seat {seat} threw its hand away unshown: "
                                             f"it cannot win any part of the pot; {winners_text(h)}.", (seat,))])
 

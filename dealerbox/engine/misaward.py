@@ -44,10 +44,7 @@ class PushWatch:
 
     def pushed(self, t: float, h: Hand, seat: int, uid: str, value: int) -> list[te.TableEvent]:
         """A chip of the pot (or of another seat's push) landed in ``seat``'s bet zone."""
-        award = h.award
-        award.pushed_chips.add(uid)
-        before = award.pushed.get(seat, 0)
-        award.pushed[seat] = before + value
+        before = h.award.push(seat, uid, value)
         out: list[te.TableEvent] = [te.ChipsMoved(t, h.number, f"bet{seat}", seat, value, (value,))]
         if before <= 0 and not wins_a_pot(seat, h.winners):
             out += self.referee.rule(t, [Ruling("showdown.3", "continues", f"Chips are being pushed to seat {seat}, "
@@ -58,15 +55,14 @@ class PushWatch:
     def pulled(self, h: Hand, seat: int, uid: str, value: int) -> None:
         """A pushed chip left ``seat``'s bet zone and landed in the pot or another bet zone: no longer that
         seat's."""
-        h.award.pushed_chips.discard(uid)
-        h.award.pushed[seat] = h.award.pushed.get(seat, 0) - value
+        h.award.pull(seat, uid, value)
 
     def handed_back(self, h: Hand, value: int) -> None:
         """During a misaward a chip came into the pot from a player's stack: the wrongly paid player's."""
         wrong = self.wrongly_paid(h)
         if wrong:
             seat = max(wrong, key=lambda s: (wrong[s], -s))
-            h.award.pushed[seat] -= value
+            h.award.handed_back(seat, value)
 
     def wrongly_paid(self, h: Hand) -> dict[int, int]:
         """Seats that win no pot and hold pushed chips, with how much."""
@@ -87,10 +83,9 @@ class PushWatch:
                     f"{' and '.join(map(str, short))} wins a share of it: stop, pull that share back into the pot "
                     f"and push it to seat {' and '.join(map(str, short))}; the cards give {winners_text(h)}.",
                     (*paid, *short), severity="floor")])
-            h.award.misaward = True
+            h.award.misawarded()
             return out
-        if h.award.misaward:   # put right: the table acknowledges its own rulings on the push
-            h.award.misaward = False
+        if h.award.misaward_over():   # put right: the table acknowledges its own rulings on the push
             out += [self.findings.settle(t, f.hand, f.id, CORRECTED_BY) for f in list(self.findings.raised)
                     if f.hand == h.number and f.rule == "showdown.3" and f.id not in self.findings.settled]
         return out + self.hands.end(t, "complete")

@@ -21,6 +21,30 @@ class Play:
         self.last_hand: Hand | None = None
         self.next_bomb: tuple[int, int] | None = None   # a bomb pot the dealer started: (post, boards) of the next hand
 
+    def count_from(self, hands_before: int) -> None:
+        """Hands of earlier runs (record/sequence.py): numbering continues after them."""
+        self.hands_before = hands_before
+
+    def next_hand(self) -> int:
+        """A hand is starting: its number (the findings its start raises carry it)."""
+        self.hand_no = (self.hand_no or self.hands_before) + 1
+        return self.hand_no
+
+    def bomb_due(self, post: int, boards: int) -> None:
+        """The dealer started a bomb pot: the next hand every player posts ``post``, on ``boards`` boards."""
+        self.next_bomb = (post, boards)
+
+    def take_bomb(self) -> tuple[int, int]:
+        """A hand starts: the bomb pot due, as (post, boards); (0, 1) when none is."""
+        due, self.next_bomb = self.next_bomb or (0, 1), None
+        return due
+
+    def started(self, hand: Hand, hb: HandBetting) -> None:
+        self.hand, self.hb = hand, hb
+
+    def ended(self, hand: Hand) -> None:
+        self.last_hand = hand
+
     def running(self) -> bool:
         """A hand is under way (started, not ended)."""
         h = self.hand

@@ -4,7 +4,8 @@ the bomb pot (docs/engine.md, "House practices"). Both are table settings, off b
 House Policies 15) and has no word on bomb pots, so their rows in the catalogue carry the house-rule name.
 
 :class:`HousePractices` owns nothing but reads the hand in ``play``: the runs are the hand's (``Hand.boards``),
-the bomb pot due next is ``Play.next_bomb``, which :class:`engine.hand_flow.HandFlow` reads at the next start.
+the bomb pot due next is ``Play``'s (``Play.bomb_due``), which :class:`engine.hand_flow.HandFlow` takes at the
+next start.
 """
 
 from __future__ import annotations
@@ -71,7 +72,7 @@ class HousePractices:
         if h is not None and h.phase != "ended" and not h.decided:
             return self._refuse(t, "bomb-pot.3", "A hand is under way: start the bomb pot before the next deal, "
                                 "once this hand is over.")
-        self.play.next_bomb = (amount, boards)
+        self.play.bomb_due(amount, boards)
         return []
 
     def _refuse(self, t: float, rule: str, text: str, seats: tuple[int, ...] = ()) -> list[te.TableEvent]:

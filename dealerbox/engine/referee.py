@@ -28,6 +28,10 @@ class Referee:
         self.end_hand: EndHand = _unwired
         self.retell: Retell | None = None
 
+    def wire(self, end_hand: EndHand, retell: Retell | None) -> None:
+        """Wired once by the engine, after the hand flow is built (it is handed this referee)."""
+        self.end_hand, self.retell = end_hand, retell
+
     def rule(self, t: float, rulings: list[Ruling]) -> list[te.TableEvent]:
         """Raise each ruling as a finding and apply its outcome."""
         if not rulings:
@@ -68,12 +72,10 @@ class Referee:
             return out
         for e in events:
             if isinstance(e, te.ActionTaken) and e.action not in ("post", "straddle", "ante"):
-                h.voluntary_actions += 1
-                h.actions_on_street += 1
+                h.acted()
                 if not h.deal.finished and h.phase == "deal":
                     out += self.rule(e.t, h.deal.finish(self.play.window()))
-                    if h.phase == "deal":
-                        h.phase = "preflop"
+                    h.betting_begins()
                 if e.seat in h.deal.jokers and e.action != "fold" and e.seat not in h.dead:
                     out += self.rule(e.t, [Ruling(
                         "dead-hand.1e", "dead-hand", f"Seat {e.seat} acted on a hand holding a joker: the hand is "
@@ -88,6 +90,6 @@ class Referee:
         if h is None or h.deal.finished:
             return []
         out = self.rule(t, h.deal.finish(self.play.window()))
-        if self.play.running() and h.phase == "deal":
-            h.phase = "preflop"
+        if self.play.running():
+            h.betting_begins()
         return out

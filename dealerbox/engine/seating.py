@@ -70,6 +70,29 @@ class Seating:
         self.fresh_table = False
         self.last_button = button
 
+    def hand_voided(self) -> None:
+        """A misdeal or void ended the hand: the same button deals again."""
+        self.keep_button = True
+
+    def hand_played_out(self) -> None:
+        """The dealer played a voided hand out to its end: the button moves on after all."""
+        self.keep_button = False
+
+    def puck_ruled(self, seat: int) -> None:
+        """The puck on ``seat`` was ruled misdeal.1g as the deal started: if the dealer leaves it there, the
+        next hand follows it."""
+        self.disputed_puck = seat
+
+    def redeal_from_draw(self, button: int) -> None:
+        """The first deal of a tournament was a misdeal against the draw (Tournaments 29): the redeal's button is
+        the drawn seat, and the puck where it lies was ruled already."""
+        self.disputed_puck = self.puck
+        self.last_button = button
+
+    def bust(self, seat: int) -> None:
+        """A tournament player is out: the seat is empty (the table is not made fresh by it)."""
+        self.occupied.discard(seat)
+
     # --- the pucks -----------------------------------------------------------------------------------------
     def puck_entered(self, t: float, zone: str) -> list[te.TableEvent]:
         seat = zone_seat(zone)

@@ -126,7 +126,7 @@ class StackReads:
             for zone, seat in self.seats.items():
                 if seat in e.seats:
                     self.held.setdefault(zone, []).append((e, int(bets.get(seat, 0))))
-        findings.raised = [f for f in findings.raised if f not in dropped]
+        findings.withdraw(dropped)
         return [e for e in events if e not in dropped]
 
     def board_restarted(self) -> None:

@@ -69,12 +69,11 @@ class Engine:
         tt = None
         if tournament is not None or config.is_tournament:   # the tournament rows apply here and nowhere else
             tt = TournamentTable(config, tournament, play, referee, seating, betting, trail, self.moves)
-            referee.retell = tt.entrants.retell   # a paid seat dealt out: the tournament's citation
         self.tournament_table = tt
         self.deck = deck = DeckInUse(registry, ledger, referee, tt.deck_changed if tt is not None else None)
         hands = HandFlow(config, game, play, seating, betting, ledger, deck, referee, trail,
                                       floor_moves, tt, raised_at("tournament.34", config.is_tournament))
-        referee.end_hand = hands.end
+        referee.wire(hands.end, tt.entrants.retell if tt is not None else None)   # retell: a paid seat dealt out
         cards = CardFlow(config, game, registry, play, ledger, referee, seating, deck, betting, hands,
                          BoardFlow(game, play, ledger, referee), tt)
         chips = ChipFlow(play, referee, hands, trail, PushWatch(play, referee, hands, findings),
@@ -96,7 +95,7 @@ class Engine:
 
     @hands_before.setter
     def hands_before(self, n: int) -> None:
-        self.play.hands_before = n
+        self.play.count_from(n)
 
     # --- the one entry point -----------------------------------------------------------------------------
     def apply(self, event: ev.EngineInput) -> list[te.TableEvent]:

@@ -73,8 +73,10 @@ class ChainCheck:
         first, last = self.first_t, self.last_t
         span = "no records" if first is None or last is None else \
             f"t {first:.3f} .. {last:.3f} s ({last - first:.1f} s)"
-        return (f"intact: {self.records} records in {self.parts} "
-                f"part{'s' if self.parts != 1 else ''}, {span}, created {self.created or '?'}")
+        # the unkeyed chain is recomputable by anyone with a shell: the audit's word must not read as proof
+        return (f"intact, unauthenticated: {self.records} records in {self.parts} "
+                f"part{'s' if self.parts != 1 else ''}, {span}, created {self.created or '?'}; hash chain only "
+                f"(dealerbox verify --pubkey TABLE.pub --from-floor URL authenticates it)")
 
 
 @dataclass

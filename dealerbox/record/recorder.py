@@ -50,7 +50,7 @@ from .identity import AnchorChain, ledger_path, new_log_id
 from .logformat import ChainWriter, Closed, Gap, Header, Input, Link, Record, Rx, Sig
 from .partfile import PartFile
 from .rotation import PartPlan
-from .sealing import Sealer
+from .sealing import Rules, Sealer
 from .sequence import HandCount
 from .signing import Signer
 
@@ -77,7 +77,7 @@ class Recorder:
                  fsync_every_s: float = 1.0, retry_every_s: float = 1.0, buffer_max: int = 10_000,
                  signer: Signer | None = None, hand_count: str | os.PathLike[str] | None = None,
                  rotate_daily: bool = False, wall: Callable[[], float] = time.time,
-                 seal_to: PublicKey | None = None) -> None:
+                 seal_to: PublicKey | None = None, rules: Callable[[Header], Rules] | None = None) -> None:
         created = header.created or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         count_path = Path(hand_count) if hand_count else None
         self._hands = HandCount(count_path, header.table, header.hands_before)
@@ -87,7 +87,9 @@ class Recorder:
         identity = {"id": new_log_id(), "seq": anchors.next_log()} if signer else None
         header = dataclasses.replace(header, created=created, part=0, log=identity,
                                      signer=signer.public_hex if signer else "", hands_before=self.hands_before)
-        self._sealer = Sealer(seal_to, header) if seal_to is not None else None
+        if seal_to is not None and rules is None:
+            raise ValueError("a sealed log needs the rules its clear events are written with (pipeline.public_events)")
+        self._sealer = Sealer(seal_to, header, rules(header)) if seal_to is not None and rules is not None else None
         if self._sealer is not None:
             header = self._sealer.header
         self._plan = PartPlan(header, max(1024, int(rotate_bytes)), rotate_daily, wall)

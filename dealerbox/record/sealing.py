@@ -35,8 +35,7 @@ from nacl.public import PrivateKey, PublicKey, SealedBox
 from nacl.secret import SecretBox
 from nacl.utils import random as random_bytes
 
-from ..engine.events import HandEnded
-from ..pipeline import Pipeline
+from ..engine.events import HandEnded, TableEvent
 from .logformat import Entry, Header, Input, Public, Record, Rx, Sealed, SealKey, Tx, from_record
 from .signing import KeyFileError, key_id, write_key_pair
 
@@ -44,6 +43,11 @@ log = logging.getLogger("dealerbox.record")
 
 SEALED_WITH = "x25519-sealedbox+xsalsa20poly1305/1"   # the header's ``sealed.with``: what a reader must speak
 _RX, _TX = b"r", b"t"   # the first byte of a sealed rx or tx record's plaintext; a tap's is its JSON's "{"
+
+
+# rules a log's records into the table events written in the clear beside them; built from the log's header by
+# the shell (``pipeline.public_events``), so this folder never reaches up to the pipeline that reads it
+Rules = Callable[[Entry], list[TableEvent]]
 
 
 class SealError(ValueError):
@@ -123,14 +127,14 @@ def seal_target(public_path: str, record_dir: str) -> PublicKey | None:
 class Sealer:
     """What the recorder writes instead of each record: sealed raw records and the events in the clear.
 
-    It replays what it seals through its own :class:`Pipeline` (the same pure engine as the live table, fed the
-    records as the log will hold them), so every recorder, whatever feeds it, writes the same public events a
-    replay would rule.
+    It replays what it seals through the ``rules`` it is handed (a pipeline of its own over the same pure engine
+    as the live table, fed the records as the log will hold them), so every recorder, whatever feeds it, writes
+    the same public events a replay would rule.
     """
 
-    def __init__(self, floor: PublicKey, header: Header) -> None:
+    def __init__(self, floor: PublicKey, header: Header, rules: Rules) -> None:
         self._floor = SealedBox(floor)
-        self._pipeline = Pipeline.from_header(header)
+        self._rules = rules
         self._box: SecretBox | None = None
         decks = header.enrolment.get("decks", [])
         one_off = random_bytes(SecretBox.KEY_SIZE)
@@ -156,7 +160,7 @@ class Sealer:
             entry = as_read
         else:
             out.append(entry)   # link, gap: nothing about a card
-        for event in self._pipeline.feed(entry):
+        for event in self._rules(entry):
             out.append(Public(event.t, event.to_dict()))
             if isinstance(event, HandEnded):
                 self._box = None   # the hand's key is forgotten: the next record starts a new one

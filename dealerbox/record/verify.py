@@ -146,6 +146,15 @@ def _identity_problems(report: VerifyReport, anchors: list[dict[str, Any]], name
     """The anchors that name this log's identity; what the floor holds for the table that the file contradicts
     is a problem: a log put in another's place, a rewritten header, or a log the floor never anchored."""
     table = [a for a in anchors if "a" in a and a.get("table") in ("", None, report.table)]
+    others = sorted({str(a.get("table")) for a in anchors if "a" in a} - {"", "None", report.table})
+    if not table and others:
+        # heads were given, all of other tables: a log relabelled as another table (re-signed under the new name
+        # with the key in hand) must not set them aside and pass on its signatures alone
+        report.problems.append(Problem(name, 1, f"this log names table {report.table or '(none)'}, and none of the "
+                                                f"signed heads given is of it (they are of {', '.join(others)}): "
+                                                f"nothing the floor saw proves it (a relabelled log, or the wrong "
+                                                f"--table or anchors)"))
+        return []
     if not table:
         return []                              # version 1 anchors only: matched by origin or name below
     mine = [a for a in table if a.get("log") == report.log_id and report.log_id]
@@ -234,7 +243,7 @@ def _verify_part(file: Path, data: bytes, n: int, first: int, prev: str, report:
         try:
             rec = json.loads(raw.decode("utf-8"))
             recs.append(rec if isinstance(rec, dict) else None)
-        except (ValueError, UnicodeDecodeError):
+        except (ValueError, UnicodeDecodeError, RecursionError):   # RecursionError: nested too deep
             recs.append(None)
         if recs[-1] is None and (m := STORED_H.search(raw)):
             stored_h[i] = m.group(1).decode()

@@ -158,7 +158,7 @@ class SensedChoreography(Choreography):
         self.tags = {} if tags is None else tags   # uid -> Tag; pass one dict to share it across hands
 
     @property
-    def messages(self) -> list[Timed]:  # type: ignore[override]
+    def messages(self) -> list[Timed]:  # type: ignore[override]  # derived from the inputs, not a list to append to
         return to_messages(self.inputs)
 
     def _tag(self, uid: str) -> Tag:

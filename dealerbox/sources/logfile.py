@@ -60,6 +60,8 @@ class LogSource:
             compiled = scenario.compile_file(self.path)
         except OSError as e:
             raise LogError(f"cannot read scenario {self.path}: {e.strerror or e}") from None
+        except scenario.ScenarioError as e:   # names the file and line: one line for every command that reads it
+            raise LogError(str(e)) from None
         self.header = compiled.header
         self.steps = list(compiled.steps)
         # Through the log format and back: times get the log's microsecond resolution, so a scenario and
@@ -78,7 +80,7 @@ class LogSource:
             raise LogError(f"cannot read log {self.path}: {e.strerror or e}") from None
         try:
             entry = from_record(json.loads(first))
-        except (ValueError, LogFormatError, TypeError, AttributeError) as e:
+        except (ValueError, LogFormatError, TypeError, AttributeError, RecursionError) as e:
             raise LogError(f"{self.path}: line 1 is not a dealerbox log header ({e}); "
                            f"is this a recorded log or a scenario (*.scn)?") from None
         if not isinstance(entry, Header):
@@ -127,7 +129,7 @@ class LogSource:
             try:
                 rec = json.loads(raw)
                 entry: Entry = from_record(rec)
-            except (ValueError, LogFormatError, TypeError, AttributeError):
+            except (ValueError, LogFormatError, TypeError, AttributeError, RecursionError):   # nested too deep
                 self.counters["skipped_lines"] += 1
                 continue
             expected_prev = GENESIS if prev is None and isinstance(entry, Header) and entry.part == 0 else prev
@@ -169,7 +171,7 @@ class LogSource:
 def open_log(path: str | Path, opener: Opener | None = None) -> LogSource:
     """A recorded log (its first part, or any part to start there) or a scenario file (``*.scn``).
 
-    Raises :class:`LogError` (one clear line) when the file is missing or is not a log; scenario compile
-    errors raise the scenario module's ``ScenarioError`` naming the file and line.
+    Raises :class:`LogError` (one clear line) when the file is missing or is not a log, or is a scenario
+    that does not compile (the message names the file and line).
     """
     return LogSource(path, opener)

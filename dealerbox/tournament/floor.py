@@ -98,6 +98,15 @@ class PlannedMove:
     at: float
     done: bool = False
 
+    def seen(self, tables: dict[str, TableSeats]) -> None:
+        """Done once the player left the seat and the seat named at the other table is taken, in ``tables``."""
+        m = self.move
+        if self.done or m.from_table not in tables or m.to_table not in tables:
+            return
+        gone = m.from_seat is None or m.from_seat not in tables[m.from_table].occupied
+        seated = m.to_seat is None or m.to_seat in tables[m.to_table].occupied
+        self.done = gone and seated
+
 
 @dataclass
 class Director:
@@ -128,12 +137,7 @@ class Director:
 
     def _mark_done(self) -> None:
         for pm in self.history:
-            m = pm.move
-            if pm.done or m.from_table not in self.tables or m.to_table not in self.tables:
-                continue
-            gone = m.from_seat is None or m.from_seat not in self.tables[m.from_table].occupied
-            seated = m.to_seat is None or m.to_seat in self.tables[m.to_table].occupied
-            pm.done = gone and seated
+            pm.seen(self.tables)
 
     def counts(self) -> dict[str, int]:
         return {n: len(t.occupied) for n, t in self.tables.items()}

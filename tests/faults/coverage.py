@@ -7,7 +7,8 @@ class of tests/faults/table_run.py (whole hands through the Pipeline: the simula
 edited into its hands, and the card faults staged in tests/faults/staged_cards.py); ``session:kind`` a fault
 class of tests/faults/sessions.py (sessions of hands through the Pipeline, the fault spanning hands: kills,
 missed blinds, a deck change); ``arrival:kind`` a class of tests/faults/arrivals.py (a player sitting down
-mid-session); ``split:kind`` a table class staged in the split games (Omaha high-low), whose showdowns raise the
+mid-session); ``dead-button:kind`` a class of tests/faults/dead_button.py (a dead-button table, players leaving
+and arriving); ``split:kind`` a table class staged in the split games (Omaha high-low), whose showdowns raise the
 split's info rows; ``option:kind`` a class of tests/faults/pot_option.py (Pot-Limit 6's option); ``clean`` an info
 ruling that every clean showdown raises, so every injected hand that reaches a showdown has it.
 """
@@ -67,6 +68,7 @@ INJECTED: dict[str, tuple[str, ...]] = {
     "pot-limit.6": ("option:pot-limit-6-over-the-option",),
     "pot-limit.7": ("betting:PotSizedChip",),
     "procedures.3": ("betting:ForeignChip", "table:foreign-chip", "table:unknown-chip"),
+    "blinds.1": ("dead-button:big-blind-leaves", "dead-button:small-blind-leaves"),
     "blinds.3": ("table:heads-up-blinds-reversed",),
     "blinds.7": ("arrival:new-player-dealt-in-between",),
     "blinds.9": ("session:make-up-short", "session:sit-out-and-make-up"),
@@ -79,6 +81,7 @@ INJECTED: dict[str, tuple[str, ...]] = {
     "kill.5": ("session:leg-holder-steps-away",),
     "kill.6": ("session:kill-not-posted", "session:half-kill-not-posted", "session:kill-by-another-seat"),
     "kill.7": ("session:killed-hands", "session:half-killed-hands"),
+    "kill.8": ("session:scooped-hands", "session:scoop-kill-not-posted"),
     "kill.9": ("session:short-call-in-a-killed-pot",),
     "kill.11": ("session:kill-by-another-seat",),
     "kill.12": ("session:new-player-in-a-killed-pot",),
@@ -110,14 +113,9 @@ PLAYED = {"kill.2": "a killed pot played: the killer's kill is live, it acts in 
                     "win makes the kill due, which the simulator (following the legs itself) posts"}
 
 NOT_INJECTED: dict[str, str] = {
-    "blinds.1": "info only (how a dead button is placed: no small blind, or the button before an empty seat), raised "
-                "by a dead-button table's configuration when a player leaves, not by a fault; no harness plays a "
-                "dead-button table yet: the simulator, pokerkit's seating and our referee all move the button (Blinds "
-                "1a), so each needs Blinds 1b's placement first",
-    "kill.8": "the engine applies Kill Pots 8 at a split-game kill table (a scoop of game.kill_scoop big bets "
-              "forces the kill: chips-kill.8.scn and its near miss), but no fault harness deals a high-low game "
-              "with a kill yet (the session harness and our referee follow legs, not scoops)",
-    "kill.10": "no lowball variant: lowball games are not dealt here (Kill Pots 10 is a lowball option)",
+    "kill.10": "Kill Pots 10 is lowball's optional kill (a player looks at two cards, then may kill the pot, acting "
+               "last): no variant of dealerbox.engine.variants deals lowball, so neither the engine nor the "
+               "simulator can deal a hand it could happen in; it waits for a lowball game (GAME_NOT_DEALT)",
 }
 
 # rows of games this engine does not deal (no variant in dealerbox.engine.variants plays them): they wait for one

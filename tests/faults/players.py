@@ -319,43 +319,10 @@ class StraddleOutOfPlace(FaultyPlayers):
             self._remove(seat, chips)
 
 
-class StraddleInPlace(FaultyPlayers):
-    """A live straddle in its place (No-Limit 12): the player left of the big blind puts in twice the big blind
-    before the deal at a table that allows it. Ruled at ``info`` (live, acts last before the flop), so nothing
-    is for the dealer in the whole hand, and the stacks are pokerkit's with the same straddle."""
-    expected = ()
-    straddle_table = True
-
-    def straddle(self, seat: int, amount: int) -> None:
-        start = len(self.game.events)
-        super().straddle(seat, amount)
-        self._mark(start)
-
-    def check_findings(self, context) -> None:
-        events = self.game.events
-        loud = [e for e in events if isinstance(e, te.FindingRaised) and e.severity in LOUD]
-        assert not loud, (loud, context)
-        if self.fault is not None:
-            first, last = self.fault
-            said = [e.rule for e in events[first:last] if isinstance(e, te.FindingRaised)]
-            assert said == ["no-limit.12"], (said, context)
-            self.stats[f"injected {type(self).__name__}"] += 1
-
-
-class HeadsUpPastTheCap(FaultyPlayers):
-    """Heads-up limit, the players raise on past the cap (Betting and Raising 4: unlimited heads-up, the round
-    never having been capped with more players). Ruled at ``info`` (the raise stands), so nothing is for the dealer
-    in the whole hand, and the stacks are pokerkit's with the cap lifted for two players."""
-    expected = ()
-    heads_up = True
-    raise_below = 0.9
-
-    def raise_by(self, seat: int, amount: int) -> None:
-        start = len(self.game.events)
-        super().raise_by(seat, amount)
-        if self.fault is None and any(isinstance(e, te.FindingRaised) and e.rule == "betting.4"
-                                      for e in self.game.events[start:]):
-            self._mark(start)
+class InfoRuled(FaultyPlayers):
+    """A fault class whose row is ruled at ``info`` (``info_rule``): the hand plays on as the player meant it, so
+    nothing is for the dealer in the whole hand, and the ruling said at the fault is that info row alone."""
+    info_rule = ""
 
     def check_findings(self, context) -> None:
         events = self.game.events
@@ -364,8 +331,37 @@ class HeadsUpPastTheCap(FaultyPlayers):
         if self.fault is not None:
             first, last = self.fault
             said = [(e.rule, e.severity) for e in events[first:last] if isinstance(e, te.FindingRaised)]
-            assert said == [("betting.4", "info")], (said, context)
+            assert said == [(self.info_rule, "info")], (said, context)
             self.stats[f"injected {type(self).__name__}"] += 1
+
+
+class StraddleInPlace(InfoRuled):
+    """A live straddle in its place (No-Limit 12): the player left of the big blind puts in twice the big blind
+    before the deal at a table that allows it. Ruled at ``info`` (live, acts last before the flop), and the stacks
+    are pokerkit's with the same straddle."""
+    info_rule = "no-limit.12"
+    straddle_table = True
+
+    def straddle(self, seat: int, amount: int) -> None:
+        start = len(self.game.events)
+        super().straddle(seat, amount)
+        self._mark(start)
+
+
+class HeadsUpPastTheCap(InfoRuled):
+    """Heads-up limit, the players raise on past the cap (Betting and Raising 4: unlimited heads-up, the round
+    never having been capped with more players). Ruled at ``info`` (the raise stands), and the stacks are
+    pokerkit's with the cap lifted for two players."""
+    info_rule = "betting.4"
+    heads_up = True
+    raise_below = 0.9
+
+    def raise_by(self, seat: int, amount: int) -> None:
+        start = len(self.game.events)
+        super().raise_by(seat, amount)
+        if self.fault is None and any(isinstance(e, te.FindingRaised) and e.rule == self.info_rule
+                                      for e in self.game.events[start:]):
+            self._mark(start)
 
 
 FAULTS = (ShortCall, ForeignChip, StringRaise, LoneChip, OverThePot, PotSizedChip, ShortRaise, OutOfTurnCall,

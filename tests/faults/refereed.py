@@ -16,11 +16,13 @@ from collections import Counter
 from dealerbox.config import GameConfig
 from dealerbox.engine import inputs as ev
 from dealerbox.engine.events import FindingRaised, HandEnded, HandStarted, TableEvent
+from dealerbox.engine.variants import variant
 from dealerbox.sources.sim.outcome import SimulatedHand
 from dealerbox.tags import CardTag
 from tests.faults.referee import Game, HandReferee, RefereeError, TableReferee
 
-STRUCTURE = {"nlhe": "no-limit", "plhe": "pot-limit", "flhe": "limit", "plo": "pot-limit"}
+STRUCTURE = {"nlhe": "no-limit", "plhe": "pot-limit", "flhe": "limit", "plo": "pot-limit", "o8": "limit",
+             "plo8": "pot-limit"}
 TAPS = ("sit", "leave", "rebuy", "sit-out", "back-in", "wait-for-bb")
 
 
@@ -28,16 +30,19 @@ class Disagreement(AssertionError):
     """The referee, the engine and pokerkit do not tell the same story of a hand."""
 
 
-def game_of(g: GameConfig) -> Game:
+def game_of(g: GameConfig, button: str = "moving") -> Game:
+    """The referee's game from the house's configuration: the structure, blinds and limits, the kill and, in a
+    split game, the scoop that forces it (``game.kill_scoop`` upper limits, Kill Pots 8), the button (Blinds 1)."""
+    split = variant(g.variant).split is not None
     return Game(STRUCTURE[g.variant], g.small_blind, g.big_blind, g.small_bet, g.big_bet, g.kill, g.kill_qualifier,
-                g.sb_counts_as_bb)
+                g.sb_counts_as_bb, g.kill_scoop * g.big_bet if split else 0, button, split)
 
 
 class RefereedSession:
     """One session's referee: :meth:`check` each hand, in order, with the engine's events for it."""
 
-    def __init__(self, game: GameConfig, seats: int, stats: Counter | None = None) -> None:
-        self.game = game_of(game)
+    def __init__(self, game: GameConfig, seats: int, stats: Counter | None = None, button: str = "moving") -> None:
+        self.game = game_of(game, button)
         self.smallest_chip = game.smallest_chip
         self.table = TableReferee(self.game, seats)
         self.stats: Counter = Counter() if stats is None else stats
@@ -59,7 +64,7 @@ class RefereedSession:
             t.move_button()
         where = f"hand {hand.number}"
         if t.button != exp.button:
-            raise Disagreement(f"{where}: the button goes to seat {t.button} (Blinds 1a), the record has {exp.button}")
+            raise Disagreement(f"{where}: the button goes to seat {t.button} (Blinds 1), the record has {exp.button}")
         for seat, stack in exp.stacks_before.items():
             if t.stacks.get(seat) != stack:
                 raise Disagreement(f"{where}: seat {seat} starts with {t.stacks.get(seat)} by the referee's own "
@@ -113,6 +118,12 @@ class RefereedSession:
             1 for s, a in posted.items() if a == self.game.big_blind and s not in (posts.big_blind, posts.killer))
         self.stats["refereed side pots"] += len(outcome.pots) - 1
         self.stats["refereed splits"] += sum(1 for p in outcome.pots if len(p.winners) > 1)
+        self.stats["refereed dead small blinds"] += posts.small_blind is None and len(posts.order) > 2
+        self.stats["refereed buttons before an empty seat"] += posts.button not in t.stacks
+        main = outcome.pots[0] if outcome.pots else None
+        self.stats["refereed scoops"] += bool(self.game.split and main and main.scooped_by() is not None
+                                              and main.eligible[1:])
+        self.stats["refereed scoop kills due"] += bool(self.game.scoop and t.due is not None)
         return missing
 
     def _compare(self, where: str, outcome, stacks: dict[int, int], events: list[TableEvent]) -> None:

@@ -11,7 +11,9 @@ state says it fits (the kill due); ``STANDING`` names the fault the table's own 
 (a kill due and never posted, a player dealt in owing), with ``REMEDY`` carried out after its hand. ``EXPECTED``
 names the rules the fault's ruling may carry (empty: a near miss, quiet from start to end); ``INFO_RULED`` the
 info rulings a quiet class is there to bring about. The killed-pot and make-up classes live in
-tests/faults/kill_sessions.py; ``SIMULATOR`` keeps the kill-not-posted tables' simulator from posting kills.
+tests/faults/kill_sessions.py; ``SIMULATOR`` keeps the kill-not-posted tables' simulator from posting kills;
+``VARIANTS_OF`` deals the split-game kill classes (a scoop forcing the kill, Kill Pots 8) in limit Omaha high-low
+whatever variants the run is given.
 """
 
 from __future__ import annotations
@@ -172,7 +174,8 @@ CLASSES: dict[str, Callable[[Simulator, int, int], bool]] = {
     "short-call-in-a-killed-pot": at_a_kill_table,
     "leg-holder-steps-away": ks.leg_holder_steps_away, "kill-button-misplaced": at_a_kill_table,
     "sit-out-and-make-up": sits_out, "make-up-short": sits_out,
-    "new-player-in-a-killed-pot": ks.new_player_at_a_killed_table}
+    "new-player-in-a-killed-pot": ks.new_player_at_a_killed_table,
+    "scooped-hands": ks.every_kill_posted, "scoop-kill-not-posted": at_a_kill_table}
 # what happens between the later hands of a session, after the class's first move
 LATER = {"sit-out-and-wait-for-the-big-blind": waits_for_the_big_blind,
          "back-in-without-posting": comes_back_without_posting, "sit-out-and-make-up": ks.makes_up_the_blinds,
@@ -189,7 +192,8 @@ EXPECTED: dict[str, frozenset[str]] = {
     "leg-holder-steps-away": frozenset(),
     "short-call-in-a-killed-pot": frozenset({"kill.9"}), "kill-button-misplaced": frozenset({"kill.1", "kill.3"}),
     "sit-out-and-make-up": frozenset(), "make-up-short": frozenset({"blinds.9"}),
-    "new-player-in-a-killed-pot": frozenset()}
+    "new-player-in-a-killed-pot": frozenset(), "scooped-hands": frozenset(),
+    "scoop-kill-not-posted": frozenset({"kill.6"})}
 # rulings a class's hand may carry, once, after its fault's: the standing fault of the table (no kill is ever
 # posted); the joker's second ruling, when the player acts on it (which MUST follow)
 LATER_IN_THE_HAND = {"kill-by-another-seat": frozenset({"kill.6"}), "joker-kept": frozenset({"dead-hand.1e"})}
@@ -198,7 +202,8 @@ MUST_FOLLOW = {"joker-kept"}
 # hand's start, for a second leg (Kill Pots 3), a killer who won (7) or split (4); missed blinds made up (Blinds 9)
 INFO_RULED = {"killed-hands": frozenset({"kill.3", "kill.7"}), "killer-splits": frozenset({"kill.3", "kill.4"}),
               "half-killed-hands": frozenset({"kill.3", "kill.7"}),
-              "leg-holder-steps-away": frozenset({"kill.3"}), "sit-out-and-make-up": frozenset({"blinds.9"})}
+              "leg-holder-steps-away": frozenset({"kill.3"}), "sit-out-and-make-up": frozenset({"blinds.9"}),
+              "scooped-hands": frozenset({"kill.8"}), "scoop-kill-not-posted": frozenset({"kill.8"})}
 # faults made by editing the hand about to be fed (the engine's state before it says whether they fit)
 EDITS = {"kill-by-another-seat": kill_by_another_seat, "joker-kept": joker_kept,
          "short-call-in-a-killed-pot": ks.short_call_in_a_killed_pot,
@@ -207,7 +212,7 @@ EDITS = {"kill-by-another-seat": kill_by_another_seat, "joker-kept": joker_kept,
 # on its own
 STANDING = {"kill-not-posted": frozenset({"kill.6"}), "half-kill-not-posted": frozenset({"kill.6"}),
             "kill-by-another-seat": frozenset({"kill.6"}), "back-in-without-posting": frozenset({"blinds.10"}),
-            "new-player-in-a-killed-pot": frozenset({"kill.12"})}
+            "new-player-in-a-killed-pot": frozenset({"kill.12"}), "scoop-kill-not-posted": frozenset({"kill.6"})}
 
 
 def waits_for_the_big_blind_instead(sim: Simulator, seats: tuple[int, ...]) -> None:
@@ -228,17 +233,20 @@ LENGTH = {"deck-changed-after-a-round": 14, "kill-not-posted": 12, "half-kill-no
           "back-in-without-posting": 12, "joker-kept": 8, "killed-hands": 16, "half-killed-hands": 16,
           "killer-splits": 16,
           "short-call-in-a-killed-pot": 16, "leg-holder-steps-away": 12, "sit-out-and-make-up": 12,
-          "make-up-short": 12, "new-player-in-a-killed-pot": 16}
+          "make-up-short": 12, "new-player-in-a-killed-pot": 16, "scooped-hands": 16, "scoop-kill-not-posted": 16}
 # how each class's simulator plays: the kill-not-posted tables leave every due kill unposted
 SIMULATOR = {"kill-not-posted": {"post_kills": False}, "half-kill-not-posted": {"post_kills": False},
-             "kill-by-another-seat": {"post_kills": False}}
+             "kill-by-another-seat": {"post_kills": False}, "scoop-kill-not-posted": {"post_kills": False}}
 # the game each class's table plays (besides the variant)
 GAME = {"pot-limit-6-option": {"sb_counts_as_bb": True}, "kill-not-posted": {"kill": "full"},
         "kill-by-another-seat": {"kill": "full"}, "half-kill-not-posted": {"kill": "half", "kill_qualifier": 4},
         "killed-hands": {"kill": "full"}, "killer-splits": {"kill": "full"},
         "half-killed-hands": {"kill": "half", "kill_qualifier": 4},
         "short-call-in-a-killed-pot": {"kill": "full"}, "leg-holder-steps-away": {"kill": "full"},
-        "kill-button-misplaced": {"kill": "full"}, "new-player-in-a-killed-pot": {"kill": "full"}}
+        "kill-button-misplaced": {"kill": "full"}, "new-player-in-a-killed-pot": {"kill": "full"},
+        "scooped-hands": {"kill": "full"}, "scoop-kill-not-posted": {"kill": "full"}}
+# the split-game classes deal limit Omaha high-low: a scoop of a big pot forces the kill (Kill Pots 8), not legs
+VARIANTS_OF = {"scooped-hands": ("o8",), "scoop-kill-not-posted": ("o8",)}
 
 
 def feed_answering(pipe: Pipeline, encoder: p.Encoder, hand: SimulatedHand) -> list[TableEvent]:
@@ -356,8 +364,8 @@ def each_session(play: Callable[[str, str, str, Counter], None], kinds: tuple[st
     """``play`` (a harness' play_session) run for every variant, class and session number, each with its own seed
     string, so one failing session can be played again alone."""
     stats = Counter() if stats is None else stats
-    for variant in variants:
-        for kind in kinds:
+    for kind in kinds:
+        for variant in VARIANTS_OF.get(kind, variants):
             for n in range(sessions):
                 play(kind, variant, f"{seed}-{variant}-{kind}-{n}", stats)
     return stats

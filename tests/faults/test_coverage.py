@@ -6,16 +6,15 @@ from __future__ import annotations
 
 from dealerbox.engine.catalogue import RULES
 from tests.faults.arrivals import EXPECTED as ARRIVAL_EXPECTED
+from tests.faults.dead_button import EXPECTED as DEAD_BUTTON_EXPECTED, INFO_RULED as DEAD_BUTTON_INFO
 from dealerbox.engine.variants import VARIANTS
 from tests.faults.coverage import COMPANIONS, GAME_NOT_DEALT, INJECTED, NOT_INJECTED, PLAYED, report
-from tests.faults.players import FAULTS
+from tests.faults.players import FAULTS, InfoRuled
 from tests.faults.pot_option import EXPECTED as OPTION_EXPECTED
 from tests.faults.sessions import EXPECTED as SESSION_EXPECTED, INFO_RULED, LATER_IN_THE_HAND, STANDING
 from tests.faults.table_run import EXPECTED, INFO_EXPECTED, SPLIT_INFO, SPLIT_KINDS
 
 AREAS = ("cards", "chips", "showdown")
-# betting classes whose row is ruled at info (the class asserts that info ruling at the fault)
-INFO_BETTING = {"StraddleInPlace": {"no-limit.12"}, "HeadsUpPastTheCap": {"betting.4"}}
 
 
 def test_every_cards_chips_and_showdown_row_is_injected_or_has_a_reason():
@@ -33,12 +32,17 @@ def test_each_injecting_class_exists_and_rules_that_row():
             if where == "clean":
                 continue
             if where == "betting":
-                rules = set(betting[cls].expected) | INFO_BETTING.get(cls, set())
+                # a class ruled at info asserts that info ruling at the fault (players.InfoRuled)
+                rules = set(betting[cls].expected) | ({betting[cls].info_rule} if issubclass(betting[cls], InfoRuled)
+                                                      else set())
             elif where == "session":
                 rules = set(SESSION_EXPECTED[cls]) | set(STANDING.get(cls, ())) | set(LATER_IN_THE_HAND.get(cls, ())) \
                     | set(INFO_RULED.get(cls, ()))
             elif where == "arrival":
                 rules = set(ARRIVAL_EXPECTED[cls])
+            elif where == "dead-button":
+                assert not DEAD_BUTTON_EXPECTED[cls], name      # a quiet class: its info row is what it brings about
+                rules = set(DEAD_BUTTON_INFO[cls])
             elif where == "split":
                 assert cls in SPLIT_KINDS, name
                 rules = set(SPLIT_INFO)
@@ -61,12 +65,12 @@ def test_a_row_played_rather_than_ruled_is_played_by_a_quiet_class():
 
 
 def test_the_rows_injected_are_counted_and_none_drops_out():
-    # 73 of the 76 rows (issue 31's 73 and issue 33's high-low rows): left out are lowball's kill (no lowball game),
-    # the split game's kill (Kill Pots 8: no harness deals high-low with a kill yet) and the dead button's info row
-    # (no harness plays a dead-button table); NOT_INJECTED says why. The count may only grow
+    # 75 of the 76 rows (issue 31's 73 and issue 33's high-low rows): left out is lowball's kill alone (Kill Pots
+    # 10: no lowball game is dealt); NOT_INJECTED says why. The count may only grow
     rows = {r.id for r in RULES.values() if r.area in AREAS and not r.tournament}
     print(report(rows))
-    assert len(set(INJECTED) & rows) >= 73, report(rows)
+    assert len(set(INJECTED) & rows) >= 75, report(rows)
+    assert set(NOT_INJECTED) == set(GAME_NOT_DEALT), "only a game not dealt may keep a row out"
 
 
 def test_a_kill_row_waits_only_for_a_game_this_engine_does_not_deal():

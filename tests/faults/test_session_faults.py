@@ -3,8 +3,10 @@
 hands: a required kill not posted (full and half kills), the kill put in by a seat that does not owe it, a short
 call in a killed pot, the kill button in front of the wrong seat, a player back from sitting out dealt in without
 posting what they owe or making up only the live big blind, a joker kept and acted on (the hand dead), a deck
-changed before it has played a full round; and their near misses (killed pots played with the kill posted, full
-and half, the killer winning or splitting and killing again; a leg holder stepping away and back; a player who
+changed before it has played a full round, a kill forced by a scoop at limit Omaha high-low not posted (Kill Pots
+8, 6); and their near misses (killed pots played with the kill posted, full
+and half, the killer winning or splitting and killing again, the scoop's kill posted and played at limit Omaha
+high-low; a leg holder stepping away and back; a player who
 sits out and waits for the big blind, or makes the blinds up; a deck changed after a round, a pot-limit table
 playing Pot-Limit 6's option).
 The expected rule at the fault, nothing above ``info`` for the rest of that hand and every following hand of the
@@ -18,7 +20,8 @@ from collections import Counter
 import pytest
 
 from tests.faults.sessions import (CLASSES, EXPECTED, GAME, INFO_RULED, LATER_IN_THE_HAND, MUST_FOLLOW, STANDING,
-                                   run, sits_out)
+                                   VARIANTS_OF, run, sits_out)
+from tests.faults.table_run import VARIANTS
 
 SESSIONS = 4
 
@@ -27,7 +30,7 @@ SESSIONS = 4
 def test_a_fault_across_hands_gives_one_ruling_and_the_session_plays_on(kind):
     stats: Counter = Counter()
     run((kind,), SESSIONS, seed=5, stats=stats)
-    assert stats["sessions"] == 4 * SESSIONS
+    assert stats["sessions"] == len(VARIANTS_OF.get(kind, VARIANTS)) * SESSIONS
     # the fault really happened and was ruled, and hands were played after it: a class that never fires would
     # prove nothing
     for rule in EXPECTED[kind] | STANDING.get(kind, frozenset()) | (LATER_IN_THE_HAND[kind] if kind in MUST_FOLLOW
@@ -37,7 +40,7 @@ def test_a_fault_across_hands_gives_one_ruling_and_the_session_plays_on(kind):
     assert stats[f"hands after a fault {kind}"] >= SESSIONS, stats
     # our own referee (tests/faults/refereed.py) agreed on every hand: who is dealt in, the posts, pots and stacks
     assert stats["refereed hands"] + stats["refereed misdeals and voids"] == stats["hands"], stats
-    if GAME.get(kind, {}).get("kill") and kind in INFO_RULED:
+    if GAME.get(kind, {}).get("kill") and kind in INFO_RULED and kind not in STANDING:     # the kills are posted
         assert stats["refereed killed hands"] >= SESSIONS, stats       # killed pots, refereed by the rules
     if kind in ("sit-out-and-make-up", "make-up-short"):
         assert stats["refereed make-ups"] >= 2, stats
@@ -57,6 +60,11 @@ def test_a_fault_across_hands_gives_one_ruling_and_the_session_plays_on(kind):
         assert stats[f"info kill.12 ({kind})"] >= 3, stats
     if kind in ("killed-hands", "half-killed-hands"):
         assert stats[f"info kill.3 ({kind})"] >= 3 * SESSIONS, stats     # killed hands played: many of them
+    if kind in VARIANTS_OF:
+        # Kill Pots 8 at limit Omaha high-low: contested pots scooped, and the kills they force are the referee's
+        # own (it follows scoops from the rule text) as well as the engine's; split pots force none
+        assert stats["refereed scoops"] >= SESSIONS and stats["refereed splits"] >= 2, stats
+        assert stats["refereed scoop kills due"] >= 3 * SESSIONS, stats
 
 
 def test_every_session_class_names_its_rulings():
@@ -68,4 +76,4 @@ def test_every_session_class_names_its_rulings():
     # the near misses: quiet from start to end (but for the info rulings of a kill or a make-up)
     assert sorted(k for k in CLASSES if not EXPECTED[k] and k not in STANDING) == \
         ["deck-changed-after-a-round", "half-killed-hands", "killed-hands", "killer-splits", "leg-holder-steps-away",
-         "pot-limit-6-option", "sit-out-and-make-up", "sit-out-and-wait-for-the-big-blind"]
+         "pot-limit-6-option", "scooped-hands", "sit-out-and-make-up", "sit-out-and-wait-for-the-big-blind"]

@@ -16,6 +16,7 @@ import pytest
 
 from dealerbox.cli import main
 from dealerbox.config import Config, GameConfig
+from dealerbox.pipeline import public_events
 from dealerbox.history.fastlog import read_hands_fast
 from dealerbox.record.anchor import anchor_message
 from dealerbox.record.audit import audit_topic, hash_pin
@@ -50,7 +51,7 @@ def table(tmp_path_factory):
     header = dataclasses.replace(sim.header(), created="2026-11-27T20:00:00Z")   # both logs: the same date
     signer = load_signer(table_key, "T01")
     sealed = Recorder(box / "logs", header, name="T01-sealed", signer=signer, seal_to=load_floor_public(pub_copy),
-                      rotate_bytes=40_000)
+                      rules=public_events, rotate_bytes=40_000)
     clear = Recorder(root / "clear", header, name="T01-clear", signer=signer)
     for record in sim.records(HANDS):
         sealed.write(record)
@@ -297,7 +298,8 @@ def test_a_signed_and_sealed_log_verifies_replays_without_the_key_and_its_anchor
     # the heads the floor gets: the same recorder, signed and sealed, hands each one to the link (on_anchor)
     sim = Simulator(Config(game=GameConfig(variant="nlhe")), demo_registry(), seed=31, irregularities=0.0)
     rec = Recorder(tmp_path / "floor-view", sim.header(), name="T01-anchored",
-                   signer=load_signer(table["table_key"], "T01"), seal_to=load_floor_public(table["public"]))
+                   signer=load_signer(table["table_key"], "T01"), seal_to=load_floor_public(table["public"]),
+                   rules=public_events)
     handed: list[dict] = []
     rec.on_anchor = handed.append
     hand = sim.hand_no

@@ -16,7 +16,7 @@ import pytest
 from dealerbox.engine import events as te
 from dealerbox.history.audit import Room, audit_log
 from dealerbox.history.report import write_csv
-from dealerbox.pipeline import Pipeline
+from dealerbox.pipeline import Pipeline, public_events
 from dealerbox.record.recorder import Recorder
 from dealerbox.record.sealing import generate_floor_keys, load_floor_public
 from dealerbox.sinks.floor import contract as c
@@ -94,7 +94,8 @@ def _told(header: Header, records: list[Record], floor_key: Path, tmp_path: Path
     hidden = _secrets(events)
     assert events and sum(map(len, hidden.values())) >= min_hidden    # hole cards dealt and not all shown
     # what the table writes in the clear: a sealed log's public lines
-    rec = Recorder(tmp_path / "logs", header, name="scn", seal_to=load_floor_public(floor_key))
+    rec = Recorder(tmp_path / "logs", header, name="scn", seal_to=load_floor_public(floor_key),
+                   rules=public_events)
     for record in records:
         rec.write(record)
     rec.close()

@@ -82,20 +82,20 @@ class Antes:
         amount = min(amount, stack)
         if amount <= 0:
             return []
-        b.ante += amount
+        b.ante_in(amount)
         self.paid[seat] = self.paid.get(seat, 0) + amount
-        led.stacks[seat] -= amount
+        led.take(seat, amount)
         if self.big_blind_ante:
-            led.dead_money[seat] = led.dead_money.get(seat, 0) + amount
+            led.dead_in(seat, amount)
         else:
-            led.contributed[seat] += amount
+            led.contribute(seat, amount)
         out: list[te.TableEvent] = [te.ActionTaken(t, led.hand, seat, "ante", amount, b.wager, led.street)]
         if led.stack(seat) == 0:
-            b.all_in = True
+            b.went_all_in()
             if amount < self.due[seat]:
                 out += self.short_ante(t, seat)
             if not led.round.voluntary_actions and not self.bomb:
-                led.round.pending = self.turn.preflop_order()
+                led.round.turn_order(self.turn.preflop_order())
                 out += self.turn.advance(t)
         return out
 
@@ -108,8 +108,7 @@ class Antes:
         totals = {s: led.contributed[s] + b.wager for s, b in led.seats.items()}
         seat, extra = uncalled(totals)
         if seat is not None and extra and led.seats[seat].live:
-            led.contributed[seat] -= extra
-            led.stacks[seat] += extra
+            led.give(seat, extra)
 
     def short_ante(self, t: float, seat: int) -> list[te.TableEvent]:
         """All in for part of the ante: at a tournament table Tournaments 19 says so; at a cash table an all-in

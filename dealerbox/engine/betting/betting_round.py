@@ -21,6 +21,10 @@ class Motion:
     foreign: list[str] = field(default_factory=list)    # houses of chips from other card rooms
     small: list[int] = field(default_factory=list)      # values below the smallest chip in play
 
+    def moved(self, t: float) -> None:
+        """Another chip of the motion arrived at ``t``."""
+        self.last = t
+
 
 @dataclass
 class SeatBet:
@@ -48,6 +52,85 @@ class SeatBet:
     def live(self) -> bool:
         return not self.folded and not self.dead
 
+    # --- what happened to the seat's bet: the betting parts say it here -------------------------------------
+    def bet_to(self, total: int, all_in: bool) -> None:
+        """The seat's wager is ruled ``total``; the chips in the zone are accounted for."""
+        self.wager = total
+        self.credited = max(0, sum(self.zone.values()) - self.ante)   # present, without the property
+        self.all_in = all_in
+
+    def acted(self, full_raise_serial: int) -> None:
+        """The seat acted (not only posted), with the betting at ``full_raise_serial``."""
+        self.acted_serial = full_raise_serial
+        self.voluntary = True
+        self.no_raise = False
+        self.out_of_turn = None
+
+    def fold(self) -> None:
+        self.folded = True
+        self.voluntary = True
+
+    def kill(self) -> None:
+        """The hand is dead (a ruling): its chips stay in the pot."""
+        self.dead = True
+
+    def credit(self, value: int) -> None:
+        """Chip value in the zone now accounted for."""
+        self.credited = value
+
+    def credit_more(self, value: int) -> None:
+        self.credited += value
+
+    def post(self, live: int, present: int, kind: str, all_in: bool) -> None:
+        """The seat posted ``live`` of a ``kind`` post ("sb", "bb", "straddle", "kill", "missed", "new")."""
+        self.wager += live
+        self.credited = present
+        self.posted = kind
+        if all_in:
+            self.all_in = True
+
+    def ante_in(self, amount: int) -> None:
+        """Ante chips lying in the zone until the round is gathered."""
+        self.ante += amount
+
+    def went_all_in(self) -> None:
+        self.all_in = True
+
+    def queue(self, action: OutOfTurn | None) -> None:
+        """An action out of turn waits for the seat's turn (None: none waits any more)."""
+        self.out_of_turn = action
+
+    def release(self, wager_serial: int) -> None:
+        """A question answered: an action queued behind it waits from ``wager_serial``."""
+        if self.out_of_turn is not None and self.out_of_turn[3] is None:
+            self.out_of_turn = self.out_of_turn[:3] + (wager_serial,)
+
+    def posts(self, kind: str) -> None:
+        """The seat posted: ``kind`` is "sb", "bb", "straddle", "kill", "missed" or "new"."""
+        self.posted = kind
+
+    def may_not_raise(self) -> None:
+        """Checked out of turn and someone bet since: the seat acts again but may not bet or raise (Betting 10)."""
+        self.no_raise = True
+
+    def returned(self, amount: int) -> None:
+        """``amount`` of the wager goes back to the seat's stack."""
+        self.wager -= amount
+
+    def gathered(self) -> None:
+        """The round is over: the wager joined the pot and the round's standing starts over."""
+        self.wager = 0
+        self.ante = 0             # gathered with the round: from here the zone's chips are all wager
+        self.credited = self.present
+        self.acted_serial = None
+        self.no_raise = False
+        self.out_of_turn = None
+
+    def keep(self, zone: dict[str, int], present: int) -> None:
+        """The round restored (Betting 12): the chips in the zone are still there, ``present`` accounted for."""
+        self.zone = zone
+        self.credited = present
+
 
 @dataclass
 class BettingRound:
@@ -69,6 +152,76 @@ class BettingRound:
 
     def copy(self) -> BettingRound:
         return copy.deepcopy(self)
+
+    # --- what happened in the round: the betting parts say it here ------------------------------------------
+    def turn_order(self, pending: list[int]) -> None:
+        """The seats still to act, the next first (empty: nobody)."""
+        self.pending = pending
+
+    def raised(self, seat: int, total: int, full: bool, last_raise: int | None, capped: bool,
+               pending: list[int]) -> None:
+        """``seat`` bet or raised to ``total`` (``full``: a full bet or raise, which reopens the betting;
+        ``last_raise``: the new size of the last full raise, where it changes; ``capped``: capped while three or
+        more were in); ``pending``: everyone else still to act."""
+        if last_raise is not None:
+            self.last_raise = last_raise
+        if full:
+            self.full_raise_serial += 1
+            self.full_raise_level = total
+            self.raises += 1
+            if capped:
+                self.capped_multiway = True
+        self.current_bet = total
+        self.aggressor = seat
+        self.wager_levels.append(total)
+        self.wager_serial += 1
+        self.pending = pending
+
+    def posted(self, wager: int, raises_level: bool, big: int) -> None:
+        """A post made the wager ``wager`` (``raises_level``: a straddle or kill, which sets the smallest raise;
+        ``big``: the big blind, when the hand has one): the bet to match and the raise level count it."""
+        self.current_bet = max(self.current_bet, wager)
+        if raises_level:
+            self.last_raise = max(self.last_raise, wager)
+        self.full_raise_level = max(self.full_raise_level, self.current_bet, big)
+        self.raises = 1
+
+    def smallest_raise(self, last_raise: int) -> None:
+        """The limits changed before anyone acted (a kill): the size the first raise must reach."""
+        self.last_raise = last_raise
+
+    def street_begins(self, pending: list[int]) -> None:
+        """A new betting round: nobody has bet yet; ``pending``: the seats to act, the next first."""
+        self.aggressor = None
+        self.pending = pending
+
+    def called(self) -> None:
+        """Chips went in without raising: a later out-of-turn act no longer binds as it was."""
+        self.wager_serial += 1
+
+    def acted(self, seat: int, preflop: bool) -> None:
+        """``seat`` acted (a check, call, bet or raise)."""
+        if preflop:
+            self.voluntary_actions += 1
+        self.action_serial += 1
+        self.last_actor, self.last_actor_serial = seat, self.action_serial
+        if seat in self.pending:
+            self.pending.remove(seat)
+
+    def folded(self, seat: int, preflop: bool) -> None:
+        if preflop:
+            self.voluntary_actions += 1
+        if seat in self.pending:
+            self.pending.remove(seat)
+        self.action_serial += 1
+
+    def gathered(self, last_raise: int) -> None:
+        """The round is over: the next one starts with no bet, ``last_raise`` the smallest bet."""
+        self.current_bet, self.full_raise_level, self.raises = 0, 0, 0
+        self.last_raise = last_raise
+        self.capped_multiway = False
+        self.wager_levels = []
+        self.full_raise_serial += 1
 
 
 @dataclass(frozen=True)

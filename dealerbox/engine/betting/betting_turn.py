@@ -55,7 +55,7 @@ class BettingTurn:
         out: list[te.TableEvent] = []
         while led.round.pending:
             if len(led.live) <= 1:
-                led.round.pending = []
+                led.round.turn_order([])
                 break
             seat = led.round.pending[0]
             b = led.seats[seat]
@@ -64,7 +64,7 @@ class BettingTurn:
                 continue
             active = led.active()
             if len(active) == 1 and b.wager >= led.round.current_bet:
-                led.round.pending = []
+                led.round.turn_order([])
                 break
             if self.nothing_to_decide(seat):
                 led.round.pending.pop(0)
@@ -72,10 +72,10 @@ class BettingTurn:
             if b.out_of_turn is None:
                 break
             kind, intent, single, serial = b.out_of_turn
-            b.out_of_turn = None
+            b.queue(None)
             if serial != led.round.wager_serial:
                 if kind == "check":
-                    b.no_raise = True
+                    b.may_not_raise()
                 elif b.present > max(b.credited, b.wager):
                     standing = b.wager + b.present - max(b.credited, b.wager)
                     # less would not answer the bet: the seat adds or folds; unless it is all the seat has (an
@@ -107,9 +107,9 @@ class BettingTurn:
         if seat != led.to_act:
             if seat in led.round.pending:
                 if self.questions.waiting_for_answer(seat):
-                    b.out_of_turn = ("check", b.wager, None, None)    # queued behind the answer, not ruled
+                    b.queue(("check", b.wager, None, None))    # queued behind the answer, not ruled
                     return out
-                b.out_of_turn = ("check", b.wager, None, led.round.wager_serial)
+                b.queue(("check", b.wager, None, led.round.wager_serial))
                 return out + [led.finding(t, "betting.10", "dealer", "continues",
                                             f"Seat {seat} checked out of turn (seat {led.to_act} is to act): the check "
                                             f"is binding if nobody in between bets, calls or raises; if someone does, "
@@ -138,14 +138,9 @@ class BettingTurn:
                                      (seat,)))
         if self.questions.question is not None and self.questions.question.seat == seat:
             out += self.questions.close(t)
-        b.folded = True
+        b.fold()
         led.live.discard(seat)
-        b.voluntary = True
-        if led.street == "preflop":
-            led.round.voluntary_actions += 1
-        if seat in led.round.pending:
-            led.round.pending.remove(seat)
-        led.round.action_serial += 1
+        led.round.folded(seat, led.street == "preflop")
         out.append(te.ActionTaken(t, led.hand, seat, "fold", 0, b.wager, led.street))
         return out + self.advance(t)
 
@@ -156,7 +151,7 @@ class BettingTurn:
         b = led.seats.get(seat)
         if b is None or not b.live:
             return out
-        b.dead = True
+        b.kill()
         led.live.discard(seat)
         if seat in led.round.pending:
             led.round.pending.remove(seat)
@@ -172,17 +167,17 @@ class BettingTurn:
         out += self.questions.close(t, choice, "dealer")
         b, seat = led.seats[q.seat], q.seat
         if q.kind == "stands-by" and choice == TAKES_BACK:
-            b.credited = b.present          # the chips in the zone go back: they are not the seat's action
+            b.credit(b.present)             # the chips in the zone go back: they are not the seat's action
             self.questions.release_queue()
             return out + self.advance(t)
         if q.kind == "late-blind" and choice == POSTS:
-            led.stacks[seat] -= min(q.dead, led.stack(seat))
-            led.dead_money[seat] = led.dead_money.get(seat, 0) + q.dead
+            led.take(seat, min(q.dead, led.stack(seat)))
+            led.dead_in(seat, q.dead)
             self.owes.pop(seat, None)
-            b.posted = "missed"
+            b.posts("missed")
             out.append(te.ActionTaken(t, led.hand, seat, "post", q.dead, b.wager, led.street))
             out += self.wagers.act(t, seat, q.intent - q.dead, None, False)
-            b.credited = b.present
+            b.credit(b.present)
         else:
             out += self.wagers.act(t, seat, q.intent, q.single, False)
         self.questions.release_queue()

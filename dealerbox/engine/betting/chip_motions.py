@@ -51,6 +51,14 @@ class ChipMotions:
         self.binding_reminded: set[tuple[int, str, int]] = set()
         self.pot_chips = 0
 
+    def string_bets_under(self, rule: str) -> None:
+        """The rule a string bet is judged by at this table (a tournament's: Tournaments 23)."""
+        self.string_bet_rule = rule
+
+    def said_amount(self, seat: int) -> None:
+        """``seat`` said its raise's amount: several moves may make it (Tournaments 23)."""
+        self.amount_said = self.amount_said | {seat}
+
     def clear(self) -> None:
         """Nothing open is judged any more (a refund, or the betting was lost)."""
         self.motions.clear()
@@ -148,7 +156,7 @@ class ChipMotions:
                 return out
             value = chip_value(tag)
         m = self.motions.get(seat) or Motion(t, t)
-        m.last = t
+        m.moved(t)
         if t + MOTION_GAP - DUE_MARGIN < self.quiet_until:   # due_by inline: once per chip
             self.quiet_until = t + MOTION_GAP - DUE_MARGIN
         if kind == PLAYS:
@@ -218,7 +226,7 @@ class ChipMotions:
         if (seat in self.held and self.string_bet_rule == "tournament.23" and seat in led.seats
                 and seat not in self.amount_said):
             # raise said without its amount, chips in a second move: a string bet; the first move is the raise
-            led.seats[seat].credited += sum(m.values)
+            led.seats[seat].credit_more(sum(m.values))
             out.append(led.finding(t, "tournament.23", "dealer", "wager-corrected",
                                      f"String bet: seat {seat} said raise without an amount and added {sum(m.values)} "
                                      f"in a second move; the first move is the raise: return the {sum(m.values)}.",
@@ -246,11 +254,11 @@ class ChipMotions:
         present = b.present
         baseline = max(b.credited, b.wager)
         if present <= baseline:
-            b.credited = present      # making up a corrected wager: nothing new
+            b.credit(present)      # making up a corrected wager: nothing new
             return []
         extra = present - baseline
         if not b.live or b.all_in:
-            b.credited = present
+            b.credit(present)
             why = "has folded" if b.folded else ("has a dead hand" if b.dead else "is all-in")
             return [led.finding(t, "betting.10", "dealer", "wager-corrected",
                                   f"Seat {seat} {why} and has no action: those {extra} do not play; return them.",
@@ -263,21 +271,21 @@ class ChipMotions:
         if seat != led.to_act:
             if seat in led.round.pending:
                 if self.questions.waiting_for_answer(seat):
-                    b.out_of_turn = ("chips", intent, single, None)   # queued behind the answer, not ruled
+                    b.queue(("chips", intent, single, None))   # queued behind the answer, not ruled
                     return []
-                b.out_of_turn = ("chips", intent, single, led.round.wager_serial)
+                b.queue(("chips", intent, single, led.round.wager_serial))
                 return [led.finding(t, "betting.10", "dealer", "continues",
                                       f"Seat {seat} put chips in out of turn (seat {led.to_act} is to act). It is "
                                       f"binding if nobody in between bets, calls or raises; otherwise seat {seat} "
                                       f"may take the chips back and act again.", (seat, led.to_act))]
             r = led.round
             if seat == r.last_actor and r.action_serial == r.last_actor_serial and not declared:
-                b.credited = present
+                b.credit(present)
                 return [led.finding(t, self.string_bet_rule, "dealer", "wager-corrected",
                                       f"String raise: seat {seat} added {extra} in a second motion without "
                                       f"declaring a raise. The first action ({b.wager}) stands; return the {extra}.",
                                       (seat,))]
-            b.credited = present
+            b.credit(present)
             if self.antes.bomb and led.street == "preflop":   # a bomb pot's first round is the flop's
                 return [led.finding(t, "betting.10", "dealer", "wager-corrected",
                                       f"Bomb pot: there is no betting before the flop and seat {seat} has posted "
@@ -310,18 +318,18 @@ class ChipMotions:
         # whole pot is this seat's, so whatever it takes back early changes nothing
         if (top == seat and led.to_act is None and present + moving >= b.wager - extra) or (
                 b.live and len(led.live) <= 1):
-            b.credited = min(b.credited, present)
+            b.credit(min(b.credited, present))
             return out
         if present < b.wager:
             undo = self.wagers.undo_offer
             if undo and undo.seat == seat and undo.action_serial + 1 == led.round.action_serial:
                 led.restore(undo, present)
-                self.wagers.undo_offer = None
+                self.wagers.drop_undo()
                 return out
             if not b.folded and (seat, led.street, b.wager) not in self.binding_reminded:
                 self.binding_reminded.add((seat, led.street, b.wager))
                 out.append(led.finding(t, "betting.12", "dealer", "wager-corrected",
                                          f"Seat {seat} took chips back: a bet released into the pot is binding; "
                                          f"put {b.wager - present} back.", (seat,)))
-        b.credited = min(b.credited, present)
+        b.credit(min(b.credited, present))
         return out

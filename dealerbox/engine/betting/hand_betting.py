@@ -27,7 +27,7 @@ from .kill import KillTracker
 from .ledger import HandLedger
 from .posting import Posting
 from .questions import DealerQuestions, OpenQuestion
-from .structures import Structure
+from .structures import LIMIT, Structure
 from .wager_rules import WagerRules
 
 LOST_TRACK = "Lost track of the betting: finish this hand by hand; the terminal picks up at the next deal."
@@ -40,7 +40,6 @@ class TableSide(Protocol):
     game: GameConfig
     findings: FindingLog
     table_seats: int
-    _stacks: dict[int, int]                 # the chips each seat has behind, changed as the hand goes
     owes: dict[int, set[str]]               # blinds a seat missed (Blinds 9)
     new_players: set[int]
     waiting_for_bb: set[int]
@@ -53,14 +52,16 @@ class TableSide(Protocol):
 
     def next_question_id(self) -> str: ...
 
-    def _hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int, scooped: int = 0) -> None: ...
+    def hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int, scooped: int = 0) -> None: ...
 
 
 class HandBetting:
     """The betting of one hand. Every method returns table events, except the queries and ``settle``."""
 
-    def __init__(self, table: TableSide, t: float, hand: int, button: int, dealt_in: list[int],
-                 bomb: int = 0) -> None:
+    def __init__(self, table: TableSide, stacks: dict[int, int], t: float, hand: int, button: int,
+                 dealt_in: list[int], bomb: int = 0) -> None:
+        """``stacks``: the table's chips behind each seat, lent to this hand's ledger, which alone changes them
+        until the hand is settled or refunded; ``bomb``: a bomb pot's post per player (a house practice)."""
         self.table = table
         game = table.game
         self.hand = hand
@@ -69,7 +70,7 @@ class HandBetting:
         self.positions = positions(button, self.order, table.table_seats, table.last_big_blind,
                                    table.config.table.button == "dead")
         is_tournament = table.config.is_tournament
-        self.ledger = led = HandLedger(game, table.findings, table._stacks, hand, button, self.order, self.positions,
+        self.ledger = led = HandLedger(game, table.findings, stacks, hand, button, self.order, self.positions,
                                        table.table_seats)
         self.questions = DealerQuestions(led, table.next_question_id)
         self.wagers = WagerRules(led, table.kill.amount(game.big_blind))
@@ -80,7 +81,7 @@ class HandBetting:
         self.chips = ChipMotions(led, self.posting, self.antes, self.wagers, self.turn, self.questions,
                                  table.config.enrolment.house)
         # a bomb pot (house practice) has no preflop betting: the hand's first round is the flop's
-        led.round.pending = [] if bomb else self.turn.preflop_order()
+        led.round.turn_order([] if bomb else self.turn.preflop_order())
         # the engine calls these for every chip and input: the part's own methods, without a call in between
         self.tick = self.chips.tick
         self.chip_entered = self.chips.chip_entered
@@ -175,38 +176,26 @@ class HandBetting:
     def big_blind_ante(self) -> bool:
         return self.antes.big_blind_ante
 
-    # --- what a tournament table sets (Tournaments 22, 23, 31) -------------------------------------------
+    # --- what a tournament table says (Tournaments 22, 23, 31) -------------------------------------------
     @property
     def heads_up_blinds_ruled(self) -> bool:
         return self.posting.heads_up_blinds_ruled
 
-    @heads_up_blinds_ruled.setter
-    def heads_up_blinds_ruled(self, ruled: bool) -> None:
-        self.posting.heads_up_blinds_ruled = ruled
+    def blinds_ruled(self) -> None:
+        """The tournament's blind check (Tournaments 30, 31) ruled on this hand's blinds: Blinds 3 says no more."""
+        self.posting.blinds_ruled()
 
-    @property
-    def tournament_cap(self) -> bool:
-        return self.wagers.tournament_cap
+    def tournament_rules(self, cap_heads_up: bool) -> None:
+        """This hand plays under the tournament's cap (Tournaments 22: ``cap_heads_up``, a limit game) or its
+        string-bet rule (23: pot- and no-limit)."""
+        if self.ledger.structure.kind == LIMIT:
+            self.wagers.cap_heads_up(cap_heads_up)
+        else:
+            self.chips.string_bets_under("tournament.23")
 
-    @tournament_cap.setter
-    def tournament_cap(self, cap: bool) -> None:
-        self.wagers.tournament_cap = cap
-
-    @property
-    def string_bet_rule(self) -> str:
-        return self.chips.string_bet_rule
-
-    @string_bet_rule.setter
-    def string_bet_rule(self, rule: str) -> None:
-        self.chips.string_bet_rule = rule
-
-    @property
-    def amount_said(self) -> frozenset[int]:
-        return self.chips.amount_said
-
-    @amount_said.setter
-    def amount_said(self, seats: frozenset[int]) -> None:
-        self.chips.amount_said = seats
+    def amount_said(self, seat: int) -> None:
+        """The ``declare-raise`` tap at a tournament table: ``seat`` said its raise's amount (Tournaments 23)."""
+        self.chips.said_amount(seat)
 
     def in_hand(self, seat: int) -> bool:
         return seat in self.ledger.live
@@ -255,7 +244,7 @@ class HandBetting:
         out = self.chips.sync(t) + self.chips.close_all(t)
         if led.dealing:
             return out
-        led.dealing = True
+        led.deal_begins()
         out += self.antes.at_deal(t) if self.antes.due else []
         return out + self.posting.at_deal(t)
 
@@ -267,18 +256,18 @@ class HandBetting:
         led = self.ledger
         if led.lost or led.settled:
             return []
-        led.lost = True
+        led.track_lost()
         out = self.questions.close(t)
         self.chips.clear()
         self.chips.declared.clear()
-        self.wagers.undo_offer = None
-        led.round.pending = []
+        self.wagers.drop_undo()
+        led.round.turn_order([])
         return out + [te.BettingLost(t, self.hand, reason, LOST_TRACK)]
 
     def _end_round(self, t: float) -> list[te.TableEvent]:
         out = self.chips.flush(t) + self.questions.close(t)
         out += self.ledger.gather(t)
-        self.wagers.undo_offer = None
+        self.wagers.drop_undo()
         return out
 
     def next_street(self, t: float, street: str) -> list[te.TableEvent]:
@@ -288,9 +277,11 @@ class HandBetting:
         out = self._end_round(t)
         led.ended_streets.add(led.street)
         out.append(te.BettingRoundEnded(t, self.hand, led.street, led.pot_total()))
-        led.street = street
-        led.round.aggressor = None if street != "showdown" else led.round.aggressor
-        led.round.pending = self.turn.postflop_order() if street != "showdown" else []
+        led.street_begins(street)
+        if street != "showdown":
+            led.round.street_begins(self.turn.postflop_order())
+        else:
+            led.round.turn_order([])
         return out
 
     def refund(self, t: float, reason: str) -> list[te.TableEvent]:
@@ -302,7 +293,7 @@ class HandBetting:
         out = self.questions.close(t)
         out += led.give_back(t)
         self.posting.restore_owed()
-        led.settled = True
+        led.close()
         return out
 
     def settle(self, t: float, winners_by_pot: list[tuple[int, ...]],
@@ -315,13 +306,13 @@ class HandBetting:
         led = self.ledger
         if led.settled:
             return [], self.table.stacks
-        self.questions.question = None     # the hand is over: nothing left to ask
+        self.questions.forget()     # the hand is over: nothing left to ask
         if led.street != "showdown":
             self._end_round(t)
             led.ended_streets.add(led.street)
         self.antes.return_unmatched()
         done, self.board_parts = led.award(winners_by_pot, max(1, led.game.smallest_chip), portions_by_pot)
-        led.settled = True
+        led.close()
         main = done[0] if done else None
         main_winners = main.winners if main else ()
         won = scooped = 0
@@ -329,5 +320,5 @@ class HandBetting:
             w = main_winners[0]
             won = sum(p.shares.get(w, 0) for p in done) - led.contributed.get(w, 0)
             scooped = sum(p.amount for p in done if p.winners == (w,))   # the pots it took whole (Kill Pots 8)
-        self.table._hand_finished(self, main_winners, won, scooped)
+        self.table.hand_finished(self, main_winners, won, scooped)
         return done, self.table.stacks

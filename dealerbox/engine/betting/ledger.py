@@ -100,6 +100,42 @@ class HandLedger:
         return sum(totals) - extra + sum(self.dead_money.values())
 
     # --- changes ---------------------------------------------------------------------------------------
+    def take(self, seat: int, amount: int) -> None:
+        """``amount`` leaves ``seat``'s stack for the pot."""
+        self.stacks[seat] -= amount
+
+    def give(self, seat: int, amount: int) -> None:
+        """``amount`` goes back to ``seat``'s stack from what it put in this hand."""
+        self.contributed[seat] -= amount
+        self.stacks[seat] += amount
+
+    def contribute(self, seat: int, amount: int) -> None:
+        """``amount`` of ``seat``'s joins the pot outside the round's wager (an ante)."""
+        self.contributed[seat] += amount
+
+    def killed_by(self, seat: int | None, structure: Structure) -> None:
+        """``seat`` kills the pot (None: nobody does), the limits as ``structure`` says."""
+        self.killer = seat
+        self.structure = structure
+
+    def deal_begins(self) -> None:
+        """The first card left the shoe: chips are no longer posts."""
+        self.dealing = True
+
+    def track_lost(self) -> None:
+        self.lost = True
+
+    def street_begins(self, street: str) -> None:
+        self.street = street
+
+    def close(self) -> None:
+        """The hand's chips are settled (awarded, or given back)."""
+        self.settled = True
+
+    def dead_in(self, seat: int, amount: int) -> None:
+        """``amount`` of ``seat``'s goes into the pot as dead money (no part of a wager)."""
+        self.dead_money[seat] = self.dead_money.get(seat, 0) + amount
+
     def restore(self, undo: UndoPoint, present: int) -> None:
         """Betting 12: the short call of ``undo.seat`` is taken back; the round is as it was before it."""
         seat = undo.seat
@@ -108,8 +144,7 @@ class HandLedger:
         self.seats = self.round.seats
         self.stacks[seat] = undo.stack
         self.live = {s for s, x in self.seats.items() if x.live}
-        self.seats[seat].zone = zone
-        self.seats[seat].credited = present
+        self.seats[seat].keep(zone, present)
 
     def gather(self, t: float) -> list[te.TableEvent]:
         """The end of a round: the uncalled part goes back, the wagers join what each seat put in, and the
@@ -118,23 +153,13 @@ class HandLedger:
         wagers = {s: b.wager for s, b in self.seats.items()}
         seat, extra = uncalled(wagers)
         if seat is not None and self.seats[seat].live:
-            self.seats[seat].wager -= extra
+            self.seats[seat].returned(extra)
             self.stacks[seat] += extra
             out.append(te.StackChanged(t, self.hand, seat, self.stack(seat), "refund"))
         for s, b in self.seats.items():
             self.contributed[s] += b.wager
-            b.wager = 0
-            b.ante = 0            # gathered with the round: from here the zone's chips are all wager
-            b.credited = b.present
-            b.acted_serial = None
-            b.no_raise = False
-            b.out_of_turn = None
-        r = self.round
-        r.current_bet, r.full_raise_level, r.raises = 0, 0, 0
-        r.last_raise = self.structure.min_bet("flop")
-        r.capped_multiway = False
-        r.wager_levels = []
-        r.full_raise_serial += 1
+            b.gathered()
+        self.round.gathered(self.structure.min_bet("flop"))
         return out
 
     def give_back(self, t: float) -> list[te.TableEvent]:
@@ -145,7 +170,8 @@ class HandLedger:
             if back:
                 self.stacks[s] += back
                 out.append(te.StackChanged(t, self.hand, s, self.stack(s), "refund"))
-            self.contributed[s], b.wager = 0, 0
+            self.contributed[s] = 0
+            b.returned(b.wager)
         self.dead_money.clear()
         return out
 

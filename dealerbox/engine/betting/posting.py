@@ -46,7 +46,7 @@ class Posting:
         scale = 1.0
         if kill.enabled and kill.due is not None:
             if kill.due in led.seats:
-                led.killer = kill.due
+                led.killed_by(kill.due, led.structure)
                 self.required[kill.due] = ("kill", kill.amount(game.big_blind))
                 scale = kill.scale
                 self.opening(kill.due_rule, "info", "continues",
@@ -57,8 +57,8 @@ class Posting:
                              f"Seat {kill.due} owes a required kill of {kill.amount(game.big_blind)}: it must "
                              f"be posted this hand even when sitting out; no play until it is.", (kill.due,))
         if scale != 1.0:
-            led.structure = Structure.from_game(game, scale)
-            led.round.last_raise = led.structure.min_bet("preflop")
+            led.killed_by(led.killer, Structure.from_game(game, scale))
+            led.round.smallest_raise(led.structure.min_bet("preflop"))
         self.opening_checks()
 
     def opening(self, rule_id: str, severity: str, outcome: str, ruling: str,
@@ -123,8 +123,7 @@ class Posting:
         played, unkilled: the normal limits, and the killer's own blind if it sits in one (issue 18: a kill
         still expected at the first action turned every later wager into a finding)."""
         led = self.ledger
-        led.killer = None
-        led.structure = Structure.from_game(led.game)
+        led.killed_by(None, Structure.from_game(led.game))
         del self.required[seat]
         b = led.seats[seat]
         for kind, blind, amount in (("sb", led.positions.small_blind, led.game.small_blind),
@@ -132,9 +131,9 @@ class Posting:
             if blind == seat:
                 self.required[seat] = (kind, amount)
                 if b.posted == "kill":
-                    b.posted = kind
+                    b.posts(kind)
         if not led.round.voluntary_actions:
-            led.round.last_raise = led.structure.min_bet("preflop")
+            led.round.smallest_raise(led.structure.min_bet("preflop"))
 
     # --- posts -----------------------------------------------------------------------------------------
     def owed_post(self, owed: set[str]) -> tuple[int, int]:
@@ -198,7 +197,7 @@ class Posting:
         self.owes.pop(seat, None)
         self.waiting_for_bb.discard(seat)
         out += self.post(t, seat, live, dead, "missed", present)
-        b.credited = max(b.credited, present + max(short, 0))
+        b.credit(max(b.credited, present + max(short, 0)))
         return out
 
     def try_post(self, t: float, seat: int, present: int) -> list[te.TableEvent] | None:
@@ -237,20 +236,19 @@ class Posting:
                 return [led.finding(t, "kill.11", "dealer", "wager-corrected",
                                       f"Only one kill per deal: seat {led.killer} already killed this pot; seat "
                                       f"{seat} takes the {present} back.", (seat, led.killer))]
-            led.killer = seat
-            led.structure = Structure.from_game(g, kill.scale)
+            led.killed_by(seat, Structure.from_game(g, kill.scale))
             return self.post(t, seat, present, 0, "kill", present)
         if present == straddle_amount:
             bb_posted = led.positions.big_blind in led.seats and led.seats[led.positions.big_blind].posted
             if not g.straddle or led.structure.kind == LIMIT:
                 why = ("no straddle at limit poker (Blinds 15)" if led.structure.kind == LIMIT
                        else "this table does not allow a straddle")
-                b.credited = present
+                b.credit(present)
                 return [led.finding(t, "no-limit.12", "dealer", "wager-corrected",
                                       f"Seat {seat} put {present} in before the deal but {why}: take it back.",
                                       (seat,))]
             if seat != led.positions.straddle or not bb_posted:
-                b.credited = present
+                b.credit(present)
                 return [led.finding(t, "no-limit.12", "dealer", "wager-corrected",
                                       f"Only the player left of the big blind (seat {led.positions.straddle}) may "
                                       f"straddle: "
@@ -261,6 +259,10 @@ class Posting:
                                      (seat,)))
             return out
         return None
+
+    def blinds_ruled(self) -> None:
+        """The tournament's blind check ruled on this hand's blinds: Blinds 3 is not judged again."""
+        self.heads_up_blinds_ruled = True
 
     def blinds3(self, t: float) -> list[te.FindingRaised]:
         led = self.ledger
@@ -286,25 +288,15 @@ class Posting:
         b = led.seats[seat]
         live = min(live, led.stack(seat))
         dead = min(dead, led.stack(seat) - live)
-        led.stacks[seat] -= live + dead
-        b.wager += live
-        b.credited = present
-        b.posted = kind
+        led.take(seat, live + dead)
+        b.post(live, present, kind, led.stack(seat) == 0)
         if dead:
-            led.dead_money[seat] = led.dead_money.get(seat, 0) + dead
-        if led.stack(seat) == 0:
-            b.all_in = True
-        led.round.current_bet = max(led.round.current_bet, b.wager)
-        if kind in ("straddle", "kill"):
-            led.round.last_raise = max(led.round.last_raise, b.wager)
-        r = led.round
-        big = led.game.big_blind if led.positions.big_blind else 0
-        r.full_raise_level = max(r.full_raise_level, r.current_bet, big)
-        led.round.raises = 1
+            led.dead_in(seat, dead)
+        led.round.posted(b.wager, kind in ("straddle", "kill"), led.game.big_blind if led.positions.big_blind else 0)
         out: list[te.TableEvent] = [te.ActionTaken(t, led.hand, seat, "straddle" if kind == "straddle" else "post",
                                                    live + dead, b.wager, led.street)]
         if not led.round.voluntary_actions:
-            led.round.pending = self.turn.preflop_order()
+            led.round.turn_order(self.turn.preflop_order())
             # a blind all in for its post can leave one player with nothing to call: nobody is to act
             out += self.turn.advance(t)
         return out

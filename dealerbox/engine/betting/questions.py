@@ -58,6 +58,10 @@ class DealerQuestions:
         self.question = q
         return [te.QuestionAsked(t, self.ledger.hand, q.id, seat, rule, text, answers)]
 
+    def forget(self) -> None:
+        """The hand is over: nothing is left to ask (no event: the question's end is the hand's)."""
+        self.question = None
+
     def close(self, t: float, choice: str = "", by: str = "play") -> list[te.TableEvent]:
         q, self.question = self.question, None
         if q is None:
@@ -102,5 +106,4 @@ class DealerQuestions:
         led = self.ledger
         serial = led.round.wager_serial
         for b in led.seats.values():
-            if b.out_of_turn is not None and b.out_of_turn[3] is None:
-                b.out_of_turn = b.out_of_turn[:3] + (serial,)
+            b.release(serial)

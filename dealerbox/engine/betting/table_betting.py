@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections.abc import Collection, Iterable
 
-from ...config import Config
+from ...config import Config, GameConfig
 from .. import events as te
 from .blinds import Positions, between_big_blind_and_button, clockwise, next_seat, positions
 from ..findings import FindingLog
@@ -74,6 +74,15 @@ class TableBetting:
         self.last_big_blind = self.last_button = self.last_small_blind = None
         self.kill = KillTracker.for_game(self.config.game)
         self.kill_reason = ""
+
+    def play_level(self, game: GameConfig) -> None:
+        """A tournament table's level for the next hand: its blinds, ante and bets (Tournaments 7)."""
+        self.game = game
+
+    def moved_in(self, seat: int) -> None:
+        """A player the floor moved in (Tournaments 15): no new player waiting for the button, no blind owed."""
+        self.new_players.discard(seat)
+        self.owes.pop(seat, None)
 
     def rebuy(self, t: float, seat: int, amount: int) -> list[te.TableEvent]:
         self._stacks[seat] = self._stacks.get(seat, 0) + amount
@@ -216,7 +225,7 @@ class TableBetting:
     def start_hand(self, t: float, hand: int, button: int, dealt_in: Iterable[int], bomb: int = 0) -> HandBetting:
         """The betting of a new hand; ``bomb``: a bomb pot's post per player (no blinds pass, none is missed)."""
         dealt = [s for s in dealt_in if s in self._stacks]
-        h = HandBetting(self, t, hand, button, dealt, bomb)
+        h = HandBetting(self, self._stacks, t, hand, button, dealt, bomb)
         self.returning -= set(h.seats)
         if not bomb:
             self._record_missed(h)
@@ -238,12 +247,14 @@ class TableBetting:
             if between(pos.small_blind if pos.small_blind is not None else pos.button, pos.big_blind, s):
                 self.owes.setdefault(s, set()).add("bb")
 
-    def _hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int, scooped: int = 0) -> None:
+    def hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int, scooped: int = 0) -> None:
         self.hands_played += 1
         self.last_button = h.button
+        # Blinds 1b: a dead small blind still has its place (last hand's big blind seat), where the button goes next
+        dead_small = self.config.table.button == "dead" and h.positions.small_blind is None and len(h.order) > 2
+        self.last_small_blind = self.last_big_blind if dead_small else h.positions.small_blind
         if h.positions.big_blind is not None:
             self.last_big_blind = h.positions.big_blind
-        self.last_small_blind = h.positions.small_blind
         agreed = tuple(s for s in h.order if s in self.new_players)     # new players in a killed pot (Kill Pots 12)
         for s in h.order:
             self.new_players.discard(s)

@@ -21,6 +21,10 @@ class WagerRules:
         self.undo_offer: UndoPoint | None = None     # a short call that may be taken back (Betting 12)
         self.tournament_cap = False   # a tournament table: the limit cap holds heads-up too (Tournaments 22)
 
+    def cap_heads_up(self, cap: bool) -> None:
+        """A tournament table: whether the limit cap holds heads-up too (Tournaments 22)."""
+        self.tournament_cap = cap
+
     # --- the rules of a wager ---------------------------------------------------------------------------
     def pot_now(self, seat: int) -> int:
         led = self.ledger
@@ -163,19 +167,22 @@ class WagerRules:
             total = max_to
         return out + self.record(t, seat, total)
 
+    def drop_undo(self) -> None:
+        """The short call can no longer be taken back (taken back already, or the round or hand moved on)."""
+        self.undo_offer = None
+
     def record(self, t: float, seat: int, total: int) -> list[te.TableEvent]:
         """Record ``seat``'s wager as ``total`` this round: stacks, raise bookkeeping, the turn."""
         led = self.ledger
         b, st, r = led.seats[seat], led.structure, led.round   # the round read once: every action comes here
         cur_before = r.current_bet
         delta = total - b.wager
-        led.stacks[seat] -= delta
-        b.wager = total
-        b.credited = max(0, sum(b.zone.values()) - b.ante)   # b.present, without the property
-        b.all_in = led.stack(seat) == 0
+        led.take(seat, delta)
+        b.bet_to(total, led.stack(seat) == 0)
         out: list[te.TableEvent] = []
         if total > cur_before:
             action = "bet" if cur_before == 0 else "raise"
+            last_raise = None
             if st.is_limit:
                 unit = st.unit(led.street)
                 full = (total - r.full_raise_level) * 2 >= unit
@@ -183,37 +190,22 @@ class WagerRules:
                 inc = total - cur_before
                 full = inc >= r.last_raise if cur_before else total >= st.min_bet(led.street)
                 if full:
-                    r.last_raise = max(r.last_raise if cur_before else 0, inc)
+                    last_raise = max(r.last_raise if cur_before else 0, inc)
             if st.is_limit and r.raises >= st.cap and full:
                 out.append(led.finding(t, "betting.4", "info", "continues",
                                          f"Heads-up: raising is unlimited, so seat {seat}'s raise beyond the cap "
                                          f"stands.", (seat,)))
-            if full:
-                r.full_raise_serial += 1
-                r.full_raise_level = total
-                r.raises += 1
-                if st.is_limit and r.raises >= st.cap and len(led.active()) >= 3:
-                    r.capped_multiway = True
-            r.current_bet = total
-            r.aggressor = seat
-            r.wager_levels.append(total)
-            r.wager_serial += 1
-            r.pending = [s for s in clockwise(seat, led.active(), led.table_seats) if s != seat]
+            active = led.active()
+            capped = full and st.is_limit and r.raises + 1 >= st.cap and len(active) >= 3
+            r.raised(seat, total, full, last_raise, capped, [s for s in clockwise(seat, active, led.table_seats)
+                                                            if s != seat])
         else:
             action = "check" if delta == 0 else "call"
             if delta:
-                r.wager_serial += 1
+                r.called()
         if b.all_in and delta:
             action = "all-in"
-        b.acted_serial = r.full_raise_serial
-        b.voluntary = True
-        b.no_raise = False
-        b.out_of_turn = None
-        if led.street == "preflop":
-            r.voluntary_actions += 1
-        r.action_serial += 1
-        r.last_actor, r.last_actor_serial = seat, r.action_serial
-        if seat in r.pending:
-            r.pending.remove(seat)
+        b.acted(r.full_raise_serial)
+        r.acted(seat, led.street == "preflop")
         out.append(te.ActionTaken(t, led.hand, seat, action, delta, total, led.street))
         return out

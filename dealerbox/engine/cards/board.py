@@ -38,8 +38,7 @@ class BoardFlow:
                                                  "card.", cards=(tag.card,))])
         n = len(h.board)
         if h.off_board.premature_flop_left:
-            h.off_board.premature_flop_left -= 1
-            h.off_board.out_of_play.add(tag.uid)
+            h.off_board.premature_flop_card(tag.uid)
             return out
         boards = h.boards
         if boards.count > 1 and (target := boards.route(h.board)) != 1:
@@ -56,9 +55,11 @@ class BoardFlow:
                                                  "of them go back into the stub, reshuffle, cut, and deal a new "
                                                  "flop without a burn (the burn card stays).", cards=flop)])
         if starts_street and not hb.round_complete:
-            h.off_board.out_of_play.add(tag.uid)   # a board card turned before the betting was complete does not play
+            # a board card turned before the betting was complete does not play
             if n == 0:
-                h.off_board.premature_flop_left = 2
+                h.off_board.premature_flop(tag.uid)
+            else:
+                h.off_board.out_of_play.add(tag.uid)
             seats = tuple(s for s in (hb.to_act,) if s is not None)
             return out + referee.rule(t, premature_rulings(tag.card, n, self.variant.flop_rules, seats))
         if n >= 5:
@@ -66,13 +67,11 @@ class BoardFlow:
             return out + referee.info(t, "irregularity.15", f"{tag.card} was turned after the river: it does not "
                                       "play.", cards=(tag.card,))
         h.board.append(tag.uid)
-        h.off_board.burn_since_board = False
+        h.off_board.board_card()
         street = {3: "flop", 4: "turn", 5: "river"}.get(len(h.board))
         out.append(te.BoardCardDealt(t, h.number, street or "flop", tag.card))
         if street and street != h.street:
-            h.street = street
-            h.phase = street
-            h.actions_on_street = 0
+            h.street_reached(street)
             out += referee.betting_events(hb.next_street(t, street))
         return out
 
@@ -84,8 +83,8 @@ class BoardFlow:
             return self.referee.info(t, "irregularity.15", f"{tag.card} was turned after the last board's river: "
                                      "it does not play.", cards=(tag.card,))
         boards = h.boards
-        boards.extra[board - 2].append(tag.uid)
-        h.off_board.burn_since_board = False
+        boards.card_dealt(board, tag.uid)
+        h.off_board.board_card()
         return [te.RunCardDealt(t, h.number, board, boards.street_of(board, h.board), tag.card)]
 
 

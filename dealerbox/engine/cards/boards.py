@@ -51,6 +51,29 @@ class Boards:
         self.double = True
         self.extra = [[]]
 
+    def card_dealt(self, board: int, uid: str) -> None:
+        """A card turned onto board ``board`` (2 or more)."""
+        self.extra[board - 2].append(uid)
+
+    def start_bomb(self, post: int, boards: int) -> None:
+        """A bomb pot: every player posts ``post``; ``boards`` 2 deals it on two boards from the flop."""
+        self.bomb = post
+        if boards == 2:
+            self.start_double()
+
+    def read(self, ranks: list[dict[int, tuple[int, str]]], lows: list[dict[int, tuple[int, str]]]) -> None:
+        """The showdown read every board (board 1 first): each board's ranks, and its lows in a split game."""
+        self.ranks, self.lows = ranks, lows
+
+    def judged(self, halves: list[list[tuple[tuple[int, ...], ...]]]) -> None:
+        """Each board's winners of each pot (and half), board 1 first."""
+        self.halves = halves
+
+    def thrown_away(self, seat: int) -> None:
+        """A hand thrown away unshown: its reading on every board is gone."""
+        for read in (*self.ranks, *self.lows):
+            read.pop(seat, None)
+
     def route(self, board1: list[str]) -> int:
         """The board (1-based) the next card turned belongs to; 0 when every board is complete."""
         n1 = len(board1)

@@ -53,6 +53,21 @@ class Deal:
         return self.slots[self.k] if self.k < len(self.slots) else None
 
     # --- cards reaching a seat ----------------------------------------------------------------------
+    def off_table(self, seat: int, uid: str) -> None:
+        """The card due to ``seat`` was dealt off the table: it is that seat's, in its place in the sequence."""
+        if self.first_uid is None:
+            self.first_uid = uid
+        self.held[seat].append(uid)
+        self.k += 1
+        self.last_dealt = uid
+
+    def to_seat_zone(self, uid: str) -> None:
+        """A card reached a seat's zone: the last one dealt (the ``exposed`` tap names it when it names none)."""
+        self.last_dealt = uid
+
+    def joker_held(self, seat: int, uid: str) -> None:
+        self.jokers[seat] = uid
+
     def card_to_seat(self, seat: int, uid: str, entitled: set[int], window: bool, acted: bool = False) -> list[Ruling]:
         """A card from the shoe reached ``seat``; ``acted``: betting has begun (a voluntary action). ``entitled``:
         the seats that may get a card; a seat outside this deal's order is refused as well."""

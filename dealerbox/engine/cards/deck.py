@@ -36,6 +36,10 @@ class DeckInUse:
         self.shoe_loaded: set[str] = set()       # decks seen (nearly) whole in the shoe
         self.reported: set[str] = set()          # uids already reported found in the stub / missing
 
+    def first_card(self, deck_id: str, back: str) -> None:
+        """No deck was known as the hand started: its first card out names the deck in use."""
+        self.deck_id, self.back = deck_id, back
+
     def at_start(self, t: float, hand_no: int | None, order: tuple[int, ...]) -> list[te.TableEvent]:
         """The deck in use is the one the shoe holds; a change and a short deck are reported here."""
         out: list[te.TableEvent] = []

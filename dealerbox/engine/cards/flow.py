@@ -63,8 +63,7 @@ class CardFlow:
         if tt is not None and tt.chips.race is not None and zone.startswith("seat"):
             tt.chips.race_card_gone(tag.uid)
         h = self.play.hand
-        if zone == "muck" and h is not None and h.phase != "ended" and not h.decided and not h.muck_touched:
-            h.muck_touched = True
+        if zone == "muck" and h is not None and h.phase != "ended" and not h.decided and h.touch_muck():
             out += self.referee.rule(t, [Ruling("procedures.22", "continues", "A card left the muck during "
                                                 "the hand: nobody may look through the discards; put it back.",
                                                 severity="floor")])
@@ -78,16 +77,12 @@ class CardFlow:
             return []
         card = self.ledger.card(uid)
         if source == "shoe" and dealt and not h.decided:
-            h.cards_out += 1
+            h.card_out()
             seat = h.deal.expected_seat() if not h.deal.finished else None
             if seat is None:
                 return referee.info(t, "irregularity.12", f"{card} was dealt off the table: it counts as exposed.",
                                     cards=(card,))
-            if h.deal.first_uid is None:
-                h.deal.first_uid = uid
-            h.deal.held[seat].append(uid)
-            h.deal.k += 1
-            h.deal.last_dealt = uid
+            h.deal.off_table(seat, uid)
             out = referee.info(t, "irregularity.12", f"{card}, dealt to seat {seat}, went off the table: it counts "
                                "as exposed.", (seat,), (card,))
             return out + referee.rule(t, h.deal.expose(uid, card, seat, play.window()))
@@ -155,7 +150,7 @@ class CardFlow:
             elif len(live) == 1:
                 out += hands.decide(t, live)
             out += hands.end(t, "complete" if h.decided else "void")
-            self.seating.keep_button = False   # the dealer played the hand out: the button moves on
+            self.seating.hand_played_out()   # the dealer played the hand out: the button moves on
             return out
         deck = self.deck
         if deck.back and tag.back != deck.back and tag.uid not in deck.reported:
@@ -200,14 +195,15 @@ class CardFlow:
             puck = seating.puck
             if puck is not None and puck != h.button and len(h.order) >= 2 and puck != seating.disputed_puck:
                 # Checked as the deal starts, once per hand: the puck may move until then.
-                seating.disputed_puck = puck
+                seating.puck_ruled(puck)
                 out += referee.rule(t, misdeal("misdeal.1g", f"the button puck is on seat {puck}; it belongs "
                                                f"on seat {h.button}", True, seats=(puck, h.button)))
                 return out
-        h.cards_out += 1
+        h.card_out()
         deck = self.deck
         if deck.back is None:
-            deck.deck_id, deck.back, h.deck_id, h.back = tag.deck_id, tag.back, tag.deck_id, tag.back
+            deck.first_card(tag.deck_id, tag.back)
+            h.deck_seen(tag.deck_id, tag.back)
             out.append(te.DeckChanged(t, h.number, tag.deck_id, tag.back))
         rulings: list[Ruling] = []
         # a face-down card is named by where it went, never by its face (findings reach the public log and the
@@ -231,7 +227,7 @@ class CardFlow:
             out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))
             return out + referee.rule(t, rulings)
         if seat is not None:
-            h.deal.last_dealt = tag.uid
+            h.deal.to_seat_zone(tag.uid)
             # dealt in at the start (the deal checks its own order) and still seated: a blind all in gets its cards
             rulings += h.deal.card_to_seat(seat, tag.uid, seating.occupied, play.window(),
                                            acted=h.voluntary_actions > 0)
@@ -243,9 +239,9 @@ class CardFlow:
                 return out + referee.rule(t, rulings)
             if tag.is_joker and not self.variant.jokers:
                 rulings += h.deal.scrap(seat, tag.uid, tag.card, "irregularity.8", play.window())
-                h.deal.jokers[seat] = tag.uid
+                h.deal.joker_held(seat, tag.uid)
             elif face_up:
-                h.provisional_boxed = (tag.uid, seat)
+                h.box(tag.uid, seat)
             return out + referee.rule(t, rulings) if rulings else out
         if rulings:
             out += referee.rule(t, rulings)
@@ -253,8 +249,7 @@ class CardFlow:
                 return out
         if zone in ("burn", "muck"):
             out += referee.deal_over(t)
-            h.off_board.burns.append(tag.uid)
-            h.off_board.burn_since_board = True
+            h.off_board.burned(tag.uid)
             out.append(te.CardBurned(t, h.number, None))
             if face_up:
                 out += referee.rule(t, [r for r in h.deal.scrap(-1, tag.uid, tag.card, "irregularity.7",
@@ -325,8 +320,8 @@ class CardFlow:
         if uid is None:
             return []
         card = e.card or ledger.card(uid)
-        was_face_up = h.provisional_boxed is not None and h.provisional_boxed[0] == uid
-        h.provisional_boxed = None
+        boxed = h.unbox()
+        was_face_up = boxed is not None and boxed[0] == uid
         seat = h.deal.seat_of(uid)
         out: list[te.TableEvent] = []
         if not was_face_up:
@@ -344,8 +339,9 @@ class CardFlow:
         if h is not None and h.phase != "ended" and h.provisional_boxed is not None:   # running(), inline: per card
             is_tap = isinstance(event, ev.DealerInput) and event.action == "exposed"
             if not is_tap:
-                uid, seat = h.provisional_boxed
-                h.provisional_boxed = None
+                boxed = h.unbox()
+                assert boxed is not None
+                uid, seat = boxed
                 out += self.referee.rule(t, h.deal.scrap(seat, uid, self.ledger.card(uid), "irregularity.7",
                                                          self.play.window()))
         for uid, move in self.ledger.fallen(t):

@@ -28,6 +28,23 @@ class OffBoard:
     burns: list[str] = field(default_factory=list)
     burn_since_board: bool = False
 
+    def burned(self, uid: str) -> None:
+        self.burns.append(uid)
+        self.burn_since_board = True
+
+    def board_card(self) -> None:
+        """A card of the live board was turned: the next one wants a burn first."""
+        self.burn_since_board = False
+
+    def premature_flop(self, uid: str) -> None:
+        """A flop turned before the betting was complete: this card and the two after it do not play."""
+        self.out_of_play.add(uid)
+        self.premature_flop_left = 2
+
+    def premature_flop_card(self, uid: str) -> None:
+        self.premature_flop_left -= 1
+        self.out_of_play.add(uid)
+
 
 @dataclass(slots=True)
 class Award:
@@ -39,6 +56,40 @@ class Award:
     pushed_chips: set[str] = field(default_factory=set)       # chips pushed and still in a bet zone (or taken)
     pushed: dict[int, int] = field(default_factory=dict)      # seat -> chips pushed to it, less those pulled back
     misaward: bool = False     # the pot was emptied to a seat that wins nothing: the hand waits for the remedy
+
+    def read(self, seat: int, rank: tuple[int, str], low: tuple[int, str] | None = None) -> None:
+        self.ranks[seat] = rank
+        if low is not None:
+            self.lows[seat] = low
+
+    # --- the push (engine/misaward.py) -------------------------------------------------------------------
+    def push(self, seat: int, uid: str, value: int) -> int:
+        """A chip pushed to ``seat``: what the seat held pushed before it."""
+        self.pushed_chips.add(uid)
+        before = self.pushed.get(seat, 0)
+        self.pushed[seat] = before + value
+        return before
+
+    def pull(self, seat: int, uid: str, value: int) -> None:
+        """A pushed chip taken back from ``seat``'s bet zone."""
+        self.pushed_chips.discard(uid)
+        self.pushed[seat] = self.pushed.get(seat, 0) - value
+
+    def handed_back(self, seat: int, value: int) -> None:
+        """``seat``, wrongly paid, handed a chip back into the pot from its stack."""
+        self.pushed[seat] -= value
+
+    def misawarded(self) -> None:
+        self.misaward = True
+
+    def misaward_over(self) -> bool:
+        """The misaward is over (put right, or left as it was when the next hand started): was there one."""
+        was, self.misaward = self.misaward, False
+        return was
+
+    def judged(self, halves: list[tuple[tuple[int, ...], ...]]) -> None:
+        """A split game's pots judged: each pot's high and low halves (none in a high-only game)."""
+        self.halves = halves
 
 
 @dataclass
@@ -72,6 +123,76 @@ class Hand:
     def __post_init__(self) -> None:
         self.deal = Deal(self.order, self.variant.hole_cards, first_player_rule=self.variant.extra_card_rule,
                          exposed_rule=self.variant.exposed_rule)
+
+    # --- what happened: the parts that follow the hand say it here ----------------------------------------
+    def acted(self) -> None:
+        """A voluntary action (not a post, straddle or ante) was taken."""
+        self.voluntary_actions += 1
+        self.actions_on_street += 1
+
+    def betting_begins(self) -> None:
+        """The deal is over: the hand is on its preflop betting."""
+        if self.phase == "deal":
+            self.phase = "preflop"
+
+    def street_reached(self, street: str) -> None:
+        self.street = self.phase = street
+        self.actions_on_street = 0
+
+    def card_out(self) -> None:
+        """A card left the shoe for this hand."""
+        self.cards_out += 1
+
+    def deck_seen(self, deck_id: str, back: str) -> None:
+        """The hand started with no deck known: its first card names it."""
+        self.deck_id, self.back = deck_id, back
+
+    def box(self, uid: str, seat: int) -> None:
+        """A card dealt face up to ``seat``: boxed, unless the next input is the dealer's ``exposed`` tap."""
+        self.provisional_boxed = (uid, seat)
+
+    def unbox(self) -> tuple[str, int] | None:
+        """The boxed card waiting, now judged: which it was."""
+        boxed, self.provisional_boxed = self.provisional_boxed, None
+        return boxed
+
+    def touch_muck(self) -> bool:
+        """A card left the muck: True the first time this hand (Procedures 22 is said once)."""
+        first, self.muck_touched = not self.muck_touched, True
+        return first
+
+    def all_in_prompt(self) -> None:
+        self.all_in_prompted = True
+
+    def read(self, seat: int, rank: tuple[int, str], low: tuple[int, str] | None = None) -> None:
+        """The showdown read ``seat``'s hand (and in a split game its qualifying low)."""
+        self.award.read(seat, rank, low)
+
+    def decided_as(self, pots: list[tuple[int, tuple[int, ...]]], winners: list[tuple[int, ...]],
+                   halves: list[tuple[tuple[int, ...], ...]] | None = None,
+                   by_board: list[list[tuple[tuple[int, ...], ...]]] | None = None) -> None:
+        """The hand is decided (a showdown, or everyone else folded): the pots as they stand and who wins each
+        (``halves``: a split game's high and low halves of each pot, when the hands were read; ``by_board``: each
+        board's halves of each pot, on two or more boards)."""
+        self.phase = "showdown"
+        self.pots, self.winners = pots, winners
+        if halves is not None:
+            self.award.judged(halves)
+        if by_board is not None:
+            self.boards.judged(by_board)
+
+    def rewon(self, winners: list[tuple[int, ...]], halves: list[tuple[tuple[int, ...], ...]],
+              by_board: list[list[tuple[tuple[int, ...], ...]]] | None = None) -> None:
+        """A hand thrown away unshown: the pots' winners (and a split game's halves, each board's) again."""
+        self.winners = winners
+        self.award.judged(halves)
+        if by_board is not None:
+            self.boards.judged(by_board)
+
+    def ended(self, winners: list[tuple[int, ...]]) -> None:
+        """The hand is over; ``winners``: of the pots as settled (none after a misdeal or void)."""
+        self.winners = winners or self.winners
+        self.phase = "ended"
 
     @property
     def decided(self) -> bool:

@@ -1,32 +1,36 @@
 """The showdown's reading of a hand in words and winners: each pot's winners from the hands read, by board (a
 hand dealt on two or more boards) and by half (high and low in a split game), and the lines the rulings and the
-screen show for them. Pure functions over a :class:`Hand`; ``engine.hand_flow`` reads the cards into it.
+screen show for them. Pure functions over a :class:`Hand` (``judge`` returns what the hand then records);
+``engine.hand_flow`` reads the cards into it.
 """
 
 from __future__ import annotations
 
-from .hand import Hand
+from .boards import Boards
+from .hand import Award, Hand
 from .showdown import pot_halves, pot_winners
 
 
-def judge(h: Hand, split_game: bool) -> None:
+Halves = list[tuple[tuple[int, ...], ...]]   # per pot: its winners of each half (high[, low])
+
+
+def judge(pots: list[tuple[int, tuple[int, ...]]], award: Award, boards: Boards, split_game: bool) -> tuple[
+        list[tuple[int, ...]], Halves, list[Halves] | None]:
     """Each pot's winners from the hands read: in a split game by halves (high, low); on two or more boards by
-    board (``h.boards.halves``, each board judged as its own showdown); a pot's winners are then everyone who
-    wins some part of it."""
-    boards = h.boards
+    board (each board judged as its own showdown); a pot's winners are then everyone who wins some part of it.
+    Returns the winners, board 1's halves (none in a high-only game) and each board's halves (None: one board),
+    for :meth:`Hand.decided_as` and :meth:`Hand.rewon`."""
     if boards.count > 1 and boards.ranks:
-        boards.halves = [pot_halves(h.pots, ranks, lows) if split_game
-                         else [(w,) for w in pot_winners(h.pots, ranks)]
-                         for ranks, lows in zip(boards.ranks, boards.lows, strict=True)]
-        h.award.halves = boards.halves[0] if split_game else []
-        h.winners = [tuple(sorted({s for halves in per_board for half in halves for s in half}))
-                     for per_board in zip(*boards.halves, strict=True)]
-        return
+        by_board: list[Halves] = [pot_halves(pots, ranks, lows) if split_game
+                                  else [(w,) for w in pot_winners(pots, ranks)]
+                                  for ranks, lows in zip(boards.ranks, boards.lows, strict=True)]
+        winners = [tuple(sorted({s for halves in per_board for half in halves for s in half}))
+                   for per_board in zip(*by_board, strict=True)]
+        return winners, by_board[0] if split_game else [], by_board
     if not split_game:
-        h.winners = pot_winners(h.pots, h.award.ranks)
-        return
-    h.award.halves = pot_halves(h.pots, h.award.ranks, h.award.lows)
-    h.winners = [tuple(sorted({s for half in halves for s in half})) for halves in h.award.halves]
+        return pot_winners(pots, award.ranks), [], None
+    halves = pot_halves(pots, award.ranks, award.lows)
+    return [tuple(sorted({s for half in pot for s in half})) for pot in halves], halves, None
 
 
 def pot_name(i: int) -> str:

@@ -17,7 +17,7 @@ from ...tags import CardTag, ChipTag
 from .. import events as te
 from ..cards.misdeal import Ruling as EngineRuling
 from ..state import RaceView
-from .play_rules import engine_ruling
+from .ruling import engine_ruling
 from ..zones import BET_OF, zone_seat
 from ..betting import TableBetting
 from ..chip_trail import ChipTrail
@@ -37,6 +37,19 @@ class RaceAtTable:
     cards: list[tuple[int, str, str]] = field(default_factory=list)   # (seat, card, uid) in the order dealt
     awarded: dict[int, int] | None = None                    # seat -> stack change, shown, awaiting the dealer
     won: dict[int, int] = field(default_factory=dict)        # seat -> new chips won, with ``awarded``
+
+    def odd_chip(self, uid: str, seat: int) -> None:
+        """A chip of the raced value was put in ``seat``'s bet zone."""
+        self.chips[uid] = seat
+
+    def card_gone(self, uid: str) -> None:
+        """A race card taken back (to redeal a wrong race deal) is no longer dealt."""
+        if self.awarded is None:
+            self.cards = [c for c in self.cards if c[2] != uid]
+
+    def shown(self, awarded: dict[int, int], won: dict[int, int]) -> None:
+        """The awards are shown: they wait for the dealer's confirm."""
+        self.awarded, self.won = awarded, won
 
     def odd(self) -> dict[int, int]:
         counts: dict[int, int] = {}
@@ -80,7 +93,7 @@ class TournamentChips:
             return self._into_pot(t, tag, level, event)
         self.outside_chips.pop(uid, None)   # bet again: judged afresh
         if self.race is not None and not self.play.running() and tag.value == self.race.old_value:
-            self.race.chips[uid] = seat
+            self.race.odd_chip(uid, seat)
             return []
         from ...tournament.chips import chip_does_not_play
         from ...tournament.table import foreign_chip
@@ -146,11 +159,14 @@ class TournamentChips:
         race.cards.append((seat, tag.card, tag.uid))
         return []     # a race card is no hole card: nothing of a hand to report
 
+    def hand_dealt(self) -> None:
+        """A hand dealt ends a race left open (unconfirmed awards too): its chips bet again."""
+        self.race = None
+
     def race_card_gone(self, uid: str) -> None:
         """A race card taken back (to redeal a wrong race deal) is no longer dealt."""
-        race = self.race
-        if race is not None and race.awarded is None:
-            race.cards = [c for c in race.cards if c[2] != uid]
+        if self.race is not None:
+            self.race.card_gone(uid)
 
     def race_tap(self, t: float) -> list[te.TableEvent]:
         """The ``chip-race`` tap: check the race deal (8b); right, show the awards (8c, 8d); tapped again once
@@ -175,9 +191,8 @@ class TournamentChips:
             cards[seat] = cards.get(seat, ()) + (card,)
         result = award(chip_race, cards)
         # the odd chips leave; each winner gets one new chip
-        race.awarded = {seat: result.chips.get(seat, 0) * race.new_value - n * race.old_value
-                        for seat, n in odd.items()}
-        race.won = {seat: result.chips.get(seat, 0) for seat in odd}
+        race.shown({seat: result.chips.get(seat, 0) * race.new_value - n * race.old_value for seat, n in odd.items()},
+                   {seat: result.chips.get(seat, 0) for seat in odd})
         return self.referee.rule(t, [engine_ruling(r) for r in result.rulings])
 
     def race_view(self) -> RaceView | None:

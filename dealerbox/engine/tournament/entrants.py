@@ -21,7 +21,7 @@ from ..referee import Referee
 from ..seating import Seating
 from ...config import Config
 from ..cards.misdeal import Ruling
-from .play_rules import engine_ruling
+from .ruling import engine_ruling
 
 if TYPE_CHECKING:   # the type only: a cash table never loads the tournament package
     from ...tournament.entrants import Entitled

@@ -52,7 +52,7 @@ class Levels:
     ends, ``level_ended`` (the chip race's) is told."""
 
     def __init__(self, config: Config, event: Tournament | None, play: Play, referee: Referee, seating: Seating,
-                 betting: TableBetting, entrants: Entrants) -> None:
+                 betting: TableBetting, entrants: Entrants, level_ended: LevelEnded = _no_race) -> None:
         self.config = config
         self.event = event
         self.play = play
@@ -60,7 +60,7 @@ class Levels:
         self.seating = seating
         self.betting = betting
         self.entrants = entrants
-        self.level_ended: LevelEnded = _no_race
+        self.level_ended = level_ended
         self.clock: Clock | None = None
         self.clock_seen: ClockView | None = None    # the clock as last looked at: a change is a new level or break
         self.hand_level: Level | None = None        # the level the running (or last) hand was dealt at
@@ -78,6 +78,14 @@ class Levels:
         if self.clock_seen is not None:
             return self.clock_seen.level
         return self.floor_level or 1
+
+    def hand_starts(self, stacks: dict[int, int]) -> None:
+        """A hand starts with these stacks (before any post): the busts and places are judged against them."""
+        self.hand_stacks = stacks
+
+    def players_out(self, left: int) -> None:
+        """Players went out here: the clock's count of the event, less them, until the clock says again."""
+        self.players_left = left
 
     def players_left_or_many(self) -> int:
         """Players left in the event; unknown (no clock from the floor yet) counts as more than two."""
@@ -189,9 +197,9 @@ class Levels:
             self.absent = {s: (t, clock.view(t).level) for s in self.entrants.away}   # away, dealt in (9)
         lv = clock.level_for_deal(t)
         self.hand_level = lv
-        self.betting.game = replace(self.config.game, small_blind=lv.small_blind, big_blind=lv.big_blind,
+        self.betting.play_level(replace(self.config.game, small_blind=lv.small_blind, big_blind=lv.big_blind,
                                     ante=lv.ante, big_blind_ante=lv.big_blind_ante, small_bet=lv.big_blind,
-                                    big_bet=2 * lv.big_blind)
+                                    big_bet=2 * lv.big_blind))
         return out
 
     def posts_at_level(self, t: float) -> list[te.TableEvent]:

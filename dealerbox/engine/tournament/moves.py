@@ -121,6 +121,91 @@ class TableMoves:
         if not self.breaking or self.broken:
             self.instruction = ""
 
+    def left(self, seat: int) -> None:
+        """The dealer confirmed seat ``seat`` moved out."""
+        self.send.pop(seat, None)
+
+    def arrived(self, seat: int) -> None:
+        """The dealer confirmed a player moved in at ``seat``: dealt in at the next deal (Tournaments 15)."""
+        self.moved_in.add(seat)
+        self.receive.pop(seat, None)
+
+    def reopen(self) -> None:
+        """A player sent to a broken table: the floor reopened it."""
+        if self.broken:
+            self.broken = self.breaking = False
+
+    def hand_dealt(self) -> set[int]:
+        """A hand starts: the redraw prompt is over (the new deal is at the new seats); the seats moved in
+        since the last deal, now dealt in."""
+        self.redraw = ""
+        moved_in, self.moved_in = self.moved_in, set()
+        return moved_in
+
+    def busted_to(self, left: int) -> None:
+        """Players went out here: the floor's count of the event, less them."""
+        self.counted = left
+
+    def instructed(self, detail: str | None, seats: TableSeats) -> list[Raise]:
+        """The floor's instruction in ``detail``, this table's seats as ``seats``: what the dealer is told."""
+        inst = read_instruction(detail, self.table)
+        if inst is None:
+            self.refused += 1
+            return []
+        if inst.plan < self.plan:
+            return []            # an older plan arriving late: the floor has planned afresh since
+        self.plan = inst.plan
+        if inst.counts:      # every table's players as the floor planned: the event's field, when no clock says it
+            self.counted, self.counted_plan = sum(inst.counts.values()), inst.plan
+        if inst.instruction == "redraw":   # comes after the same plan's moves: those stay open
+            left = inst.tables_left
+            self.redraw = f"Redraw for seats: the field is down to {left} table(s)" if left else "Redraw for seats"
+            return [("tournament.17", "floor", "continues", self.redraw + "; the floor runs the draw.", ())]
+        self.instruction, self.rule = inst.instruction, inst.rule
+        self.send, self.receive = {}, {}
+        said: list[Raise] = []
+        lines: list[str] = []
+        taken: set[int] = set()
+        for m in inst.moves:
+            if m.from_table == self.table:
+                seat = m.from_seat if m.from_seat is not None else player_to_send(seats)
+                if seat is None:
+                    continue
+                where = (f"{m.to_table} seat {m.to_seat}" if m.to_seat is not None
+                         else f"{m.to_table} (the floor seats them)")
+                self.send[seat] = where
+                lines.append(f"Seat {seat} to {where}")
+            elif m.to_table == self.table:
+                seat = m.to_seat if m.to_seat is not None else seat_for_arrival(seats, frozenset(taken))
+                if seat is None:
+                    continue
+                taken.add(seat)
+                self.receive[seat] = f"{m.from_table} seat {m.from_seat}"
+                lines.append(f"Seat {seat} for the player from {m.from_table} seat {m.from_seat}")
+        self.lines = tuple(lines)
+        if inst.instruction == "break":
+            self.breaking = True
+            self.text = "This table breaks"
+            said.append(("tournament.12", "floor", "continues",
+                         f"This table breaks on the floor's call: {'; '.join(lines)}. Tap Moved out as each seat "
+                         "empties.",
+                         tuple(sorted(self.send))))
+            return said
+        if self.send:
+            in_play = {n: c for n, c in inst.counts.items() if c > 0}   # an emptied (broken) table balances nothing
+            flagged = [r for r in balance_flags(in_play) if r.ruling.startswith(f"{self.table} has")]
+            said += [(r.rule, r.severity, r.outcome, r.ruling + ".", ()) for r in flagged]
+            for seat, where in sorted(self.send.items()):
+                said.append(("tournament.14a", "dealer", "continues",
+                             f"Send seat {seat} to {where}: the player due for the big blind next deal. Tap Moved out "
+                             "when the seat is empty.", (seat,)))
+        for seat, origin in sorted(self.receive.items()):
+            said.append(("tournament.14b", "dealer", "continues",
+                         f"Seat {seat} is for the player from {origin}: the open seat the big blind reaches first. "
+                         "Tap Moved in when they sit.", (seat,)))
+        self.text = "Balancing: move players" if self.send else "Balancing: players arrive"
+        return said
+
 
 Raise = tuple[str, str, str, str, tuple[int, ...]]   # rule, severity, outcome, ruling, seats
 
@@ -145,7 +230,10 @@ class FloorMoves:
         unseats as the dealer's ``sit`` and ``leave`` taps do."""
         moves, occupied = self.moves, self.seating.occupied
         if e.action == "floor-instruction":
-            return self._raise(e.t, _instructed(moves, e.detail, self.seating))
+            seating = self.seating
+            seats = TableSeats(moves.table, seating.seats, frozenset(seating.occupied),
+                               seating.puck or seating.last_button)
+            return self._raise(e.t, moves.instructed(e.detail, seats))
         if e.seat is None:
             return []
         if e.action == "moved-out":
@@ -154,31 +242,26 @@ class FloorMoves:
                 said.append(("tournament.14a", "dealer", "continues",
                              f"Seat {e.seat} moved out, but the floor's plan {moves.plan} sends seat(s) "
                              f"{', '.join(map(str, sorted(moves.send)))}: call the floor.", (e.seat,)))
-            moves.send.pop(e.seat, None)
+            moves.left(e.seat)
             out = tap(DealerInput(e.t, "leave", seat=e.seat)) if e.seat in occupied else []
             moves.close_if_done(self.seating.occupied)
             return out + self._raise(e.t, said)
         # moved-in: seated at once, not a new player waiting for the button to pass (Tournaments 15)
         said = _unassigned(moves, e.seat)
-        if moves.broken:   # the floor reopened a broken table: it is a table again
-            moves.broken = moves.breaking = False
+        moves.reopen()   # a broken table the floor sends a player to is a table again
         out = tap(DealerInput(e.t, "sit", seat=e.seat, amount=e.amount))
-        self.betting.new_players.discard(e.seat)
-        self.betting.owes.pop(e.seat, None)
-        moves.moved_in.add(e.seat)
-        moves.receive.pop(e.seat, None)
+        self.betting.moved_in(e.seat)
+        moves.arrived(e.seat)
         moves.close_if_done(self.seating.occupied)
         return out + self._raise(e.t, said)
 
     def dealt(self, t: float, order: tuple[int, ...]) -> list[te.TableEvent]:
         """At the start of a hand: the players moved in since the last deal are dealt in (Tournaments 15)."""
-        moves = self.moves
-        moves.redraw = ""           # the floor redrew between hands: the new deal is at the new seats
-        if not moves.moved_in:
+        moved_in = self.moves.hand_dealt()
+        if not moved_in:
             return []
         from ...tournament.entrants import moved_in_deal   # the tournament package only where a player was moved in
-        arrived = {s for s in moves.moved_in if s in self.seating.occupied}
-        moves.moved_in.clear()
+        arrived = {s for s in moved_in if s in self.seating.occupied}
         rulings = moved_in_deal(arrived, set(order))
         return self._raise(t, [(r.rule, r.severity, r.outcome, r.ruling + ".", r.seats) for r in rulings])
 
@@ -198,66 +281,6 @@ def _unassigned(moves: TableMoves, seat: int) -> list[Raise]:
                  f"but the floor assigned seat(s) {assigned}: call the floor.", (seat,))]
     return [("tournament.14b", "dealer", "continues", f"Seat {seat} was taken, but the floor's plan {moves.plan} "
              f"seats the arrival at seat(s) {assigned}: call the floor.", (seat,))]
-
-
-def _instructed(moves: TableMoves, detail: str | None, seating: Seating) -> list[Raise]:
-    inst = read_instruction(detail, moves.table)
-    if inst is None:
-        moves.refused += 1
-        return []
-    if inst.plan < moves.plan:
-        return []            # an older plan arriving late: the floor has planned afresh since
-    moves.plan = inst.plan
-    if inst.counts:      # every table's players as the floor planned: the event's field, when no clock says it
-        moves.counted, moves.counted_plan = sum(inst.counts.values()), inst.plan
-    if inst.instruction == "redraw":   # comes after the same plan's moves: those stay open
-        left = inst.tables_left
-        moves.redraw = f"Redraw for seats: the field is down to {left} table(s)" if left else "Redraw for seats"
-        return [("tournament.17", "floor", "continues", moves.redraw + "; the floor runs the draw.", ())]
-    seats = TableSeats(moves.table, seating.seats, frozenset(seating.occupied), seating.puck or seating.last_button)
-    moves.instruction, moves.rule = inst.instruction, inst.rule
-    moves.send, moves.receive = {}, {}
-    said: list[Raise] = []
-    lines: list[str] = []
-    taken: set[int] = set()
-    for m in inst.moves:
-        if m.from_table == moves.table:
-            seat = m.from_seat if m.from_seat is not None else player_to_send(seats)
-            if seat is None:
-                continue
-            where = (f"{m.to_table} seat {m.to_seat}" if m.to_seat is not None
-                     else f"{m.to_table} (the floor seats them)")
-            moves.send[seat] = where
-            lines.append(f"Seat {seat} to {where}")
-        elif m.to_table == moves.table:
-            seat = m.to_seat if m.to_seat is not None else seat_for_arrival(seats, frozenset(taken))
-            if seat is None:
-                continue
-            taken.add(seat)
-            moves.receive[seat] = f"{m.from_table} seat {m.from_seat}"
-            lines.append(f"Seat {seat} for the player from {m.from_table} seat {m.from_seat}")
-    moves.lines = tuple(lines)
-    if inst.instruction == "break":
-        moves.breaking = True
-        moves.text = "This table breaks"
-        said.append(("tournament.12", "floor", "continues",
-                     f"This table breaks on the floor's call: {'; '.join(lines)}. Tap Moved out as each seat empties.",
-                     tuple(sorted(moves.send))))
-        return said
-    if moves.send:
-        in_play = {n: c for n, c in inst.counts.items() if c > 0}   # an emptied (broken) table balances nothing
-        flagged = [r for r in balance_flags(in_play) if r.ruling.startswith(f"{moves.table} has")]
-        said += [(r.rule, r.severity, r.outcome, r.ruling + ".", ()) for r in flagged]
-        for seat, where in sorted(moves.send.items()):
-            said.append(("tournament.14a", "dealer", "continues",
-                         f"Send seat {seat} to {where}: the player due for the big blind next deal. Tap Moved out "
-                         "when the seat is empty.", (seat,)))
-    for seat, origin in sorted(moves.receive.items()):
-        said.append(("tournament.14b", "dealer", "continues",
-                     f"Seat {seat} is for the player from {origin}: the open seat the big blind reaches first. "
-                     "Tap Moved in when they sit.", (seat,)))
-    moves.text = "Balancing: move players" if moves.send else "Balancing: players arrive"
-    return said
 
 
 def _ruling(rule: str, severity: str, outcome: str, text: str, seats: tuple[int, ...]) -> Ruling:

@@ -12,21 +12,14 @@ from typing import TYPE_CHECKING
 
 from .. import events as te
 from .. import inputs as ev
-from ..cards.misdeal import Ruling
-from ..betting.structures import LIMIT
+from .ruling import engine_ruling
 from ..play import Play
 from ..referee import Referee
 
 if TYPE_CHECKING:   # the type only: a cash table never loads the tournament package
-    from ...tournament.ruling import Ruling as TournamentRuling
     from .chips import TournamentChips
     from .entrants import Entrants
     from .levels import Levels
-
-
-def engine_ruling(r: TournamentRuling) -> Ruling:
-    """A tournament ruling (``dealerbox.tournament.ruling.Ruling``) as the engine raises it."""
-    return Ruling(r.rule, r.outcome, r.ruling, tuple(r.seats), severity=r.severity)
 
 
 class PlayRules:
@@ -62,20 +55,17 @@ class PlayRules:
             return self.levels.end_level_tap(e.t)
         hb = self.play.hb
         if a == "declare-raise" and e.amount and e.seat is not None and hb is not None and self.play.running():
-            hb.amount_said = hb.amount_said | {e.seat}   # several moves may make it (Tournaments 23)
+            hb.amount_said(e.seat)   # several moves may make it (Tournaments 23)
             return None
         return self.entrants.tap(e, self.levels.level())
 
     # --- the hand --------------------------------------------------------------------------------------------
     def at_start(self) -> None:
         """Set this hand's betting to the tournament's cap (Tournaments 22) and string-bet rule (23)."""
-        self.chips.race = None     # a hand dealt ends a race left open (unconfirmed awards too): its chips bet again
+        self.chips.hand_dealt()
         hb = self.play.hb
         assert hb is not None
-        if hb.structure.kind == LIMIT:
-            hb.tournament_cap = self.levels.players_left_or_many() > 2
-        else:
-            hb.string_bet_rule = "tournament.23"
+        hb.tournament_rules(cap_heads_up=self.levels.players_left_or_many() > 2)
 
     def _player_showed(self, e: ev.DealerInput) -> list[te.TableEvent] | None:
         """The ``exposed`` tap naming a seat during the deal: that player showed cards (Tournaments 21). The

@@ -49,7 +49,7 @@ class TournamentSeats:
     # --- the engine's two hooks: a hand starts, its deal starts ---------------------------------------------
     def hand_start(self, t: float) -> list[te.TableEvent]:
         """A hand starts at a tournament table: the stacks it starts with (Tournaments 35), its level (7)."""
-        self.levels.hand_stacks = dict(self.betting.stacks)
+        self.levels.hand_starts(dict(self.betting.stacks))
         out = self.levels.level_for_hand(t) if self.event is not None else []
         self.players_at_deal = self._players_in_event()
         return out
@@ -93,8 +93,7 @@ class TournamentSeats:
         seating = self.seating
         r = button_by_high_card(drawn, seating.puck)
         if r.outcome == "misdeal":
-            seating.disputed_puck = seating.puck   # ruled here: the puck check of the deal says nothing more
-            seating.last_button = r.seats[0]       # the redeal's button is the drawn seat
+            seating.redeal_from_draw(r.seats[0])   # the puck check of the deal says nothing more
         return self.levels.rulings(t, [r])
 
     # --- Tournaments 30, 31 ------------------------------------------------------------------------------
@@ -134,7 +133,7 @@ class TournamentSeats:
         r = check_blinds(expected, small, big, action_started=False)
         if r is None:
             return []
-        hb.heads_up_blinds_ruled = True
+        hb.blinds_ruled()
         return self.levels.rulings(t, [r])
 
     # --- Tournaments 35 ----------------------------------------------------------------------------------
@@ -171,14 +170,14 @@ class TournamentSeats:
                     "gives the place: this table has no count of the players left in the event (no clock or "
                     "counts from the floor)", (seat,), severity="floor")])
         for seat in sorted(busted):
-            self.seating.occupied.discard(seat)
+            self.seating.bust(seat)
             out += self.entrants.owed_on_leaving(t, seat) + self.betting.leave(t, seat)
         if remaining is not None:
             left = remaining - len(busted)
             if levels.players_left is not None:
-                levels.players_left = left
+                levels.players_out(left)
             elif self.moves.counted is not None:
-                self.moves.counted = left
+                self.moves.busted_to(left)
             winners = [s for s, stack in stacks.items() if stack > 0]
             if left == 1 and len(winners) == 1:
                 self.places[winners[0]] = 1

@@ -41,8 +41,8 @@ class TournamentTable:
         self.play = play
         self.entrants = Entrants(config, event, play, referee, seating, betting)
         self.chips = TournamentChips(config, event, play, referee, betting, trail)
-        self.levels = Levels(config, event, play, referee, seating, betting, self.entrants)
-        self.levels.level_ended = self.chips.level_changed   # a level ended: its colour-up and race (8a)
+        # a level ended: its colour-up and race (8a)
+        self.levels = Levels(config, event, play, referee, seating, betting, self.entrants, self.chips.level_changed)
         self.seats = TournamentSeats(config, event, play, referee, seating, betting, self.levels, self.entrants, moves)
         self.rules = PlayRules(play, referee, self.levels, self.chips, self.entrants)
 

@@ -31,7 +31,14 @@ from .table_steps import TableSteps
 def compile_file(path: str | Path) -> CompiledScenario:
     """A scenario file compiled to records; errors name the file and the line."""
     path = Path(path)
-    return compile_text(path.read_text(encoding="utf-8"), name=str(path))
+    data = path.read_bytes()
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as e:
+        line = data[:e.start].count(b"\n") + 1
+        raise ScenarioError(f"{path} line {line}: not UTF-8 text, not a scenario; save it as UTF-8 "
+                            "(docs/scenarios.md)") from None
+    return compile_text(text, name=str(path))
 
 
 def compile_text(text: str, name: str = "<scenario>") -> CompiledScenario:

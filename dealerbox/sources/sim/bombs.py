@@ -33,8 +33,9 @@ class BombSchedule:
         where = "simulator.bomb_every"
         if not config.game.bomb_pots:
             raise SimulatorError(f"{where}: {every}, but the table does not play bomb pots; set game.bomb_pots")
-        if tournament or config.game.kill != "none":
-            raise SimulatorError(f"{where}: the simulator deals bomb pots at a cash table without a kill")
+        if tournament or config.game.kill != "none" or config.table.button == "dead":
+            raise SimulatorError(f"{where}: the simulator deals bomb pots at a cash table with a moving button and "
+                                 f"no kill")
         if boards not in (1, 2):
             raise SimulatorError(f"simulator.bomb_boards: {boards}; a bomb pot is dealt on 1 or 2 boards")
         return cls(every, boards, config.game.bomb_amount())

@@ -32,6 +32,8 @@ class TablePosts:
         self.killer: int | None = None            # the seat that killed the hand being played
         self.hands = 0                            # hands played since the table's game started
         self.new_seats: set[int] = set()          # sat down in the running game, not yet dealt a hand played out
+        self.places: tuple[int, int] | None = None    # last hand's small blind (its place) and big blind seats
+        self.dealing: tuple[int, int] | None = None   # the same of the hand being played (Blinds 1b's next button)
 
     def new_table(self) -> None:
         """Every player left: legs and debts start afresh (the engine's new game)."""
@@ -40,6 +42,7 @@ class TablePosts:
         self.killer = None
         self.hands = 0
         self.new_seats.clear()
+        self.places = None
 
     def arrived(self, seat: int) -> None:
         """A player sat down: new to a running game (none is before its first hand)."""
@@ -58,12 +61,13 @@ class TablePosts:
         c.wait(0.8)
 
     def for_hand(self, order: tuple[int, ...], button: int, seated: dict[int, int],
-                 making_up: set[int]) -> Posts:
+                 making_up: set[int], dead_small: bool = False) -> Posts:
         """The posts of the hand dealt to ``order`` (index 0 left of the button): the kill if one is due and the
         killer is dealt in, and the make-up of each seat of ``making_up`` dealt in out of the blinds. Records
-        the blinds that pass the seats not dealt in (Blinds 9). ``making_up`` loses the seats it made up."""
+        the blinds that pass the seats not dealt in (Blinds 9). ``making_up`` loses the seats it made up.
+        ``dead_small``: a dead button's hand without a small blind (Blinds 1b): the big blind is ``order[0]``."""
         n, g = len(order), self.game
-        small, big = (button, order[0]) if n == 2 else (order[0], order[1])
+        small, big = (button, order[0]) if n == 2 else (button, order[0]) if dead_small else (order[0], order[1])
         for seat, stack in seated.items():
             if seat in order or stack <= 0:
                 continue
@@ -93,18 +97,24 @@ class TablePosts:
             dead_part = min(dead_part, seated[seat] - live[index])
             if dead_part:
                 dead[index] = dead_part
-        return Posts(live, dead, scale)
+        return Posts(live, dead, scale, dead_small)
 
     def hand_played(self, expected: Expected) -> None:
         """After a hand played out: who won the main pot (the kill legs, Kill Pots 3, 4, 7; a split game's scoop,
         Kill Pots 8), and the new players who played a killed pot, so agreed to kill the next one (Kill Pots 12)."""
-        winners = expected.pots[0].winners if expected.pots else ()
+        # pokerkit pushes a split pot once per half (high, then low): one pot is the pushes of the same players
+        pots: dict[tuple[int, ...], tuple[int, set[int]]] = {}
+        for p in expected.pots:
+            amount, takers = pots.get(p.eligible, (0, set()))
+            pots[p.eligible] = (amount + p.amount, takers | {s for s, a in p.shares.items() if a > 0})
+        merged = [(amount, tuple(sorted(takers))) for amount, takers in pots.values()]
+        winners = merged[0][1] if merged else ()
         won = scooped = 0
         if len(winners) == 1:
             w = winners[0]
             won = expected.stacks[w] - expected.stacks_before[w]
             if any(len(p.eligible) > 1 for p in expected.pots):
-                scooped = sum(p.amount for p in expected.pots if tuple(p.winners) == (w,))
+                scooped = sum(amount for amount, takers in merged if takers == (w,))
             else:
                 # won without a showdown, pokerkit's pot lacks the winner's whole last bet (docs/betting.md); the
                 # engine's holds what the others lost and the part of the winner's wager that they matched
@@ -113,4 +123,5 @@ class TablePosts:
         agreed = tuple(s for s in expected.dealt_in if s in self.new_seats)
         self.new_seats -= set(expected.dealt_in)
         self.hands += 1
+        self.places = self.dealing
         self.kill.record_win(tuple(winners), won, self.killer, scooped, agreed)

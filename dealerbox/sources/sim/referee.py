@@ -124,6 +124,7 @@ class Posts:
     live: dict[int, int] = field(default_factory=dict)
     dead: dict[int, int] = field(default_factory=dict)
     scale: float = 1.0
+    small_dead: bool = False    # no small blind (Blinds 1b: a dead button's small blind before an empty seat)
 
 
 NO_POSTS = Posts()
@@ -165,6 +166,8 @@ def referee_state(game: GameConfig, structure: BettingStructure, holes: int, sta
     blinds: tuple[int, ...] = (game.small_blind, game.big_blind)
     if game.straddle and len(stacks) >= 4 and rng.random() < 0.25 and not posts.live:
         blinds = (game.small_blind, game.big_blind, 2 * game.big_blind)
+    if posts.small_dead:     # the big blind is player 0, the first left of the button; the opener after it
+        blinds = (game.big_blind,)
     if posts.live:
         blinds = live_blinds(blinds, posts.live, len(stacks))
     hand_types: tuple[type[Hand], ...] = (HIGH,) if holes == 2 else (OMAHA,)

@@ -328,6 +328,34 @@ class Simulator:
         occupied = sorted(self.stacks)
         return next((s for s in occupied if s > seat), occupied[0])
 
+    def _dead_button(self) -> bool:
+        """The next deal places the button and blinds by Blinds 1b: a dead-button cash table (``table.button``),
+        a hand played since the players sat down, three or more players (heads-up the button posts the small
+        blind, Blinds 3)."""
+        players = [s for s in self.stacks if s not in self.away.sitting_out]
+        return self.config.table.button == "dead" and self.tournament is None and self.posts.places is not None \
+            and len(players) > 2
+
+    def _next_button(self) -> int:
+        """Blinds 1a: the next seated player. Blinds 1b: the seat last hand's small blind had, even empty."""
+        assert self.button is not None
+        if self._dead_button():
+            assert self.posts.places is not None
+            return self.posts.places[0]
+        return self._next_seat(self.button)
+
+    @property
+    def blind_places(self) -> tuple[int, int] | None:
+        """Last hand's small blind and big blind seats (the small blind's place even when it was dead): where a
+        dead button's next button and small blind go (Blinds 1b); None before a hand has been played."""
+        return self.posts.places
+
+    def unseat(self, seat: int) -> None:
+        """Before the next hand the player in ``seat`` leaves the table with their chips (the ``leave`` tap)."""
+        if seat not in self.stacks:
+            raise SimulatorError(f"seat {seat}: nobody sits there to leave")
+        self.away.taps.append(("leave", seat))
+
     def _hand(self) -> SimulatedHand:
         self.hand_no += 1
         c = SensedChoreography(self.registry, self.t, self._tags)
@@ -342,13 +370,16 @@ class Simulator:
         self._arrivals.clear()
         for action, seat in self.away.taps:    # before the button moves: the hand's players are decided then
             c.tap(action, seat=seat)
+            if action == "leave":              # the player gets up with their chips (Simulator.unseat)
+                self.chips.empty(seat)
+                del self.stacks[seat]
             c.wait(0.5)
         self.away.taps.clear()
         if self.new_session or (self.tournament is None and self._table_too_rich()):
             self._start_session(c)
         elif not self._keep_button:
             assert self.button is not None  # the first hand starts a session, which places the button
-            self._place_button(c, self._next_seat(self.button))
+            self._place_button(c, self._next_button())
         self._keep_button = False
         self.posts.place_kill_button(c)
         for seat in sorted(self.stacks) if self.tournament is None else ():   # no rebuys in a freezeout
@@ -385,8 +416,21 @@ class Simulator:
         assert self.button is not None  # placed when the session started
         dealt = self.away.dealt_in(self.button, sorted(self.stacks))
         order = tuple(s for s in dealt if s > self.button) + tuple(s for s in dealt if s <= self.button)
-        # a bomb pot has no blinds, so none passes a seat and no missed blind is made up in it (docs/betting.md)
-        posts = NO_POSTS if bomb else self.posts.for_hand(order, self.button, self.stacks, self.away.making_up)
+        if bomb:    # a bomb pot has no blinds, so none passes a seat and none is made up in it (docs/betting.md)
+            posts = NO_POSTS
+        else:
+            dead_small = False
+            if self._dead_button() and len(order) > 2:
+                assert self.posts.places is not None
+                last_big = self.posts.places[1]   # Blinds 1b: the big blind to the player after last hand's big blind
+                dead_small = last_big not in order
+                if not dead_small and order[0] != last_big:
+                    raise SimulatorError(f"hand {self.hand_no}: a dead button's small blind is seat {last_big}, but "
+                                         f"seat {order[0]} sits between it and the button {self.button}")
+                self.posts.dealing = (last_big, order[0] if dead_small else order[1])
+            else:
+                self.posts.dealing = (self.button, order[0]) if len(order) == 2 else (order[0], order[1])
+            posts = self.posts.for_hand(order, self.button, self.stacks, self.away.making_up, dead_small)
         board, self._board = self._board, ()
         shoe = self.shoe
         structure = VARIANTS[config.game.variant][0]     # the betting structure (a level never changes the game)

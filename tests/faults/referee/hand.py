@@ -19,13 +19,16 @@ What it follows, in the rulebook's words paraphrased:
 - Two boards (a double-board bomb pot, runs agreed; catalogue row boards.1, No-Limit 14, Ties 3 and 5a): each pot
   is divided equally by board in the smallest chip, the odd chips to board 1, and each board's part goes to that
   board's best hands as a pot of its own.
+- High-low split games (Omaha eight or better): each pot on its own is halved between its best high and its best
+  low of eight or better, the odd chip of the halving to the high (Ties 5c); a pot none of whose players makes a
+  low goes whole to the high. A player who takes both halves (or the whole pot without a low) scoops it.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from tests.faults.referee.cards import strength
+from tests.faults.referee.cards import low, strength
 
 STREETS = ("preflop", "flop", "turn", "river")
 
@@ -63,15 +66,21 @@ class Deal:
     small_blind: int | None = None
     option: bool = False        # Pot-Limit 6: the small blind counts as a big blind when the pot is sized preflop
     bomb: int = 0               # a bomb pot: every seat dealt in posts this before the deal; 0: a hand with blinds
+    split: bool = False         # a high-low split game: each pot halved between the high and the low
 
 
 @dataclass
 class Pot:
     amount: int
     eligible: tuple[int, ...]
-    winners: tuple[int, ...] = ()
+    winners: tuple[int, ...] = ()      # everyone who takes a share (high and low)
     shares: dict[int, int] = field(default_factory=dict)
     by_board: tuple[tuple[int, ...], ...] = ()    # each board's winners (1 board: the winners)
+    lows: tuple[int, ...] = ()         # a split game's low half winners (none: the pot went whole to the high)
+
+    def scooped_by(self) -> int | None:
+        """The one player who took this pot whole (both halves, or all of it when nobody made a low)."""
+        return self.winners[0] if len(self.winners) == 1 else None
 
 
 @dataclass
@@ -286,15 +295,27 @@ class HandReferee:
         stacks = dict(self.stacks)
         for seat, amount in returned.items():
             stacks[seat] += amount
+        split = self.deal.split and len(in_hand) > 1
+        low_reads = [{s: low(holes.get(s, ()), b) for s in in_hand} if split else {} for b in boards]
         for pot in pots:
-            by_board = []
-            for ranks, part in zip(reads, self._by_board(pot.amount, len(boards)), strict=True):
+            by_board, pot_lows = [], []
+            for ranks, lows, part in zip(reads, low_reads, self._by_board(pot.amount, len(boards)), strict=True):
                 best = min(ranks[s] for s in pot.eligible) if ranks else None
-                winners = tuple(s for s in pot.eligible if not ranks or ranks[s] == best)
-                by_board.append(winners)
-                for seat, amount in self._split(part, winners).items():
+                highs = tuple(s for s in pot.eligible if not ranks or ranks[s] == best)
+                made = [lows[s] for s in pot.eligible if lows.get(s) is not None]
+                low_half = part // self.chip // 2 * self.chip
+                board_lows = tuple(s for s in pot.eligible if made and low_half and lows.get(s) == min(made))
+                shares = self._split(part, highs)
+                if board_lows:    # Ties 5c: halved, the odd chip of the halving to the high
+                    shares = self._split(part - low_half, highs)
+                    for seat, amount in self._split(low_half, board_lows).items():
+                        shares[seat] = shares.get(seat, 0) + amount
+                for seat, amount in shares.items():
                     pot.shares[seat] = pot.shares.get(seat, 0) + amount
+                by_board.append(tuple(s for s in pot.eligible if s in highs or s in board_lows))
+                pot_lows += [s for s in board_lows if s not in pot_lows]
             pot.by_board = tuple(by_board)
+            pot.lows = tuple(s for s in pot.eligible if s in pot_lows)
             pot.winners = tuple(s for s in pot.eligible if any(s in w for w in by_board))
             for seat, amount in pot.shares.items():
                 stacks[seat] += amount

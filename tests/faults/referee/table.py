@@ -5,6 +5,10 @@ Paraphrased from Button and Blind Use and Kill Pots:
 - Moving button (Blinds 1a): after each deal it goes to the next seated player; a misdeal deals again with it
   where it was. With two blinds the small blind is left of the button, the big blind next; heads-up the button is
   the small blind (Blinds 3).
+- Dead button (Blinds 1b), at a table so configured, three or more players: the big blind goes to the player due
+  for it, the next one after last hand's big blind; the small blind and the button follow it a place each, to
+  the seats last hand's big and small blind had, even an empty seat: nobody there, no small blind this hand, and
+  the button may stand before an empty seat (the same player gets last action twice). Heads-up, Blinds 3.
 - A new player posts a big blind where they sit or waits for the big blind (Blinds 4), is not dealt in between
   the big blind and the button (Blinds 7), and has missed no blind while waiting (Blinds 5). A player away who
   lets a blind pass owes it; coming back they post every blind missed (up to the opening bet live, the rest dead)
@@ -16,6 +20,9 @@ Paraphrased from Button and Blind Use and Kill Pots:
   2x the big blind (full) or 1.5x (half), the limits raised the same; the leg survives a split (4) and a spell
   away when nobody else won a pot meanwhile (5); one kill per deal (11). A new player dealt into a killed pot plays
   it by agreeing to kill the next (12): that kill is theirs unless the pot's result already makes one due (11).
+  A high-low split game has no legs: a player who scoops a pot (both halves) of at least the set size (five upper
+  limits by default) must kill the next one (the section's introduction, 8); a split pot or a smaller scoop
+  forces nothing.
 """
 
 from __future__ import annotations
@@ -38,6 +45,9 @@ class Game:
     kill: str = "none"              # "none" | "full" | "half"
     kill_qualifier: int = 0         # Kill Pots 3: what a second leg must win (0: any pot)
     sb_counts_as_bb: bool = False   # Pot-Limit 6's option
+    scoop: int = 0                  # a split game's kill: a scoop of a pot this big forces it (Kill Pots 8); 0: legs
+    button: str = "moving"          # "moving" | "dead" (Blinds 1)
+    split: bool = False             # a high-low split game (Omaha eight or better)
 
     @property
     def kill_scale(self) -> float:
@@ -61,6 +71,7 @@ class Posts:
     dead: dict[int, int] = field(default_factory=dict)
     killer: int | None = None
     kill_owed_away: int | None = None
+    small_place: int | None = None      # the small blind's seat, occupied or not (Blinds 1b)
 
     def deal(self, game: Game, stacks: dict[int, int], posted: dict[int, int] | None = None) -> Deal:
         """The :class:`Deal` of these posts (``posted``: the live posts as actually made, when they differ)."""
@@ -68,7 +79,7 @@ class Posts:
         scale = game.kill_scale if self.killer is not None and self.killer in live else 1.0
         return Deal(self.button, self.order, {s: stacks[s] for s in self.order}, dict(live),
                     {s: a for s, a in self.dead.items() if s in live}, self.big_blind, game.limits(scale),
-                    self.small_blind, game.sb_counts_as_bb and game.structure == "pot-limit")
+                    self.small_blind, game.sb_counts_as_bb and game.structure == "pot-limit", game.split)
 
 
 def _after(seat: int, among: list[int]) -> int:
@@ -110,6 +121,8 @@ class TableReferee:
         self.killer: int | None = None       # who killed the hand being played
         self.newcomers: set[int] = set()     # sat down in the running game, no hand played out yet (Kill Pots 12)
         self.order: tuple[int, ...] = ()     # the seats the hand being played was dealt to
+        self.places: tuple[int, int] | None = None      # last hand's small blind and big blind seats (Blinds 1b)
+        self.dealing: tuple[int, int] | None = None     # the same of the hand being played, once it is played out
 
     # --- between hands ------------------------------------------------------------------------------------------
     def tap(self, action: str, seat: int, amount: int | None = None) -> None:
@@ -161,20 +174,34 @@ class TableReferee:
             group.clear()
         self.owes.clear()
         self.holder = self.due = self.parked = self.killer = None
+        self.places = self.dealing = None
 
     def place_button(self, seat: int) -> None:
         """The first hand of a game: the button where it was drawn."""
         self.button = seat
 
     def move_button(self) -> None:
-        """Blinds 1a: the button moves to the next seated player."""
+        """Blinds 1a: the button moves to the next seated player. Blinds 1b: it goes where last hand's small blind
+        was, a player there or not."""
         assert self.button is not None
-        self.button = _after(self.button, list(self.stacks))
+        if self._dead_button():
+            assert self.places is not None
+            self.button = self.places[0]
+        else:
+            self.button = _after(self.button, list(self.stacks))
+
+    def _dead_button(self) -> bool:
+        """Blinds 1b applies to the next deal: a dead-button table, a hand played before it, three or more players."""
+        players = [s for s in self.stacks if s not in self.away and self.stacks[s] > 0]
+        return self.game.button == "dead" and self.places is not None and len(players) > 2
 
     # --- the next deal -----------------------------------------------------------------------------------------
     def _blinds(self, button: int, players: list[int]) -> tuple[int | None, int | None]:
         if len(players) < 2:
             return None, None
+        if self.places is not None and self.game.button == "dead" and len(players) > 2:
+            last_big = self.places[1]       # Blinds 1b: the big blind to the player due, the small blind behind it
+            return (last_big if last_big in players else None), _after(last_big, players)
         small = button if len(players) == 2 and button in players else _after(button, players)
         return small, _after(small, players)
 
@@ -212,14 +239,16 @@ class TableReferee:
         order = tuple(s for s in players if s > button) + tuple(s for s in players if s <= button)
         small, big = self._blinds(button, players)
         posts = Posts(button, order, small, big)
-        if small is not None and big is not None:
-            posts.live = {small: g.small_blind, big: g.big_blind}
+        posts.small_place = small if small is not None or self.places is None else self.places[1]
+        if big is not None:
+            posts.live = {big: g.big_blind} if small is None else {small: g.small_blind, big: g.big_blind}
+            place = posts.small_place if posts.small_place is not None else button
             for seat, stack in self.stacks.items():
                 if seat in players or stack <= 0 or seat in self.new:
                     continue
-                if _between(button, small, seat, self.seats):
+                if _between(button, place, seat, self.seats):
                     self.owes.setdefault(seat, set()).add("sb")
-                if _between(small, big, seat, self.seats):
+                if _between(place, big, seat, self.seats):
                     self.owes.setdefault(seat, set()).add("bb")
         if self.due is not None and g.kill in KILL:
             if self.due in players:
@@ -259,11 +288,14 @@ class TableReferee:
                 self.owes.pop(seat, None)
         self.killer = posts.killer if posts.killer in posted else None
         self.order = posts.order
+        small = posts.small_place if posts.small_place is not None else posts.small_blind
+        self.dealing = (small, posts.big_blind) if small is not None and posts.big_blind is not None else None
 
     # --- after the hand ----------------------------------------------------------------------------------------
     def hand_played(self, outcome: Outcome) -> None:
         """The hand was played out: the stacks it left, and the kill button (Kill Pots 1, 3, 4, 5, 7, 12)."""
         killer = self.killer
+        self.places = self.dealing
         agreed = [s for s in self.order if s in self.newcomers and s != killer]
         self.newcomers -= set(self.order)
         self._legs(outcome)
@@ -279,6 +311,9 @@ class TableReferee:
         killer, self.killer, self.due = self.killer, None, None
         if not winners or self.game.kill not in KILL:
             return
+        if self.game.scoop:
+            self._scoop(outcome)
+            return
         self.parked = None              # somebody else won while the holder was away: the streak is over
         if len(winners) > 1:
             if killer in winners:
@@ -293,3 +328,15 @@ class TableReferee:
             self.due = w                            # Kill Pots 3: the second leg
         else:
             self.holder = w
+
+    def _scoop(self, outcome: Outcome) -> None:
+        """Kill Pots 8 (and the section's introduction): in a split game, the player who takes the main pot whole,
+        high and low, must kill the next pot when what they took whole comes to the set size; the kill button marks
+        only that seat."""
+        self.holder = None
+        w = outcome.pots[0].scooped_by() if outcome.pots else None
+        if w is None:
+            return
+        scooped = sum(p.amount for p in outcome.pots if p.scooped_by() == w)
+        if scooped >= self.game.scoop:
+            self.holder = self.due = w
