@@ -38,22 +38,23 @@ def run(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic) -
         print(f"dealerbox record: {e}", file=sys.stderr)
         return 2
     signer = table_signer(config.record.key, config.table.id)   # before the port: a bad key is exit 2, no log
-    seal_to = seal_target(config.record.floor_public_key, args.out_dir or config.record.dir)   # the same
     port = args.port or config.reader.port
     try:
         source = SerialSource(port, config.reader.baud, clock=clock, reconnect_max_s=config.reader.reconnect_max_s)
         source.start()
-    except SerialSourceError as e:
+    except SerialSourceError as e:   # the one line that matters: no warning about sealing printed before it
         print(f"dealerbox record: {e}", file=sys.stderr)
         return 2
     tournament = None
-    if config.tournament.file:
-        from ..tournament.at_table import for_table
-        try:
+    try:   # after the port: its warning (no floor key: hole cards in the clear) is for a recording that will happen
+        seal_to = seal_target(config.record.floor_public_key, args.out_dir or config.record.dir)
+        if config.tournament.file:
+            from ..tournament.at_table import for_table
             tournament = for_table(config)
-        except ConfigError as e:
-            print(f"dealerbox record: {e}", file=sys.stderr)
-            return 2
+    except ConfigError as e:   # a bad floor key (KeyFileError) or tournament file: no log, the port let go
+        source.stop()
+        print(f"dealerbox record: {e}", file=sys.stderr)
+        return 2
     header = table_header(config, registry, created=True, tournament=tournament)
     recorder = Recorder(args.out_dir or config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
                         clock=clock, signer=signer, rotate_daily=config.record.rotate_daily,
