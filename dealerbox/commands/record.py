@@ -38,6 +38,10 @@ def run(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic) -
         print(f"dealerbox record: {e}", file=sys.stderr)
         return 2
     signer = table_signer(config.record.key, config.table.id)   # before the port: a bad key is exit 2, no log
+    folder = args.out_dir or config.record.dir
+    # The floor's key too, when one is set; the warning that none is set is about a recording, so it waits until
+    # the port is open and a recording will happen (a port error is then the one line said).
+    seal_to = seal_target(config.record.floor_public_key, folder) if config.record.floor_public_key else None
     port = args.port or config.reader.port
     try:
         source = SerialSource(port, config.reader.baud, clock=clock, reconnect_max_s=config.reader.reconnect_max_s)
@@ -46,17 +50,18 @@ def run(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic) -
         print(f"dealerbox record: {e}", file=sys.stderr)
         return 2
     tournament = None
-    try:   # after the port: its warning (no floor key: hole cards in the clear) is for a recording that will happen
-        seal_to = seal_target(config.record.floor_public_key, args.out_dir or config.record.dir)
-        if config.tournament.file:
-            from ..tournament.at_table import for_table
+    if config.tournament.file:
+        from ..tournament.at_table import for_table
+        try:
             tournament = for_table(config)
-    except ConfigError as e:   # a bad floor key (KeyFileError) or tournament file: no log, the port let go
-        source.stop()
-        print(f"dealerbox record: {e}", file=sys.stderr)
-        return 2
+        except ConfigError as e:   # no log, and the port let go
+            source.stop()
+            print(f"dealerbox record: {e}", file=sys.stderr)
+            return 2
+    if seal_to is None:
+        seal_target("", folder)   # says, once, that hole cards will be recorded in the clear and what to set
     header = table_header(config, registry, created=True, tournament=tournament)
-    recorder = Recorder(args.out_dir or config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
+    recorder = Recorder(folder, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
                         clock=clock, signer=signer, rotate_daily=config.record.rotate_daily,
                         seal_to=seal_to, rules=public_events, sign_idle_s=config.record.sign_idle_s)
     print(f"dealerbox record: recording {port} to {recorder.path}", file=sys.stderr)

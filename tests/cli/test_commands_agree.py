@@ -91,3 +91,13 @@ def test_record_on_a_file_or_folder_says_it_is_not_a_serial_port_and_what_to_giv
     assert r.stderr.startswith(f"dealerbox record: {port} is not a serial port ")
     assert "reader board's port" in r.stderr and "--port" in r.stderr
     assert not (tmp_path / "logs").exists()
+
+
+def test_record_with_a_floor_key_that_is_not_there_says_so_before_touching_the_port(tmp_path):
+    cfg = tmp_path / "t.toml"
+    cfg.write_text(f'[record]\ndir = "{tmp_path / "logs"}"\nfloor_public_key = "{tmp_path / "floor.pub"}"\n')
+    r = subprocess.run([sys.executable, "-m", "dealerbox", "-c", str(cfg), "record", "--port", str(tmp_path / "none")],
+                       cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+                       timeout=120)
+    assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
+    assert "floor.pub" in r.stderr and "no such port" not in r.stderr
