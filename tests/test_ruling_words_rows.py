@@ -2,8 +2,8 @@
 (tests/ruling_words/): the row's fault, then the dealer doing literally what the ruling's words say, then the hand
 and the next one played to their ends. After the fault nothing more is ruled above ``info`` (or, for a case naming
 its row's near miss, exactly the prompts the right play gets too: the race's award after a right redeal), the words
-the remedy follows are in the row's ruling, and every hand ends as the ruling says. A row added to the catalogue without a
-words case (or a reasoned exemption below) fails ``test_every_row_with_a_remedy_has_a_words_case``."""
+the remedy follows are in the row's ruling, and every hand ends as the ruling says. A row added to the catalogue
+without a words case (or a reasoned exemption below) fails ``test_every_row_with_a_remedy_has_a_words_case``."""
 
 from __future__ import annotations
 
