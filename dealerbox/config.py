@@ -132,6 +132,8 @@ class SimulatorConfig:
     stack_limit: int = 0            # chips a chip zone's reader proves per field; more read "uncertain" (0: off)
     unreadable_stacks: float = 0.0  # chance a chip motion leaves its zone "unreadable" until its next change
     cue_file: str = ""              # drills: kinds written here play from the next hand (docs/dashboard.md); "" = off
+    bomb_every: int = 0             # every Nth hand is a bomb pot (a table with game.bomb_pots); 0 = none
+    bomb_boards: int = 1            # a scheduled bomb pot's boards: 1 or 2 (double board)
 
 
 @dataclass(frozen=True)

@@ -84,3 +84,12 @@ def test_heads_up_big_blind_all_in_for_less_than_the_small_blind_is_not_reversed
     t.quiet()
     ended = t.kinds("HandEnded")[0]
     assert ended.stacks == {2: 201, 3: 0}
+
+
+def test_a_pot_of_three_run_three_times_tied_on_board_1_may_be_pushed_board_by_board():
+    # found at 10,000 hands run three times (seed 12, hand 266): side pot 1 of 3 chips is one chip a board; board 1
+    # is tied three ways, so its chip goes to the first tied seat from the button alone, and the dealer's push of
+    # that board's part to that seat is right, not a misaward (showdown.3 was raised)
+    from .test_simulated_hands import check_hands
+    stats = check_hands("nlhe", 266, seed=12, run_it=3)
+    assert stats["hands"] == 266 and stats["run 3 times"] > 0

@@ -11,12 +11,15 @@ import argparse
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 from ..history.audit import Room, audit_room, log_paths
 from ..history.fastlog import log_bytes
 from ..history.report import html_page, write_csv
+from .inputs import counted, scenario_without_steps
 from .options import add_out_dir, required_out_dir
 from .progress import progress
+from .verify import PASSWORD_ENV
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,8 +31,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                                                           "hands two logs both hold, are reported; the output says "
                                                           "the heads came from this file, not from the floor")
     parser.add_argument("--from-floor", metavar="URL", help="the same, read from the dashboard (--floor-user)")
-    parser.add_argument("--floor-user", metavar="NAME", default="")
-    parser.add_argument("--floor-password-file", metavar="FILE", default="")
+    parser.add_argument("--floor-user", metavar="NAME", default="", help="the dashboard user for --from-floor")
+    parser.add_argument("--floor-password-file", metavar="FILE", default="",
+                        help=f"the user's password (default: the {PASSWORD_ENV} environment variable)")
     parser.add_argument("--floor-key", metavar="FILE", default="",
                         help="the floor's private key: sealed logs replay from their raw records (exact), not from "
                              "their public events (docs/security.md)")
@@ -42,6 +46,12 @@ def run(args: argparse.Namespace) -> int:
     paths, missing = log_paths(args.logs)
     for m in missing:
         print(f"dealerbox audit: {m}: no such file or folder; skipped", file=sys.stderr)
+    for path in list(paths):
+        empty = scenario_without_steps(path)
+        if empty:   # a scenario with no steps cannot be run (as replay says): not a log of "0 hands"
+            print(f"dealerbox audit: {empty}; skipped", file=sys.stderr)
+            paths.remove(path)
+            missing.append(path)
     if not paths:
         print("dealerbox audit: no logs to audit (give log files or folders holding *.jsonl logs)", file=sys.stderr)
         return 2
@@ -55,6 +65,11 @@ def run(args: argparse.Namespace) -> int:
         except ConfigError as e:
             print(f"dealerbox audit: --floor-key: {e}", file=sys.stderr)
             return 2
+    try:   # the anchors are read (and the floor asked) before the work: a bad file stops here, not after it
+        anchors = _anchors(args, paths)
+    except ValueError as e:     # AnchorError: the floor or the file could not be read; named in the message
+        print(f"dealerbox audit: {e}", file=sys.stderr)
+        return 2
     with progress(sum(log_bytes(p) for p in paths), "B", "audit") as bar:
         logs = audit_room(paths, args.jobs or None, progress=lambda log: bar.update(log_bytes(log.path)),
                           floor_key=args.floor_key)
@@ -67,9 +82,9 @@ def run(args: argparse.Namespace) -> int:
         print(f"dealerbox audit: cannot write the report in {out}: {e.strerror or e}", file=sys.stderr)
         return 2
     try:
-        unhanded = _not_handed_in(args, paths, out)
-    except ValueError as e:     # AnchorError: the floor or the file could not be read; named in the message
-        print(f"dealerbox audit: {e}", file=sys.stderr)
+        unhanded = _not_handed_in(args, anchors, paths, out) if anchors is not None else 0
+    except OSError as e:
+        print(f"dealerbox audit: cannot write the report in {out}: {e.strerror or e}", file=sys.stderr)
         return 2
     took = time.perf_counter() - started
     for log in room.damaged:
@@ -78,26 +93,36 @@ def run(args: argparse.Namespace) -> int:
             detail = detail[len(str(log.path)):].lstrip(": ")
         print(f"dealerbox audit: {log.path}: {log.status}: {detail}",
               file=sys.stderr)
-    print(f"dealerbox audit: {len(logs)} logs, {room.hands} hands, {sum(room.by_rule.values())} findings "
+    print(f"dealerbox audit: {counted(len(logs), 'log')}, {counted(room.hands, 'hand')}, "
+          f"{counted(sum(room.by_rule.values()), 'finding')} "
           f"({room.by_severity.get('floor', 0)} floor) in {took:.1f} s -> {out / 'audit.html'}", file=sys.stderr)
     return 1 if room.damaged or missing or unhanded else 0
 
 
-def _not_handed_in(args: argparse.Namespace, paths: list[str], out: Path) -> int:
+def _anchors(args: argparse.Namespace, paths: list[str]) -> list[dict[str, Any]] | None:
+    """The signed heads of ``--anchors FILE`` and ``--from-floor URL`` (None when neither was given); raises
+    AnchorError naming the file or the floor when they cannot be read."""
+    if not (getattr(args, "anchors", None) or getattr(args, "from_floor", None)):
+        return None
+    from ..record.anchor import log_identity
+    from .verify import _password, floor_anchors, read_anchors
+    anchors = read_anchors(args.anchors) if args.anchors else []
+    if args.from_floor:
+        password = _password(args)
+        for site in sorted({i[0] for i in map(log_identity, paths) if i is not None}):
+            anchors += floor_anchors(paths[0], args.from_floor, args.floor_user, password, site + "/")
+    return anchors
+
+
+def _not_handed_in(args: argparse.Namespace, anchors: list[dict[str, Any]], paths: list[str], out: Path) -> int:
     """What the anchors say of the room: logs the floor anchored that nobody handed in (``not-handed-in.csv``)
     and hands or places one table's logs contradict each other on (``hand-conflicts.csv``), one line each, after
     a line saying where the anchors came from (a file given here is not the floor's word); how many."""
-    if not (getattr(args, "anchors", None) or getattr(args, "from_floor", None)):
-        return 0
     import csv
 
     from ..record.anchor import CONFLICT_FIELDS, hand_conflicts, log_identity, missing_logs
-    from .verify import _password, anchors_source, floor_anchors, read_anchors
+    from .verify import anchors_source
     ids = {i for i in map(log_identity, paths) if i is not None}
-    anchors = read_anchors(args.anchors) if args.anchors else []
-    if args.from_floor:
-        for site in sorted({i[0] for i in ids}):
-            anchors += floor_anchors(paths[0], args.from_floor, args.floor_user, _password(args), site + "/")
     print(f"dealerbox audit: {len(anchors)} signed heads {anchors_source(args.anchors, args.from_floor)[1:-1]}",
           file=sys.stderr)
     gone = missing_logs(anchors, {(i[0], i[1], i[2]) for i in ids})

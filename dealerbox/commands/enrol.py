@@ -15,16 +15,18 @@ import argparse
 import queue
 import sys
 import time
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from ..record.logformat import Rx
+from ..sources.serial_port import HEARTBEAT_PERIOD_S, SerialSource
 from ..tags import (CARD_UID_LENGTHS, JOKERS, MARKER_KINDS, STANDARD_DECK, ChipSet, Deck, EnrolmentError,
                    load_enrolment, save_enrolment)
 from ..wire import protocol as p
 from ..wire.decoder import FrameDecoder
 
 SCAN_ORDER = STANDARD_DECK + JOKERS  # the order the dealer scans a deck in
+SILENCE_PERIODS = 10       # heartbeat periods without a byte after the hello: no board answers on the port
 
 
 class EnrolError(ValueError):
@@ -53,6 +55,9 @@ def _common(parser: argparse.ArgumentParser) -> None:
     src.add_argument("--port", metavar="PORT", help="a live reader board (serial port)")
     parser.add_argument("--idle", type=float, default=20.0, metavar="S",
                         help="live: stop once no tag arrived for S seconds (default 20)")
+    parser.add_argument("--silence", type=float, default=SILENCE_PERIODS, metavar="N",
+                        help=f"live: give up (exit 2) when the board has not said a word in N heartbeat periods "
+                             f"of {HEARTBEAT_PERIOD_S:g} s after it was asked to say hello (default {SILENCE_PERIODS})")
 
 
 # --- reading the scan -------------------------------------------------------------------------------
@@ -93,22 +98,32 @@ def arrivals_from_log(path: str) -> Iterator[tuple[int, str]]:
                           for frame in decoder.feed(record.data))
 
 
-def arrivals_from_port(port: str, baud: int, idle: float, enough: int | None,
-                       zone: int | None = None) -> Iterator[tuple[int, str]]:
+def arrivals_from_port(port: str, baud: int, idle: float, enough: int | None, zone: int | None = None, *,
+                       silence: float = SILENCE_PERIODS * HEARTBEAT_PERIOD_S,
+                       clock: Callable[[], float] = time.monotonic) -> Iterator[tuple[int, str]]:
     """(zone, uid) of every TAG_ARRIVED from a live board, until ``enough`` tags arrived in ``zone`` (any
-    zone when None) or none did for ``idle`` seconds after the first: the dealer may take a while to start."""
-    from ..sources.serial_port import SerialSource  # the live reader's owner; imported only when used
-    source = SerialSource(port, baud)
+    zone when None) or none did for ``idle`` seconds after the first: the dealer may take a while to start.
+
+    The board is asked to say hello (as ``record`` does); a port on which nothing at all answers for
+    ``silence`` seconds has no board on it, and the scan stops there with an EnrolError naming the port. A board
+    that has spoken is waited for as long as the dealer takes (Ctrl-C ends the wait)."""
+    source = SerialSource(port, baud, clock=clock, silence_s=silence)
     decoder = FrameDecoder()
     source.start()
+    source.send(p.CmdHello())   # a board on the port answers at once; its heartbeats follow every period
     seen, last = 0, None
     print(f"scanning on {port}: present the tags now (stops {idle:.0f} s after the last one)", file=sys.stderr)
 
     def messages() -> Iterator[p.Message]:
-        while (last is None or time.monotonic() - last < idle) and (enough is None or seen < enough):
+        while (last is None or clock() - last < idle) and (enough is None or seen < enough):
             try:
                 record = source.entries.get(timeout=0.1)
             except queue.Empty:
+                silent = source.silent_s   # None once the board has said anything
+                if silent is not None and silent >= silence:
+                    raise EnrolError(f"{port}: no reader board answered in {silence:g} s (asked it to say hello); "
+                                     f"check that the board is powered and its USB cable is in, and that --port "
+                                     f"names it (e.g. /dev/dealerbox-reader); nothing written") from None
                 continue
             if isinstance(record, Rx):
                 yield from (frame.message for frame in decoder.feed(record.data))
@@ -117,7 +132,7 @@ def arrivals_from_port(port: str, baud: int, idle: float, enough: int | None,
         for tag_zone, uid in _sightings(messages()):
             if zone is None or tag_zone == zone:  # a stray tag elsewhere is not a card
                 seen += 1
-                last = time.monotonic()
+                last = clock()
             yield tag_zone, uid
             if enough is not None and seen >= enough:
                 return
@@ -233,8 +248,11 @@ def _run(args: argparse.Namespace) -> int:
     if args.log:
         arrivals = list(arrivals_from_log(args.log))
     else:
+        if args.silence <= 0:
+            raise EnrolError("--silence must be a positive number of heartbeat periods (e.g. 10)")
         live = arrivals_from_port(args.port, args.cfg.reader.baud, args.idle, enough,
-                                  p.ZONE_SHOE if args.what == "deck" else None)
+                                  p.ZONE_SHOE if args.what == "deck" else None,
+                                  silence=args.silence * HEARTBEAT_PERIOD_S)
         arrivals = list(_announced(live, args.what == "deck"))
     if args.what == "deck":
         uids = [uid for zone, uid in arrivals if zone == p.ZONE_SHOE]

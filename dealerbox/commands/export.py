@@ -24,6 +24,7 @@ from ..history.fastlog import log_bytes, read_hands_fast
 from ..sources import LogError
 from ..tags import EnrolmentError
 from .floor_key import add_floor_key, opener_for
+from .inputs import counted, scenario_without_steps
 from .progress import progress
 
 
@@ -84,6 +85,11 @@ def run(args: argparse.Namespace) -> int:
     sections, failed, hands, other = [], 0, 0, 0
     with progress(sum(log_bytes(log) for log in args.logs), "B", "export") as bar:
         for log in args.logs:
+            empty = scenario_without_steps(log)
+            if empty:   # a scenario with no steps cannot be run: the same line as replay's, not "0 hands"
+                print(f"dealerbox export: {empty}; skipped, the other logs are exported", file=sys.stderr)
+                failed += 1
+                continue
             try:   # audit verifies; the export wants the hands only
                 got = read_hands_fast(log, reveal=args.reveal_hole_cards, verify=False, read=bar.update,
                                       opener=opener).hands
@@ -107,6 +113,6 @@ def run(args: argparse.Namespace) -> int:
     except OSError as e:
         print(f"dealerbox export: cannot write {out}: {e.strerror or e}", file=sys.stderr)
         return 2
-    print(f"dealerbox export: {hands} hands ({other} not expressible in PHH) from {len(args.logs) - failed} logs "
-          f"-> {out}", file=sys.stderr)
+    print(f"dealerbox export: {counted(hands, 'hand')} ({other} not expressible in PHH) from "
+          f"{counted(len(args.logs) - failed, 'log')} -> {out}", file=sys.stderr)
     return 1 if failed else 0

@@ -38,12 +38,15 @@ def run(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic) -
         print(f"dealerbox record: {e}", file=sys.stderr)
         return 2
     signer = table_signer(config.record.key, config.table.id)   # before the port: a bad key is exit 2, no log
-    seal_to = seal_target(config.record.floor_public_key, args.out_dir or config.record.dir)   # the same
+    folder = args.out_dir or config.record.dir
+    # The floor's key too, when one is set; the warning that none is set is about a recording, so it waits until
+    # the port is open and a recording will happen (a port error is then the one line said).
+    seal_to = seal_target(config.record.floor_public_key, folder) if config.record.floor_public_key else None
     port = args.port or config.reader.port
     try:
         source = SerialSource(port, config.reader.baud, clock=clock, reconnect_max_s=config.reader.reconnect_max_s)
         source.start()
-    except SerialSourceError as e:
+    except SerialSourceError as e:   # the one line that matters: no warning about sealing printed before it
         print(f"dealerbox record: {e}", file=sys.stderr)
         return 2
     tournament = None
@@ -51,11 +54,14 @@ def run(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic) -
         from ..tournament.at_table import for_table
         try:
             tournament = for_table(config)
-        except ConfigError as e:
+        except ConfigError as e:   # no log, and the port let go
+            source.stop()
             print(f"dealerbox record: {e}", file=sys.stderr)
             return 2
+    if seal_to is None:
+        seal_target("", folder)   # says, once, that hole cards will be recorded in the clear and what to set
     header = table_header(config, registry, created=True, tournament=tournament)
-    recorder = Recorder(args.out_dir or config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
+    recorder = Recorder(folder, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
                         clock=clock, signer=signer, rotate_daily=config.record.rotate_daily,
                         seal_to=seal_to, rules=public_events, sign_idle_s=config.record.sign_idle_s)
     print(f"dealerbox record: recording {port} to {recorder.path}", file=sys.stderr)

@@ -30,6 +30,7 @@ from ..sources import LogError, LogSource, open_log
 from ..sources.pacing import paced
 from ..tags import EnrolmentError
 from .floor_key import add_floor_key, opener_for
+from .inputs import scenario_without_steps
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -122,13 +123,11 @@ def _not_a_log(path: str) -> str:
         return ""  # open_log says what is wrong with the path
     if scenario:
         try:
-            lines = text.decode("utf-8").splitlines()
+            text.decode("utf-8")
         except UnicodeDecodeError as e:
             line = text[:e.start].count(b"\n") + 1
             return f"{path} line {line}: not UTF-8 text, not a scenario; save it as UTF-8 (docs/scenarios.md)"
-        if not any(ln.strip() and not ln.lstrip().startswith("#") for ln in lines):
-            return f"{path}: no steps (the file is empty or only comments); see docs/scenarios.md for the steps"
-        return ""
+        return scenario_without_steps(path)
     if not text:
         return f"{path} line 1: empty file, not a recorded log (nothing was recorded, or it was emptied)"
     try:

@@ -16,6 +16,8 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from .inputs import scenario_without_steps
+
 if TYPE_CHECKING:
     from ..config import Config
     from ..engine.events import TableEvent
@@ -184,6 +186,9 @@ def run(args: argparse.Namespace) -> int:
         if Path(args.out).is_dir():
             raise ValueError(f"--out {args.out}: a folder; --out is the PNG file to write, e.g. "
                              f"{Path(args.out) / 'screen.png'}")
+        empty = scenario_without_steps(scenario)
+        if empty:   # not a blank table: the same line as replay's
+            raise ValueError(empty)
         try:
             if args.scenario.endswith(".scn"):
                 if args.at is not None:

@@ -142,18 +142,19 @@ class DealerTaps:
             out.append(te.DealerSignedIn(e.t, hand_no, e.by, e.ref or "pin"))
         return out
 
-    def _paid(self, h: Hand, index: int) -> tuple[int, ...]:
-        """The seats that get chips from pot ``index`` as the cards divide it: a pot run twice whose parts are
-        tied on every board may leave a tied winner nothing (the odd chips all went to another), and a push to the
-        seats that are paid is right."""
+    def _paid(self, h: Hand, index: int) -> set[tuple[int, ...]]:
+        """The seats that get chips from pot ``index`` as the cards divide it, the whole pot's and each board's
+        part's: a pot run twice whose parts are tied may leave a tied winner nothing (the odd chips all went to
+        another: a pot of 3 run three times, tied on board 1, pays that board's one chip to one seat), and a push to
+        the seats that are paid is right."""
         if not 0 <= index < len(h.pots) or not h.winners[index:index + 1] or not h.winners[index]:
-            return ()
+            return set()
         amount, eligible = h.pots[index]
         portions = h.portions()
         boards = portions[index] if index < len(portions) else [(h.winners[index],)]
-        pot, _ = split_portions(Pot(amount, eligible), boards, h.button, self.seating.seats,
-                                max(1, self.config.game.smallest_chip))
-        return tuple(sorted(s for s, chips in pot.shares.items() if chips > 0))
+        pot, parts = split_portions(Pot(amount, eligible), boards, h.button, self.seating.seats,
+                                    max(1, self.config.game.smallest_chip))
+        return {tuple(sorted(s for s, chips in p.shares.items() if chips > 0)) for p in (pot, *parts)}
 
     def _award_tap(self, e: ev.DealerInput) -> list[te.TableEvent]:
         play = self.play
@@ -182,7 +183,7 @@ class DealerTaps:
                 merged.append(p)
         named = tuple(sorted(e.seats))
         fits = [tuple(sorted(w)) for ws in (pots, merged) if 0 <= index < len(ws) for w in ws[index]]
-        if not fits or named in fits or not fits[0] or named == self._paid(h, index):
+        if not fits or named in fits or not fits[0] or named in self._paid(h, index):
             return []
         right = fits[0]
         return [self.referee.findings.raise_(

@@ -266,13 +266,15 @@ class Terminal:
         """What the screen's health strip and the floor's state topic show (keys in docs/screen.md)."""
         beat = self.pipeline.last_heartbeat_t
         now = self._last_t + max(0.0, self.clock() - self._last_clock)  # on the source's clock
+        # no board yet, unplugged, or a port open on which nothing answers: the sentence says which port and
+        # what to do, and the board is not connected (the screen shows the sentence, not "up")
+        waiting = self.source.waiting
         h: dict[str, dict] = {"reader": {
-            "connected": self._link_up, **self.pipeline.counters(),
+            "connected": self._link_up and not waiting, **self.pipeline.counters(),
             "heartbeat_age_s": None if beat is None else round(now - beat, 1),
             "faulty_readers": bin(self.pipeline.faulty_readers).count("1")}}
         h["reader"]["source"] = self.source.counters
-        waiting = self.source.waiting
-        if waiting:  # no board yet (or unplugged): the sentence says which port and what to do
+        if waiting:
             h["reader"]["waiting"] = waiting
         h.update(self.notifier.health())
         if self.recorder is not None:

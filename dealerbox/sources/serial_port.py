@@ -18,6 +18,7 @@ from __future__ import annotations
 import errno
 import logging
 import os
+import stat
 import threading
 import time
 from collections.abc import Callable
@@ -33,6 +34,8 @@ log = logging.getLogger("dealerbox.serial")
 READ_TIMEOUT_S = 0.05          # how long a read waits, so stop() is honoured promptly
 RECONNECT_MIN_S = 0.1          # first wait after an unplug; doubles up to reconnect_max_s
 READ_MAX = 4096
+HEARTBEAT_PERIOD_S = 1.0       # the board's heartbeat period unless the host changes it (firmware/PROTOCOL.md)
+SILENT_PERIODS = 5             # an open port silent this many heartbeat periods has no board answering on it
 
 
 class SerialSourceError(OSError):
@@ -48,7 +51,7 @@ class SerialSourceError(OSError):
 
 def explain(port: str, error: BaseException) -> str:
     """One line an operator can act on, for an error opening ``port``."""
-    code = getattr(error, "errno", None)
+    code = _errno_of(error)
     if code == errno.ENOENT:
         return f"no such port {port}: is the reader board plugged in? set reader.port in the config"
     if code in (errno.EACCES, errno.EPERM):
@@ -56,7 +59,29 @@ def explain(port: str, error: BaseException) -> str:
                 f"(sudo usermod -aG dialout $USER, then log in again)")
     if code == errno.EBUSY:
         return f"{port} is busy: another program has the reader board open"
+    if code in (errno.ENOTTY, errno.EISDIR, errno.ENXIO, errno.EINVAL):   # a file, a folder, a terminal that is no port
+        what = "a folder" if code == errno.EISDIR else "not a terminal device"
+        return (f"{port} is not a serial port ({what}): give the reader board's port, e.g. "
+                f"/dev/dealerbox-reader or /dev/ttyACM0 (--port or reader.port)")
     return f"cannot use {port}: {error}"
+
+
+def silent_message(port: str, silence_s: float) -> str:
+    """What is said of an open ``port`` on which no board has answered for ``silence_s`` seconds."""
+    return (f"waiting for the reader board on {port}: the port is open but nothing answered in {silence_s:g} s; "
+            f"check that the board is powered and running its firmware, and that {port} is the board's port "
+            f"(reader.port or --port)")
+
+
+def _errno_of(error: BaseException) -> int | None:
+    """The OS error number behind ``error``; pyserial wraps a failed termios call ("Could not configure port")
+    in a SerialException without one, the number is in the termios error it was raised from."""
+    code = getattr(error, "errno", None)
+    if code is None and error.__context__ is not None:
+        inner = error.__context__
+        code = getattr(inner, "errno", None) or (inner.args[0] if inner.args and isinstance(inner.args[0], int)
+                                                 else None)
+    return code
 
 
 UDEV_RULE = "hardware/99-dealerbox-reader.rules"
@@ -80,7 +105,8 @@ class SerialSource(ThreadedSource):
 
     def __init__(self, port: str, baud: int = 115200, clock: Callable[[], float] = time.monotonic, *,
                  sleep: Sleep | None = None, reconnect_max_s: float = 5.0,
-                 reconnect_min_s: float = RECONNECT_MIN_S, wait_for_board: bool = False) -> None:
+                 reconnect_min_s: float = RECONNECT_MIN_S, wait_for_board: bool = False,
+                 silence_s: float = SILENT_PERIODS * HEARTBEAT_PERIOD_S) -> None:
         super().__init__()
         self.port = port
         self.baud = baud
@@ -93,6 +119,9 @@ class SerialSource(ThreadedSource):
         self._encoder = p.Encoder()
         self._counters = {"bytes": 0, "chunks": 0, "reconnects": 0, "errors": 0, "tx_frames": 0}
         self.last_error = ""
+        # silence_s: an open port that has given no byte this long has no board answering on it (``waiting``)
+        self.silence_s = silence_s
+        self._opened_at: float | None = None    # clock time the port was (re)opened, until the board's first byte
         # wait_for_board: a missing or forbidden port is a state to show and retry, not an error to raise
         # (the Pi boots before the board, or without it).
         self.wait_for_board = wait_for_board
@@ -110,7 +139,7 @@ class SerialSource(ThreadedSource):
             self._open()
         except (serial.SerialException, OSError) as e:
             if not self.wait_for_board:
-                raise SerialSourceError(explain(self.port, e), getattr(e, "errno", None)) from None
+                raise SerialSourceError(explain(self.port, e), _errno_of(e)) from None
             self._note_open_failure(e)  # the reader thread keeps retrying
         else:
             self.entries.put(Link(self.clock(), True, self.port, "opened"))
@@ -126,10 +155,20 @@ class SerialSource(ThreadedSource):
         return self._serial is not None
 
     @property
+    def silent_s(self) -> float | None:
+        """Seconds the port has been open without a byte from the board; None once it has spoken, or while the
+        port is closed (``waiting`` says why then)."""
+        opened = self._opened_at
+        return None if opened is None or self._serial is None else max(0.0, self.clock() - opened)
+
+    @property
     def waiting(self) -> str:
-        """Empty while the board is connected; else one sentence naming the port and what to do."""
+        """Empty while the board is connected and talking; else one sentence naming the port and what to do
+        (the port cannot be opened, or it is open and nothing answered in ``silence_s``)."""
         if self._serial is not None:
-            return ""
+            silent = self.silent_s
+            return silent_message(self.port, self.silence_s) if silent is not None and silent >= self.silence_s \
+                else ""
         return waiting_message(self.port, self._wait_code, self.last_error)
 
     @property
@@ -174,6 +213,7 @@ class SerialSource(ThreadedSource):
                 self._lost(e)
                 continue
             if data:
+                self._opened_at = None   # the board has spoken: not a silent port
                 self._counters["bytes"] += len(data)
                 self._counters["chunks"] += 1
                 self.entries.put(Rx(self.clock(), data))
@@ -213,15 +253,20 @@ class SerialSource(ThreadedSource):
     def _open(self) -> None:
         if not os.path.exists(self.port):
             raise FileNotFoundError(errno.ENOENT, "no such file", self.port)
+        mode = os.stat(self.port).st_mode
+        if not stat.S_ISCHR(mode):   # a file or a folder named by mistake: say so rather than what termios says
+            code = errno.EISDIR if stat.S_ISDIR(mode) else errno.ENOTTY
+            raise OSError(code, os.strerror(code), self.port)
         ser = serial.Serial(self.port, self.baud, timeout=READ_TIMEOUT_S, write_timeout=1.0, exclusive=True)
         with self._write_lock:
             self._serial = ser
+            self._opened_at = self.clock()
         self._ever_connected = True
         self._wait_code = None
 
     def _note_open_failure(self, error: BaseException) -> None:
         self.last_error = explain(self.port, error)
-        self._wait_code = getattr(error, "errno", None)
+        self._wait_code = _errno_of(error)
         self._counters["errors"] += 1
 
     def _close(self) -> None:
