@@ -41,7 +41,7 @@ from ..record.signing import KeyFileError, anchor_digest, anchor_fields_text, ch
 from . import auth
 from .store import Store, alerts as alert_rows, anchors as anchor_rows, tables as table_rows
 
-CAP_PER_TABLE = 500_000          # about ten years of hands at one table; a flood from one account stops here
+CAP_PER_TABLE = 500_000          # 2-3 years of a busy table's heads (docs/security.md, window 7); a flood stops here
 LATE_AFTER_MIN = 10.0            # a head reaching the floor later than this (or the table's window) is an alert
 # An honest table signs a head at each hand's end and, between, at most one a record.sign_idle_s (60 s): about
 # 1-3 a minute. Ten a minute for ever, and a backlog of 2,000 at once (an outage of half a day resent in order),

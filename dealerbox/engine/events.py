@@ -92,8 +92,12 @@ class SensorDataLost(TableEvent):
 
 @dataclass(frozen=True, slots=True)
 class UnknownTagSeen(TableEvent):
+    """A tag no enrolment names arrived in ``zone``. It may be a dealer's badge this table does not hold as a
+    ``badge`` marker (a new badge, a dealer from another table), so its uid is masked in every public view as a
+    badge's is; only a keyed replay with ``--reveal-hole-cards`` prints it."""
     zone: str
-    uid: str
+    uid: str | None
+    SECRET_FIELDS: ClassVar[tuple[str, ...]] = ("uid",)
 
 
 @dataclass(frozen=True, slots=True)

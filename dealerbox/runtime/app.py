@@ -133,6 +133,9 @@ class Terminal:
         self._threads: list[threading.Thread] = []
         self.errors: list[str] = []
         self._waiting_said = ""   # the last "waiting for the board" sentence logged, so a retry is not news
+        # a tap or a table event recorded after the last signed head: only then has window 2 something to sign
+        # (the board's heartbeat alone, once a second, would sign a head a minute of nothing on an idle table)
+        self._ruled_unsigned = False
 
     # --- inputs from people -------------------------------------------------------------------------
     def submit(self, dealer_input: DealerInput | dict) -> None:
@@ -209,6 +212,7 @@ class Terminal:
                     tap = self._inputs.get_nowait()
                 except queue.Empty:
                     break
+                self._ruled_unsigned = True   # recorded before the engine rules on it, even if it refuses it
                 try:
                     events.extend(self._step(Input(self._stamp(tap))))
                 except ValueError as e:  # an unknown action from a floor command or a bad tap
@@ -221,15 +225,20 @@ class Terminal:
                     for event in events:
                         if event.kind == "HandEnded":
                             self.recorder.seal(hand=event.hand)
+                    # the seal signs the head after every record written so far: the whole batch is covered
+                    self._ruled_unsigned = False
+                else:
+                    self._ruled_unsigned = True
                 self._publish(tuple(events))
                 # Counted after publishing, so a caller waiting on it finds the events already queued.
                 self.hands_ended += ended
             elif self.clock() - self._last_health >= HEALTH_PERIOD_S:
                 self._publish(())
-            if self.recorder is not None:
+            if self.recorder is not None and self._ruled_unsigned:
                 # a break's taps after a hand's end are signed (and anchored) within record.sign_idle_s, not at the
-                # next hand's end (docs/security.md, window 2)
-                self.recorder.sign_if_idle()
+                # next hand's end (docs/security.md, window 2); heartbeats alone wait for the next tap, event or end
+                if self.recorder.sign_if_idle():
+                    self._ruled_unsigned = False
 
     def _say_waiting(self) -> None:
         # Logged when the reason changes (board missing, then forbidden, then found), never per retry.
