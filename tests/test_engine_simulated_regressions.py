@@ -93,3 +93,25 @@ def test_a_pot_of_three_run_three_times_tied_on_board_1_may_be_pushed_board_by_b
     from .test_simulated_hands import check_hands
     stats = check_hands("nlhe", 266, seed=12, run_it=3)
     assert stats["hands"] == 266 and stats["run 3 times"] > 0
+
+
+def test_leave_tapped_while_the_player_still_holds_a_live_hand_takes_effect_when_the_hand_is_over():
+    # the dealer taps Leave for seat 3 mid-hand: its hand plays on (it used to lose its stack at once, and its next
+    # action crashed the engine with a KeyError); it leaves, with what it then holds, once the hand is over
+    t = Table(stack=200)
+    t.blinds().deal_holes(HANDS).run()
+    t.tap("leave", seat=3).run()
+    assert t.kinds("PlayerLeft") == []
+    t.bet(4, 2).bet(1, 2).bet(2, 1).check(3).gather()
+    t.checked_street("5d", *FLOP, seats=(2, 3, 4, 1)).checked_street("6d", TURN, seats=(2, 3, 4, 1))
+    t.checked_street("8s", RIVER, seats=(2, 3, 4, 1)).run()
+    t.quiet()
+    winners = t.engine.snapshot().pot_winners[0]
+    for seat in winners:
+        t.push(seat).tap("award", ref="0", seats=winners).take(seat)
+    t.cleanup().run()
+    ended = t.kinds("HandEnded")
+    left = t.kinds("PlayerLeft")
+    assert len(ended) == 1 and [e.seat for e in left] == [3], left
+    assert left[0].t >= ended[0].t and left[0].stack == ended[0].stacks[3]
+    t.quiet()

@@ -47,6 +47,7 @@ class DealerTaps:
         self.tournament = tournament
         self.practices = practices
         self.acked: set[str] = set()
+        self.leaving: list[int] = []             # seats tapped Leave while still in the hand: they go at its end
         self.dealer: str | None = None           # who signed in on the terminal (sign-in/out)
 
     def tap(self, e: ev.DealerInput) -> list[te.TableEvent]:
@@ -67,9 +68,12 @@ class DealerTaps:
             self.seating.sit(e.seat)
             return betting.sit(t, e.seat, self._sit_amount(e))
         if a == "leave" and e.seat is not None:
-            self.seating.leave(e.seat)
-            owed = tt.entrants.owed_on_leaving(t, e.seat) if tt is not None else []   # a rebuy owed (Tournaments 33)
-            return owed + (betting.leave(t, e.seat) if e.seat in betting.stacks else [])
+            running = play.running_hand()
+            if running is not None and running[1].in_hand(e.seat):
+                if e.seat not in self.leaving:   # a live hand is played out first: the player goes when it is over
+                    self.leaving.append(e.seat)
+                return []
+            return self._leave(t, e.seat)
         if a == "rebuy" and e.seat is not None:
             return betting.rebuy(t, e.seat, e.amount or 0)
         if a == "floor-clock":
@@ -144,6 +148,17 @@ class DealerTaps:
             self.dealer = e.by
             out.append(te.DealerSignedIn(e.t, hand_no, e.by, e.ref or "pin"))
         return out
+
+    def _leave(self, t: float, seat: int) -> list[te.TableEvent]:
+        self.seating.leave(seat)
+        tt = self.tournament
+        owed = tt.entrants.owed_on_leaving(t, seat) if tt is not None else []   # a rebuy owed (Tournaments 33)
+        return owed + (self.betting.leave(t, seat) if seat in self.betting.stacks else [])
+
+    def leave_pending(self, t: float) -> list[te.TableEvent]:
+        """The hand is over: the players tapped Leave while they still held a live hand go now."""
+        seats, self.leaving = self.leaving, []
+        return [event for seat in seats for event in self._leave(t, seat)]
 
     def _paid(self, h: Hand, index: int) -> set[tuple[int, ...]]:
         """The seats that get chips from pot ``index`` as the cards divide it, the whole pot's and each board's

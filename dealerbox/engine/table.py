@@ -172,6 +172,8 @@ class Engine:
         h = play.hand
         if h is not None and h.phase not in ("ended", "showdown"):   # else progress has nothing to move on
             out += self._progress(t)
+        if self.taps.leaving and not play.running():
+            out += self.taps.leave_pending(t)   # a Leave tapped during the player's live hand takes effect now
         # a bet zone read incompletely: its short-wager rulings wait for the dealer's count (engine/stacks.py)
         if not self.stacks.seats:
             return out
