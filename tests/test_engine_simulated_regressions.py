@@ -115,3 +115,12 @@ def test_leave_tapped_while_the_player_still_holds_a_live_hand_takes_effect_when
     assert len(ended) == 1 and [e.seat for e in left] == [3], left
     assert left[0].t >= ended[0].t and left[0].stack == ended[0].stacks[3]
     t.quiet()
+
+
+def test_omaha_run_three_times_at_a_full_table_runs_only_as_often_as_the_stub_deals():
+    # found at 10,000 plo hands run three times (seed 7, hand 386): nine players of Omaha all in before the flop
+    # leave 16 cards, two runs with their burns; the simulated players agreed three and the deck ran out. They now
+    # agree to what the stub deals, and the engine follows the two runs tapped
+    from .test_simulated_hands import check_hands
+    stats = check_hands("plo", 386, seed=7, run_it=3)
+    assert stats["hands"] == 386 and stats["run 2 times"] > 0 and stats["run 3 times"] > 0

@@ -138,7 +138,7 @@ class HandPlay:
         """An all-in with no more betting at a table that runs it twice (game.run_it, a house practice): every
         player still in agrees to the table's number of runs, and the dealer taps it (one tap, run-it.2)."""
         h = self.hand
-        runs = h.game.run_it
+        runs = min(h.game.run_it, self._runs_the_stub_allows())
         while st.can_select_runout_count():
             st.select_runout_count(runs)
         if st.runout_count == runs > 1:
@@ -147,6 +147,14 @@ class HandPlay:
                 self._tap_runs(runs)
             else:   # all in from the blinds: the deal is over for the engine only once the first burn is down
                 self.runs_due = runs
+
+    def _runs_the_stub_allows(self) -> int:
+        """The most runs the cards left can deal, each run its burns and the rest of its board: nine players of
+        Omaha all in before the flop leave 16 cards, two runs; players agree to no more than the stub deals."""
+        h = self.hand
+        dealt = sum(1 for dest in h.cards_out.values() if dest == "board")
+        per_run = (5 - dealt) + {0: 3, 3: 2, 4: 1}.get(dealt, 0)   # the board cards still to come and their burns
+        return len(h.deck) // per_run if per_run else h.game.run_it
 
     def _tap_runs(self, runs: int) -> None:
         h = self.hand
