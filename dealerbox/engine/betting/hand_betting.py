@@ -258,8 +258,7 @@ class HandBetting:
             return []
         led.track_lost()
         out = self.questions.close(t)
-        self.chips.clear()
-        self.chips.declared.clear()
+        self.chips.track_lost()
         self.wagers.drop_undo()
         led.round.turn_order([])
         return out + [te.BettingLost(t, self.hand, reason, LOST_TRACK)]
@@ -275,7 +274,7 @@ class HandBetting:
         if street == led.street or led.settled or street in led.ended_streets:
             return []
         out = self._end_round(t)
-        led.ended_streets.add(led.street)
+        led.street_ended()
         out.append(te.BettingRoundEnded(t, self.hand, led.street, led.pot_total()))
         led.street_begins(street)
         if street != "showdown":
@@ -309,7 +308,7 @@ class HandBetting:
         self.questions.forget()     # the hand is over: nothing left to ask
         if led.street != "showdown":
             self._end_round(t)
-            led.ended_streets.add(led.street)
+            led.street_ended()
         self.antes.return_unmatched()
         done, self.board_parts = led.award(winners_by_pot, max(1, led.game.smallest_chip), portions_by_pot)
         led.close()

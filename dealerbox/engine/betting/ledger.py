@@ -128,6 +128,20 @@ class HandLedger:
     def street_begins(self, street: str) -> None:
         self.street = street
 
+    def street_ended(self) -> None:
+        """The betting on the current street is over."""
+        self.ended_streets.add(self.street)
+
+    def folded(self, seat: int) -> None:
+        """``seat`` folded: out of the hand and of the turn."""
+        self.live.discard(seat)
+        self.round.folded(seat, self.street == "preflop")
+
+    def killed(self, seat: int) -> None:
+        """``seat``'s hand was ruled dead: out of the hand and of the turn."""
+        self.live.discard(seat)
+        self.round.killed(seat)
+
     def close(self) -> None:
         """The hand's chips are settled (awarded, or given back)."""
         self.settled = True
