@@ -58,9 +58,9 @@ class Engine:
         self.variant = game = variant(config.game.variant)
         self.findings = findings = FindingLog()
         self.stacks = StackReads()               # chip zones read incompletely (engine/stacks.py)
-        self.betting = betting = TableBetting(config, findings)
-        self.ledger = ledger = CardLedger()
         self.play = play = Play()                # the hand under way, the hand count
+        self.betting = betting = TableBetting(config, findings, play)
+        self.ledger = ledger = CardLedger()
         self.referee = referee = Referee(findings, play)
         self.seating = seating = Seating(config, betting, play, referee)
         self.trail = trail = ChipTrail()
