@@ -160,9 +160,10 @@ class HandBetting:
     def question(self) -> OpenQuestion | None:
         return self.questions.question
 
-    @property
-    def quiet_until(self) -> float:
-        return self.chips.quiet_until
+    def due(self, t: float) -> bool:
+        """Whether something of the chips is due at ``t`` (a motion, a take-back or a held raise to close): if
+        not, ``tick(t)`` has nothing to do (most inputs)."""
+        return t >= self.chips.quiet_until
 
     @property
     def required(self) -> dict[int, tuple[str, int]]:
