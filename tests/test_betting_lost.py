@@ -5,8 +5,7 @@ as usual (issue 18). Driven through the real decoder from a scenario, the frame 
 from __future__ import annotations
 
 from dealerbox.engine import events as te
-from dealerbox.pipeline import Pipeline
-from dealerbox.sources.scenario import compile_text
+from tests.scenario_play import play_text as run
 
 HAND = """table seats 6
 game nlhe blinds 1/2
@@ -31,15 +30,6 @@ chips 1 -> bet1
 wait 1s
 heartbeat
 """
-
-
-def run(text: str) -> list[te.TableEvent]:
-    compiled = compile_text(text)
-    pipe = Pipeline.from_header(compiled.header)
-    out: list[te.TableEvent] = []
-    for record in compiled.records:
-        out += pipe.feed(record)
-    return out
 
 
 def test_lost_frames_during_the_betting_are_said_once_and_nothing_is_ruled_on_the_chips_after():

@@ -13,6 +13,7 @@ from dealerbox.pipeline import Pipeline
 from dealerbox.sinks.panel import light_for
 from dealerbox.sinks.screen import Screen
 from dealerbox.sources.scenario import compile_file
+from tests.scenario_play import loud, play_text
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 OK_HEALTH = {"reader": {"connected": True, "seq_gaps": 0}, "floor": {"connected": True, "outbox_depth": 0}}
@@ -113,3 +114,18 @@ def test_a_shared_pot_left_with_one_winner_holds_the_hand_open():
     _, events = play("showdown-split-pushed-to-one", stop_after="push all to 1")
     assert [e.rule for e in events if isinstance(e, te.FindingRaised) and e.severity == "floor"] == ["showdown.3"]
     assert ended(events) == []
+
+
+def test_a_lone_uncalled_bet_gathered_and_pushed_back_to_its_owner_is_no_misaward():
+    # Kill Pots 6: seat 4 is dealt without its kill, so seat 1's big blind is the only chip in; all fold to it
+    text = (SCENARIOS / "chips-kill.6.scn").read_text() + "fold 2\nfold 3\nfold 4\ngather\nwin 1\ncleanup\n"
+    events = play_text(text, "lone-blind.scn")
+    assert [f.rule for f in loud(events)] == ["kill.6"]
+    last = ended(events)[-1]
+    assert last.outcome == "complete" and last.pots == () and last.stacks[1] == 200
+
+
+def test_a_push_of_that_lone_bet_to_another_seat_is_still_ruled():
+    text = (SCENARIOS / "chips-kill.6.scn").read_text() + "fold 2\nfold 3\nfold 4\ngather\nwin 2\n"
+    events = play_text(text, "lone-blind-wrong.scn")
+    assert [f.rule for f in loud(events)] == ["kill.6", "showdown.3"]

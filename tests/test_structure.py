@@ -358,6 +358,60 @@ def test_no_import_cycle_between_modules():
     assert cycles == []
 
 
+def _every_import(module: str, tree: ast.Module) -> set[str]:
+    """The package's modules this one names in any import at all: under TYPE_CHECKING and inside a def too."""
+    is_pkg = MODULES[module][0].name == "__init__.py"
+    here = module.split(".") if is_pkg else module.split(".")[:-1]
+    out: set[str] = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Import):
+            out.update(a.name for a in node.names)
+        elif isinstance(node, ast.ImportFrom):
+            base = here[: len(here) - node.level + 1] if node.level else []
+            target = ".".join(base + ([node.module] if node.module else []))
+            out.update(f"{target}.{a.name}" if f"{target}.{a.name}" in MODULES else target for a in node.names)
+    return {m for m in out if m in MODULES and m != module}
+
+
+def _cycles(graph: dict[str, set[str]]) -> list[list[str]]:
+    found: list[list[str]] = []
+    state: dict[str, int] = {}
+    stack: list[str] = []
+
+    def walk(m: str) -> None:
+        state[m] = 1
+        stack.append(m)
+        for n in sorted(graph.get(m, ())):
+            if state.get(n) == 1:
+                found.append(stack[stack.index(n):] + [n])
+            elif n not in state:
+                walk(n)
+        stack.pop()
+        state[m] = 2
+
+    for m in sorted(graph):
+        if m not in state:
+            walk(m)
+    return found
+
+
+def test_no_circle_even_through_type_only_or_deferred_imports():
+    # the structure drawing's circles: an import for a type or inside a def still ties two files together
+    graph = {m: _every_import(m, tree) for m, (_, tree) in MODULES.items()}
+    assert _cycles(graph) == []
+
+
+def test_the_package_s_folders_import_one_way():
+    # the drawing's arrows back up: dealerbox/record/ importing pipeline.py while pipeline.py imports record/ is no
+    # module cycle, but it is a loop between the package's top-level parts (a folder, or a module beside them)
+    def part(m: str) -> str:
+        return ".".join(m.split(".")[:2])
+    graph: dict[str, set[str]] = {}
+    for m, (_, tree) in MODULES.items():
+        graph.setdefault(part(m), set()).update(part(d) for d in _every_import(m, tree) if part(d) != part(m))
+    assert _cycles(graph) == []
+
+
 # --- one owner per fact: no part writes another's state ------------------------------------------------------
 # A part changes only its own attributes (``self.x = ...``, ``self.x[k] = ...``, ``del self.x[k]``,
 # ``self.x.add(k)``); to change another part's, it calls a method of that part that says what happened

@@ -87,6 +87,12 @@ class TileBoard:
         with self._lock:
             return {site: n for site, n in self._floor_calls.items() if n > 0}
 
+    def state_times(self) -> list[tuple[str, str, float | None]]:
+        """(site, table, when its state last came) of every table, for the staleness sweep each second: every
+        instance takes every table's state itself (retained, never shared), so its own board knows."""
+        with self._lock:
+            return [(site, table, row.get("state_at")) for (site, table), row in self._rows.items()]
+
     def row(self, key: TableKey) -> tuple[dict, list[OpenAlert]] | None:
         """A copy of the table's row and its open alerts, or None for a table never heard of."""
         with self._lock:

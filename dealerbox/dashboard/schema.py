@@ -35,6 +35,11 @@ alerts = sa.Table("alerts", meta, sa.Column("id", sa.Integer, primary_key=True, 
                   sa.Column("assigned_by", sa.String(64)), sa.Column("assigned_at", sa.Float),
                   sa.Column("table_acked_by", sa.String(64)), sa.Column("table_acked_at", sa.Float),
                   sa.UniqueConstraint("site", "table_id", "boot", "finding", name="alerts_once"))
+# What pages and the escalation run ask of alerts (migration 4): the open ones (every page's alarm, the map's
+# list, escalation each second) through a partial index that holds only those, and a table's own newest.
+_OPEN = (alerts.c.acked_at.is_(None)) & (alerts.c.resolved_at.is_(None))
+alerts_open = sa.Index("alerts_open", alerts.c.severity, alerts.c.raised_at, sqlite_where=_OPEN, postgresql_where=_OPEN)
+alerts_by_table = sa.Index("alerts_by_table", alerts.c.site, alerts.c.table_id, alerts.c.id)
 hand_events = sa.Table("hand_events", meta, sa.Column("id", sa.Integer, primary_key=True, autoincrement=True),
                        sa.Column("site", sa.String(32), nullable=False),
                        sa.Column("table_id", sa.String(32), nullable=False),
@@ -74,7 +79,8 @@ LIFE_CYCLE_COLUMNS = ("seen_by", "seen_at", "assigned_by", "assigned_at", "table
 # Each step is idempotent DDL; the version number is what the database remembers having run.
 MIGRATIONS = {1: "the first schema: users, tables, alerts, hand events, journal, counters",
               2: "anchors: every signed log head the tables published",
-              3: "the alert life cycle (seen, assigned by and when, the table's own ack), sessions, refusals"}
+              3: "the alert life cycle (seen, assigned by and when, the table's own ack), sessions, refusals",
+              4: "indexes for the queries pages run on alerts: the open ones, and a table's newest"}
 ROLES = ("viewer", "supervisor", "admin")
 SCHEMA_LOCK = 0x6465616C   # PostgreSQL advisory lock key ("deal"): one instance at a time creates or migrates
 ALERT_COLUMNS = [c.name for c in alerts.columns]
@@ -89,3 +95,9 @@ def life_cycle(conn: sa.Connection) -> None:
             conn.exec_driver_sql(f"ALTER TABLE alerts ADD COLUMN {name} {kinds[name]}")
     sessions.create(conn, checkfirst=True)
     refusals.create(conn, checkfirst=True)
+
+
+def alert_indexes(conn: sa.Connection) -> None:
+    """Migration 4: the alerts' indexes on a database made before them (a new one has them from step 1)."""
+    for index in (alerts_open, alerts_by_table):
+        index.create(conn, checkfirst=True)

@@ -46,7 +46,7 @@ class PushWatch:
         """A chip of the pot (or of another seat's push) landed in ``seat``'s bet zone."""
         before = h.award.push(seat, uid, value)
         out: list[te.TableEvent] = [te.ChipsMoved(t, h.number, f"bet{seat}", seat, value, (value,))]
-        if before <= 0 and not wins_a_pot(seat, h.winners):
+        if before <= 0 and not rightful(seat, h):
             out += self.referee.rule(t, [Ruling("showdown.3", "continues", f"Chips are being pushed to seat {seat}, "
                                                 f"which wins no pot: stop, pull them back; the cards give "
                                                 f"{winners_text(h)}.", (seat,), severity="floor")])
@@ -66,7 +66,7 @@ class PushWatch:
 
     def wrongly_paid(self, h: Hand) -> dict[int, int]:
         """Seats that win no pot and hold pushed chips, with how much."""
-        return {s: v for s, v in h.award.pushed.items() if v > 0 and not wins_a_pot(s, h.winners)}
+        return {s: v for s, v in h.award.pushed.items() if v > 0 and not rightful(s, h)}
 
     def pot_emptied(self, t: float, h: Hand) -> list[te.TableEvent]:
         """The pot zone is empty and nothing is on its way: the hand ends, unless the pot sits wrongly (the
@@ -89,4 +89,13 @@ class PushWatch:
             out += [self.findings.settle(t, f.hand, f.id, CORRECTED_BY) for f in list(self.findings.raised)
                     if f.hand == h.number and f.rule == "showdown.3" and f.id not in self.findings.settled]
         return out + self.hands.end(t, "complete")
+
+
+def rightful(seat: int, h: Hand) -> bool:
+    """``seat`` may hold pushed chips: it wins a pot, or there is no pot at all and it is the one seat left (every
+    chip in was its own uncalled bet, say a big blind alone when nobody posted the small blind: an uncalled bet
+    goes back to its owner, so gathering it and pushing it there is no misaward)."""
+    if wins_a_pot(seat, h.winners):
+        return True
+    return not h.pots and [s for s in h.order if s not in h.dead and s not in h.folded] == [seat]
 

@@ -363,7 +363,8 @@ class _Seals:
             r.unsigned_tail = 0
         self.last_is_sig = good
 
-    def unsigned(self, kind: Any) -> None:
+    def unsigned(self, kind: object) -> None:
+        """A line after a signature that no signature covers yet; ``kind`` is the line's ``k`` as read (any JSON)."""
         self.last_is_sig = False
         if kind != "closed":
             self.report.unsigned_tail += 1

@@ -30,6 +30,9 @@ def level_prompt(before: ClockView, after: ClockView) -> Ruling | None:
     return Ruling("tournament.6", "dealer", "continues", f"Level {lv.number}: {amounts}, from the next deal")
 
 
+BLINDS = ("small blind", "big blind")   # the posts the engine brings up to the level (antes are not)
+
+
 def wrong_level_posts(level: Level, posted: dict[tuple[int, str], int], stacks: dict[int, int],
                       small_blind: int | None, big_blind: int) -> tuple[Ruling, ...]:
     """Posts that do not match the level the hand was dealt at (Tournaments 7); short all-in posts are right.
@@ -42,7 +45,8 @@ def wrong_level_posts(level: Level, posted: dict[tuple[int, str], int], stacks: 
         if want != got:
             seat, what = key
             out.append(Ruling("tournament.7", "dealer", "wager-corrected",
-                              f"Seat {seat} posted {got} as the {what}; level {level.number} calls for {want}",
+                              f"Seat {seat} posted {got} as the {what}; level {level.number} calls for {want}"
+                              + (f": bring it up to {want}" if got < want and what in BLINDS else ""),
                               (seat,)))
     return tuple(out)
 

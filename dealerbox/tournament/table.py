@@ -24,7 +24,9 @@ def button_by_high_card(drawn: dict[int, str], puck: int | None = None) -> Rulin
     winner = max(drawn, key=lambda s: card_order(drawn[s]))
     if puck is not None and puck != winner:
         return Ruling("tournament.29", "dealer", "misdeal",
-                      f"The button belongs at seat {winner} ({drawn[winner]}, high card), not seat {puck}", (winner,))
+                      f"Misdeal: the button belongs at seat {winner} ({drawn[winner]}, high card), not seat {puck}. "
+                      f"Cards back to the shoe, reshuffle; every chip goes back to whoever put it in; move the "
+                      f"button to seat {winner} and redeal", (winner,))
     return Ruling("tournament.29", "info", "continues", f"Button to seat {winner}: high card {drawn[winner]}",
                   (winner,))
 
@@ -68,8 +70,9 @@ def check_blinds(expected: Positions, small_blind: int | None, big_blind: int, a
     if action_started:
         return Ruling(rule, "floor", "continues", f"Blinds were misplaced (should be {where}); action started: "
                       "the hand plays on, fix them next deal", (expected.big_blind,))
-    return Ruling(rule, "dealer", "misdeal", f"Blinds misplaced before any action: misdeal; should be {where}",
-                  (expected.big_blind,))
+    return Ruling(rule, "dealer", "misdeal", f"Blinds misplaced before any action: misdeal; should be {where}. "
+                  "Cards back to the shoe, reshuffle; every chip goes back to whoever put it in; post the blinds "
+                  "there and redeal", (expected.big_blind,))
 
 
 def short_post_rulings(posts: list[Post]) -> tuple[Ruling, ...]:

@@ -5,7 +5,7 @@ next one."""
 
 from __future__ import annotations
 
-from .common import Case, folded_to_the_big_blind
+from .common import Case, folded_to, folded_to_the_big_blind
 from .showdown import upto
 
 # four players, seat 1 on the button: seat 2 posts the small blind, seat 3 the big; the deal goes 2, 3, 4, 1
@@ -129,4 +129,16 @@ CASES: dict[str, Case] = {
         LIMPED + street("5d", "Qh", "Jh", "3c") + street("6d", "8c") + street("7d", "Th")
         + "wait 2s\ntap muck-unshown seat 1\n", "card 9c seat1 -> muck\ncard 9d seat1 -> muck\n",
         "win 4\nwait 1s\ncleanup\n" + folded_to_the_big_blind(SEATS, 2)),
+    "irregularity.12": Case(
+        "irregularity.12", "Kh was flashed by the dealer: it counts as exposed",
+        TABLE + "card Ah shoe -> seat2\ncard Kh shoe -> seat3\ntap exposed card Kh\n",
+        # then Hold'em 1, the exposed card's own ruling: the deal goes on, seat 3 gets the top card, Kh is the burn
+        REST_OF_DEAL + "card 5s shoe -> seat3\ncard Kh seat3 -> burn\n", PREFLOP + to_the_straight(flop=""),
+        info=True, also=("holdem.1",)),
+    "procedures.21": Case(
+        "procedures.21", "before a full round of 4; allowed only if it was damaged",
+        # one hand with the red deck, then a blue one loaded (the red one damaged, say) and dealt
+        TABLE.replace("button 1\nblinds\n", "") + folded_to_the_big_blind(SEATS, 1) + "shoe loaded DEMO-2\nwait 2s\n"
+        "button 2\nwait 1s\nblinds\ndeal hole cards\nwait 2s\n", "",
+        folded_to(4, 1, 2, 3) + folded_to_the_big_blind(SEATS, 3), ("complete",) * 3),
 }

@@ -6,9 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from pathlib import Path
 
-from dealerbox.engine import events as te
-from dealerbox.pipeline import Pipeline
-from dealerbox.sources.scenario import compile_text
+from tests.scenario_play import loud as loud, play_text as play  # noqa: F401  (the cases' one import)
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 
@@ -23,6 +21,8 @@ class Case:
     outcomes: tuple[str, ...] = ("complete", "complete")   # every HandEnded of the case, in order
     also: tuple[str, ...] = ()   # other rows the same fault rules above info (their rulings are the fault's too)
     deal: str = ""          # the hole cards of the fault scenario's bare ``deal hole cards`` line, for a showdown
+    info: bool = False      # the row rules at ``info`` yet tells the dealer what to do: its words are followed too
+    folder: str = ""        # the folder of tests/scenarios/ whose files the header of the case's own lines names
 
     def fault_text(self) -> str:
         text = (SCENARIOS / self.fault).read_text() if self.fault.endswith(".scn") else self.fault
@@ -30,21 +30,13 @@ class Case:
             text = text.replace("deal hole cards\n", f"deal hole cards {self.deal}\n", 1)
         return text
 
+    def named(self, label: str) -> str:
+        """The name to compile the case under: beside its scenario, whose header may name files next to it."""
+        folder = (SCENARIOS / self.fault).parent if self.fault.endswith(".scn") else SCENARIOS / self.folder
+        return str(folder / f"{label}.scn")
+
     def text(self) -> str:
         return self.fault_text() + "wait 1s\n" + self.remedy + "wait 1s\n" + self.rest
-
-
-def play(text: str, name: str) -> list[te.TableEvent]:
-    compiled = compile_text(text, name)
-    pipe = Pipeline.from_header(compiled.header)
-    events: list[te.TableEvent] = []
-    for record in compiled.records:
-        events += pipe.feed(record)
-    return events
-
-
-def loud(events: list[te.TableEvent]) -> list[te.FindingRaised]:
-    return [e for e in events if isinstance(e, te.FindingRaised) and e.severity != "info"]
 
 
 def seats_after(seats: tuple[int, ...], button: int) -> list[int]:

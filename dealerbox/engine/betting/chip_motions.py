@@ -263,6 +263,11 @@ class ChipMotions:
             b.credit(present)      # making up a corrected wager: nothing new
             return []
         extra = present - baseline
+        if b.dead and not b.folded and led.street == "preflop" and not b.voluntary:
+            # an absent player's blind is put up even once its hand is dead (Tournaments 3, 9, 11)
+            posted = self.posting.try_post(t, seat, present)
+            if posted is not None:
+                return posted
         if not b.live or b.all_in:
             b.credit(present)
             why = "has folded" if b.folded else ("has a dead hand" if b.dead else "is all-in")

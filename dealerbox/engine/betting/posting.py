@@ -301,6 +301,18 @@ class Posting:
             out += self.turn.advance(t)
         return out
 
+    def bring_up(self, seat: int, due: int) -> None:
+        """A blind posted short of its level's amount (Tournaments 7) counts as ``due`` (what the stack allows):
+        the chips the dealer then adds make it up, silently."""
+        led = self.ledger
+        b = led.seats[seat]
+        add = min(due - b.wager, led.stack(seat))
+        if add <= 0 or not b.posted:
+            return
+        led.take(seat, add)
+        b.post(add, b.credited, b.posted, led.stack(seat) == 0)
+        led.round.posted(b.wager, False, led.game.big_blind if led.positions.big_blind else 0)
+
     def short_blind(self, t: float, seat: int, kind: str, due: int) -> list[te.TableEvent]:
         """A blind all-in for less at a tournament table: Tournaments 19 (no make-up owed if it wins)."""
         led = self.ledger

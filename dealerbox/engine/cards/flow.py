@@ -272,8 +272,8 @@ class CardFlow:
         who = "is new" if why == "new" else "is coming back owing blinds"
         return [Ruling("blinds.7", "misdeal", f"Misdeal: seat {seat} {who} and sits between the big blind and the "
                                               f"button: it cannot be dealt in until the button passes. Cards back to "
-                                              f"the shoe, reshuffle, same button; redeal without seat {seat} "
-                                              f"(Misdeals 1i).", r.seats)
+                                              f"the shoe, reshuffle, same button; every chip goes back to whoever "
+                                              f"put it in; redeal without seat {seat} (Misdeals 1i).", r.seats)
                 if r.rule == "misdeal.1i" and r.outcome == "misdeal" else r for r in rulings]
 
     def _to_muck(self, t: float, seat: int, tag: CardTag) -> list[te.TableEvent]:

@@ -226,6 +226,9 @@ class Levels:
         # a post that put the player all in is Tournaments 19's, whatever the order its chips were read in
         rulings = [r for r in wrong_level_posts(lv, posted, stacks, small, big)
                    if r.ruling.startswith(made) and not hb.seats[r.seats[0]].all_in]
+        for seat, (kind, _) in hb.required.items():   # a blind short of the level is brought up, as the words say
+            if kind in names and any(r.seats[0] == seat and names[kind] in r.ruling for r in rulings):
+                hb.posting.bring_up(seat, lv.small_blind if kind == "sb" else lv.big_blind)
         return self.rulings(t, list(rulings))
 
     # --- Tournaments 4 -----------------------------------------------------------------------------------
