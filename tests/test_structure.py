@@ -482,9 +482,11 @@ def _cross_writes(tree: ast.Module) -> list[str]:
             targets = list(stmt.targets)
         elif isinstance(stmt, ast.AugAssign | ast.AnnAssign):
             targets = [stmt.target]
-        elif (isinstance(stmt, ast.Call) and isinstance(stmt.func, ast.Name)
-              and stmt.func.id in ("setattr", "delattr") and stmt.args):
-            # setattr(other, "x", v) writes other.x; setattr(other.part, ...) writes an attribute of other's part
+        elif isinstance(stmt, ast.Call) and stmt.args and (
+                (isinstance(stmt.func, ast.Name) and stmt.func.id in ("setattr", "delattr"))
+                or (isinstance(stmt.func, ast.Attribute) and stmt.func.attr in ("__setattr__", "__delattr__")
+                    and isinstance(stmt.func.value, ast.Name) and stmt.func.value.id == "object")):
+            # setattr(other, "x", v) and object.__setattr__(other, "x", v) write other.x
             if not _own(stmt.args[0], built):
                 out.append(f"line {stmt.lineno}: {ast.unparse(stmt)[:80]}")
             continue

@@ -149,10 +149,13 @@ def test_a_del_a_setattr_or_a_write_through_a_choice_of_owners_is_a_cross_write(
                 del h.deal.jokers[seat]             # the deal's
                 setattr(self, "seen", True)         # its own: fine
                 setattr(h, "phase", "ended")        # the hand's
+                object.__setattr__(self, "frozen", 1)   # its own: fine
+                object.__setattr__(h.deal, "k", 0)  # the deal's
                 (b.zone if b else self.zones)[seat] = 1   # a bet's, when there is one
         """)
     assert {f.split(": ", 1)[1] for f in found} == {
-        "(b.zone if b else self.zones)[seat] = 1", "del h.deal.jokers[seat]", "setattr(h, 'phase', 'ended')"}
+        "(b.zone if b else self.zones)[seat] = 1", "del h.deal.jokers[seat]", "setattr(h, 'phase', 'ended')",
+        "object.__setattr__(h.deal, 'k', 0)"}
 
 
 def test_a_mutating_call_on_another_parts_attribute_is_a_cross_mutation(tmp_path):
