@@ -13,7 +13,7 @@ from __future__ import annotations
 import gc
 import warnings
 
-from dealerbox.config import Config, GameConfig
+from dealerbox.config import Config, GameConfig, SimulatorConfig
 from dealerbox.engine.table import Engine
 from dealerbox.sources.sim import Simulator
 from dealerbox.sources.sim.referee import referee_streets
@@ -26,6 +26,10 @@ SPLIT_AND_BIG_O = ("o8", "plo8", "plo5", "plo5-8")    # Omaha high-low and five-
 GAMES = STRUCTURES + SPLIT_AND_BIG_O
 # house practices (issue 33): tables that run it twice after every all-in with no more betting (game.run_it)
 PRACTICES = {"nlhe run it twice": {"variant": "nlhe", "run_it": 2}, "plo run it twice": {"variant": "plo", "run_it": 2}}
+# bomb pots on one board and two (game.bomb_pots, every hand a bomb pot): pokerkit has no bomb pot, so the ratio is to
+# our own referee (tests/faults/referee, from the rule text), which tools/crosscheck_games checks them against
+BOMBS = {"nlhe bomb pot": ("nlhe", 1), "nlhe bomb pot 2 boards": ("nlhe", 2),
+         "plo bomb pot": ("plo", 1), "plo bomb pot 2 boards": ("plo", 2)}
 TARGET_RATIO = 10.0
 TARGET_STEP_MS = 1.0
 
@@ -34,8 +38,12 @@ def run(ctx: Context) -> list[Figure]:
     n = ctx.scale(120, 4)
     out: list[Figure] = []
     ratios, steps = [], []
-    for variant in GAMES + tuple(PRACTICES):
+    for variant in GAMES + tuple(PRACTICES) + tuple(BOMBS):
         config = Config(game=GameConfig(**PRACTICES.get(variant, {"variant": variant})))
+        if variant in BOMBS:
+            game, boards = BOMBS[variant]
+            config = Config(game=GameConfig(variant=game, bomb_pots=True),
+                            simulator=SimulatorConfig(bomb_every=1, bomb_boards=boards))
         registry = demo_registry()
         hands = list(Simulator(config, registry, 2024).play(n))
         hands = [h for h in hands if h.expected.outcome == "played"]
@@ -47,12 +55,16 @@ def run(ctx: Context) -> list[Figure]:
         except Exception as e:
             out.append(missing("engine", f"{variant} hands/s", "hands/s", f"engine raised {type(e).__name__}: {e}"))
             continue
-        # 2. pokerkit on the same hands
+        # 2. pokerkit on the same hands (a bomb pot: our own referee, pokerkit has none)
+        pk_s = ref_s = None
         try:
-            pk_s = time_pokerkit(config, hands)
+            if variant in BOMBS:
+                ref_s = time_referee(config, hands)
+            else:
+                pk_s = time_pokerkit(config, hands)
         except Exception as e:
-            pk_s = None
-            ctx.say(f"{variant}: pokerkit replay failed: {type(e).__name__}: {e}")
+            ctx.say(f"{variant}: {'referee' if variant in BOMBS else 'pokerkit'} replay failed: "
+                    f"{type(e).__name__}: {e}")
         # 3. per-step latency
         # 4. the whole replay path: recorded bytes through the decoder, the tag registry and the engine
         replay_hps = time_replay(config, registry, n)
@@ -73,6 +85,12 @@ def run(ctx: Context) -> list[Figure]:
             ratios.append(ratio)
             out.append(Figure("engine", f"{variant} pokerkit hands/s", len(hands) / pk_s, "hands/s"))
             out.append(Figure("engine", f"{variant} engine / pokerkit", ratio, "x", TARGET_RATIO, ">="))
+        if ref_s:
+            out.append(Figure("engine", f"{variant} referee hands/s", len(hands) / ref_s, "hands/s",
+                              note="our own referee (tests/faults/referee): pokerkit has no bomb pot"))
+            out.append(Figure("engine", f"{variant} engine / referee", eng_hps / (len(hands) / ref_s), "x"))
+            ctx.say(f"{variant}: engine {eng_hps:.0f} hands/s, our referee {len(hands) / ref_s:.0f} hands/s")
+            continue
         pk_hps = len(hands) / pk_s if pk_s else float("nan")
         ctx.say(f"{variant}: engine {eng_hps:.0f} hands/s, pokerkit {pk_hps:.0f} hands/s")
     if steps:
@@ -126,6 +144,36 @@ def step_samples(Engine, config, registry, hands) -> list[float]:
             apply(item)
             out.append((now_ns() - t0) / 1e6)
     return out
+
+
+def time_referee(config: Config, hands) -> float:
+    """Seconds our own referee takes over ``hands`` (bomb pots): the posts, every action, the pots by board. An
+    untimed first pass checks it ends with the simulator's stacks."""
+    from tests.faults.referee import Deal, HandReferee
+    from tests.faults.referee.hand import Limits
+
+    g = config.game
+    limits = Limits("no-limit" if g.variant == "nlhe" else "pot-limit", g.big_blind, g.big_blind)
+
+    def referee(e):
+        r = HandReferee(Deal(e.button, e.dealt_in, dict(e.stacks_before), {}, {}, None, limits, bomb=e.bomb),
+                        g.smallest_chip)
+        for street, seat, kind, to in e.actions:
+            r.act(street, seat, kind, to)
+        return r.finish(e.hole_cards, e.board, e.boards)
+
+    for hand in hands:
+        if referee(hand.expected).stacks != hand.expected.stacks:
+            raise RuntimeError(f"hand {hand.number}: our referee's stacks differ from the simulator's")
+    best = None
+    for _ in range(2):
+        gc.collect()
+        t0 = now_ns()
+        for hand in hands:
+            referee(hand.expected)
+        dt = (now_ns() - t0) / 1e9
+        best = dt if best is None else min(best, dt)
+    return best
 
 
 # --- pokerkit ---------------------------------------------------------------------------------------

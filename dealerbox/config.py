@@ -120,6 +120,7 @@ class RecordConfig:
     keep_days: int = 0              # delete parts older than this once the floor or an export holds them; 0 = keep all
     key: str = ""                   # the table's signing key (dealerbox keygen); "" = logs are not signed
     anchor_alert_min: float = 10.0  # a signed head not on the floor after this long: alert on screen and floor
+    sign_idle_s: float = 60.0       # records unsigned this long get a signed (and anchored) head: no hand end needed
     floor_public_key: str = ""      # the floor's X25519 public key (keygen --floor); "" = hole cards in the clear
 
 
@@ -131,6 +132,8 @@ class SimulatorConfig:
     stack_limit: int = 0            # chips a chip zone's reader proves per field; more read "uncertain" (0: off)
     unreadable_stacks: float = 0.0  # chance a chip motion leaves its zone "unreadable" until its next change
     cue_file: str = ""              # drills: kinds written here play from the next hand (docs/dashboard.md); "" = off
+    bomb_every: int = 0             # every Nth hand is a bomb pot (a table with game.bomb_pots); 0 = none
+    bomb_boards: int = 1            # a scheduled bomb pot's boards: 1 or 2 (double board)
 
 
 @dataclass(frozen=True)

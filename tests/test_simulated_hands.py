@@ -18,13 +18,47 @@ from dealerbox.engine.table import Engine
 from dealerbox.engine.variants import VARIANTS as VARIANT_ROWS
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import demo_registry
+from tests.faults.referee import Deal, HandReferee
+from tests.faults.referee.hand import Limits
 
 VARIANTS = ["nlhe", "plhe", "flhe", "plo"]
 SPLIT_AND_BIG_O = ["o8", "plo8", "plo5", "plo5-8"]   # Omaha high-low and five-card Omaha (issue 33)
 
 
-def check_hands(variant: str, n: int, seed: int, **game) -> Counter:
-    cfg = from_dict({"game": {"variant": variant, **game}})
+LIMITS = {"nlhe": "no-limit", "plhe": "pot-limit", "plo": "pot-limit", "flhe": "limit"}
+
+
+def refereed_bomb_pot(cfg, exp, end, events) -> tuple:
+    """A bomb pot checked against our own referee (tests/faults/referee, written from the rule text: pokerkit has
+    no bomb pot of its own), fed only the dealt cards and the actions: the same pots (amount, eligible seats,
+    winners, shares), the same winners on each board, the same final stacks. Returns the referee's pots."""
+    g = cfg.game
+    limit = LIMITS[exp.variant]
+    small, big = (g.small_bet, g.big_bet) if limit == "limit" else (g.big_blind, g.big_blind)
+    deal = Deal(exp.button, exp.dealt_in, dict(exp.stacks_before), {}, {}, None, Limits(limit, small, big),
+                bomb=exp.bomb)
+    ref = HandReferee(deal, g.smallest_chip)
+    for street, seat, kind, to in exp.actions:
+        ref.act(street, seat, kind, to)
+    out = ref.finish(exp.hole_cards, exp.board, exp.boards)
+    where = (exp.variant, exp.hand, "bomb pot")
+    assert {s: end.stacks[s] for s in out.stacks} == out.stacks, where + (end.stacks, out.stacks)
+    ours = [(p.amount, tuple(sorted(p.eligible)), tuple(sorted(p.winners)), dict(p.shares)) for p in end.pots]
+    theirs = [(p.amount, tuple(sorted(p.eligible)), tuple(sorted(p.winners)), p.shares) for p in out.pots if p.amount]
+    assert ours == theirs, where + (ours, theirs)
+    parts = {(e.index, e.board): tuple(sorted(e.pot.winners)) for e in events if e.kind == "PotSplitByBoard"}
+    if exp.boards:      # each contested pot's winners board by board (a pot one seat alone can win is not divided)
+        want = {(i, b + 1): tuple(sorted(w)) for i, p in enumerate(out.pots) if len(p.eligible) > 1
+                for b, w in enumerate(p.by_board)}
+        assert parts == want, where + (parts, want)
+    return out.pots
+
+
+def check_hands(variant: str, n: int, seed: int, bomb_every: int = 0, bomb_boards: int = 1, **game) -> Counter:
+    """``bomb_every``: every Nth hand a bomb pot on ``bomb_boards`` boards (house practice), checked against our
+    own referee as well as pokerkit (:func:`refereed_bomb_pot`)."""
+    cfg = from_dict({"game": {"variant": variant, **game, **({"bomb_pots": True} if bomb_every else {})},
+                     "simulator": {"bomb_every": bomb_every, "bomb_boards": bomb_boards}})
     reg = demo_registry()
     engine = Engine(cfg, reg)
     stats: Counter = Counter()
@@ -75,6 +109,12 @@ def check_hands(variant: str, n: int, seed: int, **game) -> Counter:
             assert end.boards == exp.boards, where + (end.boards, exp.boards)
             stats[f"run {exp.runs} times"] += 1
             stats["pots split by board"] += sum(1 for e in events if e.kind == "PotSplitByBoard") // exp.runs
+        if exp.bomb:        # a bomb pot: pokerkit's account above, and our own referee's from the rule text
+            assert end.boards == (exp.boards or None), where + (end.boards, exp.boards)
+            pots = refereed_bomb_pot(cfg, exp, end, events)
+            stats[f"bomb pots on {1 + len(exp.boards)} board{'s' if exp.boards else ''}"] += 1
+            stats["bomb side pots"] += max(0, len(pots) - 1)
+            stats["bomb pots split by board"] += sum(1 for p in pots if len(set(p.by_board)) > 1)   # winners differ
     return stats
 
 
@@ -101,6 +141,28 @@ def test_simulated_hands_run_twice_agree_with_pokerkit(variant, runs):
     stacks. A few hundred seeded hands here; tools/crosscheck_games --run-it runs the 10,000 (docs/betting.md)."""
     stats = check_hands(variant, 150, seed=34, run_it=runs)
     assert stats["hands"] == 150 and stats[f"run {runs} times"] > 10 and stats["pots split by board"] > 10
+
+
+@pytest.mark.parametrize("variant, boards, every", [("nlhe", 1, 1), ("nlhe", 2, 1), ("plo", 1, 1), ("plo", 2, 1),
+                                                    ("nlhe", 2, 3)])
+def test_simulated_bomb_pots_agree_with_pokerkit_and_our_referee(variant, boards, every):
+    """A bomb-pot table (game.bomb_pots, a house practice) where the simulated dealer starts one every ``every``-th
+    hand (simulator.bomb_every), on one board or two: pokerkit's account and our own referee's (tests/faults/referee,
+    from the rule text, fed the cards and the actions) give the engine's pots, each board's winners and the stacks.
+    A few hundred seeded hands here; tools/crosscheck_games --bomb-every 1 runs the 10,000 (docs/betting.md)."""
+    stats = check_hands(variant, 200, seed=35, bomb_every=every, bomb_boards=boards)
+    bombs = stats[f"bomb pots on {boards} board{'s' if boards > 1 else ''}"]
+    assert stats["hands"] == 200 and bombs == 200 // every and stats["bomb side pots"] > 0
+    if boards > 1:      # pots whose boards went to different hands: the division by board did something
+        assert stats["bomb pots split by board"] > 0
+
+
+def test_a_tie_on_one_board_of_a_pot_of_two_chips_pays_that_winner_nothing_rightly():
+    """plo seed 5 hand 195, a double-board bomb pot: seat 4, all in for 1, ties seat 3 on board 1 and wins board 2;
+    the pot of 2 is 1 a board and board 1's chip goes to seat 4, first from the button, so seat 3 is paid nothing.
+    The engine took that for a shared pot pushed whole to one winner (showdown.3 on a clean hand)."""
+    stats = check_hands("plo", 195, seed=5, bomb_every=1, bomb_boards=2)
+    assert stats["hands"] == 195 and stats["bomb pots on 2 boards"] == 195
 
 
 def test_a_winner_posting_the_next_blind_with_chips_just_pushed_to_them_starts_the_hand():

@@ -191,6 +191,19 @@ def test_bad_setup_is_refused_clearly():
         Simulator(config(), demo_registry(), 1, irregularities=["cheating"])
 
 
+def test_bomb_pots_are_dealt_on_the_schedule_only_where_the_table_plays_them():
+    game = {"bomb_pots": True, "bomb_pot": 6}
+    sim = Simulator(from_dict({"game": game, "simulator": {"bomb_every": 3}}), demo_registry(), 5)
+    hands = list(sim.play(6))
+    assert [h.expected.bomb for h in hands] == [0, 0, 6, 0, 0, 6]
+    assert all(h.expected.blinds == {} and h.expected.boards == () for h in hands if h.expected.bomb)
+    assert all(h.expected.actions[0][0] == "flop" for h in hands if h.expected.bomb and h.expected.actions)
+    with pytest.raises(SimulatorError, match="game.bomb_pots"):
+        Simulator(from_dict({"simulator": {"bomb_every": 3}}), demo_registry(), 1)
+    with pytest.raises(SimulatorError, match="no kill"):
+        Simulator(from_dict({"game": {**game, "kill": "full"}, "simulator": {"bomb_every": 3}}), demo_registry(), 1)
+
+
 def _stud():
     from dataclasses import replace
     c = config()

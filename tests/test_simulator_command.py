@@ -33,3 +33,20 @@ def test_simulate_refuses_bad_arguments(tmp_path, capsys):
     assert main(["simulate", "--hands", "1", "--out", str(out)]) == 0
     assert main(["simulate", "--hands", "1", "--out", str(out)]) == 2
     assert "already exists" in capsys.readouterr().err
+
+
+def test_simulate_deals_bomb_pots_on_the_schedule_asked(tmp_path, capsys):
+    out = tmp_path / "bombs.jsonl"
+    assert main(["simulate", "--hands", "4", "--out", str(out), "--seed", "3", "--bomb-every", "2",
+                 "--bomb-boards", "2"]) == 0
+    log = open_log(out)
+    records = list(log)
+    assert log.header.config["game"]["bomb_pots"] is True and log.header.config["simulator"]["bomb_every"] == 2
+    taps = [r.input for r in records if isinstance(r, Input) and r.input.action == "bomb-pot"]
+    assert [(t.amount, t.ref) for t in taps] == [(10, "2"), (10, "2")]     # hands 2 and 4, five big blinds each
+    pipe = Pipeline.from_header(log.header)
+    events = [e for r in records for e in pipe.feed(r)]
+    assert sum(e.kind == "BombPotStarted" for e in events) == 2 and sum(e.kind == "HandEnded" for e in events) == 4
+    assert not [e for e in events if e.kind == "FindingRaised" and e.severity != "info"]
+    assert main(["simulate", "--hands", "1", "--out", str(tmp_path / "x.jsonl"), "--bomb-every", "0"]) == 2
+    assert "--bomb-every" in capsys.readouterr().err

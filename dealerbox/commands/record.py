@@ -57,7 +57,7 @@ def run(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic) -
     header = table_header(config, registry, created=True, tournament=tournament)
     recorder = Recorder(args.out_dir or config.record.dir, header, rotate_bytes=config.record.rotate_mb * 1024 * 1024,
                         clock=clock, signer=signer, rotate_daily=config.record.rotate_daily,
-                        seal_to=seal_to, rules=public_events)
+                        seal_to=seal_to, rules=public_events, sign_idle_s=config.record.sign_idle_s)
     print(f"dealerbox record: recording {port} to {recorder.path}", file=sys.stderr)
     # The board introduces itself and reports every tag it sees, so the log starts from the table as it is.
     source.send(p.CmdHello())
@@ -65,6 +65,7 @@ def run(args: argparse.Namespace, clock: Callable[[], float] = time.monotonic) -
     started = clock()
     try:
         while args.duration is None or clock() - started < args.duration:
+            recorder.sign_if_idle()   # no hand ends here: a signed recording is signed every record.sign_idle_s
             try:
                 recorder.write(source.entries.get(timeout=0.1))
             except queue.Empty:

@@ -104,7 +104,7 @@ def run(args: argparse.Namespace) -> int:
                             hand_count=sequence_path(config.record.dir, config.table.id),
                             rotate_daily=config.record.rotate_daily,
                             seal_to=seal_target(config.record.floor_public_key, config.record.dir),
-                            rules=public_events)
+                            rules=public_events, sign_idle_s=config.record.sign_idle_s)
     floor = None
     # a replay never poses as the live table: off the floor unless asked, and then only under review/
     if config.floor.enabled and not args.no_floor and (kind != "replay" or args.review_floor):

@@ -2,6 +2,7 @@
 
     dealerbox simulate --hands 500 --out var/logs/sim.jsonl --seed 7 --irregularities 0.1
     dealerbox simulate --hands 200 --out var/logs/twice.jsonl --run-it 2    # run it twice after each all-in
+    dealerbox simulate --hands 200 --out var/logs/bombs.jsonl --bomb-every 5 --bomb-boards 2   # double-board bomb pots
 
 Signed with ``record.key`` and sealed to ``record.floor_public_key`` when the config names them, as ``run`` does.
 """
@@ -35,6 +36,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--run-it", type=int, choices=(2, 3), metavar="N",
                         help="a table that runs it N times (2 or 3) after every all-in with no more betting: sets "
                              "game.run_it (house practice); pokerkit's run-out count referees each run")
+    parser.add_argument("--bomb-every", type=int, metavar="N",
+                        help="every Nth hand is a bomb pot: sets game.bomb_pots (house practice) and "
+                             "simulator.bomb_every; each player posts game.bomb_pot (0: five big blinds)")
+    parser.add_argument("--bomb-boards", type=int, choices=(1, 2),
+                        help="the bomb pots' boards: 1, or 2 for double-board bomb pots (simulator.bomb_boards)")
 
 
 def _irregularities(text: str | None) -> float | list[str] | None:
@@ -65,6 +71,13 @@ def run(args: argparse.Namespace) -> int:
         irregular = _irregularities(args.irregularities)
         if args.run_it:
             args.cfg = replace(args.cfg, game=replace(args.cfg.game, run_it=args.run_it))
+        if args.bomb_every is not None and args.bomb_every < 1:
+            raise ValueError(f"--bomb-every: {args.bomb_every}; a bomb pot every N hands needs N of 1 or more")
+        if args.bomb_every:
+            args.cfg = replace(args.cfg, game=replace(args.cfg.game, bomb_pots=True),
+                               simulator=replace(args.cfg.simulator, bomb_every=args.bomb_every))
+        if args.bomb_boards:
+            args.cfg = replace(args.cfg, simulator=replace(args.cfg.simulator, bomb_boards=args.bomb_boards))
         registry = load_registry(args.cfg)
         tournament = None
         if args.cfg.tournament.file:   # a tournament table: the simulator plays the event to its winner

@@ -4,7 +4,10 @@ Without ``--pubkey`` only the unkeyed chain is checked, and the verdict says not
 ``--pubkey`` the table's signatures are checked too (an unsigned or re-hashed log fails, in one verdict); with
 ``--anchors FILE`` (JSON Lines or a JSON list of signed heads, as the floor stores them) or ``--from-floor URL``
 (every head the dashboard's anchor store kept for the table, over its authenticated API) the log must also be
-one the floor anchored (its identity) and still hold every anchored head.
+one the floor anchored (its identity) and still hold every anchored head. A floor that holds no head of the
+log's table is a failed check, not a failure to run (exit 1, one line): the floor witnessed nothing of a log
+the table signed. An unsigned log gets its own one verdict ("not signed", exit 1): no floor can hold a head of
+it, so that is the finding.
 """
 
 from __future__ import annotations
@@ -27,6 +30,10 @@ PASSWORD_ENV = "DEALERBOX_FLOOR_PASSWORD"
 
 class AnchorError(ValueError):
     """Anchors that cannot be read; the message names the file or broker."""
+
+
+class FloorHoldsNothing(AnchorError):
+    """The floor answered, and holds no signed head of the table: for ``verify`` a finding, not an error."""
 
 
 def not_a_log(path: str, look: int = 1 << 16) -> str:
@@ -66,15 +73,19 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
+    witnessed_nothing = ""   # the floor answered and holds no head of the table: what verify then says
     try:
         pubkey = load_public(args.pubkey) if args.pubkey else ""
         anchors = read_anchors(args.anchors) if args.anchors else []
-        if args.from_floor:
-            anchors += floor_anchors(args.log, args.from_floor, args.floor_user, _password(args), args.table)
+        if args.from_floor and pubkey:
+            try:
+                anchors += floor_anchors(args.log, args.from_floor, args.floor_user, _password(args), args.table)
+            except FloorHoldsNothing as e:
+                witnessed_nothing = str(e)
     except (KeyFileError, AnchorError) as e:
         print(f"dealerbox verify: {e}", file=sys.stderr)
         return 2
-    if anchors and not pubkey:
+    if (anchors or args.from_floor) and not pubkey:
         print("dealerbox verify: anchors need --pubkey (an anchor proves nothing without the key that signed it)",
               file=sys.stderr)
         return 2
@@ -92,6 +103,10 @@ def run(args: argparse.Namespace) -> int:
         print(f"dealerbox verify: cannot read {args.log}: {e.strerror or e}", file=sys.stderr)
         return 2
     report.anchors_from = anchors_source(args.anchors, args.from_floor)
+    if witnessed_nothing and not report.key_refused:
+        # a signed log the floor holds nothing of: whatever the key says, no witness vouches for it (exit 1)
+        print(f"FAILED: {witnessed_nothing}")
+        return 1
     print(report.summary())
     if report.key_refused:
         return 1    # unsigned or another key: one verdict, the signature checks after it would only repeat it
@@ -156,8 +171,10 @@ def floor_anchors(log: str, where: str, user: str, password: str, table: str = "
     except (ValueError, KeyError, TypeError):
         raise AnchorError(f"--from-floor {where}: not the floor's anchor list (is it a dealerbox dashboard?)") from None
     if not heads:
-        raise AnchorError(f"--from-floor {where}: the floor holds no signed head of {site}/{table_id}: nothing "
-                          f"proves this log (is the table's key enrolled on the floor?)")
+        which = f"{site}/{table_id}" if table_id else f"any table of site {site}"
+        raise FloorHoldsNothing(f"the floor at {where} holds no signed head of {which}: it witnessed nothing of "
+                                f"this log, so nothing but the table's own key vouches for it (is the table's key "
+                                f"enrolled on the floor, and was its link up?)")
     return list(heads)
 
 

@@ -9,7 +9,9 @@ table was anchored with first, or skip some (``evidence.anchor.hands``), and a h
 after the table was out of its hearing longer than the window (``evidence.anchor.late``, measured on the
 floor's own clock from when it last heard the table before its ``offline`` status: the table's signed
 ``at`` is only information, since whoever holds the table's key dates a head as he likes). One table may keep
-at most ``cap`` heads.
+at most ``cap`` heads, and a table whose valid heads come far faster than it can play hands is raised
+(``evidence.anchor.flood``) long before that: a leaky bucket on the floor's clock lets ``flood_per_min`` heads a
+minute through for ever and an outage's backlog of up to ``flood_burst`` at once, and raises past that.
 ``GET /api/anchors?site=S&table=T`` serves all of a table's heads, oldest first, to ``dealerbox verify
 --from-floor`` (without ``table``: every table of the site, for ``dealerbox audit``) over HTTP Basic
 authentication with a dashboard user's password.
@@ -41,6 +43,11 @@ from .store import Store, alerts as alert_rows, anchors as anchor_rows, tables a
 
 CAP_PER_TABLE = 500_000          # about ten years of hands at one table; a flood from one account stops here
 LATE_AFTER_MIN = 10.0            # a head reaching the floor later than this (or the table's window) is an alert
+# An honest table signs a head at each hand's end and, between, at most one a record.sign_idle_s (60 s): about
+# 1-3 a minute. Ten a minute for ever, and a backlog of 2,000 at once (an outage of half a day resent in order),
+# pass; a flood past that is raised after at most 2,000 heads, 0.4 % of the cap.
+FLOOD_PER_MIN = 10.0
+FLOOD_BURST = 2_000
 RULE = "evidence.anchor"
 
 # the enrolled key and the chain's end per table (the heads themselves are in the store's ``anchors`` table)
@@ -66,8 +73,12 @@ enrolled = sa.Table("anchor_tables", _meta, sa.Column("site", sa.String(32), pri
                     # the oldest hand the floor saw end (event topic) that no kept head names yet, and when (floor
                     # clock): a table that ends hands and signs none (its key taken out of the config) is raised
                     sa.Column("ended_hand", sa.Integer, nullable=False, default=0, server_default="0"),
-                    sa.Column("ended_at", sa.Float, nullable=True))
-LATER_COLUMNS = ("log_id", "hand", "hand_log", "hand_seq", "down_at", "up_at", "ended_hand", "ended_at")
+                    sa.Column("ended_at", sa.Float, nullable=True),
+                    # the flood check's leaky bucket: heads in it, and when it was last drained (floor clock)
+                    sa.Column("flood_level", sa.Float, nullable=True),
+                    sa.Column("flood_at", sa.Float, nullable=True))
+LATER_COLUMNS = ("log_id", "hand", "hand_log", "hand_seq", "down_at", "up_at", "ended_hand", "ended_at",
+                 "flood_level", "flood_at")
 
 
 @dataclass
@@ -79,8 +90,10 @@ class Verdict:
 
 
 class AnchorStore:
-    def __init__(self, store: Store, cap: int = CAP_PER_TABLE, late_after_min: float = LATE_AFTER_MIN) -> None:
+    def __init__(self, store: Store, cap: int = CAP_PER_TABLE, late_after_min: float = LATE_AFTER_MIN,
+                 flood_per_min: float = FLOOD_PER_MIN, flood_burst: int = FLOOD_BURST) -> None:
         self.store, self.cap, self.late_after_min = store, cap, late_after_min
+        self.flood_per_min, self.flood_burst = flood_per_min, flood_burst
         with store.schema_lock() as conn:      # two instances starting at once: one creates it
             enrolled.create(conn, checkfirst=True)
             _add_columns(conn)
@@ -91,7 +104,9 @@ class AnchorStore:
         mine = (enrolled.c.site == site) & (enrolled.c.table_id == table)
         with self.store.engine.begin() as conn:
             old = conn.execute(sa.select(enrolled).where(mine)).first()
-            held = {"hand": old.hand, "hand_log": old.hand_log, "hand_seq": old.hand_seq} if old else {}
+            # a new key restarts the chain, not what the floor holds against the table: hands, and the flood bucket
+            held = {"hand": old.hand, "hand_log": old.hand_log, "hand_seq": old.hand_seq,
+                    "flood_level": old.flood_level, "flood_at": old.flood_at} if old else {}
             conn.execute(enrolled.delete().where(mine))
             conn.execute(enrolled.insert().values(site=site, table_id=table, pubkey=pubkey_hex, a=0, digest="",
                                                   seq=0, part=0, n=-1, kept=self._count(conn, site, table),
@@ -187,10 +202,17 @@ class AnchorStore:
         late = self._late(row, payload, now)
         if late:
             alerts.append(self._alert_row(conn, site, table, "late", payload, now, late))
+        level = self._flood_level(row, now)
+        if level > self.flood_burst:
+            alerts.append(self._alert_row(conn, site, table, "flood", payload, now, (
+                f"{site}/{table} sends signed heads faster than {self.flood_per_min:g} a minute beyond an outage's "
+                f"backlog of {self.flood_burst} (it holds {row.kept + 1} of its cap of {self.cap}): no table plays "
+                f"hands that fast; someone with its key is flooding the floor")))
         heard = {"down_at": None, "up_at": None} if row.down_at is not None and row.up_at is not None else {}
         conn.execute(enrolled.update().where(mine).values(a=a, digest=digest, seq=at[0], part=at[1], n=at[2],
                                                           kept=row.kept + 1, log_id=payload["log"], **moved,
-                                                          **heard))
+                                                          **heard, flood_level=min(level, self.flood_burst + 1.0),
+                                                          flood_at=now))
         return Verdict(True, "", [r for r in alerts if r is not None])
 
     def heads(self, site: str, table: str | None) -> list[dict[str, Any]]:
@@ -262,6 +284,12 @@ class AnchorStore:
         return (f"the floor could not hear the table from {since} (floor clock) and {how} (window {window:g} min): "
                 f"log {payload['seq']} up to part {payload['part']} record {payload['n']} could have been rewritten "
                 f"meanwhile; the table dates this head {payload.get('at', '?')}")
+
+    def _flood_level(self, row: Any, now: float) -> float:
+        """The table's leaky bucket with this head in it: drained at ``flood_per_min`` since the last head (floor
+        clock), never below empty; over ``flood_burst`` the table is flooding."""
+        level, since = float(row.flood_level or 0.0), row.flood_at if row.flood_at is not None else now
+        return max(0.0, level - max(0.0, now - since) / 60 * self.flood_per_min) + 1.0
 
     def _digest_of(self, conn: sa.Connection, site: str, table: str, a: int) -> str:
         rows = conn.execute(sa.select(anchor_rows.c.payload).where((anchor_rows.c.site == site)

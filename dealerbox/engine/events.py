@@ -3,7 +3,9 @@ reads these and nothing else.
 
 ``to_dict()`` is the JSON contract of ``dealerbox replay --jsonl`` (docs/table-events.md): one object per
 event, ``{"event": "CardDealt", "t": ..., "hand": ..., ...}``. Fields named in ``SECRET_FIELDS`` hold hole
-cards: they are written as ``null`` unless ``reveal=True`` (audit use only; never the floor).
+cards, or a dealer's badge UID (a UID-only badge is cloned from it): they are written as ``null`` unless
+``reveal=True`` (audit use only; never the floor). The objects themselves keep them: the live terminal signs
+a badge's dealer in from ``BadgeShown.uid``.
 """
 
 from __future__ import annotations
@@ -283,9 +285,12 @@ class DealerSignedIn(TableEvent):
 
 @dataclass(frozen=True, slots=True)
 class BadgeShown(TableEvent):
-    """A tag enrolled as a badge was held over ``zone``: the terminal signs in the dealer it belongs to."""
+    """A tag enrolled as a badge was held over ``zone``: the terminal signs in the dealer it belongs to. The uid
+    is what a cloned badge copies, so every public view (the log's clear events, the floor, the dashboard) masks
+    it as hole cards are masked; only a keyed replay with ``--reveal-hole-cards`` prints it."""
     zone: str
-    uid: str
+    uid: str | None
+    SECRET_FIELDS: ClassVar[tuple[str, ...]] = ("uid",)
 
 
 @dataclass(frozen=True, slots=True)

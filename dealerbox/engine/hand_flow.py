@@ -285,16 +285,24 @@ def wins_a_pot(seat: int, winners: list[tuple[int, ...]]) -> bool:
 
 
 def shorted(h: Hand) -> list[int]:
-    """Winners of a shared pot (a tie, or a high and a low) holding none of it: the whole of it went to another
-    of its winners. Only a seat whose share is a chip or more however the odd chips fall is counted (a quartered
-    low half of 3 leaves one of its winners nothing, rightly)."""
+    """Winners of a shared pot (a tie, a high and a low, two or more boards) holding none of it: the whole of it
+    went to another of its winners. Only a seat whose share is a chip or more however the odd chips fall is
+    counted (a quartered low half of 3 leaves one of its winners nothing, rightly; so does a tie on one board of a
+    pot of 2 dealt on two)."""
     out: list[int] = []
+    portions = h.portions()     # per pot, per board, the winners of each half (empty: each pot whole)
     for i, ((amount, _), winners) in enumerate(zip(h.pots, h.winners, strict=False)):
-        halves = [w for w in (h.award.halves[i] if i < len(h.award.halves) else (winners,)) if w]
-        if len(set(winners)) < 2 or not halves:
+        boards = portions[i] if i < len(portions) and portions[i] else [(winners,)]
+        if len(set(winners)) < 2:
             continue
-        least = min(divide(amount, len(halves)))   # the smaller half when the odd chip went to the other
-        sure = {s: sum(least // len(w) for w in halves if s in w) for s in set(winners)}
+        least_part = min(divide(amount, len(boards)))   # the smaller board's part when the odd chips went to board 1
+        sure = dict.fromkeys(set(winners), 0)
+        for per_board in boards:
+            halves = [w for w in per_board if w]
+            least = min(divide(least_part, len(halves))) if halves else 0   # the smaller half likewise
+            for w in halves:
+                for s in w:
+                    sure[s] = sure.get(s, 0) + least // len(w)
         out += [s for s, share in sure.items() if share > 0 and h.award.pushed.get(s, 0) <= 0 and s not in out]
     return sorted(out)
 

@@ -34,6 +34,7 @@ class HandRow:
     at: str                     # when the hand started: "2025-03-01 22:14:05" UTC, or "t=812.3 s"
     findings: tuple[Finding, ...]
     practice: str = ""          # a house practice the hand was dealt with ("run it twice", "bomb pot, 2 boards")
+    game: str = ""              # the variant the hand was dealt as (engine.variants key: "nlhe", "plo8", ...)
 
 
 @dataclass
@@ -60,7 +61,7 @@ def rows_of(path: str, table: str, dealer: str, created: datetime.datetime | Non
     out = []
     for h in hands:
         hour, at = _when(created, h.started_t)
-        out.append(HandRow(path, table, dealer, h.hand, h.outcome, hour, at, h.findings, h.practice))
+        out.append(HandRow(path, table, dealer, h.hand, h.outcome, hour, at, h.findings, h.practice, h.game))
     return out
 
 

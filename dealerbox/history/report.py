@@ -112,11 +112,11 @@ def write_csv(room: Room, folder: Path) -> list[Path]:
     with open(out[0], "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["log", "table", "dealer", "hand", "started_utc", "hour", "outcome", "findings", "rulings",
-                    "practice"])
+                    "game", "practice"])
         for log in room.logs:
             for r in log.hands:
                 w.writerow([r.log, r.table, r.dealer, r.hand, r.at, r.hour, r.outcome, len(r.findings),
-                            sum(x.severity in ("dealer", "floor") for x in r.findings), r.practice])
+                            sum(x.severity in ("dealer", "floor") for x in r.findings), r.game, r.practice])
     with open(out[1], "w", newline="", encoding="utf-8") as f:
         w = csv.writer(f)
         w.writerow(["log", "table", "dealer", "hand", "started_utc", "hour", "id", "rule", "citation", "severity",

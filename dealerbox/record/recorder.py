@@ -17,7 +17,10 @@ says how many, so the chain stays whole and honest.
 
 With a ``signer`` (the table's key, signing.py) the log is signed: a ``sig`` record after every hand's end
 (:meth:`Recorder.seal`, called by the terminal), as the last line of every rotated part, and after the
-closing line. Files are created 0640: the group (the floor's log collector) may read, nobody else.
+closing line. Files are created 0640: the group (the floor's log collector) may read, nobody else. A hand's
+end is not the only time a head is signed: :meth:`Recorder.sign_if_idle` (called by the terminal's core loop)
+signs when records have waited unsigned longer than ``sign_idle_s`` of the recorder's clock, so the taps after a
+hand's end (an award corrected on a break) are signed and anchored within that time, not at the next hand's end.
 
 With ``seal_to`` (the floor's X25519 public key, sealing.py) the log is sealed: what reveals hole cards (the
 decks, every raw read and tap) is written encrypted to the floor, and the table events in the clear beside it.
@@ -77,7 +80,8 @@ class Recorder:
                  fsync_every_s: float = 1.0, retry_every_s: float = 1.0, buffer_max: int = 10_000,
                  signer: Signer | None = None, hand_count: str | os.PathLike[str] | None = None,
                  rotate_daily: bool = False, wall: Callable[[], float] = time.time,
-                 seal_to: PublicKey | None = None, rules: Callable[[Header], Rules] | None = None) -> None:
+                 seal_to: PublicKey | None = None, rules: Callable[[Header], Rules] | None = None,
+                 sign_idle_s: float = 60.0) -> None:
         created = header.created or datetime.now(UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
         count_path = Path(hand_count) if hand_count else None
         self._hands = HandCount(count_path, header.table, header.hands_before)
@@ -100,6 +104,9 @@ class Recorder:
         self._backlog = Backlog(clock, buffer_max, retry_every_s)
         self._chain = ChainWriter()
         self._lock = threading.Lock()
+        self._clock = clock
+        self._sign_idle_s = sign_idle_s
+        self._unsigned_since: float | None = None   # when the oldest record not yet under a signature came
         self._closed = False
         self._last_t = 0.0
         self.records = 0           # records written (header and closing line not counted)
@@ -114,6 +121,8 @@ class Recorder:
                 return
             if isinstance(entry, Rx):
                 self._plan.watch(entry.data)
+            if self._unsigned_since is None and self._heads is not None:
+                self._unsigned_since = self._clock()
             self._backlog.add(self._sealer.entries(entry) if self._sealer is not None else (entry,))
             self._drain(force=isinstance(entry, Input | Link))
             self._backlog.trim()
@@ -128,7 +137,22 @@ class Recorder:
             if self._closed or self._heads is None:
                 return
             self._backlog.add((Sig(self._last_t if t is None else t, -1, "", ""),))
+            self._unsigned_since = None
             self._drain(force=True)
+
+    def sign_if_idle(self) -> bool:
+        """Sign the head if records have waited unsigned for ``sign_idle_s`` or longer (the terminal calls this on
+        every turn of its loop; a signed log only). True when it signed: the head goes to the floor as any."""
+        with self._lock:
+            since = self._unsigned_since
+            if self._closed or self._heads is None or since is None or self._sign_idle_s <= 0 \
+                    or self._clock() - since < self._sign_idle_s:
+                return False
+            t = self._backlog.last_t(self._last_t)   # the last record's time, even one still waiting for the disk
+            self._backlog.add((Sig(t, -1, "", ""),))
+            self._unsigned_since = None
+            self._drain(force=True)
+            return True
 
     def close(self) -> None:
         """Write the closing line and fsync. Waiting records get one last try."""

@@ -4,12 +4,14 @@ Card tags are reused hand after hand, so once a card is shown its UID is known; 
 muck or the burn (and the deck enrolment, UID -> card) then tells the cards of every other hand. A sealed log
 therefore keeps none of them in the clear:
 
-- the header's decks are encrypted (``sealed.decks``) with a one-off key sealed to the floor (``sealed.key``);
+- the header's decks, and the UIDs of the dealers' badges among the chip sets' markers (a UID-only badge is
+  cloned from its UID), are encrypted (``sealed.decks``) with a one-off key sealed to the floor (``sealed.key``);
 - every ``rx``, ``tx`` and ``in`` record becomes an ``sx`` record, encrypted (XSalsa20-Poly1305, libsodium's
   ``SecretBox``) with the current hand's key; each hand's key is fresh, written once as a ``key`` record sealed
   to the floor's X25519 public key (libsodium's sealed box), and forgotten when the hand ends;
 - beside them, every table event the engine rules is written in the clear as an ``ev`` record, hole cards
-  masked exactly as ``dealerbox replay --jsonl`` masks them: findings, pots, board, shown cards, awards.
+  (and a badge's UID) masked exactly as ``dealerbox replay --jsonl`` masks them: findings, pots, board, shown
+  cards, awards.
 
 The table holds only the floor's public key: it can write a sealed log and never read one back. The hash
 chain and the signatures cover the ciphertext like any other line, so ``verify`` is unchanged; ``replay``,
@@ -137,10 +139,11 @@ class Sealer:
         self._rules = rules
         self._box: SecretBox | None = None
         decks = header.enrolment.get("decks", [])
+        chips, badges = _without_badges(header.enrolment.get("chips", []))
         one_off = random_bytes(SecretBox.KEY_SIZE)
-        self.header = dataclasses.replace(header, enrolment={**header.enrolment, "decks": []}, sealed={
+        self.header = dataclasses.replace(header, enrolment={**header.enrolment, "decks": [], "chips": chips}, sealed={
             "with": SEALED_WITH, "to": public_id(floor), "key": self._floor.encrypt(one_off).hex(),
-            "decks": SecretBox(one_off).encrypt(_dumps({"decks": decks})).hex()})
+            "decks": SecretBox(one_off).encrypt(_dumps({"decks": decks, "badges": badges})).hex()})
 
     def entries(self, entry: Record) -> list[Entry]:
         """The lines that stand for ``entry``: sealed (with a ``key`` line first in a new hand), then its events."""
@@ -187,11 +190,13 @@ class Opener:
             raise SealError(f"sealed with {sealed.get('with')!r}, which this dealerbox cannot open; upgrade dealerbox")
         try:
             one_off = self._unseal.decrypt(bytes.fromhex(sealed["key"]))
-            decks = json.loads(SecretBox(one_off).decrypt(bytes.fromhex(sealed["decks"])))["decks"]
-        except (CryptoError, ValueError, KeyError, TypeError):
+            opened = json.loads(SecretBox(one_off).decrypt(bytes.fromhex(sealed["decks"])))
+            decks, badges = opened["decks"], opened.get("badges", {})   # a log sealed before badges were: none
+        except (CryptoError, ValueError, KeyError, TypeError, AttributeError):
             raise SealError(f"the log is sealed to floor key {sealed.get('to', '?')}, and this key is "
                             f"{self.key_id}: give the floor's private key it was sealed to") from None
-        return dataclasses.replace(header, enrolment={**header.enrolment, "decks": decks})
+        chips = _with_badges(header.enrolment.get("chips", []), badges)
+        return dataclasses.replace(header, enrolment={**header.enrolment, "decks": decks, "chips": chips})
 
     def key(self, box: str) -> None:
         """A ``key`` line: the records after it are sealed with this hand's key."""
@@ -261,6 +266,30 @@ def _direct_opener() -> Callable[[bytes, bytes], bytes | None]:
         data: bytes = ffi.buffer(out[0], n)[:]
         return data
     return open_box
+
+
+def _without_badges(chip_sets: list[dict[str, Any]]) -> tuple[list[dict[str, Any]], dict[str, dict[str, str]]]:
+    """The chip sets with their badge markers taken out, and those markers by chip set (its place in the list)."""
+    clear, badges = [], {}
+    for i, chip_set in enumerate(chip_sets):
+        markers = chip_set.get("markers", {}) if isinstance(chip_set, dict) else {}
+        mine = {uid: kind for uid, kind in markers.items() if kind == "badge"} if isinstance(markers, dict) else {}
+        if mine:
+            badges[str(i)] = mine
+            chip_set = {**chip_set, "markers": {uid: kind for uid, kind in markers.items() if kind != "badge"}}
+        clear.append(chip_set)
+    return clear, badges
+
+
+def _with_badges(chip_sets: list[dict[str, Any]], badges: dict[str, dict[str, str]]) -> list[dict[str, Any]]:
+    """The chip sets as the table enrolled them: each one's sealed badge markers put back."""
+    out = []
+    for i, chip_set in enumerate(chip_sets):
+        mine = badges.get(str(i))
+        if mine and isinstance(chip_set, dict):
+            chip_set = {**chip_set, "markers": {**chip_set.get("markers", {}), **mine}}
+        out.append(chip_set)
+    return out
 
 
 def is_sealed(header: Header) -> bool:

@@ -226,6 +226,10 @@ class Terminal:
                 self.hands_ended += ended
             elif self.clock() - self._last_health >= HEALTH_PERIOD_S:
                 self._publish(())
+            if self.recorder is not None:
+                # a break's taps after a hand's end are signed (and anchored) within record.sign_idle_s, not at the
+                # next hand's end (docs/security.md, window 2)
+                self.recorder.sign_if_idle()
 
     def _say_waiting(self) -> None:
         # Logged when the reason changes (board missing, then forbidden, then found), never per retry.

@@ -67,6 +67,8 @@ class RecordSink(Protocol):
 
     def seal(self, t: float | None = None, hand: int | None = None) -> None: ...
 
+    def sign_if_idle(self) -> bool: ...   # sign the head when records waited unsigned too long (record.sign_idle_s)
+
     def health(self) -> dict[str, object]: ...
 
     def close(self) -> None: ...
@@ -168,7 +170,8 @@ class BadgeSink:
 
     def accept(self, update: Update) -> None:
         for event in update.events:
-            if isinstance(event, BadgeShown) and self._submit is not None:
+            # a replay of a sealed log without the floor's key has the uid masked: nobody to sign in
+            if isinstance(event, BadgeShown) and event.uid is not None and self._submit is not None:
                 tap = self.desk.badge(event.uid)
                 if tap is not None:
                     self._submit(tap)

@@ -217,6 +217,63 @@ def test_side_pots_layer_by_the_all_in_amounts():
     assert out.returned == {3: 50} and out.stacks == {1: 60, 2: 60, 3: 50}
 
 
+def test_a_bomb_pot_has_no_round_before_the_flop_and_a_short_post_is_all_in():
+    # bomb-pot.1: every player posts 10 (seat 1 has 6: all in with it); the flop's round opens left of the button
+    d = Deal(3, (1, 2, 3), {1: 6, 2: 100, 3: 100}, {}, {}, None, NL, bomb=10)
+    r = HandReferee(d)
+    assert r.street_name == "flop" and r.to_act == 2 and r.put_in == {1: 6, 2: 10, 3: 10}
+    with pytest.raises(RefereeError):
+        r.act("preflop", 2, "check", 0)
+    r.act("flop", 2, "bet", 20)
+    r.act("flop", 3, "call", 20)
+    for street in ("turn", "river"):
+        r.act(street, 2, "check", 0)
+        r.act(street, 3, "check", 0)
+    out = r.finish({1: ("As", "Ad"), 2: ("Ks", "Kd"), 3: ("2c", "7d")}, ("3h", "9s", "Jd", "4c", "8h"))
+    # the main pot is the three posts as far as seat 1's 6 reaches; the rest is 2 and 3's
+    assert [(p.amount, p.eligible, p.winners) for p in out.pots] == [(18, (1, 2, 3), (1,)), (48, (2, 3), (2,))]
+    assert out.stacks == {1: 18, 2: 118, 3: 70}
+
+
+def test_two_boards_divide_each_pot_equally_the_odd_chip_to_board_1():
+    # boards.1: posts of 5 and a bet of 2 called: 19 on two boards is 10 (board 1) and 9 (board 2), each part to
+    # its board's best hand
+    def bomb() -> HandReferee:
+        return HandReferee(Deal(3, (1, 2, 3), {1: 100, 2: 100, 3: 100}, {}, {}, None, NL, bomb=5))
+
+    def check_down(r: HandReferee, seats: tuple[int, ...]) -> None:
+        for street in ("turn", "river"):
+            for seat in seats:
+                r.act(street, seat, "check", 0)
+
+    r = bomb()
+    r.act("flop", 1, "bet", 2)
+    r.act("flop", 2, "fold", 0)
+    r.act("flop", 3, "call", 2)
+    check_down(r, (1, 3))
+    out = r.finish({1: ("As", "Ad"), 3: ("Kc", "Kd")}, ("Ah", "8c", "5s", "3d", "Jh"),
+                   (("Kh", "9c", "4s", "3c", "Qc"),))
+    pot = out.pots[0]
+    assert pot.amount == 19 and pot.by_board == ((1,), (3,)) and pot.shares == {1: 10, 3: 9}
+    # a tie on both boards: 21 is 11 and 10; board 1's odd chip to seat 1, first clockwise from the button (Ties 5a)
+    r = bomb()
+    r.act("flop", 1, "bet", 2)
+    r.act("flop", 2, "call", 2)
+    r.act("flop", 3, "call", 2)
+    check_down(r, (1, 2, 3))
+    out = r.finish({1: ("As", "2d"), 2: ("7c", "2s"), 3: ("Ac", "2h")}, ("Ah", "8c", "5s", "3d", "Jh"),
+                   (("Kh", "Kc", "4s", "Ks", "Qc"),))
+    assert out.pots[0].amount == 21 and out.pots[0].by_board == ((1, 3), (1, 3))
+    assert out.pots[0].shares == {1: 11, 3: 10} and out.stacks == {1: 104, 2: 93, 3: 103}
+    # nobody calls the bet: it comes back and the posts go to seat 1, a pot only one hand can win
+    r = bomb()
+    r.act("flop", 1, "bet", 2)
+    r.act("flop", 2, "fold", 0)
+    r.act("flop", 3, "fold", 0)
+    out = r.finish({}, ())
+    assert out.returned == {1: 2} and out.pots[0].shares == {1: 15} and out.stacks[1] == 110
+
+
 def test_the_referee_imports_nothing_of_dealerbox():
     # kept apart from the engine (issue 31): no shared code, so an engine bug cannot hide in it
     import ast

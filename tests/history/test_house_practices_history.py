@@ -50,13 +50,19 @@ def test_the_summary_audit_and_phh_know_the_practice(name, practice, boards, tmp
     write_csv(Room.of([log]), tmp_path)
     with open(tmp_path / "hands.csv", encoding="utf-8") as f:
         rows = list(csv.DictReader(f))
-    assert [r["practice"] for r in rows] == [practice]
+    assert [r["practice"] for r in rows] == [practice] and [r["game"] for r in rows] == ["nlhe"]
 
 
-def test_a_plain_hand_has_no_practice_and_stays_a_phh_game():
+def test_a_plain_hand_has_no_practice_and_stays_a_phh_game(tmp_path):
     events, _ = replayed("showdown-highlow-split.scn")
     hands = [h for h in summarise(events) if h.outcome == "complete"]
     assert hands and all(h.practice == "" and h.boards == () for h in hands)
+    # the audit's hands.csv names the game each hand was (here Omaha high-low), beside its empty practice
+    log = LogAudit("split", "T01", "intact", hands=rows_of("split", "T01", "", None, hands))
+    write_csv(Room.of([log]), tmp_path)
+    with open(tmp_path / "hands.csv", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    assert {(r["game"], r["practice"]) for r in rows} == {(hands[0].game, "")} and hands[0].game.endswith("8")
 
 
 @pytest.mark.parametrize("name", ["house-boards.1.scn", "house-bomb-pot.1.scn"])

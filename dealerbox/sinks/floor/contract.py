@@ -178,7 +178,7 @@ def display_errors(kind: str, payload: Any) -> list[str]:
         name = data["event"]
         for secret in SECRET_FIELDS.get(name, ()):
             if data.get(secret) is not None:
-                return [f"data.{secret}: a hole card on the event topic ({name})"]
+                return [f"data.{secret}: a secret (hole card or badge uid) on the event topic ({name})"]
         if name == DROPPED_NOTICE:
             seqs = data.get("seqs")
             if not (_is_int(data.get("count")) and isinstance(data.get("reason"), str) and isinstance(seqs, list)
@@ -270,6 +270,12 @@ def alert_payload(env: Envelope, finding: FindingRaised, event_seq: int, at: flo
     body = {k: jsonable(getattr(finding, k)) for k in
             ("id", "rule", "citation", "severity", "outcome", "ruling", "seats", "cards", "hand")}
     return env.wrap("alert", finding.t, at, {"event_seq": event_seq, "finding": body})
+
+
+def holds_hole_cards(event: TableEvent) -> bool:
+    """The events the restricted holecards topic carries revealed: those with a card among their secrets (a
+    badge's uid is a secret too, and goes to no topic at all)."""
+    return "card" in event.SECRET_FIELDS
 
 
 def holecards_payload(env: Envelope, event: TableEvent, at: float) -> dict[str, Any]:

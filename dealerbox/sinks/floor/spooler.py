@@ -128,7 +128,7 @@ class Spooler:
                              alert["seq"], session, alert))
             if isinstance(event, FindingRaised):
                 self.known_findings.add(event.id)
-            if self.ident.hole_cards and event.SECRET_FIELDS:
+            if self.ident.hole_cards and c.holds_hole_cards(event):
                 holecards.append(c.holecards_payload(self.ident.env, event, at))
             self._latest.saw(float(event.t))
         for finding in update.state.findings:

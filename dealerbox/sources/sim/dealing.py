@@ -25,9 +25,10 @@ class Dealing:
 
         pokerkit hashes its whole deck and scans it (Card hashing and equality run in Python) for every card
         dealt or burnt; with the next card first and no more cards than the hand can use, that stays short.
-        At most: every hole card, 3 burns and 5 board cards for each run (game.run_it), and a few more drawn by an
-        irregularity."""
-        can_use = self.h.session.holes * len(self.h.order) + 8 * max(1, self.h.game.run_it) + 4
+        At most: every hole card, 3 burns and 5 board cards for each run (game.run_it) or board (a double-board bomb
+        pot), and a few more drawn by an irregularity."""
+        boards = max(1, self.h.game.run_it, self.h.session.bomb_boards)
+        can_use = self.h.session.holes * len(self.h.order) + 8 * boards + 4
         order = [CARD[self._premature_burn]] if self._premature_burn else []  # dealt early, burnt later
         order += (CARD[card] for card in self.h.deck[:-can_use - 1:-1])
         st.deck_cards.clear()

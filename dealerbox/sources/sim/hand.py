@@ -10,7 +10,7 @@ from .dealing import Dealing
 from ..choreography import Choreography
 from .hand_state import DEAL_PACE, DealerStops, HandState
 from .outcome import Expected, SimulatorError
-from .referee import CARD, referee_state
+from .referee import CARD, bomb_state, referee_state
 from .session import Session
 from .wagering import Wagering
 
@@ -36,11 +36,17 @@ class HandPlay:
         posts = session.posts
         # Pot-Limit 6's option sizes the pot larger than pokerkit does: pokerkit plays the hand unsized (its
         # no-limit), and the simulator's RaiseRules keeps the raises within the option's pot
-        option = h.game.sb_counts_as_bb and session.structure is BettingStructure.POT_LIMIT
-        st = referee_state(h.game, BettingStructure.NO_LIMIT if option else session.structure,
-                           session.holes,
-                           tuple(h.stacks_before[s] for s in h.order), h.rng,
-                           tuple(h.index[s] for s in session.live_posts if s in h.index), posts)
+        option = h.game.sb_counts_as_bb and session.structure is BettingStructure.POT_LIMIT and not session.bomb
+        stacks = tuple(h.stacks_before[s] for s in h.order)
+        if session.bomb:    # house practice (game.bomb_pots): the dealer's tap starts it, before the posts
+            st = bomb_state(h.game, session.structure, session.holes, stacks, session.bomb, session.bomb_boards)
+            h.expected.bomb = session.bomb
+            h.c.tap("bomb-pot", amount=session.bomb, ref=str(session.bomb_boards))
+            h.c.wait(h.rng.uniform(1.0, 2.0))
+        else:
+            st = referee_state(h.game, BettingStructure.NO_LIMIT if option else session.structure,
+                               session.holes, stacks, h.rng,
+                               tuple(h.index[s] for s in session.live_posts if s in h.index), posts)
         cards.sync_deck(st)
         dead: dict[int, int] = {}       # missed small blinds made up: put in with the live big blind
         for op in st.operations:
@@ -86,7 +92,9 @@ class HandPlay:
 
     def _run(self, st: State) -> None:
         h, cards, betting = self.hand, self.cards, self.betting
-        streets = ("preflop", "flop", "turn", "river")
+        bomb = h.session.bomb
+        # a bomb pot's first street deals the hole cards and the flop: its betting is the flop's
+        streets = ("flop", "turn", "river") if bomb else ("preflop", "flop", "turn", "river")
         premature_done = False
         while st.status:
             betting.sync_ops(st)
@@ -106,6 +114,8 @@ class HandPlay:
                 st.show_or_muck_hole_cards(True)  # cards speak: everyone shows
                 continue
             if st.card_burning_status and st.can_burn_card():  # the flag first: the check copies the deck
+                if bomb and any(h.antes_lying):
+                    betting.gather_posts()      # the posts go in before the flop: no round before it gathers them
                 h.street = streets[st.street_index] if st.street_index is not None else h.street
                 cards.burn(st)
                 if self.runs_due:
@@ -114,7 +124,8 @@ class HandPlay:
                 continue
             if st.can_deal_board():
                 runs = st.runout_count or 1     # a further run deals its street whole: a flop is three cards
-                count = (st.board_dealing_count or 1) if runs > 1 else (3 if not list(st.get_board_cards(0)) else 1)
+                count = (st.board_dealing_count or 1) if runs > 1 or h.session.bomb_boards > 1 \
+                    else (3 if not list(st.get_board_cards(0)) else 1)   # a double board: each board's street whole
                 dealt = [cards.card("board") for _ in range(count)]
                 st.deal_board(tuple(CARD[card] for card in dealt))
                 continue

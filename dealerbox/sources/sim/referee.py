@@ -188,6 +188,23 @@ def referee_state(game: GameConfig, structure: BettingStructure, holes: int, sta
                  blinds, 0, stacks, len(stacks), mode=mode)
 
 
+def bomb_state(game: GameConfig, structure: BettingStructure, holes: int, stacks: tuple[int, ...], amount: int,
+               boards: int) -> State:
+    """pokerkit's state for a bomb pot (house practice): every player posts ``amount`` as an ante (all in when
+    short), no blinds and no preflop betting: the first street deals the hole cards and then, after its burn, the
+    flop, on ``boards`` boards (pokerkit's starting board count; each street board 1 first, then board 2). Its
+    betting opens left of the button, as every round after the flop does; the bring-in is the big blind."""
+    std = referee_streets(game, structure, holes)
+    flop = std[1]
+    streets = (Street(True, (False,) * holes, 3, False, Opening.POSITION, flop.min_completion_betting_or_raising_amount,
+                      flop.max_completion_betting_or_raising_count), std[2], std[3])
+    hand_types: tuple[type[Hand], ...] = (HIGH,) if holes == 2 else (OMAHA,)
+    if game.variant in SPLIT:
+        hand_types = (OMAHA, OmahaEightOrBetterLowHand)
+    return State(AUTOMATIONS, Deck.STANDARD, hand_types, streets, structure, True, amount, (0, 0), 0, stacks,
+                 len(stacks), mode=Mode.TOURNAMENT, starting_board_count=boards)
+
+
 def odd_chips(st: State, pushes: list, order: Sequence[int], stacks_before: dict[int, int],
               expected: Expected, holes: int, smallest_chip: int) -> dict[int, int]:
     """Seat -> chips the rulebook's split gives minus pokerkit's, when a split pot's odd chips differ

@@ -37,3 +37,5 @@ class Session:
     live_posts: frozenset[int] = frozenset()   # new players posting a big blind out of the blinds (Blinds 4)
     posts: Posts = NO_POSTS        # a kill posted, missed blinds made up (by player index)
     board: tuple[str, ...] = ()    # the board this hand deals, staged (Simulator.stage_board); () shuffled
+    bomb: int = 0                  # a bomb pot: every player posts this, no preflop betting (house practice); 0: no
+    bomb_boards: int = 1           # a bomb pot's boards: 1, or 2 (double board)

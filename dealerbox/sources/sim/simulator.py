@@ -35,8 +35,9 @@ from .chips import TableChips
 from .stack_reads import StackReads
 from .hand import HandPlay
 from .outcome import IRREGULARITIES, SimulatedHand, SimulatorError
-from .referee import VARIANTS
+from .referee import NO_POSTS, VARIANTS
 from .away import Away
+from .bombs import BombSchedule
 from .posts import TablePosts
 from .session import Session
 
@@ -97,7 +98,7 @@ class Simulator:
         self.registry = registry
         self.seed = config.simulator.seed if seed is None else seed
         self.rng = random.Random(self.seed)
-        self.structure, self.holes = VARIANTS[game.variant]
+        self.holes = VARIANTS[game.variant][1]
         if not registry.decks:
             raise SimulatorError("enrolment.decks: the simulator needs at least one enrolled deck")
         self._use_deck(registry.decks[0])
@@ -118,6 +119,7 @@ class Simulator:
             self.plan = IrregularityPlan([], config.simulator.irregularities if irregularities is None
                                          else float(cast(float, irregularities)))  # lists handled above
         self.tournament = tournament
+        self.bombs = BombSchedule.of(config, tournament is not None)
         self.levels: TournamentClock | None = None
         if tournament is not None:
             from .tournament import TournamentClock
@@ -273,8 +275,10 @@ class Simulator:
             from .tournament import entrants
             count = entrants(self.tournament, seats)
         else:
-            # one deck deals every hand out: five-card Omaha seats at most eight (8 x 5 + 3 burns + 5 board = 48)
-            count = self.rng.randint(2, min(seats, (52 - 8) // self.holes))
+            # one deck deals every hand out: five-card Omaha seats at most eight (8 x 5 + 3 burns + 5 board = 48),
+            # seven where double-board bomb pots are dealt (3 burns and 10 board cards)
+            rest = 13 if self.bombs.double else 8
+            count = self.rng.randint(2, min(seats, (52 - rest) // self.holes))
         for seat in sorted(self.rng.sample(range(1, seats + 1), count)):
             amount = self._stack_size() if self.tournament is None else self.tournament.starting_stack
             self.stacks[seat] = amount
@@ -390,8 +394,9 @@ class Simulator:
         if self.levels is not None:
             from .tournament import at_level
             config = at_level(config, self.levels.level_for_next_deal(c))
-        hand = HandPlay(self._session(config), c, kind)
+        hand = HandPlay(self._session(config, self.bombs.post_for(self.hand_no)), c, kind)
         expected = hand.play()
+        self.bombs.dealt(expected)
         if self.levels is not None:
             self.levels.hand_dealt(c.inputs)
         if expected.outcome == "played":
@@ -407,28 +412,33 @@ class Simulator:
         self.t = c.t + self.rng.uniform(2.0, 5.0)
         return SimulatedHand(self.hand_no, self.stack_reads.annotate(c.inputs), expected)
 
-    def _session(self, config: Config) -> Session:
+    def _session(self, config: Config, bomb: int = 0) -> Session:
         assert self.button is not None  # placed when the session started
         dealt = self.away.dealt_in(self.button, sorted(self.stacks))
         order = tuple(s for s in dealt if s > self.button) + tuple(s for s in dealt if s <= self.button)
-        dead_small = False
-        if self._dead_button() and len(order) > 2:
-            assert self.posts.places is not None
-            last_big = self.posts.places[1]      # Blinds 1b: the big blind to the player after last hand's big blind
-            dead_small = last_big not in order
-            if not dead_small and order[0] != last_big:
-                raise SimulatorError(f"hand {self.hand_no}: a dead button's small blind is seat {last_big}, but seat "
-                                     f"{order[0]} sits between it and the button {self.button}")
-            self.posts.dealing = (last_big, order[0] if dead_small else order[1])
+        if bomb:    # a bomb pot has no blinds, so none passes a seat and none is made up in it (docs/betting.md)
+            posts = NO_POSTS
         else:
-            self.posts.dealing = (self.button, order[0]) if len(order) == 2 else (order[0], order[1])
-        posts = self.posts.for_hand(order, self.button, self.stacks, self.away.making_up, dead_small)
+            dead_small = False
+            if self._dead_button() and len(order) > 2:
+                assert self.posts.places is not None
+                last_big = self.posts.places[1]   # Blinds 1b: the big blind to the player after last hand's big blind
+                dead_small = last_big not in order
+                if not dead_small and order[0] != last_big:
+                    raise SimulatorError(f"hand {self.hand_no}: a dead button's small blind is seat {last_big}, but "
+                                         f"seat {order[0]} sits between it and the button {self.button}")
+                self.posts.dealing = (last_big, order[0] if dead_small else order[1])
+            else:
+                self.posts.dealing = (self.button, order[0]) if len(order) == 2 else (order[0], order[1])
+            posts = self.posts.for_hand(order, self.button, self.stacks, self.away.making_up, dead_small)
         board, self._board = self._board, ()
         shoe = self.shoe
-        return Session(config, self.registry, self.rng, self.structure, self.holes, shoe.deck, shoe.card_uid,
+        structure = VARIANTS[config.game.variant][0]     # the betting structure (a level never changes the game)
+        return Session(config, self.registry, self.rng, structure, self.holes, shoe.deck, shoe.card_uid,
                        shoe.cards, shoe.shoe_uids, self.chips,
                        {s: self.stacks[s] for s in dealt}, self.button, self.hand_no,
-                       live_posts=frozenset(self.away.posting), posts=posts, board=board)
+                       live_posts=frozenset() if bomb else frozenset(self.away.posting), posts=posts, board=board,
+                       bomb=bomb, bomb_boards=self.bombs.boards if bomb else 1)
 
     def _table_too_rich(self) -> bool:
         # Rebuys add chips for ever; a fresh session keeps the table within the registered chips.

@@ -220,6 +220,10 @@ class Wagering:
             if isinstance(op, BetCollection):
                 self._gather(op.bets)
 
+    def gather_posts(self) -> None:
+        """A bomb pot's posts into the pot before its flop: the hand has no round before the flop to gather them."""
+        self._gather([0] * len(self.h.order))
+
     def _gather(self, collected: Sequence[int]) -> None:
         chips = self.h.chips
         self.h.c.wait(self.h.rng.uniform(0.8, 1.5))

@@ -13,6 +13,12 @@ What it follows, in the rulebook's words paraphrased:
   largest raise is the pot after the call. Limit: bets and raises of the street's size (Betting 5: an all-in of
   half a bet or more counts as a full bet, less does not reopen).
 - Ties 5: a tie splits each pot on its own (5d), an odd chip to the first hand clockwise from the button (5a).
+- Bomb pots (house practice; dealerbox's catalogue rows bomb-pot.1 and .2): every player dealt in posts the agreed
+  amount (all of a shorter stack: it is all in), the posts are part of each poster's stake but no bet of a round,
+  there is no round before the flop, and the flop's round opens with the first active player left of the button.
+- Two boards (a double-board bomb pot, runs agreed; catalogue row boards.1, No-Limit 14, Ties 3 and 5a): each pot
+  is divided equally by board in the smallest chip, the odd chips to board 1, and each board's part goes to that
+  board's best hands as a pot of its own.
 - High-low split games (Omaha eight or better): each pot on its own is halved between its best high and its best
   low of eight or better, the odd chip of the halving to the high (Ties 5c); a pot none of whose players makes a
   low goes whole to the high. A player who takes both halves (or the whole pot without a low) scoops it.
@@ -59,6 +65,7 @@ class Deal:
     limits: Limits
     small_blind: int | None = None
     option: bool = False        # Pot-Limit 6: the small blind counts as a big blind when the pot is sized preflop
+    bomb: int = 0               # a bomb pot: every seat dealt in posts this before the deal; 0: a hand with blinds
     split: bool = False         # a high-low split game: each pot halved between the high and the low
 
 
@@ -68,6 +75,7 @@ class Pot:
     eligible: tuple[int, ...]
     winners: tuple[int, ...] = ()      # everyone who takes a share (high and low)
     shares: dict[int, int] = field(default_factory=dict)
+    by_board: tuple[tuple[int, ...], ...] = ()    # each board's winners (1 board: the winners)
     lows: tuple[int, ...] = ()         # a split game's low half winners (none: the pot went whole to the high)
 
     def scooped_by(self) -> int | None:
@@ -112,7 +120,11 @@ class HandReferee:
             self.stacks[seat] -= amount
             self.bets[seat] += amount
             self.put_in[seat] += amount
-        self.street = 0
+        for seat in deal.order if deal.bomb else ():    # a post, not a bet: the flop's round starts from nothing
+            amount = min(deal.bomb, self.stacks[seat])
+            self.stacks[seat] -= amount
+            self.put_in[seat] += amount
+        self.street = 1 if deal.bomb else 0             # a bomb pot has no round before the flop
         self.bb_acted = False
         self._open_round()
 
@@ -260,8 +272,10 @@ class HandReferee:
         self._open_round()
 
     # --- the pots ---------------------------------------------------------------------------------------------
-    def finish(self, holes: dict[int, tuple[str, ...]], board: tuple[str, ...]) -> Outcome:
-        """The hand is over: the uncalled chips back, the pots built and pushed, the stacks after."""
+    def finish(self, holes: dict[int, tuple[str, ...]], board: tuple[str, ...],
+               more_boards: tuple[tuple[str, ...], ...] = ()) -> Outcome:
+        """The hand is over: the uncalled chips back, the pots built and pushed, the stacks after. ``more_boards``:
+        boards 2.. of a hand dealt on several (each pot divided by board, odd chips to board 1)."""
         # the last seat able to act, facing nothing (the others all in): whether it checks is no decision
         able = [s for s in self._in_hand() if self.stacks[s] > 0]
         if self.pending and not (len(able) == 1 and self.bets[able[0]] >= self.current):
@@ -276,27 +290,41 @@ class HandReferee:
             returned[top] = put[top] - second
             put[top] = second
         pots = self._pots(put, in_hand)
-        ranks = {s: strength(holes.get(s, ()), board) for s in in_hand} if len(in_hand) > 1 else {}
+        boards = (board, *more_boards) if len(in_hand) > 1 else (board,)
+        reads = [{s: strength(holes.get(s, ()), b) for s in in_hand} if len(in_hand) > 1 else {} for b in boards]
         stacks = dict(self.stacks)
         for seat, amount in returned.items():
             stacks[seat] += amount
-        lows = {s: low(holes.get(s, ()), board) for s in in_hand} if self.deal.split and ranks else {}
+        split = self.deal.split and len(in_hand) > 1
+        low_reads = [{s: low(holes.get(s, ()), b) for s in in_hand} if split else {} for b in boards]
         for pot in pots:
-            best = min(ranks[s] for s in pot.eligible) if ranks else None
-            highs = tuple(s for s in pot.eligible if not ranks or ranks[s] == best)
-            made = [lows[s] for s in pot.eligible if lows.get(s) is not None]
-            low_half = pot.amount // self.chip // 2 * self.chip
-            pot.lows = tuple(s for s in pot.eligible if made and low_half and lows.get(s) == min(made))
-            if pot.lows:    # Ties 5c: halved, the odd chip of the halving to the high
-                pot.shares = self._split(pot.amount - low_half, highs)
-                for seat, amount in self._split(low_half, pot.lows).items():
+            by_board, pot_lows = [], []
+            for ranks, lows, part in zip(reads, low_reads, self._by_board(pot.amount, len(boards)), strict=True):
+                best = min(ranks[s] for s in pot.eligible) if ranks else None
+                highs = tuple(s for s in pot.eligible if not ranks or ranks[s] == best)
+                made = [lows[s] for s in pot.eligible if lows.get(s) is not None]
+                low_half = part // self.chip // 2 * self.chip
+                board_lows = tuple(s for s in pot.eligible if made and low_half and lows.get(s) == min(made))
+                shares = self._split(part, highs)
+                if board_lows:    # Ties 5c: halved, the odd chip of the halving to the high
+                    shares = self._split(part - low_half, highs)
+                    for seat, amount in self._split(low_half, board_lows).items():
+                        shares[seat] = shares.get(seat, 0) + amount
+                for seat, amount in shares.items():
                     pot.shares[seat] = pot.shares.get(seat, 0) + amount
-            else:
-                pot.shares = self._split(pot.amount, highs)
-            pot.winners = tuple(s for s in pot.eligible if s in highs or s in pot.lows)
+                by_board.append(tuple(s for s in pot.eligible if s in highs or s in board_lows))
+                pot_lows += [s for s in board_lows if s not in pot_lows]
+            pot.by_board = tuple(by_board)
+            pot.lows = tuple(s for s in pot.eligible if s in pot_lows)
+            pot.winners = tuple(s for s in pot.eligible if any(s in w for w in by_board))
             for seat, amount in pot.shares.items():
                 stacks[seat] += amount
         return Outcome(pots, stacks, returned, put, frozenset(self.folded))
+
+    def _by_board(self, amount: int, boards: int) -> list[int]:
+        """A pot divided equally among ``boards`` in the smallest chip (Ties 3), the odd chips to board 1."""
+        each = amount // (boards * self.chip) * self.chip
+        return [amount - each * (boards - 1)] + [each] * (boards - 1)
 
     def _pots(self, put: dict[int, int], in_hand: list[int]) -> list[Pot]:
         """Main pot and side pots: one layer per all-in level of the players still in; folded chips and dead
