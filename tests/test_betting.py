@@ -11,6 +11,7 @@ from dealerbox.config import Config, GameConfig, TableConfig
 from dealerbox.engine import events as te
 from dealerbox.engine.betting import TableBetting
 from dealerbox.engine.findings import FindingLog
+from dealerbox.engine.play import Play
 from dealerbox.tags import ChipTag, demo_registry
 
 DENOMS = (500, 100, 25, 5, 1)
@@ -57,12 +58,12 @@ class BettingTable:
                  **game) -> None:
         self.config = Config(table=TableConfig(seats=9, button=button_mode), game=GameConfig(variant=variant, **game))
         self.findings = FindingLog()
-        self.table = TableBetting(self.config, self.findings)
+        self.play = Play()                       # numbers the hands, as in the engine
+        self.table = TableBetting(self.config, self.findings, self.play)
         self.box = ChipBox()
         self.t = 0.0
         self.events: list[te.TableEvent] = []
         self.hand = None
-        self.hand_no = 0
         for s in seats:
             self.sit(s, stack[s] if isinstance(stack, dict) else stack)
 
@@ -75,7 +76,7 @@ class BettingTable:
             self.events += self.hand.tick(self.t)
 
     def start(self, button: int = 1, dealt=None, post: bool = True, deal: bool = True):
-        self.hand_no += 1
+        self.hand_no = self.play.next_hand()
         self.box.reset()
         occupied = [s for s, v in self.table.stacks.items() if v > 0]
         dealt = tuple(dealt) if dealt is not None else self.table.entitled(button, occupied)

@@ -20,7 +20,7 @@ def test_blinds1_dead_button_stays_in_front_of_an_empty_seat():
     walk(g, 1)                                   # sb 2, bb 3
     g.events += g.table.leave(g.t, 2)
     occupied = [1, 3, 4]
-    assert g.table.button_for(occupied) == 2     # the button goes to the empty seat 2
+    assert g.table.button_for(occupied, 1) == 2     # the button goes to the empty seat 2
     assert g.table.blinds_for(2, occupied) == {3: 1, 4: 2}
     g.start(button=2, dealt=occupied)
     f = only(g, "blinds.1")
@@ -34,9 +34,9 @@ def test_blinds1_after_a_dead_small_blind_the_button_goes_to_its_empty_seat():
     walk(g, 1)                                   # sb 2, bb 3
     g.events += g.table.leave(g.t, 3)
     occupied = [1, 2, 4, 5]
-    assert g.table.button_for(occupied) == 2 and g.table.blinds_for(2, occupied) == {4: 2}    # no small blind
+    assert g.table.button_for(occupied, 1) == 2 and g.table.blinds_for(2, occupied) == {4: 2}    # no small blind
     walk(g, 2, dealt=occupied)
-    assert g.table.button_for(occupied) == 3     # before the fix: seat 4, both the button and the small blind
+    assert g.table.button_for(occupied, 2) == 3     # before the fix: seat 4, both the button and the small blind
     assert g.table.blinds_for(3, occupied) == {4: 1, 5: 2}
     g.start(button=3, dealt=occupied)
     dead_small, f = g.found("blinds.1")         # the hand without a small blind said so too
@@ -48,7 +48,7 @@ def test_blinds1_near_miss_moving_button_skips_the_empty_seat():
     g = BettingTable()
     walk(g, 1)
     g.events += g.table.leave(g.t, 2)
-    assert g.table.button_for([1, 3, 4]) == 3
+    assert g.table.button_for([1, 3, 4], 1) == 3
     assert g.table.blinds_for(3, [1, 3, 4]) == {4: 1, 1: 2}
     g.start(button=3, dealt=[1, 3, 4])
     assert g.found() == []

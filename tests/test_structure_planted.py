@@ -127,3 +127,53 @@ def test_a_class_defined_inside_a_function_or_a_condition_is_measured(tmp_path):
     })
     assert ts._class_lines(classes, modules)["pkg.hidden.Cond"] > ts.MAX_CLASS_LINES
     assert "pkg.hidden.make.<locals>.Local" in ts._assembled(classes, modules)
+
+
+def _found(tmp_path: Path, check, text: str) -> list[str]:
+    path = tmp_path / "part.py"
+    path.write_text(textwrap.dedent(text))
+    return check(ts.ast.parse(path.read_text()))
+
+
+def test_a_del_a_setattr_or_a_write_through_a_choice_of_owners_is_a_cross_write(tmp_path):
+    found = _found(tmp_path, ts._cross_writes, """\
+        class Flow:
+            def __init__(self, hand):
+                self.hand = hand
+                self.jokers = {}
+                self.zones = {}
+
+            def muck(self, seat, b):
+                h = self.hand
+                del self.jokers[seat]               # its own: fine
+                del h.deal.jokers[seat]             # the deal's
+                setattr(self, "seen", True)         # its own: fine
+                setattr(h, "phase", "ended")        # the hand's
+                object.__setattr__(self, "frozen", 1)   # its own: fine
+                object.__setattr__(h.deal, "k", 0)  # the deal's
+                (b.zone if b else self.zones)[seat] = 1   # a bet's, when there is one
+        """)
+    assert {f.split(": ", 1)[1] for f in found} == {
+        "(b.zone if b else self.zones)[seat] = 1", "del h.deal.jokers[seat]", "setattr(h, 'phase', 'ended')",
+        "object.__setattr__(h.deal, 'k', 0)"}
+
+
+def test_a_mutating_call_on_another_parts_attribute_is_a_cross_mutation(tmp_path):
+    found = _found(tmp_path, ts._cross_mutations, """\
+        class Referee:
+            def __init__(self, hand):
+                self.hand = hand
+                self.ruled = set()
+
+            def rule(self, seat, race, report):
+                self.ruled.add(seat)                # its own: fine
+                seen = []
+                seen.append(seat)                   # a local: fine
+                self.hand.dead.add(seat)            # the hand's
+                race.cards[0].append(seat)          # an item of the race's
+                self.hand.award.__setitem__(seat, 1)
+                report = Report()
+                report.lines.append(seat)           # built here: fine
+        """)
+    assert {f.split(": ", 1)[1] for f in found} == {
+        "race.cards[0].append(seat)", "self.hand.award.__setitem__(seat, 1)", "self.hand.dead.add(seat)"}

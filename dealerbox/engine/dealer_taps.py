@@ -120,8 +120,10 @@ class DealerTaps:
             return self.cards.exposed(e)
         if a == "muck-unshown" and e.seat is not None:
             return self.hands.unshown(t, e.seat)
-        if a == "declare-raise":
-            return referee.betting_events(hb.declare_raise(t, e.seat))  # type: ignore[arg-type]  # a tap without a seat is passed on as before; the betting's to judge
+        if a == "declare-raise" and e.seat is not None:
+            # a declaration binds the player who made it: a tap naming no seat binds nobody, and is ignored (as
+            # the other taps for one player's act)
+            return referee.betting_events(hb.declare_raise(t, e.seat))
         if a == "answer":
             return referee.betting_events(hb.answer(t, e.ref, e.choice))
         return []

@@ -260,12 +260,11 @@ class HandFlow:
         h = self.play.hand
         if h is None or not h.decided or seat in h.award.unshown:
             return []
-        h.award.unshown.add(seat)
+        h.award.thrown_away(seat)
         was = [i for i, w in enumerate(h.winners) if seat in w]
         if not was:
             return []
-        h.award.ranks.pop(seat, None)
-        h.award.lows.pop(seat, None)
+        h.award.unread(seat)
         h.boards.thrown_away(seat)
         h.rewon(*judge(h.pots, h.award, h.boards, self.variant.split is not None))
         return self.referee.rule(t, [Ruling("showdown.1", "continues", f"Seat {seat} threw its hand away unshown: "

@@ -7,6 +7,11 @@ from .betting import HandBetting
 from .cards.hand import Hand
 from .cards.misdeal import window_open
 
+# What the hand under way has waiting, as Play.due answers it once per input (flags, cheapest to test)
+UNDER_WAY = 1      # a hand is under way (started, not ended)
+BETTING_DUE = 2    # a chip motion, take-back or declared raise whose time has come: the betting's tick closes it
+BOXED_CARD = 4     # a face-up card dealt: boxed, unless this input is the dealer's ``exposed`` tap
+
 
 class Play:
     """The running (or last) hand, its betting, and the hand numbers. Parts ask; ``HandFlow`` changes them."""
@@ -53,6 +58,21 @@ class Play:
     def window(self) -> bool:
         """The misdeal window is still open (read at every card)."""
         return window_open(self.hb.round.voluntary_actions if self.hb is not None else 0)
+
+    def due(self, t: float) -> int:
+        """What the hand under way has waiting at ``t``, asked before every input: ``UNDER_WAY`` with
+        ``BETTING_DUE`` and ``BOXED_CARD`` as they apply; 0 between hands. Most inputs: ``UNDER_WAY`` alone."""
+        h, hb = self.hand, self.hb
+        if h is None or hb is None or h.phase == "ended":
+            return 0
+        if h.provisional_boxed is None:
+            return UNDER_WAY | BETTING_DUE if hb.due(t) else UNDER_WAY
+        return UNDER_WAY | BOXED_CARD | BETTING_DUE if hb.due(t) else UNDER_WAY | BOXED_CARD
+
+    def bets(self) -> dict[int, int]:
+        """The running hand's wagers this round (seat -> chips); none between hands."""
+        h, hb = self.hand, self.hb
+        return hb.bets if h is not None and hb is not None and h.phase != "ended" else {}
 
     def running_hand(self) -> tuple[Hand, HandBetting] | None:
         """The hand under way and its betting, or None between hands."""

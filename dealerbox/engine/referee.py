@@ -54,7 +54,7 @@ class Referee:
                 for seat in r.seats:
                     h, hb = play.hand, play.hb
                     if h is not None and hb is not None and seat not in h.dead:
-                        h.dead.add(seat)
+                        h.kill(seat)
                         out += self.betting_events(hb.kill_hand(t, seat))
         return out
 
@@ -81,7 +81,7 @@ class Referee:
                         "dead-hand.1e", "dead-hand", f"Seat {e.seat} acted on a hand holding a joker: the hand is "
                         "dead, cards to the muck.", (e.seat,))])
             elif isinstance(e, te.ActionTaken) and e.action == "fold" and e.seat is not None:
-                h.folded.add(e.seat)
+                h.fold(e.seat)
         return out
 
     def deal_over(self, t: float) -> list[te.TableEvent]:

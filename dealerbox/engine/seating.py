@@ -57,7 +57,8 @@ class Seating:
             return self.last_button
         if not self.fresh_table and self.last_button is not None:
             if self.config.table.button == "dead":
-                button = self.betting.button_for(self.occupied)   # Blinds 1: engine.betting keeps the blind history
+                # Blinds 1: engine.betting keeps the blind history
+                button = self.betting.button_for(self.occupied, self.last_button)
                 if button is not None:
                     return button
             return clockwise_from(self.last_button, entitled, self.seats)[0]

@@ -32,7 +32,7 @@ from .betting.pots import split_portions
 from .cards.reading import board_lines, halves_text
 from .hand_flow import HandFlow
 from .misaward import PushWatch
-from .play import Play
+from .play import BETTING_DUE, BOXED_CARD, UNDER_WAY, Play
 from .practices import HousePractices
 from .referee import Referee
 from .seating import Seating
@@ -58,9 +58,9 @@ class Engine:
         self.variant = game = variant(config.game.variant)
         self.findings = findings = FindingLog()
         self.stacks = StackReads()               # chip zones read incompletely (engine/stacks.py)
-        self.betting = betting = TableBetting(config, findings)
-        self.ledger = ledger = CardLedger()
         self.play = play = Play()                # the hand under way, the hand count
+        self.betting = betting = TableBetting(config, findings, play)
+        self.ledger = ledger = CardLedger()
         self.referee = referee = Referee(findings, play)
         self.seating = seating = Seating(config, betting, play, referee)
         self.trail = trail = ChipTrail()
@@ -103,12 +103,13 @@ class Engine:
         levels = self._levels
         out: list[te.TableEvent] = [] if levels is None or levels.clock is None else levels.tick(t)
         play = self.play
+        due = play.due(t)     # the one question of the hand under way, per input (most: under way, nothing due)
+        running = due & UNDER_WAY
         h, hb = play.hand, play.hb
-        running = h is not None and h.phase != "ended"
-        if running and hb is not None and t >= hb.quiet_until:   # otherwise tick has nothing to close (most inputs)
+        if due & BETTING_DUE and hb is not None:
             out += self._betting_events(hb.tick(t))
         # a card in transit long enough to have fallen (fall_due is "never" while none moves), or a boxed card
-        if t >= self.ledger.fall_due or (running and h is not None and h.provisional_boxed is not None):
+        if t >= self.ledger.fall_due or due & BOXED_CARD:
             out += self._resolve_pending(event)
         # dispatch on type(...) is: the cheapest test per input, and the checker narrows on it as on isinstance
         if type(event) is ev.ZoneEntered or type(event) is ev.ZoneLeft:
@@ -162,7 +163,7 @@ class Engine:
                 out += hb.lose_track(t, event.reason)   # chips may have moved unseen: the betting is lost
         elif type(event) is ev.ZoneReadState:
             seat = BET_OF[event.zone]
-            amount = int(hb.bets.get(seat, 0)) if running and hb is not None and seat is not None else 0
+            amount = int(play.bets().get(seat, 0)) if seat is not None else 0
             out += self.stacks.read(t, play.hand_no, event.zone, event.state, event.tags, seat, amount,
                                     self.findings)
             if not out:
@@ -177,8 +178,7 @@ class Engine:
         # a bet zone read incompletely: its short-wager rulings wait for the dealer's count (engine/stacks.py)
         if not self.stacks.seats:
             return out
-        hb = play.hb
-        bets = hb.bets if play.running() and hb is not None else {}
+        bets = play.bets()
         self.stacks.follow(bets)
         return self.stacks.hold(out, self.findings, bets)
 

@@ -25,6 +25,25 @@ class Motion:
         """Another chip of the motion arrived at ``t``."""
         self.last = t
 
+    def chip_in(self, value: int) -> None:
+        """A playing chip of ``value`` arrived."""
+        self.values.append(value)
+
+    def foreign_chip(self, house: str) -> None:
+        """A chip of another card room (``house``) arrived."""
+        self.foreign.append(house)
+
+    def small_chip(self, value: int) -> None:
+        """A chip below the smallest in play arrived."""
+        self.small.append(value)
+
+    def taken_back(self, value: int) -> bool:
+        """A playing chip of ``value`` left the zone: True when it was one of this motion's (it never happened)."""
+        if value in self.values:
+            self.values.remove(value)
+            return True
+        return False
+
 
 @dataclass
 class SeatBet:
@@ -53,6 +72,14 @@ class SeatBet:
         return not self.folded and not self.dead
 
     # --- what happened to the seat's bet: the betting parts say it here -------------------------------------
+    def chip_placed(self, uid: str, value: int) -> None:
+        """A playing chip of ``value`` reached the seat's bet zone."""
+        self.zone[uid] = value
+
+    def chip_lifted(self, uid: str) -> int | None:
+        """Chip ``uid`` left the seat's bet zone: its value, or None when it was no playing chip there."""
+        return self.zone.pop(uid, None)
+
     def bet_to(self, total: int, all_in: bool) -> None:
         """The seat's wager is ruled ``total``; the chips in the zone are accounted for."""
         self.wager = total
@@ -214,6 +241,15 @@ class BettingRound:
         if seat in self.pending:
             self.pending.remove(seat)
         self.action_serial += 1
+
+    def killed(self, seat: int) -> None:
+        """``seat``'s hand was ruled dead: it is no longer to act (no action of its own)."""
+        if seat in self.pending:
+            self.pending.remove(seat)
+
+    def passed_over(self) -> None:
+        """The next seat to act can no longer act (folded, dead, all in, or nothing left to decide)."""
+        self.pending.pop(0)
 
     def gathered(self, last_raise: int) -> None:
         """The round is over: the next one starts with no bet, ``last_raise`` the smallest bet."""

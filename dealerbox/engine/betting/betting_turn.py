@@ -60,14 +60,14 @@ class BettingTurn:
             seat = led.round.pending[0]
             b = led.seats[seat]
             if not b.live or b.all_in:
-                led.round.pending.pop(0)
+                led.round.passed_over()
                 continue
             active = led.active()
             if len(active) == 1 and b.wager >= led.round.current_bet:
                 led.round.turn_order([])
                 break
             if self.nothing_to_decide(seat):
-                led.round.pending.pop(0)
+                led.round.passed_over()
                 continue
             if b.out_of_turn is None:
                 break
@@ -139,8 +139,7 @@ class BettingTurn:
         if self.questions.question is not None and self.questions.question.seat == seat:
             out += self.questions.close(t)
         b.fold()
-        led.live.discard(seat)
-        led.round.folded(seat, led.street == "preflop")
+        led.folded(seat)
         out.append(te.ActionTaken(t, led.hand, seat, "fold", 0, b.wager, led.street))
         return out + self.advance(t)
 
@@ -152,9 +151,7 @@ class BettingTurn:
         if b is None or not b.live:
             return out
         b.kill()
-        led.live.discard(seat)
-        if seat in led.round.pending:
-            led.round.pending.remove(seat)
+        led.killed(seat)
         return out + self.advance(t)
 
     def answer(self, t: float, ref: str | None, choice: str | None) -> list[te.TableEvent]:

@@ -65,6 +65,11 @@ class ChipMotions:
         self.held.clear()
         self.leaving.clear()
 
+    def track_lost(self) -> None:
+        """The betting lost track: nothing open is judged, and no declared raise is waited for."""
+        self.clear()
+        self.declared.clear()
+
     def close_all(self, t: float) -> list[te.TableEvent]:
         """Close every open motion now (the deal began: the posts are in)."""
         out: list[te.TableEvent] = []
@@ -161,12 +166,15 @@ class ChipMotions:
             self.quiet_until = t + MOTION_GAP - DUE_MARGIN
         if kind == PLAYS:
             b = led.seats.get(seat)   # the seat's zone, or a zone of a seat not dealt in: once per chip
-            (b.zone if b else self.zones.setdefault(seat, {}))[tag.uid] = value
-            m.values.append(value)
+            if b:
+                b.chip_placed(tag.uid, value)
+            else:
+                self.zones.setdefault(seat, {})[tag.uid] = value
+            m.chip_in(value)
         elif kind == FOREIGN:
-            m.foreign.append(getattr(tag, "house", "unregistered"))
+            m.foreign_chip(getattr(tag, "house", "unregistered"))
         elif kind == TOO_SMALL:
-            m.small.append(value)
+            m.small_chip(value)
         self.motions[seat] = m
         return out
 
@@ -176,13 +184,11 @@ class ChipMotions:
             return []         # lost track of the betting: quiet until the next deal
         out = self.tick(t) if t >= self.quiet_until else []   # as sync: nothing due, no call
         b = led.seats.get(seat)   # the seat's zone, or a zone of a seat not dealt in: once per chip
-        zone = b.zone if b else self.zones.setdefault(seat, {})
-        if tag.uid in zone:
-            value = zone.pop(tag.uid)
+        value = b.chip_lifted(tag.uid) if b else self.zones.setdefault(seat, {}).pop(tag.uid, None)
+        if value is not None:
             m = self.motions.get(seat)
-            if m and value in m.values:
-                m.values.remove(value)      # put in and taken out within one motion: never happened
-            else:
+            # a chip put in and taken out within one motion never happened
+            if not (m and m.taken_back(value)):
                 self.leaving.pop(tag.uid, None)     # re-inserted at the end: the dict stays in time order
                 self.leaving[tag.uid] = (t, seat, value)
                 if t + TAKE_BACK_GAP - DUE_MARGIN < self.quiet_until:   # due_by inline: once per chip

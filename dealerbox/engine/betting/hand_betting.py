@@ -160,9 +160,10 @@ class HandBetting:
     def question(self) -> OpenQuestion | None:
         return self.questions.question
 
-    @property
-    def quiet_until(self) -> float:
-        return self.chips.quiet_until
+    def due(self, t: float) -> bool:
+        """Whether something of the chips is due at ``t`` (a motion, a take-back or a held raise to close): if
+        not, ``tick(t)`` has nothing to do (most inputs)."""
+        return t >= self.chips.quiet_until
 
     @property
     def required(self) -> dict[int, tuple[str, int]]:
@@ -258,8 +259,7 @@ class HandBetting:
             return []
         led.track_lost()
         out = self.questions.close(t)
-        self.chips.clear()
-        self.chips.declared.clear()
+        self.chips.track_lost()
         self.wagers.drop_undo()
         led.round.turn_order([])
         return out + [te.BettingLost(t, self.hand, reason, LOST_TRACK)]
@@ -275,7 +275,7 @@ class HandBetting:
         if street == led.street or led.settled or street in led.ended_streets:
             return []
         out = self._end_round(t)
-        led.ended_streets.add(led.street)
+        led.street_ended()
         out.append(te.BettingRoundEnded(t, self.hand, led.street, led.pot_total()))
         led.street_begins(street)
         if street != "showdown":
@@ -309,7 +309,7 @@ class HandBetting:
         self.questions.forget()     # the hand is over: nothing left to ask
         if led.street != "showdown":
             self._end_round(t)
-            led.ended_streets.add(led.street)
+            led.street_ended()
         self.antes.return_unmatched()
         done, self.board_parts = led.award(winners_by_pot, max(1, led.game.smallest_chip), portions_by_pot)
         led.close()

@@ -4,8 +4,6 @@ built from them. :class:`HandLedger` owns these facts; the other parts of :class
 
 from __future__ import annotations
 
-from typing import cast
-
 from ...config import GameConfig
 from .. import events as te
 from ..findings import FindingLog
@@ -44,9 +42,10 @@ class HandLedger:
 
     def finding(self, t: float, rule_id: str, severity: str, outcome: str, ruling: str,
                 seats: tuple[int | None, ...] = ()) -> te.FindingRaised:
-        # a seat to act is named only while someone is to act, so no None reaches the log
+        """A finding of this hand's betting. ``seats`` may hold a seat to act (``to_act``), None when nobody is:
+        the finding names only the seats there are."""
         return self.findings.raise_(t, self.hand, rule_id, severity=severity, outcome=outcome, ruling=ruling,
-                                    seats=cast("tuple[int, ...]", seats))
+                                    seats=tuple(s for s in seats if s is not None))
 
     # --- queries --------------------------------------------------------------------------------------
     @property
@@ -127,6 +126,20 @@ class HandLedger:
 
     def street_begins(self, street: str) -> None:
         self.street = street
+
+    def street_ended(self) -> None:
+        """The betting on the current street is over."""
+        self.ended_streets.add(self.street)
+
+    def folded(self, seat: int) -> None:
+        """``seat`` folded: out of the hand and of the turn."""
+        self.live.discard(seat)
+        self.round.folded(seat, self.street == "preflop")
+
+    def killed(self, seat: int) -> None:
+        """``seat``'s hand was ruled dead: out of the hand and of the turn."""
+        self.live.discard(seat)
+        self.round.killed(seat)
 
     def close(self) -> None:
         """The hand's chips are settled (awarded, or given back)."""

@@ -1,9 +1,13 @@
 """Betting across hands: stacks (buy-in, minus what went in, plus what was won: there are no stack sensors),
-missed blinds and new players, the dead-button history, kill legs; it starts each hand's :class:`HandBetting`."""
+missed blinds and new players, the dead-button history, kill legs; it starts each hand's :class:`HandBetting`.
+
+Two facts it reads are another part's: the hand under way and its number are ``engine.play.Play``'s (handed in
+as ``hands``), and where the button was last hand is ``engine.seating.Seating``'s (handed to ``button_for``)."""
 
 from __future__ import annotations
 
 from collections.abc import Collection, Iterable
+from typing import Protocol
 
 from ...config import Config, GameConfig
 from .. import events as te
@@ -13,11 +17,20 @@ from .hand_betting import HandBetting
 from .kill import KillTracker
 
 
-class TableBetting:
-    """Stacks and obligations across hands. ``findings`` is the engine's shared FindingLog."""
+class HandCount(Protocol):
+    """Who numbers the hands (``engine.play.Play``): the number of the hand under way, or the last one."""
 
-    def __init__(self, config: Config, findings: FindingLog) -> None:
+    @property
+    def hand_no(self) -> int | None: ...
+
+
+class TableBetting:
+    """Stacks and obligations across hands. ``findings`` is the engine's shared FindingLog; ``hands`` numbers the
+    hands (the events between hands carry the last one's number)."""
+
+    def __init__(self, config: Config, findings: FindingLog, hands: HandCount) -> None:
         self.config = config
+        self.hands = hands
         self.game = config.game
         self.findings = findings
         self.table_seats = config.table.seats
@@ -29,11 +42,9 @@ class TableBetting:
         self.returning: set[int] = set()          # tapped back-in owing blinds, not dealt in yet (Blinds 7, 9)
         self.hands_played = 0
         self.last_big_blind: int | None = None
-        self.last_button: int | None = None
         self.last_small_blind: int | None = None
         self.kill = KillTracker.for_game(config.game)
         self.kill_reason = ""
-        self.hand: HandBetting | None = None
         self.questions_asked = 0                  # numbers the questions to the dealer: q1, q2, ...
 
     # --- seats ---------------------------------------------------------------------------------------
@@ -71,7 +82,7 @@ class TableBetting:
         self.sitting_out.clear()
         self.returning.clear()
         self.hands_played = 0
-        self.last_big_blind = self.last_button = self.last_small_blind = None
+        self.last_big_blind = self.last_small_blind = None
         self.kill = KillTracker.for_game(self.config.game)
         self.kill_reason = ""
 
@@ -153,7 +164,7 @@ class TableBetting:
 
     @property
     def _hand_no(self) -> int | None:
-        return self.hand.hand if self.hand else None
+        return self.hands.hand_no
 
     # --- positions -----------------------------------------------------------------------------------
     def _players(self, occupied: Collection[int]) -> list[int]:
@@ -163,15 +174,16 @@ class TableBetting:
         return positions(button, self._players(occupied), self.table_seats, self.last_big_blind,
                          self.config.table.button == "dead")
 
-    def button_for(self, occupied: Collection[int]) -> int | None:
-        """Where the button belongs for the next hand (moving: next player; dead: before the small blind)."""
+    def button_for(self, occupied: Collection[int], last_button: int) -> int | None:
+        """Where the button belongs for the next hand, after it was on ``last_button`` (the seating's; moving: next
+        player; dead: before the small blind)."""
         players = self._players(occupied)
-        if self.last_button is None or not players:
+        if not players:
             return None
         if self.config.table.button == "dead" and self.last_small_blind is not None and len(players) > 2:
             # Blinds 1b: last hand's small blind seat gets the button, even if it is empty now.
             return self.last_small_blind
-        return next_seat(self.last_button, players, self.table_seats)
+        return next_seat(last_button, players, self.table_seats)
 
     def blinds_for(self, button: int, occupied: Collection[int]) -> dict[int, int]:
         """Seat -> forced amount for the hand: small and big blind, and a kill that is due (all-in if short). A
@@ -229,7 +241,6 @@ class TableBetting:
         self.returning -= set(h.seats)
         if not bomb:
             self._record_missed(h)
-        self.hand = h
         return h
 
     def _record_missed(self, h: HandBetting) -> None:
@@ -249,7 +260,6 @@ class TableBetting:
 
     def hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int, scooped: int = 0) -> None:
         self.hands_played += 1
-        self.last_button = h.button
         # Blinds 1b: a dead small blind still has its place (last hand's big blind seat), where the button goes next
         dead_small = self.config.table.button == "dead" and h.positions.small_blind is None and len(h.order) > 2
         self.last_small_blind = self.last_big_blind if dead_small else h.positions.small_blind

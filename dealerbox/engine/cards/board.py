@@ -47,10 +47,7 @@ class BoardFlow:
         if n == 3 and h.street == "flop" and h.actions_on_street == 0 and not h.off_board.burn_since_board:
             # A fourth card straight after the flop: the flop had too many cards (Hold'em 2); on a double board
             # it follows board 2's flop, which is the one redealt
-            last_flop = boards.extra[0] if boards.double else h.board
-            h.off_board.out_of_play.update(last_flop + [tag.uid])
-            flop = tuple(self.ledger.card(u) for u in last_flop + [tag.uid])
-            last_flop.clear()
+            flop = tuple(self.ledger.card(u) for u in h.four_card_flop(tag.uid))
             return out + referee.rule(t, [Ruling("holdem.2", "redeal-board", "The flop came with four cards: all "
                                                  "of them go back into the stub, reshuffle, cut, and deal a new "
                                                  "flop without a burn (the burn card stays).", cards=flop)])
@@ -59,15 +56,14 @@ class BoardFlow:
             if n == 0:
                 h.off_board.premature_flop(tag.uid)
             else:
-                h.off_board.out_of_play.add(tag.uid)
+                h.off_board.does_not_play(tag.uid)
             seats = tuple(s for s in (hb.to_act,) if s is not None)
             return out + referee.rule(t, premature_rulings(tag.card, n, self.variant.flop_rules, seats))
         if n >= 5:
-            h.off_board.out_of_play.add(tag.uid)
+            h.off_board.does_not_play(tag.uid)
             return out + referee.info(t, "irregularity.15", f"{tag.card} was turned after the river: it does not "
                                       "play.", cards=(tag.card,))
-        h.board.append(tag.uid)
-        h.off_board.board_card()
+        h.board_card(tag.uid)
         street = {3: "flop", 4: "turn", 5: "river"}.get(len(h.board))
         out.append(te.BoardCardDealt(t, h.number, street or "flop", tag.card))
         if street and street != h.street:
@@ -79,7 +75,7 @@ class BoardFlow:
     def other_board(self, t: float, h: Hand, tag: CardTag, board: int) -> list[te.TableEvent]:
         """A card of board 2 or 3 (``board``; 0: every board is complete): runs agreed or a double board."""
         if board == 0:
-            h.off_board.out_of_play.add(tag.uid)
+            h.off_board.does_not_play(tag.uid)
             return self.referee.info(t, "irregularity.15", f"{tag.card} was turned after the last board's river: "
                                      "it does not play.", cards=(tag.card,))
         boards = h.boards

@@ -55,6 +55,12 @@ class Boards:
         """A card turned onto board ``board`` (2 or more)."""
         self.extra[board - 2].append(uid)
 
+    def flop_withdrawn(self) -> list[str]:
+        """Board 2's flop goes back to be dealt again (a double board's four-card flop): its cards."""
+        flop = list(self.extra[0])
+        self.extra[0].clear()
+        return flop
+
     def start_bomb(self, post: int, boards: int) -> None:
         """A bomb pot: every player posts ``post``; ``boards`` 2 deals it on two boards from the flop."""
         self.bomb = post

@@ -68,6 +68,15 @@ class Deal:
     def joker_held(self, seat: int, uid: str) -> None:
         self.jokers[seat] = uid
 
+    def joker_mucked(self, seat: int) -> None:
+        """The joker ``seat`` held reached the muck."""
+        del self.jokers[seat]
+
+    def face_seen(self, card: str, uid: str) -> str:
+        """A card of face ``card`` was dealt: the uid of the first card of that face dealt this hand (``uid`` when
+        it is the first; another uid means two cards of one face are in play, Irregularities 4)."""
+        return self.faces.setdefault(card, uid)
+
     def card_to_seat(self, seat: int, uid: str, entitled: set[int], window: bool, acted: bool = False) -> list[Ruling]:
         """A card from the shoe reached ``seat``; ``acted``: betting has begun (a voluntary action). ``entitled``:
         the seats that may get a card; a seat outside this deal's order is refused as well."""

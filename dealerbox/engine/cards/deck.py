@@ -36,6 +36,13 @@ class DeckInUse:
         self.shoe_loaded: set[str] = set()       # decks seen (nearly) whole in the shoe
         self.reported: set[str] = set()          # uids already reported found in the stub / missing
 
+    def first_report(self, uid: str) -> bool:
+        """A card of another back found in the stub: True the first time ``uid`` is reported (said once)."""
+        if uid in self.reported:
+            return False
+        self.reported.add(uid)
+        return True
+
     def first_card(self, deck_id: str, back: str) -> None:
         """No deck was known as the hand started: its first card out names the deck in use."""
         self.deck_id, self.back = deck_id, back
@@ -65,8 +72,7 @@ class DeckInUse:
                 self.hands_with_deck, self.deck_round = 0, len(order)
                 out.append(te.DeckChanged(t, hand_no, deck_id, back))
             for tag in shoe if len(counts) > 1 else ():   # one (deck, back) in the shoe: no other back there
-                if tag.back != back and tag.uid not in self.reported:
-                    self.reported.add(tag.uid)
+                if tag.back != back and self.first_report(tag.uid):
                     out += rule(t, [Ruling("irregularity.3", "continues", f"A card with a {tag.back} back "
                                     f"(deck {tag.deck_id}) is in the stub: the action stands; take it out.")])
         if self.deck_id in self.shoe_loaded:

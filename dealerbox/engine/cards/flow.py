@@ -153,8 +153,7 @@ class CardFlow:
             self.seating.hand_played_out()   # the dealer played the hand out: the button moves on
             return out
         deck = self.deck
-        if deck.back and tag.back != deck.back and tag.uid not in deck.reported:
-            deck.reported.add(tag.uid)
+        if deck.back and tag.back != deck.back and deck.first_report(tag.uid):
             return referee.rule(t, [Ruling("irregularity.3", "continues", f"A card with a {tag.back} back is in "
                                            "the stub: the action stands; take it out.")])
         return []
@@ -184,7 +183,7 @@ class CardFlow:
         assert h is not None and hb is not None
         if h.phase == "showdown":   # h.decided (ended is out above), inline: every card dealt asks
             return out
-        h.dealt.append(tag.uid)
+        h.from_shoe(tag.uid)
         seating = self.seating
         if h.cards_out == 0:
             out += referee.betting_events(hb.deal_started(t))
@@ -215,12 +214,11 @@ class CardFlow:
                                   f"{tag.back} back (deck {tag.deck_id}), not the {h.back} of the deck in use: all "
                                   "action is void, every chip goes back to whoever bet it; cards back, new deck "
                                   "check, redeal.", cards=(tag.card,) if shown else ()))
-        twin = h.deal.faces.get(tag.card)
-        if twin is not None and twin != tag.uid and not tag.is_joker:
+        twin = h.deal.face_seen(tag.card, tag.uid)     # the first card of this face dealt this hand
+        if twin != tag.uid and not tag.is_joker:
             rulings.insert(0 if tag.back == h.back else 1, Ruling(
                 "irregularity.4", "void", f"Two cards of one face are in play ({_where(zone).lower()} and one dealt "
                 "before it): all action is void, every chip goes back to whoever bet it; replace the deck."))
-        h.deal.faces.setdefault(tag.card, tag.uid)
         seat = SEAT_OF[zone]   # zone_seat(zone), inline: every card dealt
         if seat is not None and rulings and any(r.outcome == "void" for r in rulings):   # most cards: no ruling
             # a card that voids the hand is no card of the deal: its place in the sequence is no second ruling
@@ -284,7 +282,7 @@ class CardFlow:
         assert h is not None and hb is not None
         out: list[te.TableEvent] = [te.CardMucked(t, h.number, seat, tag.card)]
         if h.deal.jokers.get(seat) == tag.uid:
-            del h.deal.jokers[seat]
+            h.deal.joker_mucked(seat)
             return out
         if tag.uid not in h.deal.held.get(seat, ()):
             return out     # a scrap, an extra or an exposed card set aside
@@ -294,7 +292,7 @@ class CardFlow:
             return out
         if seat in h.folded or seat in h.dead or not hb.in_hand(seat):
             return out
-        h.folded.add(seat)
+        h.fold(seat)
         out += self.referee.betting_events(hb.fold(t, seat))
         return out
 

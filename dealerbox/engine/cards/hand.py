@@ -45,6 +45,10 @@ class OffBoard:
         self.premature_flop_left -= 1
         self.out_of_play.add(uid)
 
+    def does_not_play(self, *uids: str) -> None:
+        """Board cards turned too soon or too late (or a four-card flop): they do not play."""
+        self.out_of_play.update(uids)
+
 
 @dataclass(slots=True)
 class Award:
@@ -90,6 +94,15 @@ class Award:
     def judged(self, halves: list[tuple[tuple[int, ...], ...]]) -> None:
         """A split game's pots judged: each pot's high and low halves (none in a high-only game)."""
         self.halves = halves
+
+    def thrown_away(self, seat: int) -> None:
+        """``seat`` threw its decided hand away unshown."""
+        self.unshown.add(seat)
+
+    def unread(self, seat: int) -> None:
+        """``seat``'s hand, thrown away, wins nothing: its reading is gone."""
+        self.ranks.pop(seat, None)
+        self.lows.pop(seat, None)
 
 
 @dataclass
@@ -142,6 +155,35 @@ class Hand:
     def card_out(self) -> None:
         """A card left the shoe for this hand."""
         self.cards_out += 1
+
+    def from_shoe(self, uid: str) -> None:
+        """Card ``uid`` came out of the shoe this hand."""
+        self.dealt.append(uid)
+
+    def fold(self, seat: int) -> None:
+        """``seat`` folded (an action, or its cards reached the muck)."""
+        self.folded.add(seat)
+
+    def kill(self, seat: int) -> None:
+        """``seat``'s hand was ruled dead."""
+        self.dead.add(seat)
+
+    def board_card(self, uid: str) -> None:
+        """A card of the live board was turned."""
+        self.board.append(uid)
+        self.off_board.board_card()
+
+    def four_card_flop(self, uid: str) -> list[str]:
+        """A fourth card straight after the flop (Hold'em 2): the flop and ``uid`` go back (they do not play) and
+        are dealt again; on a double board the flop is board 2's, the one redealt. The cards, in order."""
+        if self.boards.double:
+            flop = self.boards.flop_withdrawn()
+        else:
+            flop = list(self.board)
+            self.board.clear()
+        cards = flop + [uid]
+        self.off_board.does_not_play(*cards)
+        return cards
 
     def deck_seen(self, deck_id: str, back: str) -> None:
         """The hand started with no deck known: its first card names it."""

@@ -42,6 +42,14 @@ class RaceAtTable:
         """A chip of the raced value was put in ``seat``'s bet zone."""
         self.chips[uid] = seat
 
+    def chip_gone(self, uid: str) -> bool:
+        """A chip left a bet zone: True when it was an odd chip of the raced value (it is no longer in the race)."""
+        return self.chips.pop(uid, None) is not None
+
+    def card_dealt(self, seat: int, card: str, uid: str) -> None:
+        """A race card dealt to ``seat``."""
+        self.cards.append((seat, card, uid))
+
     def card_gone(self, uid: str) -> None:
         """A race card taken back (to redeal a wrong race deal) is no longer dealt."""
         if self.awarded is None:
@@ -128,7 +136,7 @@ class TournamentChips:
 
     def left(self, zone: str, tag: ChipTag) -> bool:
         """True when the chip leaving is none of the betting's business (it did not play, or it was raced)."""
-        if self.race is not None and self.race.chips.pop(tag.uid, None) is not None:
+        if self.race is not None and self.race.chip_gone(tag.uid):
             return True
         return tag.uid in self.outside_chips
 
@@ -156,7 +164,7 @@ class TournamentChips:
         seat = zone_seat(zone)
         if race is None or self.play.running() or not race.chips or seat is None:
             return None
-        race.cards.append((seat, tag.card, tag.uid))
+        race.card_dealt(seat, tag.card, tag.uid)
         return []     # a race card is no hole card: nothing of a hand to report
 
     def hand_dealt(self) -> None:

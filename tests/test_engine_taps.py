@@ -1,0 +1,51 @@
+"""Dealer taps that name one player's act: a tap naming no seat binds nobody. Driven through the real decoder
+from a scenario."""
+
+from __future__ import annotations
+
+from dealerbox.engine import events as te
+from dealerbox.pipeline import Pipeline
+from dealerbox.sources.scenario import compile_text
+
+# No-Limit 9: a single chip bigger than the call, put in without saying raise, is a call
+HAND = """table seats 6
+game nlhe blinds 1/2
+hello
+shoe loaded
+sit 1 200
+sit 3 200
+sit 5 200
+button 5
+blinds
+deal hole cards
+wait 2s
+{declare}
+chips 5x1 -> bet5
+wait 1s
+heartbeat
+"""
+
+
+def run(declare: str) -> list[te.TableEvent]:
+    compiled = compile_text(HAND.format(declare=declare))
+    pipe = Pipeline.from_header(compiled.header)
+    out: list[te.TableEvent] = []
+    for record in compiled.records:
+        out += pipe.feed(record)
+    return out
+
+
+def rulings(events: list[te.TableEvent]) -> list[str]:
+    return [e.rule for e in events if isinstance(e, te.FindingRaised) and e.severity != "info"]
+
+
+def test_a_raise_declared_by_the_seat_makes_its_single_chip_a_raise():
+    events = run("declare-raise 5")
+    assert rulings(events) == []      # the chip is the start of a raise, not a call
+    assert not [e for e in events if isinstance(e, te.ActionTaken) and e.seat == 5]
+
+
+def test_a_declare_raise_tap_naming_no_seat_binds_nobody():
+    events = run("declare-raise")
+    assert rulings(events) == ["no-limit.9"]     # the single chip is a call, as with no tap at all
+    assert [(e.seat, e.action) for e in events if isinstance(e, te.ActionTaken) and e.seat == 5] == [(5, "call")]
