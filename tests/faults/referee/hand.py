@@ -26,7 +26,7 @@ What it follows, in the rulebook's words paraphrased:
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import KW_ONLY, dataclass, field
 
 from tests.faults.referee.cards import low, strength
 
@@ -65,6 +65,7 @@ class Deal:
     limits: Limits
     small_blind: int | None = None
     option: bool = False        # Pot-Limit 6: the small blind counts as a big blind when the pot is sized preflop
+    _: KW_ONLY                  # the practices by name: a flag passed by place once landed in the wrong field
     bomb: int = 0               # a bomb pot: every seat dealt in posts this before the deal; 0: a hand with blinds
     split: bool = False         # a high-low split game: each pot halved between the high and the low
 

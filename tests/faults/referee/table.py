@@ -79,7 +79,7 @@ class Posts:
         scale = game.kill_scale if self.killer is not None and self.killer in live else 1.0
         return Deal(self.button, self.order, {s: stacks[s] for s in self.order}, dict(live),
                     {s: a for s, a in self.dead.items() if s in live}, self.big_blind, game.limits(scale),
-                    self.small_blind, game.sb_counts_as_bb and game.structure == "pot-limit", game.split)
+                    self.small_blind, game.sb_counts_as_bb and game.structure == "pot-limit", split=game.split)
 
 
 def _after(seat: int, among: list[int]) -> int:
