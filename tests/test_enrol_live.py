@@ -13,6 +13,7 @@ from pathlib import Path
 
 from dealerbox.tags import JOKERS, STANDARD_DECK, Deck, TagRegistry, load_enrolment
 from dealerbox.wire import protocol as p
+from tests.ctrl_c import as_from_a_shell
 from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -27,7 +28,7 @@ def start_enrol(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, Path]:
     with open(err, "w") as e:
         proc = subprocess.Popen([sys.executable, "-m", "dealerbox", "enrol", *args], cwd=tmp_path,
                                 env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
-                                stderr=e, text=True)
+                                stderr=e, text=True, preexec_fn=as_from_a_shell)
     # The port is opened (and pyserial flushes what was pending) before the command says to scan.
     assert wait_until(lambda: "scanning on" in err.read_text() or proc.poll() is not None, 60), err.read_text()
     return proc, err

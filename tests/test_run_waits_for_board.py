@@ -18,6 +18,7 @@ from dealerbox.tags import demo_deck, demo_registry
 from dealerbox.wire import protocol as p
 from dealerbox.wire.decoder import FrameDecoder
 
+from tests.ctrl_c import as_from_a_shell
 from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -123,7 +124,7 @@ def test_ctrl_c_while_waiting_for_the_board_exits_cleanly(tmp_path):
     with open(err, "w") as e:
         proc = subprocess.Popen([sys.executable, "-m", "dealerbox", "--config", str(cfg), "run", "--headless",
                                  "--no-floor", "--no-record"], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
-                                stderr=e)
+                                stderr=e, preexec_fn=as_from_a_shell)
     try:
         assert wait_until(lambda: WAITING in _read(err), 60), _read(err)
     finally:

@@ -68,12 +68,13 @@ class DealerTaps:
             self.seating.sit(e.seat)
             return betting.sit(t, e.seat, self._sit_amount(e))
         if a == "leave" and e.seat is not None:
+            owed = tt.entrants.owed_on_leaving(t, e.seat) if tt is not None else []   # a rebuy owed (Tournaments 33)
             running = play.running_hand()
             if running is not None and running[1].in_hand(e.seat):
                 if e.seat not in self.leaving:   # a live hand is played out first: the player goes when it is over
                     self.leaving.append(e.seat)
-                return []
-            return self._leave(t, e.seat)
+                return owed
+            return owed + self._leave(t, e.seat)
         if a == "rebuy" and e.seat is not None:
             return betting.rebuy(t, e.seat, e.amount or 0)
         if a == "floor-clock":
@@ -153,9 +154,7 @@ class DealerTaps:
 
     def _leave(self, t: float, seat: int) -> list[te.TableEvent]:
         self.seating.leave(seat)
-        tt = self.tournament
-        owed = tt.entrants.owed_on_leaving(t, seat) if tt is not None else []   # a rebuy owed (Tournaments 33)
-        return owed + (self.betting.leave(t, seat) if seat in self.betting.stacks else [])
+        return self.betting.leave(t, seat) if seat in self.betting.stacks else []
 
     def leave_pending(self, t: float) -> list[te.TableEvent]:
         """The hand is over: the players tapped Leave while they still held a live hand go now."""

@@ -16,6 +16,7 @@ import pytest
 from dealerbox.cli import main
 from dealerbox.record.recorder import Recorder
 from dealerbox.sources.scenario import compile_file
+from tests.ctrl_c import as_from_a_shell
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios"
 CLEAN = SCENARIOS / "clean-hand.scn"
@@ -142,11 +143,12 @@ def children(pid: int) -> list[int]:
 def test_ctrl_c_during_an_audit_is_exit_130_without_tracebacks(tmp_path):
     room = tmp_path / "room"
     room.mkdir()
-    for n in range(40):   # enough work that the audit is still running when Ctrl-C comes
+    for n in range(400):   # work for seconds on a quiet machine: the audit is still running when Ctrl-C comes
         (room / f"s{n}.scn").write_bytes(CLEAN.read_bytes())
     logs = [str(p) for p in sorted(room.glob("*.scn"))]
     proc = subprocess.Popen([sys.executable, "-m", "dealerbox", "audit", *logs, "--out-dir", str(tmp_path / "r"),
-                             "--jobs", "2"], stderr=subprocess.PIPE, text=True, start_new_session=True)
+                             "--jobs", "2"], stderr=subprocess.PIPE, text=True, start_new_session=True,
+                            preexec_fn=as_from_a_shell)
     deadline = time.monotonic() + 120
     while len(children(proc.pid)) < 2 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)   # until its two workers are up: Ctrl-C then reaches the parent and both workers
