@@ -337,25 +337,7 @@ def _imports_at_load(module: str, tree: ast.Module) -> set[str]:
 
 def test_no_import_cycle_between_modules():
     graph = {m: _imports_at_load(m, tree) for m, (_, tree) in MODULES.items()}
-    cycles = []
-    state: dict[str, int] = {}
-    stack: list[str] = []
-
-    def walk(m: str) -> None:
-        state[m] = 1
-        stack.append(m)
-        for n in sorted(graph[m]):
-            if state.get(n) == 1:
-                cycles.append(stack[stack.index(n):] + [n])
-            elif n not in state:
-                walk(n)
-        stack.pop()
-        state[m] = 2
-
-    for m in sorted(graph):
-        if m not in state:
-            walk(m)
-    assert cycles == []
+    assert _cycles(graph) == []
 
 
 def _every_import(module: str, tree: ast.Module) -> set[str]:
