@@ -92,6 +92,7 @@ def _stdlib_hash_ok(prev: str, body: dict[str, Any], want: str | None) -> bool:
 
 
 _SEALED_KINDS = frozenset(("key", "sx", "ev"))
+_NUMBER = (int, float)   # a record's time as verify takes it (a tuple: ``int | float`` is built again at every use)
 _BLOCK = 1 << 20   # read a log a megabyte at a time: a day's log held whole cost its size again in memory
 
 
@@ -171,6 +172,7 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
     first_t: float | None = None
     last_t: float | None = None
     public_only = False
+    records = 0   # check.records, counted here (a local: once a line)
     for index, file in enumerate(files):
         try:
             stream = open(file, "rb")
@@ -203,9 +205,10 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                 if want is not None:
                     prev = want
             if kind in _SEALED_KINDS and got is not None:
-                if isinstance(rec.get("t"), int | float):
-                    check.records += 1   # as verify counts and times them: a key, a sealed record, an event
-                    last_t = float(rec["t"])
+                at = rec.get("t")
+                if isinstance(at, _NUMBER):
+                    records += 1   # as verify counts and times them: a key, a sealed record, an event
+                    last_t = float(at)
                     first_t = last_t if first_t is None else first_t
                 if opener is None:   # without the floor's key: the public events, as the table ruled them
                     if kind == "ev":
@@ -241,7 +244,7 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                 if first_t is None:
                     first_t = t
                 last_t = t
-                check.records += 1
+                records += 1
                 for event in feed_bytes(t, chunk):
                     book_feed(event)
                 continue
@@ -274,8 +277,8 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
             if kind == "closed":
                 check.closed = True
                 continue
-            if kind != "gap" and isinstance(rec.get("t"), int | float) and not sealed_line:
-                check.records += 1   # an opened sealed line was counted as the sx line it is
+            if kind != "gap" and isinstance(rec.get("t"), _NUMBER) and not sealed_line:
+                records += 1   # an opened sealed line was counted as the sx line it is
             at = getattr(entry, "t", None)
             if at is not None:
                 if first_t is None:
@@ -285,7 +288,7 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                 continue   # a link or gap line of a sealed log: its events are among the "ev" lines already
             for event in pipeline.feed(entry):
                 book.feed(event)
-    check.first_t, check.last_t = first_t, last_t
+    check.first_t, check.last_t, check.records = first_t, last_t, records
     if got is None or pipeline is None or book is None:   # no line was a header: say what the file holds instead
         what = "no complete line (no newline), so no header" if check.partial else "empty file"
         raise LogError(f"{path}: {what}; not a dealerbox log (is it a recorded log or a scenario, *.scn?)")
