@@ -26,10 +26,11 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..engine.events import TableEvent
-from ..pipeline import Pipeline
+from ..pipeline import Pipeline, counters_of, table_setup
 from ..record.logformat import GENESIS, Header, LogFormatError, canonical, from_record, part_number, part_path
 from ..record.verify import STORED_H
 from ..sources import LogError
+from ..wire.decoder import FrameDecoder
 from .reader import LogHands, created_of, dealer_of, read_hands, table_of
 from .summary import HandBook, stakes_of
 
@@ -163,7 +164,8 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
     from ..record.transcript import TranscriptError, event_from_dict
     files = log_files(path)
     check = ChainCheck(verified=verify)
-    pipeline: Pipeline | None = None
+    pipeline: Pipeline | None = None   # made at the header; for a sealed log read without the key, at its first rx
+    sealed_header: Header | None = None
     book: HandBook | None = None
     feed_bytes: Callable[[float, bytes], list[TableEvent]] = _before_header
     book_feed: Callable[[TableEvent], object] = _before_header
@@ -236,11 +238,14 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                 sealed_line = True
             else:
                 sealed_line = False
-            if kind == "rx" and pipeline is not None:   # nearly every line: bytes straight to the decoder
+            if kind == "rx" and got is not None:   # nearly every line: bytes straight to the decoder
                 try:
                     t, chunk = float(rec["t"]), bytes.fromhex(rec["d"])
                 except (KeyError, TypeError, ValueError):
                     continue   # the ordinary reader skips such a line too
+                if pipeline is None and sealed_header is not None:   # a clear rx line in a sealed log: replayed
+                    pipeline = Pipeline.from_header(sealed_header)
+                    feed_bytes = pipeline.feed_bytes
                 if first_t is None:
                     first_t = t
                 last_t = t
@@ -265,14 +270,19 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                         except SealError as e:
                             raise LogError(f"{file}: {e}") from None
                     public_only = entry.sealed is not None and opener is None   # its events are all in "ev"
-                    pipeline = Pipeline.from_header(entry)
+                    if public_only:   # no engine to feed: the header checked as a replay checks it, no more
+                        table_setup(entry)
+                        sealed_header = entry
+                    else:
+                        pipeline = Pipeline.from_header(entry)
+                        feed_bytes = pipeline.feed_bytes   # once, not once a line
                     table, stakes = table_of(entry), stakes_of(entry.config)
                     book = HandBook(table, stakes, reveal, keep=True)
-                    feed_bytes, book_feed = pipeline.feed_bytes, book.feed   # once, not once a line
+                    book_feed = book.feed
                     got = LogHands(path, table, created_of(entry), stakes, [], dealer_of(entry.config))
                     check.created = entry.created
                 continue
-            if got is None or pipeline is None or book is None:
+            if got is None or book is None:
                 raise LogError(f"{file}: line 1 is not a dealerbox log header")
             if kind == "closed":
                 check.closed = True
@@ -284,16 +294,16 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                 if first_t is None:
                     first_t = at
                 last_t = at
-            if public_only:
+            if public_only or pipeline is None:
                 continue   # a link or gap line of a sealed log: its events are among the "ev" lines already
             for event in pipeline.feed(entry):
                 book.feed(event)
     check.first_t, check.last_t, check.records = first_t, last_t, records
-    if got is None or pipeline is None or book is None:   # no line was a header: say what the file holds instead
+    if got is None or book is None:   # no line was a header: say what the file holds instead
         what = "no complete line (no newline), so no header" if check.partial else "empty file"
         raise LogError(f"{path}: {what}; not a dealerbox log (is it a recorded log or a scenario, *.scn?)")
     book.flush()
     got.hands = book.hands
     got.stray = book.stray_findings
-    got.counters = pipeline.counters()
+    got.counters = pipeline.counters() if pipeline is not None else counters_of(FrameDecoder(), 0)
     return FastResult(got, check)
