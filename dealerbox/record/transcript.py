@@ -42,6 +42,17 @@ def _optional_int(v: Any) -> int | None:
     return None if v is None else int(v)
 
 
+def _int_tuple(v: Any) -> tuple[int, ...]:
+    return tuple(map(int, v))
+
+
+# How the generated reader spells a field read by one of these readers, in place of a call to it (the same
+# operations, in the same order): {0} is the field's value, {1} a name free for it
+_INLINE: dict[Callable[[Any], Any], str] = {
+    _same: "{0}", int: "int({0})", tuple: "tuple({0})", _int_tuple: "tuple(map(int, {0}))",
+    _optional_int: "(None if ({1} := {0}) is None else int({1}))"}
+
+
 def _reader(tp: Any) -> Callable[[Any], Any]:
     """How to turn the JSON form of a value of type ``tp`` back into the value."""
     origin = typing.get_origin(tp)
@@ -59,7 +70,7 @@ def _reader(tp: Any) -> Callable[[Any], Any]:
             if item is _same:
                 return tuple
             if item is int:
-                return lambda v: tuple(map(int, v))
+                return _int_tuple
             return lambda v: tuple(item(x) for x in v)
         each = [_reader(a) for a in args]
         return lambda v: tuple(f(x) for f, x in zip(each, v, strict=True))
@@ -86,9 +97,10 @@ def _fields(cls: type[e.TableEvent]) -> list[tuple[str, Callable[[Any], Any]]]:
 
 def _maker(cls: type[e.TableEvent]) -> Callable[[dict[str, Any]], e.TableEvent]:
     """``cls`` read back from its JSON form by one generated function: when every field is there (every line a
-    recorder writes) one call reads them in order, a field JSON keeps as it is without a reader's call;
-    otherwise :func:`_by_fields`. Either way the very event, or the very exception, of reading field by field.
-    A sealed log holds one ``ev`` line for every table event, so the audit reads these by the hundred thousand."""
+    recorder writes) one call reads them in order, the usual readers (a value JSON keeps, a number, a list of
+    numbers) written out in place of a call; otherwise :func:`_by_fields`. Either way the very event, or the
+    very exception, of reading field by field. A sealed log holds one ``ev`` line for every table event, so the
+    audit reads these by the hundred thousand."""
     got = _MAKERS.get(cls)
     if got is not None:
         return got
@@ -96,11 +108,11 @@ def _maker(cls: type[e.TableEvent]) -> Callable[[dict[str, Any]], e.TableEvent]:
     scope: dict[str, Any] = {"cls": cls, "by_fields": functools.partial(_by_fields, cls, fields)}
     args = []
     for i, (name, read) in enumerate(fields):
-        if read is _same:
-            args.append(f"{name}=d[{name!r}]")
-        else:
+        spelt = _INLINE.get(read)
+        if spelt is None:
             scope[f"read{i}"] = read
-            args.append(f"{name}=read{i}(d[{name!r}])")
+            spelt = f"read{i}({{0}})"
+        args.append(f"{name}=" + spelt.format(f"d[{name!r}]", f"v{i}"))
     every = " and ".join(f"{name!r} in d" for name, _ in fields) or "True"
     exec(f"def make(d):\n    if {every}:\n        return cls({', '.join(args)})\n    return by_fields(d)\n", scope)
     made: Callable[[dict[str, Any]], e.TableEvent] = scope["make"]
