@@ -28,7 +28,6 @@ from typing import TYPE_CHECKING, Any, BinaryIO
 from ..engine.events import TableEvent
 from ..pipeline import Pipeline, counters_of, table_setup
 from ..record.logformat import GENESIS, Header, LogFormatError, canonical, from_record, part_number, part_path
-from ..record.verify import STORED_H
 from ..sources import LogError
 from ..wire.decoder import FrameDecoder
 from .reader import LogHands, created_of, dealer_of, read_hands, table_of
@@ -194,6 +193,7 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                 check.damaged += 1
                 # as verify does: the h still readable in the damaged line lets the next line check; else blame
                 # only this line (the next line's predecessor is unknown)
+                from ..record.verify import STORED_H   # a damaged line: loaded here, never for an intact log
                 m = STORED_H.search(raw)
                 prev = m.group(1).decode() if m else ""
                 continue
