@@ -71,49 +71,15 @@ def quick_constructor(cls: type) -> Callable[..., ev.SensorEvent]:
     return make4
 
 
-def bound_constructor(cls: type, rest: tuple[object, ...]) -> Callable[[float], ev.SensorEvent]:
-    """``cls(t, *rest)`` for any ``t``, its other fields bound once: what :func:`quick_constructor` makes, with
-    no argument to unpack (a known tag's reading builds one input per frame, the same zone and tag every time).
-    A class the quick constructor leaves alone is called as it is."""
-    setters = _SETTERS.get(cls)
-    if setters is None:
-        quick = quick_constructor(cls) is not cls
-        setters = _SETTERS[cls] = [getattr(cls, f.name).__set__ for f in dataclasses.fields(cls)] if quick else []
-    if len(rest) != len(setters) - 1 or len(rest) not in (2, 3):
-        return lambda t: cls(t, *rest)
-    new = object.__new__
-    set_t, *others = setters
-    if len(rest) == 2:
-        (set_a, set_b), (a, b) = others, rest
-
-        def at2(t: float) -> ev.SensorEvent:
-            o: ev.SensorEvent = new(cls)
-            set_t(o, t)
-            set_a(o, a)
-            set_b(o, b)
-            return o
-        return at2
-    (set_a, set_b, set_c), (a, b, c) = others, rest
-
-    def at3(t: float) -> ev.SensorEvent:
-        o: ev.SensorEvent = new(cls)
-        set_t(o, t)
-        set_a(o, a)
-        set_b(o, b)
-        set_c(o, c)
-        return o
-    return at3
-
-
-_SETTERS: dict[type, list[Callable[[object, object], None]]] = {}   # per input class: its slots' setters, or []
 
 
 # The sensor input each tag message becomes, and how many readings a pipeline remembers (the decoder's bound).
-_READING_OF: dict[type, type] = {p.TagArrived: ev.ZoneEntered, p.TagLeft: ev.ZoneLeft, p.CardFace: ev.CardFaceSensed}
+_READING_OF: dict[type, Callable[..., ev.SensorEvent]] = {p.TagArrived: quick_constructor(ev.ZoneEntered),
+                                               p.TagLeft: quick_constructor(ev.ZoneLeft),
+                                               p.CardFace: quick_constructor(ev.CardFaceSensed)}
 _board_alive = quick_constructor(ev.BoardAlive)
 _READINGS_MAX = 32768
 _Reading = tuple[str, Tag] | tuple[str, Tag, bool]   # a tag input's fields after t: zone, tag (, face up)
-
 
 
 class Pipeline:
@@ -133,7 +99,7 @@ class Pipeline:
         # A tag frame's reading (input type, zone, tag) by the decoder's message it came from: the decoder hands
         # the same message object for the same body, so a chip's hundredth arrival costs one dict look-up.
         # The message is kept in the entry, so its id cannot be reused while the entry lives.
-        self._readings: dict[int, tuple[p.Message, Callable[[float], ev.SensorEvent], _Reading]] = {}
+        self._readings: dict[int, tuple[p.Message, Callable[..., ev.SensorEvent], _Reading]] = {}
 
     @classmethod
     def from_header(cls, header: Header) -> Pipeline:
@@ -159,7 +125,7 @@ class Pipeline:
         if m is not None:   # the usual chunk: one in-order frame of a body read before
             reading = self._readings.get(id(m))
             if reading is not None and reading[0] is m:   # a known tag's reading: one dict hit, one input
-                return self.engine.apply(reading[1](t))
+                return self.engine.apply(reading[1](t, *reading[2]))
             if type(m) is p.Heartbeat:   # the board's pulse, new every time: one input, no list
                 return self.engine.apply(self._pulse(t, m))
             return self._apply_all(self._readings_of(t, m, 0))
@@ -169,7 +135,7 @@ class Pipeline:
             for m in burst:
                 reading = self._readings.get(id(m))
                 if reading is not None and reading[0] is m:
-                    out += self.engine.apply(reading[1](t))
+                    out += self.engine.apply(reading[1](t, *reading[2]))
                 else:
                     out += self._apply_all(self._readings_of(t, m, 0))
             return out
@@ -192,7 +158,7 @@ class Pipeline:
     def _readings_of(self, t: float, m: p.Message, gap: int) -> list[ev.SensorEvent]:
         reading = self._readings.get(id(m))
         if reading is not None and reading[0] is m:
-            event = reading[1](t)
+            event = reading[1](t, *reading[2])
             return [ev.FramesLost(t, gap, "sequence-gap"), event] if gap else [event]
         out: list[ev.SensorEvent] = []
         if gap:
@@ -208,13 +174,12 @@ class Pipeline:
                 else:
                     self._tags[m.uid] = tag
             zone = NAME_OF.get(m.zone) or zone_name(m.zone)
-            args: _Reading = (zone, tag) if not isinstance(m, p.CardFace) else (zone, tag, m.face_up)
-            at = bound_constructor(_READING_OF[type(m)], args)
-            out.append(at(t))
+            kind, args = _READING_OF[type(m)], (zone, tag) if not isinstance(m, p.CardFace) else (zone, tag, m.face_up)
+            out.append(kind(t, *args))
             if not isinstance(tag, UnknownTag):
                 if len(self._readings) >= _READINGS_MAX:
                     self._readings.clear()
-                self._readings[id(m)] = (m, at, args)
+                self._readings[id(m)] = (m, kind, args)
         elif isinstance(m, p.Hello):
             out.append(ev.BoardHello(t, f"{m.protocol_major}.{m.protocol_minor}", ".".join(map(str, m.firmware)),
                                      tuple(p.zone_name(z) for z in m.zones)))
