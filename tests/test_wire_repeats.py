@@ -128,18 +128,6 @@ def test_the_pipelines_quick_inputs_are_the_engines_own():
     assert quick_constructor(ev.DealerInput) is ev.DealerInput   # a __post_init__ and defaults: left alone
 
 
-def test_a_reading_s_bound_input_is_the_engines_own_at_every_time():
-    from dealerbox.pipeline import bound_constructor
-    tag = demo_registry().lookup(bytes.fromhex(next(iter(demo_registry().decks[0].cards))))
-    for cls, rest in ((ev.ZoneEntered, ("seat3", tag)), (ev.ZoneLeft, ("shoe", tag)),
-                      (ev.CardFaceSensed, ("shoe", tag, True)), (ev.BoardAlive, (5000, 7, 0))):
-        at = bound_constructor(cls, rest)
-        for t in (0.0, 1.5, 812.25):
-            made = at(t)
-            assert type(made) is cls and made == cls(t, *rest) and hash(made) == hash(cls(t, *rest))
-    assert bound_constructor(ev.DealerInput, ("check",))(4.0) == ev.DealerInput(4.0, "check")   # its own __init__
-
-
 def _bursts() -> list[bytes]:
     """Chunks of several whole frames, as a read takes a burst the board sent at once, with every case the burst
     shortcut must hand back to ``feed``: a body new inside a burst, a gap inside one, a flipped bit in the middle
