@@ -192,22 +192,33 @@ class Subscriber:
                         break     # quiet: look for alerts still missing
                 if self._stopping:
                     return
-                if not self._inbox and not self._alerts:
-                    self._check_gaps()
-                    continue
-                if self._alerts:
-                    batch, self._alerts = self._alerts[:BATCH_MAX], self._alerts[BATCH_MAX:]
-                else:
-                    batch, self._inbox = self._inbox[:ROUTINE_BATCH_MAX], self._inbox[ROUTINE_BATCH_MAX:]
-                backlog = bool(self._inbox or self._alerts)
-            try:
-                self.file(batch, backlog)
-            except Exception:   # one bad burst (a database hiccup) must not stop filing for good
-                # no receipt: the tables send these alerts again
-                log.exception("filing %d floor messages failed", len(batch))
+                taken = self.take()
+            if taken is None:
+                self._check_gaps()
                 continue
-            self._receipts(batch)
-            self._check_gaps()
+            self._file_one(*taken)
+
+    def take(self) -> tuple[list[tuple[str, bytes]], bool] | None:
+        """The next burst to file and whether more waits behind it, or None: every waiting alert (up to
+        BATCH_MAX) before any routine message, routine messages ROUTINE_BATCH_MAX at a time."""
+        with self._ready:
+            if self._alerts:
+                batch, self._alerts = self._alerts[:BATCH_MAX], self._alerts[BATCH_MAX:]
+            elif self._inbox:
+                batch, self._inbox = self._inbox[:ROUTINE_BATCH_MAX], self._inbox[ROUTINE_BATCH_MAX:]
+            else:
+                return None
+            return batch, bool(self._inbox or self._alerts)
+
+    def _file_one(self, batch: list[tuple[str, bytes]], backlog: bool) -> None:
+        try:
+            self.file(batch, backlog)
+        except Exception:   # one bad burst (a database hiccup) must not stop filing for good
+            # no receipt: the tables send these alerts again
+            log.exception("filing %d floor messages failed", len(batch))
+            return
+        self._receipts(batch)
+        self._check_gaps()
 
     def _check_gaps(self) -> None:
         if self.gaps is not None:
