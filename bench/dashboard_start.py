@@ -98,10 +98,10 @@ def measure(tables: int, clients: int, seconds: int, per_turn: int) -> dict:
     for second in room(tables, seconds):
         arriving += [_message(t, r) for t, r in second]
     alerts_sent = sum(1 for m in arriving if m.topic.endswith("/alert"))
-    # per alert: the filer's CPU from its arrival to its filing, and the table pushes journalled meanwhile. What
-    # arrives is fed between two turns, but it came while the previous turn was filed: it is counted as having
-    # waited for all of that turn (the worst case) and for any table pushes that turn journalled
-    waiting: dict[bytes, tuple[float, int]] = {}
+    # per alert: the filer's CPU from its arrival to its filing, and the table pushes journalled ahead of it that
+    # were not there when it arrived. What arrives is fed between two turns, but it came while the previous turn
+    # was filed: it is counted as having waited for all of that turn (the worst case) and for its pushes
+    waiting: dict[tuple[str, str], tuple[float, int]] = {}      # (table, finding) -> (CPU so far, pushes then)
     waited: list[tuple[float, int]] = []
     table_pushes = pushes_before = 0
     cpu = took = 0.0
@@ -111,7 +111,7 @@ def measure(tables: int, clients: int, seconds: int, per_turn: int) -> dict:
         for m in arriving[at:at + take]:
             sub._on_message(None, None, m)
             if m.topic.endswith("/alert"):
-                waiting[m.payload] = (took, pushes_before)
+                waiting[(m.topic.split("/")[2], json.loads(m.payload)["finding"]["id"])] = (took, pushes_before)
         at += take
         take = per_turn
         taken = sub.take()
@@ -125,13 +125,16 @@ def measure(tables: int, clients: int, seconds: int, per_turn: int) -> dict:
         cpu += took
         turns += 1
         clock[0] += 0.02                      # the filer's clock moves on a little each turn
-        waiting = {raw: (cpu_s + took, pushes) for raw, (cpu_s, pushes) in waiting.items()}
+        waiting = {key: (cpu_s + took, pushes) for key, (cpu_s, pushes) in waiting.items()}
         pushes_before = table_pushes
-        table_pushes += sum(1 for _j, kind, _s, _d in store.journal_after(before, 100_000) if kind == "table")
-        for topic, raw in batch:
-            if topic.endswith("/alert"):
-                cpu_s, pushes = waiting.pop(raw)
-                waited.append((cpu_s, table_pushes - pushes))
+        for _jid, kind, _site, data in store.journal_after(before, 100_000):
+            if kind == "table":
+                table_pushes += 1
+            elif kind == "alert":
+                a = store.alert(json.loads(data)["id"])
+                if a is not None and (a.table_id, a.finding) in waiting:
+                    cpu_s, pushes = waiting.pop((a.table_id, a.finding))
+                    waited.append((cpu_s, table_pushes - pushes))
     end = store.last_journal_id()
     stream_cpu, events, sent_bytes = asyncio.run(_streams(live, clients, after, end))
     waits = sorted(w for w, _ in waited)

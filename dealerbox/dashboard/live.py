@@ -41,6 +41,7 @@ class Live:
         self.epoch = 0              # bumped when this dashboard ends a session: every stream re-reads its own
         # token hash -> (epoch, when read, what the store said): one read serves a session's streams for a moment
         self._sessions: dict[str, tuple[int, float, tuple[str, str, str] | None]] = {}
+        self._templates: dict[str, jinja2.Template] = {}
         dash.prepare = self.prepare
 
     def sessions_changed(self) -> None:
@@ -113,7 +114,7 @@ class Live:
 
     def _render(self, jid: int, kind: str, data: str, wanted: tuple[bool, ...]) -> dict[bool, str | None]:
         """The body of one journal row for each kind of reader in ``wanted``, reading the database once."""
-        dash, env = self.dash, self.env
+        dash = self.dash
         found = json.loads(data)
         common: dict | None = found
         a = view = None
@@ -141,16 +142,18 @@ class Live:
             common = {"key": f"{found['site']}/{found['table']}", "tile": html, "site": found["site"]} \
                 if html else None
         out: dict[bool, str | None] = {}
+        # a body no role changes (a tile, a refusal), encoded once
+        same = None if common is None or kind in ("alert", "tournament") else json.dumps(common)
         for acts in wanted:
-            body = common
             role = "supervisor" if acts else "viewer"
             if kind == "alert" and common is not None:
-                body = {**common, "html": env.get_template("_alert.html").render(
-                    a=a, may=lambda need, r=role: auth.may(r, need), now=dash.clock(), csrf=TOKEN_SLOT, users=[])}
+                out[acts] = json.dumps({**common, "html": self._template("_alert.html").render(
+                    a=a, may=lambda need, r=role: auth.may(r, need), now=dash.clock(), csrf=TOKEN_SLOT, users=[])})
             elif kind == "tournament" and common is not None:
-                body = {**common, "html": env.get_template("_tournament.html").render(
-                    v=view, may=lambda need, r=role: auth.may(r, need), now=dash.clock(), csrf=TOKEN_SLOT)}
-            out[acts] = None if body is None else json.dumps(body)
+                out[acts] = json.dumps({**common, "html": self._template("_tournament.html").render(
+                    v=view, may=lambda need, r=role: auth.may(r, need), now=dash.clock(), csrf=TOKEN_SLOT)})
+            else:
+                out[acts] = same
             self.bodies[(jid, acts)] = out[acts]
         while len(self.bodies) > BODIES_KEPT:
             self.bodies.popitem(last=False)
@@ -162,4 +165,12 @@ class Live:
         if held is None:
             return ""
         row, open_alerts = held
-        return self.env.get_template("_tile.html").render(t=tile(row, open_alerts, self.dash.clock()))
+        return self._template("_tile.html").render(t=tile(row, open_alerts, self.dash.clock()))
+
+    def _template(self, name: str) -> jinja2.Template:
+        """A template, looked up once: ``get_template`` checks the loader's cache under a lock on every call (a
+        sixth of rendering 500 tiles at a start)."""
+        found = self._templates.get(name)
+        if found is None:
+            found = self._templates[name] = self.env.get_template(name)
+        return found
