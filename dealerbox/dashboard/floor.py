@@ -67,9 +67,9 @@ class FloorIngest:
         """File a burst in one transaction (one commit instead of one per message); the journal ids to push.
         ``backlog``: more is waiting to be filed, so the tile pushes wait: at a start 500 tables' statuses and
         retained states come at once, and each table's tile is pushed once when the backlog is filed, or every
-        TILES_EVERY_S while it lasts (its first push too), TILES_PER_BURST at a time. An alert that arrives
-        meanwhile is filed ahead of the backlog (subscriber.py) and journalled ahead of those pushes, so a browser
-        is sent it first; a burst it waits for renders at most TILES_PER_BURST tiles."""
+        TILES_EVERY_S while it lasts (its first push too), TILES_PER_BURST at a time, never with an alert's burst.
+        An alert that arrives meanwhile is filed ahead of the backlog (subscriber.py) and journalled ahead of
+        those pushes, so a browser is sent it first; a burst it waits for renders at most TILES_PER_BURST tiles."""
         if backlog and not self.behind:
             self.tiles_at = now               # a backlog begins: its first pushes gather for TILES_EVERY_S too
         self.behind = backlog
@@ -78,7 +78,9 @@ class FloorIngest:
             with self.store.engine.begin() as conn:
                 for topic, raw in messages:
                     ids += self._receive(topic, raw, now, conn).journal
-                due = not backlog or now - self.tiles_at >= TILES_EVERY_S
+                # while more waits, a burst with alerts pushes no tiles: they would be rendered before its alerts
+                # are sent
+                due = not backlog or (not self.alerted and now - self.tiles_at >= TILES_EVERY_S)
                 ids += self._flush(conn, now, tiles=due, most=TILES_PER_BURST if backlog else None)
         except Exception:
             # rolled back: forget what this burst marked as seen, so the tables' resends are filed, not dropped
