@@ -215,6 +215,8 @@ class Subscriber:
                 if self._stopping:
                     return
                 self._gather()
+                if self._stopping:
+                    return
                 taken = self.take()
             if taken is None:
                 self._check_gaps()

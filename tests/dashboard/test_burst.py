@@ -112,6 +112,42 @@ def test_alerts_are_filed_ahead_of_a_backlog_of_states():
     assert [backlog for _, backlog in batches[1:]] == [True, True, False]
 
 
+def test_routine_messages_are_gathered_into_one_burst_and_an_alert_is_not_held(monkeypatch):
+    import dealerbox.dashboard.subscriber as subscriber
+    monkeypatch.setattr(subscriber, "ROUTINE_GATHER_S", 3600.0)   # only the count ends the gathering here
+    batches: list[list[str]] = []
+    filed = threading.Condition()
+
+    def file(batch: list[tuple[str, bytes]], backlog: bool) -> None:
+        with filed:
+            batches.append([topic.rsplit("/", 1)[1] for topic, _ in batch])
+            filed.notify_all()
+
+    def state(n: int) -> mqtt.MQTTMessage:
+        return mqtt.MQTTMessage(topic=f"{c.ROOT}/s1/T{n:03d}/state".encode())
+
+    sub = Subscriber(BrokerSettings(), "test", file, lambda connected, note: None)
+    for n in range(30):
+        sub._on_message(None, None, state(n))          # a few states: held for more
+    filer = threading.Thread(target=sub._file_forever, daemon=True)
+    filer.start()
+    try:
+        sub._on_message(None, None, mqtt.MQTTMessage(topic=f"{c.ROOT}/s1/T001/alert".encode()))
+        with filed:
+            assert filed.wait_for(lambda: len(batches) == 1, 10), batches
+        for n in range(30, subscriber.ROUTINE_GATHER):
+            sub._on_message(None, None, state(n))      # enough to file
+        with filed:
+            assert filed.wait_for(lambda: len(batches) == 2, 10), batches
+    finally:
+        with sub._ready:
+            sub._stopping = True
+            sub._ready.notify()
+        filer.join(5)
+    # the alert went at once, ahead of the states that came before it; the states went as one burst
+    assert batches == [["alert"], ["state"] * subscriber.ROUTINE_GATHER]
+
+
 def _alert(table: str, finding: str) -> tuple[str, bytes]:
     return f"dealerbox/s1/{table}/alert", alert_bytes("s1", table, finding, f"behind the rush at {table}")
 
