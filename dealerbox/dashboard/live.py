@@ -26,6 +26,7 @@ BODIES_KEPT = 20_000       # rendered SSE bodies kept: every client of the same 
 SESSION_RECHECK_S = 5.0    # a stream re-reads its session this often (at once when this dashboard ended one)
 SESSION_SHARED_S = 1.0     # streams of one session share a read this young (50 of them cost 13 % of the loop)
 SESSIONS_KEPT = 2_000
+SUPERSEDE_FROM = 50        # a stream this far behind sends each table's newest tile among the rows it reads
 TOKEN_SLOT = f"@@csrf-{secrets.token_hex(8)}@@"   # unguessable: a table cannot plant it in a ruling
 _UNRENDERED = object()
 
@@ -42,6 +43,8 @@ class Live:
         # token hash -> (epoch, when read, what the store said): one read serves a session's streams for a moment
         self._sessions: dict[str, tuple[int, float, tuple[str, str, str] | None]] = {}
         self._templates: dict[str, jinja2.Template] = {}
+        # journal id -> the tile ("site/table") its body carries: a table push, or an alert with its table's tile
+        self.tile_keys: collections.OrderedDict[int, str] = collections.OrderedDict()
         dash.prepare = self.prepare
 
     def sessions_changed(self) -> None:
@@ -62,10 +65,11 @@ class Live:
                     if now is None or now[1] != role:
                         return      # the browser reconnects: as the new role, or to a 401 that sends it to sign in
                 rows = self.dash.journal_after(last)
+                stale = self._superseded(rows) if len(rows) >= SUPERSEDE_FROM else set()
                 out = []
                 for jid, kind, row_site, data in rows:
                     last = jid
-                    if site and row_site and row_site != site:
+                    if (site and row_site and row_site != site) or jid in stale:
                         continue
                     body = self._cached_body(jid, kind, data, acts)
                     if body is not None:
@@ -83,6 +87,18 @@ class Live:
                     yield ": keepalive\n\n"
         finally:
             self.readers[acts] -= 1
+
+    def _superseded(self, rows: list[tuple[int, str, str | None, str]]) -> set[int]:
+        """The table pushes among ``rows`` that a later one of them replaces (a push of the same table, or an alert
+        carrying its tile): a stream that fell behind (a slow browser, a start's thousand pushes) sends each
+        table's newest tile once. The ids it sends still only grow, so a reconnect resumes after the last one."""
+        newest: dict[str, int] = {}
+        for jid, _kind, _site, _data in rows:
+            key = self.tile_keys.get(jid)
+            if key is not None:
+                newest[key] = jid
+        return {jid for jid, kind, _site, _data in rows
+                if kind == "table" and (key := self.tile_keys.get(jid)) is not None and newest[key] != jid}
 
     def _session(self, token_hash: str) -> tuple[str, str, str] | None:
         """The session as the store has it, read at most once a SESSION_SHARED_S per session and epoch (a page
@@ -155,8 +171,12 @@ class Live:
             else:
                 out[acts] = same
             self.bodies[(jid, acts)] = out[acts]
+        if common is not None and common.get("tile") and kind in ("table", "alert"):
+            self.tile_keys[jid] = common["key"]
         while len(self.bodies) > BODIES_KEPT:
             self.bodies.popitem(last=False)
+        while len(self.tile_keys) > BODIES_KEPT:
+            self.tile_keys.popitem(last=False)
         return out
 
     def _tile_html(self, site: str, table: str) -> str:

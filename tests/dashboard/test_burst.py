@@ -4,7 +4,9 @@ push at its newest, and the tile pushed is the one the ingest holds."""
 
 from __future__ import annotations
 
+import asyncio
 import json
+import re
 import threading
 
 import paho.mqtt.client as mqtt
@@ -257,3 +259,44 @@ def test_online_statuses_of_a_burst_reach_the_anchor_store_in_order_with_an_offl
                         20.0)
     # as if each status were told on its own: T01's outage is closed by its next head, T02's drop is what stands
     assert presence() == {"T01": (10.0, 20.0), "T02": (20.0, None), "T03": (10.0, None)}
+
+
+def test_a_stream_that_fell_behind_sends_each_tables_newest_tile_once(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'floor.db'}")
+    dash = Dashboard(store, clock=lambda: 1000.0)
+    live = Live(dash, environment(), lambda _token: None)
+    live.readers[True] = 1                    # the pushes are rendered as filed
+    tables = [f"T{n:02d}" for n in range(40)]
+    start = store.last_journal_id()
+    dash._file_batch([_status(t) for t in tables], False)                     # 40 pushes: online, no hand
+    dash._file_batch([_state(t, 1, "preflop") for t in tables[:20]], False)   # 20 more: preflop
+    dash._file_batch([_state(t, 2) for t in tables[:10]], False)              # 10 more: flop
+    dash._file_batch([_alert("T05", "h1-1")], False)                          # T05's tile goes with its alert
+    assert len(store.journal_after(start, 1000)) == 71
+
+    async def read(after: int) -> str:
+        gen = live.stream("token", "supervisor", "csrf", None, after, _never_gone)
+        try:
+            assert await gen.__anext__() == "retry: 1000\n\n"
+            return await gen.__anext__()
+        finally:
+            await gen.aclose()
+
+    behind = asyncio.run(read(start))     # a stream that has all 71 rows to send
+    events = re.findall(r"id: (\d+)\nevent: (\w+)\ndata: (.*)\n\n", behind)
+    ids = [int(jid) for jid, _kind, _data in events]
+    assert ids == sorted(ids) and ids[-1] == store.last_journal_id()       # resumable after the last one
+    sent = [(kind, json.loads(data)) for _jid, kind, data in events]
+    tiles = {d["key"]: d["tile"] for kind, d in sent}
+    assert [kind for kind, _ in sent].count("table") == 39 and sorted(tiles) == [f"s1/{t}" for t in tables]
+    assert all("flop" in tiles[f"s1/{t}"] and "preflop" not in tiles[f"s1/{t}"] for t in tables[:10])
+    assert all("preflop" in tiles[f"s1/{t}"] for t in tables[10:20])
+    assert all("hand -" in tiles[f"s1/{t}"] for t in tables[20:])
+    assert [d["key"] for kind, d in sent if kind == "alert"] == ["s1/T05"]
+    # a stream only a few rows behind is sent every row as it was journalled
+    recent = asyncio.run(read(store.last_journal_id() - 11))
+    assert [kind for kind in re.findall(r"event: (\w+)", recent)] == ["table"] * 10 + ["alert"]
+
+
+async def _never_gone() -> bool:
+    return False
