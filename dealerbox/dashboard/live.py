@@ -65,7 +65,8 @@ class Live:
                     if now is None or now[1] != role:
                         return      # the browser reconnects: as the new role, or to a 401 that sends it to sign in
                 rows = self.dash.journal_after(last)
-                stale = self._superseded(rows) if len(rows) >= SUPERSEDE_FROM else set()
+                stale = self._superseded(rows, self.dash.journal_ahead(last)) if len(rows) >= SUPERSEDE_FROM \
+                    else set()
                 out = []
                 for jid, kind, row_site, data in rows:
                     last = jid
@@ -88,12 +89,14 @@ class Live:
         finally:
             self.readers[acts] -= 1
 
-    def _superseded(self, rows: list[tuple[int, str, str | None, str]]) -> set[int]:
-        """The table pushes among ``rows`` that a later one of them replaces (a push of the same table, or an alert
-        carrying its tile): a stream that fell behind (a slow browser, a start's thousand pushes) sends each
-        table's newest tile once. The ids it sends still only grow, so a reconnect resumes after the last one."""
+    def _superseded(self, rows: list[tuple[int, str, str | None, str]],
+                    ahead: list[tuple[int, str, str | None, str]]) -> set[int]:
+        """The table pushes among ``rows`` that a later row replaces, in ``rows`` or ``ahead`` (what the stream
+        sends after them): a push of the same table, or an alert carrying its tile. A stream that fell behind (a
+        slow browser, a start's thousand pushes) sends each table's newest tile once. The ids it sends still only
+        grow, and the replacing row comes later, so a reconnect after the last id sent still gets it."""
         newest: dict[str, int] = {}
-        for jid, _kind, _site, _data in rows:
+        for jid, _kind, _site, _data in ahead or rows:     # rows begin ahead, when the tail holds them
             key = self.tile_keys.get(jid)
             if key is not None:
                 newest[key] = jid

@@ -298,5 +298,30 @@ def test_a_stream_that_fell_behind_sends_each_tables_newest_tile_once(tmp_path):
     assert [kind for kind in re.findall(r"event: (\w+)", recent)] == ["table"] * 10 + ["alert"]
 
 
+def test_a_stream_far_behind_looks_past_the_rows_it_reads_for_a_tables_newest_tile(tmp_path):
+    store = Store(f"sqlite:///{tmp_path / 'floor.db'}")
+    dash = Dashboard(store, clock=lambda: 1000.0)
+    live = Live(dash, environment(), lambda _token: None)
+    live.readers[True] = 1
+    tables = [f"T{n:03d}" for n in range(300)]
+    start = store.last_journal_id()
+    dash._file_batch([_status(t) for t in tables], False)
+    dash._file_batch([_state(t, 2) for t in tables], False)      # 600 pushes: more than one read of 500
+
+    async def read() -> list[str]:
+        gen = live.stream("token", "supervisor", "csrf", None, start, _never_gone)
+        try:
+            return [await gen.__anext__() for _ in range(3)]    # the retry line, then the two reads
+        finally:
+            await gen.aclose()
+
+    chunks = asyncio.run(read())
+    sent = re.findall(r"id: (\d+)\nevent: table\ndata: (.*)\n\n", "".join(chunks[1:]))
+    # the first read held 300 status pushes and 200 state pushes, the state pushes of the last 100 tables came
+    # in the second: not one status push was sent, every table's state push was
+    assert len(sent) == 300 and all("flop" in json.loads(data)["tile"] for _jid, data in sent)
+    assert [int(jid) for jid, _ in sent] == sorted(int(jid) for jid, _ in sent)
+
+
 async def _never_gone() -> bool:
     return False
