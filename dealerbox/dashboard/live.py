@@ -27,6 +27,7 @@ SESSION_RECHECK_S = 5.0    # a stream re-reads its session this often (at once w
 SESSION_SHARED_S = 1.0     # streams of one session share a read this young (50 of them cost 13 % of the loop)
 SESSIONS_KEPT = 2_000
 SUPERSEDE_FROM = 50        # a stream this far behind sends each table's newest tile among the rows it reads
+LOOK_AHEAD_READS = 4       # ...and those of the next reads (500 rows each, from the kept tail as a rule)
 TOKEN_SLOT = f"@@csrf-{secrets.token_hex(8)}@@"   # unguessable: a table cannot plant it in a ruling
 _UNRENDERED = object()
 
@@ -65,8 +66,7 @@ class Live:
                     if now is None or now[1] != role:
                         return      # the browser reconnects: as the new role, or to a 401 that sends it to sign in
                 rows = self.dash.journal_after(last)
-                stale = self._superseded(rows, self.dash.journal_ahead(last)) if len(rows) >= SUPERSEDE_FROM \
-                    else set()
+                stale = self._superseded(rows) if len(rows) >= SUPERSEDE_FROM else set()
                 out = []
                 for jid, kind, row_site, data in rows:
                     last = jid
@@ -89,17 +89,21 @@ class Live:
         finally:
             self.readers[acts] -= 1
 
-    def _superseded(self, rows: list[tuple[int, str, str | None, str]],
-                    ahead: list[tuple[int, str, str | None, str]]) -> set[int]:
-        """The table pushes among ``rows`` that a later row replaces, in ``rows`` or ``ahead`` (what the stream
-        sends after them): a push of the same table, or an alert carrying its tile. A stream that fell behind (a
-        slow browser, a start's thousand pushes) sends each table's newest tile once. The ids it sends still only
+    def _superseded(self, rows: list[tuple[int, str, str | None, str]]) -> set[int]:
+        """The table pushes among ``rows`` that a later row replaces, in ``rows`` or in what the stream is sent
+        after them: a push of the same table, or an alert carrying its tile. A stream that fell behind (a slow
+        browser, a start's thousand pushes) sends each table's newest tile once. The ids it sends still only
         grow, and the replacing row comes later, so a reconnect after the last id sent still gets it."""
         newest: dict[str, int] = {}
-        for jid, _kind, _site, _data in ahead or rows:     # rows begin ahead, when the tail holds them
-            key = self.tile_keys.get(jid)
-            if key is not None:
-                newest[key] = jid
+        ahead = rows
+        for _ in range(1 + LOOK_AHEAD_READS):
+            for jid, _kind, _site, _data in ahead:
+                key = self.tile_keys.get(jid)
+                if key is not None:
+                    newest[key] = jid
+            if len(ahead) < SUPERSEDE_FROM:
+                break
+            ahead = self.dash.journal_after(ahead[-1][0])
         return {jid for jid, kind, _site, _data in rows
                 if kind == "table" and (key := self.tile_keys.get(jid)) is not None and newest[key] != jid}
 

@@ -106,14 +106,6 @@ class Dashboard:
         end = self._tail_end()      # never past the tail: beyond it a row may yet come in below one read
         return [row for row in self.store.journal_after(last) if row[0] <= end]
 
-    def journal_ahead(self, last: int) -> list[JournalRow]:
-        """Every row the kept tail holds after ``last`` (no database read; [] when ``last`` is before the tail):
-        what a stream that fell behind will be sent, to look ahead in."""
-        tail = self._tail
-        if tail and last >= tail[0][0] - 1:
-            return tail[bisect.bisect_right(tail, last, key=lambda row: row[0]):]
-        return []
-
     def _extend_tail(self, own: frozenset[int] = frozenset()) -> list[JournalRow]:
         """Read what the journal gained since the tail's end into the tail; the rows read. The alerts they name
         are read back into the tile board first (another instance on the database may have changed them), so

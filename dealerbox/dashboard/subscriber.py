@@ -57,8 +57,8 @@ RECEIPT_MAX = 1000                # alerts named in one receipt (the schema's ma
 RECEIPT_PROPS = publish_properties("receipt")   # JSON, UTF-8, schema dealerbox.floor.receipt/1
 # The dashboard's three busy threads (paho's reader, the filer, the event loop) share one interpreter lock. paho
 # reads a packet in several socket reads, and after each it waits for the lock: with the filer and the event loop
-# both busy (a start), up to the switch interval each time, 5 ms by default. At 1 ms the reader gets through a
-# rush of retained states several times faster (bench/dashboard.py, docs/performance.md).
+# both busy (a start), up to the switch interval each time, 5 ms by default. At 1 ms paho read a rush of 3,000
+# QoS 1 messages beside two busy threads 1.4 to 4.3 times faster (bench/dashboard_switch.py, docs/performance.md).
 SWITCH_INTERVAL_S = 0.001
 
 
