@@ -155,9 +155,9 @@ def bet_mark(side: str, centre: tuple[int, int], chip_r: int, g: int, label_w: i
             return BetMark(centre, {"midleft": (bx + chip_r + 2 * g, by)}, area)
         area.midright = (bx + chip_r + g, by)
         return BetMark(centre, {"midright": (bx - chip_r - 2 * g, by)}, area)
-    area = pygame.Rect(0, 0, max(2 * chip_r, label_w) + 2 * g, 2 * chip_r + 2 * g + label_h)
+    area = pygame.Rect(0, 0, max(2 * chip_r, label_w) + 2 * g, 2 * chip_r + 3 * g + label_h)
     if side == "under":
         area.midtop = (bx, by - chip_r - g)
-        return BetMark(centre, {"midtop": (bx, by + chip_r + g)}, area)
+        return BetMark(centre, {"midtop": (bx, by + chip_r + 2 * g)}, area)
     area.midbottom = (bx, by + chip_r + g)
-    return BetMark(centre, {"midbottom": (bx, by - chip_r - g)}, area)
+    return BetMark(centre, {"midbottom": (bx, by - chip_r - 2 * g)}, area)

@@ -80,6 +80,7 @@ class Renderer:
                           (1 if inst.broken else key_rows(inst)) if inst is not None else
                           RACE_ROWS if race is not None else 0,
                           banner_keys(frame.banner, state.phase in IN_HAND_PHASES) if frame.banner else 1)
+        frame.layout = at
         felt = None if ui.history else self.table.seat_geometry(at.body, len(state.seats) or 9)[2]
         base = self.base(at.top, at.keys, at.body, felt)
         # The top bar, alert strip and banners paint their whole rectangles, so the base goes only under the

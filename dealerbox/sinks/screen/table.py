@@ -83,6 +83,9 @@ class TablePainter:
             bet = marks.bets.get(seat.seat)
             if bet is not None:
                 surf.blit(chip, (bet.centre[0] - rc, bet.centre[1] - rc))
+                edge = chip_r + self.canvas.px(2)     # the chip as painted, rim included
+                frame.drawn.append(Drawn("chip", "", pygame.Rect(bet.centre[0] - edge, bet.centre[1] - edge, 2 * edge,
+                                                                 2 * edge), seat.seat))
                 self.canvas.text(frame, f"{seat.bet:,}", "med", theme.WHITE, kind="bet", ref=seat.seat, **bet.anchor)
         if marks.puck is not None:
             rp = puck_r + 1
