@@ -21,8 +21,8 @@ from dealerbox.sources.scenario import compile_file
 
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
 AUTOMATIONS = (Automation.ANTE_POSTING, Automation.BET_COLLECTION, Automation.BLIND_OR_STRADDLE_POSTING,
-               Automation.CARD_BURNING, Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING,
-               Automation.CHIPS_PUSHING, Automation.CHIPS_PULLING)
+               Automation.HOLE_CARDS_SHOWING_OR_MUCKING, Automation.HAND_KILLING, Automation.CHIPS_PUSHING,
+               Automation.CHIPS_PULLING)   # burns by hand, as unknown cards: pokerkit's own would draw a real one
 
 
 def run_twice_hand():
@@ -53,6 +53,7 @@ def played_in_pokerkit(hand):
         state.select_runout_count(1 + len(hand.boards))
     for board in (hand.board, *hand.boards):                 # each run whole: flop, turn, river
         for cards in ("".join(board[:3]), board[3], board[4]):
+            state.burn_card("??")
             state.deal_board(cards)
     return game, state, order
 
