@@ -55,8 +55,9 @@ def test_the_hand_page_of_each_new_game_shows_every_board_and_half_and_no_unshow
             ups, events, secret = scenario_updates(name)
             for u in ups:
                 link.submit(u)
-            assert wait_until(lambda: any(r["event"] == "HandEnded" for r in dashboard.store.hand("demo", table, 1)),
-                              30), f"{table}: the hand did not reach the floor"
+            def ended(t: str = table) -> bool:
+                return any(r["event"] == "HandEnded" for r in dashboard.store.hand("demo", t, 1))
+            assert wait_until(ended, 30), f"{table}: the hand did not reach the floor"
         finally:
             link.stop()
         played[table] = (events, secret)
@@ -74,7 +75,7 @@ def test_the_hand_page_of_each_new_game_shows_every_board_and_half_and_no_unshow
         lines = result.locator(".board-part").all()
         assert [(int(li.get_attribute("data-board")), int(li.get_attribute("data-amount"))) for li in lines] == \
             [(p.board, p.pot.amount) for p in parts], table
-        for li, p in zip(lines, parts):
+        for li, p in zip(lines, parts, strict=True):
             assert li.inner_text().endswith(" ".join(f"S{s} {n}" for s, n in sorted(p.pot.shares.items()))), table
         # a split game's halves: each pot's high and low, with the seat that won each and its chips
         halves = result.locator(".half").all()
