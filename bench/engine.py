@@ -35,7 +35,8 @@ TARGET_STEP_MS = 1.0
 
 
 def run(ctx: Context) -> list[Figure]:
-    n = ctx.scale(120, 4)
+    n = ctx.scale(120, 2)
+    rounds = ctx.scale(2, 1)     # best of two; --quick times each once (its figures mean nothing)
     out: list[Figure] = []
     ratios, steps = [], []
     for variant in GAMES + tuple(PRACTICES) + tuple(BOMBS):
@@ -51,7 +52,7 @@ def run(ctx: Context) -> list[Figure]:
 
         # 1. the engine, whole hands, no per-step timer
         try:
-            engine_s, produced = time_engine(Engine, config, registry, hands)
+            engine_s, produced = time_engine(Engine, config, registry, hands, rounds)
         except Exception as e:
             out.append(missing("engine", f"{variant} hands/s", "hands/s", f"engine raised {type(e).__name__}: {e}"))
             continue
@@ -59,15 +60,15 @@ def run(ctx: Context) -> list[Figure]:
         pk_s = ref_s = None
         try:
             if variant in BOMBS:
-                ref_s = time_referee(config, hands)
+                ref_s = time_referee(config, hands, rounds)
             else:
-                pk_s = time_pokerkit(config, hands)
+                pk_s = time_pokerkit(config, hands, rounds)
         except Exception as e:
             ctx.say(f"{variant}: {'referee' if variant in BOMBS else 'pokerkit'} replay failed: "
                     f"{type(e).__name__}: {e}")
         # 3. per-step latency
         # 4. the whole replay path: recorded bytes through the decoder, the tag registry and the engine
-        replay_hps = time_replay(config, registry, n)
+        replay_hps = time_replay(config, registry, n, rounds)
         samples = step_samples(Engine, config, registry, hands)
         steps.extend(samples)
         eng_hps = len(hands) / engine_s
@@ -100,9 +101,9 @@ def run(ctx: Context) -> list[Figure]:
     return out
 
 
-def time_engine(Engine, config, registry, hands) -> tuple[float, int]:
+def time_engine(Engine, config, registry, hands, rounds: int = 2) -> tuple[float, int]:
     best, produced = None, 0
-    for _ in range(2):
+    for _ in range(rounds):
         engine = Engine(config, registry)
         apply = engine.apply
         produced = 0
@@ -116,13 +117,14 @@ def time_engine(Engine, config, registry, hands) -> tuple[float, int]:
     return best, produced
 
 
-def time_replay(config, registry, n: int) -> float | None:
-    """Hands/s through ``Pipeline.feed`` on the simulator's log records (Rx bytes and dealer inputs)."""
+def time_replay(config, registry, n: int, rounds: int = 2) -> float | None:
+    """Hands/s through ``Pipeline.feed`` on the simulator's log records (Rx bytes and dealer inputs), best of
+    ``rounds``."""
     from dealerbox.pipeline import Pipeline
 
     records = list(Simulator(config, registry, 2024).records(n))
     best = None
-    for _ in range(2):
+    for _ in range(rounds):
         pipeline = Pipeline(config, registry)
         feed = pipeline.feed
         gc.collect()
@@ -146,9 +148,9 @@ def step_samples(Engine, config, registry, hands) -> list[float]:
     return out
 
 
-def time_referee(config: Config, hands) -> float:
-    """Seconds our own referee takes over ``hands`` (bomb pots): the posts, every action, the pots by board. An
-    untimed first pass checks it ends with the simulator's stacks."""
+def time_referee(config: Config, hands, rounds: int = 2) -> float:
+    """Seconds our own referee takes over ``hands`` (bomb pots), best of ``rounds``: the posts, every action, the
+    pots by board. An untimed first pass checks it ends with the simulator's stacks."""
     from tests.faults.referee import Deal, HandReferee
     from tests.faults.referee.hand import Limits
 
@@ -166,7 +168,7 @@ def time_referee(config: Config, hands) -> float:
         if referee(hand.expected).stacks != hand.expected.stacks:
             raise RuntimeError(f"hand {hand.number}: our referee's stacks differ from the simulator's")
     best = None
-    for _ in range(2):
+    for _ in range(rounds):
         gc.collect()
         t0 = now_ns()
         for hand in hands:
@@ -260,7 +262,7 @@ def replay_pokerkit(new_state, script):
     return st
 
 
-def time_pokerkit(config: Config, hands) -> float:
+def time_pokerkit(config: Config, hands, rounds: int = 2) -> float:
     new_state, holes = _pokerkit_game(config)
     scripts = [pokerkit_script(h, holes) for h in hands]
     best = None
@@ -275,7 +277,7 @@ def time_pokerkit(config: Config, hands) -> float:
             if tuple(st.stacks) != want:
                 raise RuntimeError(f"hand {hand.number}: pokerkit replay ends with {tuple(st.stacks)}, "
                                    f"simulator says {want}")
-        for _ in range(2):
+        for _ in range(rounds):
             gc.collect()
             t0 = now_ns()
             for script in scripts:

@@ -48,7 +48,7 @@ def wait_until(cond, timeout: float, step: float = 0.002) -> bool:
 
 def run(ctx: Context) -> list[Figure]:
     from dealerbox.sinks.floor.link import FloorLink
-    n = ctx.scale(10_000, 300)
+    n = ctx.scale(10_000, 100)
     updates = updates_for(n)
     n_events = sum(len(u.events) for u in updates)
     default_cap = FloorConfig().replay_rate

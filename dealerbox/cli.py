@@ -120,6 +120,9 @@ def _main(argv: list[str]) -> int:
     try:
         # Loaded once here so every command gets the same validation and the same one-line error.
         args.cfg = config_file.load(args.config)
+        if args.config:   # the game and its seats, configured here: no more players than one deck deals
+            from .engine.variants import check_seats
+            check_seats(args.cfg, args.config)
         return int(importlib.import_module(args._module).run(args))
     except ConfigError as e:
         print(f"dealerbox: {e}", file=sys.stderr)

@@ -5,20 +5,10 @@ as usual (issue 18). Driven through the real decoder from a scenario, the frame 
 from __future__ import annotations
 
 from dealerbox.engine import events as te
+from tests.scenario_play import THREE_HANDED_DEALT
 from tests.scenario_play import play_text as run
 
-HAND = """table seats 6
-game nlhe blinds 1/2
-hello
-shoe loaded
-sit 1 200
-sit 3 200
-sit 5 200
-button 5
-blinds
-deal hole cards
-wait 2s
-call 5 2
+HAND = THREE_HANDED_DEALT + """call 5 2
 wait 1s
 lose 3 frames
 chips 10 -> bet1

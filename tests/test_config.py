@@ -71,3 +71,35 @@ def test_documented_example_is_exactly_the_defaults():
         assert f"[{section.name}]" in text
         for f in dataclasses.fields(section.default_factory()):
             assert f"\n{f.name} = " in text, f"{section.name}.{f.name} missing from the example"
+
+
+@pytest.mark.parametrize("variant, seats, most", [("plo5", 9, 8), ("plo5-8", 10, 8)])
+def test_big_o_seated_past_what_one_deck_deals_is_refused_naming_table_seats(tmp_path, capsys, variant, seats, most):
+    # five hole cards: 9 x 5 + 5 board + 3 burns = 53 > 52, so Big O seats at most eight
+    f = tmp_path / "bigo.toml"
+    f.write_text(f'[table]\nseats = {seats}\n[game]\nvariant = "{variant}"\n')
+    assert cli.main(["--config", str(f), "rules"]) == 2
+    err = capsys.readouterr().err.strip().splitlines()
+    assert len(err) == 1 and str(f) in err[0], err
+    assert f"table.seats: {seats} players of {variant} need" in err[0]
+    assert f"set table.seats to {most} or fewer" in err[0]
+    f.write_text(f'[table]\nseats = {most}\n[game]\nvariant = "{variant}"\n')
+    assert cli.main(["--config", str(f), "rules"]) == 0
+    capsys.readouterr()
+
+
+def test_every_other_game_deals_a_full_ten_seat_table_and_a_scenario_is_held_to_the_same_limit():
+    from dealerbox.config import from_dict
+    from dealerbox.engine.variants import VARIANTS, check_seats, most_players
+    from dealerbox.sources.scenario import ScenarioError, compile_text
+
+    for key, v in VARIANTS.items():
+        if v.hole_cards <= 4:
+            check_seats(from_dict({"table": {"seats": 10}, "game": {"variant": key}}), "t.toml")   # no error
+            assert most_players(v) >= 10
+    with pytest.raises(ConfigError, match=r"^t\.toml: table\.seats: 9 players of plo5 need 53 cards"):
+        check_seats(from_dict({"table": {"seats": 9}, "game": {"variant": "plo5"}}), "t.toml")
+    with pytest.raises(ScenarioError, match="table.seats: 9 players of plo5-8 need 53 cards"):
+        compile_text("table seats 9\ngame plo5-8 blinds 1/2\nhello\n", "bigo.scn")
+    eight = compile_text("table seats 8\ngame plo5-8 blinds 1/2\nhello\n", "bigo.scn")
+    assert eight.header.config["table"]["seats"] == 8

@@ -4,48 +4,28 @@ from a scenario."""
 from __future__ import annotations
 
 from dealerbox.engine import events as te
-from dealerbox.pipeline import Pipeline
-from dealerbox.sources.scenario import compile_text
+from tests.scenario_play import THREE_HANDED_DEALT, loud
+from tests.scenario_play import play_text as run
 
 # No-Limit 9: a single chip bigger than the call, put in without saying raise, is a call
-HAND = """table seats 6
-game nlhe blinds 1/2
-hello
-shoe loaded
-sit 1 200
-sit 3 200
-sit 5 200
-button 5
-blinds
-deal hole cards
-wait 2s
-{declare}
+HAND = THREE_HANDED_DEALT + """{declare}
 chips 5x1 -> bet5
 wait 1s
 heartbeat
 """
 
 
-def run(declare: str) -> list[te.TableEvent]:
-    compiled = compile_text(HAND.format(declare=declare))
-    pipe = Pipeline.from_header(compiled.header)
-    out: list[te.TableEvent] = []
-    for record in compiled.records:
-        out += pipe.feed(record)
-    return out
-
-
 def rulings(events: list[te.TableEvent]) -> list[str]:
-    return [e.rule for e in events if isinstance(e, te.FindingRaised) and e.severity != "info"]
+    return [e.rule for e in loud(events)]
 
 
 def test_a_raise_declared_by_the_seat_makes_its_single_chip_a_raise():
-    events = run("declare-raise 5")
+    events = run(HAND.format(declare="declare-raise 5"))
     assert rulings(events) == []      # the chip is the start of a raise, not a call
     assert not [e for e in events if isinstance(e, te.ActionTaken) and e.seat == 5]
 
 
 def test_a_declare_raise_tap_naming_no_seat_binds_nobody():
-    events = run("declare-raise")
+    events = run(HAND.format(declare="declare-raise"))
     assert rulings(events) == ["no-limit.9"]     # the single chip is a call, as with no tap at all
     assert [(e.seat, e.action) for e in events if isinstance(e, te.ActionTaken) and e.seat == 5] == [(5, "call")]

@@ -5,11 +5,7 @@ port that is missing; and stops saying so once the board speaks. The port is a r
 from __future__ import annotations
 
 import logging
-import os
 import signal
-import subprocess
-import sys
-from pathlib import Path
 
 from dealerbox.config import Config, ReaderConfig
 from dealerbox.runtime.app import Terminal
@@ -17,17 +13,13 @@ from dealerbox.sinks.screen.health import HealthMonitor
 from dealerbox.sources.serial_port import SILENT_PERIODS, SerialSource
 from dealerbox.tags import demo_registry
 from dealerbox.wire import protocol as p
+from tests.run_child import read, running
 from tests.waiting import wait_until
 
 from .conftest import TIMEOUT_SCALE
 
-ROOT = Path(__file__).resolve().parent.parent
 WAIT = 10 * TIMEOUT_SCALE
 SILENT = "the port is open but nothing answered"
-
-
-def _read(path: Path) -> str:
-    return path.read_text() if path.exists() else ""
 
 
 def test_a_silent_open_port_is_waiting_on_the_screen_until_the_board_speaks(pty_board, caplog):
@@ -55,19 +47,7 @@ def test_a_silent_open_port_is_waiting_on_the_screen_until_the_board_speaks(pty_
 
 
 def test_run_on_a_port_where_no_board_answers_says_it_is_waiting_naming_the_port(tmp_path, pty_board):
-    cfg = tmp_path / "t.toml"
-    cfg.write_text(f'[reader]\nsource = "serial"\nport = "{pty_board.link}"\n')
-    err = tmp_path / "err.txt"
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT)}
-    with open(err, "w") as e:
-        proc = subprocess.Popen([sys.executable, "-m", "dealerbox", "--config", str(cfg), "run", "--headless",
-                                 "--no-floor", "--no-record"], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
-                                stderr=e)
-    try:
+    with running(tmp_path, pty_board.link, stop=signal.SIGTERM, stop_timeout=15 * TIMEOUT_SCALE) as run:
         line = f"waiting for the reader board on {pty_board.link}: {SILENT} in {SILENT_PERIODS:g} s"
-        assert wait_until(lambda: line in _read(err), 60 * TIMEOUT_SCALE), _read(err)
-        assert "check that the board is powered" in _read(err)
-    finally:
-        proc.send_signal(signal.SIGTERM)
-        code = proc.wait(timeout=15 * TIMEOUT_SCALE)
-    assert code == 0 and "Traceback" not in _read(err), _read(err)
+        assert wait_until(lambda: line in read(run.err), 60 * TIMEOUT_SCALE), read(run.err)
+        assert "check that the board is powered" in read(run.err)

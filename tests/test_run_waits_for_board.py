@@ -4,10 +4,7 @@ which port, keeps retrying, and follows the table once the board (a real pty) is
 import json
 import os
 import signal
-import subprocess
-import sys
 import threading
-from pathlib import Path
 
 from dealerbox.config import Config, ReaderConfig
 from dealerbox.record.logformat import Link
@@ -19,31 +16,23 @@ from dealerbox.wire import protocol as p
 from dealerbox.wire.decoder import FrameDecoder
 
 from tests.ctrl_c import as_from_a_shell
+from tests.run_child import read, running
 from tests.waiting import wait_until
 
-ROOT = Path(__file__).resolve().parent.parent
 WAITING = "waiting for the reader board on"
-
-
-def _read(path: Path) -> str:
-    return path.read_text() if path.exists() else ""
 
 
 def test_run_waits_for_a_board_plugged_in_later_and_follows_it(tmp_path, pty_board):
     port = tmp_path / "reader-later"  # nothing there yet: the Pi booted before the board
-    cfg = tmp_path / "t.toml"
-    cfg.write_text(f'[reader]\nsource = "serial"\nport = "{port}"\nreconnect_max_s = 0.3\n')
-    out, err = tmp_path / "out.jsonl", tmp_path / "err.txt"
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT)}
-    with open(out, "w") as o, open(err, "w") as e:
-        proc = subprocess.Popen([sys.executable, "-m", "dealerbox", "--config", str(cfg), "run", "--headless",
-                                 "--jsonl", "--no-floor", "--no-record"], cwd=tmp_path, env=env, stdout=o, stderr=e)
-    try:
-        assert wait_until(lambda: WAITING in _read(err), 60), _read(err)
+    # stopped with SIGTERM, as systemd stops the kiosk
+    with running(tmp_path, port, reader="reconnect_max_s = 0.3\n", jsonl=True, stop=signal.SIGTERM,
+                 stop_timeout=15) as run:
+        proc, out, err = run.proc, run.out, run.err
+        assert wait_until(lambda: WAITING in read(err), 60), read(err)
         # Several retries later it is still up and said so once, with the port and what to do.
         threading.Event().wait(1.5)
-        assert proc.poll() is None, _read(err)
-        said = _read(err)
+        assert proc.poll() is None, read(err)
+        said = read(err)
         assert said.count(WAITING) == 1, said
         assert f"{WAITING} {port}: plug in its USB cable" in said and "99-dealerbox-reader.rules" in said
 
@@ -59,17 +48,13 @@ def test_run_waits_for_a_board_plugged_in_later_and_follows_it(tmp_path, pty_boa
         pty_board.write(b"".join(enc.encode(f) for f in frames))
 
         def events():
-            return [json.loads(line) for line in _read(out).splitlines() if line.endswith("}")]
-        assert wait_until(lambda: any(ev["event"] == "CardBurned" for ev in events()), 10), _read(err)
+            return [json.loads(line) for line in read(out).splitlines() if line.endswith("}")]
+        assert wait_until(lambda: any(ev["event"] == "CardBurned" for ev in events()), 10), read(err)
         kinds = [ev["event"] for ev in events()]
         assert {"HandStarted", "DeckChanged", "CardBurned"} <= set(kinds)
         assert [ev["deck_id"] for ev in events() if ev["event"] == "DeckChanged"] == ["DEMO-1"]
-        assert f"reader board found on {port}" in _read(err)
-        assert _read(err).count(WAITING) == 1
-    finally:
-        proc.send_signal(signal.SIGTERM)  # as systemd stops the kiosk
-        code = proc.wait(timeout=15)
-    assert code == 0 and "Traceback" not in _read(err), _read(err)
+        assert f"reader board found on {port}" in read(err)
+        assert read(err).count(WAITING) == 1
 
 
 def test_health_names_the_port_and_the_fix_and_the_screen_shows_both(tmp_path):
@@ -117,17 +102,5 @@ def test_a_forbidden_port_is_explained_and_retried_until_permitted(pty_board, ca
 
 
 def test_ctrl_c_while_waiting_for_the_board_exits_cleanly(tmp_path):
-    cfg = tmp_path / "t.toml"
-    cfg.write_text(f'[reader]\nsource = "serial"\nport = "{tmp_path / "none"}"\n')
-    err = tmp_path / "err.txt"
-    env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT)}
-    with open(err, "w") as e:
-        proc = subprocess.Popen([sys.executable, "-m", "dealerbox", "--config", str(cfg), "run", "--headless",
-                                 "--no-floor", "--no-record"], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL,
-                                stderr=e, preexec_fn=as_from_a_shell)
-    try:
-        assert wait_until(lambda: WAITING in _read(err), 60), _read(err)
-    finally:
-        proc.send_signal(signal.SIGINT)
-        code = proc.wait(timeout=15)
-    assert code == 0 and "Traceback" not in _read(err), _read(err)
+    with running(tmp_path, tmp_path / "none", stop=signal.SIGINT, stop_timeout=15, preexec_fn=as_from_a_shell) as run:
+        assert wait_until(lambda: WAITING in read(run.err), 60), read(run.err)

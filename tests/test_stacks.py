@@ -12,6 +12,7 @@ from dealerbox.record.logformat import Input
 from dealerbox.sources.scenario import compile_file, compile_text
 from dealerbox.wire import protocol as p
 from dealerbox.wire.decoder import FrameDecoder
+from tests.scenario_play import THREE_HANDED_DEALT
 
 SHORT_CALL = Path(__file__).resolve().parent / "scenarios" / "chips-betting.16.scn"
 
@@ -176,18 +177,7 @@ def test_a_held_ruling_released_by_a_complete_read_says_so():
     assert [e.ruling.endswith("Judged on the amount read completely.") for e in judged] == [True]
 
 
-HAND_ENDED_BY_FOLDS = """table seats 6
-game nlhe blinds 1/2
-hello
-shoe loaded
-sit 1 200
-sit 3 200
-sit 5 200
-button 5
-blinds
-deal hole cards
-wait 2s
-chips 1x2 -> bet5
+HAND_ENDED_BY_FOLDS = THREE_HANDED_DEALT + """chips 1x2 -> bet5
 wait 1s
 fold 1
 fold 3

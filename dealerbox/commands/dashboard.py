@@ -174,7 +174,7 @@ def _serve(args: argparse.Namespace, store: Store) -> int:
     from ..dashboard import auth
     from ..dashboard.app import create_app
     from ..dashboard.service import Dashboard
-    from ..dashboard.subscriber import BrokerSettings
+    from ..dashboard.subscriber import BrokerSettings, share_the_lock_often
 
     fc = args.cfg.floor
     try:
@@ -210,6 +210,7 @@ def _serve(args: argparse.Namespace, store: Store) -> int:
         return 2
     print(f"dealerbox dashboard on http://{addr}:{port}/ watching dealerbox/{site}/+ on {broker.host}:{broker.port}",
           flush=True)
+    share_the_lock_often()
     # proxy_headers off: only --trust-proxy decides whose X-Forwarded-* headers count (uvicorn trusts 127.0.0.1)
     uvicorn.run(create_app(dash, proxies=proxies), host=addr, port=int(port), log_level="warning",
                 timeout_graceful_shutdown=2, proxy_headers=False)

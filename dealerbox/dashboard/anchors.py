@@ -77,6 +77,9 @@ enrolled = sa.Table("anchor_tables", _meta, sa.Column("site", sa.String(32), pri
                     # the flood check's leaky bucket: heads in it, and when it was last drained (floor clock)
                     sa.Column("flood_level", sa.Float, nullable=True),
                     sa.Column("flood_at", sa.Float, nullable=True))
+_BACK_ONLINE = (enrolled.update().where(enrolled.c.site == sa.bindparam("k_site"),
+                                        enrolled.c.table_id == sa.bindparam("k_table"), enrolled.c.down_at.is_not(None))
+                .values(up_at=sa.bindparam("at")))
 LATER_COLUMNS = ("log_id", "hand", "hand_log", "hand_seq", "down_at", "up_at", "ended_hand", "ended_at",
                  "flood_level", "flood_at")
 
@@ -127,7 +130,13 @@ class AnchorStore:
             conn.execute(enrolled.update().where(mine & enrolled.c.down_at.is_(None))
                          .values(down_at=min(since, now), up_at=None))
         elif status == "online":
-            conn.execute(enrolled.update().where(mine & enrolled.c.down_at.is_not(None)).values(up_at=now))
+            self.back_online(conn, [(site, table)], now)
+
+    def back_online(self, conn: sa.Connection, keys: list[tuple[str, str]], now: float) -> None:
+        """``presence(..., "online", now)`` for many tables in one prebuilt statement: 500 tables starting send
+        their statuses in the same second, and a statement built per status was 4/5 of filing it."""
+        if keys:
+            conn.execute(_BACK_ONLINE, [{"k_site": site, "k_table": table, "at": now} for site, table in keys])
 
     def hand_ended(self, conn: sa.Connection, site: str, table: str, hand: int, now: float) -> None:
         """The floor saw an enrolled table end ``hand`` (its event topic): a head naming it must follow within the

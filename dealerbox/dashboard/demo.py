@@ -19,6 +19,7 @@ from pathlib import Path
 from . import auth
 from .service import BrokerSettings, Dashboard
 from .store import Store
+from .subscriber import share_the_lock_often
 
 TABLE_CONFIG = """[table]
 id = "{table}"
@@ -109,6 +110,7 @@ def run_demo(tables: int, listen_port: int | None, speed: float) -> int:
         signal.signal(signal.SIGTERM, lambda *_: sys.exit(0))
         config = uvicorn.Config(create_app(dash), log_level="warning", timeout_graceful_shutdown=2,
                                 proxy_headers=False)
+        share_the_lock_often()
         uvicorn.Server(config).run(sockets=[sock])
         return 0
     finally:

@@ -25,6 +25,7 @@ TILE_FIELDS = ("hand", "phase", "game", "stakes", "dealer", "pot", "findings", "
 __all__ = ["MAX_PAYLOAD", "FloorIngest", "Received"]
 SEEN_IDS_KEPT = 50_000            # envelope ids remembered for dropping QoS 1 redeliveries
 TILES_EVERY_S = 0.25              # during a backlog (a start), tile pushes gather this long: one per table
+TILES_PER_BURST = 100             # during a backlog, tile pushes journalled with one burst at most
 FILED_ALERTS_KEPT = 5_000         # alerts just filed, kept for the SSE renderer so it need not read them back
 ESCALATION = "escalation"         # the topic kind the dashboard publishes (dealerbox/<site>/<table>/escalation)
 
@@ -49,37 +50,50 @@ class FloorIngest:
         self.states: dict[tuple[str, str], tuple[str, int]] = {}    # the latest state per table and how many
         self.events: list[dict] = []
         self.statuses: dict[tuple[str, str], tuple[str, str, int]] = {}   # the latest status per table, how many
+        self.online: set[tuple[str, str]] = set()      # tables that said "online" this burst (anchor presence)
         self.filed = 0
         self.known = store.table_keys()
         self.board = TileBoard(store)
-        self.touched: set[tuple[str, str]] = set()     # tables whose tile changed this burst: one push each
+        # tables whose tile changed since it was last pushed, in the order they changed: one push each
+        self.touched: dict[tuple[str, str], None] = {}
         self.alerted: set[tuple[str, str]] = set()     # tables with an alert this burst: its push carries the tile
-        self.tiles_at = 0.0                              # when tiles were last pushed
+        self.tiles_at = 0.0          # when every touched tile was last pushed, or when the backlog began
+        self.behind = False          # the last burst had more waiting behind it
         self.filed_alerts: OrderedDict[int, Alert] = OrderedDict()
         # a hosted tournament director reads each checked state: the ids of the tournaments whose page changed
         self.state_seen: Callable[[str, str, dict], list[str]] | None = None
 
     def receive_many(self, messages: list[tuple[str, bytes]], now: float, *, backlog: bool = False) -> list[int]:
         """File a burst in one transaction (one commit instead of one per message); the journal ids to push.
-        ``backlog``: more is waiting to be filed, so the tile pushes may wait for the next burst (at most
-        TILES_EVERY_S): a table's status and state then make one push, not one per burst."""
+        ``backlog``: more is waiting to be filed, so the tile pushes wait: at a start 500 tables' statuses and
+        retained states come at once, and each table's tile is pushed once when the backlog is filed, or every
+        TILES_EVERY_S while it lasts (its first push too), TILES_PER_BURST at a time, never with an alert's burst.
+        An alert that arrives meanwhile is filed ahead of the backlog (subscriber.py) and journalled ahead of
+        those pushes, so a browser is sent it first; a burst it waits for renders at most TILES_PER_BURST tiles."""
+        if backlog and not self.behind:
+            self.tiles_at = now               # a backlog begins: its first pushes gather for TILES_EVERY_S too
+        self.behind = backlog
         ids: list[int] = []
         try:
             with self.store.engine.begin() as conn:
                 for topic, raw in messages:
                     ids += self._receive(topic, raw, now, conn).journal
-                ids += self._flush(conn, now, tiles=not backlog or now - self.tiles_at >= TILES_EVERY_S)
+                # while more waits, a burst with alerts pushes no tiles: they would be rendered before its alerts
+                # are sent
+                due = not backlog or (not self.alerted and now - self.tiles_at >= TILES_EVERY_S)
+                ids += self._flush(conn, now, tiles=due, most=TILES_PER_BURST if backlog else None)
         except Exception:
             # rolled back: forget what this burst marked as seen, so the tables' resends are filed, not dropped
             # as redeliveries; re-read the tables another instance on the same database may have added
             self.streams.clear()
             self.seen_ids.clear()
             self.heard, self.states, self.events, self.statuses, self.filed = {}, {}, [], {}, 0
+            self.online = set()
             self.known = self.store.table_keys()
             raise
         return ids
 
-    def _flush(self, conn: sa.Connection, now: float, tiles: bool = True) -> list[int]:
+    def _flush(self, conn: sa.Connection, now: float, tiles: bool = True, most: int | None = None) -> list[int]:
         """A burst's counts, states and events in a few executemany statements instead of several per message,
         and one tile push per table whose tile changed, however many of its messages the burst held (500 tables
         starting send a status and a state each in the same second). The journal ids of those pushes."""
@@ -87,20 +101,26 @@ class FloorIngest:
         if fresh:                               # tables heard of for the first time get their rows first
             self.store.add_tables(conn, sorted(fresh), now)
             self.known |= fresh
+        self._settle_presence(conn, now)
         self.store.file_burst(conn, now, self.heard, self.states, self.events, self.statuses)
         if self.filed:
             self.store.bump(conn, "received", self.filed)
         self.heard, self.states, self.events, self.statuses = {}, {}, [], {}
         self.filed = 0
-        self.touched -= self.alerted           # an alert's push carries its table's tile
+        for key in self.alerted:               # an alert's push carries its table's tile
+            self.touched.pop(key, None)
         self.alerted = set()
         if not tiles:
             return []
-        self.tiles_at = now
-        ids = self.store.log_many(conn, "table", [(site, {"site": site, "table": table})
-                                                  for site, table in sorted(self.touched)], now)
-        self.touched = set()
-        return ids
+        push = list(self.touched)[:most]
+        if len(push) == len(self.touched):
+            self.touched = {}
+            self.tiles_at = now
+        else:                                  # the rest with the next bursts, oldest first
+            for key in push:
+                del self.touched[key]
+        return self.store.log_many(conn, "table", [(site, {"site": site, "table": table}) for site, table in push],
+                                   now)
 
     def receive(self, topic: str, raw: bytes, now: float) -> Received:
         with self.store.engine.begin() as conn:
@@ -128,8 +148,12 @@ class FloorIngest:
             key = (site, table)
             self.statuses[key] = (payload["status"], payload["reason"], self.statuses.get(key, ("", "", 0))[2] + 1)
             self.board.heard((site, table), now, status=payload["status"], reason=payload["reason"])
-            self.anchor_store.presence(conn, site, table, payload["status"], now)   # the floor's own clock
-            self.touched.add((site, table))
+            if payload["status"] == "online":      # the floor's own clock; in one statement when the burst is filed
+                self.online.add(key)
+            else:
+                self._settle_presence(conn, now)
+                self.anchor_store.presence(conn, site, table, payload["status"], now)
+            self.touched[key] = None
         elif kind == "state":
             key = (site, table)
             # the checked payload as it came: re-encoding every table's state each second cost more than filing it
@@ -139,7 +163,7 @@ class FloorIngest:
             shown = tuple(payload.get(k) for k in TILE_FIELDS)
             if self.shown.get(key) != shown:
                 self.shown[key] = shown
-                self.touched.add(key)
+                self.touched[key] = None
             if self.state_seen is not None:
                 ids += [self.store.log(conn, "tournament", site, {"id": tid}, now)
                         for tid in self.state_seen(site, table, payload)]
@@ -214,8 +238,16 @@ class FloorIngest:
         stream = self.streams.setdefault((site, table, kind, payload["boot"]), Stream())
         return not stream.accept(payload["seq"])
 
+    def _settle_presence(self, conn: sa.Connection, now: float) -> None:
+        """The "online" statuses of the burst so far, told to the anchor store before anything that reads what they
+        change (an ``offline``, an anchor) and at the burst's end."""
+        if self.online:
+            self.anchor_store.back_online(conn, sorted(self.online), now)
+            self.online = set()
+
     def _anchor(self, topic: str, raw: bytes, now: float, conn: sa.Connection) -> Received:
         """A table's signed log head: kept (every one, not only the retained latest) for ``verify --anchors``."""
+        self._settle_presence(conn, now)
         parts = topic.split("/")
         if len(parts) != 4 or parts[0] != c.ROOT or not (c.NAME.match(parts[1]) and c.NAME.match(parts[2])):
             return self._refuse(conn, None, None, topic, "not a floor topic", now)

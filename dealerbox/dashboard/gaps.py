@@ -51,6 +51,7 @@ class AlertGaps:
         self.above: dict[Key, set[int]] = {}
         self.watch: set[Key] = set()
         self._next = 0.0
+        self._note = self.store.insert(alert_seqs).on_conflict_do_nothing()    # built once: filed() runs per burst
 
     def filed(self, alerts: list[tuple[str, str, str, int]]) -> None:
         """Remember the seqs of a filed burst (another instance may have filed some already)."""
@@ -60,7 +61,7 @@ class AlertGaps:
         rows = [{"site": s, "table_id": t, "boot": b, "seq": q, "filed_at": now} for s, t, b, q in sorted(set(alerts))]
         with self.store.engine.begin() as conn:
             # one statement for the burst; a seq filed before (a redelivery, another instance) keeps its row
-            conn.execute(self.store.insert(alert_seqs).on_conflict_do_nothing(), rows)
+            conn.execute(self._note, rows)
         for s, t, b, q in alerts:
             if q > self.low.setdefault((s, t, b), 0):
                 self.above.setdefault((s, t, b), set()).add(q)

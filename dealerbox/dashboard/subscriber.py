@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import ssl
+import sys
 import threading
 import time
 from dataclasses import dataclass, field
@@ -43,11 +44,27 @@ log = logging.getLogger("dealerbox.dashboard")
 SESSION_EXPIRY_S = 3600           # the broker queues alerts for us while we restart
 BATCH_MAX = 1000                  # alerts filed in one transaction at most
 ROUTINE_BATCH_MAX = 250           # states, statuses and events: a smaller bite, so an alert never waits long
+# Routine messages alone are gathered for up to ROUTINE_GATHER_S (or until ROUTINE_GATHER wait) before they are
+# filed: a burst of 2 cost 458 us a message, one of 50 151 us (bench/dashboard_filing.py --burst), and a room
+# that is filed as it trickles in leaves the filer no room for a start. An alert is never held: it wakes the filer
+# at once and is filed first.
+ROUTINE_GATHER = 100
+ROUTINE_GATHER_S = 0.05
 PUBLISH_WAIT_S = 10.0
 GAP_CHECK_S = 2.0                 # a quiet filing thread looks for missing alerts this often
 RECEIPT_MAX = 1000                # alerts named in one receipt (the schema's maxItems)
 
 RECEIPT_PROPS = publish_properties("receipt")   # JSON, UTF-8, schema dealerbox.floor.receipt/1
+# The dashboard's three busy threads (paho's reader, the filer, the event loop) share one interpreter lock. paho
+# reads a packet in several socket reads, and after each it waits for the lock: with the filer and the event loop
+# both busy (a start), up to the switch interval each time, 5 ms by default. At 1 ms paho read a rush of 3,000
+# QoS 1 messages beside two busy threads 1.4 to 4.3 times faster (bench/dashboard_switch.py, docs/performance.md).
+SWITCH_INTERVAL_S = 0.001
+
+
+def share_the_lock_often() -> None:
+    """Set the interpreter's thread switch interval for a dashboard process (process-wide: its entry points)."""
+    sys.setswitchinterval(SWITCH_INTERVAL_S)
 
 
 @dataclass
@@ -179,8 +196,13 @@ class Subscriber:
             return
         with self._ready:
             # an alert never waits behind a burst of states (500 tables' retained states after a start)
-            (self._alerts if message.topic.endswith("/alert") else self._inbox).append((message.topic, raw))
-            self._ready.notify()
+            if message.topic.endswith("/alert"):
+                self._alerts.append((message.topic, raw))
+                self._ready.notify()
+            else:
+                self._inbox.append((message.topic, raw))
+                if len(self._inbox) in (1, ROUTINE_GATHER):   # the filer is told once, not for every state
+                    self._ready.notify()
 
     # --- the filing thread ---------------------------------------------------------------------------
 
@@ -192,22 +214,46 @@ class Subscriber:
                         break     # quiet: look for alerts still missing
                 if self._stopping:
                     return
-                if not self._inbox and not self._alerts:
-                    self._check_gaps()
-                    continue
-                if self._alerts:
-                    batch, self._alerts = self._alerts[:BATCH_MAX], self._alerts[BATCH_MAX:]
-                else:
-                    batch, self._inbox = self._inbox[:ROUTINE_BATCH_MAX], self._inbox[ROUTINE_BATCH_MAX:]
-                backlog = bool(self._inbox or self._alerts)
-            try:
-                self.file(batch, backlog)
-            except Exception:   # one bad burst (a database hiccup) must not stop filing for good
-                # no receipt: the tables send these alerts again
-                log.exception("filing %d floor messages failed", len(batch))
+                self._gather()
+                if self._stopping:
+                    return
+                taken = self.take()
+            if taken is None:
+                self._check_gaps()
                 continue
-            self._receipts(batch)
-            self._check_gaps()
+            self._file_one(*taken)
+
+    def _gather(self) -> None:
+        """With the lock held and only a few routine messages waiting: wait up to ROUTINE_GATHER_S for more, so
+        they are filed in one transaction; an alert, ROUTINE_GATHER of them, or stopping ends the wait."""
+        until = time.monotonic() + ROUTINE_GATHER_S
+        while not self._alerts and 0 < len(self._inbox) < ROUTINE_GATHER and not self._stopping:
+            left = until - time.monotonic()
+            if left <= 0:
+                return
+            self._ready.wait(left)
+
+    def take(self) -> tuple[list[tuple[str, bytes]], bool] | None:
+        """The next burst to file and whether more waits behind it, or None: every waiting alert (up to
+        BATCH_MAX) before any routine message, routine messages ROUTINE_BATCH_MAX at a time."""
+        with self._ready:
+            if self._alerts:
+                batch, self._alerts = self._alerts[:BATCH_MAX], self._alerts[BATCH_MAX:]
+            elif self._inbox:
+                batch, self._inbox = self._inbox[:ROUTINE_BATCH_MAX], self._inbox[ROUTINE_BATCH_MAX:]
+            else:
+                return None
+            return batch, bool(self._inbox or self._alerts)
+
+    def _file_one(self, batch: list[tuple[str, bytes]], backlog: bool) -> None:
+        try:
+            self.file(batch, backlog)
+        except Exception:   # one bad burst (a database hiccup) must not stop filing for good
+            # no receipt: the tables send these alerts again
+            log.exception("filing %d floor messages failed", len(batch))
+            return
+        self._receipts(batch)
+        self._check_gaps()
 
     def _check_gaps(self) -> None:
         if self.gaps is not None:

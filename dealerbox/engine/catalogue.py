@@ -57,7 +57,7 @@ RULES: dict[str, Rule] = {r.id: r for r in (
     _r("irregularity.8", "Irregularities 8", "S", "cards", "A joker in a game without jokers is replaced; acting on a hand holding it kills the hand"),
     _r("irregularity.10", "Irregularities 10", "S", "cards", "Cards missing from the deck do not invalidate the hand"),
     _r("irregularity.11", "Irregularities 11", "S", "cards", "One extra card dealt before the first betting round goes back as the burn card"),
-    _r("irregularity.12", "Irregularities 12", "S+D", "cards", "A card flashed by the dealer or dealt off the table counts as exposed"),
+    _r("irregularity.12", "Irregularities 12", "S+D", "cards", "A card flashed by the dealer, dealt off the table or a hole card put on the board counts as exposed"),
     _r("irregularity.14", "Irregularities 14", "S", "cards", "A card a player drops off the table must still be played"),
     _r("irregularity.15", "Irregularities 15", "S", "cards", "Cards dealt before the betting was complete do not play"),
     _r("dead-hand.1d", "Dead Hands 1(d)", "S", "cards", "After action, a hand without the proper number of cards is dead"),

@@ -12,21 +12,27 @@ from __future__ import annotations
 
 from ..config import Config
 from . import events as te
+from .betting.hand_betting import HandBetting
+from .cards.deck import DeckInUse
+from .cards.hand import Hand
 from .cards.ledger import CardLedger
 from .cards.misdeal import Ruling
 from .play import Play
 from .referee import Referee
 
+BURNS_BEFORE = {0: 3, 3: 2, 4: 1}    # board cards out -> burns still to come on one board
+
 
 class HousePractices:
     """The ``run-it`` and ``bomb-pot`` taps for the hand in ``play``, at a table configured by ``config``; the
-    cards are named from the ``ledger``."""
+    cards are named from the ``ledger``, the stub counted by the ``deck`` in use."""
 
-    def __init__(self, config: Config, play: Play, referee: Referee, ledger: CardLedger) -> None:
+    def __init__(self, config: Config, play: Play, referee: Referee, ledger: CardLedger, deck: DeckInUse) -> None:
         self.config = config
         self.play = play
         self.referee = referee
         self.ledger = ledger
+        self.deck = deck
 
     def run_it(self, t: float, runs: int) -> list[te.TableEvent]:
         """The dealer agreed to deal the rest of the board ``runs`` times: agreed, or refused with the reason."""
@@ -42,16 +48,18 @@ class HousePractices:
             return []
         h, hb = running
         live = h.contenders(hb.live)
-        able = [s for s in live if not hb.all_in(s)]
-        why = ("the runs were already agreed" if h.boards.count > 1 else
-               "the board is complete" if len(h.board) >= 5 else
-               "the deal is not over" if not h.deal.finished else
-               "nobody is all in with more betting impossible" if not (len(live) >= 2 and len(able) <= 1
-                                                                      and len(able) < len(live)) else
-               "the betting round is not complete" if not hb.round_complete or h.decided else "")
+        why = self._why_not(h, hb, live)
         if why:
             return self._refuse(t, "run-it.1", f"Run it {runs} times only after an all-in with no more betting "
                                 f"possible: {why}. Deal one board.", tuple(live))
+        stub = self._stub(h)
+        if stub is not None and runs > (most := _runs_dealt(*stub)):
+            cards, first, each = stub
+            need = first + each * (runs - 1)
+            return self._refuse(t, "run-it.1", f"The stub holds {cards} cards: {runs} runs need {need} (each run "
+                                f"its burns and the rest of its board, {each}"
+                                f"{f'; {first} for board 1, its burn is down' if first != each else ''}). Deal "
+                                f"{f'{most} runs or one board' if most >= 2 else 'one board'}.", tuple(live))
         h.boards.agree(runs, len(h.board))
         common = tuple(self.ledger.card(u) for u in h.board)
         out: list[te.TableEvent] = [te.RunsAgreed(t, h.number, runs, common)]
@@ -59,6 +67,40 @@ class HousePractices:
                                        f"practice): deal the rest of board 1, then each further run in full, in "
                                        f"order; every pot is divided equally by board, odd chips to board 1.",
                                        tuple(live))
+
+    def runs_offer(self) -> int:
+        """The most runs the dealer may agree now (the screen's run-it keys): after an all-in with no more betting,
+        before the river, once, and no more than the table allows and the stub deals; 0 when none."""
+        running = self.play.running_hand()
+        if self.config.game.run_it < 2 or running is None:
+            return 0
+        h, hb = running
+        if self._why_not(h, hb, h.contenders(hb.live)):
+            return 0
+        stub = self._stub(h)
+        most = min(self.config.game.run_it, _runs_dealt(*stub)) if stub is not None else self.config.game.run_it
+        return most if most >= 2 else 0
+
+    @staticmethod
+    def _why_not(h: Hand, hb: HandBetting, live: list[int]) -> str:
+        """Why runs cannot be agreed now ("" when they can)."""
+        able = [s for s in live if not hb.all_in(s)]
+        return ("the runs were already agreed" if h.boards.count > 1 else
+                "the board is complete" if len(h.board) >= 5 else
+                "the deal is not over" if not h.deal.finished else
+                "nobody is all in with more betting impossible" if not (len(live) >= 2 and len(able) <= 1
+                                                                       and len(able) < len(live)) else
+                "the betting round is not complete" if not hb.round_complete or h.decided else "")
+
+    def _stub(self, h: Hand) -> tuple[int, int, int] | None:
+        """(cards in the stub, cards board 1's run still takes, cards each further run takes), each run its burns
+        and the rest of its board; None while no deck is known."""
+        cards = self.deck.stub()
+        if cards is None:
+            return None
+        n = len(h.board)
+        each = (5 - n) + BURNS_BEFORE.get(n, 0)
+        return cards, each - (1 if h.off_board.burn_since_board else 0), each
 
     def bomb_pot(self, t: float, amount: int, boards: int) -> list[te.TableEvent]:
         """The dealer starts a bomb pot: the next hand every player posts ``amount``, no preflop betting."""
@@ -77,3 +119,12 @@ class HousePractices:
 
     def _refuse(self, t: float, rule: str, text: str, seats: tuple[int, ...] = ()) -> list[te.TableEvent]:
         return self.referee.rule(t, [Ruling(rule, "continues", text, seats)])
+
+
+def _runs_dealt(cards: int, first: int, each: int) -> int:
+    """How many runs ``cards`` stub cards deal: board 1's run takes ``first``, every further run ``each``.
+
+    >>> _runs_dealt(16, 8, 8), _runs_dealt(15, 8, 8), _runs_dealt(15, 7, 8), _runs_dealt(6, 8, 8)
+    (2, 1, 2, 0)
+    """
+    return 0 if cards < first else 1 + (cards - first) // each

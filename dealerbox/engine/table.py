@@ -79,7 +79,7 @@ class Engine:
         chips = ChipFlow(play, referee, hands, trail, PushWatch(play, referee, hands, findings),
                          tt if tournament is not None else None)
         self.taps = DealerTaps(config, play, referee, seating, betting, self.stacks, hands, cards, floor_moves, tt,
-                               HousePractices(config, play, referee, ledger))
+                               HousePractices(config, play, referee, ledger, deck))
         # the hot path: each part's entry point bound once, so an input costs no lookup through a part
         self._levels = tt.levels if tt is not None else None   # the level clock, asked at every input
         self._chip_entered, self._chip_left = chips.entered, chips.left
@@ -188,7 +188,7 @@ class Engine:
         g, card = self.config.game, self.ledger.card
         boards = tuple(tuple(card(u) for u in h.boards.cards(b, h.board))
                        for b in range(2, h.boards.count + 1)) if h is not None else ()
-        return HouseView(self._practices_line(), self._runs_offer(),
+        return HouseView(self._practices_line(), self.taps.practices.runs_offer(),
                          g.bomb_amount() if g.bomb_pots and not running else 0, boards,
                          board_lines(h) if h is not None and h.decided and h.boards.count > 1 else ())
 
@@ -197,18 +197,6 @@ class Engine:
         g = self.config.game
         on = ([f"RUN IT x{g.run_it}"] if g.run_it > 1 else []) + (["BOMB POTS"] if g.bomb_pots else [])
         return " · ".join(on)
-
-    def _runs_offer(self) -> int:
-        """The run-it keys' most runs: after an all-in with no more betting, before the river, once."""
-        running = self.play.running_hand()
-        if self.config.game.run_it < 2 or running is None:
-            return 0
-        h, hb = running
-        live = h.contenders(hb.live)
-        able = [s for s in live if not hb.all_in(s)]
-        ok = (h.deal.finished and not h.decided and len(h.board) < 5 and h.boards.count == 1 and len(live) >= 2
-              and len(able) <= 1 and len(able) < len(live) and hb.round_complete)
-        return self.config.game.run_it if ok else 0
 
     # --- the snapshot for the screen and the floor ---------------------------------------------------------------
     def snapshot(self) -> TableState:

@@ -16,6 +16,7 @@ from itertools import combinations
 
 from phevaluator import evaluate_cards, evaluate_omaha_cards
 
+from ..config import Config, ConfigError
 from .cards.low import omaha_low
 
 
@@ -46,6 +47,33 @@ VARIANTS: dict[str, Variant] = {v.key: v for v in (
     Variant("plo5-8", "Big O: five-card pot-limit Omaha high-low eight or better", 5, "pot-limit", "omaha",
             "8-or-better"),
 )}
+
+
+DECK_CARDS = 52     # one deck, no joker
+BURNS = 3           # a burn before the flop, the turn and the river
+
+
+def most_players(v: Variant, boards: int = 1) -> int:
+    """The most players one deck deals ``v`` to, every hole card and ``boards`` boards with their burns.
+
+    >>> most_players(VARIANTS["plo5"]), most_players(VARIANTS["plo"]), most_players(VARIANTS["plo5"], boards=2)
+    (8, 11, 7)
+    """
+    return (DECK_CARDS - boards * (v.board_cards + BURNS)) // v.hole_cards
+
+
+def check_seats(config: Config, source: str) -> None:
+    """A table configured with more seats than one deck deals its game (Big O: 9 x 5 hole cards, 5 board cards and
+    3 burns are 53): :class:`ConfigError`, one line naming ``table.seats``. Checked where a table is configured (a
+    config file, a scenario's settings), not on a recorded log, which replays as it was recorded."""
+    v, seats = variant(config.game.variant), config.table.seats
+    most = most_players(v)
+    if seats > most:
+        need = seats * v.hole_cards + v.board_cards + BURNS
+        raise ConfigError(f"{source}: table.seats: {seats} players of {v.key} need {need} cards ({seats} x "
+                          f"{v.hole_cards} hole cards, {v.board_cards} board cards, {BURNS} burns), more than the "
+                          f"deck's {DECK_CARDS}; a table dealing {v.key} seats at most {most}: set table.seats to "
+                          f"{most} or fewer")
 
 
 def variant(key: str) -> Variant:

@@ -19,18 +19,15 @@ from collections.abc import Iterator
 from dataclasses import replace
 
 from dealerbox.config import from_dict
-from dealerbox.pipeline import Pipeline
-from dealerbox.sources.choreography import board_hello
 from dealerbox.sources.sim.away import big_blind
 from dealerbox.sources.sim.outcome import SimulatedHand
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import demo_registry
-from dealerbox.wire import protocol as p
 from tests.faults.refereed import RefereedSession
-from tests.faults.sessions import each_session, feed_answering
+from tests.faults.sessions import check_ended, each_session, feed_answering, hello_table
 from tests.faults.staged_cards import Inputs, deal_entries, from_shoe, spare_cards
 from tests.faults.staged_misdeals import redealt
-from tests.faults.table_run import LOUD, OUTCOME, SEATS, VARIANTS, Cascade
+from tests.faults.table_run import LOUD, SEATS, VARIANTS, Cascade
 
 SESSION = 8
 KINDS = ("new-player-waits-for-the-big-blind", "new-player-posts-and-plays", "new-player-dealt-in-between",
@@ -116,8 +113,7 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
     config = from_dict({"game": {"variant": variant}, "table": {"seats": SEATS}})
     registry = demo_registry()
     sim = Simulator(config, registry, seed=seed, irregularities=0.0)
-    pipe, encoder = Pipeline(config, registry), p.Encoder()
-    pipe.feed_bytes(0.0, encoder.encode(board_hello(SEATS)))
+    pipe, encoder = hello_table(config, registry)
     referee = RefereedSession(config.game, SEATS, stats)     # our own referee, beside pokerkit (issue 31)
     arrive = rng.randint(2, SESSION // 2)
     seat: int | None = None
@@ -156,10 +152,7 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
         if loud:
             stage = "the fault's hand" if staged is not None else "a later hand" if faulted else "a clean hand"
             raise Cascade(f"{where}: findings in {stage}: {[(e.t, e.rule, e.ruling) for e in loud]}")
-        if len(ended) != 1 or ended[0].outcome != OUTCOME[exp.outcome]:
-            raise Cascade(f"{where}: hand ended {[e.outcome for e in ended]}, expected {OUTCOME[exp.outcome]}")
-        if {s: ended[0].stacks.get(s) for s in exp.stacks} != exp.stacks:
-            raise Cascade(f"{where}: stacks {ended[0].stacks}, pokerkit's {exp.stacks}")
+        check_ended(where, ended, exp)
         stats["hands"] += 1
         if seat is not None and seat in exp.dealt_in:
             first = seat not in dealt

@@ -19,14 +19,11 @@ import random
 from collections import Counter
 
 from dealerbox.config import from_dict
-from dealerbox.pipeline import Pipeline
-from dealerbox.sources.choreography import board_hello
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import demo_registry
-from dealerbox.wire import protocol as p
 from tests.faults.refereed import RefereedSession
-from tests.faults.sessions import each_session, feed_answering
-from tests.faults.table_run import LOUD, OUTCOME, SEATS, VARIANTS, Cascade
+from tests.faults.sessions import check_ended, each_session, feed_answering, hello_table
+from tests.faults.table_run import LOUD, SEATS, VARIANTS, Cascade
 
 SESSION = 10
 KINDS = ("big-blind-leaves", "small-blind-leaves")
@@ -86,8 +83,7 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
     config = from_dict({"game": {"variant": variant}, "table": {"seats": SEATS, "button": "dead"}})
     registry = demo_registry()
     sim = Simulator(config, registry, seed=seed, irregularities=0.0)
-    pipe, encoder = Pipeline(config, registry), p.Encoder()
-    pipe.feed_bytes(0.0, encoder.encode(board_hello(SEATS)))
+    pipe, encoder = hello_table(config, registry)
     referee = RefereedSession(config.game, SEATS, stats, button="dead")    # Blinds 1b from the rule text
     first_leave = rng.randint(2, SESSION // 2)
     hands = sim.play(SESSION)
@@ -110,10 +106,7 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
                 stats[f"info {e.rule} ({kind})"] += 1
         ended = [e for e in events if e.kind == "HandEnded"]
         exp = hand.expected
-        if len(ended) != 1 or ended[0].outcome != OUTCOME[exp.outcome]:
-            raise Cascade(f"{where}: hand ended {[e.outcome for e in ended]}, expected {OUTCOME[exp.outcome]}")
-        if {s: ended[0].stacks.get(s) for s in exp.stacks} != exp.stacks:
-            raise Cascade(f"{where}: stacks {ended[0].stacks}, pokerkit's {exp.stacks}")
+        check_ended(where, ended, exp)
         stats["hands"] += 1
         stats[f"hands after a leave ({kind})"] += left > 0
     stats["sessions"] += 1

@@ -23,14 +23,14 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import replace
 
-from dealerbox.config import from_dict
+from dealerbox.config import Config, from_dict
 from dealerbox.engine import inputs as ev
-from dealerbox.engine.events import QuestionAsked, TableEvent
+from dealerbox.engine.events import HandEnded, QuestionAsked, TableEvent
 from dealerbox.engine.betting.questions import ALL_WAGER
 from dealerbox.pipeline import Pipeline
 from dealerbox.sources.choreography import board_hello
 from dealerbox.sources.sim.chips import TableChips
-from dealerbox.sources.sim.outcome import SimulatedHand
+from dealerbox.sources.sim.outcome import Expected, SimulatedHand
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import JOKERS, CardTag, TagRegistry, demo_registry
 from dealerbox.wire import protocol as p
@@ -263,6 +263,23 @@ def feed_answering(pipe: Pipeline, encoder: p.Encoder, hand: SimulatedHand) -> l
     return events
 
 
+def hello_table(config: Config, registry: TagRegistry) -> tuple[Pipeline, p.Encoder]:
+    """A fresh Pipeline for ``config`` that has heard the board say hello, and the encoder that speaks for the
+    board: where every session starts."""
+    pipe, encoder = Pipeline(config, registry), p.Encoder()
+    pipe.feed_bytes(0.0, encoder.encode(board_hello(SEATS)))
+    return pipe, encoder
+
+
+def check_ended(where: tuple, ended: list[HandEnded], exp: Expected, whose: str = "pokerkit's") -> None:
+    """Raises Cascade unless the hand ended once, as ``exp`` says, with its stacks (``whose``: where they come
+    from, pokerkit or the fault's remedy)."""
+    if len(ended) != 1 or ended[0].outcome != OUTCOME[exp.outcome]:
+        raise Cascade(f"{where}: hand ended {[e.outcome for e in ended]}, expected {OUTCOME[exp.outcome]}")
+    if {s: ended[0].stacks.get(s) for s in exp.stacks} != exp.stacks:
+        raise Cascade(f"{where}: stacks {ended[0].stacks}, {whose} {exp.stacks}")
+
+
 def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
     """One session of SESSION hands at a fresh table with ``kind`` injected at one random hand after the first;
     raises Cascade at the first breach of the property."""
@@ -270,8 +287,7 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
     config = from_dict({"game": {"variant": variant, **GAME.get(kind, {})}, "table": {"seats": SEATS}})
     registry = demo_registry()
     sim = Simulator(config, registry, seed=seed, irregularities=0.0, **SIMULATOR.get(kind, {}))
-    pipe, encoder = Pipeline(config, registry), p.Encoder()
-    pipe.feed_bytes(0.0, encoder.encode(board_hello(SEATS)))
+    pipe, encoder = hello_table(config, registry)
     referee = RefereedSession(config.game, SEATS, stats)     # our own referee, beside pokerkit (issue 31)
     at = rng.randint(2, SESSION)
     length = LENGTH.get(kind, SESSION)
@@ -336,10 +352,7 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
             raise Cascade(f"{where}: findings in {stage}: {[(e.t, e.rule, e.ruling) for e in loud]}")
         ended = [e for e in events if e.kind == "HandEnded"]
         exp = hand.expected
-        if len(ended) != 1 or ended[0].outcome != OUTCOME[exp.outcome]:
-            raise Cascade(f"{where}: hand ended {[e.outcome for e in ended]}, expected {OUTCOME[exp.outcome]}")
-        if {s: ended[0].stacks.get(s) for s in exp.stacks} != exp.stacks:
-            raise Cascade(f"{where}: stacks {ended[0].stacks}, the remedy implies {exp.stacks}")
+        check_ended(where, ended, exp, "the remedy implies")
         stats["hands"] += 1
         stats[f"seats {len(exp.dealt_in)}"] += 1
         if kind in LATER:

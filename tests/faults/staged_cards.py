@@ -360,3 +360,56 @@ def card_to_a_hand_after_action(hand: SimulatedHand, rng: random.Random) -> Inpu
     (card,) = spare_cards(inputs, rng, 1)
     return (inputs[:j] + from_shoe(inputs[j - 1].t + 1.0, seat, card) + inputs[j:] +
             move(inputs[-1].t + 0.4, seat, "shoe", card))
+
+
+def _held_at(inputs: Inputs, j: int) -> list[tuple[str, CardTag]]:
+    """The hole cards lying in front of their seats just before index ``j``: (seat zone, card)."""
+    where: dict[str, tuple[str, CardTag]] = {}
+    for x in inputs[:j]:
+        if isinstance(x, (ev.ZoneEntered, ev.ZoneLeft)) and isinstance(x.tag, CardTag):
+            if isinstance(x, ev.ZoneEntered) and x.zone.startswith("seat"):
+                where[x.tag.uid] = (x.zone, x.tag)
+            else:
+                where.pop(x.tag.uid, None)
+    return sorted(where.values(), key=lambda zc: (zc[0], zc[1].uid))
+
+
+def hole_card_on_the_board(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """After the deal, while a player is still to act, a live seat's hole card is put on the board (Irregularities
+    12: no board card; it still plays); the dealer puts it back in front of its seat and the hand plays on."""
+    inputs = hand.inputs
+    deal = deal_entries(inputs)
+    if not deal:
+        return None
+    # past the first action: the deal is over (a card on the board during it is Hold'em 1's, exposed-in-deal)
+    actions = _action_starts(inputs, deal[-1] + 1, len(inputs))[1:]
+    chances = [(j, held) for j in actions for held in _held_at(inputs, j)]
+    if not chances:
+        return None
+    j, (seat, card) = rng.choice(chances)
+    t = inputs[j - 1].t + 0.7     # the last motion's chips have settled (read as an action) by then
+    return inputs[:j] + move(t, seat, "board", card) + move(t + 0.25, "board", seat, card) + inputs[j:]
+
+
+def folded_card_on_the_board(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
+    """A folding player's last card slides onto the board instead of the muck: a discard of a folded hand
+    (Irregularities 12, info: no board card); the dealer puts it in the muck and the hand plays on."""
+    inputs = hand.inputs
+    actions = _action_starts(inputs, 1, len(inputs))
+    if not actions:
+        return None
+    end = actions[-1]       # a player is still to act: the hand is not decided (at the showdown hands are mucked)
+    lasts = []
+    for i in range(1, min(end, len(inputs) - 1)):
+        x, before = inputs[i], inputs[i - 1]
+        if (_entered(x, "muck") and isinstance(before, ev.ZoneLeft) and before.zone.startswith("seat")
+                and before.tag == x.tag and inputs[i + 1].t - x.t >= 1.0
+                and any(_entered(y, "muck") and y.tag != x.tag for y in inputs[max(0, i - 8):i])
+                and not any(isinstance(y, ev.ZoneLeft) and y.zone == before.zone and isinstance(y.tag, CardTag)
+                            for y in inputs[i + 1:end])):
+            lasts.append(i)          # the last card of a fold, the seat's first card already in the muck
+    if not lasts:
+        return None
+    i = rng.choice(lasts)
+    x = inputs[i]
+    return inputs[:i] + [ev.ZoneEntered(x.t, "board", x.tag)] + move(x.t + 0.4, "board", "muck", x.tag) + inputs[i + 1:]

@@ -39,8 +39,9 @@ from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import CardTag, demo_registry
 from dealerbox.wire import protocol as p
 from tests.faults.staged_cards import (button_moved_after_action, card_after_the_hand, card_dropped,
-                                      card_to_a_hand_after_action, deck_short,
-                                      exposed_in_deal, four_card_flop, muck_picked, mucked_unshown, premature_street)
+                                      card_to_a_hand_after_action, deck_short, exposed_in_deal,
+                                      folded_card_on_the_board, four_card_flop, hole_card_on_the_board,
+                                      muck_picked, mucked_unshown, premature_street)
 from tests.faults.staged_misdeals import (button_misplaced, card_to_empty_seat, deal_short, dealt_out,
                                          first_card_exposed,
                                          heads_up_blinds_reversed, stub_cards_flashed, two_boxed_cards,
@@ -174,7 +175,10 @@ MUTATIONS: dict[str, Callable[[SimulatedHand, random.Random], Inputs | tuple[Inp
     "button-moved-after-action": button_moved_after_action, "deck-short": deck_short, "muck-picked": muck_picked,
     "two-extra-cards": two_extra_cards, "heads-up-blinds-reversed": heads_up_blinds_reversed,
     "two-boxed-cards": two_boxed_cards, "card-to-a-hand-after-action": card_to_a_hand_after_action,
-    "dealt-out": dealt_out}
+    "dealt-out": dealt_out, "hole-card-on-board": hole_card_on_the_board,
+    "folded-card-on-board": folded_card_on_the_board}
+EXPECTED["hole-card-on-board"] = frozenset({"irregularity.12"})
+EXPECTED["folded-card-on-board"] = frozenset()      # a folded hand's discard: ruled at info, then mucked
 EXPECTED["dealt-out"] = frozenset({"misdeal.1j"})
 EXPECTED["card-to-a-hand-after-action"] = frozenset({"misdeal.2", "dead-hand.1d"})
 EXPECTED["two-boxed-cards"] = frozenset({"irregularity.7", "misdeal.1c"})
@@ -205,7 +209,8 @@ EXPECTED["extra-card"] = frozenset({"holdem.5", "irregularity.11"})
 EXPECTED["card-into-another-hand"] = frozenset({"dead-hand.3"})
 EXPECTED["exposed-tap"] = frozenset()       # a flashed card is ruled at info: nothing for the dealer to do
 INFO_EXPECTED = {"exposed-tap": "irregularity.12", "card-dropped": "irregularity.14",
-                 "card-after-the-hand": "procedures.23", "deck-short": "irregularity.10"}
+                 "card-after-the-hand": "procedures.23", "deck-short": "irregularity.10",
+                 "folded-card-on-board": "irregularity.12"}
 CARD_KINDS = ("boxed-card", "duplicate-card", "other-deck", "joker", "out-of-sequence", "first-card-wrong-seat",
               "premature-flop")
 CHIP_KINDS = ("string-raise", "short-call", "foreign-chip", "unknown-chip", "small-chip")

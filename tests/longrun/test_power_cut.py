@@ -17,7 +17,7 @@ from dealerbox.sources.logfile import open_log
 from dealerbox.upkeep.resume import check_last_stop, unclosed_logs
 
 ROOT = Path(__file__).resolve().parents[2]
-KILLS = 30
+KILLS = 16      # each a fresh writer fsyncing every record: 16 land in first parts and rotated sets, half torn
 
 
 def _records(path):

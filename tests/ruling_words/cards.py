@@ -6,7 +6,7 @@ next one."""
 from __future__ import annotations
 
 from .common import Case, folded_to, folded_to_the_big_blind
-from .showdown import upto
+from .showdown import after, upto
 
 # four players, seat 1 on the button: seat 2 posts the small blind, seat 3 the big; the deal goes 2, 3, 4, 1
 SEATS = (1, 2, 3, 4)
@@ -31,6 +31,13 @@ DEAD_3 = "card Kh seat3 -> muck\ncard 2d seat3 -> muck\ncard 5c seat3 -> muck\n"
 # one hand with the red deck, then a blue one loaded and dealt
 CHANGED_DECK = (TABLE.replace("button 1\nblinds\n", "") + folded_to_the_big_blind(SEATS, 1) + "shoe loaded DEMO-2\n"
                 "wait 2s\nbutton 2\nwait 1s\nblinds\ndeal hole cards\nwait 2s\n")
+
+
+def on_board(rule: str, follows: str, name: str, fault: str, remedy: str, nxt: str, info: bool = False) -> Case:
+    """A hole card put on the board (faults-hole-card-*.scn): the scenario cut at ``fault``, the dealer doing
+    ``remedy`` (the scenario's own next lines), the rest of the hand and the next one (``nxt``)."""
+    last = remedy.strip().splitlines()[-1]
+    return Case(rule, follows, upto(name, fault), remedy, after(name, last) + nxt, info=info)
 
 
 def street(burn: str, *cards: str, seats: tuple[int, ...] = (2, 3, 4, 1)) -> str:
@@ -132,6 +139,31 @@ CASES: dict[str, Case] = {
         LIMPED + street("5d", "Qh", "Jh", "3c") + street("6d", "8c") + street("7d", "Th")
         + "wait 2s\ntap muck-unshown seat 1\n", "card 9c seat1 -> muck\ncard 9d seat1 -> muck\n",
         "win 4\nwait 1s\ncleanup\n" + folded_to_the_big_blind(SEATS, 2)),
+    # a hole card put on the board (issue 31): back to its seat, or mucked as the seat's fold, or a folded hand's
+    # discard mucked; during the deal the game's own rule; on two boards as on one
+    "irregularity.12-on-the-board": on_board(
+        "irregularity.12", "Put it back in front of seat 3: it still plays", "faults-hole-card-on-the-board.scn",
+        "card Kd seat3 -> board", "card Kd board -> seat3\n", folded_to_the_big_blind((1, 3, 5), 1)),
+    "irregularity.12-mucked-from-the-board": on_board(
+        "irregularity.12", "if seat 1 folds, it goes to the muck", "faults-hole-card-mucked-from-the-board.scn",
+        "card Qh seat1 -> board", "card Qh board -> muck\ncard Jd seat1 -> muck\n",
+        folded_to_the_big_blind((1, 3, 5), 1)),
+    "irregularity.12-folded-hand": on_board(
+        "irregularity.12", "a discard, no board card; put it in the muck",
+        "faults-hole-card-mucked-from-the-board-ok.scn",
+        "card Jd seat1 -> board", "card Jd board -> muck\n", folded_to_the_big_blind((1, 3, 5), 1), info=True),
+    "irregularity.12-double-board": on_board(
+        "irregularity.12", "Put it back in front of seat 5: it still plays", "faults-hole-card-on-a-double-board.scn",
+        "card Kd seat5 -> board", "card Kd board -> seat5\n", folded_to_the_big_blind((1, 3, 5), 3)),
+    "irregularity.12-run-twice": on_board(
+        "irregularity.12", "Put it back in front of seat 1: it still plays",
+        "faults-hole-card-on-the-board-run-twice.scn",
+        "card Kd seat1 -> board", "card Kd board -> seat1\n", folded_to_the_big_blind((1, 3), 3)),
+    "holdem.1-on-the-board": on_board(
+        "holdem.1", "After the deal seat 3 gets the top card and the card on the board becomes the burn card",
+        "faults-hole-card-on-the-board-in-the-deal.scn", "card Kh seat3 -> board",
+        "card Kd shoe -> seat3\ncard 2c shoe -> seat5\ncard 4c shoe -> seat3\ncard Kh board -> burn\n",
+        folded_to_the_big_blind((1, 3, 5), 1)),
     "irregularity.12": Case(
         "irregularity.12", "Kh was flashed by the dealer: it counts as exposed",
         TABLE + "card Ah shoe -> seat2\ncard Kh shoe -> seat3\ntap exposed card Kh\n",

@@ -5,7 +5,7 @@ hand and, where the stacks allow one, the next."""
 from __future__ import annotations
 
 from .common import Case, folded_to_the_big_blind
-from .showdown import upto
+from .showdown import after, upto
 
 THREE = (1, 3, 5)
 # the bomb pot played out: checked down, seat 3's aces win; then the next hand, seat 3 on the button
@@ -31,6 +31,12 @@ CASES: dict[str, Case] = {
         "run-it.1", "Run it 2 times only after an all-in with no more betting possible: the betting round is not "
         "complete. Deal one board", ALL_IN + "run-it amount 2\n", "call 3 198\nwait 1s\ngather\n",
         "flop 2c 7h 9s\nturn 3d\nriver 4h\nwait 2s\npush 400 to 3\ntake 3\ncleanup\n", ("complete",)),
+    # more runs than the stub deals (issue 31): refused with what it deals; the dealer taps that many and deals them
+    "run-it.1-stub": Case(
+        "run-it.1", "The stub holds 16 cards: 3 runs need 24 (each run its burns and the rest of its board, 8). Deal "
+        "2 runs or one board", upto("house-run-it.1-stub.scn", "run-it amount 3"), "run-it amount 2\n",
+        after("house-run-it.1-stub.scn", "run-it amount 2") + folded_to_the_big_blind(tuple(range(1, 10)), 1),
+        ("complete", "complete")),
     "run-it.2": Case(
         "run-it.2", "deal the rest of board 1, then each further run in full, in order",
         upto("house-boards.1.scn", "run-it amount 2"), "flop 2c 7h 9s\nturn 3d\nriver 4h\nflop Kh 8c 5s\nturn 6d\n"

@@ -12,6 +12,12 @@ def upto(name: str, line: str) -> str:
     return "".join(lines[:next(i for i, x in enumerate(lines) if x.startswith(line)) + 1])
 
 
+def after(name: str, line: str) -> str:
+    """A scenario of tests/scenarios/ after its first line starting with ``line`` (the rest of its hand)."""
+    lines = (SCENARIOS / name).read_text().splitlines(keepends=True)
+    return "".join(lines[next(i for i, x in enumerate(lines) if x.startswith(line)) + 1:])
+
+
 CASES: dict[str, Case] = {
     "showdown.3-loser": Case(
         "showdown.3", "stop, pull them back; the cards give main pot to seat 1",

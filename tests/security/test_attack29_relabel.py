@@ -12,50 +12,41 @@ import pytest
 from dealerbox.cli import main
 from dealerbox.record.anchor import anchor_topic
 from dealerbox.record.signing import anchor_digest, anchor_fields_text, load_signer
-from tests.dashboard.conftest import PASSWORD, ShiftedClock
+from tests.dashboard.conftest import ShiftedClock
 from tests.waiting import wait_until
 
-from .test_evidence_witness import _anchored_session, _rx_edit
-from .witness import floor, link, play, recorder, resign, table_keys
+from .witness import floor, link, play, recorder, resign, rx_edit, table_keys
 
-pytestmark = pytest.mark.timeout(300)
-
-
-@pytest.fixture(autouse=True)
-def _floor_password(monkeypatch):
-    monkeypatch.setenv("DEALERBOX_FLOOR_PASSWORD", PASSWORD)
+pytestmark = [pytest.mark.timeout(300), pytest.mark.usefixtures("floor_password")]
 
 
 def test_hands_the_floor_anchored_rewritten_as_the_next_log_of_the_table_do_not_verify_intact(tmp_path, broker,
-                                                                                                capsys):
-    rec, (private, public), running = _anchored_session(tmp_path, broker)
+                                                                                                capsys, anchored):
+    rec, (private, public), running = anchored
     store = running.dash.ingest.anchor_store
+    heads = len(store.heads("demo", "T01"))
+    # root resets the hand count, so the new log numbers its hands 1-4 again, and records the same four
+    # hands with other reads through the table's own recorder, ledger and floor link: the next log, next
+    # anchors, each signed with the table's key, so the floor keeps them
+    (tmp_path / "var" / "hands-T01.json").unlink()
+    floor_link = link(tmp_path, broker.port)
+    forged = recorder(tmp_path, private, name="T01-night")
+    forged.on_anchor = floor_link.submit_anchor
     try:
-        anchored = len(store.heads("demo", "T01"))
-        # root resets the hand count, so the new log numbers its hands 1-4 again, and records the same four
-        # hands with other reads through the table's own recorder, ledger and floor link: the next log, next
-        # anchors, each signed with the table's key, so the floor keeps them
-        (tmp_path / "var" / "hands-T01.json").unlink()
-        floor_link = link(tmp_path, broker.port)
-        forged = recorder(tmp_path, private, name="T01-night")
-        forged.on_anchor = floor_link.submit_anchor
-        try:
-            play(forged, range(1, 5), salt=7)
-            forged.close()
-            assert wait_until(lambda: len(store.heads("demo", "T01")) == 2 * anchored, 20)
-        finally:
-            floor_link.stop(timeout=2)
-        header = json.loads(forged.path.read_text().splitlines()[0])
-        assert "hands_before" not in header and header["log"]["seq"] > 0      # hands 1-4 again, the next place
-        rules = {a.rule for a in running.store.alerts(site="demo", table="T01", open_only=True)}
-        code = main(["verify", str(forged.path), "--pubkey", str(public), "--from-floor", running.url,
-                     "--floor-user", "vic"])
-        out = capsys.readouterr().out
-        # hands 1-4 of this table were anchored once already, in another log: a second log of the same hands,
-        # anchored later, must not pass as intact evidence without a word (nor reach the floor without an alert)
-        assert code == 1 or rules, f"verify exit {code}: {out.strip()}; floor alerts: {sorted(rules)}"
+        play(forged, range(1, 5), salt=7)
+        forged.close()
+        assert wait_until(lambda: len(store.heads("demo", "T01")) == 2 * heads, 20)
     finally:
-        running.stop()
+        floor_link.stop(timeout=2)
+    header = json.loads(forged.path.read_text().splitlines()[0])
+    assert "hands_before" not in header and header["log"]["seq"] > 0      # hands 1-4 again, the next place
+    rules = {a.rule for a in running.store.alerts(site="demo", table="T01", open_only=True)}
+    code = main(["verify", str(forged.path), "--pubkey", str(public), "--from-floor", running.url,
+                 "--floor-user", "vic"])
+    out = capsys.readouterr().out
+    # hands 1-4 of this table were anchored once already, in another log: a second log of the same hands,
+    # anchored later, must not pass as intact evidence without a word (nor reach the floor without an alert)
+    assert code == 1 or rules, f"verify exit {code}: {out.strip()}; floor alerts: {sorted(rules)}"
 
 
 def test_heads_root_re_signs_after_an_hour_offline_reach_the_floor_as_late(tmp_path, broker, capsys):
@@ -77,7 +68,7 @@ def test_heads_root_re_signs_after_an_hour_offline_reach_the_floor_as_late(tmp_p
         # next in the chain, each dated now: the outbox's honest heads (dated an hour ago) are deleted
         signer = load_signer(private, "T01")
         forged = tmp_path / "forged.jsonl"
-        resign(rec.path, signer, _rx_edit(3), forged)
+        resign(rec.path, signer, rx_edit(3), forged)
         last = store.heads("demo", "T01")[-1]
         sigs = [json.loads(line) for line in forged.read_text().splitlines()]
         sigs = [r for r in sigs if r["k"] == "sig" and r["of"] > last["n"]]

@@ -16,18 +16,12 @@ from dealerbox.dashboard.anchors import AnchorStore, enrolled
 from dealerbox.dashboard.store import Store
 from dealerbox.record.anchor import anchor_message, hand_conflicts
 from dealerbox.record.signing import anchor_digest, anchor_fields_text, anchor_text, load_signer
-from tests.dashboard.conftest import PASSWORD, ShiftedClock
+from tests.dashboard.conftest import ShiftedClock
 from tests.waiting import wait_until
 
-from .test_evidence_witness import _anchored_session
-from .witness import floor, link, play, recorder, table_keys
+from .witness import anchored_session, floor, link, play, recorder, table_keys
 
-pytestmark = pytest.mark.timeout(300)
-
-
-@pytest.fixture(autouse=True)
-def _floor_password(monkeypatch):
-    monkeypatch.setenv("DEALERBOX_FLOOR_PASSWORD", PASSWORD)
+pytestmark = [pytest.mark.timeout(300), pytest.mark.usefixtures("floor_password")]
 
 
 def _open_alerts(running, rule: str) -> list:
@@ -36,7 +30,7 @@ def _open_alerts(running, rule: str) -> list:
 
 def test_hands_re_recorded_as_the_next_log_fail_verify_and_audit_naming_both_logs_and_the_hands(tmp_path, broker,
                                                                                                capsys):
-    rec, (private, public), running = _anchored_session(tmp_path, broker)
+    rec, (private, public), running = anchored_session(tmp_path, broker)
     store = running.dash.ingest.anchor_store
     try:
         (tmp_path / "var" / "hands-T01.json").unlink()          # root resets the hand count

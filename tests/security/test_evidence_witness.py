@@ -14,58 +14,27 @@ from dealerbox.cli import main
 from dealerbox.record.anchor import anchor_message, anchor_topic
 from dealerbox.record.signing import anchor_digest, anchor_fields_text, anchor_text, load_signer
 from dealerbox.sinks.screen.health import HealthMonitor
-from tests.dashboard.conftest import PASSWORD, ShiftedClock
+from tests.dashboard.conftest import ShiftedClock
 from tests.waiting import wait_until
 
-from .witness import Cut, floor, link, play, recorder, resign, table_keys
+from .witness import Cut, anchored_session, floor, link, play, recorder, resign, rx_edit, table_keys
 
-pytestmark = pytest.mark.timeout(300)
-
-
-@pytest.fixture(autouse=True)
-def _floor_password(monkeypatch):
-    monkeypatch.setenv("DEALERBOX_FLOOR_PASSWORD", PASSWORD)
+pytestmark = [pytest.mark.timeout(300), pytest.mark.usefixtures("floor_password")]
 
 
 def _verify(log, public, running) -> int:
     return main(["verify", str(log), "--pubkey", str(public), "--from-floor", running.url, "--floor-user", "vic"])
 
 
-def _anchored_session(tmp_path, broker, hands: int = 4):
-    """A table that played ``hands`` hands and closed its log, every head on the floor; (rec, keys, floor)."""
-    private, public = table_keys(tmp_path)
-    running = floor(tmp_path, broker, public)
-    floor_link = link(tmp_path, broker.port)
-    rec = recorder(tmp_path, private)
-    rec.on_anchor = floor_link.submit_anchor
-    try:
-        play(rec, range(1, hands + 1))
-        rec.close()
-        assert wait_until(lambda: len(running.dash.ingest.anchor_store.heads("demo", "T01")) == hands + 1, 20)
-    finally:
-        floor_link.stop(timeout=2)
-    return rec, (private, public), running
-
-
-def _rx_edit(hand: int):
-    """Change the reads of one hand (what a rewrite to hide a card would do)."""
-    def edit(recs):
-        for r in recs:
-            if r["k"] == "rx" and bytes.fromhex(r["d"])[0] == hand:
-                r["d"] = bytes([hand, 9, 9]).hex() * 8
-        return recs
-    return edit
-
-
 def test_a_rewritten_re_signed_log_fails_whatever_name_or_identity_it_is_given(tmp_path, broker, capsys):
-    rec, (private, public), running = _anchored_session(tmp_path, broker)
+    rec, (private, public), running = anchored_session(tmp_path, broker)
     signer = load_signer(private, "T01")
     try:
         assert _verify(rec.path, public, running) == 0
         assert "5 anchors found" in capsys.readouterr().out
         # 1. same identity, hand 2 rewritten, re-signed, saved under a new name
         forged = tmp_path / "exhibit-T01.jsonl"
-        resign(rec.path, signer, _rx_edit(2), forged)
+        resign(rec.path, signer, rx_edit(2), forged)
         assert main(["verify", str(forged), "--pubkey", str(public)]) == 0   # the key alone is fooled
         capsys.readouterr()
         assert _verify(forged, public, running) == 1
@@ -73,7 +42,7 @@ def test_a_rewritten_re_signed_log_fails_whatever_name_or_identity_it_is_given(t
 
         # 2. the same rewrite given a fresh log id (the floor's place for this log says otherwise)
         def fresh_id(recs):
-            recs = _rx_edit(2)(recs)
+            recs = rx_edit(2)(recs)
             recs[0]["log"] = {**recs[0]["log"], "id": secrets.token_hex(8)}
             return recs
         resign(rec.path, signer, fresh_id, tmp_path / "renamed.jsonl")
@@ -100,7 +69,7 @@ def test_a_rewritten_re_signed_log_fails_whatever_name_or_identity_it_is_given(t
 
 
 def test_the_floor_refuses_a_replayed_old_head_and_a_gap_and_verify_reads_every_head(tmp_path, broker, capsys):
-    rec, (private, public), running = _anchored_session(tmp_path, broker)
+    rec, (private, public), running = anchored_session(tmp_path, broker)
     signer = load_signer(private, "T01")
     store = running.dash.ingest.anchor_store
     try:
@@ -126,7 +95,7 @@ def test_the_floor_refuses_a_replayed_old_head_and_a_gap_and_verify_reads_every_
         assert store.heads("demo", "T01") == heads                  # nothing replaced, nothing added
 
         # a log with hands 2-4 rewritten and re-signed: the floor serves every head, not the retained one
-        resign(rec.path, signer, lambda r: _rx_edit(4)(_rx_edit(3)(_rx_edit(2)(r))), tmp_path / "rewritten.jsonl")
+        resign(rec.path, signer, lambda r: rx_edit(4)(rx_edit(3)(rx_edit(2)(r))), tmp_path / "rewritten.jsonl")
         assert _verify(tmp_path / "rewritten.jsonl", public, running) == 1
         assert "differs from the head the floor anchored" in capsys.readouterr().out
         # the floor's API wants a floor user, not the table's broker account
@@ -173,7 +142,7 @@ def test_an_outage_delays_the_heads_but_loses_none_and_the_window_is_shown_then_
         path.close()
     try:
         # a hand played during the outage, rewritten and re-closed: the heads that came late still prove it
-        resign(rec.path, load_signer(private, "T01"), _rx_edit(5), tmp_path / "cut.jsonl")
+        resign(rec.path, load_signer(private, "T01"), rx_edit(5), tmp_path / "cut.jsonl")
         assert _verify(tmp_path / "cut.jsonl", public, running) == 1
         assert "differs from the head the floor anchored" in capsys.readouterr().out
     finally:
@@ -277,7 +246,7 @@ def test_verify_says_what_it_checked_and_gives_one_verdict_for_a_wrong_key(tmp_p
 
 
 def test_audit_reports_a_log_the_floor_anchored_that_nobody_handed_in(tmp_path, broker, capsys):
-    rec, (private, public), running = _anchored_session(tmp_path, broker, hands=2)
+    rec, (private, public), running = anchored_session(tmp_path, broker, hands=2)
     floor_link = link(tmp_path, broker.port)
     later = recorder(tmp_path, private, name="T01-later")       # the table's next log: anchored, then "lost"
     later.on_anchor = floor_link.submit_anchor

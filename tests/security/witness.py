@@ -1,6 +1,7 @@
 """Shared parts of the floor-witness tests (issue 29): a table's key enrolled on a real dashboard, a signed
 recorder whose every head goes through a real floor link, a network cut that can be mended, and the
-attacker's tool: rewrite a log's lines and re-sign them with the table's own key (root on the box has it)."""
+attacker's tool: rewrite a log's lines and re-sign them with the table's own key (root on the box has it). And
+the badge tests' table: a scenario played live through a terminal sealing its log to the floor's key."""
 
 from __future__ import annotations
 
@@ -8,20 +9,33 @@ import dataclasses
 import json
 import socket
 import threading
+from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 
-from dealerbox.config import RecordConfig
+import httpx
+
+from dealerbox.cli import main
+from dealerbox.config import AuditConfig, RecordConfig, TableConfig, from_dict
 from dealerbox.dashboard import auth
 from dealerbox.dashboard.anchors import AnchorStore
 from dealerbox.dashboard.store import Store
 from dealerbox.engine.inputs import DealerInput
+from dealerbox.pipeline import public_events, registry_from_enrolment
 from dealerbox.record.logformat import GENESIS, Header, Input, Rx, chain
 from dealerbox.record.recorder import Recorder
+from dealerbox.record.sealing import generate_floor_keys, load_floor_public
 from dealerbox.record.signing import Signer, generate, load_public, load_signer
+from dealerbox.runtime.app import Terminal
 from dealerbox.sinks.floor.link import FloorLink
-from tests.dashboard.conftest import PASSWORD, Running, ShiftedClock
+from dealerbox.sinks.floor.view import FloorView
+from dealerbox.sources import open_log
+from dealerbox.sources.replaying import ReplayingSource
+from dealerbox.tags import ChipSet, demo_chips, demo_deck, save_enrolment
+from tests.dashboard.conftest import PASSWORD, Running, ShiftedClock, login
 from tests.fixtures.broker import free_port
 from tests.test_floor_contract import link_config
+from tests.waiting import wait_until
 
 HEADER = Header(config={"table": {"id": "T01", "site": "demo"}}, enrolment={"decks": [], "chips": []})
 
@@ -64,6 +78,32 @@ def play(rec: Recorder, hands: range, salt: int = 0) -> None:
         rec.seal(hand=hand)
 
 
+def anchored_session(tmp_path: Path, broker, hands: int = 4) -> tuple[Recorder, tuple[Path, Path], Running]:
+    """A table that played ``hands`` hands and closed its log, every head on the floor; (rec, keys, floor)."""
+    private, public = table_keys(tmp_path)
+    running = floor(tmp_path, broker, public)
+    floor_link = link(tmp_path, broker.port)
+    rec = recorder(tmp_path, private)
+    rec.on_anchor = floor_link.submit_anchor
+    try:
+        play(rec, range(1, hands + 1))
+        rec.close()
+        assert wait_until(lambda: len(running.dash.ingest.anchor_store.heads("demo", "T01")) == hands + 1, 20)
+    finally:
+        floor_link.stop(timeout=2)
+    return rec, (private, public), running
+
+
+def rx_edit(hand: int):
+    """Change the reads of one hand (what a rewrite to hide a card would do)."""
+    def edit(recs):
+        for r in recs:
+            if r["k"] == "rx" and bytes.fromhex(r["d"])[0] == hand:
+                r["d"] = bytes([hand, 9, 9]).hex() * 8
+        return recs
+    return edit
+
+
 def resign(path: Path, signer: Signer, edit, out: Path) -> None:
     """The attacker's rewrite: ``edit(lines)`` changes the records, then every hash is recomputed and every
     signature made again with the table's key; written to ``out`` (a new name)."""
@@ -79,6 +119,107 @@ def resign(path: Path, signer: Signer, edit, out: Path) -> None:
         prev = rec["h"]
         lines.append(json.dumps(rec, separators=(",", ":")))
     out.write_text("\n".join(lines) + "\n")
+
+
+def badge_hand(why: str, held: str) -> str:
+    """The badge tests' scenario: a hand at T01 during which the dealer holds a badge over seat 3 (``held``: the
+    scenario lines that bring it and take it away), seat 1 folding to seat 3; ``why`` is its comment line."""
+    return f"""\
+# {why}
+table seats 6 id T01
+game nlhe blinds 1/2
+registry deck.json chips.json
+hello
+shoe loaded
+sit 1 200
+sit 3 200
+button 1
+blinds
+deal hole cards 1=9c,9d 3=Ah,Kd
+{held}
+fold 1
+win 3
+cleanup
+"""
+
+
+def badge_table(tmp_path: Path, scenario: str, badge: str | None = None) -> Path:
+    """The scenario ``scenario`` beside its enrolment (the demo deck and the house chips, ``badge`` among the chips'
+    markers as a ``badge`` when given), written to ``tmp_path``; returns the scenario's path."""
+    chips = demo_chips("DEMO")
+    if badge is not None:
+        chips = ChipSet(chips.house, chips.chips, {**chips.markers, badge: "badge"})
+    save_enrolment(demo_deck("DEMO-1", "red"), tmp_path / "deck.json")
+    save_enrolment(chips, tmp_path / "chips.json")
+    scn = tmp_path / "badge.scn"
+    scn.write_text(scenario)
+    return scn
+
+
+def sealed_recorder(tmp_path: Path, header: Header) -> tuple[Recorder, Path]:
+    """A recorder signing with a fresh T01 key and sealing to a fresh floor key; (recorder, the floor's private key)."""
+    floor_private = tmp_path / "floor" / "floor.key"
+    public = generate_floor_keys(floor_private)
+    table_key = tmp_path / "etc" / "T01.key"
+    generate(table_key)
+    rec = Recorder(tmp_path / "logs", header, name="T01-badge", signer=load_signer(table_key, "T01"),
+                   seal_to=load_floor_public(public), rules=public_events)
+    return rec, floor_private
+
+
+@dataclass
+class LiveHand:
+    """What a hand played live left behind: every T01 event the floor's tool account saw, the dashboard's page of
+    the hand, and the sealed recorder with the floor's private key."""
+
+    events: list[dict]
+    page: httpx.Response
+    rec: Recorder
+    floor_private: Path
+
+
+def play_live(tmp_path: Path, broker, scn: Path, badges: dict[str, str], event: str,
+              settled: Callable[[FloorView], bool] = lambda view: True) -> LiveHand:
+    """``scn`` played live at T01 (``audit.badges`` = ``badges``) through a real terminal, floor link, broker and
+    dashboard, its log sealed; once the hand has ended and ``settled(view)`` holds, the dashboard's page of the
+    hand that raised ``event`` is fetched as the viewer ``vic``."""
+    log = open_log(scn)
+    config = dataclasses.replace(from_dict(log.header.config), table=TableConfig(id="T01", site="demo"),
+                                 floor=link_config(tmp_path, broker.port).floor, audit=AuditConfig(badges=badges))
+    running = floor(tmp_path, broker, None)
+    rec, floor_private = sealed_recorder(tmp_path, log.header)
+    link = FloorLink(config, reconnect_min=0.05, reconnect_max=0.3)
+    terminal = Terminal(config, registry_from_enrolment(log.header.enrolment), ReplayingSource(log, speed=8.0),
+                        floor=link, recorder=rec)
+    view = FloorView(broker.host, broker.port, "demo").start()     # the floor's tool account, every topic
+    try:
+        terminal.start()
+        assert wait_until(lambda: terminal.hands_ended >= 1, 60)
+        assert view.wait_until(lambda v: any(p["data"]["event"] == "HandEnded" for p in v.events("T01")), 30)
+        assert view.wait_until(settled, 10)
+        hand = next(p["data"]["hand"] for p in view.events("T01") if p["data"]["event"] == event)
+        assert wait_until(lambda: running.dash.store.hand("demo", "T01", hand), 20)
+        with httpx.Client(base_url=running.url) as client:
+            login(client, "vic")
+            page = client.get(f"/tables/demo/T01/hands/{hand}")
+    finally:
+        terminal.stop()
+        view.stop()
+        running.stop()
+    return LiveHand(view.events("T01"), page, rec, floor_private)
+
+
+def replayed(tmp_path: Path, rec: Recorder, floor_private: Path, capsys, reveal: bool = True) -> list[dict]:
+    """The events of ``dealerbox replay --jsonl`` of the sealed log, opened with the floor's key (and
+    ``--reveal-hole-cards`` unless ``reveal`` is False); the replay must exit 0."""
+    cfg = tmp_path / "t.toml"
+    cfg.write_text(f'[audit]\njournal = "{tmp_path / "audit.jsonl"}"\n')
+    capsys.readouterr()
+    code = main(["replay", "--jsonl", str(rec.path), "--floor-key", str(floor_private),
+                 *(["--reveal-hole-cards"] if reveal else []), "--config", str(cfg)])
+    out = capsys.readouterr().out
+    assert code == 0
+    return [json.loads(line) for line in out.splitlines()]
 
 
 class Cut:

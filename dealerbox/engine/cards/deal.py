@@ -40,6 +40,10 @@ class Deal:
     def dealt_all(self) -> bool:
         return self.k >= len(self.slots)
 
+    def holder(self, uid: str) -> int | None:
+        """The seat whose hand holds ``uid`` (wherever the card lies now); None: no seat's hole card."""
+        return next((seat for seat, uids in self.held.items() if uid in uids), None)
+
     def seat_of(self, uid: str) -> int | None:
         for seat, uids in self.held.items():
             if uid in uids:
@@ -144,8 +148,10 @@ class Deal:
         return [Ruling(rule, "card-replaced", f"{card} dealt to seat {seat} is {what}: a scrap of paper. Take it "
                                               f"out; seat {seat} gets the next card instead.", (seat,), (card,))]
 
-    def expose(self, uid: str, card: str, seat: int | None, window: bool) -> list[Ruling]:
-        """The dealer exposed ``card`` (tapped, flashed, dealt face up or off the table)."""
+    def expose(self, uid: str, card: str, seat: int | None, window: bool, hidden: str = "") -> list[Ruling]:
+        """The dealer exposed ``card`` (tapped, flashed, dealt face up or off the table, put on the board).
+        ``hidden``: the words' name for a card whose face is not told (a hole card put on the board may lie face
+        down: its face never reaches a finding)."""
         if seat is None:
             self.exposed_other.append(uid)
             total = len(self.exposed) + len(self.exposed_other)
@@ -154,17 +160,18 @@ class Deal:
             return []
         self.exposed.append(uid)
         rule = self.exposed_rule or "misdeal.1b"
+        named = (card,) if not hidden else ()
         if uid == self.first_uid:
-            return misdeal(rule, f"the first hole card dealt ({card}, seat {seat}) was exposed", window,
-                           seats=(seat,), cards=(card,))
+            return misdeal(rule, f"the first hole card dealt ({hidden or card}, seat {seat}) was exposed", window,
+                           seats=(seat,), cards=named)
         if len(self.exposed) + len(self.exposed_other) >= 2:
-            return misdeal(rule, "more than one hole card was exposed", window, seats=(seat,), cards=(card,))
+            return misdeal(rule, "more than one hole card was exposed", window, seats=(seat,), cards=named)
         if uid in self.held.get(seat, ()):
             self.held[seat].remove(uid)
         self.replacement_due[seat] = uid
-        return [Ruling(rule, "card-replaced", f"{card} dealt to seat {seat} was exposed: the deal goes on. After the "
-                                              f"deal seat {seat} gets the top card and {card} becomes the burn card.",
-                       (seat,), (card,))]
+        what = f"{card} dealt to seat {seat} was exposed" if not hidden else f"Seat {seat}'s hole card is exposed"
+        return [Ruling(rule, "card-replaced", f"{what}: the deal goes on. After the deal seat {seat} gets the top card "
+                                              f"and {hidden or card} becomes the burn card.", (seat,), named)]
 
     # --- the end of the deal -------------------------------------------------------------------------
     def finish(self, window: bool) -> list[Ruling]:

@@ -47,6 +47,15 @@ class DeckInUse:
         """No deck was known as the hand started: its first card out names the deck in use."""
         self.deck_id, self.back = deck_id, back
 
+    def stub(self) -> int | None:
+        """Cards of the deck in use still in the shoe (a card never seen is there; a joker deals no card); None
+        while no deck is known."""
+        deck = next((d for d in self.registry.decks if d.deck_id == self.deck_id), None)
+        if deck is None:
+            return None
+        where = self.ledger.where
+        return sum(1 for u, c in deck.cards.items() if c[0] != "X" and where.get(u, "shoe") == "shoe")
+
     def at_start(self, t: float, hand_no: int | None, order: tuple[int, ...]) -> list[te.TableEvent]:
         """The deck in use is the one the shoe holds; a change and a short deck are reported here."""
         out: list[te.TableEvent] = []

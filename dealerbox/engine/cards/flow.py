@@ -106,6 +106,10 @@ class CardFlow:
         if h is None or h.phase == "ended" or source is None:
             return []
         src_seat, seat = zone_seat(source), zone_seat(zone)
+        if src_seat is not None and zone == "board":
+            return self._to_board(t, tag)
+        if source == "board" and not h.decided:
+            src_seat = h.deal.holder(tag.uid)   # a hole card put on the board is still its seat's: mucked, a fold
         if src_seat is not None and zone == "muck":
             return self._to_muck(t, src_seat, tag)
         if src_seat is not None and seat is not None and seat != src_seat and tag.uid in h.deal.held.get(src_seat, ()):
@@ -295,6 +299,31 @@ class CardFlow:
         h.fold(seat)
         out += self.referee.betting_events(hb.fold(t, seat))
         return out
+
+    def _to_board(self, t: float, tag: CardTag) -> list[te.TableEvent]:
+        """A card from a seat reached the board. A hole card is never a board card (only the stub's cards build the
+        board): it is its seat's card, exposed (Irregularities 12), ruled by the game's exposed-card rule during the
+        deal; after it the card still plays and goes back, and a folded or dead hand's card goes to the muck. Its
+        face is not told: it may lie face down. At the showdown hands are tabled: nothing to rule."""
+        h, hb = self.play.hand, self.play.hb
+        assert h is not None and hb is not None
+        seat = h.deal.holder(tag.uid)
+        if seat is None or h.decided:
+            return []     # a scrap, an extra card or an exposed one set aside: no seat's hand holds it
+        referee = self.referee
+        if seat in h.folded or seat in h.dead or not hb.in_hand(seat):
+            gone = "dead" if seat in h.dead else "folded"
+            return referee.info(t, "irregularity.12", f"A card of seat {seat}'s {gone} hand reached the board: a "
+                                "discard, no board card; put it in the muck.", (seat,))
+        if not h.deal.finished:
+            out = referee.info(t, "irregularity.12", f"Seat {seat}'s hole card was put on the board: it is no board "
+                               "card, and it counts as exposed.", (seat,))
+            return out + referee.rule(t, h.deal.expose(tag.uid, tag.card, seat, self.play.window(),
+                                                       hidden="the card on the board"))
+        return referee.rule(t, [Ruling("irregularity.12", "continues", f"Seat {seat}'s hole card was put on the "
+                                       "board: it is no board card, and it counts as exposed. Put it back in front "
+                                       f"of seat {seat}: it still plays (if seat {seat} folds, it goes to the muck).",
+                                       (seat,))])
 
     def exposed(self, e: ev.DealerInput) -> list[te.TableEvent]:
         """The ``exposed`` tap: a card the dealer flashed (named, or the last one dealt)."""

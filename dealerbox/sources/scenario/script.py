@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from ...engine.variants import VARIANTS
+from ...engine.variants import VARIANTS, check_seats
 from ...config import Config, ConfigError, from_dict
 from ...record.logformat import Header, Record
 from ...tags import ChipSet, Deck, TagRegistry, demo_registry
@@ -82,7 +82,9 @@ class Settings:
     def config(self) -> Config:
         """The table's config from what was read (raises StepError naming the bad setting)."""
         try:
-            return from_dict(self.sections, f"{self.name} (settings)")
+            config = from_dict(self.sections, f"{self.name} (settings)")
+            check_seats(config, f"{self.name} (settings)")   # the game and the seats are configured here
+            return config
         except ConfigError as e:
             raise StepError(str(e)) from None
 
