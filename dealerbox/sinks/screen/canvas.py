@@ -15,7 +15,7 @@ import pygame
 from ...engine.state import FindingView
 from . import cards, theme
 from .cache import LRU
-from .layout import BASE
+from .layout import BASE, FrameLayout
 from .model import KeySpec
 
 def pixel_bytes(img: pygame.Surface) -> int:
@@ -58,6 +58,7 @@ class Frame:
     targets: list[Target] = field(default_factory=list)
     banner: FindingView | None = None
     history_pages: int = 1           # pages of the hand history, when it was drawn
+    layout: FrameLayout | None = None   # the regions the frame was laid out in (top bar, bars, table, keys)
 
     def texts(self, kind: str) -> list[str]:
         return [d.text for d in self.drawn if d.kind == kind]
