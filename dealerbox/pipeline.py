@@ -21,7 +21,6 @@ from typing import TYPE_CHECKING, Any
 from .config import Config, from_dict
 from .engine import inputs as ev
 from .engine.events import TableEvent
-from .engine.table import Engine
 from .record.logformat import Entry, Header, Input, Link, Rx
 from .record.logformat import enrolment_of  # noqa: F401  (its home moved; callers may still import it here)
 from .tags import ChipSet, Deck, Tag, TagRegistry, UnknownTag
@@ -30,6 +29,7 @@ from .wire.decoder import FrameDecoder
 from .wire.zones import NAME_OF, zone_name
 
 if TYPE_CHECKING:
+    from .engine.table import Engine
     from .tournament.config import Tournament
 
 
@@ -85,7 +85,10 @@ class Pipeline:
         self.config = config
         self.registry = registry
         self.decoder = FrameDecoder()
-        self.engine = Engine(config, registry, tournament)
+        # imported here, not with this module: a reader of a sealed log's public events checks its header with
+        # table_setup below and never loads the engine (about a third of the audit's start-up)
+        from .engine.table import Engine
+        self.engine: Engine = Engine(config, registry, tournament)
         self.unknown_tags = 0
         self.last_heartbeat_t: float | None = None   # source time of the board's last heartbeat
         self.faulty_readers = 0                      # bitmask from that heartbeat
@@ -101,11 +104,7 @@ class Pipeline:
     @classmethod
     def from_header(cls, header: Header) -> Pipeline:
         """A pipeline set up exactly as the recorded table was: its config and its enrolment."""
-        tournament = None
-        if header.tournament:   # a tournament table's log: its levels and chips, as recorded
-            from .tournament.config import from_dict as tournament_from_dict
-            tournament = tournament_from_dict(header.tournament, "log header: tournament")
-        pipeline = cls(from_dict(header.config, "log header"), registry_from_enrolment(header.enrolment), tournament)
+        pipeline = cls(*table_setup(header))
         pipeline.engine.hands_before = header.hands_before   # hand numbers as the live table gave them
         return pipeline
 
@@ -200,7 +199,23 @@ class Pipeline:
         return _board_alive(t, m.uptime_ms, m.tags_present, m.faulty_readers)
 
     def counters(self) -> dict[str, Any]:
-        return {**self.decoder.counters.as_dict(), "unknown_tags": self.unknown_tags}
+        return counters_of(self.decoder, self.unknown_tags)
+
+
+def counters_of(decoder: FrameDecoder, unknown_tags: int) -> dict[str, Any]:
+    """A pipeline's counters: the decoder's and the tags no enrolment names (``counters_of(FrameDecoder(), 0)``
+    for a pipeline fed nothing)."""
+    return {**decoder.counters.as_dict(), "unknown_tags": unknown_tags}
+
+
+def table_setup(header: Header) -> tuple[Config, TagRegistry, Tournament | None]:
+    """The table a log's header describes: its config, its tag registry and its tournament (None at a cash
+    table), each read and checked as :meth:`Pipeline.from_header` reads them (the same errors for a bad one)."""
+    tournament = None
+    if header.tournament:   # a tournament table's log: its levels and chips, as recorded
+        from .tournament.config import from_dict as tournament_from_dict
+        tournament = tournament_from_dict(header.tournament, "log header: tournament")
+    return from_dict(header.config, "log header"), registry_from_enrolment(header.enrolment), tournament
 
 
 def registry_from_enrolment(enrolment: dict[str, list[dict[str, Any]]]) -> TagRegistry:

@@ -17,9 +17,8 @@ from ..history.audit import Room, audit_room, log_paths
 from ..history.fastlog import log_bytes
 from ..history.report import html_page, write_csv
 from .inputs import counted, scenario_without_steps
-from .options import add_out_dir, required_out_dir
+from .options import PASSWORD_ENV, add_out_dir, required_out_dir
 from .progress import progress
-from .verify import PASSWORD_ENV
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:

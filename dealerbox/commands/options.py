@@ -7,6 +7,9 @@ import argparse
 import sys
 from pathlib import Path
 
+# the dashboard password of --floor-user, when no --floor-password-file is given (verify and audit read it)
+PASSWORD_ENV = "DEALERBOX_FLOOR_PASSWORD"
+
 
 def add_out_dir(parser: argparse.ArgumentParser, help_text: str) -> None:
     """``--out-dir DIR``; the old ``--out DIR`` spelling of this command is still read (hidden), so scripts

@@ -22,10 +22,10 @@ from typing import Any
 from ..record.signing import KeyFileError, load_public
 from ..history.fastlog import log_bytes
 from ..record.verify import verify_log
+from .options import PASSWORD_ENV
 from .progress import progress
 
 SHOW_PROBLEMS = 10
-PASSWORD_ENV = "DEALERBOX_FLOOR_PASSWORD"
 
 
 class AnchorError(ValueError):

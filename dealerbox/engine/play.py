@@ -65,9 +65,10 @@ class Play:
         h, hb = self.hand, self.hb
         if h is None or hb is None or h.phase == "ended":
             return 0
+        # hb.due(t), read from its chip motions' field: this runs for every input of a hand
         if h.provisional_boxed is None:
-            return UNDER_WAY | BETTING_DUE if hb.due(t) else UNDER_WAY
-        return UNDER_WAY | BOXED_CARD | BETTING_DUE if hb.due(t) else UNDER_WAY | BOXED_CARD
+            return UNDER_WAY | BETTING_DUE if t >= hb.chips.quiet_until else UNDER_WAY
+        return UNDER_WAY | BOXED_CARD | BETTING_DUE if t >= hb.chips.quiet_until else UNDER_WAY | BOXED_CARD
 
     def bets(self) -> dict[int, int]:
         """The running hand's wagers this round (seat -> chips); none between hands."""

@@ -26,10 +26,10 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, BinaryIO
 
 from ..engine.events import TableEvent
-from ..pipeline import Pipeline
+from ..pipeline import Pipeline, counters_of, table_setup
 from ..record.logformat import GENESIS, Header, LogFormatError, canonical, from_record, part_number, part_path
-from ..record.verify import STORED_H
 from ..sources import LogError
+from ..wire.decoder import FrameDecoder
 from .reader import LogHands, created_of, dealer_of, read_hands, table_of
 from .summary import HandBook, stakes_of
 
@@ -92,6 +92,7 @@ def _stdlib_hash_ok(prev: str, body: dict[str, Any], want: str | None) -> bool:
 
 
 _SEALED_KINDS = frozenset(("key", "sx", "ev"))
+_NUMBER = (int, float)   # a record's time as verify takes it (a tuple: ``int | float`` is built again at every use)
 _BLOCK = 1 << 20   # read a log a megabyte at a time: a day's log held whole cost its size again in memory
 
 
@@ -162,7 +163,8 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
     from ..record.transcript import TranscriptError, event_from_dict
     files = log_files(path)
     check = ChainCheck(verified=verify)
-    pipeline: Pipeline | None = None
+    pipeline: Pipeline | None = None   # made at the header; for a sealed log read without the key, at its first rx
+    sealed_header: Header | None = None
     book: HandBook | None = None
     feed_bytes: Callable[[float, bytes], list[TableEvent]] = _before_header
     book_feed: Callable[[TableEvent], object] = _before_header
@@ -171,6 +173,7 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
     first_t: float | None = None
     last_t: float | None = None
     public_only = False
+    records = 0   # check.records, counted here (a local: once a line)
     for index, file in enumerate(files):
         try:
             stream = open(file, "rb")
@@ -190,6 +193,7 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                 check.damaged += 1
                 # as verify does: the h still readable in the damaged line lets the next line check; else blame
                 # only this line (the next line's predecessor is unknown)
+                from ..record.verify import STORED_H   # a damaged line: loaded here, never for an intact log
                 m = STORED_H.search(raw)
                 prev = m.group(1).decode() if m else ""
                 continue
@@ -203,9 +207,10 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                 if want is not None:
                     prev = want
             if kind in _SEALED_KINDS and got is not None:
-                if isinstance(rec.get("t"), int | float):
-                    check.records += 1   # as verify counts and times them: a key, a sealed record, an event
-                    last_t = float(rec["t"])
+                at = rec.get("t")
+                if isinstance(at, _NUMBER):
+                    records += 1   # as verify counts and times them: a key, a sealed record, an event
+                    last_t = float(at)
                     first_t = last_t if first_t is None else first_t
                 if opener is None:   # without the floor's key: the public events, as the table ruled them
                     if kind == "ev":
@@ -233,15 +238,18 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                 sealed_line = True
             else:
                 sealed_line = False
-            if kind == "rx" and pipeline is not None:   # nearly every line: bytes straight to the decoder
+            if kind == "rx" and got is not None:   # nearly every line: bytes straight to the decoder
                 try:
                     t, chunk = float(rec["t"]), bytes.fromhex(rec["d"])
                 except (KeyError, TypeError, ValueError):
                     continue   # the ordinary reader skips such a line too
+                if pipeline is None and sealed_header is not None:   # a clear rx line in a sealed log: replayed
+                    pipeline = Pipeline.from_header(sealed_header)
+                    feed_bytes = pipeline.feed_bytes
                 if first_t is None:
                     first_t = t
                 last_t = t
-                check.records += 1
+                records += 1
                 for event in feed_bytes(t, chunk):
                     book_feed(event)
                 continue
@@ -262,35 +270,40 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                         except SealError as e:
                             raise LogError(f"{file}: {e}") from None
                     public_only = entry.sealed is not None and opener is None   # its events are all in "ev"
-                    pipeline = Pipeline.from_header(entry)
+                    if public_only:   # no engine to feed: the header checked as a replay checks it, no more
+                        table_setup(entry)
+                        sealed_header = entry
+                    else:
+                        pipeline = Pipeline.from_header(entry)
+                        feed_bytes = pipeline.feed_bytes   # once, not once a line
                     table, stakes = table_of(entry), stakes_of(entry.config)
                     book = HandBook(table, stakes, reveal, keep=True)
-                    feed_bytes, book_feed = pipeline.feed_bytes, book.feed   # once, not once a line
+                    book_feed = book.feed
                     got = LogHands(path, table, created_of(entry), stakes, [], dealer_of(entry.config))
                     check.created = entry.created
                 continue
-            if got is None or pipeline is None or book is None:
+            if got is None or book is None:
                 raise LogError(f"{file}: line 1 is not a dealerbox log header")
             if kind == "closed":
                 check.closed = True
                 continue
-            if kind != "gap" and isinstance(rec.get("t"), int | float) and not sealed_line:
-                check.records += 1   # an opened sealed line was counted as the sx line it is
+            if kind != "gap" and isinstance(rec.get("t"), _NUMBER) and not sealed_line:
+                records += 1   # an opened sealed line was counted as the sx line it is
             at = getattr(entry, "t", None)
             if at is not None:
                 if first_t is None:
                     first_t = at
                 last_t = at
-            if public_only:
+            if public_only or pipeline is None:
                 continue   # a link or gap line of a sealed log: its events are among the "ev" lines already
             for event in pipeline.feed(entry):
                 book.feed(event)
-    check.first_t, check.last_t = first_t, last_t
-    if got is None or pipeline is None or book is None:   # no line was a header: say what the file holds instead
+    check.first_t, check.last_t, check.records = first_t, last_t, records
+    if got is None or book is None:   # no line was a header: say what the file holds instead
         what = "no complete line (no newline), so no header" if check.partial else "empty file"
         raise LogError(f"{path}: {what}; not a dealerbox log (is it a recorded log or a scenario, *.scn?)")
     book.flush()
     got.hands = book.hands
     got.stray = book.stray_findings
-    got.counters = pipeline.counters()
+    got.counters = pipeline.counters() if pipeline is not None else counters_of(FrameDecoder(), 0)
     return FastResult(got, check)

@@ -14,6 +14,7 @@ True
 from __future__ import annotations
 
 import dataclasses
+import functools
 import types
 import typing
 from collections.abc import Callable
@@ -25,10 +26,31 @@ _EVENTS: dict[str, type[e.TableEvent]] = {
     name: cls for name, cls in vars(e).items()
     if isinstance(cls, type) and issubclass(cls, e.TableEvent) and cls is not e.TableEvent}
 _READERS: dict[type[e.TableEvent], list[tuple[str, Callable[[Any], Any]]]] = {}
+_MAKERS: dict[type[e.TableEvent], Callable[[dict[str, Any]], e.TableEvent]] = {}
 
 
 class TranscriptError(ValueError):
     """An ``ev`` record that is not a table event this dealerbox knows (the reader counts and skips it)."""
+
+
+def _same(v: Any) -> Any:
+    """The value as JSON has it (a text, a number, a flag): the reader of a type JSON keeps."""
+    return v
+
+
+def _optional_int(v: Any) -> int | None:
+    return None if v is None else int(v)
+
+
+def _int_tuple(v: Any) -> tuple[int, ...]:
+    return tuple(map(int, v))
+
+
+# How the generated reader spells a field read by one of these readers, in place of a call to it (the same
+# operations, in the same order): {0} is the field's value, {1} a name free for it
+_INLINE: dict[Callable[[Any], Any], str] = {
+    _same: "{0}", int: "int({0})", tuple: "tuple({0})", _int_tuple: "tuple(map(int, {0}))",
+    _optional_int: "(None if ({1} := {0}) is None else int({1}))"}
 
 
 def _reader(tp: Any) -> Callable[[Any], Any]:
@@ -37,10 +59,18 @@ def _reader(tp: Any) -> Callable[[Any], Any]:
     args = typing.get_args(tp)
     if origin in (types.UnionType, typing.Union):
         inner = [_reader(a) for a in args if a is not type(None)]
-        return (lambda v: None if v is None else inner[0](v)) if len(inner) == 1 else (lambda v: v)
+        if len(inner) != 1 or inner[0] is _same:   # None or a value JSON keeps: the value itself
+            return _same
+        if inner[0] is int:
+            return _optional_int
+        return lambda v: None if v is None else inner[0](v)
     if origin is tuple:
         if len(args) == 2 and args[1] is Ellipsis:
             item = _reader(args[0])
+            if item is _same:
+                return tuple
+            if item is int:
+                return _int_tuple
             return lambda v: tuple(item(x) for x in v)
         each = [_reader(a) for a in args]
         return lambda v: tuple(f(x) for f, x in zip(each, v, strict=True))
@@ -54,7 +84,7 @@ def _reader(tp: Any) -> Callable[[Any], Any]:
         return lambda v: cls(**{name: read(v[name]) for name, read in fields if name in v})
     if tp is int:
         return int
-    return lambda v: v
+    return _same
 
 
 def _fields(cls: type[e.TableEvent]) -> list[tuple[str, Callable[[Any], Any]]]:
@@ -65,12 +95,43 @@ def _fields(cls: type[e.TableEvent]) -> list[tuple[str, Callable[[Any], Any]]]:
     return got
 
 
+def _maker(cls: type[e.TableEvent]) -> Callable[[dict[str, Any]], e.TableEvent]:
+    """``cls`` read back from its JSON form by one generated function: when every field is there (every line a
+    recorder writes) one call reads them in order, the usual readers (a value JSON keeps, a number, a list of
+    numbers) written out in place of a call; otherwise :func:`_by_fields`. Either way the very event, or the
+    very exception, of reading field by field. A sealed log holds one ``ev`` line for every table event, so the
+    audit reads these by the hundred thousand."""
+    got = _MAKERS.get(cls)
+    if got is not None:
+        return got
+    fields = _fields(cls)
+    scope: dict[str, Any] = {"cls": cls, "by_fields": functools.partial(_by_fields, cls, fields)}
+    args = []
+    for i, (name, read) in enumerate(fields):
+        spelt = _INLINE.get(read)
+        if spelt is None:
+            scope[f"read{i}"] = read
+            spelt = f"read{i}({{0}})"
+        args.append(f"{name}=" + spelt.format(f"d[{name!r}]", f"v{i}"))
+    every = " and ".join(f"{name!r} in d" for name, _ in fields) or "True"
+    exec(f"def make(d):\n    if {every}:\n        return cls({', '.join(args)})\n    return by_fields(d)\n", scope)
+    made: Callable[[dict[str, Any]], e.TableEvent] = scope["make"]
+    _MAKERS[cls] = made
+    return made
+
+
+def _by_fields(cls: type[e.TableEvent], fields: list[tuple[str, Callable[[Any], Any]]],
+               data: dict[str, Any]) -> e.TableEvent:
+    """``cls`` from the fields ``data`` has, each read in order (a field left out is the constructor's to name)."""
+    return cls(**{name: read(data[name]) for name, read in fields if name in data})
+
+
 def event_from_dict(data: dict[str, Any]) -> e.TableEvent:
     """The event ``data`` describes; raises TranscriptError for an unknown event or a field of the wrong shape."""
     cls = _EVENTS.get(str(data.get("event")))
     if cls is None:
         raise TranscriptError(f"event: {data.get('event')!r} is not a table event this dealerbox knows")
     try:
-        return cls(**{name: read(data[name]) for name, read in _fields(cls) if name in data})
+        return (_MAKERS.get(cls) or _maker(cls))(data)
     except (TypeError, ValueError, KeyError, AttributeError) as err:
         raise TranscriptError(f"event {cls.__name__}: {err}") from None

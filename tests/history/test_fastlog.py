@@ -110,3 +110,40 @@ def test_hands_only_reading_skips_the_chain_and_never_says_intact(rotated, tmp_p
     edited = read_hands_fast(log, verify=False)
     assert edited.check.damaged == 1 and not edited.check.intact
     assert edited.hands.hands == read_hands_fast(log).hands.hands
+
+
+@pytest.fixture(scope="module")
+def sealed_and_clear(tmp_path_factory) -> tuple[Path, Path]:
+    """The same seeded hands recorded sealed to a floor key and in the clear."""
+    from dealerbox.pipeline import public_events
+    from dealerbox.record.sealing import generate_floor_keys, load_floor_public
+    folder = tmp_path_factory.mktemp("sealed")
+    public = generate_floor_keys(folder / "floor.key")
+    sim = Simulator(Config(), demo_registry(), seed=8, irregularities=0.3)
+    sealed = Recorder(folder, sim.header(), name="sealed", seal_to=load_floor_public(public), rules=public_events)
+    clear = Recorder(folder, sim.header(), name="clear")
+    for record in sim.records(8):
+        sealed.write(record)
+        clear.write(record)
+    sealed.close()
+    clear.close()
+    return sealed.path, clear.path
+
+
+def test_a_sealed_log_read_without_the_key_gives_the_ordinary_reader_s_hands_and_counters(sealed_and_clear, tmp_path):
+    """Its public events are read without an engine (none is made for them); a clear rx line in such a log is
+    still replayed through one, as this reader always did."""
+    sealed, clear = sealed_and_clear
+    slow, fast = same(sealed)
+    assert fast.check.intact and len(fast.hands.hands) >= 8
+    assert fast.hands.hands == read_hands_fast(clear).hands.hands   # hole cards are not in either summary
+    assert fast.hands.counters == {k: v for k, v in slow.counters.items() if k in fast.hands.counters}
+    assert fast.hands.counters["frames"] == 0
+    # a hand's rx lines, copied in the clear after the sealed log's last line (before its closing record)
+    lines = sealed.read_text().splitlines(keepends=True)
+    rx = [line for line in clear.read_text().splitlines(keepends=True) if json.loads(line)["k"] == "rx"]
+    mixed = tmp_path / "mixed.jsonl"
+    mixed.write_text("".join(lines[:-1] + rx[:400] + lines[-1:]))
+    replayed = read_hands_fast(mixed).hands
+    # (the ordinary reader gives no hand for these lines: the two readers already differed on such a log)
+    assert replayed.counters["frames"] > 0 and replayed.hands[:len(fast.hands.hands)] == fast.hands.hands
