@@ -14,6 +14,7 @@ and a live port go through exactly the same code.
 from __future__ import annotations
 
 import dataclasses
+from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -71,14 +72,11 @@ def quick_constructor(cls: type) -> Callable[..., ev.SensorEvent]:
     return make4
 
 
-
-
-# The sensor input each tag message becomes, and how many readings a pipeline remembers (the decoder's bound).
+# The sensor input each tag message becomes (a pipeline remembers as many readings as its decoder remembers bodies).
 _READING_OF: dict[type, Callable[..., ev.SensorEvent]] = {p.TagArrived: quick_constructor(ev.ZoneEntered),
                                                p.TagLeft: quick_constructor(ev.ZoneLeft),
                                                p.CardFace: quick_constructor(ev.CardFaceSensed)}
 _board_alive = quick_constructor(ev.BoardAlive)
-_READINGS_MAX = 32768
 _Reading = tuple[str, Tag] | tuple[str, Tag, bool]   # a tag input's fields after t: zone, tag (, face up)
 
 
@@ -98,8 +96,10 @@ class Pipeline:
         self._tags: dict[bytes | str, Tag] = {}
         # A tag frame's reading (input type, zone, tag) by the decoder's message it came from: the decoder hands
         # the same message object for the same body, so a chip's hundredth arrival costs one dict look-up.
-        # The message is kept in the entry, so its id cannot be reused while the entry lives.
-        self._readings: dict[int, tuple[p.Message, Callable[..., ev.SensorEvent], _Reading]] = {}
+        # The message is kept in the entry, so its id cannot be reused while the entry lives. As many as the
+        # decoder remembers, the least recently used going first: the two see the same messages in the same
+        # order, so a reading goes about when its message does.
+        self._readings: OrderedDict[int, tuple[p.Message, Callable[..., ev.SensorEvent], _Reading]] = OrderedDict()
 
     @classmethod
     def from_header(cls, header: Header) -> Pipeline:
@@ -125,6 +125,7 @@ class Pipeline:
         if m is not None:   # the usual chunk: one in-order frame of a body read before
             reading = self._readings.get(id(m))
             if reading is not None and reading[0] is m:   # a known tag's reading: one dict hit, one input
+                self._readings.move_to_end(id(m))
                 return self.engine.apply(reading[1](t, *reading[2]))
             if type(m) is p.Heartbeat:   # the board's pulse, new every time: one input, no list
                 return self.engine.apply(self._pulse(t, m))
@@ -135,6 +136,7 @@ class Pipeline:
             for m in burst:
                 reading = self._readings.get(id(m))
                 if reading is not None and reading[0] is m:
+                    self._readings.move_to_end(id(m))
                     out += self.engine.apply(reading[1](t, *reading[2]))
                 else:
                     out += self._apply_all(self._readings_of(t, m, 0))
@@ -158,6 +160,7 @@ class Pipeline:
     def _readings_of(self, t: float, m: p.Message, gap: int) -> list[ev.SensorEvent]:
         reading = self._readings.get(id(m))
         if reading is not None and reading[0] is m:
+            self._readings.move_to_end(id(m))
             event = reading[1](t, *reading[2])
             return [ev.FramesLost(t, gap, "sequence-gap"), event] if gap else [event]
         out: list[ev.SensorEvent] = []
@@ -177,9 +180,11 @@ class Pipeline:
             kind, args = _READING_OF[type(m)], (zone, tag) if not isinstance(m, p.CardFace) else (zone, tag, m.face_up)
             out.append(kind(t, *args))
             if not isinstance(tag, UnknownTag):
-                if len(self._readings) >= _READINGS_MAX:
-                    self._readings.clear()
-                self._readings[id(m)] = (m, kind, args)
+                readings, most = self._readings, self.decoder.remember
+                if most:
+                    readings[id(m)] = (m, kind, args)
+                    if len(readings) > most:
+                        readings.popitem(last=False)   # the reading least recently used
         elif isinstance(m, p.Hello):
             out.append(ev.BoardHello(t, f"{m.protocol_major}.{m.protocol_minor}", ".".join(map(str, m.firmware)),
                                      tuple(p.zone_name(z) for z in m.zones)))

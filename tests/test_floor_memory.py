@@ -65,3 +65,26 @@ def test_ten_times_the_outbox_is_not_more_memory_with_a_slow_or_an_absent_floor(
         link.abandon()
         if slow:
             slow.stop()
+
+
+def test_the_link_remembers_the_alerts_the_floor_may_acknowledge_not_every_info_finding(tmp_path):
+    """Every hand raises info findings (921 in 720 simulated hands, and no alert): remembering each of them, up to
+    5,000, for an acknowledgement the floor could not send (it never got an alert for one) grew with the hands."""
+    import json
+
+    link = FloorLink(link_config(tmp_path, free_port()), reconnect_min=0.05, reconnect_max=0.3).start()
+    try:
+        fill(link, range(1, 41))      # each hand: a floor alert (h{n}-1) and an info finding (h{n}-2)
+        assert len(link.desk.known_findings) == 40
+
+        def ack(finding: str, seq: int) -> bool:
+            payload = c.command_payload(c.Envelope("demo", "floor", "floorboot"), "ack", 10.0, "floor-1", finding,
+                                        table="T01")
+            raw = json.dumps({**payload, "seq": seq}).encode()
+            return link.handle_command("dealerbox/demo/T01/cmd", raw) is not None
+
+        assert ack("h1-1", 1)          # the first hand's floor call: acknowledged however long ago
+        assert not ack("h40-2", 2)     # an info finding the floor was never alerted to
+        assert any("unknown finding h40-2" in r for r in link.refusals)
+    finally:
+        link.abandon()

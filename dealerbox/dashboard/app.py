@@ -23,7 +23,7 @@ from starlette.responses import HTMLResponse, PlainTextResponse, RedirectRespons
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
-from ..history.summary import pot_lines, summary_of_hand
+from ..history.summary import part_line, pot_lines, summary_of_hand
 from . import auth
 from .live import Live
 from .render import environment, inert, tile
@@ -262,8 +262,11 @@ def create_app(dash: Dashboard, *, background: bool = True, proxies: auth.Proxie
         site, table, hand = request.path_params["site"], request.path_params["table"], request.path_params["hand"]
         events = dash.store.hand(site, table, hand)
         summary = summary_of_hand(events, table, hand)   # the same summary as the PHH export and the screen
+        boards = [summary.board, *summary.boards] if summary else []
+        parts = [[(part, part_line(part, len(boards))) for part in summary.parts if part.index == i]
+                 for i in range(len(summary.pots))] if summary else []
         return page(request, "hand.html", site=site, table=table, hand=hand, events=events, summary=summary,
-                    pot_lines=pot_lines(summary.pots) if summary else [])
+                    pot_lines=pot_lines(summary.pots) if summary else [], boards=boards, parts=parts)
 
     @viewer
     async def health_page(request: Request) -> Response:

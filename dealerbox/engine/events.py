@@ -248,6 +248,15 @@ class PotSplitByBoard(TableEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class PotSplitByHalf(TableEvent):
+    """A split game's pot divided high and low (highlow.1): one half's part of it, on one board."""
+    index: int           # the pot: 0 main, 1.. side pots
+    board: int           # 1-based: 1 on a hand dealt on one board
+    half: str            # "high" or "low"
+    pot: Pot             # this half's part: amount (the odd chip to the high, Ties 5c), winners, shares
+
+
+@dataclass(frozen=True, slots=True)
 class HandEnded(TableEvent):
     OPTIONAL_FIELDS: ClassVar[tuple[str, ...]] = ("boards",)
     outcome: str         # "complete", "misdeal", "void"

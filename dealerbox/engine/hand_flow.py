@@ -105,8 +105,14 @@ class HandFlow:
             settled, stacks = hb.settle(t, winners, h.portions() or None)
             pots = tuple(settled)
             for i, pot in enumerate(pots):
-                for b, part in enumerate(hb.board_parts[i] if i < len(hb.board_parts) else ()):
-                    out.append(te.PotSplitByBoard(t, h.number, i, b + 1, part))
+                parts = hb.board_parts[i] if i < len(hb.board_parts) else []
+                halves = hb.half_parts[i] if i < len(hb.half_parts) else []
+                for b in range(max(len(parts), len(halves))):
+                    if b < len(parts):
+                        out.append(te.PotSplitByBoard(t, h.number, i, b + 1, parts[b]))
+                    # each half's part of this board's: the high (and the odd chip) first, then the low
+                    for half, part in zip(("high", "low"), halves[b] if b < len(halves) else (), strict=False):
+                        out.append(te.PotSplitByHalf(t, h.number, i, b + 1, half, part))
                 out.append(te.PotAwarded(t, h.number, i, pot))
         h.ended([p.winners for p in pots])
         self.trail.hand_ended()

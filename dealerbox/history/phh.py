@@ -38,8 +38,9 @@ def expressible(hand: HandSummary) -> str | None:
     if hand.game not in CODES:
         return f"variant {hand.game!r} has no PHH code"
     if hand.practice:
-        # PHH (specification 0.0.1) has no run-out count, no second board and no bomb pot; pokerkit (pinned 0.7.7)
-        # reads every PHH hand with one run-out: written as PHH the hand would replay to other stacks
+        # PHH (specification 0.0.1, pokerkit 0.7.7's parse_action) has no action selecting a run-out count, and
+        # pokerkit's HandHistory replays with one run-out, refusing a second run's cards; no board-count field,
+        # no bomb pot (tests/history/test_phh_runouts.py; docs/hand-history.md)
         return f"{hand.practice}: PHH has no field for it (no run-out count, no second board, no bomb pot)"
     return None
 

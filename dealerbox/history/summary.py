@@ -65,6 +65,16 @@ class Showing:
 
 
 @dataclass(frozen=True, slots=True)
+class PotPart:
+    """A part of pot ``index`` as the engine divided it: one board's (``half`` empty; PotSplitByBoard) or one
+    half's of a board's (``half`` "high" or "low"; PotSplitByHalf), board 1-based."""
+    index: int
+    board: int
+    half: str
+    pot: e.Pot
+
+
+@dataclass(frozen=True, slots=True)
 class HandSummary:
     table: str
     hand: int
@@ -87,6 +97,7 @@ class HandSummary:
     ended_t: float
     practice: str = ""                          # a house practice this hand: "run it twice", "bomb pot, 2 boards"
     boards: tuple[tuple[str, ...], ...] = ()    # boards 2.. of a hand dealt on more than one
+    parts: tuple[PotPart, ...] = ()             # each pot's parts by board and by half, as the award divided it
 
     @property
     def winnings(self) -> dict[int, int]:
@@ -151,6 +162,17 @@ def pot_lines(pots: tuple[e.Pot, ...]) -> list[str]:
     return [pot_line(i, p) for i, p in enumerate(pots)]
 
 
+def part_line(part: PotPart, boards: int) -> str:
+    """A pot's part as the dashboard prints it under its pot: ``Board 2: 200 to S1 200`` (a board's),
+    ``High half: 4 to S1 4``, ``Board 2, low half: 3 to S3 3`` (a half's, named by board on two boards or more)."""
+    where = [f"Board {part.board}"] if boards > 1 else []
+    if part.half:
+        where.append(f"{part.half} half")
+    name = ", ".join(where)
+    paid = " ".join(f"S{s} {n}" for s, n in sorted(part.pot.shares.items()))
+    return f"{name[:1].upper()}{name[1:]}: {part.pot.amount} to {paid or '-'}"
+
+
 @dataclass
 class _Open:
     started: e.HandStarted
@@ -162,11 +184,13 @@ class _Open:
     findings: list[Finding] = field(default_factory=list)
     last_t: float = 0.0
     practice: str = ""
+    parts: list[PotPart] = field(default_factory=list)
 
 
 # The events a summary is built from; every other event only moves the open hand's last time.
 READ_EVENTS = (e.HandStarted, e.PlayerSeated, e.PlayerLeft, e.StackChanged, e.FindingRaised, e.ActionTaken,
-               e.BoardCardDealt, e.CardDealt, e.HandShown, e.HandEnded, e.RunsAgreed, e.BombPotStarted)
+               e.BoardCardDealt, e.CardDealt, e.HandShown, e.HandEnded, e.RunsAgreed, e.BombPotStarted,
+               e.PotSplitByBoard, e.PotSplitByHalf)
 _READS: dict[type, bool] = {}   # event type -> whether it is (a subclass of) one of READ_EVENTS
 
 
@@ -236,6 +260,10 @@ class HandBook:
             cur.practice = "run it twice" if event.runs == 2 else f"run it {event.runs} times"
         elif isinstance(event, e.BombPotStarted):
             cur.practice = "bomb pot" + (f", {event.boards} boards" if event.boards > 1 else "")
+        elif isinstance(event, e.PotSplitByBoard):
+            cur.parts.append(PotPart(event.index, event.board, "", event.pot))
+        elif isinstance(event, e.PotSplitByHalf):
+            cur.parts.append(PotPart(event.index, event.board, event.half, event.pot))
         elif isinstance(event, e.HandEnded):
             self.stacks.update(event.stacks)
             return self._close(event.outcome, tuple(event.pots), dict(event.stacks), tuple(event.board), event.t,
@@ -271,7 +299,7 @@ class HandBook:
             actions=tuple(cur.actions), board=board or tuple(cur.board),
             hole_cards={seat: tuple(c) for seat, c in cur.holes.items()}, shown=tuple(cur.shown), pots=pots,
             stacks_after=stacks, findings=tuple(cur.findings), outcome=outcome, started_t=s.t, ended_t=t,
-            practice=cur.practice, boards=boards)
+            practice=cur.practice, boards=boards, parts=tuple(cur.parts))
         self.ended = done
         if self.keep:
             self.hands.append(done)
@@ -330,7 +358,9 @@ def events_from_dicts(rows: Iterable[object]) -> list[e.TableEvent]:
                     v = {int(k): int(x) for k, x in v.items()}
                 elif f.name == "pots":
                     v = tuple(_pot(p) for p in v)
-                elif f.name in _SEQUENCES and v is not None:
+                elif f.name == "pot":
+                    v = _pot(v)
+                elif f.name in _SEQUENCES and isinstance(v, list):   # a board part's "board" is its number
                     v = tuple(v)
                 kwargs[f.name] = v
             out.append(cls(**kwargs))

@@ -32,7 +32,9 @@ class PartPlan:
         self._part_day = ""         # UTC date the current part was started on (daily rotation)
         self._part_records = 0      # lines after the current part's header
         self._seal_key: SealKey | None = None   # the key line of the records being written (repeated in a new part)
-        self._hello_watch = FrameDecoder()
+        # Only the HELLOs matter here: the tag bodies are not remembered (the pipeline's decoder does that), or
+        # this watch would keep a second copy of every (zone, tag) pair the board reports.
+        self._hello_watch = FrameDecoder(remember=0)
         self._last_hello: p.Hello | None = None
 
     def watch(self, data: bytes) -> None:

@@ -11,6 +11,7 @@
 from __future__ import annotations
 
 import binascii
+from collections import OrderedDict
 from dataclasses import asdict, dataclass
 
 from cobs import cobs
@@ -28,9 +29,15 @@ _HEADER = p.FRAME_HEADER_LEN
 _CRC_INIT = p.CRC16_INIT
 _SEQ_MODULO = p.SEQ_MODULO
 _ONE_FRAME = p.FRAME_MAX_ENCODED + 1  # the longest chunk that can be one whole frame and its delimiter
-_KNOWN_MAX = 32768  # bodies remembered (a few MB): 500 simulated hands show 16,000 (zone, tag) pairs
+# Tag bodies remembered, least recently used first out. A (zone, tag) pair is new whenever a chip reaches a
+# player it never sat with, so the pairs a table has seen grow all evening (4,500 in 720 simulated hands, and
+# a house set of 1,360 chips in 11 chip zones could make 30,000): at ~240 bytes a body, 32,768 remembered
+# (emptied when full) let this part climb to 8 MB, with the pipeline's readings beside it. What repeats is the
+# last few hands' pairs: 2,048 miss 7.5 % of the tag frames of 720 simulated hands, against the 2.3 % that are
+# new anyway (docs/performance.md, "Where the slope came from").
+KNOWN_MAX = 2048
 # Only tag bodies come back (the same tag in the same zone): a heartbeat's uptime makes every one new, and
-# remembering them filled the memory above every ~30,000 frames, emptying it of the tags that do repeat.
+# remembering them would crowd out the tags that do repeat.
 _REPEATS = p.VERSIONED_TYPES
 
 
@@ -71,7 +78,8 @@ class FrameDecoder:
     (a log part or a reconnection that starts mid-stream) each body's own layout is taken, 1.x or 2.x.
     """
 
-    def __init__(self, accept_majors: tuple[int, ...] = p.SUPPORTED_MAJORS, board_major: int | None = None) -> None:
+    def __init__(self, accept_majors: tuple[int, ...] = p.SUPPORTED_MAJORS, board_major: int | None = None,
+                 remember: int = KNOWN_MAX) -> None:
         self.accept_majors = accept_majors
         self.board_major = board_major
         self.counters = DecoderCounters()
@@ -82,7 +90,10 @@ class FrameDecoder:
         self._next_seq: int | None = None
         # Bodies already read, by (type, body): the same tag in the same zone comes back all evening, and a
         # message is immutable, so it is read once. Valid for one board layout: emptied when a HELLO sets it.
-        self._known: dict[tuple[int, bytes], p.Message] = {}
+        # At most ``remember`` of them, the least recently seen going first (0: none, for a watcher that only
+        # wants the HELLOs and must not keep a copy of every tag the table has seen).
+        self.remember = remember
+        self._known: OrderedDict[tuple[int, bytes], p.Message] = OrderedDict()
 
     def feed(self, data: bytes) -> list[p.Frame]:
         """Decode what ``data`` completes; keep any partial frame for the next call."""
@@ -136,10 +147,14 @@ class FrameDecoder:
         mtype = raw[0]
         if seq != self._next_seq or mtype == _HELLO:
             return None
-        body = raw[_HEADER:-2]
-        message = self._known.get((mtype, body)) or self._read_body(mtype, body)
+        key = (mtype, raw[_HEADER:-2])
+        message = self._known.get(key)
         if message is None:
-            return None
+            message = self._read_body(*key)
+            if message is None:
+                return None
+        else:
+            self._known.move_to_end(key)
         self._next_seq = (seq + 1) % _SEQ_MODULO
         c = self.counters
         c.bytes += n
@@ -181,8 +196,12 @@ class FrameDecoder:
         mtype = raw[0]
         if raw[1] | raw[2] << 8 != expect_seq or mtype == _HELLO:
             return None
-        body = raw[_HEADER:-2]
-        return self._known.get((mtype, body)) or self._read_body(mtype, body)
+        key = (mtype, raw[_HEADER:-2])
+        message = self._known.get(key)
+        if message is None:
+            return self._read_body(*key)
+        self._known.move_to_end(key)
+        return message
 
     def resync(self) -> None:
         """Forget a partial frame (the link dropped), so it cannot swallow the first frame after it."""
@@ -261,6 +280,8 @@ class FrameDecoder:
             message = self._unpack(*key)
             if message is None:
                 return None
+        else:
+            self._known.move_to_end(key)
         if type(message) is p.Hello:
             if message.protocol_major not in self.accept_majors:
                 c.bad_version += 1
@@ -294,10 +315,11 @@ class FrameDecoder:
         return message
 
     def _remember(self, mtype: int, body: bytes, message: p.Message) -> None:
-        if mtype in _REPEATS:
-            if len(self._known) >= _KNOWN_MAX:
-                self._known.clear()   # line noise with good CRCs, or a huge room: start over rather than grow
-            self._known[(mtype, body)] = message
+        if mtype in _REPEATS and self.remember:
+            known = self._known
+            known[(mtype, body)] = message
+            if len(known) > self.remember:
+                known.popitem(last=False)   # the body least recently seen
 
     def _unpack(self, mtype: int, body: bytes) -> p.Message | None:
         """The message of a checked frame's body (remembered), or None counted as unknown type or bad body."""

@@ -11,7 +11,8 @@ from .test_export import check_round_trip, export
 
 def simulated(tmp_path, variant: str, hands: int) -> str:
     config = tmp_path / "c.toml"
-    config.write_text(f"[game]\nvariant = \"{variant}\"\n")
+    seats = "[table]\nseats = 8\n" if variant.startswith("plo5") else ""   # a deck deals five-card Omaha to 8 at most
+    config.write_text(f"{seats}[game]\nvariant = \"{variant}\"\n")
     log = tmp_path / f"{variant}.jsonl"
     assert main(["-c", str(config), "simulate", "--hands", str(hands), "--seed", "11", "--out", str(log)]) == 0
     rc, out = export(tmp_path, [str(log)])

@@ -49,3 +49,76 @@ def test_a_publisher_never_waits_for_the_spoolers_lock_to_delete_acknowledged_ro
     publisher.close()                           # what is still held back is deleted on the way out
     assert spooler.depth() == 0
     spooler.close()
+
+
+def _pairs(registry, many: int):
+    """``many`` (zone, chip) pairs a board could report: every chip of the house set in every bet zone and the pot."""
+    from dealerbox.wire import protocol as p
+
+    chips = [bytes.fromhex(uid) for uid in registry.chip_sets[0].chips]
+    zones = [p.zone_id(f"bet{s}") for s in range(1, 11)] + [p.zone_id("pot")]
+    return [(zone, uid) for uid in chips for zone in zones][:many]
+
+
+def test_the_decoder_remembers_the_tags_seen_lately_and_no_more():
+    from dealerbox.tags import demo_registry
+    from dealerbox.wire import protocol as p
+    from dealerbox.wire.decoder import KNOWN_MAX, FrameDecoder
+
+    pairs = _pairs(demo_registry(), 4 * KNOWN_MAX)      # a month of chips reaching new players
+    enc, d = p.Encoder(), FrameDecoder()
+    first = d.feed(enc.encode(p.TagArrived(*pairs[0])))[0].message
+    for zone, uid in pairs[1:]:
+        assert d.feed(enc.encode(p.TagArrived(zone, uid)))
+        assert d.feed_known(enc.encode(p.TagArrived(*pairs[1]))) is not None   # one pair that keeps coming back
+    assert len(d._known) == KNOWN_MAX                  # 32,768 before: some 8 MB of bodies, emptied when full
+    again = d.feed(enc.encode(p.TagArrived(*pairs[1])))[0].message
+    assert again is d.feed_known(enc.encode(p.TagArrived(*pairs[1])))   # used lately: still the one remembered
+    old = d.feed(enc.encode(p.TagArrived(*pairs[0])))[0].message
+    assert old == first and old is not first           # long unseen: read again, and read the same
+    assert d.counters.frames == len(pairs) + len(pairs) - 1 + 3
+
+
+def test_the_pipeline_keeps_as_many_tag_readings_as_its_decoder_keeps_bodies():
+    from dealerbox.config import Config
+    from dealerbox.engine import inputs as ev
+    from dealerbox.pipeline import Pipeline
+    from dealerbox.tags import demo_registry
+    from dealerbox.wire import protocol as p
+
+    registry = demo_registry()
+    pipe = Pipeline(Config(), registry)
+    enc = p.Encoder()
+    pipe.feed_bytes(0.0, enc.encode(p.Hello(2, 0, (2, 0, 0), tuple(range(0, 32)))))
+    pairs = _pairs(registry, 3 * pipe.decoder.remember)
+    for i, (zone, uid) in enumerate(pairs):
+        frame = pipe.decoder.feed(enc.encode(p.TagArrived(zone, uid)))[0]
+        (reading,) = pipe.sensor_events(float(i), frame)
+        assert isinstance(reading, ev.ZoneEntered) and reading.tag == registry.lookup(uid) and reading.t == float(i)
+    assert len(pipe._readings) == pipe.decoder.remember == len(pipe.decoder._known)
+    # the first pair, long gone from both, still reads the same
+    frame = pipe.decoder.feed(enc.encode(p.TagArrived(*pairs[0])))[0]
+    assert pipe.sensor_events(9e3, frame)[0].tag == registry.lookup(pairs[0][1])
+
+
+def test_the_recorders_hello_watch_keeps_no_tag_bodies_and_still_finds_the_hello(tmp_path):
+    import json
+
+    from dealerbox.config import Config
+    from dealerbox.pipeline import enrolment_of
+    from dealerbox.record.logformat import Header, Rx
+    from dealerbox.record.recorder import Recorder
+    from dealerbox.tags import demo_registry
+    from dealerbox.wire import protocol as p
+
+    registry = demo_registry()
+    header = Header(config=Config().to_dict(), enrolment=enrolment_of(registry), created="2025-01-02T03:04:05Z")
+    rec = Recorder(tmp_path, header, 200_000, name="watch")
+    enc = p.Encoder()
+    rec.write(Rx(0.0, enc.encode(p.Hello(2, 0, (2, 3, 4), (0, 1, 31)))))
+    for i, pair in enumerate(_pairs(registry, 5000)):
+        rec.write(Rx(i * 0.01, enc.encode(p.TagArrived(*pair))))
+    rec.close()
+    assert len(rec.parts) > 1
+    assert json.loads(rec.parts[-1].read_bytes().splitlines()[0])["hello"]["firmware"] == "2.3.4"
+    assert len(rec._plan._hello_watch._known) == 0     # it kept a copy of every pair, 4,500 in 720 hands

@@ -93,6 +93,7 @@ class HandBetting:
         self.held = self.chips.held
         self.opening_events = self.posting.opening_events
         self.board_parts: list[list[te.Pot]] = []   # each pot's part per board, once settled on two or more boards
+        self.half_parts: list[list[list[te.Pot]]] = []   # each pot's halves per board, once settled high and low
 
     # --- the names the engine and the screen read ------------------------------------------------------
     @property
@@ -301,8 +302,8 @@ class HandBetting:
                ) -> tuple[list[te.Pot], dict[int, int]]:
         """Award every pot: ``winners_by_pot[i]`` won pot ``i`` of ``pots()`` (main first); ``portions_by_pot[i]``
         divides it first (per board, board 1 first; per half, high first: :meth:`HandLedger.award`; a pot's parts
-        on two or more boards are left in ``board_parts``). A pot with no winners named goes to its only eligible
-        seat. Returns the pots with shares, and every seat's stack."""
+        on two or more boards are left in ``board_parts``, its halves in ``half_parts``). A pot with no winners
+        named goes to its only eligible seat. Returns the pots with shares, and every seat's stack."""
         led = self.ledger
         if led.settled:
             return [], self.table.stacks
@@ -311,7 +312,8 @@ class HandBetting:
             self._end_round(t)
             led.street_ended()
         self.antes.return_unmatched()
-        done, self.board_parts = led.award(winners_by_pot, max(1, led.game.smallest_chip), portions_by_pot)
+        done, self.board_parts, self.half_parts = led.award(winners_by_pot, max(1, led.game.smallest_chip),
+                                                            portions_by_pot)
         led.close()
         main = done[0] if done else None
         main_winners = main.winners if main else ()

@@ -9,7 +9,7 @@ from .. import events as te
 from ..findings import FindingLog
 from .betting_round import BettingRound, SeatBet, UndoPoint
 from .blinds import Positions
-from .pots import build_pots, split, split_portions, uncalled
+from .pots import build_pots, divide_portions, split, uncalled
 from .structures import Structure
 
 
@@ -190,14 +190,15 @@ class HandLedger:
 
     def award(self, winners_by_pot: list[tuple[int, ...]], unit: int,
               portions_by_pot: list[list[tuple[tuple[int, ...], ...]]] | None = None,
-              ) -> tuple[list[te.Pot], list[list[te.Pot]]]:
+              ) -> tuple[list[te.Pot], list[list[te.Pot]], list[list[list[te.Pot]]]]:
         """Every pot shared among its winners (``winners_by_pot[i]`` won pot ``i``, main first) and paid to
         their stacks. A pot with no winners named goes to its only eligible seat, or is split among the eligible.
-        ``portions_by_pot[i]``, where given, divides pot ``i`` first (:func:`split_portions`): per board, board 1
-        first, the winners of each half (high, then low in a split game). Returns the pots and, for a pot divided
-        on two or more boards, its part on each board."""
+        ``portions_by_pot[i]``, where given, divides pot ``i`` first (:func:`divide_portions`): per board, board 1
+        first, the winners of each half (high, then low in a split game). Returns the pots; for a pot divided on
+        two or more boards, its part on each board; for a pot divided high and low, per board, each half's part."""
         done: list[te.Pot] = []
         parts: list[list[te.Pot]] = []
+        halves_by_pot: list[list[list[te.Pot]]] = []
         for i, pot in enumerate(self.pots()):
             winners = tuple(winners_by_pot[i]) if i < len(winners_by_pot) and winners_by_pot[i] else ()
             winners = tuple(w for w in winners if w in pot.eligible) or (pot.eligible if len(pot.eligible) == 1 else ())
@@ -206,13 +207,16 @@ class HandLedger:
             boards = portions_by_pot[i] if portions_by_pot and i < len(portions_by_pot) else []
             boards = [tuple(tuple(w for w in half if w in pot.eligible) for half in halves) for halves in boards]
             portions: list[te.Pot] = []
+            halves: list[list[te.Pot]] = []
             if len(pot.eligible) > 1 and (len(boards) > 1 or (boards and sum(map(bool, boards[0])) > 1)):
-                awarded, portions = split_portions(pot, boards, self.button, self.table_seats, unit)
+                awarded, portions, halves = divide_portions(pot, boards, self.button, self.table_seats, unit)
                 portions = portions if len(boards) > 1 else []
+                halves = halves if any(sum(map(bool, b)) > 1 for b in boards) else []
             else:
                 awarded = split(pot, winners, self.button, self.table_seats, unit)
             for s, share in awarded.shares.items():
                 self.stacks[s] = self.stack(s) + share
             done.append(awarded)
             parts.append(portions)
-        return done, parts
+            halves_by_pot.append(halves)
+        return done, parts, halves_by_pot

@@ -105,7 +105,8 @@ def split_portions(pot: Pot, boards: Sequence[Sequence[tuple[int, ...]]], button
     nobody in it is no portion (no qualifying low: the high takes that board's part); a board with nobody named
     goes to the pot's eligible seats. A seat in several portions gets them all.
 
-    Returns the whole pot with every seat's shares added up, and each board's part (a pot of its own).
+    Returns the whole pot with every seat's shares added up, and each board's part (a pot of its own);
+    :func:`divide_portions` gives each half's part too.
 
     >>> whole, parts = split_portions(Pot(11, (1, 2)), [[(1,)], [(2,)]], 2, 9)
     >>> whole.shares, [p.amount for p in parts]
@@ -113,19 +114,38 @@ def split_portions(pot: Pot, boards: Sequence[Sequence[tuple[int, ...]]], button
     >>> split_portions(Pot(43, (1, 2, 3)), [[(1,), (2,)], [(3,)]], 3, 9)[0].shares   # board 1 high-low, board 2
     {1: 11, 2: 11, 3: 21}
     """
+    whole, parts, _ = divide_portions(pot, boards, button, table_seats, unit)
+    return whole, parts
+
+
+def divide_portions(pot: Pot, boards: Sequence[Sequence[tuple[int, ...]]], button: int, table_seats: int,
+                    unit: int = 1) -> tuple[Pot, list[Pot], list[list[Pot]]]:
+    """:func:`split_portions`, with each board's halves as well: per board, the part each half named took (high
+    first, then low; a pot of its own), as the division gave it.
+
+    >>> _, _, halves = divide_portions(Pot(7, (1, 3, 4)), [[(1,), (3,)]], 1, 6)   # the odd chip to the high
+    >>> [(h.amount, h.shares) for h in halves[0]]
+    [(4, {1: 4}), (3, {3: 3})]
+    """
     parts: list[Pot] = []
+    halves_parts: list[list[Pot]] = []
     for amount, halves in zip(divide(pot.amount, len(boards), unit), boards, strict=True):
         named = [h for h in halves if h] or [pot.eligible]
         part: dict[int, int] = {}
+        board_halves: list[Pot] = []
         for chips, winners in zip(divide(amount, len(named), unit), named, strict=True):
-            for seat, share in split(Pot(chips, pot.eligible), winners, button, table_seats, unit).shares.items():
+            half = split(Pot(chips, pot.eligible), winners, button, table_seats, unit)
+            board_halves.append(half)
+            for seat, share in half.shares.items():
                 part[seat] = part.get(seat, 0) + share
         parts.append(Pot(amount, pot.eligible, tuple(sorted(part)), dict(sorted(part.items()))))
+        halves_parts.append(board_halves)
     shares: dict[int, int] = {}
     for p in parts:
         for seat, chips in p.shares.items():
             shares[seat] = shares.get(seat, 0) + chips
-    return Pot(pot.amount, pot.eligible, tuple(sorted(shares)), dict(sorted(shares.items()))), parts
+    whole = Pot(pot.amount, pot.eligible, tuple(sorted(shares)), dict(sorted(shares.items())))
+    return whole, parts, halves_parts
 
 
 def split_halves(pot: Pot, halves: Sequence[tuple[int, ...]], button: int, table_seats: int, unit: int = 1) -> Pot:

@@ -11,6 +11,11 @@ from .canvas import Canvas, Drawn, Frame, Target
 from .model import question_keys
 
 
+def banner_keys(finding: FindingView, in_hand: bool) -> int:
+    """How many keys the findings banner stacks: Acknowledge, and Confirm misdeal while the hand is on."""
+    return 2 if finding.outcome == "misdeal" and in_hand else 1
+
+
 class BannerPainter:
     """Draws the findings banner (``draw_banner``) and the question bar (``draw_question``)."""
 
@@ -45,7 +50,7 @@ class BannerPainter:
         # Call floor is always in the key column (it carries this finding's id while the banner is up).
         buttons = [Target(f"ack:{finding.id}", "Acknowledge", pygame.Rect(0, 0, key_w, key_h), action="ack",
                           ref=finding.id)]
-        if finding.outcome == "misdeal" and in_hand:  # once the hand has ended there is nothing to confirm
+        if banner_keys(finding, in_hand) == 2:
             buttons.append(Target(f"misdeal:{finding.id}", "Confirm misdeal", pygame.Rect(0, 0, key_w, key_h),
                                   action="misdeal", ref=finding.id))
         cols = 1
@@ -60,10 +65,13 @@ class BannerPainter:
         x = rect.left + pad
         head = f"{finding.severity.upper()}  {finding.citation}" + \
             ("  " + " ".join(f"S{s}" for s in finding.seats) if finding.seats else "")
-        r = self.canvas.text(frame, self.canvas.fit(head, "big", text_w), "big", ink, kind="citation", ref=finding.id,
-                      topleft=(x, rect.top + pad // 2))
-        if more > 0:
-            self.canvas.text(frame, f"+{more} more", "tiny", ink, kind="more", midleft=(r.right + pad, r.centery))
+        # "+2 more" follows the head on its line, so the head is cut to leave it room: both stay left of the keys.
+        more_text = f"+{more} more" if more > 0 else ""
+        more_w = self.canvas.text_size(more_text, "tiny")[0] + pad if more_text else 0
+        r = self.canvas.text(frame, self.canvas.fit(head, "big", text_w - more_w), "big", ink, kind="citation",
+                             ref=finding.id, topleft=(x, rect.top + pad // 2))
+        if more_text:
+            self.canvas.text(frame, more_text, "tiny", ink, kind="more", midleft=(r.right + pad, r.centery))
         # Cards named by the finding are exposed or dead cards by contract, so they may be shown here.
         card_x = x
         if finding.cards:
@@ -71,8 +79,10 @@ class BannerPainter:
             area = pygame.Rect(x, r.bottom + pad // 2, min(len(finding.cards), 3) * round(ch * 0.8), ch)
             self.canvas.draw_fan(frame, area, list(finding.cards[:3]), True, "finding-card", finding.id)
             card_x = area.right + pad
-        lines = self.canvas.wrap(finding.ruling, "small", text_w - (card_x - x), 3)
         y = r.bottom + self.canvas.px(2)
+        # three lines of ruling, or as many as a banner made short (under other bars) holds, the last cut
+        room = max(1, min(3, (rect.bottom - y) // self.canvas.fonts["small"].get_linesize()))
+        lines = self.canvas.wrap(finding.ruling, "small", text_w - (card_x - x), room)
         for line in lines:
             rr = self.canvas.text(frame, line, "small", ink, kind="ruling", ref=finding.id, topleft=(card_x, y))
             y = rr.bottom

@@ -15,7 +15,7 @@ import pygame
 from ...engine.state import FindingView
 from . import cards, theme
 from .cache import LRU
-from .layout import BASE
+from .layout import BASE, FrameLayout
 from .model import KeySpec
 
 def pixel_bytes(img: pygame.Surface) -> int:
@@ -24,6 +24,7 @@ def pixel_bytes(img: pygame.Surface) -> int:
 
 # Transparent pixels of pre-drawn pieces (rounded corners, hollow slots); no theme colour is this.
 COLORKEY = (255, 0, 254)
+CARD_FONTS = 8   # card fonts kept (by size, least recently used out): a frame uses a few
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,6 +58,7 @@ class Frame:
     targets: list[Target] = field(default_factory=list)
     banner: FindingView | None = None
     history_pages: int = 1           # pages of the hand history, when it was drawn
+    layout: FrameLayout | None = None   # the regions the frame was laid out in (top bar, bars, table, keys)
 
     def texts(self, kind: str) -> list[str]:
         return [d.text for d in self.drawn if d.kind == kind]
@@ -84,9 +86,10 @@ class Canvas:
         self.s = s = min(w / BASE[0], h / BASE[1])
         self.fonts = {name: pygame.font.Font(None, max(12, round(px * s))) for name, px in
                       (("huge", 52), ("big", 40), ("med", 32), ("small", 26), ("tiny", 22))}
-        # One font per card height: bounded by the screen (heights run from px(26) to px(64)), and never
-        # evicted, since card sprites are keyed by the font's identity.
-        self.card_font_cache: dict[int, pygame.font.Font] = {}
+        # One font per card height, the few used lately: ~100 KiB each (the face and its glyphs, in SDL's memory),
+        # and 720 simulated hands used 18 sizes, one more every few dozen hands. A card sprite's key holds its
+        # font itself, not its id, so an evicted font's id is never taken for another one's.
+        self.card_font_cache: LRU[pygame.font.Font] = LRU(CARD_FONTS)
         self.surface = target if target is not None else pygame.Surface(size)
         # Pixel caches are held to a budget in bytes as well as a count, one screenful each: a count alone
         # let them reach ~22 MB at 800x480 (55 MB at 1280x800) on a terminal budgeted 80 MB in all.
@@ -169,7 +172,7 @@ class Canvas:
         size = (rect.width + 2 * m, rect.height + 2 * m)
         if face_up:
             assert font is not None  # every face-up caller sizes the card's font (canvas.cards, table)
-            key = ("face", rect.size, name, id(font), outline, corner)
+            key = ("face", rect.size, name, font, outline, corner)
             img = self.sprite(key, size, lambda s: cards.draw_face(s, local, name, font, outline, corner))
         else:
             img = self.sprite(("back", rect.size), size, lambda s: cards.draw_back(s, local))
@@ -233,7 +236,7 @@ class Canvas:
         size = max(12, int(height * 0.62))
         f = self.card_font_cache.get(size)
         if f is None:
-            f = self.card_font_cache[size] = pygame.font.Font(None, size)
+            f = self.card_font_cache.put(size, pygame.font.Font(None, size))
         return f
 
     def key(self, frame: Frame, rect: pygame.Rect, label: str, colour: theme.Colour = theme.KEY,

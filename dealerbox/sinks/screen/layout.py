@@ -33,9 +33,13 @@ class FrameLayout:
 
 
 def frame_layout(size: tuple[int, int], px: Callable[[float], int], alert: bool, banner: bool,
-                 question: bool = False, clock: bool = False, instruction_rows: int = 0) -> FrameLayout:
+                 question: bool = False, clock: bool = False, instruction_rows: int = 0,
+                 banner_keys: int = 1) -> FrameLayout:
     """A column of keys down the right: on a wide screen height is what the table is short of. The bars
-    that are up (health alert, findings banner, the dealer's question) take their height off the table."""
+    that are up (health alert, findings banner, the dealer's question) take their height off the table; when
+    the others leave the table shorter than a cash table's under a findings banner, the banner gives up its
+    last lines of ruling (down to its keys' height, ``banner_keys`` of them stacked) to keep the seats and the
+    middle apart."""
     w, h = size
     top = pygame.Rect(0, 0, w, px(44))
     keys_w = max(2 * theme.MIN_TOUCH, px(136))
@@ -58,7 +62,10 @@ def frame_layout(size: tuple[int, int], px: Callable[[float], int], alert: bool,
         question_rect = pygame.Rect(0, y, left_w, max(theme.MIN_TOUCH + px(48), px(104)))
         y = question_rect.bottom
     if banner:
-        banner_rect = pygame.Rect(0, y, left_w, max(2 * theme.MIN_TOUCH + 3 * px(6), px(116)))
+        full = max(2 * theme.MIN_TOUCH + 3 * px(6), px(116))
+        least = min(full, max(banner_keys * theme.MIN_TOUCH + (banner_keys + 1) * px(10), px(68)))
+        table_least = h - top.bottom - full       # the table a cash table keeps under a findings banner
+        banner_rect = pygame.Rect(0, y, left_w, max(least, min(full, h - y - table_least)))
         y = banner_rect.bottom
     return FrameLayout(top, keys, alert_rect, banner_rect, question_rect, pygame.Rect(0, y, left_w, h - y),
                        clock_rect, instruction_rect)

@@ -20,12 +20,13 @@ import pygame
 from ...engine import events as te
 from ...engine.state import TableState
 from . import theme
-from .banner import BannerPainter
+from .banner import BannerPainter, banner_keys
 from .cache import LRU
 from .canvas import Canvas, Drawn, Frame, Target, pixel_bytes
 from .health import HealthView
 from .history import hand_records
 from .layout import frame_layout
+from .middle import MiddlePainter
 from .model import (IN_HAND_PHASES, PHASE_NAMES, UiState, confirm_keys, history_keys, open_findings,
                     seat_in_play, sign_keys, table_keys, who_line)
 from .pinpad import PinPadPainter
@@ -44,7 +45,7 @@ class Renderer:
 
     def __init__(self, size: tuple[int, int], target: pygame.Surface | None = None) -> None:
         self.canvas = canvas = Canvas(size, target)
-        self.table = TablePainter(canvas)
+        self.table = TablePainter(canvas, MiddlePainter(canvas))
         self.sheet = SheetPainter(canvas)
         self.pinpad = PinPadPainter(canvas, self.sheet)
         self.banner = BannerPainter(canvas)
@@ -77,7 +78,9 @@ class Renderer:
         at = frame_layout(self.canvas.size, self.canvas.px, health.level != "ok", frame.banner is not None,
                           state.question is not None, state.tournament is not None,
                           (1 if inst.broken else key_rows(inst)) if inst is not None else
-                          RACE_ROWS if race is not None else 0)
+                          RACE_ROWS if race is not None else 0,
+                          banner_keys(frame.banner, state.phase in IN_HAND_PHASES) if frame.banner else 1)
+        frame.layout = at
         felt = None if ui.history else self.table.seat_geometry(at.body, len(state.seats) or 9)[2]
         base = self.base(at.top, at.keys, at.body, felt)
         # The top bar, alert strip and banners paint their whole rectangles, so the base goes only under the
