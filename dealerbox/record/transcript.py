@@ -128,6 +128,8 @@ def _by_fields(cls: type[e.TableEvent], fields: list[tuple[str, Callable[[Any], 
 
 def event_from_dict(data: dict[str, Any]) -> e.TableEvent:
     """The event ``data`` describes; raises TranscriptError for an unknown event or a field of the wrong shape."""
+    if not isinstance(data, dict):   # an edited log's "e" may be anything JSON holds: a reader must not crash on it
+        raise TranscriptError(f"event: a {type(data).__name__}, not an object")
     cls = _EVENTS.get(str(data.get("event")))
     if cls is None:
         raise TranscriptError(f"event: {data.get('event')!r} is not a table event this dealerbox knows")

@@ -147,3 +147,19 @@ def test_a_sealed_log_read_without_the_key_gives_the_ordinary_reader_s_hands_and
     replayed = read_hands_fast(mixed).hands
     # (the ordinary reader gives no hand for these lines: the two readers already differed on such a log)
     assert replayed.counters["frames"] > 0 and replayed.hands[:len(fast.hands.hands)] == fast.hands.hands
+
+
+@pytest.mark.parametrize("junk", [[1, 2], "HandStarted", 7, None])
+def test_a_sealed_log_whose_event_is_not_an_object_is_damage_not_a_crash(sealed_and_clear, tmp_path, junk):
+    """Both readers skip such an event line and the chain says the log was edited; the other hands still read."""
+    sealed, _ = sealed_and_clear
+    lines = sealed.read_text().splitlines(keepends=True)
+    at = next(i for i, line in enumerate(lines) if json.loads(line)["k"] == "ev" and i > len(lines) // 2)
+    record = json.loads(lines[at])
+    record["e"] = junk
+    edited = tmp_path / "edited.jsonl"
+    edited.write_text("".join(lines[:at] + [json.dumps(record) + "\n"] + lines[at + 1:]))
+    fast = read_hands_fast(edited)
+    assert fast.check.damaged >= 1 and not fast.check.intact
+    assert len(fast.hands.hands) >= 7
+    assert len(read_hands(edited).hands) >= 7
