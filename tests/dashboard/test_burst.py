@@ -8,6 +8,9 @@ import asyncio
 import json
 import re
 import threading
+from collections.abc import Coroutine
+from concurrent.futures import ThreadPoolExecutor
+from typing import Any, TypeVar
 
 import paho.mqtt.client as mqtt
 import sqlalchemy as sa
@@ -22,6 +25,16 @@ from dealerbox.dashboard.subscriber import ROUTINE_BATCH_MAX, BrokerSettings, Su
 from dealerbox.sinks.floor import contract as c
 
 from .tables import alert_bytes
+
+
+T = TypeVar("T")
+
+
+def apart(coroutine: Coroutine[Any, Any, T]) -> T:
+    """Run a coroutine on a thread of its own: a browser test before this one in the same worker leaves an event
+    loop running on the main thread (playwright's sync API), where asyncio.run refuses to start."""
+    with ThreadPoolExecutor(1) as thread:
+        return thread.submit(asyncio.run, coroutine).result()
 
 
 def _envelope(table: str, kind: str, seq: int, **body) -> bytes:
@@ -282,7 +295,7 @@ def test_a_stream_that_fell_behind_sends_each_tables_newest_tile_once(tmp_path):
         finally:
             await gen.aclose()
 
-    behind = asyncio.run(read(start))     # a stream that has all 71 rows to send
+    behind = apart(read(start))     # a stream that has all 71 rows to send
     events = re.findall(r"id: (\d+)\nevent: (\w+)\ndata: (.*)\n\n", behind)
     ids = [int(jid) for jid, _kind, _data in events]
     assert ids == sorted(ids) and ids[-1] == store.last_journal_id()       # resumable after the last one
@@ -294,7 +307,7 @@ def test_a_stream_that_fell_behind_sends_each_tables_newest_tile_once(tmp_path):
     assert all("hand -" in tiles[f"s1/{t}"] for t in tables[20:])
     assert [d["key"] for kind, d in sent if kind == "alert"] == ["s1/T05"]
     # a stream only a few rows behind is sent every row as it was journalled
-    recent = asyncio.run(read(store.last_journal_id() - 11))
+    recent = apart(read(store.last_journal_id() - 11))
     assert [kind for kind in re.findall(r"event: (\w+)", recent)] == ["table"] * 10 + ["alert"]
 
 
@@ -315,7 +328,7 @@ def test_a_stream_far_behind_looks_past_the_rows_it_reads_for_a_tables_newest_ti
         finally:
             await gen.aclose()
 
-    chunks = asyncio.run(read())
+    chunks = apart(read())
     sent = re.findall(r"id: (\d+)\nevent: table\ndata: (.*)\n\n", "".join(chunks[1:]))
     # the first read held 300 status pushes and 200 state pushes, the state pushes of the last 100 tables came
     # in the second: not one status push was sent, every table's state push was
