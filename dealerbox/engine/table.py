@@ -14,7 +14,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..config import Config
-from ..tags import CardTag, ChipTag, MarkerTag, TagRegistry
+from ..tags import CardTag, ChipTag, MarkerTag, Tag, TagRegistry
 from . import events as te
 from . import inputs as ev
 from .betting import TableBetting
@@ -43,6 +43,8 @@ from .tournament.moves import FloorMoves, TableMoves
 from .tournament.table import TournamentTable
 from .variants import variant
 from .zones import BET_OF
+
+_WAITING = BETTING_DUE | BOXED_CARD   # Play.due's flags that send an input the long way (apply)
 
 if TYPE_CHECKING:   # the type only: the tournament package validates with jsonschema, which a cash table never loads
     from ..tournament.config import Tournament
@@ -170,6 +172,29 @@ class Engine:
                 return out
         elif not out:
             return out
+        return self._settle(t, out)
+
+    def tag_seen(self, t: float, zone: str, tag: Tag, entered: bool) -> list[te.TableEvent]:
+        """``apply(ZoneEntered(t, zone, tag))``, or ``ZoneLeft`` when not ``entered``, without making the input: the
+        pipeline's way in for a known tag's frame, nearly every input of an evening. A chip or a card with nothing
+        due (no level clock, no chip motion to close, no boxed or fallen card) goes straight to the part that owns
+        it, as ``apply`` would send it; anything else is made into its input and applied."""
+        play = self.play
+        levels = self._levels
+        if (levels is None or levels.clock is None) and not play.due(t) & _WAITING and t < self.ledger.fall_due:
+            if type(tag) is ChipTag:
+                more = self._chip_entered(t, zone, tag) if entered else self._chip_left(t, zone, tag)
+                if not more:
+                    return []
+                return self._settle(t, [*more])
+            if type(tag) is CardTag:
+                return self._settle(t, [*(self._card_entered(t, zone, tag) if entered
+                                           else self._card_left(t, zone, tag))])
+        return self.apply(ev.ZoneEntered(t, zone, tag) if entered else ev.ZoneLeft(t, zone, tag))
+
+    def _settle(self, t: float, out: list[te.TableEvent]) -> list[te.TableEvent]:
+        """After an input has been routed: the hand moves on, a pending Leave, held short-wager rulings."""
+        play = self.play
         h = play.hand
         if h is not None and h.phase not in ("ended", "showdown"):   # else progress has nothing to move on
             out += self._progress(t)
