@@ -21,7 +21,7 @@ from dealerbox.dashboard.store import Store
 from tests.fixtures.broker import Mosquitto
 from tests.waiting import wait_until
 
-from .conftest import CHROMIUM, CHROMIUM_ARGS, PASSWORD, Running, ShiftedClock
+from .conftest import CHROMIUM, CHROMIUM_ARGS, PASSWORD, Running, ShiftedClock, new_context, scaled
 from .tables import play_hand, start_table
 
 
@@ -40,7 +40,7 @@ def _signed_in(p, url: str) -> Iterator:
     """A chromium page signed in as sam on the dashboard at ``url``."""
     browser = p.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
     try:
-        page = browser.new_page(viewport={"width": 1100, "height": 640})
+        page = new_context(browser, viewport={"width": 1100, "height": 640}).new_page()
         page.goto(url + "/login")
         page.fill("input[name=name]", "sam")
         page.fill("input[name=password]", PASSWORD)
@@ -61,9 +61,9 @@ def main(out: Path) -> None:
         try:
             for n, link in enumerate(links, 1):
                 play_hand(link, n, alert=n % 4 == 1)
-            assert wait_until(lambda: len(dash.store.tables()) == 12 and len(dash.store.alerts()) == 3, 20)
+            assert wait_until(lambda: len(dash.store.tables()) == 12 and len(dash.store.alerts()) == 3, scaled(20))
             links[-1].stop()                                  # one table goes dark
-            time.sleep(1.0)
+            time.sleep(scaled(1.0))
             with sync_playwright() as p, _signed_in(p, dash.url) as page:
                 page.screenshot(path=str(out / "dashboard-map.png"))
                 page.goto(dash.url + "/alerts")
@@ -102,8 +102,8 @@ def tournament(out: Path) -> None:
 
         def says(name: str, occupied: set[int], button: int, seq: int) -> None:
             tables.publish(f"dealerbox/demo/{name}/state", json.dumps(state(name, occupied, button, seq)),
-                           qos=1, retain=True).wait_for_publish(5)
-            time.sleep(0.3)
+                           qos=1, retain=True).wait_for_publish(scaled(5))
+            time.sleep(scaled(0.3))
         try:
             says("T01", set(range(1, 9)), 2, 1)
             says("T02", {1, 2, 3, 4, 5}, 1, 1)
@@ -114,7 +114,7 @@ def tournament(out: Path) -> None:
             with sync_playwright() as p, _signed_in(p, dash.url) as page:
                 page.goto(dash.url + "/tournaments/SUN-500")
                 page.click("button.clock-pause")
-                page.wait_for_selector(".clock.paused .run:has-text('PAUSED')", timeout=5000)
+                page.wait_for_selector(".clock.paused .run:has-text('PAUSED')", timeout=scaled(5000))
                 page.screenshot(path=str(out / "dashboard-tournament.png"))
         finally:
             tables.loop_stop()
