@@ -15,6 +15,7 @@ import pytest
 from dealerbox.dashboard.service import Dashboard
 from dealerbox.dashboard.store import Store
 from dealerbox.dashboard.subscriber import BrokerSettings, Subscriber
+from tests.conftest import scaled
 from tests.dashboard.instances import InProcess
 from tests.test_floor_contract import ROOT
 from tests.waiting import wait_until
@@ -52,7 +53,7 @@ def test_an_alert_raised_while_the_main_connection_takes_a_flood_of_states_is_fi
     def hold(_raw: bytes) -> None:
         # the main connection's paho thread stops here, ahead of the flood, until the alert is filed (or gives up):
         # an alert read on the main connection would be stuck behind this message and the flood
-        held.append(wait_until(lambda: bool(store.alerts()), 30))
+        held.append(wait_until(lambda: bool(store.alerts()), scaled(30)))
 
     connected = threading.Event()
     sub = Subscriber(BrokerSettings(broker.host, broker.port, "s1"), "dash-test", dash._file_batch,
@@ -60,17 +61,17 @@ def test_an_alert_raised_while_the_main_connection_takes_a_flood_of_states_is_fi
     sub.start()
     p = _publisher(broker)
     try:
-        assert wait_until(lambda: sub.connected, 20)
+        assert wait_until(lambda: sub.connected, scaled(20))
         assert sub.alerts_client is not None
-        p.publish(HOLD, b"{}", qos=1).wait_for_publish(10)
+        p.publish(HOLD, b"{}", qos=1).wait_for_publish(scaled(10))
         for t in tables:    # a start: every table's birth status and retained state
             p.publish(*_status(t), qos=1, retain=True)
             p.publish(*_state(t), qos=1, retain=True)
         p.publish("dealerbox/s1/T299/alert", alert_bytes("s1", "T299", "h1-1", "raised in the flood"),
-                  qos=1).wait_for_publish(10)
-        assert wait_until(lambda: len(held) == 1, 40)
+                  qos=1).wait_for_publish(scaled(10))
+        assert wait_until(lambda: len(held) == 1, scaled(40))
         assert held == [True]        # filed while the main connection had not read past the hold
-        assert wait_until(lambda: sum(t["received"] for t in store.tables()) == 2 * 300 + 1, 60)
+        assert wait_until(lambda: sum(t["received"] for t in store.tables()) == 2 * 300 + 1, scaled(60))
     finally:
         p.loop_stop()
         sub.stop()
@@ -120,7 +121,7 @@ def test_the_dashboard_takes_alerts_as_its_own_alert_user(make_broker, tmp_path)
         assert dash.dash.subscriber is not None and dash.dash.subscriber.alerts_client is not None
         for n in range(20):
             p.publish("dealerbox/s1/T01/alert", alert_bytes("s1", "T01", f"h{n}-1", "one", seq=n + 1), qos=1)
-        assert wait_until(lambda: len(dash.store.alerts()) == 20, 30), len(dash.store.alerts())
+        assert wait_until(lambda: len(dash.store.alerts()) == 20, scaled(30)), len(dash.store.alerts())
         log = broker.log()
         assert "u'floor-dashboard-1'" in log and "u'floor-dashboard-1-alerts'" in log
         assert "already connected" not in log and "not authorised" not in log.lower()
@@ -142,10 +143,10 @@ def test_without_an_alert_user_in_the_password_file_alerts_come_on_the_main_conn
     try:
         sub = dash.dash.subscriber
         assert sub is not None
-        assert wait_until(lambda: sub.alerts_client is None and sub.connected, 30), (sub._up, dash.dash.broker_note)
+        assert wait_until(lambda: sub.alerts_client is None and sub.connected, scaled(30)), dash.dash.broker_note
         for n in range(20):
             p.publish("dealerbox/s1/T01/alert", alert_bytes("s1", "T01", f"h{n}-1", "one", seq=n + 1), qos=1)
-        assert wait_until(lambda: len(dash.store.alerts()) == 20, 30), len(dash.store.alerts())
+        assert wait_until(lambda: len(dash.store.alerts()) == 20, scaled(30)), len(dash.store.alerts())
     finally:
         p.loop_stop()
         dash.stop()
@@ -178,7 +179,7 @@ def test_with_one_user_named_for_both_the_dashboard_keeps_one_connection_and_fil
         assert dash.dash.subscriber is not None and dash.dash.subscriber.alerts_client is None
         for n in range(20):
             p.publish("dealerbox/s1/T01/alert", alert_bytes("s1", "T01", f"h{n}-1", "one", seq=n + 1), qos=1)
-        assert wait_until(lambda: len(dash.store.alerts()) == 20, 30), len(dash.store.alerts())
+        assert wait_until(lambda: len(dash.store.alerts()) == 20, scaled(30)), len(dash.store.alerts())
     finally:
         p.loop_stop()
         dash.stop()
