@@ -53,8 +53,8 @@ ROUTINE_GATHER_S = 0.05
 PUBLISH_WAIT_S = 10.0
 GAP_CHECK_S = 2.0                 # a quiet filing thread looks for missing alerts this often
 RECEIPT_MAX = 1000                # alerts named in one receipt (the schema's maxItems)
-# CONNACK reasons that mean the alert connection's user is not set up (the ACL or password file of an earlier
-# release): id not valid, bad user name or password, not authorized, banned, bad authentication method
+# CONNACK reasons that mean the alert connection's user is not set up (a password file of an earlier release):
+# client id not valid, bad user name or password, not authorized, banned, bad authentication method
 REFUSED = frozenset({133, 134, 135, 138, 140})
 SESSION_TAKEN_OVER = 142
 
@@ -225,6 +225,8 @@ class Subscriber:
         if apart:    # a session of an earlier release subscribed to alerts here: they come on their own now
             client.unsubscribe([f for f, _qos in self.broker.alert_filters()])
         self._tell("main", True, f"connected to {self.broker.host}:{self.broker.port}")
+        if apart and self.alerts_client is None:    # it gave way meanwhile, seeing this connection not yet up
+            client.subscribe(self.broker.alert_filters())
 
     def _on_alerts_connect(self, client: mqtt.Client, _userdata: object, _flags: object, reason: object,
                            _props: object) -> None:
