@@ -239,7 +239,7 @@ def check_stakes(c: Config, source: str) -> None:
     """Stakes the table's chips cannot make. Checked on a config file only: a log or scenario replays as recorded."""
     g = c.game
     names: tuple[str, ...] = ("small_blind", "big_blind", "buy_in", "ante", "big_blind_ante", "bomb_pot")
-    names += ("small_bet", "big_bet") if g.variant in ("flhe", "o8") else ()   # the limit games
+    names += ("small_bet", "big_bet") if g.variant in ("flhe", "o8", "27td") else ()   # the limit games
     for name in names:
         value = getattr(g, name)
         if value % g.smallest_chip:

@@ -20,6 +20,7 @@ from . import inputs as ev
 from .betting import TableBetting
 from .cards.board import BoardFlow
 from .cards.deck import DeckInUse
+from .cards.draw import DrawFlow
 from .cards.flow import CardFlow
 from .cards.hand import Hand
 from .cards.ledger import CardLedger
@@ -71,11 +72,12 @@ class Engine:
             tt = TournamentTable(config, tournament, play, referee, seating, betting, trail, self.moves)
         self.tournament_table = tt
         self.deck = deck = DeckInUse(registry, ledger, referee, tt.deck_changed if tt is not None else None)
+        draws = DrawFlow(game.draws)
         hands = HandFlow(config, game, play, seating, betting, ledger, deck, referee, trail,
-                                      floor_moves, tt, raised_at("tournament.34", config.is_tournament))
+                         floor_moves, tt, raised_at("tournament.34", config.is_tournament), draws)
         referee.wire(hands.end, tt.entrants.retell if tt is not None else None)   # retell: a paid seat dealt out
         cards = CardFlow(config, game, registry, play, ledger, referee, seating, deck, betting, hands,
-                         BoardFlow(game, play, ledger, referee), tt)
+                         BoardFlow(game, play, ledger, referee), draws, tt)
         chips = ChipFlow(play, referee, hands, trail, PushWatch(play, referee, hands, findings),
                          tt if tournament is not None else None)
         self.taps = DealerTaps(config, play, referee, seating, betting, self.stacks, hands, cards, floor_moves, tt,

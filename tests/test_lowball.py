@@ -1,0 +1,69 @@
+"""Deuce-to-seven triple draw (27td): the variant's row, the low hand read by pokerkit's deuce-to-seven hand, the
+seats one deck deals, and the draws sensed on the felt (discards to the muck, as many cards from the shoe), with
+the hole cards (discards included) kept off every public event."""
+
+from __future__ import annotations
+
+import pytest
+
+from dealerbox.config import ConfigError, from_dict
+from dealerbox.engine import events as te
+from dealerbox.engine.variants import VARIANTS, check_seats, evaluate
+from tests.scenario_play import loud, play_text
+from tests.test_scenario import SCENARIOS
+
+HAND = (SCENARIOS / "lowball-triple-draw-ok.scn").read_text()
+
+
+def test_the_lowball_row_deals_five_cards_no_board_three_draws_at_limit():
+    v = VARIANTS["27td"]
+    assert (v.hole_cards, v.board_cards, v.draws, v.structure) == (5, 0, 3, "limit")
+
+
+@pytest.mark.parametrize("better, worse", [
+    (("7c", "5d", "4h", "3s", "2c"), ("7c", "6d", "4h", "3s", "2c")),     # the nut low beats the next
+    (("8c", "6d", "5h", "4s", "2c"), ("As", "5d", "4h", "3s", "2c")),     # the ace is high: A-5-4-3-2 is ace high
+    (("Kc", "Qd", "Jh", "9s", "8c"), ("6c", "5d", "4h", "3s", "2c")),     # a straight counts against the hand
+    (("Kc", "Qd", "Jh", "9s", "8c"), ("8s", "6s", "5s", "4s", "2s")),     # so does a flush
+    (("Ac", "Kd", "Qh", "Js", "9c"), ("2c", "2d", "3h", "4s", "5c")),     # a pair loses to any high card hand
+])
+def test_the_low_hand_is_read_deuce_to_seven(better, worse):
+    assert evaluate(VARIANTS["27td"], better, ())[0] < evaluate(VARIANTS["27td"], worse, ())[0]
+
+
+def test_a_hand_with_too_few_cards_is_not_read():
+    assert evaluate(VARIANTS["27td"], ("7c", "5d", "4h", "3s"), ()) == (10**6, "")
+
+
+def test_a_table_seats_at_most_nine_players_of_triple_draw():
+    check_seats(from_dict({"game": {"variant": "27td"}, "table": {"seats": 9}}, "t.toml"), "t.toml")
+    with pytest.raises(ConfigError, match=r"t\.toml: table\.seats: 10 players of 27td need 53 cards.*at most 9"):
+        check_seats(from_dict({"game": {"variant": "27td"}, "table": {"seats": 10}}, "t.toml"), "t.toml")
+
+
+def test_a_hand_of_triple_draw_is_followed_through_its_three_draws_to_the_low_hand():
+    events = play_text(HAND)
+    assert loud(events) == []
+    drawn = [(e.seat, e.draw, e.count) for e in events if isinstance(e, te.CardsDrawn)]
+    assert drawn == [(2, 1, 2), (3, 1, 1), (4, 1, 1), (3, 2, 1), (4, 3, 1)]
+    rounds = [e.street for e in events if isinstance(e, te.BettingRoundEnded)]
+    assert rounds == ["preflop", "flop", "turn"]
+    # the river round's limit is the big bet: seat 2 bets 4
+    assert [(e.seat, e.action, e.amount) for e in events if isinstance(e, te.ActionTaken) and e.street == "river"] \
+        == [(2, "bet", 4), (3, "call", 4), (4, "call", 4)]
+    shown = {e.seat: (e.cards, e.rank) for e in events if isinstance(e, te.HandShown)}
+    assert shown[2] == (("7c", "5d", "4h", "3d", "2d"), "7-5-4-3-2")      # the cards it drew are its hand now
+    assert shown[4][1] == "Flush"
+    end = next(e for e in events if isinstance(e, te.HandEnded))
+    assert end.outcome == "complete" and end.stacks == {1: 200, 2: 212, 3: 194, 4: 194} and end.board == ()
+
+
+def test_a_discard_is_no_fold_and_no_public_event_names_a_hole_card():
+    events = play_text(HAND)
+    folds = [e.seat for e in events if isinstance(e, te.ActionTaken) and e.action == "fold"]
+    assert folds == [1]                                       # seat 1's fold only: the draws' discards are not folds
+    public = [e.to_dict() for e in events if not isinstance(e, te.HandShown)]
+    for d in public:
+        if d["event"] in ("CardDealt", "CardMucked", "CardBurned"):
+            assert d["card"] is None
+    assert sum(1 for e in events if isinstance(e, te.CardMucked)) == 5 + 6   # seat 1's fold, six discards
