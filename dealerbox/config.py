@@ -46,6 +46,7 @@ class GameConfig:
     kill: str = "none"              # "none" | "half" | "full" (Kill Pots)
     kill_qualifier: int = 0         # a second leg's least profit, blinds included (docs/betting.md); 0 = any pot
     kill_scoop: int = 5             # split games: a scoop forces a kill from a pot of this many big bets (Kill Pots 8)
+    lowball_kill: bool = False      # house option, lowball: a player may kill after looking at two cards (Kill Pots 10)
     buy_in: int = 200               # default buy-in for the simulator and the "sit" tap
     ante: int = 0                   # every player dealt in posts it before the deal; 0 = none
     big_blind_ante: int = 0         # the big blind posts it for the whole table; 0 = none (not with ante)

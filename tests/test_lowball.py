@@ -67,3 +67,46 @@ def test_a_discard_is_no_fold_and_no_public_event_names_a_hole_card():
         if d["event"] in ("CardDealt", "CardMucked", "CardBurned"):
             assert d["card"] is None
     assert sum(1 for e in events if isinstance(e, te.CardMucked)) == 5 + 6   # seat 1's fold, six discards
+
+
+KILL_TABLE = """table seats 6
+game 27td blinds 1/2 bets 2/4 kill full lowball_kill on
+hello
+shoe loaded
+sit 1 200
+sit 2 200
+sit 3 200
+sit 4 STACK
+button 1
+blinds
+wait 1s
+"""
+
+
+def _two_each_then_kill(stack: int, lowball_kill: bool = True) -> list[te.TableEvent]:
+    text = KILL_TABLE.replace("STACK", str(stack))
+    if not lowball_kill:
+        text = text.replace(" lowball_kill on", "")
+    deal = "".join(f"card {c} shoe -> seat{s}\n" for c, s in zip(
+        ("9c", "8d", "7c", "Kh", "Qc", "6d", "5c", "Kd"), (2, 3, 4, 1) * 2, strict=True))
+    return play_text(text + deal + "wait 1s\npost 4 4\nwait 1s\nheartbeat\n")
+
+
+def test_a_lowball_kill_by_a_seat_short_of_four_kills_goes_back():
+    events = _two_each_then_kill(15)     # the kill is 4: at least 16 behind it before posting
+    f = [e for e in events if isinstance(e, te.FindingRaised) and e.rule == "kill.10"]
+    assert [(x.severity, x.outcome, x.seats) for x in f] == [("dealer", "wager-corrected", (4,))]
+    assert "at least four times the kill blind in the stack (16)" in f[0].ruling and "has 15" in f[0].ruling
+    assert not any(isinstance(e, te.ActionTaken) and e.seat == 4 for e in events)
+
+
+def test_a_lowball_kill_with_four_kills_behind_it_doubles_the_limits_and_puts_the_killer_last():
+    events = _two_each_then_kill(16)
+    assert [(e.severity, e.seats) for e in events if isinstance(e, te.FindingRaised)] == [("info", (4,))]
+    post = next(e for e in events if isinstance(e, te.ActionTaken) and e.seat == 4)
+    assert (post.action, post.amount) == ("post", 4)
+
+
+def test_without_the_house_option_chips_put_in_during_the_deal_are_no_lowball_kill():
+    events = _two_each_then_kill(200, lowball_kill=False)
+    assert not any(isinstance(e, te.FindingRaised) and e.rule == "kill.10" for e in events)

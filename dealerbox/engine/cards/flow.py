@@ -240,6 +240,9 @@ class CardFlow:
             rulings += h.deal.card_to_seat(seat, tag.uid, seating.occupied, play.window(),
                                            acted=h.voluntary_actions > 0)
             rulings = self._blinds7(h, seat, rulings)
+            if self.draws.draws and h.deal.k > 2 * len(h.order):
+                # lowball: a player has a third card, the pot may no longer be killed (Kill Pots 10)
+                hb.deal_reached(2 if h.deal.dealt_all else 1)
             if tt is not None and tt.entrants.away:
                 rulings += tt.away_hands_dead()   # Tournaments 11: at the last starting card
             out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))
