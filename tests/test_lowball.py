@@ -110,3 +110,57 @@ def test_a_lowball_kill_with_four_kills_behind_it_doubles_the_limits_and_puts_th
 def test_without_the_house_option_chips_put_in_during_the_deal_are_no_lowball_kill():
     events = _two_each_then_kill(200, lowball_kill=False)
     assert not any(isinstance(e, te.FindingRaised) and e.rule == "kill.10" for e in events)
+
+
+ALL_IN = """table seats 6
+game 27td blinds 1/2 bets 2/4
+hello
+shoe loaded
+sit 1 200
+sit 2 2
+button 1
+blinds
+deal hole cards 2=7c,5d,4h,Kc,Kd 1=8s,6s,4s,3s,Qh
+wait 2s
+call 1 2
+wait 1s
+gather
+burn
+draw 2 Kc,Kd -> 3d,2d
+PAT1
+burn
+draw 1 Qh -> Jd
+PAT2
+burn
+PAT3
+draw 2 5d -> 6c
+"""
+
+
+def _all_in_draws(taps: bool) -> list[te.TableEvent]:
+    text = ALL_IN
+    for n, seat in ((1, 1), (2, 2), (3, 1)):
+        text = text.replace(f"PAT{n}", f"stand-pat {seat}" if taps else "wait 1s")
+    return play_text(text + "wait 3s\nheartbeat\n")
+
+
+def test_all_in_the_draws_end_when_every_live_seat_drew_or_was_tapped_pat():
+    # seat 2 is all in with its big blind: nobody can bet; seat 1 stands pat in the first and the last draw (the
+    # dealer taps its knock), seat 2 in the second. The last drawer is seat 2 (after the button), so the showdown
+    # follows its cards; the first draw ends at seat 1's tap, the second at seat 2's
+    events = _all_in_draws(taps=True)
+    assert loud(events) == []
+    drawn = [(e.seat, e.draw, e.count) for e in events if isinstance(e, te.CardsDrawn)]
+    assert drawn == [(2, 1, 2), (1, 1, 0), (1, 2, 1), (2, 2, 0), (1, 3, 0), (2, 3, 1)]
+    shown = {e.seat: e.cards for e in events if isinstance(e, te.HandShown)}
+    # the showdown came after seat 2's last cards: each hand is the cards it holds after its draws
+    assert sorted(shown[2]) == sorted(("7c", "6c", "4h", "3d", "2d"))
+    assert sorted(shown[1]) == sorted(("8s", "6s", "4s", "3s", "Jd"))
+
+
+def test_all_in_without_the_stand_pat_tap_the_draw_does_not_end():
+    # the limitation the tap closes: seat 1 standing pat unseen, seat 2's next discard is read as more of draw 1
+    events = _all_in_draws(taps=False)
+    assert [(e.seat, e.draw) for e in events if isinstance(e, te.CardsDrawn) and e.draw > 1] != \
+        [(1, 2), (2, 3)]
+    assert not any(isinstance(e, te.HandShown) for e in events)

@@ -165,7 +165,7 @@ class HandFlow:
             live = live if live is not None else h.contenders(live_seats)
             if h.actions_on_street or draws.last_drawn(h, live):
                 return self.showdown(t, live)
-        elif draws.due(h):
+        elif draws.due(h, live if live is not None else h.contenders(live_seats)):
             return self.draw_begins(t)
         out: list[te.TableEvent] = []
         if h.all_in_prompted or not h.deal.finished or not self.all_in_prompts:

@@ -5,7 +5,8 @@ The antennas see a draw as a seat's discards leaving its zone for the muck and t
 from the shoe at that seat. A draw begins when a betting round is complete (the next round's betting waits for
 it); while it is being dealt a hole card to the muck is a discard, not a fold, and a card from the shoe to a seat
 is its replacement, not an extra card. The first betting action of the next round ends it. A player who stands
-pat is seen by nothing: the seats after it draw, and the screen shows it as no cards drawn.
+pat is seen by nothing: the seats after it draw, and the screen shows it as no cards drawn; the dealer may tap
+``stand-pat`` for it (the player's knock), which is what ends a draw when nobody is left to bet (all in).
 
 The hand keeps the record (``Hand.draws``, cards/draws.py); :class:`DrawFlow` follows the cards for ``CardFlow``.
 """
@@ -26,12 +27,22 @@ class DrawFlow:
     def __init__(self, draws: int) -> None:
         self.draws = draws          # the game's draws (0: not a draw game)
 
-    def due(self, h: Hand) -> bool:
+    def due(self, h: Hand, live: list[int]) -> bool:
         """The betting round is complete: is a draw to begin? (Not after the last draw, nor before the deal is
-        over; after a round where nobody could act, all in, not until a discard says so: ``repeat``.)"""
+        over; after a round where nobody could act, all in, once every one of ``live`` drew or was tapped as
+        standing pat, or a discard says so: ``repeat``.)"""
         d = h.draws
-        return (self.draws > 0 and h.deal.finished and not d.dealing and d.number < self.draws
-                and (h.actions_on_street > 0 or h.street == "preflop"))
+        if self.draws == 0 or not h.deal.finished or d.number >= self.draws:
+            return False
+        if not d.dealing:
+            return h.actions_on_street > 0 or h.street == "preflop"
+        return h.actions_on_street == 0 and d.complete(live)   # all in: every live seat had its turn
+
+    def stand_pat(self, t: float, h: Hand, seat: int) -> list[te.TableEvent]:
+        """The ``stand-pat`` tap: ``seat`` throws nothing in the draw under way (CardsDrawn with no card)."""
+        if not self.drawing(h) or not h.draws.stood_pat(seat):
+            return []
+        return [te.CardsDrawn(t, h.number, seat, h.draws.number, 0)]
 
     def begin(self, h: Hand) -> str:
         """The next draw begins: the street its betting round is on."""
@@ -64,8 +75,8 @@ class DrawFlow:
 
     def last_drawn(self, h: Hand, live: list[int]) -> bool:
         """All in after the last draw, nobody betting: the last hand in turn has its cards (its discards replaced);
-        the showdown follows. A last player standing pat is seen by nothing (docs/draw.md)."""
+        the showdown follows; or every one of ``live`` had its turn, the standers tapped (docs/draw.md)."""
         if not live or not h.draws.dealing:
             return False
         last = live[-1]
-        return h.draws.drawn(last) > 0 and h.draws.owed(last) == 0
+        return (h.draws.drawn(last) > 0 and h.draws.owed(last) == 0) or h.draws.complete(live)

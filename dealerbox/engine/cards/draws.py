@@ -22,6 +22,7 @@ class Draws:
     thrown: list[dict[int, int]] = field(default_factory=list)   # [draw] seat -> cards discarded
     received: list[dict[int, int]] = field(default_factory=list)  # [draw] seat -> replacements dealt
     discards: set[str] = field(default_factory=set)              # uids thrown away in a draw (in the muck)
+    pat: list[set[int]] = field(default_factory=list)            # [draw] seats the dealer tapped as standing pat
 
     def begin(self) -> None:
         """The next draw begins: the betting round before it is complete."""
@@ -29,6 +30,7 @@ class Draws:
         self.dealing = True
         self.thrown.append({})
         self.received.append({})
+        self.pat.append(set())
 
     def betting_began(self) -> None:
         """A betting action on the round after the draw: the draw is over."""
@@ -45,6 +47,22 @@ class Draws:
         now = self.received[-1]
         now[seat] = now.get(seat, 0) + 1
         return now[seat] == self.thrown[-1].get(seat, 0)
+
+    def stood_pat(self, seat: int) -> bool:
+        """The dealer tapped ``stand-pat`` for ``seat`` in the draw under way: True the first time (it threw
+        nothing: a seat that already threw cards is no stander)."""
+        if not self.number or not self.dealing or seat in self.pat[-1] or self.thrown[-1].get(seat):
+            return False
+        self.pat[-1].add(seat)
+        return True
+
+    def complete(self, live: list[int]) -> bool:
+        """Every one of ``live`` has had its turn in the draw under way: given all the cards it threw, or tapped
+        as standing pat (docs/draw.md: how a draw with nobody left to bet ends)."""
+        if not self.number or not self.dealing or not live:
+            return False
+        thrown, pat = self.thrown[-1], self.pat[-1]
+        return all(s in pat or (thrown.get(s, 0) > 0 and self.owed(s) == 0) for s in live)
 
     def owed(self, seat: int) -> int:
         """Cards ``seat`` threw in the draw under way and has not been given yet (negative: given too many)."""

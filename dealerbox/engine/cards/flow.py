@@ -340,6 +340,11 @@ class CardFlow:
                                        f"of seat {seat}: it still plays (if seat {seat} folds, it goes to the muck).",
                                        (seat,))])
 
+    def stand_pat(self, t: float, seat: int) -> list[te.TableEvent]:
+        """The ``stand-pat`` tap (a draw game): ``seat`` draws no card in the draw under way (cards/draw.py)."""
+        h = self.play.hand
+        return self.draws.stand_pat(t, h, seat) if h is not None else []
+
     def exposed(self, e: ev.DealerInput) -> list[te.TableEvent]:
         """The ``exposed`` tap: a card the dealer flashed (named, or the last one dealt)."""
         play = self.play
