@@ -165,7 +165,8 @@ class HandFlow:
             live = live if live is not None else h.contenders(live_seats)
             if h.actions_on_street or draws.last_drawn(h, live):
                 return self.showdown(t, live)
-        elif draws.due(h, live if live is not None else h.contenders(live_seats)):
+        elif not hb.leaving and draws.due(h, live if live is not None else h.contenders(live_seats)):
+            # (a gather under way first: the chips in flight to the pot are no take-back of the round's bets)
             return self.draw_begins(t)
         out: list[te.TableEvent] = []
         if h.all_in_prompted or not h.deal.finished or not self.all_in_prompts:

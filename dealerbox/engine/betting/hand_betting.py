@@ -93,6 +93,7 @@ class HandBetting:
         self.declare_raise = self.chips.declare_raise
         self.motions = self.chips.motions      # the part's dicts themselves, read after most inputs
         self.held = self.chips.held
+        self.leaving = self.chips.leaving     # chips lifted from a bet zone, not yet placed (a gather under way)
         self.opening_events = self.posting.opening_events
         self.board_parts: list[list[te.Pot]] = []   # each pot's part per board, once settled on two or more boards
         self.half_parts: list[list[list[te.Pot]]] = []   # each pot's halves per board, once settled high and low
