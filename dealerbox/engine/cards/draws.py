@@ -76,6 +76,27 @@ class Draws:
             return 0
         return self.received[(draw or self.number) - 1].get(seat, 0)
 
+    def done(self, seat: int) -> int | None:
+        """In the draw being dealt: the cards ``seat`` was given, once it has all it threw (0: tapped as standing
+        pat); None while its turn is not done (or no draw is being dealt)."""
+        if not self.number or not self.dealing:
+            return None
+        if seat in self.pat[-1]:
+            return 0
+        thrown = self.thrown[-1].get(seat, 0)
+        return self.drawn(seat) if thrown and self.owed(seat) <= 0 else None
+
+    def turn(self, order: list[int] | tuple[int, ...], live: set[int]) -> int | None:
+        """Whose turn it is in the draw being dealt: a seat given part of its cards, else the first of ``live``
+        (in ``order``) after the last seat that threw or stood pat. None when no draw is being dealt."""
+        if not self.number or not self.dealing:
+            return None
+        thrown, pat = self.thrown[-1], self.pat[-1]
+        seen = [i for i, s in enumerate(order) if s in thrown or s in pat]
+        if seen and self.owed(order[seen[-1]]) > 0:
+            return order[seen[-1]]
+        return next((s for s in order[seen[-1] + 1 if seen else 0:] if s in live), None)
+
     def seats_drawn(self) -> tuple[tuple[int, int], ...]:
         """The draw under way (or last): (seat, cards thrown) for each seat that threw any, in the order seen."""
         return tuple(self.thrown[-1].items()) if self.number else ()
