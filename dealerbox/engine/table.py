@@ -20,6 +20,7 @@ from . import inputs as ev
 from .betting import TableBetting
 from .cards.board import BoardFlow
 from .cards.deck import DeckInUse
+from .cards.draw import DrawFlow
 from .cards.flow import CardFlow
 from .cards.hand import Hand
 from .cards.ledger import CardLedger
@@ -37,7 +38,7 @@ from .practices import HousePractices
 from .referee import Referee
 from .seating import Seating
 from .stacks import StackReads
-from .state import FindingView, HouseView, SeatView, TableState
+from .state import DrawView, FindingView, HouseView, SeatView, TableState
 from .events import Pot
 from .tournament.moves import FloorMoves, TableMoves
 from .tournament.table import TournamentTable
@@ -73,11 +74,12 @@ class Engine:
             tt = TournamentTable(config, tournament, play, referee, seating, betting, trail, self.moves)
         self.tournament_table = tt
         self.deck = deck = DeckInUse(registry, ledger, referee, tt.deck_changed if tt is not None else None)
+        draws = DrawFlow(game.draws)
         hands = HandFlow(config, game, play, seating, betting, ledger, deck, referee, trail,
-                                      floor_moves, tt, raised_at("tournament.34", config.is_tournament))
+                         floor_moves, tt, raised_at("tournament.34", config.is_tournament), draws)
         referee.wire(hands.end, tt.entrants.retell if tt is not None else None)   # retell: a paid seat dealt out
         cards = CardFlow(config, game, registry, play, ledger, referee, seating, deck, betting, hands,
-                         BoardFlow(game, play, ledger, referee), tt)
+                         BoardFlow(game, play, ledger, referee), draws, tt)
         chips = ChipFlow(play, referee, hands, trail, PushWatch(play, referee, hands, findings),
                          tt if tournament is not None else None)
         self.taps = DealerTaps(config, play, referee, seating, betting, self.stacks, hands, cards, floor_moves, tt,
@@ -233,6 +235,9 @@ class Engine:
         under_way = play.running_hand()      # (hand, betting) while a hand runs
         hb = under_way[1] if under_way is not None else None
         stacks = self.betting.stacks
+        draws = h.draws if h is not None and under_way is not None and self.variant.draws else None
+        live = {s for s in h.order if s not in h.folded and s not in h.dead} if h is not None else set()
+        turn = draws.turn(h.order, live) if draws is not None and h is not None else None
         seats = []
         for s in range(1, seating.seats + 1):
             shown: tuple[str, ...] = ()
@@ -251,7 +256,8 @@ class Engine:
             seats.append(SeatView(
                 seat=s, occupied=s in seating.occupied, in_hand=bool(in_hand), folded=folded, all_in=bool(all_in),
                 to_act=bool(to_act), dead=dead, cards_held=len(ledger.in_zone(f"seat{s}")) if h is not None else 0,
-                shown=shown, bet=bet, stack=stacks.get(s, 0)))
+                shown=shown, bet=bet, stack=stacks.get(s, 0),
+                drawn=draws.done(s) if draws is not None and s in live else None, to_draw=s == turn))
         current = play.hand_no
         acked = self.taps.acked | self.findings.settled if self.findings.settled else self.taps.acked
         findings = tuple(FindingView(f.id, f.rule, f.citation, f.severity, f.outcome, f.ruling, f.seats, f.cards,
@@ -284,4 +290,5 @@ class Engine:
             question=(hb.question.view() if hb is not None and hb.question is not None
                       else self.stacks.question),
             dealer=self.taps.dealer, instruction=self.moves.view(),
-            tournament=tt.view() if tt is not None else None, race=tt.race_view() if tt is not None else None)
+            tournament=tt.view() if tt is not None else None, race=tt.race_view() if tt is not None else None,
+            draw=DrawView(draws.number, draws.dealing, turn) if draws is not None else None)
