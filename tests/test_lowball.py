@@ -164,3 +164,25 @@ def test_all_in_without_the_stand_pat_tap_the_draw_does_not_end():
     assert [(e.seat, e.draw) for e in events if isinstance(e, te.CardsDrawn) and e.draw > 1] != \
         [(1, 2), (2, 3)]
     assert not any(isinstance(e, te.HandShown) for e in events)
+
+
+def _dead_after_the_draw(text: str) -> list[tuple[str, str, tuple[int, ...]]]:
+    return [(e.rule, e.outcome, e.seats) for e in play_text(text)
+            if isinstance(e, te.FindingRaised) and e.rule == "dead-hand.1d"]
+
+
+def test_a_seat_given_one_card_more_than_it_threw_holds_a_dead_hand_when_the_betting_resumes():
+    # Dead Hands 1(d): six cards after the draw (seat 3 threw one and was given two); before, nothing was said and
+    # the six-card hand went to the showdown unread
+    extra = HAND.replace("draw 3 Qh -> Jd\n", "draw 3 Qh -> Jd\ncard 6c shoe -> seat3\n")
+    assert _dead_after_the_draw(extra) == [("dead-hand.1d", "dead-hand", (3,))]
+    shown = [e.seat for e in play_text(extra) if isinstance(e, te.HandShown)]
+    assert 3 not in shown and shown == [2, 4]
+
+
+def test_a_seat_given_one_card_fewer_than_it_threw_holds_a_dead_hand_after_the_draw():
+    # the rule's exception (too few cards is live) is for a hand before the draw, not after it
+    short = HAND.replace("draw 2 Kc,Kd -> 3d,2d\n",
+                         "card Kc seat2 -> muck\ncard Kd seat2 -> muck\ncard 3d shoe -> seat2\n")
+    assert _dead_after_the_draw(short) == [("dead-hand.1d", "dead-hand", (2,))]
+    assert _dead_after_the_draw(HAND) == []      # the near miss: every draw made good

@@ -4,11 +4,15 @@ a seat's cards. Every part hands its rulings here; the hand flow is wired in to 
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING
 
 from . import events as te
 from .cards.misdeal import Ruling
 from .findings import FindingLog
 from .play import Play
+
+if TYPE_CHECKING:
+    from .cards.hand import Hand
 
 EndHand = Callable[[float, str], list[te.TableEvent]]
 Retell = Callable[[list[Ruling]], list[Ruling]]
@@ -72,7 +76,10 @@ class Referee:
             return out
         for e in events:
             if isinstance(e, te.ActionTaken) and e.action not in ("post", "straddle", "ante"):
+                drawing = h.draws.dealing
                 h.acted()
+                if drawing:
+                    out += self.rule(e.t, self.drawn_short_or_long(h))
                 if not h.deal.finished and h.phase == "deal":
                     out += self.rule(e.t, h.deal.finish(self.play.window()))
                     h.betting_begins()
@@ -83,6 +90,17 @@ class Referee:
             elif isinstance(e, te.ActionTaken) and e.action == "fold" and e.seat is not None:
                 h.fold(e.seat)
         return out
+
+    @staticmethod
+    def drawn_short_or_long(h: Hand) -> list[Ruling]:
+        """A draw ended (the next round's first action): a hand left with too many or too few cards is dead (Dead
+        Hands 1(d); the exception for too few cards is before the draw only)."""
+        want = h.variant.hole_cards
+        return [Ruling("dead-hand.1d", "dead-hand", f"Seat {seat} holds {len(h.deal.held.get(seat, ()))} cards "
+                                                    f"after the draw, not {want}: the hand is dead, cards to the "
+                                                    f"muck.", (seat,))
+                for seat in h.order if seat not in h.dead and seat not in h.folded
+                and len(h.deal.held.get(seat, ())) != want]
 
     def deal_over(self, t: float) -> list[te.TableEvent]:
         """The deal is over (a burn, a board card): its rulings, and the betting goes on preflop."""
