@@ -33,7 +33,9 @@ from dataclasses import replace
 from pathlib import Path
 
 from dealerbox.sources.base import ThreadedSource
+from dealerbox.upkeep.trim import TRIM_EVERY_S
 
+from . import growth
 from .broker import BrokerMissing, Mosquitto, free_port
 from .slowlink import SLOW_BYTES_S, SlowLink
 
@@ -88,7 +90,8 @@ def _slope(points: list[tuple[float, float]]) -> float:
     return sum((x - mx) * (y - my) for x, y in points) / den if den else 0.0
 
 
-def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = False, floor_mode: str = "fast") -> dict:
+def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = False, floor_mode: str = "fast",
+         trace_every: int = 0, trim_every: float | None = TRIM_EVERY_S) -> dict:
     from dealerbox.config import Config, FloorConfig, RecordConfig, TableConfig
     from dealerbox.record.logformat import Header as LogHeader
     from dealerbox.record.recorder import Recorder
@@ -97,6 +100,7 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
     from dealerbox.sources import open_log
     from dealerbox.upkeep.figures import open_fds
     from dealerbox.upkeep.keeper import Upkeep
+    from dealerbox.upkeep.trim import Trimmer
 
     log_path = work / "loop.jsonl"
     made = subprocess.run([sys.executable, "-m", "dealerbox", "simulate", "--hands", str(loop), "--seed", "19",
@@ -128,18 +132,26 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
         floor = FloorLink(config)
     source = LoopingSource(records)
     terminal = Terminal(config, registry, source, recorder=recorder, floor=floor,
-                        upkeep=Upkeep(config.record.dir, keep_days=0))
+                        upkeep=Upkeep(config.record.dir, keep_days=0),
+                        trimmer=None if trim_every is None else Trimmer(trim_every))
     samples: list[dict] = []
     removed = {"parts": 0, "bytes": 0}
+    tallies: list[tuple[int, dict]] = []   # (hands ended, growth.by_part) every ``trace_every`` hands
+    if trace_every:
+        growth.start()
     start = time.monotonic()
     done = threading.Event()
 
     def sample() -> None:
         fh = floor.health() if floor else {}
-        samples.append({"s": round(time.monotonic() - start, 1), "hands": terminal.hands_ended,
+        ended = terminal.hands_ended
+        samples.append({"s": round(time.monotonic() - start, 1), "hands": ended,
                         "rss_kib": _rss_kib(), "fds": open_fds(), "threads": threading.active_count(),
                         "outbox": fh.get("outbox_depth"), "floor_queued": fh.get("queued"),
-                        "recorded_bytes": recorder.bytes_written})
+                        "recorded_bytes": recorder.bytes_written, "blocks": sys.getallocatedblocks(),
+                        "trims": terminal.trimmer.trims if terminal.trimmer else None, **(growth.glibc() or {})})
+        if trace_every and ended >= (len(tallies) + 1) * trace_every:
+            tallies.append((ended, growth.by_part(growth.snapshot())))
         for part in recorder.parts[:-1]:    # measured, then removed: the bench must not fill the disk
             if part.exists():
                 removed["bytes"] += part.stat().st_size
@@ -189,6 +201,9 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
         "floor": floor_mode, "hands": played, "wall_s": round(wall, 1), "hands_per_s": round(played / wall, 1),
         "loop_hands": loop, "passes": source.counters["passes"],
         "imports_and_setup_mb": round(baseline / 1024, 1),
+        "trims": None if terminal.trimmer is None else {
+            "every_s": terminal.trimmer.every_s, "calls": terminal.trimmer.trims,
+            "released": terminal.trimmer.released, "longest_ms": round(terminal.trimmer.longest_s * 1000, 1)},
         "peak_rss_mb": round(max(s["rss_kib"] for s in samples) / 1024, 1),
         "final_rss_mb": round(samples[-1]["rss_kib"] / 1024, 1),
         "slope_kib_per_1000_hands": round(_slope(half) * 1000, 1),
@@ -202,7 +217,19 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
         "screen_events_kept": len(screen.events) if screen else None,
         "screen_cache_mb": round(screen.renderer.cache_bytes() / 2**20, 2) if screen else None, "headless": headless,
         "samples": samples[:: max(1, len(samples) // 80)],
+        **({"growth": _growth(tallies, played)} if trace_every else {}),
     }
+
+
+def _growth(tallies: list[tuple[int, dict]], played: int) -> dict:
+    """What the traced memory gained over the second half, by part, and in each step of it."""
+    late = [t for t in tallies if t[0] >= played / 2] or tallies[-1:]
+    if len(late) < 2:
+        return {"note": "fewer than two snapshots in the second half"}
+    steps = [{"hands": f"{a[0]}-{b[0]}", "grew": growth.grew(a[1], b[1], top=6)}
+             for a, b in zip(late, late[1:], strict=False)]
+    return {"hands": f"{late[0][0]}-{late[-1][0]}", "grew": growth.grew(late[0][1], late[-1][1]),
+            "traced_kib": [(h, round(sum(v[0] for v in t.values()) / 1024)) for h, t in tallies], "steps": steps}
 
 
 BIG_IMPORTS = ("pygame", "pygame (kiosk, runtime.lean)", "pkg_resources", "paho.mqtt.client", "jsonschema",
@@ -244,12 +271,18 @@ def main() -> None:
     parser.add_argument("--floor", choices=("fast", "slow", "absent"), default="fast",
                         help="a local broker, the same behind a slow link, or none at all")
     parser.add_argument("--out", default="", help="write the result as JSON here")
+    parser.add_argument("--trace-every", type=int, default=0, metavar="HANDS",
+                        help="tracemalloc snapshots every HANDS hands; report what grew by part (slows the run)")
+    parser.add_argument("--trim-every", type=float, default=TRIM_EVERY_S, metavar="S",
+                        help=f"malloc_trim at a hand's end at most every S seconds (default {TRIM_EVERY_S:g})")
+    parser.add_argument("--no-trim", action="store_true", help="never malloc_trim (the terminal before issue 30)")
     args = parser.parse_args()
     if args.imports:
         result = imports()
     else:
         with tempfile.TemporaryDirectory(prefix="dealerbox-soak-") as tmp:
-            result = soak(args.hands, args.loop, Path(tmp), args.budget, args.headless, args.floor)
+            result = soak(args.hands, args.loop, Path(tmp), args.budget, args.headless, args.floor,
+                          args.trace_every, None if args.no_trim else args.trim_every)
     text = json.dumps(result, indent=1)
     if args.out:
         Path(args.out).write_text(text + "\n")
