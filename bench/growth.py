@@ -15,7 +15,7 @@ import sys
 import tracemalloc
 from pathlib import Path
 
-DEPTH = 25   # frames kept per block: enough to climb out of the stdlib and libraries into the part that asked
+DEPTH = 12   # frames kept per block: enough to climb out of the stdlib and libraries into the part that asked
 
 
 def start() -> None:

@@ -91,7 +91,7 @@ def _slope(points: list[tuple[float, float]]) -> float:
 
 
 def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = False, floor_mode: str = "fast",
-         trace_every: int = 0, trim_every: float | None = TRIM_EVERY_S) -> dict:
+         trace_every: int = 0, trim_every: float | None = TRIM_EVERY_S, log: Path | None = None) -> dict:
     from dealerbox.config import Config, FloorConfig, RecordConfig, TableConfig
     from dealerbox.record.logformat import Header as LogHeader
     from dealerbox.record.recorder import Recorder
@@ -102,11 +102,12 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
     from dealerbox.upkeep.keeper import Upkeep
     from dealerbox.upkeep.trim import Trimmer
 
-    log_path = work / "loop.jsonl"
-    made = subprocess.run([sys.executable, "-m", "dealerbox", "simulate", "--hands", str(loop), "--seed", "19",
-                           "--out", str(log_path)], capture_output=True, text=True, timeout=1800)
-    if made.returncode != 0:
-        raise SystemExit(f"simulate failed: {made.stderr[-400:]}")
+    log_path = log or work / "loop.jsonl"
+    if log is None:
+        made = subprocess.run([sys.executable, "-m", "dealerbox", "simulate", "--hands", str(loop), "--seed", "19",
+                               "--out", str(log_path)], capture_output=True, text=True, timeout=1800)
+        if made.returncode != 0:
+            raise SystemExit(f"simulate failed: {made.stderr[-400:]}")
     records = [r for r in open_log(log_path) if not isinstance(r, LogHeader)]
     loop_log_bytes = log_path.stat().st_size
     sim_seconds_per_hand = (records[-1].t - records[0].t) / loop
@@ -275,6 +276,8 @@ def main() -> None:
                         help="tracemalloc snapshots every HANDS hands; report what grew by part (slows the run)")
     parser.add_argument("--trim-every", type=float, default=TRIM_EVERY_S, metavar="S",
                         help=f"malloc_trim at a hand's end at most every S seconds (default {TRIM_EVERY_S:g})")
+    parser.add_argument("--log", type=Path, default=None,
+                        help="a simulated log of --loop hands to play (default: simulate one)")
     parser.add_argument("--no-trim", action="store_true", help="never malloc_trim (the terminal before issue 30)")
     args = parser.parse_args()
     if args.imports:
@@ -282,7 +285,7 @@ def main() -> None:
     else:
         with tempfile.TemporaryDirectory(prefix="dealerbox-soak-") as tmp:
             result = soak(args.hands, args.loop, Path(tmp), args.budget, args.headless, args.floor,
-                          args.trace_every, None if args.no_trim else args.trim_every)
+                          args.trace_every, None if args.no_trim else args.trim_every, args.log)
     text = json.dumps(result, indent=1)
     if args.out:
         Path(args.out).write_text(text + "\n")
