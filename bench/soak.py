@@ -40,18 +40,20 @@ from .broker import BrokerMissing, Mosquitto, free_port
 from .slowlink import SLOW_BYTES_S, SlowLink
 
 DAY_S = 86400.0
+PRINT_EVERY = 1000          # hands between the lines printed as the soak goes
 BUSY_HANDS_PER_HOUR = 35    # a brisk live hold'em table with an automatic shuffler
 
 
 class LoopingSource(ThreadedSource):
-    """Plays the same records again and again, each pass after the last on the source clock."""
+    """Plays a log's records again and again, each pass after the last on the source clock. The log is read
+    from disk on every pass (a megabyte at a time), so the bench holds no copy of it: its RSS is the terminal's."""
 
     thread_name = "looping-source"
 
-    def __init__(self, records: list, maxsize: int = 1000) -> None:
+    def __init__(self, path: Path, first_t: float, last_t: float, maxsize: int = 1000) -> None:
         super().__init__(maxsize)   # bounded: the terminal is not outrun, as a board cannot outrun it
-        self.records = records
-        self.span = records[-1].t - records[0].t + 1.0
+        self.path = path
+        self.span = last_t - first_t + 1.0
         self.counters = {"records": 0, "passes": 0}
 
     @property
@@ -59,9 +61,14 @@ class LoopingSource(ThreadedSource):
         return True
 
     def produce(self) -> None:
+        from dealerbox.record.logformat import Header as LogHeader
+        from dealerbox.sources import open_log
+
         offset = 0.0
         while not self.stopping.is_set():
-            for record in self.records:
+            for record in open_log(self.path):
+                if isinstance(record, LogHeader):
+                    continue
                 if not self.put(_shifted(record, offset) if offset else record):
                     return
                 self.counters["records"] += 1
@@ -108,9 +115,15 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
                                "--out", str(log_path)], capture_output=True, text=True, timeout=1800)
         if made.returncode != 0:
             raise SystemExit(f"simulate failed: {made.stderr[-400:]}")
-    records = [r for r in open_log(log_path) if not isinstance(r, LogHeader)]
+    first_t = last_t = None
+    for r in open_log(log_path):   # streamed, not held: the bench's own memory must not count as the terminal's
+        if not isinstance(r, LogHeader):
+            first_t = r.t if first_t is None else first_t
+            last_t = r.t
+    if first_t is None or last_t is None:
+        raise SystemExit(f"{log_path}: no records to play")
     loop_log_bytes = log_path.stat().st_size
-    sim_seconds_per_hand = (records[-1].t - records[0].t) / loop
+    sim_seconds_per_hand = (last_t - first_t) / loop
     broker = slow = None
     if floor_mode != "absent":
         try:
@@ -131,12 +144,13 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
     if config.floor.enabled:
         from dealerbox.sinks.floor.link import FloorLink
         floor = FloorLink(config)
-    source = LoopingSource(records)
+    source = LoopingSource(log_path, first_t, last_t)
     terminal = Terminal(config, registry, source, recorder=recorder, floor=floor,
                         upkeep=Upkeep(config.record.dir, keep_days=0),
                         trimmer=None if trim_every is None else Trimmer(trim_every))
     samples: list[dict] = []
     removed = {"parts": 0, "bytes": 0}
+    printed = [0]   # thousands of hands printed so far
     tallies: list[tuple[int, dict]] = []   # (hands ended, growth.by_part) every ``trace_every`` hands
     if trace_every:
         growth.start()
@@ -151,6 +165,13 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
                         "outbox": fh.get("outbox_depth"), "floor_queued": fh.get("queued"),
                         "recorded_bytes": recorder.bytes_written, "blocks": sys.getallocatedblocks(),
                         "trims": terminal.trimmer.trims if terminal.trimmer else None, **(growth.glibc() or {})})
+        if ended >= (printed[0] + 1) * PRINT_EVERY:   # the level as it goes, for a run of half an hour
+            printed[0] = ended // PRINT_EVERY
+            last = samples[-1]
+            print(f"soak: {ended:6d} hands {last['s']:7.0f} s  RSS {last['rss_kib'] / 1024:6.1f} MiB  outbox "
+                  f"{last['outbox'] or 0:6d} rows ({last['floor_queued'] or 0} updates queued for it)  glibc in use "
+                  f"{last.get('in_use_kib', 0) / 1024:5.1f} MiB, free but held "
+                  f"{last.get('free_held_kib', 0) / 1024:4.1f} MiB  trims {last['trims']}", file=sys.stderr, flush=True)
         if trace_every and ended >= (len(tallies) + 1) * trace_every:
             tallies.append((ended, growth.by_part(growth.snapshot())))
         for part in recorder.parts[:-1]:    # measured, then removed: the bench must not fill the disk
