@@ -19,6 +19,12 @@ pytest_plugins = [
 TIMEOUT_SCALE = float(os.environ.get("DEALERBOX_TIMEOUT_SCALE", "4"))
 
 
+def scaled(seconds: float) -> float:
+    """A hang guard of ``seconds`` on a quiet machine, stretched by DEALERBOX_TIMEOUT_SCALE for this one (any unit:
+    playwright's milliseconds scale alike). tests/test_timeouts_scaled.py fails on a numeric timeout without it."""
+    return seconds * TIMEOUT_SCALE
+
+
 def pytest_collection_modifyitems(config, items):
     import pytest
 

@@ -17,7 +17,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 from bench.__main__ import BENCHMARKS, table  # noqa: E402
 from bench.common import Figure, percentile  # noqa: E402
-from tests.conftest import TIMEOUT_SCALE  # noqa: E402  (the suite's timeout scale, for the child run)
+from tests.conftest import TIMEOUT_SCALE, scaled  # noqa: E402  (the suite's timeout scale, for the child run)
 
 
 def test_percentile_is_nearest_rank():
@@ -37,7 +37,7 @@ def test_figure_status_and_headroom_follow_the_target_direction():
 
 def test_unknown_benchmark_is_refused_with_the_known_names(tmp_path):
     done = subprocess.run([str(ROOT / "bench" / "run"), "--only", "nonsense", "--json", str(tmp_path / "r.json")],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=scaled(60))
     assert done.returncode == 2
     assert "decoder" in done.stderr and not (tmp_path / "r.json").exists()
 

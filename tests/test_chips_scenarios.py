@@ -15,6 +15,7 @@ import pytest
 
 from dealerbox.pipeline import Pipeline
 from dealerbox.sources.scenario import compile_file
+from tests.conftest import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 SCENARIOS = sorted((ROOT / "tests" / "scenarios").glob("chips-*.scn"))
@@ -56,7 +57,7 @@ def findings_by_pipeline(path: Path) -> list[dict]:
 def findings_by_replay(path: Path) -> list[dict]:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     done = subprocess.run([sys.executable, "-m", "dealerbox", "replay", str(path), "--jsonl"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=scaled(60))
     assert done.returncode == 0, done.stderr
     events = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     return [e for e in events if e.get("event") == "FindingRaised"]

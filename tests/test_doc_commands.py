@@ -24,6 +24,7 @@ from dealerbox.record.recorder import Recorder
 from dealerbox.wire import protocol as p
 
 from .test_enrol import uid
+from tests.conftest import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 DOCS = [ROOT / "README.md", ROOT / "CONTRIBUTING.md", *sorted((ROOT / "docs").glob("*.md"))]
@@ -82,7 +83,8 @@ def inputs(tmp_path_factory) -> Path:
     (folder / "var" / "logs").mkdir(parents=True)
     done = subprocess.run([sys.executable, "-m", "dealerbox", "simulate", "--hands", "3", "--seed", "7",
                            "--irregularities", "0.3", "--out", str(folder / LOG)], cwd=folder,
-                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=300)
+                          env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
+                          timeout=scaled(300))
     assert done.returncode == 0, done.stderr
     scan(folder / "var" / "logs", "scan", [uid(i) for i in range(52)], p.ZONE_SHOE)   # a deck scanned at the shoe
     scan(folder, "scan25", [uid(100 + i) for i in range(20)], p.ZONE_POT)              # twenty 25s
@@ -131,7 +133,7 @@ def test_every_runnable_command_of_the_doc_runs_as_written(doc, tmp_path, inputs
         if not command.runnable:
             continue
         done = subprocess.run(["bash", "-c", command.text], cwd=tmp_path, env=env, capture_output=True, text=True,
-                              timeout=300, stdin=subprocess.DEVNULL)
+                              timeout=scaled(300), stdin=subprocess.DEVNULL)
         assert done.returncode == command.exit_code, (
             f"{command.doc} line {command.line}: `{command.text}` exited {done.returncode}, "
             f"not {command.exit_code}:\n{done.stderr[-2000:]}")

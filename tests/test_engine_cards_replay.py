@@ -10,12 +10,13 @@ import sys
 import pytest
 
 from .test_engine_cards_scenarios import SCENARIOS, run_scenario
+from tests.conftest import scaled
 
 
 @pytest.mark.parametrize("name", ["showdown-split-odd-chip", "misdeal-boxed-cards"])
 def test_replay_jsonl_agrees_with_the_engine(name):
     out = subprocess.run([sys.executable, "-m", "dealerbox", "replay", "--jsonl", str(SCENARIOS / f"{name}.scn")],
-                         capture_output=True, text=True, timeout=120)
+                         capture_output=True, text=True, timeout=scaled(120))
     assert out.returncode == 0, out.stderr
     replayed = [json.loads(line) for line in out.stdout.splitlines() if line.strip()]
     replayed = [r for r in replayed if "event" in r]

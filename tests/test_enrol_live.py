@@ -15,6 +15,7 @@ from dealerbox.tags import JOKERS, STANDARD_DECK, Deck, TagRegistry, load_enrolm
 from dealerbox.wire import protocol as p
 from tests.ctrl_c import as_from_a_shell
 from tests.waiting import wait_until
+from tests.conftest import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -30,7 +31,7 @@ def start_enrol(tmp_path: Path, *args: str) -> tuple[subprocess.Popen, Path]:
                                 env={**os.environ, "PYTHONPATH": str(ROOT)}, stdout=subprocess.PIPE,
                                 stderr=e, text=True, preexec_fn=as_from_a_shell)
     # The port is opened (and pyserial flushes what was pending) before the command says to scan.
-    assert wait_until(lambda: "scanning on" in err.read_text() or proc.poll() is not None, 60), err.read_text()
+    assert wait_until(lambda: "scanning on" in err.read_text() or proc.poll() is not None, scaled(60)), err.read_text()
     return proc, err
 
 
@@ -70,7 +71,7 @@ def test_a_deck_with_jokers_scanned_live_is_written_in_scan_order(tmp_path, pty_
         if i % 10 == 0:
             dealer.send(p.Heartbeat(1000 * i, 1, 0))
     dealer.flush()
-    stdout, _ = proc.communicate(timeout=20)  # the 54th card ends the scan: no idle wait
+    stdout, _ = proc.communicate(timeout=scaled(20))  # the 54th card ends the scan: no idle wait
     assert proc.returncode == 0, err.read_text()
     assert "54 cards" in stdout and "1 tag(s) seen outside the shoe were ignored" in stdout
     deck = load_enrolment(out)
@@ -94,7 +95,7 @@ def test_a_deck_without_jokers_ends_after_the_idle_time_counted_from_the_last_ca
         dealer.present(tag)
     dealer.flush()
     done_at = time.monotonic()
-    stdout, _ = proc.communicate(timeout=20)
+    stdout, _ = proc.communicate(timeout=scaled(20))
     assert proc.returncode == 0, err.read_text()
     assert time.monotonic() - done_at >= 0.9  # waited the idle second after the last card
     assert "52 cards" in stdout
@@ -110,7 +111,7 @@ def test_a_card_presented_twice_live_writes_nothing(tmp_path, pty_board):
     for i in list(range(10)) + [9] + list(range(10, 52)):  # the jack of clubs slipped back over the antenna
         dealer.present(uid(i))
     dealer.flush()
-    proc.communicate(timeout=20)
+    proc.communicate(timeout=scaled(20))
     assert proc.returncode == 2 and "scanned twice" in err.read_text() and "Jc" in err.read_text()
     assert not out.exists()
 
@@ -119,7 +120,7 @@ def test_no_board_on_the_port_is_one_clear_line(tmp_path):
     missing = tmp_path / "dealerbox-reader"
     r = subprocess.run([sys.executable, "-m", "dealerbox", "enrol", "deck", "--deck-id", "D", "--back", "red",
                         "--out", str(tmp_path / "D.json"), "--port", str(missing)], cwd=tmp_path,
-                       env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60)
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=scaled(60))
     assert r.returncode == 2 and "Traceback" not in r.stderr
     assert f"no such port {missing}: is the reader board plugged in?" in r.stderr
 
@@ -132,9 +133,9 @@ def test_ctrl_c_while_scanning_writes_nothing_and_says_so(tmp_path, pty_board):
     for i in range(5):
         dealer.present(uid(i))
     dealer.flush()
-    assert wait_until(lambda: " 5/54" in err.read_text(), 10), err.read_text()
+    assert wait_until(lambda: " 5/54" in err.read_text(), scaled(10)), err.read_text()
     proc.send_signal(signal.SIGINT)
-    proc.communicate(timeout=20)
+    proc.communicate(timeout=scaled(20))
     said = err.read_text()
     assert proc.returncode == 130 and "Traceback" not in said and "nothing written" in said
     assert not out.exists()

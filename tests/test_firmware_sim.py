@@ -28,6 +28,7 @@ from dealerbox.pipeline import Pipeline
 from dealerbox.tags import ChipSet, TagRegistry, demo_registry
 from dealerbox.wire import protocol as p
 from dealerbox.wire.decoder import FrameDecoder
+from tests.conftest import scaled
 
 try:  # engineer W's serial source; until it lands, pyserial on the same pty
     from dealerbox.sources.serial_port import SerialSource
@@ -94,7 +95,7 @@ class SimulatedBoard:
         self._reader = threading.Thread(target=self._read, daemon=True)
         self._reader.start()
         threading.Thread(target=self._watch, daemon=True).start()
-        time.sleep(0.2)  # the port is open and being read before the CPU starts: HELLO cannot be lost
+        time.sleep(scaled(0.2))  # the port is open and being read before the CPU starts: HELLO cannot be lost
         self.proc.stdin.write("go\n")
         self.proc.stdin.flush()
 
@@ -112,7 +113,7 @@ class SimulatedBoard:
         while not self._stop.is_set():
             if self._source is not None:
                 try:
-                    entry = self._source.entries.get(timeout=0.05)
+                    entry = self._source.entries.get(timeout=scaled(0.05))
                 except queue.Empty:
                     continue
                 # Only what the board sent: the source also logs our own commands as Tx records.
@@ -130,16 +131,16 @@ class SimulatedBoard:
         else:
             self._serial.write(p.encode_frame(0, message))
 
-    def finish(self, timeout: float = 60.0) -> list[tuple[float, bytes]]:
+    def finish(self, timeout: float = scaled(60.0)) -> list[tuple[float, bytes]]:
         """Wait for the script's end, drain the port, stop everything; returns the received chunks."""
         assert self.done.wait(timeout), "the simulation did not reach the end of its script in time"
-        time.sleep(0.3)
+        time.sleep(scaled(0.3))
         self.close()
         return self.chunks
 
     def close(self) -> None:
         self._stop.set()
-        self._reader.join(2)
+        self._reader.join(scaled(2))
         if self._source is not None:
             self._source.stop()
         if self._serial is not None:
@@ -147,7 +148,7 @@ class SimulatedBoard:
         if self.proc.poll() is None:
             self.proc.stdin.close()
             try:
-                self.proc.wait(5)
+                self.proc.wait(scaled(5))
             except subprocess.TimeoutExpired:
                 self.proc.kill()
                 self.proc.wait()
@@ -200,12 +201,12 @@ def test_hello_then_heartbeats_arrive_decoded(board):
 
 def test_host_commands_reach_the_firmware(board):
     sim = board("3000 end\n", realtime=True)
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + scaled(5)
     while not any(b"\x00" in data for _, data in sim.chunks):  # the HELLO is in
         assert time.monotonic() < deadline, "no HELLO from the simulated board"
         time.sleep(0.02)
     sim.send(p.CmdHeartbeatPeriod(200))
-    time.sleep(0.6)
+    time.sleep(scaled(0.6))
     sim.send(p.CmdHello())
     frames, decoder = decode(sim.finish())
     assert_clean(decoder)
@@ -348,7 +349,7 @@ def test_an_inventory_request_repeats_the_zones_that_are_not_complete(board):
     # garbled between two polls of seat3: a poll that read the card and then only bad frames says "uncertain"
     sim = board(f"100 add 3 {uid.hex()}\n500 garble 3\n3000 end\n", realtime=True)
     unreadable = p.ZoneInventory(3, p.ZONE_READ_UNREADABLE, 0)
-    deadline = time.monotonic() + 5
+    deadline = time.monotonic() + scaled(5)
     while unreadable not in [f.message for f in decode(list(sim.chunks))[0]]:
         assert time.monotonic() < deadline, "the firmware never reported seat3 unreadable"
         time.sleep(0.05)

@@ -22,6 +22,7 @@ from dealerbox.sinks.floor.view import FloorView
 
 from .test_floor_contract import ROOT
 from .test_floor_link import validate_all
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -113,11 +114,11 @@ def test_an_alert_reaches_the_floor_while_its_outbox_commit_is_still_syncing(bro
     child = subprocess.Popen([sys.executable, "-c", CHILD.format(root=str(ROOT), tmp=str(tmp_path), port=broker.port)],
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT, env=env)
     try:
-        out, err = child.communicate(timeout=60)
+        out, err = child.communicate(timeout=scaled(60))
     finally:
         if child.poll() is None:
             child.kill()
-        view_ok = view.wait_until(lambda v: any(m[0].endswith("/alert") for m in v.messages), 5)
+        view_ok = view.wait_until(lambda v: any(m[0].endswith("/alert") for m in v.messages), scaled(5))
         view.stop()
     assert child.returncode == 0, err.decode()[-2000:]
     lines = out.decode().splitlines()

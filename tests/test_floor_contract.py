@@ -21,6 +21,7 @@ from dealerbox.runtime.bus import Update
 from dealerbox.sinks.floor import contract as c
 from dealerbox.sinks.floor.link import FloorLink
 from dealerbox.sinks.floor.outbox import Outbox
+from tests.conftest import scaled
 
 ROOT = Path(__file__).resolve().parents[1]
 DECK = [r + s for s in "shdc" for r in "AKQJT98765432"]
@@ -200,7 +201,7 @@ def test_full_outbox_drops_oldest_low_value_first_never_alerts(tmp_path):
         alerts += 1
         for u in ups:
             link.submit(u)
-    link.stop(timeout=0.5)
+    link.stop(timeout=scaled(0.5))
     db = sqlite3.connect(config.floor.outbox)
     rows = db.execute("SELECT kind, priority, payload FROM outbox ORDER BY id").fetchall()
     kinds = [json.loads(p)["data"]["event"] if k == "event" else k for k, _, p in rows]
@@ -227,7 +228,7 @@ def test_disk_full_keeps_alerts_and_says_so(tmp_path, caplog):
     for hand in range(1, 16):
         for u in hand_updates(hand, fl, t0=hand * 100.0)[0]:
             link.submit(u)
-    link.stop(timeout=0.5)
+    link.stop(timeout=scaled(0.5))
     h = link.health()
     assert h["disk_full"] > 0 and h["dropped"] > 0
     # said in the outbox's own field: the broker's connection error (port 1) must not hide it

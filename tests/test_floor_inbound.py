@@ -16,6 +16,7 @@ from dealerbox.sinks.floor.untrusted import MAX_DEPTH, MAX_PAYLOAD, read_payload
 from tests.test_floor_contract import _cmd, link_config
 from tests.test_floor_security import Raw
 from tests.waiting import wait_until
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(180)
 TOPICS = ("dealerbox/demo/T01/cmd", "dealerbox/demo/T01/tournament", "dealerbox/demo/tournament/SUN-500/clock")
@@ -29,7 +30,7 @@ def start_link(broker, tmp_path) -> FloorLink:
     link.follow_tournament("SUN-500")
     link.desk.known_findings.add("h3-1")
     link.start()
-    assert wait_until(lambda: link.health()["connected"], 10)
+    assert wait_until(lambda: link.health()["connected"], scaled(10))
     return link
 
 
@@ -41,7 +42,7 @@ def refused(link: FloorLink) -> int:
 def still_takes_a_command(link: FloorLink, floor: Raw, seq: int) -> None:
     """A valid ack after everything else: the link hands it on, on the same connection it had."""
     assert floor.publish(TOPICS[0], _cmd(seq=seq)) == 0
-    got = link.commands.get(timeout=10)
+    got = link.commands.get(timeout=scaled(10))
     assert (got.cmd, got.finding, got.seq) == ("ack", "h3-1", seq)
     h = link.health()
     assert h["link"] == "connected" and h["connects"] == 1 and h["inbound_errors"] == 0
@@ -71,7 +72,7 @@ def test_every_subscribed_topic_refuses_any_bad_payload_and_the_link_goes_on(bro
     sent = 0
     try:
         assert floor.publish(TOPICS[0], json.dumps(VALID).encode()) == 0
-        assert link.commands.get(timeout=10).seq == 1
+        assert link.commands.get(timeout=scaled(10)).seq == 1
 
         @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
         @given(topic=st.sampled_from(TOPICS), payload=bad_payloads)
@@ -86,7 +87,7 @@ def test_every_subscribed_topic_refuses_any_bad_payload_and_the_link_goes_on(bro
         assert refused(link) == sent and sent > 0
     finally:
         floor.close()
-        link.stop(timeout=1)
+        link.stop(timeout=scaled(1))
 
 
 @pytest.mark.parametrize("name, payload", [
@@ -106,7 +107,7 @@ def test_a_hostile_payload_on_each_topic_is_refused_counted_and_said(broker, tmp
         assert sum("refused" in r.message for r in caplog.records if r.name == "dealerbox.floor") >= len(TOPICS)
     finally:
         floor.close()
-        link.stop(timeout=1)
+        link.stop(timeout=scaled(1))
 
 
 def test_a_handler_that_fails_is_counted_and_the_link_keeps_its_connection(broker, tmp_path, caplog):
@@ -123,14 +124,14 @@ def test_a_handler_that_fails_is_counted_and_the_link_keeps_its_connection(broke
     link.on_command = fails_once
     try:
         assert floor.publish(TOPICS[0], _cmd(seq=1)) == 0
-        assert wait_until(lambda: link.health()["inbound_errors"] == 1, 10)
+        assert wait_until(lambda: link.health()["inbound_errors"] == 1, scaled(10))
         assert floor.publish(TOPICS[0], _cmd(seq=2)) == 0
-        assert wait_until(lambda: len(taken) == 2, 10) and taken[1].seq == 2
+        assert wait_until(lambda: len(taken) == 2, scaled(10)) and taken[1].seq == 2
         assert link.health()["connects"] == 1 and link.health()["link"] == "connected"
         assert any("could not be handled: RuntimeError" in r.message for r in caplog.records)
     finally:
         floor.close()
-        link.stop(timeout=1)
+        link.stop(timeout=scaled(1))
 
 
 def test_the_reader_caps_size_and_depth_before_parsing():

@@ -26,6 +26,7 @@ from dealerbox.tags import demo_registry
 
 from .test_floor_contract import ROOT, assert_no_hole_cards, count_events, hand_updates, link_config
 from tests.waiting import wait_until
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -84,7 +85,7 @@ def links():
     yield make
     for link in made:
         if link._threads:
-            link.stop(timeout=1)
+            link.stop(timeout=scaled(1))
 
 
 def test_every_payload_matches_its_schema_and_hole_cards_stay_off(broker, view_of, links, tmp_path):
@@ -92,10 +93,10 @@ def test_every_payload_matches_its_schema_and_hole_cards_stay_off(broker, view_o
     link = links(link_config(tmp_path, broker.port))
     # connected first: what is spooled while connecting goes out as "replayed", and the spooler is fast
     # enough (one fsync per group) to spool all five hands before the CONNACK
-    assert view.wait_until(lambda v: link.health()["connected"], 10)
+    assert view.wait_until(lambda v: link.health()["connected"], scaled(10))
     n, hole = play(link, range(1, 6), FindingLog())
-    assert view.wait_until(lambda v: len(v.events("T01")) == n and len(v.tables["T01"].alerts) == 5, 20)
-    assert view.wait_until(lambda v: v.tables["T01"].state and v.tables["T01"].state["hand"] == 5, 5)
+    assert view.wait_until(lambda v: len(v.events("T01")) == n and len(v.tables["T01"].alerts) == 5, scaled(20))
+    assert view.wait_until(lambda v: v.tables["T01"].state and v.tables["T01"].state["hand"] == 5, scaled(5))
     validate_all(view)
     assert_no_hole_cards(list(view.raw), hole)
     assert {c.parse_topic(t)[2] for t, *_ in list(view.messages)} == {"status", "state", "event", "alert"}
@@ -115,19 +116,19 @@ def test_every_payload_matches_its_schema_and_hole_cards_stay_off(broker, view_o
 def test_retained_status_and_state_reach_a_late_subscriber_and_the_will_says_offline(broker, view_of, links, tmp_path):
     link = links(link_config(tmp_path, broker.port))
     play(link, range(1, 2), FindingLog())
-    assert wait_until(lambda: link.health()["outbox_depth"] == 0 and link.health()["states_published"] > 0, 10)
+    assert wait_until(lambda: link.health()["outbox_depth"] == 0 and link.health()["states_published"] > 0, scaled(10))
     late = view_of(broker)   # subscribes after everything was published
-    assert late.wait_until(lambda v: "T01" in v.tables and v.tables["T01"].online and v.tables["T01"].state, 5)
+    assert late.wait_until(lambda v: "T01" in v.tables and v.tables["T01"].online and v.tables["T01"].state, scaled(5))
     assert late.tables["T01"].state["hand"] == 1 and late.tables["T01"].status["boot"] == link.boot
     retained = {t for t, _p, r, _ in list(late.messages) if r}
     assert retained == {"dealerbox/demo/T01/status", "dealerbox/demo/T01/state"}
     link.abandon()   # the terminal dies: no goodbye, the broker publishes the will
-    assert late.wait_until(lambda v: v.tables["T01"].status["status"] == "offline", 10)
+    assert late.wait_until(lambda v: v.tables["T01"].status["status"] == "offline", scaled(10))
     assert late.tables["T01"].status["reason"] == "will"
     validate_all(late)
     later = view_of(broker)  # and the will is retained for whoever looks next
     assert later.wait_until(lambda v: "T01" in v.tables and v.tables["T01"].status
-                            and v.tables["T01"].status["status"] == "offline", 5)
+                            and v.tables["T01"].status["status"] == "offline", scaled(5))
 
 
 def test_broker_killed_mid_stream_loses_nothing_and_keeps_order(make_broker, view_of, links, tmp_path):
@@ -136,24 +137,24 @@ def test_broker_killed_mid_stream_loses_nothing_and_keeps_order(make_broker, vie
     link = links(link_config(tmp_path, broker.port, replay_rate=400))
     fl = FindingLog()
     n1, _ = play(link, range(1, 4), fl)
-    assert view.wait_until(lambda v: len(v.events("T01")) == n1, 10)
-    assert wait_until(lambda: (broker.dir / "mosquitto.db").exists(), 5)   # the view's session is on disk
+    assert view.wait_until(lambda v: len(v.events("T01")) == n1, scaled(10))
+    assert wait_until(lambda: (broker.dir / "mosquitto.db").exists(), scaled(5))   # the view's session is on disk
     broker.kill()
     n2, _ = play(link, range(4, 9), fl)   # the table goes on while the broker is gone
     assert wait_until(lambda: link.health()["spooled"] >= n1 + n2 + 8
-                      and link.health()["link"] in ("down", "connecting"), 10)
+                      and link.health()["link"] in ("down", "connecting"), scaled(10))
     assert link.health()["outbox_depth"] >= n2
     broker.start()
     n3, _ = play(link, range(9, 11), fl)   # and while it comes back
     total = n1 + n2 + n3
-    assert view.wait_until(lambda v: len(v.events("T01")) == total and len(v.tables["T01"].alerts) == 10, 30), \
+    assert view.wait_until(lambda v: len(v.events("T01")) == total and len(v.tables["T01"].alerts) == 10, scaled(30)), \
         (len(view.events("T01")), total, link.health())
     assert event_seqs(view) == [(link.boot, i) for i in range(1, total + 1)]   # zero lost, in order
     late = {e["seq"] for e in view.events("T01") if e["replayed"]}
     assert set(range(n1 + 1, n1 + n2 + 1)) <= late   # everything made during the outage came out late, flagged
     assert any(a["replayed"] for a in view.tables["T01"].alerts)
     assert view.tables["T01"].gaps() == {}
-    assert link.health()["connects"] >= 2 and wait_until(lambda: link.health()["outbox_depth"] == 0, 5)
+    assert link.health()["connects"] >= 2 and wait_until(lambda: link.health()["outbox_depth"] == 0, scaled(5))
     validate_all(view)
     assert_no_hole_cards(list(view.raw), secret_cards(range(1, 11)))
 
@@ -164,19 +165,19 @@ def test_terminal_closed_without_draining_drains_after_restart(broker, view_of, 
     first = FloorLink(config, reconnect_min=0.05, reconnect_max=0.3).start()
     fl = FindingLog()
     n, _ = play(first, range(1, 11), fl)
-    assert wait_until(lambda: first.health()["spooled"] >= n + 10, 10)   # events and the 10 alerts are on disk
+    assert wait_until(lambda: first.health()["spooled"] >= n + 10, scaled(10))   # events and the 10 alerts are on disk
     first.abandon()   # mid-stream: the replay rate cap keeps most rows in the outbox
     left = sqlite3.connect(config.floor.outbox).execute("SELECT COUNT(*) FROM outbox").fetchone()[0]
     assert left > 0
     second = FloorLink(config, reconnect_min=0.05, reconnect_max=0.3).start()
     try:
         assert second.boot != first.boot
-        assert view.wait_until(lambda v: len(v.events("T01")) == n, 20), (len(view.events("T01")), n)
+        assert view.wait_until(lambda v: len(v.events("T01")) == n, scaled(20)), (len(view.events("T01")), n)
         assert event_seqs(view) == [(first.boot, i) for i in range(1, n + 1)]
         assert view.tables["T01"].gaps() == {}
-        assert wait_until(lambda: second.health()["outbox_depth"] == 0, 5)
+        assert wait_until(lambda: second.health()["outbox_depth"] == 0, scaled(5))
     finally:
-        second.stop(timeout=1)
+        second.stop(timeout=scaled(1))
     validate_all(view)
 
 
@@ -188,13 +189,13 @@ def test_a_full_outbox_reaches_the_floor_with_its_drops_announced(broker, view_o
     n, _ = play(offline, range(1, 9), fl)
     offline.submit("not an update")            # bad input: counted, the spooler goes on
     play(offline, range(9, 10), fl)
-    offline.stop(timeout=0.2)
+    offline.stop(timeout=scaled(0.2))
     assert offline.health()["dropped"] > 0 and offline.health()["bad_updates"] == 1
     online = FloorLink(link_config(tmp_path, broker.port, outbox_max=50), reconnect_min=0.05).start()
     try:
         assert view.wait_until(lambda v: "T01" in v.tables and len(v.tables["T01"].alerts) == 9
-                               and v.events("T01", "FloorEventsDropped"), 15)
-        assert wait_until(lambda: online.health()["outbox_depth"] == 0, 10)
+                               and v.events("T01", "FloorEventsDropped"), scaled(15))
+        assert wait_until(lambda: online.health()["outbox_depth"] == 0, scaled(10))
         time.sleep(0.2)
         assert view.gaps() == {}                       # every missing seq was announced as dropped
         dropped = sum(e["data"]["count"] for e in view.events("T01", "FloorEventsDropped"))
@@ -202,7 +203,7 @@ def test_a_full_outbox_reaches_the_floor_with_its_drops_announced(broker, view_o
         kept = [e["data"]["event"] for e in view.events("T01")]
         assert kept.count("FindingRaised") == 18 and "ChipsMoved" not in kept
     finally:
-        online.stop(timeout=1)
+        online.stop(timeout=scaled(1))
     validate_all(view)
 
 
@@ -232,15 +233,15 @@ def test_terminal_sigkilled_mid_stream_loses_nothing_after_restart(broker, view_
                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, cwd=ROOT)
     try:
         assert child.stdout.readline().strip() == b"going", child.stderr.read()[-2000:]
-        assert view.wait_until(lambda v: len(v.events("T01")) > 40, 20)
+        assert view.wait_until(lambda v: len(v.events("T01")) > 40, scaled(20))
         child.send_signal(signal.SIGKILL)   # the power cord, as far as a process can tell
-        child.wait(10)
+        child.wait(scaled(10))
     finally:
         if child.poll() is None:
             child.kill()
         child.stdout.close()
         child.stderr.close()
-    assert view.wait_until(lambda v: v.tables["T01"].status["status"] == "offline", 10)   # last will
+    assert view.wait_until(lambda v: v.tables["T01"].status["status"] == "offline", scaled(10))   # last will
     config = link_config(tmp_path, broker.port)
     spooled_max = sqlite3.connect(config.floor.outbox).execute(
         "SELECT MAX(seq) FROM outbox WHERE kind='event'").fetchone()[0]
@@ -250,13 +251,13 @@ def test_terminal_sigkilled_mid_stream_loses_nothing_after_restart(broker, view_
     try:
         # every event the dead terminal had made durable reaches the floor, in order, once each after dedup
         assert view.wait_until(lambda v: {("child", i) for i in range(1, highest + 1)}
-                               <= set(event_seqs(v)), 20), (highest, len(view.events("T01")))
+                               <= set(event_seqs(v)), scaled(20)), (highest, len(view.events("T01")))
         child_seqs = [s for b, s in event_seqs(view) if b == "child"]
         assert child_seqs == list(range(1, highest + 1))
         assert view.tables["T01"].gaps() == {}
-        assert view.wait_until(lambda v: v.tables["T01"].online and v.tables["T01"].boot == restarted.boot, 5)
+        assert view.wait_until(lambda v: v.tables["T01"].online and v.tables["T01"].boot == restarted.boot, scaled(5))
     finally:
-        restarted.stop(timeout=1)
+        restarted.stop(timeout=scaled(1))
     validate_all(view)
 
 
@@ -264,15 +265,15 @@ def test_commands_over_the_broker_accepted_or_refused(broker, view_of, links, tm
     view = view_of(broker)
     link = links(link_config(tmp_path, broker.port))
     play(link, range(1, 3), FindingLog())
-    assert view.wait_until(lambda v: "T01" in v.tables and len(v.tables["T01"].alerts) == 2, 10)
+    assert view.wait_until(lambda v: "T01" in v.tables and len(v.tables["T01"].alerts) == 2, scaled(10))
     finding = view.tables["T01"].alerts[0]["finding"]["id"]
     view.ack("T01", finding)
-    cmd = link.commands.get(timeout=5)
+    cmd = link.commands.get(timeout=scaled(5))
     assert cmd.cmd == "ack" and cmd.finding == finding and cmd.sender == "floor"
     states_before = link.health()["states_published"]
     view.refresh("T01")
-    assert link.commands.get(timeout=5).cmd == "refresh"
-    assert wait_until(lambda: link.health()["states_published"] > states_before, 5)
+    assert link.commands.get(timeout=scaled(5)).cmd == "refresh"
+    assert wait_until(lambda: link.health()["states_published"] > states_before, scaled(5))
     raw = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
     raw.connect(broker.host, broker.port)
     raw.loop_start()
@@ -280,8 +281,8 @@ def test_commands_over_the_broker_accepted_or_refused(broker, view_of, links, tm
         for payload in (b"\x00garbage", b'{"v":1}', json.dumps({**json.loads(json.dumps(
                 c.command_payload(c.Envelope("demo", "floor", "x"), "ack", 1.0, "evil", "h99-1",
                                   table="T01")))}).encode()):
-            raw.publish("dealerbox/demo/T01/cmd", payload, qos=1).wait_for_publish(5)
-        assert wait_until(lambda: link.health()["commands_refused"] >= 3, 5)
+            raw.publish("dealerbox/demo/T01/cmd", payload, qos=1).wait_for_publish(scaled(5))
+        assert wait_until(lambda: link.health()["commands_refused"] >= 3, scaled(5))
     finally:
         raw.loop_stop()
         raw.disconnect()
@@ -304,7 +305,7 @@ def test_real_pipeline_events_reach_the_floor(broker, view_of, links, tmp_path):
         sent += len(events)
         link.submit(Update(tuple(events), pipe.engine.snapshot(), pipe.counters()))
     assert sent >= 2
-    assert view.wait_until(lambda v: len(v.events("T01")) == sent and v.tables["T01"].state, 10)
+    assert view.wait_until(lambda v: len(v.events("T01")) == sent and v.tables["T01"].state, scaled(10))
     assert [e["data"]["event"] for e in view.events("T01")][:2] == ["BoardConnected", "ReaderHealthChanged"]
     reader = view.tables["T01"].state["health"]["reader"]
     assert "frames" in json.dumps(reader) or reader

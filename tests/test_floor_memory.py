@@ -18,6 +18,7 @@ from dealerbox.sinks.floor.link import FloorLink
 from dealerbox.sinks.floor import contract as c
 from tests.test_floor_contract import count_events, hand_updates, link_config
 from tests.waiting import wait_until
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(240)
 
@@ -34,7 +35,8 @@ def fill(link: FloorLink, hands: range) -> None:
         rows += count_events(ups) + sum(c.is_alert(e) for u in ups for e in u.events)
         for u in ups:
             link.submit(u)
-    assert wait_until(lambda: link.health()["spooled"] >= rows and link.health()["queued"] == 0, 120), link.health()
+    assert wait_until(lambda: link.health()["spooled"] >= rows and link.health()["queued"] == 0,
+                      scaled(120)), link.health()
 
 
 @pytest.mark.parametrize("floor", ["slow", "absent"])

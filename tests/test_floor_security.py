@@ -22,6 +22,7 @@ from dealerbox.sinks.floor.view import FloorView
 
 from .test_floor_contract import ROOT, assert_no_hole_cards, count_events, hand_updates, link_config
 from tests.waiting import wait_until
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -46,12 +47,19 @@ class Raw:
         self.client.username_pw_set(user, password or USERS[user])
         self.client.on_publish = lambda cl, u, mid, rc, p: self.acks.__setitem__(mid, rc.value)
         self.client.on_message = lambda cl, u, m: self.got.append((m.topic, m.payload))
+        self.subacks: set[int] = set()
+        self.client.on_subscribe = lambda cl, u, mid, codes, p: self.subacks.add(mid)
         self.client.connect(broker.host, port or broker.port)
         self.client.loop_start()
 
+    def subscribe(self, topic: str) -> None:
+        """Subscribes and waits for the broker's SUBACK (granted or refused), so what follows is after it."""
+        _, mid = self.client.subscribe(topic, qos=1)
+        assert wait_until(lambda: mid in self.subacks, scaled(5)), f"no SUBACK for {topic}"
+
     def publish(self, topic: str, payload: bytes) -> int:
         info = self.client.publish(topic, payload, qos=1)
-        assert wait_until(lambda: info.mid in self.acks, 5), f"no PUBACK for {topic}"
+        assert wait_until(lambda: info.mid in self.acks, scaled(5)), f"no PUBACK for {topic}"
         return self.acks[info.mid]
 
     def close(self) -> None:
@@ -73,7 +81,7 @@ def test_acl_a_table_writes_only_its_own_topics_and_the_floor_reads_all(secured,
         ups, _ = hand_updates(1, FindingLog())
         for u in ups:
             t01.submit(u)
-        assert floor.wait_until(lambda v: "T01" in v.tables and len(v.events("T01")) == count_events(ups), 10)
+        assert floor.wait_until(lambda v: "T01" in v.tables and len(v.events("T01")) == count_events(ups), scaled(10))
         assert t01.health()["publish_refused"] == 0
         # T01 pretending to be T02: the broker answers "Not authorized" (0x87) and nobody receives it
         forged = json.dumps(c.status_payload(c.Envelope("demo", "T02", "x"), "online", "birth", 0, 1)).encode()
@@ -87,16 +95,15 @@ def test_acl_a_table_writes_only_its_own_topics_and_the_floor_reads_all(secured,
         # the floor commands T01 (allowed) and T01's link takes it
         finding = floor.tables["T01"].alerts[0]["finding"]["id"]
         floor.ack("T01", finding)
-        assert t01.commands.get(timeout=5).finding == finding
+        assert t01.commands.get(timeout=scaled(5)).finding == finding
         # T01 cannot read T02's commands
-        raw.client.subscribe("dealerbox/demo/T02/cmd", qos=1)
-        time.sleep(0.2)
+        raw.subscribe("dealerbox/demo/T02/cmd")
         floor.ack("T02", "h1-1")
         time.sleep(0.3)
         assert not [t for t, _ in raw.got if "T02" in t]
     finally:
         raw.close()
-        t01.stop(timeout=1)
+        t01.stop(timeout=scaled(1))
         floor.stop()
 
 
@@ -107,16 +114,16 @@ def test_a_misconfigured_table_id_is_refused_by_the_acl_and_says_so(secured, tmp
     try:
         for u in hand_updates(1, FindingLog())[0]:
             link.submit(u)
-        assert wait_until(lambda: link.health()["link"] == "refused", 10)
+        assert wait_until(lambda: link.health()["link"] == "refused", scaled(10))
         # the refusal can come before the spooler has written the hand: wait for it to be kept
-        assert wait_until(lambda: link.health()["outbox_depth"] > 0, 10)
+        assert wait_until(lambda: link.health()["outbox_depth"] > 0, scaled(10))
         h = link.health()
         assert "ACL" in h["last_error"] and "'demo/T01'" in h["last_error"]
         assert "dealerbox/demo/T02/status" in h["last_error"]
         assert h["outbox_depth"] > 0 and h["acked"] == 0 and h["published"] == 0   # kept, not sent into a void
         assert h["connects"] <= 2   # and it does not hammer the broker (slow retry after a refusal)
     finally:
-        link.stop(timeout=0.5)
+        link.stop(timeout=scaled(0.5))
 
 
 def test_refused_credentials_give_a_clear_message_and_keep_spooling(secured, tmp_path):
@@ -127,28 +134,27 @@ def test_refused_credentials_give_a_clear_message_and_keep_spooling(secured, tmp
         ups, _ = hand_updates(1, FindingLog())
         for u in ups:
             link.submit(u)
-        assert wait_until(lambda: link.health()["link"] == "refused", 10)
-        assert wait_until(lambda: link.health()["outbox_depth"] == count_events(ups) + 1, 10)
+        assert wait_until(lambda: link.health()["link"] == "refused", scaled(10))
+        assert wait_until(lambda: link.health()["outbox_depth"] == count_events(ups) + 1, scaled(10))
         h = link.health()
         assert f"{secured.host}:{secured.port}" in h["last_error"]
         assert "floor.password_file" in h["last_error"] and h["connect_failures"] >= 1 and not h["connected"]
     finally:
-        link.stop(timeout=0.2)
+        link.stop(timeout=scaled(0.2))
     missing = FloorLink(link_config(tmp_path, secured.port, username="demo/T01",
                                     password_file=str(tmp_path / "nope.pw")), reconnect_min=0.05).start()
     try:
-        assert wait_until(lambda: missing.health()["link"] == "config-error", 5)
+        assert wait_until(lambda: missing.health()["link"] == "config-error", scaled(5))
         assert "nope.pw" in missing.health()["last_error"]
     finally:
-        missing.stop(timeout=0.2)
+        missing.stop(timeout=scaled(0.2))
 
 
 def test_hole_cards_only_on_the_restricted_topic_and_only_for_broadcast(secured, tmp_path):
     snoop = Raw(secured, "floor")
-    snoop.client.subscribe("dealerbox/#", qos=1)          # the floor tries to see everything
+    snoop.subscribe("dealerbox/#")          # the floor tries to see everything
     bc = Raw(secured, "broadcast")
-    bc.client.subscribe("dealerbox/demo/+/holecards", qos=1)
-    time.sleep(0.2)
+    bc.subscribe("dealerbox/demo/+/holecards")
     link = FloorLink(link_config(tmp_path, secured.port, username="demo/T01", hole_cards_topic=True,
                                  password_file=_password_file(tmp_path, "demo/T01")), reconnect_min=0.05).start()
     try:
@@ -158,8 +164,8 @@ def test_hole_cards_only_on_the_restricted_topic_and_only_for_broadcast(secured,
         for u in ups:
             link.submit(u)
         secret_events = sum(1 for u in ups for e in u.events if e.SECRET_FIELDS)
-        assert wait_until(lambda: len(bc.got) == secret_events, 10), (len(bc.got), secret_events)
-        assert wait_until(lambda: any(t.endswith("/alert") for t, _ in snoop.got), 5)
+        assert wait_until(lambda: len(bc.got) == secret_events, scaled(10)), (len(bc.got), secret_events)
+        assert wait_until(lambda: any(t.endswith("/alert") for t, _ in snoop.got), scaled(5))
         time.sleep(0.3)
         assert not [t for t, _ in snoop.got if t.endswith("/holecards")]
         assert_no_hole_cards(snoop.got, hole - public)
@@ -170,7 +176,7 @@ def test_hole_cards_only_on_the_restricted_topic_and_only_for_broadcast(secured,
             dealt.add(p["data"]["card"])
         assert {x for x in dealt if x} == hole   # every hole and burn card, revealed, only here
     finally:
-        link.stop(timeout=1)
+        link.stop(timeout=scaled(1))
         snoop.close()
         bc.close()
 
@@ -238,13 +244,14 @@ def test_tls_with_client_certificates_and_a_wrong_ca_is_refused(make_broker, pki
         ups, hole = hand_updates(2, FindingLog())
         for u in ups:
             link.submit(u)
-        assert view.wait_until(lambda v: "T01" in v.tables and len(v.events("T01")) == count_events(ups), 10)
+        assert view.wait_until(lambda v: "T01" in v.tables and len(v.events("T01")) == count_events(ups), scaled(10))
         assert link.health()["connected"]
         for _t, payload, _r, _p in list(view.messages):
             c.validate(c.parse_topic(_t)[2], payload)
-        assert wait_until(lambda: "certificate verify failed" in wrong.health()["last_error"], 10), wrong.health()
+        assert wait_until(lambda: "certificate verify failed" in wrong.health()["last_error"],
+                          scaled(10)), wrong.health()
         assert not wrong.health()["connected"]
     finally:
-        link.stop(timeout=1)
-        wrong.stop(timeout=0.2)
+        link.stop(timeout=scaled(1))
+        wrong.stop(timeout=scaled(0.2))
         view.stop()

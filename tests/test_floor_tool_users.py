@@ -13,6 +13,7 @@ from dealerbox.commands.broker_options import TOOL_USERS
 from tests.dashboard.instances import Served
 from tests.test_floor_contract import ROOT
 from tests.waiting import wait_until
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -26,7 +27,7 @@ def connected_as(broker, user: str) -> bool:
     return f"u'{user}'" in broker.log()
 
 
-def dealerbox(*argv: str, timeout: float = 90) -> subprocess.CompletedProcess:
+def dealerbox(*argv: str, timeout: float = scaled(90)) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "dealerbox", *argv], capture_output=True, text=True, timeout=timeout,
                           cwd=ROOT)
 
@@ -56,7 +57,7 @@ def test_each_floor_command_logs_in_as_its_own_user_given_only_its_password(make
                     str(pw["floor-dashboard-1"]))
     try:
         served.wait_started()
-        assert wait_until(lambda: connected_as(broker, "floor-dashboard-1"), 20), broker.log()[-600:]
+        assert wait_until(lambda: connected_as(broker, "floor-dashboard-1"), scaled(20)), broker.log()[-600:]
     finally:
         served.stop()
     assert "not authorised" not in broker.log().lower() and "already connected" not in broker.log()

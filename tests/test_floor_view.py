@@ -19,6 +19,7 @@ from dealerbox.sinks.floor.view import FloorView
 
 from .test_floor_contract import ROOT, hand_updates, link_config
 from tests.waiting import wait_until
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -85,20 +86,21 @@ def test_shared_subscription_splits_alerts_but_every_member_sees_every_status(br
                 for u in hand_updates(hand, fl, t0=hand * 100.0)[0]:
                     link.submit(u)
         total_alerts = 8
-        assert wait_until(lambda: sum(len(tv.alerts) for m in members for tv in m.tables.values()) >= total_alerts, 15)
+        assert wait_until(lambda: sum(len(tv.alerts) for m in members for tv in m.tables.values()) >= total_alerts,
+                          scaled(15))
         time.sleep(0.3)
         got = [(t, a["seq"]) for m in members for t, tv in m.tables.items() for a in tv.alerts]
         assert len(got) == total_alerts and len(set(got)) == total_alerts   # each alert to exactly one member
         for m in members:                                                    # retained status: everyone
-            assert m.wait_until(lambda v: all(t in v.tables and v.tables[t].online for t in ("T01", "T02")), 5)
+            assert m.wait_until(lambda v: all(t in v.tables and v.tables[t].online for t in ("T01", "T02")), scaled(5))
     finally:
         for link in links:
-            link.stop(timeout=1)
+            link.stop(timeout=scaled(1))
         for m in members:
             m.stop()
 
 
-def _dealerbox(*args: str, stdin: str | None = None, timeout: float = 30) -> subprocess.CompletedProcess:
+def _dealerbox(*args: str, stdin: str | None = None, timeout: float = scaled(30)) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "dealerbox", *args], input=stdin, capture_output=True, text=True,
                           timeout=timeout, cwd=ROOT)
 
@@ -109,7 +111,7 @@ def test_floor_command_shows_tables_and_acknowledges(broker, tmp_path):
         ups, _ = hand_updates(7, FindingLog())
         for u in ups:
             link.submit(u)
-        assert wait_until(lambda: link.health()["outbox_depth"] == 0 and link.health()["acked"] > 0, 10)
+        assert wait_until(lambda: link.health()["outbox_depth"] == 0 and link.health()["acked"] > 0, scaled(10))
         once = _dealerbox("floor", "--port", str(broker.port), "--once", "--settle", "0.5")
         assert once.returncode == 0, once.stderr
         row = [line for line in once.stdout.splitlines() if line.startswith("T01")]
@@ -117,10 +119,10 @@ def test_floor_command_shows_tables_and_acknowledges(broker, tmp_path):
         watch = _dealerbox("floor", "--port", str(broker.port), "--for", "2.5", stdin="ack T01 h7-1\nbogus\n")
         assert watch.returncode == 0, watch.stderr
         assert "sent ack h7-1 to T01" in watch.stdout and "commands:" in watch.stdout
-        cmd = link.commands.get(timeout=5)
+        cmd = link.commands.get(timeout=scaled(5))
         assert (cmd.cmd, cmd.finding, cmd.sender) == ("ack", "h7-1", "floor")
     finally:
-        link.stop(timeout=1)
+        link.stop(timeout=scaled(1))
     offline = _dealerbox("floor", "--port", str(broker.port), "--once", "--settle", "0.3")
     assert "offline" in [line for line in offline.stdout.splitlines() if line.startswith("T01")][0]
 
@@ -137,7 +139,7 @@ def test_alert_latency_submit_to_dashboard(broker, tmp_path, capsys):
     view = FloorView(broker.host, broker.port, "demo").start()
     link = FloorLink(link_config(tmp_path, broker.port), reconnect_min=0.05).start()
     try:
-        assert wait_until(lambda: link.health()["connected"], 5)
+        assert wait_until(lambda: link.health()["connected"], scaled(5))
         fl = FindingLog()
         latencies = []
         ups, _ = hand_updates(1, fl)
@@ -147,7 +149,7 @@ def test_alert_latency_submit_to_dashboard(broker, tmp_path, capsys):
             sent = time.perf_counter()
             link.submit(Update((f,), base, {}))
             assert view.wait_until(
-                lambda v, i=i: len(v.tables.get("T01").alerts if "T01" in v.tables else []) == i + 1, 5)
+                lambda v, i=i: len(v.tables.get("T01").alerts if "T01" in v.tables else []) == i + 1, scaled(5))
             latencies.append((time.perf_counter() - sent) * 1000)
         latencies.sort()
         p50, p99 = statistics.median(latencies), latencies[98]
@@ -155,5 +157,5 @@ def test_alert_latency_submit_to_dashboard(broker, tmp_path, capsys):
             print(f"\n  floor alert latency submit->dashboard: median {p50:.1f} ms, p99 {p99:.1f} ms")
         assert p99 < 1000   # a sanity bound only; bench/ owns the real target
     finally:
-        link.stop(timeout=1)
+        link.stop(timeout=scaled(1))
         view.stop()

@@ -11,6 +11,7 @@ from dealerbox.engine import events as te
 from dealerbox.engine.state import FindingView, QuestionView, TableState
 from dealerbox.runtime.bus import EventBus, Update
 from dealerbox.sinks.panel import Panel, light_for
+from tests.conftest import scaled
 
 CFG = PanelConfig()
 
@@ -33,7 +34,7 @@ def finding(severity: str, acknowledged: bool = False, id: str = "h3-1") -> Find
     return FindingView(id, "misdeal.1c", "Misdeals 1(c)", severity, "misdeal", "Misdeal.", acknowledged=acknowledged)
 
 
-def wait_for(predicate, timeout=2.0):
+def wait_for(predicate, timeout=scaled(2.0)):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if predicate():

@@ -16,6 +16,7 @@ from dealerbox.sources.pacing import paced
 from dealerbox.sources.scenario import compile_file
 from dealerbox.wire import protocol as p
 from dealerbox.wire.decoder import FrameDecoder
+from tests.conftest import scaled
 
 SCENARIO = Path(__file__).parent / "scenarios" / "clean-hand.scn"
 
@@ -120,7 +121,7 @@ def test_record_command_records_the_live_port(pty_board, tmp_path, capsys):
 
     def board():
         # Answer the host's HELLO request, as the firmware would.
-        asked = FrameDecoder().feed(pty_board.read(14, timeout=3))
+        asked = FrameDecoder().feed(pty_board.read(14, timeout=scaled(3)))
         if asked and asked[0].message == p.CmdHello():
             pty_board.write(b"".join(enc.encode(m) for m in frames))
 

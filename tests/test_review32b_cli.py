@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import subprocess
 import sys
+from tests.conftest import scaled
 
 
 def test_the_brokers_password_file_before_add_user_is_never_the_new_users_password(tmp_path):
@@ -12,7 +13,7 @@ def test_the_brokers_password_file_before_add_user_is_never_the_new_users_passwo
     broker.write_text("the-brokers-password\n")
     db = f"sqlite:///{tmp_path / 'floor.db'}"
     done = subprocess.run([sys.executable, "-m", "dealerbox", "dashboard", "--password-file", str(broker),
-                           "add-user", "boss", "--db", db], capture_output=True, text=True, timeout=120,
+                           "add-user", "boss", "--db", db], capture_output=True, text=True, timeout=scaled(120),
                           stdin=subprocess.DEVNULL)
     assert done.returncode == 2, done.stdout + done.stderr
     assert done.stderr == ("dealerbox dashboard: add-user: no terminal to ask the password on: "

@@ -14,6 +14,7 @@ import pytest
 from dealerbox.cli import main
 
 from .cli.test_one_line_errors import CLEAN, recorded
+from tests.conftest import scaled
 
 DEEP = "[" * 100_000 + "]" * 100_000
 
@@ -147,6 +148,7 @@ sys.exit(main({argv!r}))
 ], ids=["simulate", "audit"])
 def test_ctrl_c_while_the_command_is_still_loading_is_one_line_and_130(tmp_path, module, argv):
     code = INTERRUPT_AT_IMPORT.format(module=module, argv=argv)
-    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True,
+                          timeout=scaled(120))
     assert done.returncode == 130, done.stderr
     assert one_line(done.stderr) == f"dealerbox {argv[0]}: interrupted\n"

@@ -18,6 +18,7 @@ from dealerbox.wire.decoder import FrameDecoder
 from tests.ctrl_c import as_from_a_shell
 from tests.run_child import read, running
 from tests.waiting import wait_until
+from tests.conftest import scaled
 
 WAITING = "waiting for the reader board on"
 
@@ -26,9 +27,9 @@ def test_run_waits_for_a_board_plugged_in_later_and_follows_it(tmp_path, pty_boa
     port = tmp_path / "reader-later"  # nothing there yet: the Pi booted before the board
     # stopped with SIGTERM, as systemd stops the kiosk
     with running(tmp_path, port, reader="reconnect_max_s = 0.3\n", jsonl=True, stop=signal.SIGTERM,
-                 stop_timeout=15) as run:
+                 stop_timeout=scaled(15)) as run:
         proc, out, err = run.proc, run.out, run.err
-        assert wait_until(lambda: WAITING in read(err), 60), read(err)
+        assert wait_until(lambda: WAITING in read(err), scaled(60)), read(err)
         # Several retries later it is still up and said so once, with the port and what to do.
         threading.Event().wait(1.5)
         assert proc.poll() is None, read(err)
@@ -38,7 +39,7 @@ def test_run_waits_for_a_board_plugged_in_later_and_follows_it(tmp_path, pty_boa
 
         os.symlink(os.ttyname(pty_board.slave), port)  # udev makes the link when the board enumerates
         # The terminal opens it and asks the board to introduce itself and report what it sees.
-        asked = [f.message for f in FrameDecoder().feed(pty_board.read(14, timeout=10))]
+        asked = [f.message for f in FrameDecoder().feed(pty_board.read(14, timeout=scaled(10)))]
         assert asked == [p.CmdHello(), p.CmdInventory()]
         deck, enc = demo_deck("DEMO-1"), p.Encoder()
         ace = bytes.fromhex(deck.uid_of("As"))
@@ -49,7 +50,7 @@ def test_run_waits_for_a_board_plugged_in_later_and_follows_it(tmp_path, pty_boa
 
         def events():
             return [json.loads(line) for line in read(out).splitlines() if line.endswith("}")]
-        assert wait_until(lambda: any(ev["event"] == "CardBurned" for ev in events()), 10), read(err)
+        assert wait_until(lambda: any(ev["event"] == "CardBurned" for ev in events()), scaled(10)), read(err)
         kinds = [ev["event"] for ev in events()]
         assert {"HandStarted", "DeckChanged", "CardBurned"} <= set(kinds)
         assert [ev["deck_id"] for ev in events() if ev["event"] == "DeckChanged"] == ["DEMO-1"]
@@ -73,7 +74,7 @@ def test_a_forbidden_port_is_explained_and_retried_until_permitted(pty_board, ca
     device = os.ttyname(pty_board.slave)
     os.chmod(device, 0o600)
     gate = threading.Event()  # the retry waits here, so the test decides when the next attempt happens
-    src = SerialSource(device, wait_for_board=True, sleep=lambda s: gate.wait(5), reconnect_max_s=0.05)
+    src = SerialSource(device, wait_for_board=True, sleep=lambda s: gate.wait(scaled(5)), reconnect_max_s=0.05)
     terminal = Terminal(Config(reader=ReaderConfig(port=device)), demo_registry(), source=src)
     as_root = os.geteuid() == 0
     if as_root:
@@ -92,8 +93,8 @@ def test_a_forbidden_port_is_explained_and_retried_until_permitted(pty_board, ca
         assert [r.getMessage() for r in caplog.records].count(waiting) == 1
         os.chmod(device, 0o666)  # the fix: udev's rule (or dialout) lets the account open it
         gate.set()
-        assert wait_until(lambda: src.connected, 5)
-        first = src.entries.get(timeout=2)
+        assert wait_until(lambda: src.connected, scaled(5))
+        first = src.entries.get(timeout=scaled(2))
         assert isinstance(first, Link) and first.up and first.reason == "opened"
         assert "waiting" not in terminal.health()["reader"]
     finally:
@@ -102,5 +103,6 @@ def test_a_forbidden_port_is_explained_and_retried_until_permitted(pty_board, ca
 
 
 def test_ctrl_c_while_waiting_for_the_board_exits_cleanly(tmp_path):
-    with running(tmp_path, tmp_path / "none", stop=signal.SIGINT, stop_timeout=15, preexec_fn=as_from_a_shell) as run:
-        assert wait_until(lambda: WAITING in read(run.err), 60), read(run.err)
+    with running(tmp_path, tmp_path / "none", stop=signal.SIGINT,
+                 stop_timeout=scaled(15), preexec_fn=as_from_a_shell) as run:
+        assert wait_until(lambda: WAITING in read(run.err), scaled(60)), read(run.err)

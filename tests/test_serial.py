@@ -14,6 +14,7 @@ from dealerbox.sources.serial_port import SerialSource, SerialSourceError
 from dealerbox.tags import demo_registry
 from dealerbox.wire import protocol as p
 from dealerbox.wire.decoder import FrameDecoder
+from tests.conftest import scaled
 
 
 class TickClock:
@@ -40,11 +41,11 @@ class RecordingSleep:
         time.sleep(0.01)
 
 
-def drain(src: SerialSource, until, timeout: float = 3.0) -> list:
+def drain(src: SerialSource, until, timeout: float = scaled(3.0)) -> list:
     got, deadline = [], time.monotonic() + timeout
     while time.monotonic() < deadline:
         try:
-            got.append(src.entries.get(timeout=0.05))
+            got.append(src.entries.get(timeout=scaled(0.05)))
         except queue.Empty:
             continue
         if until(got):
@@ -120,7 +121,7 @@ def test_an_unplug_is_survived_and_the_gap_reported(pty_board):
         pty_board.write(enc.encode(p.Hello(1, 0, (1, 0, 0), (0, 1))) + enc.encode(p.TagArrived(0, bytes(4))))
         before = drain(src, lambda g: len(decoded(g)) == 2)
         pty_board.write(enc.encode(p.TagLeft(0, bytes(4)))[:4])  # a frame cut by the unplug
-        time.sleep(0.05)
+        time.sleep(scaled(0.05))
         pty_board.unplug()
         down = drain(src, lambda g: any(isinstance(e, Link) and not e.up for e in g))
         time.sleep(0.3)  # unplugged a while: the backoff grows up to its cap

@@ -13,6 +13,7 @@ from dealerbox.record.logformat import Input, Rx
 from dealerbox.sources.simulator import (IRREGULARITIES, SimulatedSource, Simulator, SimulatorError)
 from dealerbox.tags import CardTag, ChipTag, MarkerTag, UnknownTag, demo_registry
 from tests.table_checks import final_zones
+from tests.conftest import scaled
 
 VARIANTS = ("nlhe", "plhe", "flhe", "plo")
 
@@ -228,7 +229,7 @@ def test_simulated_source_paces_records_on_the_given_clock():
     sim = Simulator(config(), demo_registry(), seed=9)
     src = SimulatedSource(sim, speed=10.0, clock=fake.clock, sleep=fake.sleep, hands=2)
     src.start()
-    src.join(10)
+    src.join(scaled(10))
     got = []
     while True:
         try:

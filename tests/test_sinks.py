@@ -23,6 +23,7 @@ from dealerbox.tags import demo_registry
 
 from tests.floor_terminal import VOID, drain, floor_table
 from tests.waiting import wait_until
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -45,7 +46,7 @@ def test_a_replayed_log_plays_out_and_says_it_is_finished():
     got = []
     while not (source.finished.is_set() and source.entries.empty()):
         try:
-            got.append(source.entries.get(timeout=1))
+            got.append(source.entries.get(timeout=scaled(1)))
         except queue.Empty:
             pass
     source.stop()
@@ -56,10 +57,10 @@ def test_a_replayed_log_plays_out_and_says_it_is_finished():
 def test_stop_is_prompt_even_with_a_full_queue_and_a_slow_pace():
     source = ReplayingSource(open_log(VOID), speed=0.001, maxsize=1)  # a thousandth of real time
     source.start()
-    assert wait_until(lambda: source.entries.full(), 5)
+    assert wait_until(lambda: source.entries.full(), scaled(5))
     stopped = threading.Thread(target=source.stop)
     stopped.start()
-    stopped.join(3)
+    stopped.join(scaled(3))
     assert not stopped.is_alive() and source.finished.is_set()
 
 
@@ -68,7 +69,7 @@ def test_floor_acknowledgement_comes_back_to_the_engine_through_submit(broker, t
     terminal, console, view = table.terminal, table.console, table.view
     try:
         terminal.start()
-        assert view.wait_until(lambda v: "T01" in v.tables and v.tables["T01"].alerts, 20)
+        assert view.wait_until(lambda v: "T01" in v.tables and v.tables["T01"].alerts, scaled(20))
         finding = view.tables["T01"].alerts[0]["finding"]["id"]
         view.ack("T01", finding)
         seen: list[te.TableEvent] = []
@@ -76,7 +77,7 @@ def test_floor_acknowledgement_comes_back_to_the_engine_through_submit(broker, t
         def acknowledged() -> bool:
             seen.extend(e for u in drain(console) for e in u.events)
             return any(isinstance(e, te.FindingAcknowledged) and e.id == finding for e in seen)
-        assert wait_until(acknowledged, 20), [e.kind for e in seen]
+        assert wait_until(acknowledged, scaled(20)), [e.kind for e in seen]
         assert terminal.health()["floor"]["commands_accepted"] == 1
     finally:
         terminal.stop()
@@ -94,9 +95,9 @@ def test_panel_follows_updates_on_its_own_thread_and_stops_with_the_notifier():
         from dealerbox.engine.state import TableState
         called = te.FloorCalled(t=1.0, hand=1, reason="dispute")
         notifier.publish(Update((called,), TableState(), {}))
-        assert wait_until(lambda: panel.lit == "red", 5)
+        assert wait_until(lambda: panel.lit == "red", scaled(5))
         factory.pin(PanelConfig().button_call_floor).drive_low()  # the dealer presses "call floor"
-        assert wait_until(lambda: [t.action for t in taps] == ["call-floor"], 5), taps
+        assert wait_until(lambda: [t.action for t in taps] == ["call-floor"], scaled(5)), taps
     finally:
         notifier.stop()
         panel.close()

@@ -5,11 +5,12 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from tests.conftest import scaled
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def _run(args, tmp_path, timeout=120):
+def _run(args, tmp_path, timeout=scaled(120)):
     env = {**os.environ, "SDL_VIDEODRIVER": "dummy", "PYTHONPATH": str(ROOT)}
     env.pop("DISPLAY", None)
     env.pop("WAYLAND_DISPLAY", None)
@@ -32,7 +33,7 @@ def test_headless_demo_plays_hands_and_prints_events_without_hole_cards(tmp_path
     logs = list((tmp_path / "var" / "logs").glob("*"))
     assert logs, "no recorded log written"
     v = subprocess.run([sys.executable, "-m", "dealerbox", "verify", str(sorted(logs)[0])], cwd=tmp_path,
-                       env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=60)
+                       env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True, timeout=scaled(60))
     assert v.returncode == 0, v.stdout + v.stderr
 
 

@@ -19,20 +19,25 @@ from .cards.ledger import CardLedger
 from .cards.misdeal import Ruling
 from .play import Play
 from .referee import Referee
+from .seating import Seating
+from .variants import BURNS, DECK_CARDS, variant
 
 BURNS_BEFORE = {0: 3, 3: 2, 4: 1}    # board cards out -> burns still to come on one board
 
 
 class HousePractices:
     """The ``run-it`` and ``bomb-pot`` taps for the hand in ``play``, at a table configured by ``config``; the
-    cards are named from the ``ledger``, the stub counted by the ``deck`` in use."""
+    cards are named from the ``ledger``, the stub counted by the ``deck`` in use, a bomb pot's players by
+    ``seating``."""
 
-    def __init__(self, config: Config, play: Play, referee: Referee, ledger: CardLedger, deck: DeckInUse) -> None:
+    def __init__(self, config: Config, play: Play, referee: Referee, ledger: CardLedger, deck: DeckInUse,
+                 seating: Seating) -> None:
         self.config = config
         self.play = play
         self.referee = referee
         self.ledger = ledger
         self.deck = deck
+        self.seating = seating
 
     def run_it(self, t: float, runs: int) -> list[te.TableEvent]:
         """The dealer agreed to deal the rest of the board ``runs`` times: agreed, or refused with the reason."""
@@ -114,8 +119,31 @@ class HousePractices:
         if h is not None and h.phase != "ended" and not h.decided:
             return self._refuse(t, "bomb-pot.3", "A hand is under way: start the bomb pot before the next deal, "
                                 "once this hand is over.")
+        cards, players, hole, each = self._bomb_cards()
+        need = players * hole + boards * each
+        if need > cards:
+            most = self.bomb_boards()
+            return self._refuse(t, "bomb-pot.3", f"The deck holds {cards} cards: a bomb pot on {boards} board"
+                                f"{'s' if boards > 1 else ''} for {players} players needs {need} ({players} x {hole} "
+                                f"hole cards, {boards} x {each} for the board{'s' if boards > 1 else ''} and "
+                                f"{'their' if boards > 1 else 'its'} burns). "
+                                f"{'Deal it on one board.' if most else 'Deal a normal hand.'}",
+                                tuple(self.seating.posting()))
         self.play.bomb_due(amount, boards)
         return []
+
+    def bomb_boards(self) -> int:
+        """The most boards a bomb pot dealt now would have cards for (the screen's bomb-pot keys): 2, 1 or 0."""
+        cards, players, hole, each = self._bomb_cards()
+        return max(0, min(2, (cards - players * hole) // each))
+
+    def _bomb_cards(self) -> tuple[int, int, int, int]:
+        """(cards of the deck in use, players a bomb pot deals in, hole cards each, cards a board takes with its
+        burns). The bomb pot is dealt from the whole deck, gathered and shuffled; one deck when none is known."""
+        v = variant(self.config.game.variant)
+        size = self.deck.size()
+        return (DECK_CARDS if size is None else size), len(self.seating.posting()), v.hole_cards, \
+            v.board_cards + BURNS
 
     def _refuse(self, t: float, rule: str, text: str, seats: tuple[int, ...] = ()) -> list[te.TableEvent]:
         return self.referee.rule(t, [Ruling(rule, "continues", text, seats)])

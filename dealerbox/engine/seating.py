@@ -35,6 +35,10 @@ class Seating:
         stacks = self.betting.stacks
         return [s for s in sorted(self.occupied) if stacks.get(s, 0) > 0]
 
+    def posting(self) -> list[int]:
+        """The seats a bomb pot would deal in next: taken with chips, not sitting out (in seat order)."""
+        return [s for s in self.entitled() if s not in self.betting.sitting_out]
+
     def sit(self, seat: int) -> None:
         self.occupied.add(seat)
 

@@ -117,6 +117,7 @@ class HouseView:
     bomb_offer: int = 0                   # between hands at a bomb-pot table: the post the bomb-pot keys start
     boards: tuple[tuple[str, ...], ...] = ()   # boards 2.. of the hand (runs agreed, a double-board bomb pot)
     board_winners: tuple[str, ...] = ()   # at the showdown, a line per board: "Board 2: S5 Two Pair"
+    bomb_boards: int = 2                  # with bomb_offer: the most boards the deck deals the players now (1, 2)
 
 
 @dataclass(frozen=True, slots=True)

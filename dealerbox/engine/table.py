@@ -79,7 +79,7 @@ class Engine:
         chips = ChipFlow(play, referee, hands, trail, PushWatch(play, referee, hands, findings),
                          tt if tournament is not None else None)
         self.taps = DealerTaps(config, play, referee, seating, betting, self.stacks, hands, cards, floor_moves, tt,
-                               HousePractices(config, play, referee, ledger, deck))
+                               HousePractices(config, play, referee, ledger, deck, seating))
         # the hot path: each part's entry point bound once, so an input costs no lookup through a part
         self._levels = tt.levels if tt is not None else None   # the level clock, asked at every input
         self._chip_entered, self._chip_left = chips.entered, chips.left
@@ -193,9 +193,12 @@ class Engine:
         g, card = self.config.game, self.ledger.card
         boards = tuple(tuple(card(u) for u in h.boards.cards(b, h.board))
                        for b in range(2, h.boards.count + 1)) if h is not None else ()
-        return HouseView(self._practices_line(), self.taps.practices.runs_offer(),
-                         g.bomb_amount() if g.bomb_pots and not running else 0, boards,
-                         board_lines(h) if h is not None and h.decided and h.boards.count > 1 else ())
+        practices = self.taps.practices
+        bomb_boards = practices.bomb_boards() if g.bomb_pots and not running else 0
+        return HouseView(self._practices_line(), practices.runs_offer(),
+                         g.bomb_amount() if bomb_boards else 0, boards,
+                         board_lines(h) if h is not None and h.decided and h.boards.count > 1 else (),
+                         bomb_boards or 2)   # no offer: the field's default, read only with an offer
 
     def _practices_line(self) -> str:
         """The house practices on at this table, said on the screen (they are off by default)."""

@@ -12,7 +12,9 @@ A log is called intact here only if every line parsed, every hash matched and a 
 anything else is handed to :func:`dealerbox.record.verify.verify_log` for the authoritative diagnosis.
 
 A sealed log (record/sealing.py) is read from its public ``ev`` records without the floor's key, and from its
-raw records, opened, with it (``opener``): the chain is checked over the lines as written either way.
+raw records, opened, with it (``opener``): the chain is checked over the lines as written either way. A raw
+record in the clear in a sealed log (``rx``, ``tx``, ``in``: the recorder seals every one) is not the table's
+account and is replayed by neither reader, with or without the key; the chain still covers its line.
 """
 
 from __future__ import annotations
@@ -163,8 +165,8 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
     from ..record.transcript import TranscriptError, event_from_dict
     files = log_files(path)
     check = ChainCheck(verified=verify)
-    pipeline: Pipeline | None = None   # made at the header; for a sealed log read without the key, at its first rx
-    sealed_header: Header | None = None
+    pipeline: Pipeline | None = None   # made at the header; none for a sealed log read without the key
+    sealed = False                     # a sealed log: its raw records are its sx lines, never a clear one
     book: HandBook | None = None
     feed_bytes: Callable[[float, bytes], list[TableEvent]] = _before_header
     book_feed: Callable[[TableEvent], object] = _before_header
@@ -243,13 +245,12 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                     t, chunk = float(rec["t"]), bytes.fromhex(rec["d"])
                 except (KeyError, TypeError, ValueError):
                     continue   # the ordinary reader skips such a line too
-                if pipeline is None and sealed_header is not None:   # a clear rx line in a sealed log: replayed
-                    pipeline = Pipeline.from_header(sealed_header)
-                    feed_bytes = pipeline.feed_bytes
                 if first_t is None:
                     first_t = t
                 last_t = t
                 records += 1
+                if sealed and not sealed_line:
+                    continue   # a raw record in the clear in a sealed log: not the recorder's, so not replayed
                 for event in feed_bytes(t, chunk):
                     book_feed(event)
                 continue
@@ -269,10 +270,10 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                             entry = opener.header(entry)
                         except SealError as e:
                             raise LogError(f"{file}: {e}") from None
-                    public_only = entry.sealed is not None and opener is None   # its events are all in "ev"
+                    sealed = entry.sealed is not None
+                    public_only = sealed and opener is None   # its events are all in "ev"
                     if public_only:   # no engine to feed: the header checked as a replay checks it, no more
                         table_setup(entry)
-                        sealed_header = entry
                     else:
                         pipeline = Pipeline.from_header(entry)
                         feed_bytes = pipeline.feed_bytes   # once, not once a line
@@ -296,6 +297,8 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                 last_t = at
             if public_only or pipeline is None:
                 continue   # a link or gap line of a sealed log: its events are among the "ev" lines already
+            if sealed and not sealed_line and kind in ("tx", "in"):
+                continue   # a raw record in the clear in a sealed log, as an rx one above
             for event in pipeline.feed(entry):
                 book.feed(event)
     check.first_t, check.last_t, check.records = first_t, last_t, records

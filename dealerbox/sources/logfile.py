@@ -6,7 +6,8 @@ counts breaks so replay can warn.
 
 A sealed log (record/sealing.py) yields, without the floor's key, its public ``ev`` records (the table events
 as ruled, hole cards masked); given an ``opener`` (the floor's private key) it yields the raw records, opened,
-exactly as an unsealed log would.
+exactly as an unsealed log would. A raw record in the clear in a sealed log is never yielded (the recorder
+seals every one, so it is not the table's): a skipped line.
 """
 
 from __future__ import annotations
@@ -16,8 +17,8 @@ from collections.abc import Iterator
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from ..record.logformat import (GENESIS, Closed, Entry, Header, LogFormatError, Public, Record, Sealed, SealKey, Sig,
-                                chain, from_record, part_number, part_path)
+from ..record.logformat import (GENESIS, Closed, Entry, Header, Input, LogFormatError, Public, Record, Rx, Sealed,
+                                SealKey, Sig, Tx, chain, from_record, part_number, part_path)
 
 if TYPE_CHECKING:
     from ..record.sealing import Opener
@@ -143,6 +144,10 @@ class LogSource:
                 if opened is None:
                     continue
                 entry = opened
+            elif self.sealed and isinstance(entry, Rx | Tx | Input):
+                # a raw record in the clear: the recorder seals every one (sx), so this is not the table's account
+                self.counters["skipped_lines"] += 1
+                continue
             elif self.sealed and self.opener is None:
                 continue   # a link or gap line of a sealed log: its events are among the public ones already
             self.counters["records"] += 1

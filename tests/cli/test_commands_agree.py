@@ -14,6 +14,7 @@ import pytest
 from dealerbox.cli import main
 
 from .test_one_line_errors import CLEAN, recorded
+from tests.conftest import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
 NO_STEPS = "no steps (the file is empty or only comments)"
@@ -72,7 +73,7 @@ def record(tmp_path: Path, port: str) -> subprocess.CompletedProcess[str]:
     cfg.write_text(f'[record]\ndir = "{tmp_path / "logs"}"\n')
     return subprocess.run([sys.executable, "-m", "dealerbox", "-c", str(cfg), "record", "--port", port,
                            "--duration", "1"], cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)},
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=scaled(120))
 
 
 def test_record_on_a_missing_port_says_only_the_port_s_problem(tmp_path):
@@ -98,6 +99,6 @@ def test_record_with_a_floor_key_that_is_not_there_says_so_before_touching_the_p
     cfg.write_text(f'[record]\ndir = "{tmp_path / "logs"}"\nfloor_public_key = "{tmp_path / "floor.pub"}"\n')
     r = subprocess.run([sys.executable, "-m", "dealerbox", "-c", str(cfg), "record", "--port", str(tmp_path / "none")],
                        cwd=tmp_path, env={**os.environ, "PYTHONPATH": str(ROOT)}, capture_output=True, text=True,
-                       timeout=120)
+                       timeout=scaled(120))
     assert r.returncode == 2 and r.stderr.count("\n") == 1, r.stderr
     assert "floor.pub" in r.stderr and "no such port" not in r.stderr

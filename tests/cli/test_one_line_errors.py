@@ -17,6 +17,7 @@ from dealerbox.cli import main
 from dealerbox.record.recorder import Recorder
 from dealerbox.sources.scenario import compile_file
 from tests.ctrl_c import as_from_a_shell
+from tests.conftest import scaled
 
 SCENARIOS = Path(__file__).parent.parent / "scenarios"
 CLEAN = SCENARIOS / "clean-hand.scn"
@@ -120,7 +121,7 @@ def run_without(module: str, *argv: str) -> subprocess.CompletedProcess[str]:
     """The CLI in a fresh interpreter where ``module`` is not installed (None in sys.modules, as Python marks
     a module that cannot be imported)."""
     code = f"import sys; sys.modules[{module!r}] = None; from dealerbox.cli import main; sys.exit(main({list(argv)!r}))"
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=scaled(120))
 
 
 def test_audit_without_its_extra_names_the_extra_to_install(tmp_path):
@@ -149,12 +150,12 @@ def test_ctrl_c_during_an_audit_is_exit_130_without_tracebacks(tmp_path):
     proc = subprocess.Popen([sys.executable, "-m", "dealerbox", "audit", *logs, "--out-dir", str(tmp_path / "r"),
                              "--jobs", "2"], stderr=subprocess.PIPE, text=True, start_new_session=True,
                             preexec_fn=as_from_a_shell)
-    deadline = time.monotonic() + 120
+    deadline = time.monotonic() + scaled(120)
     while len(children(proc.pid)) < 2 and proc.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)   # until its two workers are up: Ctrl-C then reaches the parent and both workers
     assert proc.poll() is None, "the audit ended before its workers could be seen"
     os.killpg(proc.pid, signal.SIGINT)   # as a terminal's Ctrl-C: the whole process group
-    _, err = proc.communicate(timeout=120)
+    _, err = proc.communicate(timeout=scaled(120))
     assert proc.returncode == 130, err
     assert "Traceback" not in err and "KeyboardInterrupt" not in err
     assert err.strip().splitlines()[-1] == "dealerbox audit: interrupted"

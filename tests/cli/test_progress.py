@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 from pathlib import Path
+from tests.conftest import scaled
 
 ROOT = Path(__file__).resolve().parent.parent.parent
 
@@ -23,7 +24,7 @@ def dealerbox(cli: list[str], on_terminal: bool) -> tuple[int, str]:
     args = [sys.executable, "-m", "dealerbox", *cli]
     env = {**os.environ, "PYTHONPATH": str(ROOT), "COLUMNS": "120"}
     if not on_terminal:
-        done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=300)
+        done = subprocess.run(args, env=env, capture_output=True, text=True, timeout=scaled(300))
         return done.returncode, done.stderr
     leader, follower = pty.openpty()
     proc = subprocess.Popen(args, env=env, stdout=subprocess.DEVNULL, stderr=follower)
@@ -38,7 +39,7 @@ def dealerbox(cli: list[str], on_terminal: bool) -> tuple[int, str]:
             break
         seen += chunk
     os.close(leader)
-    return proc.wait(timeout=300), seen.decode("utf-8", "replace")
+    return proc.wait(timeout=scaled(300)), seen.decode("utf-8", "replace")
 
 
 def test_simulate_shows_count_rate_and_time_left_on_a_terminal(tmp_path):

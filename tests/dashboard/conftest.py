@@ -18,6 +18,7 @@ from dealerbox.dashboard.app import create_app
 from dealerbox.dashboard.service import BrokerSettings, Dashboard
 from dealerbox.dashboard.store import Store
 from tests.fixtures.broker import Mosquitto, free_port
+from tests.conftest import scaled
 
 CHROMIUM = "/usr/bin/chromium"
 CHROMIUM_ARGS = ["--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
@@ -58,7 +59,7 @@ class Running:
         self.server = uvicorn.Server(config)
         self.thread = threading.Thread(target=self.server.run, daemon=True)
         self.thread.start()
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + scaled(15)
         while not (self.server.started and self.dash.connected):
             assert time.monotonic() < deadline, f"dashboard did not start: broker {self.dash.broker_note}"
             time.sleep(0.02)
@@ -67,7 +68,7 @@ class Running:
     def stop(self) -> None:
         if self.server is not None:
             self.server.should_exit = True
-            self.thread.join(15)
+            self.thread.join(scaled(15))
             assert not self.thread.is_alive(), "the dashboard did not stop"
             self.store.close()
             self.server = None
@@ -111,6 +112,13 @@ def dashboard(tmp_path_factory, floor_broker, clock):
     running.stop()
 
 
+def new_context(browser, **options):
+    """A browser context whose waits (playwright's 30 s default for each) are hang guards scaled like the rest."""
+    ctx = browser.new_context(**options)
+    ctx.set_default_timeout(scaled(30_000))
+    return ctx
+
+
 @pytest.fixture(scope="session")
 def browser():
     from playwright.sync_api import sync_playwright
@@ -126,7 +134,7 @@ def signed_in(browser, dashboard):
     contexts = []
 
     def make(name: str):
-        ctx = browser.new_context()
+        ctx = new_context(browser)
         contexts.append(ctx)
         page = ctx.new_page()
         page.goto(dashboard.url + "/login")

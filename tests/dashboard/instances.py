@@ -19,6 +19,7 @@ from dealerbox.dashboard.service import BrokerSettings, Dashboard
 from dealerbox.dashboard.store import Store
 from tests.fixtures.broker import free_port
 from tests.waiting import wait_until
+from tests.conftest import scaled
 
 
 class InProcess:
@@ -41,13 +42,14 @@ class InProcess:
 
     def start(self) -> InProcess:
         self.thread.start()
-        assert wait_until(lambda: self.dash.connected, 15), f"dashboard did not connect: {self.dash.broker_note}"
+        assert wait_until(lambda: self.dash.connected,
+                          scaled(15)), f"dashboard did not connect: {self.dash.broker_note}"
         return self
 
     def stop(self) -> None:
         if self.task is not None:
             self.loop.call_soon_threadsafe(self.task.cancel)
-        self.thread.join(15)
+        self.thread.join(scaled(15))
         self.store.close()
 
 
@@ -68,7 +70,7 @@ class Served:
                      "--host", "127.0.0.1", "--port", str(broker_port), "--listen", f"127.0.0.1:{self.port}", *args]
         self.proc = subprocess.Popen(self.argv, stdout=self.log.open("w"), stderr=subprocess.STDOUT, env=env)
 
-    def wait_started(self, timeout: float = 60.0) -> Served:
+    def wait_started(self, timeout: float = scaled(60.0)) -> Served:
         deadline = time.monotonic() + timeout
         while "dealerbox dashboard on" not in self.log.read_text():
             assert self.proc.poll() is None, self.log.read_text()
@@ -78,7 +80,7 @@ class Served:
         while True:
             assert self.proc.poll() is None, self.log.read_text()
             try:
-                with socket.create_connection(("127.0.0.1", self.port), timeout=0.5):
+                with socket.create_connection(("127.0.0.1", self.port), timeout=scaled(0.5)):
                     return self
             except OSError:
                 assert time.monotonic() < deadline, f"the dashboard did not listen: {self.log.read_text()}"
@@ -87,12 +89,12 @@ class Served:
     def kill(self) -> None:
         if self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
-            self.proc.wait(10)
+            self.proc.wait(scaled(10))
 
     def stop(self) -> None:
         if self.proc.poll() is None:
             self.proc.terminate()
             try:
-                self.proc.wait(15)
+                self.proc.wait(scaled(15))
             except subprocess.TimeoutExpired:
                 self.kill()

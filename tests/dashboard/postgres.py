@@ -14,6 +14,7 @@ import time
 import pytest
 
 from tests.fixtures.broker import free_port
+from tests.conftest import scaled
 
 
 def _bin(name: str) -> str:
@@ -34,7 +35,7 @@ class Postgres:
         self.data = os.path.join(self.dir, "data")
 
     def _run(self, *argv: str) -> None:
-        done = subprocess.run([*self.as_user, *argv], capture_output=True, text=True, timeout=120, cwd="/")
+        done = subprocess.run([*self.as_user, *argv], capture_output=True, text=True, timeout=scaled(120), cwd="/")
         if done.returncode:
             raise RuntimeError(f"{argv[0]} failed: {done.stdout}\n{done.stderr}")
 
@@ -42,7 +43,7 @@ class Postgres:
         self._run(_bin("initdb"), "-D", self.data, "-U", "dealerbox", "--auth=trust", "-E", "UTF8", "--no-sync")
         self._run(_bin("pg_ctl"), "-D", self.data, "-l", os.path.join(self.dir, "log"), "-w", "-t", "60", "-o",
                   f"-p {self.port} -k {self.dir} -c listen_addresses=127.0.0.1 -c fsync=off", "start")
-        deadline = time.monotonic() + 30
+        deadline = time.monotonic() + scaled(30)
         while subprocess.run([_bin("pg_isready"), "-h", "127.0.0.1", "-p", str(self.port)],
                              capture_output=True).returncode:
             assert time.monotonic() < deadline, "PostgreSQL did not become ready"
@@ -55,5 +56,5 @@ class Postgres:
 
     def stop(self) -> None:
         subprocess.run([*self.as_user, _bin("pg_ctl"), "-D", self.data, "-m", "fast", "-w", "stop"],
-                       capture_output=True, timeout=60, cwd="/")
+                       capture_output=True, timeout=scaled(60), cwd="/")
         shutil.rmtree(self.dir, ignore_errors=True)

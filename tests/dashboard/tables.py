@@ -13,6 +13,7 @@ from dealerbox.sinks.floor import contract as c
 from dealerbox.sinks.floor.link import FloorLink
 from tests.fixtures.broker import Mosquitto
 from tests.test_floor_contract import hand_updates, link_config
+from tests.conftest import scaled
 
 
 def start_table(tmp_path, broker: Mosquitto, table: str, site: str = "demo") -> FloorLink:
@@ -84,7 +85,7 @@ class ShiftTables:
         return client
 
     def start(self) -> ShiftTables:
-        deadline = time.monotonic() + 15
+        deadline = time.monotonic() + scaled(15)
         while self.connects == 0:
             assert time.monotonic() < deadline, "the shift's tables did not connect"
             time.sleep(0.02)

@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import json
 import queue
-import time
 from pathlib import Path
 
 import httpx
@@ -18,7 +17,7 @@ from dealerbox.dashboard.store import Store
 from tests.fixtures.broker import Mosquitto
 from tests.waiting import wait_until
 
-from .conftest import PASSWORD, Running, ShiftedClock, csrf_of, login
+from .conftest import PASSWORD, Running, ShiftedClock, csrf_of, login, scaled
 from .tables import play_hand, start_table
 
 pytestmark = pytest.mark.timeout(120)
@@ -31,17 +30,34 @@ def site_broker(directory: Path, site: str, central: Mosquitto) -> Mosquitto:
     return Mosquitto(directory, extra=block).start()
 
 
-def _retained(broker: Mosquitto, topic: str) -> list:
+def _subscribed(broker: Mosquitto, topic: str, topics: int) -> list:
+    """What a new subscriber to ``topic`` receives until the first message of ``topics`` distinct topics (or a
+    short while: a message the broker does not hold retained yet comes only live)."""
     got: queue.Queue = queue.Queue()
+    seen: set[str] = set()
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
-    client.on_message = lambda c, u, m: got.put(m)
+    client.on_message = lambda c, u, m: (seen.add(m.topic), got.put(m))
     client.connect(broker.host, broker.port)
     client.subscribe(topic, qos=1)
     client.loop_start()
-    time.sleep(1.0)
+    wait_until(lambda: len(seen) >= topics, scaled(2))
     client.loop_stop()
     client.disconnect()
     return [got.get() for _ in range(got.qsize())]
+
+
+def _retained(broker: Mosquitto, topic: str, topics: int) -> list:
+    """What a new subscriber to ``topic`` receives, once the broker holds a retained message on ``topics`` distinct
+    topics (the bridge may still be carrying one over: a subscriber before it gets it only live)."""
+    seen: list = []
+
+    def held() -> bool:
+        seen[:] = _subscribed(broker, topic, topics)
+        firsts = {m.topic: m for m in reversed(seen)}    # the first message on each topic
+        return len(firsts) >= topics and all(m.retain for m in firsts.values())
+
+    assert wait_until(held, scaled(15)), [(m.topic, m.retain) for m in seen]
+    return seen
 
 
 def test_two_sites_bridged_to_one_dashboard(tmp_path):
@@ -59,16 +75,16 @@ def test_two_sites_bridged_to_one_dashboard(tmp_path):
         play_hand(n1, 1)
         play_hand(s1, 2)
         assert wait_until(lambda: {(a.site, a.table_id) for a in dash.store.alerts()} ==
-                          {("north", "N01"), ("south", "S01")}, 15), dash.store.alerts()
+                          {("north", "N01"), ("south", "S01")}, scaled(15)), dash.store.alerts()
         # retained status and state crossed the bridge retained, with the state's expiry still on it
-        seen = _retained(central, "dealerbox/+/+/state")
+        seen = _retained(central, "dealerbox/+/+/state", 2)
         # the first message per topic on subscribing is the retained one; a table may publish live ones after it
         states = [next(m for m in seen if m.topic == t) for t in dict.fromkeys(m.topic for m in seen)]
         assert {m.topic for m in states} == {"dealerbox/north/N01/state", "dealerbox/south/S01/state"}
         assert all(m.retain for m in states)
         assert all(0 < m.properties.MessageExpiryInterval <= 300 for m in states)
         assert all(("schema", "dealerbox.floor.state/1") in m.properties.UserProperty for m in states)
-        statuses = _retained(central, "dealerbox/+/+/status")
+        statuses = _retained(central, "dealerbox/+/+/status", 2)
         assert {json.loads(m.payload)["status"] for m in statuses} == {"online"} and len(statuses) == 2
         with httpx.Client(base_url=dash.url) as c:
             login(c, "sam")
@@ -78,10 +94,10 @@ def test_two_sites_bridged_to_one_dashboard(tmp_path):
             south_alert = dash.store.alerts(site="south")[0]
             r = c.post(f"/alerts/{south_alert.id}/ack", headers={"x-csrf-token": csrf_of(c)})
             assert r.status_code == 200, r.text
-        cmd = s1.commands.get(timeout=10)                 # down the south bridge to the south table ...
+        cmd = s1.commands.get(timeout=scaled(10))                 # down the south bridge to the south table ...
         assert (cmd.cmd, cmd.finding, cmd.sender) == ("ack", south_alert.finding, "dashboard:sam")
         with pytest.raises(queue.Empty):
-            n1.commands.get(timeout=1.0)                   # ... and never to the north one
+            n1.commands.get(timeout=scaled(1.0))                   # ... and never to the north one
     finally:
         n1.stop()
         s1.stop()

@@ -12,7 +12,7 @@ import pytest
 from tests.test_floor_contract import assert_no_hole_cards
 from tests.waiting import wait_until
 
-from .conftest import csrf_of, login
+from .conftest import csrf_of, login, new_context, scaled
 from .tables import alert_bytes, play_hand, send_raw, start_table
 
 pytestmark = pytest.mark.timeout(120)
@@ -26,7 +26,7 @@ def test_alert_from_a_table_appears_live_in_the_open_browser(tmp_path, floor_bro
     link = start_table(tmp_path, floor_broker, "B01")
     try:
         play_hand(link, 7)
-        page.wait_for_selector("#queue tr.alert.floor.open", timeout=60_000)
+        page.wait_for_selector("#queue tr.alert.floor.open", timeout=scaled(60_000))
         row = page.inner_text("#queue tr.alert.floor.open")
         assert "Misdeals 1(c)" in row and "demo/B01" in row
         assert page.is_visible("#alarm")                  # a floor call shows until somebody acknowledges it
@@ -41,12 +41,12 @@ def test_acknowledge_in_the_browser_reaches_the_table_with_who(tmp_path, floor_b
         page = signed_in("sam")
         page.goto(dashboard.url + "/alerts?table=B02")
         play_hand(link, 3)
-        page.wait_for_selector("#queue tr.alert.floor.open", timeout=5000)
+        page.wait_for_selector("#queue tr.alert.floor.open", timeout=scaled(5000))
         # a locator, not a handle: the row is re-rendered live (seen by sam) and may be replaced meanwhile
         page.locator("#queue tr.alert.floor.open button.ack").click()
-        cmd = link.commands.get(timeout=5)
+        cmd = link.commands.get(timeout=scaled(5))
         assert (cmd.cmd, cmd.finding, cmd.sender) == ("ack", "h3-1", "dashboard:sam")
-        page.wait_for_selector("#queue tr.alert.closed", timeout=5000)
+        page.wait_for_selector("#queue tr.alert.closed", timeout=scaled(5000))
         assert "acknowledged by sam" in page.inner_text("#queue tr.alert.closed")
         assert not page.is_visible("#alarm") or page.locator("tr.alert.open.floor").count() == 0
     finally:
@@ -55,7 +55,7 @@ def test_acknowledge_in_the_browser_reaches_the_table_with_who(tmp_path, floor_b
 
 def test_viewer_cannot_acknowledge_and_every_post_needs_csrf(dashboard):
     send_raw(dashboard.broker, "dealerbox/demo/B03/alert", alert_bytes("demo", "B03", "h1-1", "plain"))
-    assert wait_until(lambda: dashboard.store.alerts(table="B03"), 5)
+    assert wait_until(lambda: dashboard.store.alerts(table="B03"), scaled(5))
     alert_id = dashboard.store.alerts(table="B03")[0].id
     with httpx.Client(base_url=dashboard.url) as anon:
         assert anon.get("/alerts").status_code == 303 or anon.get("/alerts", follow_redirects=False).status_code == 303
@@ -79,7 +79,7 @@ def test_viewer_cannot_acknowledge_and_every_post_needs_csrf(dashboard):
 
 
 def test_login_is_required_and_rate_limited(browser, dashboard):
-    ctx = browser.new_context()
+    ctx = new_context(browser)
     try:
         page = ctx.new_page()
         page.goto(dashboard.url + "/health")
@@ -104,7 +104,7 @@ def test_markup_and_control_codes_from_a_table_show_inert(signed_in, dashboard):
     page.evaluate("window.pwned = false")
     hostile = '<script>window.pwned = true</script><img src=x onerror="window.pwned=true">\x1b[2J\x07bell'
     send_raw(dashboard.broker, "dealerbox/demo/B04/alert", alert_bytes("demo", "B04", "h1-1", hostile))
-    page.wait_for_selector("#queue tr.alert", timeout=5000)
+    page.wait_for_selector("#queue tr.alert", timeout=scaled(5000))
     text = page.inner_text("#queue .ruling")
     assert "<script>window.pwned = true</script>" in text and "\\x1b[2J\\x07bell" in text
     page.reload()                                         # the server-rendered page too, not only the live row
@@ -129,7 +129,8 @@ def test_malformed_payloads_are_counted_and_shown_on_the_health_page(signed_in, 
     send_raw(dashboard.broker, "dealerbox/demo/B05/alert", b"{not json")
     send_raw(dashboard.broker, "dealerbox/demo/B05/state", b'{"v": 1, "kind": "state"}')
     send_raw(dashboard.broker, "dealerbox/demo/B05/event", b"x" * (300 * 1024))
-    page.wait_for_function(f"Number(document.getElementById('invalid').textContent) >= {before + 3}", timeout=5000)
+    page.wait_for_function(f"Number(document.getElementById('invalid').textContent) >= {before + 3}",
+                           timeout=scaled(5000))
     feed = page.inner_text("#refused-feed")
     assert "malformed JSON" in feed and "oversized" in feed
     page.reload()
@@ -150,7 +151,7 @@ def test_no_hole_card_in_any_page_stream_or_export(tmp_path, floor_broker, signe
         hole: set[str] = set()
         for hand in (11, 12):
             hole |= play_hand(link, hand)
-        assert wait_until(lambda: len(dashboard.store.hand("demo", "B06", 12)) >= 20, 10)
+        assert wait_until(lambda: len(dashboard.store.hand("demo", "B06", 12)) >= 20, scaled(10))
     finally:
         link.stop()
     seen = []
@@ -175,9 +176,9 @@ def test_browser_catches_up_after_the_dashboard_restarts(signed_in, dashboard):
     page.goto(dashboard.url + "/alerts?table=B07")
     page.wait_for_function("window.dealerboxEvents !== undefined")
     send_raw(dashboard.broker, "dealerbox/demo/B07/alert", alert_bytes("demo", "B07", "h1-1", "before the restart"))
-    page.wait_for_selector("text=before the restart", timeout=5000)
+    page.wait_for_selector("text=before the restart", timeout=scaled(5000))
     dashboard.server.should_exit = True                      # the dashboard goes away ...
-    dashboard.thread.join(15)
+    dashboard.thread.join(scaled(15))
     assert not dashboard.thread.is_alive()
     # ... an alert comes while it is away: the broker keeps it in the dashboard's persistent session
     send_raw(dashboard.broker, "dealerbox/demo/B07/alert",
@@ -186,7 +187,7 @@ def test_browser_catches_up_after_the_dashboard_restarts(signed_in, dashboard):
     dashboard.start()
     send_raw(dashboard.broker, "dealerbox/demo/B07/alert", alert_bytes("demo", "B07", "h3-1", "after the restart",
                                                                        seq=3, hand=3))
-    page.wait_for_selector("text=after the restart", timeout=10000)     # EventSource reconnected by itself
+    page.wait_for_selector("text=after the restart", timeout=scaled(10000))     # EventSource reconnected by itself
     assert page.locator("text=while it was down").count() == 1
     assert page.locator("text=before the restart").count() == 1          # Last-Event-ID: nothing twice
 
@@ -196,8 +197,8 @@ def test_dashboard_resubscribes_after_the_broker_restarts(signed_in, dashboard, 
     page.goto(dashboard.url + "/alerts?table=B08")
     page.wait_for_function("window.dealerboxEvents !== undefined")
     floor_broker.restart()
-    page.wait_for_function("document.getElementById('broker').className === 'down'", timeout=10000)
-    assert wait_until(lambda: dashboard.dash.connected, 15)
+    page.wait_for_function("document.getElementById('broker').className === 'down'", timeout=scaled(10000))
+    assert wait_until(lambda: dashboard.dash.connected, scaled(15))
     send_raw(floor_broker, "dealerbox/demo/B08/alert", alert_bytes("demo", "B08", "h1-1", "after the broker came back"))
-    page.wait_for_selector("text=after the broker came back", timeout=10000)
+    page.wait_for_selector("text=after the broker came back", timeout=scaled(10000))
     assert page.get_attribute("#broker", "class") == "ok"

@@ -17,6 +17,7 @@ from dealerbox.sources.scenario import compile_file
 from tests.waiting import wait_until
 
 from .tables import start_table
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(240)
 SCENARIOS = Path(__file__).resolve().parent.parent / "scenarios"
@@ -57,7 +58,7 @@ def test_the_hand_page_of_each_new_game_shows_every_board_and_half_and_no_unshow
                 link.submit(u)
             def ended(t: str = table) -> bool:
                 return any(r["event"] == "HandEnded" for r in dashboard.store.hand("demo", t, 1))
-            assert wait_until(ended, 30), f"{table}: the hand did not reach the floor"
+            assert wait_until(ended, scaled(30)), f"{table}: the hand did not reach the floor"
         finally:
             link.stop()
         played[table] = (events, secret)

@@ -9,7 +9,7 @@ import pytest
 
 from tests.waiting import wait_until
 
-from .conftest import PASSWORD, csrf_of, login
+from .conftest import PASSWORD, csrf_of, login, new_context, scaled
 from .tables import alert_bytes, send_raw
 
 pytestmark = pytest.mark.timeout(240)
@@ -18,7 +18,7 @@ pytestmark = pytest.mark.timeout(240)
 @pytest.fixture
 def context(browser, dashboard):
     """A browser context signed in as sam (a supervisor): its tabs share the cookie and the live stream."""
-    ctx = browser.new_context()
+    ctx = new_context(browser)
     page = ctx.new_page()
     page.goto(dashboard.url + "/login")
     page.fill("input[name=name]", "sam")
@@ -33,17 +33,17 @@ def context(browser, dashboard):
 def live_page(context, url: str):
     page = context.new_page()
     page.goto(url)
-    page.wait_for_function("window.dealerboxEvents !== undefined", timeout=20000)
+    page.wait_for_function("window.dealerboxEvents !== undefined", timeout=scaled(20000))
     return page
 
 
 def received(page, alert_id: int) -> None:
     page.wait_for_function(f"window.dealerboxEvents.some(e => e.kind === 'alert' && e.id === {alert_id})",
-                           timeout=15000)
+                           timeout=scaled(15000))
 
 
 def filed(dashboard, table: str, finding: str) -> int:
-    assert wait_until(lambda: any(a.finding == finding for a in dashboard.store.alerts(table=table)), 10)
+    assert wait_until(lambda: any(a.finding == finding for a in dashboard.store.alerts(table=table)), scaled(10))
     return next(a.id for a in dashboard.store.alerts(table=table) if a.finding == finding)
 
 
@@ -77,13 +77,14 @@ def test_the_alarm_stays_on_while_a_floor_call_is_open(context, dashboard):
         assert sam.post(f"/alerts/{other_id}/resolve", data={"note": "done"},
                         headers={"x-csrf-token": token}).status_code == 200
         received(page, dealer_id)
-        page.wait_for_function(f"window.dealerboxEvents.filter(e => e.id === {other_id}).length >= 2", timeout=15000)
+        page.wait_for_function(f"window.dealerboxEvents.filter(e => e.id === {other_id}).length >= 2",
+                               timeout=scaled(15000))
         assert page.is_visible("#alarm") and page.get_attribute("body", "data-calls") == "1"
         later = live_page(context, dashboard.url + "/health")            # every page, from the server's count
         assert int(later.get_attribute("body", "data-calls")) >= 1 and later.is_visible("#alarm")
         # the floor's own acknowledgement ends it, on every page
         assert sam.post(f"/alerts/{floor_id}/ack", headers={"x-csrf-token": token}).status_code == 200
-        page.wait_for_function("document.getElementById('alarm').hidden", timeout=15000)
+        page.wait_for_function("document.getElementById('alarm').hidden", timeout=scaled(15000))
 
 
 def test_live_rows_follow_each_pages_filter_as_a_reload_does(context, dashboard):
@@ -112,13 +113,13 @@ def test_live_rows_follow_each_pages_filter_as_a_reload_does(context, dashboard)
 def test_the_health_page_counts_refusals_as_the_server_does(context, dashboard):
     for n in range(3):
         send_raw(dashboard.broker, "dealerbox/hl/H01/alert", f"{{not json {n}".encode())
-    assert wait_until(lambda: dashboard.store.counters().get("invalid", 0) >= 3, 10)
+    assert wait_until(lambda: dashboard.store.counters().get("invalid", 0) >= 3, scaled(10))
     page = live_page(context, dashboard.url + "/health")
     assert int(page.inner_text("#invalid")) == dashboard.store.counters()["invalid"]
     assert "malformed JSON" in page.inner_text("#refused-feed")        # recent refusals, read from the store
     send_raw(dashboard.broker, "dealerbox/hl/H01/alert", b"{the last one")
     page.wait_for_function("document.getElementById('refused-feed').textContent.includes('hl/H01') && "
-                           "window.dealerboxEvents.some(e => e.kind === 'invalid')", timeout=15000)
+                           "window.dealerboxEvents.some(e => e.kind === 'invalid')", timeout=scaled(15000))
     page.wait_for_function(f"Number(document.getElementById('invalid').textContent) >= "
-                           f"{dashboard.store.counters()['invalid']}", timeout=15000)
+                           f"{dashboard.store.counters()['invalid']}", timeout=scaled(15000))
     assert int(page.inner_text("#invalid")) == dashboard.store.counters()["invalid"]   # not twice the server's

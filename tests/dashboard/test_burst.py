@@ -25,6 +25,7 @@ from dealerbox.dashboard.subscriber import ROUTINE_BATCH_MAX, BrokerSettings, Su
 from dealerbox.sinks.floor import contract as c
 
 from .tables import alert_bytes
+from tests.conftest import scaled
 
 
 T = TypeVar("T")
@@ -116,12 +117,12 @@ def test_alerts_are_filed_ahead_of_a_backlog_of_states():
     filer = threading.Thread(target=sub._file_forever, daemon=True)
     filer.start()
     try:
-        assert filed.wait(10), batches
+        assert filed.wait(scaled(10)), batches
     finally:
         with sub._ready:
             sub._stopping = True
             sub._ready.notify()
-        filer.join(5)
+        filer.join(scaled(5))
     assert batches[0] == (["alert"], True)                                 # first, and states still wait
     assert [len(b) for b, _ in batches[1:]] == [250, 250, 100]             # then the states in small bites
     assert [backlog for _, backlog in batches[1:]] == [True, True, False]
@@ -149,16 +150,16 @@ def test_routine_messages_are_gathered_into_one_burst_and_an_alert_is_not_held(m
     try:
         sub._on_message(None, None, mqtt.MQTTMessage(topic=f"{c.ROOT}/s1/T001/alert".encode()))
         with filed:
-            assert filed.wait_for(lambda: len(batches) == 1, 10), batches
+            assert filed.wait_for(lambda: len(batches) == 1, scaled(10)), batches
         for n in range(30, subscriber.ROUTINE_GATHER):
             sub._on_message(None, None, state(n))      # enough to file
         with filed:
-            assert filed.wait_for(lambda: len(batches) == 2, 10), batches
+            assert filed.wait_for(lambda: len(batches) == 2, scaled(10)), batches
     finally:
         with sub._ready:
             sub._stopping = True
             sub._ready.notify()
-        filer.join(5)
+        filer.join(scaled(5))
     # the alert went at once, ahead of the states that came before it; the states went as one burst
     assert batches == [["alert"], ["state"] * subscriber.ROUTINE_GATHER]
 

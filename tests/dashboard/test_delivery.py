@@ -21,6 +21,7 @@ from tests.dashboard.instances import InProcess, Served
 from tests.dashboard.postgres import Postgres
 from tests.test_floor_contract import ROOT, hand_updates, link_config
 from tests.waiting import wait_until
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -69,7 +70,7 @@ class Watcher:
         self.client.on_connect = lambda cl, *_: cl.subscribe("dealerbox/+/+/receipt", qos=1)
         self.client.connect(broker.host, broker.port)
         self.client.loop_start()
-        assert wait_until(lambda: self.client.is_connected(), 10)
+        assert wait_until(lambda: self.client.is_connected(), scaled(10))
 
     def senders(self) -> set[str]:
         return {r["from"] for r in self.receipts}
@@ -86,10 +87,10 @@ def test_an_alert_the_broker_took_before_any_dashboard_listened_leaves_the_outbo
     dash = None
     try:
         alerts = submit_hands(link, range(1, 4), FindingLog())
-        assert wait_until(lambda: link.health()["outbox_depth"] == 0 and link.health()["acked"] > 0, 10)
+        assert wait_until(lambda: link.health()["outbox_depth"] == 0 and link.health()["acked"] > 0, scaled(10))
         assert unfiled(config) == alerts == 3      # the broker has them all; the floor has filed none
         dash = InProcess(f"sqlite:///{tmp_path / 'floor.db'}", BrokerSettings(broker.host, broker.port, "+")).start()
-        assert wait_until(lambda: len(dash.store.alerts()) == 3 and unfiled(config) == 0, 20), \
+        assert wait_until(lambda: len(dash.store.alerts()) == 3 and unfiled(config) == 0, scaled(20)), \
             (len(dash.store.alerts()), unfiled(config), link.health())
         health = link.health()
         assert health["filed"] == 3 and health["receipts"] >= 1 and health["receipts_refused"] == 0
@@ -112,16 +113,16 @@ def test_a_receipt_is_schema_valid_and_a_bad_one_is_refused_with_a_counter_not_a
     spy.loop_start()
     try:
         submit_hands(link, range(1, 3), FindingLog())
-        assert wait_until(lambda: link.health()["filed"] == 2 and unfiled(config) == 0, 15), link.health()
+        assert wait_until(lambda: link.health()["filed"] == 2 and unfiled(config) == 0, scaled(15)), link.health()
         assert got and all(not list(validator().iter_errors(json.loads(raw))) for raw in got)
         for bad in (b"[" * 100_000, b"\xff\xfe", b'{"v": 1}', json.dumps(
                 {"v": 1, "kind": "receipt", "site": "demo", "table": "T02", "from": "x", "at": 1.0,
                  "filed": [{"boot": "b", "seq": 1}]}).encode()):
-            spy.publish("dealerbox/demo/T01/receipt", bad, qos=1).wait_for_publish(5)
-        assert wait_until(lambda: link.health()["receipts_refused"] == 4, 10), link.health()
+            spy.publish("dealerbox/demo/T01/receipt", bad, qos=1).wait_for_publish(scaled(5))
+        assert wait_until(lambda: link.health()["receipts_refused"] == 4, scaled(10)), link.health()
         assert link.health()["connected"]
         submit_hands(link, range(3, 4), FindingLog())   # the link still runs and still takes receipts
-        assert wait_until(lambda: link.health()["filed"] == 3, 15), link.health()
+        assert wait_until(lambda: link.health()["filed"] == 3, scaled(15)), link.health()
     finally:
         spy.loop_stop()
         link.stop()
@@ -140,10 +141,10 @@ def test_the_dashboard_and_a_console_each_on_its_own_floor_user_get_all_50_alert
     try:
         alerts = submit_hands(link, range(1, 51), FindingLog())
         assert alerts == 50
-        assert wait_until(lambda: len(dash.store.alerts()) == 50 and unfiled(config) == 0, 60), \
+        assert wait_until(lambda: len(dash.store.alerts()) == 50 and unfiled(config) == 0, scaled(60)), \
             (len(dash.store.alerts()), unfiled(config))
         seen = lambda v: {(p["boot"], p["seq"]) for t, p, *_ in list(v.messages) if t.endswith("/alert")}  # noqa: E731
-        assert console.wait_until(lambda v: len(seen(v)) == 50, 20), len(seen(console))
+        assert console.wait_until(lambda v: len(seen(v)) == 50, scaled(20)), len(seen(console))
         assert "already connected, closing old connection" not in broker.log()
     finally:
         link.stop()
@@ -158,7 +159,7 @@ def test_a_second_instance_on_the_same_floor_user_would_take_the_first_ones_clie
     second = FloorView(broker.host, broker.port, "demo", username="floor", password=USERS["floor"], name="b").start()
     try:
         assert wait_until(lambda: "already connected, closing old connection" in broker.log()
-                          or "Client floor already connected" in broker.log(), 10), broker.log()[-800:]
+                          or "Client floor already connected" in broker.log(), scaled(10)), broker.log()[-800:]
     finally:
         first.stop()
         second.stop()
@@ -184,19 +185,20 @@ def test_two_dashboards_share_the_load_and_one_killed_mid_burst_loses_and_double
                                  "--password-file", password_file(tmp_path, f"floor-dashboard-{i}"), "--share", "floor",
                                  "--name", f"dash{i}").wait_started())
         assert wait_until(lambda: broker.log().count("as floor-dashboard-") >= 2 or
-                          sum(f"u'floor-dashboard-{i}'" in broker.log() for i in (1, 2)) == 2, 20), broker.log()[-800:]
+                          sum(f"u'floor-dashboard-{i}'" in broker.log() for i in (1, 2)) == 2,
+                          scaled(20)), broker.log()[-800:]
         link.start()
         fl = FindingLog()
         sent = submit_hands(link, range(1, 41), fl)
         # mid-burst: once the first instance has filed some of this table's alerts, it dies without a word
-        assert wait_until(lambda: "dealerbox-dashboard-dash1" in watcher.senders(), 30), watcher.senders()
+        assert wait_until(lambda: "dealerbox-dashboard-dash1" in watcher.senders(), scaled(30)), watcher.senders()
         served[0].kill()
         sent += submit_hands(link, range(41, 101), fl)
         assert sent == 100
         from dealerbox.dashboard.store import Store
         store = Store(postgres.url)
         try:
-            assert wait_until(lambda: len(store.alerts(limit=1000)) == 100 and unfiled(config) == 0, 90), \
+            assert wait_until(lambda: len(store.alerts(limit=1000)) == 100 and unfiled(config) == 0, scaled(90)), \
                 (len(store.alerts(limit=1000)), unfiled(config), link.health())
             filed = store.alerts(limit=1000)
             assert len({(a.boot, a.finding) for a in filed}) == len(filed) == 100   # each exactly once
@@ -229,14 +231,14 @@ def test_an_alert_missing_from_a_tables_sequence_is_shown_as_a_floor_alert_until
     try:
         for p in (payloads[0], payloads[1], payloads[3]):
             c.validate("alert", p)
-            table.publish("dealerbox/demo/T01/alert", json.dumps(p), qos=1).wait_for_publish(5)
-        assert wait_until(lambda: len(dash.store.alerts(rule="misdeal.1c")) == 3, 10)
-        assert wait_until(lambda: len(gaps()) == 1, 15), dash.store.alerts()
+            table.publish("dealerbox/demo/T01/alert", json.dumps(p), qos=1).wait_for_publish(scaled(5))
+        assert wait_until(lambda: len(dash.store.alerts(rule="misdeal.1c")) == 3, scaled(10))
+        assert wait_until(lambda: len(gaps()) == 1, scaled(15)), dash.store.alerts()
         gap = gaps()[0]
         assert gap.severity == "floor" and gap.open and gap.finding == "gap-3-3" and gap.boot == "gapboot1"
         assert "alert 3 of this table's run gapboot1 never reached the floor" in gap.ruling
-        table.publish("dealerbox/demo/T01/alert", json.dumps(payloads[2]), qos=1).wait_for_publish(5)   # late
-        assert wait_until(lambda: gaps()[0].resolved_by == "floor", 15), gaps()
+        table.publish("dealerbox/demo/T01/alert", json.dumps(payloads[2]), qos=1).wait_for_publish(scaled(5))   # late
+        assert wait_until(lambda: gaps()[0].resolved_by == "floor", scaled(15)), gaps()
         assert len(dash.store.alerts(rule="misdeal.1c")) == 4 and len(gaps()) == 1
     finally:
         table.loop_stop()

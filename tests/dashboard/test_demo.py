@@ -14,6 +14,7 @@ from dealerbox.config import Config
 from dealerbox.dashboard.demo import DEFAULT_PORT, listening_socket
 from dealerbox.sources.simulator import IRREGULARITIES, Simulator
 from dealerbox.tags import demo_registry
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -24,7 +25,7 @@ def test_the_demo_says_its_port_is_taken_before_printing_any_login():
         taken.listen(1)
         port = taken.getsockname()[1]
         done = subprocess.run([sys.executable, "-m", "dealerbox", "dashboard", "demo", "--listen",
-                               f"127.0.0.1:{port}"], capture_output=True, text=True, timeout=60)
+                               f"127.0.0.1:{port}"], capture_output=True, text=True, timeout=scaled(60))
     assert done.returncode == 2
     assert f"127.0.0.1:{port}" in done.stderr and "taken" in done.stderr
     assert "login" not in done.stdout and "password" not in done.stdout.lower()

@@ -21,7 +21,7 @@ from dealerbox.dashboard.floor import FloorIngest
 from dealerbox.dashboard.store import LIFE_CYCLE_COLUMNS, Store
 from tests.waiting import wait_until
 
-from .conftest import csrf_of, login
+from .conftest import csrf_of, login, scaled
 from .tables import alert_bytes, send_raw
 
 pytestmark = pytest.mark.timeout(90)
@@ -44,20 +44,20 @@ def test_an_unacknowledged_floor_alert_escalates_when_the_clock_says_so(dashboar
         send_raw(dashboard.broker, "dealerbox/demo/E01/alert", alert_bytes("demo", "E01", "h4-1", "floor call"))
         send_raw(dashboard.broker, "dealerbox/demo/E01/alert",
                  alert_bytes("demo", "E01", "h4-2", "dealer note", severity="dealer", seq=2))
-        assert wait_until(lambda: len(dashboard.store.alerts(table="E01")) == 2, 5)
+        assert wait_until(lambda: len(dashboard.store.alerts(table="E01")) == 2, scaled(5))
         assert got.empty()
         clock.offset += 50                           # not yet (wall time passes too: leave it a margin)
         with pytest.raises(queue.Empty):
-            got.get(timeout=1.5)
+            got.get(timeout=scaled(1.5))
         clock.offset += 15                           # past the 60 s: the next tick escalates it, once
-        topic, raw, props = got.get(timeout=5)
+        topic, raw, props = got.get(timeout=scaled(5))
         payload = json.loads(raw)
         jsonschema.validate(payload, SCHEMA)
         assert topic == "dealerbox/demo/E01/escalation"
         assert payload["alert"]["finding"] == "h4-1" and payload["after_s"] == 60
         assert ("schema", "dealerbox.floor.escalation/1") in props.UserProperty
         with pytest.raises(queue.Empty):
-            got.get(timeout=1.5)                     # not again, and the dealer-severity one never
+            got.get(timeout=scaled(1.5))                     # not again, and the dealer-severity one never
         first = dashboard.store.alerts(site="demo")[0]
         assert first.finding == "h4-1" and first.escalated_at is not None   # moved to the top
         with httpx.Client(base_url=dashboard.url) as c:
@@ -70,7 +70,7 @@ def test_an_unacknowledged_floor_alert_escalates_when_the_clock_says_so(dashboar
 
 def test_assign_resolve_history_filters_and_csv(dashboard):
     send_raw(dashboard.broker, "dealerbox/demo/E02/alert", alert_bytes("demo", "E02", "h5-1", "=HYPERLINK(\"x\")"))
-    assert wait_until(lambda: dashboard.store.alerts(table="E02"), 5)
+    assert wait_until(lambda: dashboard.store.alerts(table="E02"), scaled(5))
     alert_id = dashboard.store.alerts(table="E02")[0].id
     with httpx.Client(base_url=dashboard.url) as c:
         login(c, "sam")
@@ -139,21 +139,21 @@ def test_add_user_command(tmp_path):
     (tmp_path / "pw").write_text("s3cret-enough\n")
     run = [sys.executable, "-m", "dealerbox", "dashboard", "add-user", "boss", "--role", "admin", "--db", db,
            "--password-file", str(tmp_path / "pw")]
-    done = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    done = subprocess.run(run, capture_output=True, text=True, timeout=scaled(60))
     assert done.returncode == 0, done.stderr
     assert Store(db).user("boss")[0] == "admin"
     (tmp_path / "pw").write_text("short\n")
-    bad = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    bad = subprocess.run(run, capture_output=True, text=True, timeout=scaled(60))
     assert bad.returncode == 2 and "at least 8" in bad.stderr
     empty = subprocess.run([sys.executable, "-m", "dealerbox", "dashboard", "--db", f"sqlite:///{tmp_path}/e.db"],
-                           capture_output=True, text=True, timeout=60)
+                           capture_output=True, text=True, timeout=scaled(60))
     assert empty.returncode == 2 and "add-user" in empty.stderr
 
 
 def test_add_user_with_no_terminal_and_no_password_file_says_so_in_one_line(tmp_path):
     done = subprocess.run([sys.executable, "-m", "dealerbox", "dashboard", "add-user", "boss", "--db",
                            f"sqlite:///{tmp_path / 'u.db'}"], stdin=subprocess.DEVNULL, capture_output=True,
-                          text=True, timeout=60)
+                          text=True, timeout=scaled(60))
     assert done.returncode == 2 and "Traceback" not in done.stderr
     assert done.stderr.strip().splitlines() == [
         "dealerbox dashboard: add-user: no terminal to ask the password on: pass --password-file FILE"]
@@ -194,7 +194,7 @@ def test_the_terminal_never_imports_the_dashboard():
     code = ("import sys, dealerbox.cli, dealerbox.commands.run, dealerbox.pipeline; "
             "bad = sorted(m for m in sys.modules if m.startswith(('dealerbox.dashboard', 'starlette', 'uvicorn', "
             "'sqlalchemy', 'aiomqtt', 'argon2', 'jinja2'))); print(bad); sys.exit(1 if bad else 0)")
-    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=60)
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=scaled(60))
     assert done.returncode == 0, done.stdout + done.stderr
 
 
@@ -203,7 +203,7 @@ def test_starlette_test_client_imports_without_a_deprecation_warning():
     import subprocess
     import sys
     done = subprocess.run([sys.executable, "-W", "error", "-c", "import starlette.testclient"],
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=scaled(60))
     assert done.returncode == 0, done.stderr[-500:]
 
 
@@ -248,5 +248,5 @@ def test_an_ack_while_the_broker_is_down_is_refused_and_the_health_page_says_so(
         r = client.post(f"/alerts/{store.alerts()[0].id}/ack", headers={"x-csrf-token": token})
         assert r.status_code == 409 and "not connected" in r.text
         assert store.alerts()[0].open                          # not marked acknowledged: the table never heard
-        assert wait_until(lambda: "lost 127.0.0.1" in client.get("/health").text, 10)
+        assert wait_until(lambda: "lost 127.0.0.1" in client.get("/health").text, scaled(10))
         assert not dash.connected

@@ -19,7 +19,7 @@ from dealerbox.dashboard.service import Dashboard
 from dealerbox.dashboard.store import Store
 from tests.waiting import wait_until
 
-from .conftest import csrf_of, login
+from .conftest import csrf_of, login, scaled
 from .postgres import Postgres
 from .tables import alert_bytes, event_bytes, play_hand, send_raw, start_table
 
@@ -33,23 +33,23 @@ def test_an_ack_arriving_after_the_floor_resolved_leaves_it_resolved_once_and_th
     clients: list[httpx.Client] = []
     try:
         play_hand(link, 3)
-        assert wait_until(lambda: dashboard.store.alerts(table="FR1", severity="floor"), 15)
+        assert wait_until(lambda: dashboard.store.alerts(table="FR1", severity="floor"), scaled(15))
         a = dashboard.store.alerts(table="FR1", severity="floor")[0]
         for who in ("sam", "ada"):
-            c = httpx.Client(base_url=dashboard.url, timeout=30)
+            c = httpx.Client(base_url=dashboard.url, timeout=scaled(30))
             login(c, who)
             clients.append(c)
         sam, ada = clients
         r = sam.post(f"/alerts/{a.id}/resolve", data={"note": "re-dealt"}, headers={"x-csrf-token": csrf_of(sam)})
         assert r.status_code == 200, r.text
-        told = link.commands.get(timeout=15)
+        told = link.commands.get(timeout=scaled(15))
         assert (told.cmd, told.finding, told.sender) == ("ack", a.finding, "dashboard:sam")
 
         # the table's own acknowledgement of the finding comes in after the floor resolved it
         send_raw(floor_broker, "dealerbox/demo/FR1/event", event_bytes("demo", "FR1", {
             "event": "FindingAcknowledged", "t": 9.0, "hand": 3, "id": a.finding, "by": "dashboard:sam"},
             seq=10_000, boot=a.boot))
-        assert wait_until(lambda: dashboard.store.alert(a.id).table_acked_at is not None, 15)
+        assert wait_until(lambda: dashboard.store.alert(a.id).table_acked_at is not None, scaled(15))
         # and a second supervisor, whose page still showed it open, presses Acknowledge
         late = ada.post(f"/alerts/{a.id}/ack", headers={"x-csrf-token": csrf_of(ada)})
         assert late.status_code == 409 and "already" in late.text, (late.status_code, late.text)
@@ -64,10 +64,10 @@ def test_an_ack_arriving_after_the_floor_resolved_leaves_it_resolved_once_and_th
 
         # told once: the next command the table hears is the ack of a later alert, not a second one of this
         play_hand(link, 4)
-        assert wait_until(lambda: len(dashboard.store.alerts(table="FR1", severity="floor")) == 2, 15)
+        assert wait_until(lambda: len(dashboard.store.alerts(table="FR1", severity="floor")) == 2, scaled(15))
         b = next(x for x in dashboard.store.alerts(table="FR1", severity="floor") if x.id != a.id)
         assert sam.post(f"/alerts/{b.id}/ack", headers={"x-csrf-token": csrf_of(sam)}).status_code == 200
-        marker = link.commands.get(timeout=15)
+        marker = link.commands.get(timeout=scaled(15))
         assert (marker.cmd, marker.finding) == ("ack", b.finding), "the table heard the resolved alert twice"
     finally:
         for c in clients:

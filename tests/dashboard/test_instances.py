@@ -27,7 +27,7 @@ from tests.dashboard.test_delivery import ACL, CLIENT_ID_IS_USERNAME, USERS, WAT
 from tests.test_floor_contract import ROOT, link_config
 from tests.waiting import wait_until
 
-from .conftest import csrf_of, login
+from .conftest import csrf_of, login, scaled
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -67,9 +67,9 @@ def test_two_instances_starting_at_once_on_a_new_database_both_start_and_share_o
         procs = [subprocess.Popen([sys.executable, "-c", START, url, str(go)], cwd=ROOT, stdout=subprocess.PIPE,
                                   stderr=subprocess.PIPE, text=True) for _ in range(2)]
         for p in procs:        # both have imported everything: what is left is the database
-            assert p.stdout is not None and p.stdout.readline().strip() == "ready", p.communicate(timeout=60)
+            assert p.stdout is not None and p.stdout.readline().strip() == "ready", p.communicate(timeout=scaled(60))
         go.write_text("go")
-        outs = [p.communicate(timeout=120) for p in procs]
+        outs = [p.communicate(timeout=scaled(120)) for p in procs]
         assert [p.returncode for p in procs] == [0, 0], [err[-1500:] for _, err in outs]
         keys = {out.strip() for out, _ in outs}
         store = Store(url)
@@ -90,14 +90,14 @@ def race_round(stores: list[Store], ingests: list[FloorIngest], n: int) -> tuple
 
     def write(i: int) -> None:
         try:
-            gate.wait(10)
+            gate.wait(scaled(10))
             with stores[i].engine.begin() as conn:
                 stores[i].bump(conn, f"counter{n}", 2)
                 stores[i].touch_table(conn, "race", f"X{n:02d}", 1.0, invalid=True)
                 stores[i].add_tables(conn, [("race", f"Y{n:02d}"), ("race", f"Z{n:02d}")], 1.0)
             ingests[i].receive_many([(f"dealerbox/race/R{n:02d}/alert", raw)], 1.0)
             alert_id = stores[i].alerts(site="race", table=f"R{n:02d}")[0].id
-            gate.wait(10)
+            gate.wait(scaled(10))
             results[i] = stores[i].claim_alert(alert_id, ("acked_at",), acked_by=f"sup{i}", acked_at=2.0)
         except BaseException as e:      # reported by the test, with the round
             errors.append(e)
@@ -106,7 +106,7 @@ def race_round(stores: list[Store], ingests: list[FloorIngest], n: int) -> tuple
     for t in threads:
         t.start()
     for t in threads:
-        t.join(60)
+        t.join(scaled(60))
     return results, errors
 
 
@@ -178,40 +178,41 @@ def test_two_shared_instances_show_the_same_floor_calls_tiles_and_live_alerts(ma
     try:
         for s in served:
             s.wait_started()
-            client = httpx.Client(base_url=f"http://127.0.0.1:{s.port}", timeout=30)
+            client = httpx.Client(base_url=f"http://127.0.0.1:{s.port}", timeout=scaled(30))
             assert login(client, "ada").status_code in (200, 303)
             clients.append(client)
         assert wait_until(lambda: sum(f"u'floor-dashboard-{i}'" in broker.log() for i in (1, 2)) == 2
-                          or broker.log().count("as floor-dashboard-") >= 2, 20), broker.log()[-800:]
+                          or broker.log().count("as floor-dashboard-") >= 2, scaled(20)), broker.log()[-800:]
         opened = [sse_reader(str(client.base_url), client.cookies, bodies, stop)
                   for client, bodies in zip(clients, streams, strict=True)]
         # on a loaded machine a stream could open after the first alerts were filed, and start after them
-        assert all(o.wait(30) for o in opened)
+        assert all(o.wait(scaled(30)) for o in opened)
         link.start()
         sent = submit_hands(link, range(1, 21), FindingLog())
         store = Store(url)
         try:
-            assert wait_until(lambda: len(store.alerts(limit=100)) == sent == 20 and unfiled(config) == 0, 90), \
+            assert wait_until(lambda: len(store.alerts(limit=100)) == sent == 20 and unfiled(config) == 0,
+                              scaled(90)), \
                 (len(store.alerts(limit=100)), unfiled(config))
             ids = {a.id for a in store.alerts(limit=100)}
         finally:
             store.close()
-        assert wait_until(lambda: len(watcher.senders()) == 2, 10), watcher.senders()     # both filed a share
+        assert wait_until(lambda: len(watcher.senders()) == 2, scaled(10)), watcher.senders()     # both filed a share
         for n, client in enumerate(clients):
-            assert wait_until(lambda c=client: floor_calls_on_map(c) == ({"demo": 20}, 20), 20), \
+            assert wait_until(lambda c=client: floor_calls_on_map(c) == ({"demo": 20}, 20), scaled(20)), \
                 (n, floor_calls_on_map(client))
         for n, bodies in enumerate(streams):      # every alert live on both, whichever instance filed it
-            assert wait_until(lambda b=bodies: {x["id"] for x in list(b)} >= ids, 20), \
+            assert wait_until(lambda b=bodies: {x["id"] for x in list(b)} >= ids, scaled(20)), \
                 (n, sorted(ids - {x["id"] for x in list(bodies)}))
-            assert wait_until(lambda b=bodies: b[-1]["floor"] == {"demo": 20}, 10), (n, bodies[-1]["floor"])
+            assert wait_until(lambda b=bodies: b[-1]["floor"] == {"demo": 20}, scaled(10)), (n, bodies[-1]["floor"])
         # five acknowledged on the second instance: the first one's alarm, tile and stream follow
         token = csrf_of(clients[1])
         for alert_id in sorted(ids)[:5]:
             r = clients[1].post(f"/alerts/{alert_id}/ack", headers={"x-csrf-token": token})
             assert r.status_code == 200, r.text
-        assert wait_until(lambda: floor_calls_on_map(clients[0]) == ({"demo": 15}, 15), 20), \
+        assert wait_until(lambda: floor_calls_on_map(clients[0]) == ({"demo": 15}, 15), scaled(20)), \
             floor_calls_on_map(clients[0])
-        assert wait_until(lambda: streams[0][-1]["floor"] == {"demo": 15} and not streams[0][-1]["open"], 20), \
+        assert wait_until(lambda: streams[0][-1]["floor"] == {"demo": 15} and not streams[0][-1]["open"], scaled(20)), \
             streams[0][-1]
         assert "15 open" in streams[0][-1]["tile"]
         # the same alert acknowledged again on the first instance: refused, named, not sent to the table twice

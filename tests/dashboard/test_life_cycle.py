@@ -18,7 +18,7 @@ from dealerbox.dashboard.service import Dashboard
 from dealerbox.dashboard.store import Store
 from tests.waiting import wait_until
 
-from .conftest import csrf_of, login
+from .conftest import csrf_of, login, scaled
 from .tables import alert_bytes, event_bytes, play_hand, start_table
 
 pytestmark = pytest.mark.timeout(120)
@@ -30,14 +30,14 @@ def test_resolving_an_unacknowledged_floor_alert_acknowledges_it_and_tells_the_t
     link = start_table(tmp_path, floor_broker, "L01")
     try:
         play_hand(link, 4)
-        assert wait_until(lambda: dashboard.store.alerts(table="L01", severity="floor"), 10)
+        assert wait_until(lambda: dashboard.store.alerts(table="L01", severity="floor"), scaled(10))
         a = dashboard.store.alerts(table="L01", severity="floor")[0]
         with httpx.Client(base_url=dashboard.url) as sam:
             login(sam, "sam")
             r = sam.post(f"/alerts/{a.id}/resolve", data={"note": "re-dealt, checked on camera"},
                          headers={"x-csrf-token": csrf_of(sam)})
             assert r.status_code == 200, r.text
-        cmd = link.commands.get(timeout=10)                   # the table hears it, as from Acknowledge
+        cmd = link.commands.get(timeout=scaled(10))                   # the table hears it, as from Acknowledge
         assert (cmd.cmd, cmd.finding, cmd.sender) == ("ack", a.finding, "dashboard:sam")
         done = dashboard.store.alert(a.id)
         assert (done.acked_by, done.resolved_by, done.note) == ("sam", "sam", "re-dealt, checked on camera")

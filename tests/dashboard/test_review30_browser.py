@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from .conftest import PASSWORD
+from .conftest import PASSWORD, scaled
 from .tables import alert_bytes, send_raw
 from .test_browser_pages import context, filed, live_page, received  # noqa: F401  (a signed-in browser context)
 
@@ -18,7 +18,7 @@ def test_sign_out_in_one_tab_signs_out_every_tab_and_a_new_sign_in_is_live_again
     pages[0].click("button:has-text('Sign out')")
     pages[0].wait_for_url(dashboard.url + "/login**")
     for page in pages[1:]:                          # the shared stream was refused: each tab goes to sign in
-        page.wait_for_url(dashboard.url + "/login**", timeout=30000)
+        page.wait_for_url(dashboard.url + "/login**", timeout=scaled(30000))
     again = pages[1]
     again.fill("input[name=name]", "sam")
     again.fill("input[name=password]", PASSWORD)

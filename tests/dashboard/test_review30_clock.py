@@ -18,6 +18,7 @@ from tests.waiting import wait_until
 from .tables import alert_bytes, send_raw
 from .test_review30_hostile import BIG_INT, DEEP
 from .test_tournament import CLOCK_TOPIC, SITE, tour  # noqa: F401  (the module's own hosted dashboard)
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(120)
 SHAPES = [DEEP, BIG_INT, b"[]", b"null", b'"x"', bytes(range(256)),
@@ -38,4 +39,4 @@ def test_a_hostile_clock_payload_is_refused_with_a_reason(tmp_path, raw):
 def test_a_nested_payload_on_the_clock_topic_does_not_stop_the_dashboard_filing(tour):  # noqa: F811
     send_raw(tour.broker, CLOCK_TOPIC, DEEP)
     send_raw(tour.broker, f"dealerbox/{SITE}/T09/alert", alert_bytes(SITE, "T09", "h1-1", "after the clock bomb"))
-    assert wait_until(lambda: tour.store.alerts(table="T09"), 20), f"nothing filed: {tour.dash.broker_note}"
+    assert wait_until(lambda: tour.store.alerts(table="T09"), scaled(20)), f"nothing filed: {tour.dash.broker_note}"

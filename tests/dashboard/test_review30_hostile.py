@@ -18,7 +18,7 @@ from dealerbox.dashboard.service import Dashboard
 from dealerbox.dashboard.store import Store
 from tests.waiting import wait_until
 
-from .conftest import csrf_of, login
+from .conftest import csrf_of, login, scaled
 from .tables import alert_bytes, send_raw
 
 pytestmark = pytest.mark.timeout(120)
@@ -52,8 +52,8 @@ def test_a_deeply_nested_payload_through_the_real_broker_is_counted_and_filing_g
     before = dashboard.store.counters().get("invalid", 0)
     send_raw(floor_broker, "dealerbox/demo/RV1/state", DEEP)
     send_raw(floor_broker, "dealerbox/demo/RV1/alert", alert_bytes("demo", "RV1", "h1-1", "after the bomb"))
-    assert wait_until(lambda: dashboard.store.alerts(table="RV1"), 20)
-    assert wait_until(lambda: dashboard.store.counters().get("invalid", 0) >= before + 1, 20)
+    assert wait_until(lambda: dashboard.store.alerts(table="RV1"), scaled(20))
+    assert wait_until(lambda: dashboard.store.counters().get("invalid", 0) >= before + 1, scaled(20))
 
 
 def _signed_in(dash: Dashboard) -> tuple[TestClient, dict]:
@@ -98,12 +98,12 @@ def test_a_double_click_and_two_supervisors_at_once_send_the_table_one_ack(tmp_p
     link = start_table(tmp_path, floor_broker, "RV2")
     try:
         play_hand(link, 7)
-        assert wait_until(lambda: dashboard.store.alerts(table="RV2", severity="floor"), 15)
+        assert wait_until(lambda: dashboard.store.alerts(table="RV2", severity="floor"), scaled(15))
         a = dashboard.store.alerts(table="RV2", severity="floor")[0]
         results: list[int] = []
         clients = []
         for who in ("sam", "sam", "ada", "ada"):
-            c = httpx.Client(base_url=dashboard.url, timeout=30)
+            c = httpx.Client(base_url=dashboard.url, timeout=scaled(30))
             login(c, who)
             clients.append((c, csrf_of(c)))
         go = threading.Barrier(len(clients))
@@ -118,19 +118,19 @@ def test_a_double_click_and_two_supervisors_at_once_send_the_table_one_ack(tmp_p
         for t in threads:
             t.start()
         for t in threads:
-            t.join(60)
+            t.join(scaled(60))
         assert sorted(results)[0] == 200 and all(s in (200, 409) for s in results), results
         done = dashboard.store.alert(a.id)
         assert done.acked_by and done.acked_at is not None and not done.open
-        first = link.commands.get(timeout=15)
+        first = link.commands.get(timeout=scaled(15))
         assert (first.cmd, first.finding) == ("ack", a.finding)
         # a marker: the next alert's ack, sent after the race, must be the very next command the table hears
         play_hand(link, 8)
-        assert wait_until(lambda: len(dashboard.store.alerts(table="RV2", severity="floor")) == 2, 15)
+        assert wait_until(lambda: len(dashboard.store.alerts(table="RV2", severity="floor")) == 2, scaled(15))
         b = next(x for x in dashboard.store.alerts(table="RV2", severity="floor") if x.id != a.id)
         c, token = clients[0]
         assert c.post(f"/alerts/{b.id}/ack", headers={"x-csrf-token": token}).status_code == 200
-        marker = link.commands.get(timeout=15)
+        marker = link.commands.get(timeout=scaled(15))
         assert (marker.cmd, marker.finding) == ("ack", b.finding), "the table heard the first alert twice"
     finally:
         for c, _ in clients:

@@ -14,7 +14,7 @@ import pytest
 
 from tests.waiting import wait_until
 
-from .conftest import PASSWORD
+from .conftest import PASSWORD, new_context, scaled
 from .tables import ShiftTables
 
 pytestmark = pytest.mark.timeout(600)
@@ -32,7 +32,7 @@ ACK_FROM_PAGE = """async (ids) => {
 
 
 def signed_in_context(browser, dashboard, name: str):
-    ctx = browser.new_context()
+    ctx = new_context(browser)
     page = ctx.new_page()
     page.goto(dashboard.url + "/login")
     page.fill("input[name=name]", name)
@@ -54,7 +54,7 @@ def work(dashboard, queues) -> None:
             buttons = queue.locator("#queue tr.alert.open button.ack")
             if buttons.count() > n:
                 try:
-                    buttons.nth(n).click(timeout=5000)
+                    buttons.nth(n).click(timeout=scaled(5000))
                 except Exception:       # the row was re-rendered or closed by a colleague meanwhile
                     pass
     left = sorted(a.id for a in open_floor_calls(dashboard))
@@ -78,16 +78,17 @@ def test_a_shift_of_fifty_tables_with_a_dashboard_restart_and_a_broker_kill_lose
             pages += [first, queue]
             queues.append(queue)
         total = shift.raise_alerts(hand=1)
-        assert wait_until(lambda: shift.resend() == 0 and len(dashboard.store.alerts(site=SITE)) == total, 60), \
+        assert wait_until(lambda: shift.resend() == 0 and len(dashboard.store.alerts(site=SITE)) == total,
+                          scaled(60)), \
             (len(dashboard.store.alerts(site=SITE)), len(shift.unfiled))
         for n, ctx in enumerate(contexts):
             table = ctx.new_page()
             table.goto(dashboard.url + f"/tables/{SITE}/{TABLES[n]}")
             pages.append(table)
         for page in pages:
-            page.wait_for_function("window.dealerboxEvents !== undefined", timeout=30000)
+            page.wait_for_function("window.dealerboxEvents !== undefined", timeout=scaled(30000))
         work(dashboard, queues)
-        assert wait_until(lambda: not open_floor_calls(dashboard), 60), len(open_floor_calls(dashboard))
+        assert wait_until(lambda: not open_floor_calls(dashboard), scaled(60)), len(open_floor_calls(dashboard))
 
         dashboard.restart()                      # the dashboard goes away mid-shift and comes back
         total += shift.raise_alerts(hand=2, tables=TABLES[:25])
@@ -95,23 +96,25 @@ def test_a_shift_of_fifty_tables_with_a_dashboard_restart_and_a_broker_kill_lose
         floor_broker.kill()                      # ... and the broker dies with alerts in flight
         total += shift.raise_alerts(hand=2, tables=TABLES[25:])   # queued in the tables while it is away
         floor_broker.start()
-        assert wait_until(lambda: shift.connects > connects and dashboard.dash.connected, 60)
-        assert wait_until(lambda: shift.resend() == 0 and len(dashboard.store.alerts(site=SITE)) == total, 120), \
+        assert wait_until(lambda: shift.connects > connects and dashboard.dash.connected, scaled(60))
+        assert wait_until(lambda: shift.resend() == 0 and len(dashboard.store.alerts(site=SITE)) == total,
+                          scaled(120)), \
             (len(dashboard.store.alerts(site=SITE)), total, len(shift.unfiled))
         for page in pages:                       # the live stream comes back after the broker's restart too
             page.wait_for_function("document.getElementById('alarm') && !document.getElementById('alarm').hidden",
-                                   timeout=60000)
+                                   timeout=scaled(60000))
         work(dashboard, queues)
-        assert wait_until(lambda: not open_floor_calls(dashboard), 60), len(open_floor_calls(dashboard))
+        assert wait_until(lambda: not open_floor_calls(dashboard), scaled(60)), len(open_floor_calls(dashboard))
 
         filed = dashboard.store.alerts(site=SITE, limit=10_000)
         assert len(filed) == total == 100 == len({(a.table_id, a.boot, a.finding) for a in filed})    # each once
         assert all(a.acked_by in ("sam", "ada") for a in filed), [a for a in filed if a.open][:3]
         assert dashboard.store.floor_calls().get(SITE, 0) == 0
         for page in pages:                       # nothing stuck: no page still rings or shows an open call
-            page.wait_for_function("document.getElementById('alarm').hidden", timeout=30000)
+            page.wait_for_function("document.getElementById('alarm').hidden", timeout=scaled(30000))
         for queue in queues:
-            queue.wait_for_function("document.querySelectorAll('#queue tr.alert.open').length === 0", timeout=30000)
+            queue.wait_for_function("document.querySelectorAll('#queue tr.alert.open').length === 0",
+                                    timeout=scaled(30000))
             assert queue.locator("#queue tr.alert").count() == total
     finally:
         for ctx in contexts:

@@ -21,7 +21,7 @@ from tests.fixtures.broker import Mosquitto
 from tests.tournament.tables import Ear, state, tournament_file
 from tests.waiting import wait_until
 
-from .conftest import PASSWORD, PEOPLE, Running, ShiftedClock, login
+from .conftest import PASSWORD, PEOPLE, Running, ShiftedClock, login, new_context, scaled
 
 ROOT = Path(__file__).parents[2]
 SITE = "tour"
@@ -47,7 +47,7 @@ def tour(tmp_path_factory):
 
 
 def signed(url: str, name: str) -> tuple[httpx.Client, str]:
-    client = httpx.Client(base_url=url, timeout=10)
+    client = httpx.Client(base_url=url, timeout=scaled(10))
     assert login(client, name).status_code == 303
     token = re.search(r'name="csrf" content="([^"]+)"', client.get("/tournaments/SUN-500").text).group(1)
     return client, token
@@ -60,7 +60,7 @@ def retained_clock(port: int, want) -> dict:
     def check() -> bool:
         ear = Ear(port, f"late-{time.monotonic_ns()}", (CLOCK_TOPIC,))
         try:
-            wait_until(lambda: ear.messages("/clock"), 3)
+            wait_until(lambda: ear.messages("/clock"), scaled(3))
             got = ear.messages("/clock")
             if got and want(got[-1]):
                 found.update(got[-1])
@@ -68,7 +68,7 @@ def retained_clock(port: int, want) -> dict:
             return False
         finally:
             ear.stop()
-    assert wait_until(check, 10), found
+    assert wait_until(check, scaled(10)), found
     assert schema_errors("clock", found) == []
     return found
 
@@ -124,10 +124,10 @@ def test_a_state_that_unbalances_the_tables_sends_the_move_to_the_right_tables(t
         says("T02", {1, 2, 3, 4, 5}, 1, 1)
         says("T03", set(range(1, 8)), 1, 1)
         viewer, _ = signed(tour.url, "vic")
-        assert wait_until(lambda: "waiting for the state of T01" in viewer.get("/tournaments/SUN-500").text, 10)
+        assert wait_until(lambda: "waiting for the state of T01" in viewer.get("/tournaments/SUN-500").text, scaled(10))
         assert ear.received == []                       # no plan before every table has reported
         says("T01", set(range(1, 9)), 2, 1)             # 8, 5, 7: one off is the most allowed
-        assert wait_until(lambda: ear.messages("T02/tournament"), 10), ear.received
+        assert wait_until(lambda: ear.messages("T02/tournament"), scaled(10)), ear.received
         move = {"from_table": "T01", "from_seat": 5, "to_table": "T02", "to_seat": 6}
         assert [p["moves"] for p in ear.messages("T01/tournament")] == [[move]]
         assert [p["moves"] for p in ear.messages("T02/tournament")] == [[move]]
@@ -140,12 +140,12 @@ def test_a_state_that_unbalances_the_tables_sends_the_move_to_the_right_tables(t
         says("T01", set(range(1, 9)) - {5}, 2, 2)
         says("T02", {1, 2, 3, 4, 5, 6}, 1, 2)
         assert wait_until(lambda: re.search(r'data-from="T01:5">.*?<td class="state">done',
-                                            viewer.get("/tournaments/SUN-500").text, re.S), 10)
+                                            viewer.get("/tournaments/SUN-500").text, re.S), scaled(10))
         assert len(ear.messages("T01/tournament")) == 1                 # balanced now: no second plan
         # busts leave 6, 6, 6: two tables seat them all, so T03 (first in the break order) breaks
         says("T03", {1, 2, 3, 5, 6, 7}, 1, 2)
         says("T01", {1, 2, 3, 4, 6, 7}, 2, 3)
-        assert wait_until(lambda: ear.messages("T03/tournament"), 10), ear.received
+        assert wait_until(lambda: ear.messages("T03/tournament"), scaled(10)), ear.received
         assert [(p["instruction"], p["rule"]) for p in ear.messages("T03/tournament")] == [("break", "tournament.12")]
         page = viewer.get("/tournaments/SUN-500").text
         assert re.search(r'class="ttable broken" data-table="T03"', page), page
@@ -156,7 +156,7 @@ def test_a_state_that_unbalances_the_tables_sends_the_move_to_the_right_tables(t
 
 
 def test_the_pause_button_in_the_browser_pauses_every_table_of_the_tournament(tour, browser):
-    ctx = browser.new_context()
+    ctx = new_context(browser)
     try:
         page = ctx.new_page()
         page.goto(tour.url + "/login")
@@ -167,10 +167,10 @@ def test_the_pause_button_in_the_browser_pauses_every_table_of_the_tournament(to
         page.click("a:has-text('Tournament')")
         page.wait_for_url(tour.url + "/tournaments/SUN-500")
         page.click("button.clock-pause")
-        page.wait_for_selector(".clock.paused .run:has-text('PAUSED')", timeout=5000)    # pushed over SSE
+        page.wait_for_selector(".clock.paused .run:has-text('PAUSED')", timeout=scaled(5000))    # pushed over SSE
         assert retained_clock(tour.broker.port, lambda c: not c["running"])["level"] == 1
         page.click("button.clock-resume")
-        page.wait_for_selector(".clock.running", timeout=5000)
+        page.wait_for_selector(".clock.running", timeout=scaled(5000))
         assert retained_clock(tour.broker.port, lambda c: c["running"])["running"] is True
     finally:
         ctx.close()
@@ -197,6 +197,6 @@ def test_a_broken_tournament_file_stops_the_dashboard_naming_the_field(tmp_path)
     bad.write_text(tournament_file(tmp_path).read_text().replace("big_blind = 100", "big_blind = 0"))
     result = subprocess.run([sys.executable, "-m", "dealerbox", "dashboard", "--tournament", str(bad), "--site",
                              SITE, "--db", f"sqlite:///{tmp_path / 'f.db'}"], cwd=ROOT, capture_output=True,
-                            text=True, timeout=60)
+                            text=True, timeout=scaled(60))
     assert result.returncode == 2
     assert f"{bad}: levels.1.big_blind: 0 is less than the minimum of 1" in result.stderr

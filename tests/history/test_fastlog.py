@@ -130,23 +130,37 @@ def sealed_and_clear(tmp_path_factory) -> tuple[Path, Path]:
     return sealed.path, clear.path
 
 
-def test_a_sealed_log_read_without_the_key_gives_the_ordinary_reader_s_hands_and_counters(sealed_and_clear, tmp_path):
-    """Its public events are read without an engine (none is made for them); a clear rx line in such a log is
-    still replayed through one, as this reader always did."""
+def test_a_sealed_log_read_without_the_key_gives_the_ordinary_reader_s_hands_and_counters(sealed_and_clear):
+    """Its public events are read without an engine (none is made for them)."""
     sealed, clear = sealed_and_clear
     slow, fast = same(sealed)
     assert fast.check.intact and len(fast.hands.hands) >= 8
     assert fast.hands.hands == read_hands_fast(clear).hands.hands   # hole cards are not in either summary
     assert fast.hands.counters == {k: v for k, v in slow.counters.items() if k in fast.hands.counters}
     assert fast.hands.counters["frames"] == 0
-    # a hand's rx lines, copied in the clear after the sealed log's last line (before its closing record)
+
+
+def test_raw_records_in_the_clear_in_a_sealed_log_are_replayed_by_neither_reader_with_or_without_the_key(
+        sealed_and_clear, tmp_path):
+    """The recorder seals every raw record of a sealed log (docs/log-format.md), so a clear rx, tx or in line
+    there is not the table's account: whoever can write the file (and re-chain it, as anyone can without the
+    table's signing key) must not add hands or cards to what export and audit show. Both readers skip them,
+    with the floor's key as without it; the ordinary reader counts them as skipped lines."""
+    from dealerbox.record.sealing import Opener, load_floor_private
+    sealed, clear = sealed_and_clear
+    key = sealed.parent / "floor.key"
     lines = sealed.read_text().splitlines(keepends=True)
-    rx = [line for line in clear.read_text().splitlines(keepends=True) if json.loads(line)["k"] == "rx"]
+    raw = [line for line in clear.read_text().splitlines(keepends=True) if json.loads(line)["k"] in ("rx", "in")]
+    assert any(json.loads(line)["k"] == "in" for line in raw[:400])      # taps as well as reads
     mixed = tmp_path / "mixed.jsonl"
-    mixed.write_text("".join(lines[:-1] + rx[:400] + lines[-1:]))
-    replayed = read_hands_fast(mixed).hands
-    # (the ordinary reader gives no hand for these lines: the two readers already differed on such a log)
-    assert replayed.counters["frames"] > 0 and replayed.hands[:len(fast.hands.hands)] == fast.hands.hands
+    mixed.write_text("".join(lines[:-1] + raw[:400] + lines[-1:]))     # a hand's lines, before the closing one
+    for opener in (lambda: None, lambda: Opener(load_floor_private(key))):
+        alone = read_hands(sealed, opener=opener()).hands
+        slow, fast = read_hands(mixed, opener=opener()), read_hands_fast(mixed, opener=opener())
+        assert len(alone) >= 8 and slow.hands == alone and fast.hands.hands == alone and fast.hands.stray == slow.stray
+        assert slow.counters["skipped_lines"] == 400
+        assert fast.check.records == read_hands_fast(sealed, opener=opener()).check.records + 400   # as verify counts
+    assert read_hands_fast(mixed).hands.counters["frames"] == 0                 # no engine was fed a clear read
 
 
 @pytest.mark.parametrize("junk", [[1, 2], "HandStarted", 7, None])

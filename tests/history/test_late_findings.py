@@ -18,6 +18,7 @@ from dealerbox.history.fastlog import read_hands_fast
 from dealerbox.history.summary import HandBook, summarise
 from dealerbox.pipeline import Pipeline
 from dealerbox.sources import open_log
+from tests.conftest import scaled
 
 TWIN = Path(__file__).parent.parent / "scenarios" / "faults-twin-dealt-to-one-seat.scn"
 
@@ -83,7 +84,7 @@ def test_a_floor_finding_outside_any_hand_is_still_listed():
 def test_the_phh_export_keeps_the_late_finding_in_the_hand(tmp_path):
     out = tmp_path / "twin.phhs"
     done = subprocess.run([sys.executable, "-m", "dealerbox", "export", str(TWIN), "--out", str(out)],
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=scaled(120))
     assert done.returncode == 0, done.stderr
     text = out.read_text(encoding="utf-8")
     rules = re.search(r"_rules = (\[.*?\])", text)

@@ -23,6 +23,7 @@ from dealerbox.sinks.screen.history import hand_records
 from dealerbox.sources import open_log
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import demo_registry
+from tests.conftest import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
 SITE, TABLE = "demo", "T01"
@@ -46,7 +47,7 @@ def _export(log: Path, tmp: Path) -> dict[int, HandResult]:
     """Every hand of the real ``dealerbox export`` file: PHH sections and the commented hands PHH cannot hold."""
     out = tmp / "session.phhs"
     done = subprocess.run([sys.executable, "-m", "dealerbox", "export", str(log), "--phh", str(out)],
-                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+                          cwd=ROOT, capture_output=True, text=True, timeout=scaled(120))
     assert done.returncode == 0, done.stderr
     text = out.read_text()
     hands: dict[int, HandResult] = {}

@@ -9,6 +9,7 @@ from dealerbox.upkeep.keeper import Upkeep
 from dealerbox.upkeep.retention import CONFIRMED_FILE
 from tests.security import test_evidence_signing as signing
 from tests.waiting import wait_until
+from tests.conftest import scaled
 
 DAY = 86400.0
 keys = signing.keys   # the signing tests' key pair fixture, shared (pytest finds it by this name)
@@ -29,9 +30,10 @@ def test_an_acknowledged_anchor_frees_the_parts_it_covers(broker, tmp_path, keys
         assert upkeep.retention.sweep().deleted == []   # nothing confirmed yet: nothing goes
         for head in heads:               # every signed head, as the recorder hands them to the link
             link.submit_anchor(head)
-        assert wait_until(lambda: link.anchor_acked is not None and link.anchor_acked["a"] == heads[-1]["a"], 10)
+        assert wait_until(lambda: link.anchor_acked is not None and link.anchor_acked["a"] == heads[-1]["a"],
+                          scaled(10))
     finally:
-        link.stop(timeout=2)
+        link.stop(timeout=scaled(2))
     assert link.anchor_acked["head"] == rec.anchor["head"]
     upkeep.tick(link, None, "test")   # notes the acknowledged anchor, then sweeps
     confirmed = (logs / CONFIRMED_FILE).read_text()

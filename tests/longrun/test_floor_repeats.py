@@ -13,6 +13,7 @@ from dealerbox.engine import events as te
 from dealerbox.sinks.floor import contract as c
 from dealerbox.sinks.floor.view import FloorView
 from tests.waiting import wait_until
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -36,8 +37,8 @@ def test_a_redelivered_alert_is_filed_once_counted_and_shown(broker):
                  ("T02", _alert("T02", "bootA")),                  # same seq, another table: its own alert
                  ("T01", _alert("T01", "bootB"))]                  # same seq, the table's next boot
         for table, text in sends:
-            sender.publish(f"dealerbox/demo/{table}/alert", text, qos=1).wait_for_publish(5)
-        assert wait_until(lambda: view.received == 5, 10)
+            sender.publish(f"dealerbox/demo/{table}/alert", text, qos=1).wait_for_publish(scaled(5))
+        assert wait_until(lambda: view.received == 5, scaled(10))
         assert [len(view.tables[t].alerts) for t in ("T01", "T02")] == [2, 1]
         assert view.duplicates == 2
         assert sum(line.split(" ", 2)[1] == "ALERT" for line in view.feed) == 3

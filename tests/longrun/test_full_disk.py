@@ -16,6 +16,7 @@ from dealerbox.runtime.app import Terminal, load_registry
 from dealerbox.sinks.screen.health import HealthMonitor
 from dealerbox.sources.simulator import SimulatedSource, Simulator
 from dealerbox.upkeep.keeper import Upkeep
+from tests.conftest import scaled
 
 
 @pytest.fixture
@@ -43,7 +44,7 @@ def _fill(mnt):
     return filler
 
 
-def _wait(cond, timeout=60.0):
+def _wait(cond, timeout=scaled(60.0)):
     end = time.monotonic() + timeout
     while time.monotonic() < end:
         if cond():

@@ -6,6 +6,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from tests.conftest import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -20,7 +21,8 @@ sys.exit(main(sys.argv[1:]))
 
 def _loaded(*args, cwd=None):
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy"}
-    r = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, env=env, timeout=120,
+    r = subprocess.run([sys.executable, "-c", PROBE, *args], capture_output=True, text=True, env=env,
+                       timeout=scaled(120),
                        cwd=cwd)
     line = [x for x in r.stdout.splitlines() if x.startswith("LOADED")][-1]
     return r.returncode, set(line.split()[1:])
@@ -57,7 +59,7 @@ print("LATER", type(pygame.mixer).__name__, "pkg_resources" in sys.modules)
 
 def test_a_kiosk_screen_draws_with_pygame_minus_sound_image_codecs_and_pkg_resources():
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "SDL_AUDIODRIVER": "dummy"}
-    r = subprocess.run([sys.executable, "-c", LEAN], capture_output=True, text=True, env=env, timeout=120)
+    r = subprocess.run([sys.executable, "-c", LEAN], capture_output=True, text=True, env=env, timeout=scaled(120))
     assert r.returncode == 0, r.stderr[-2000:]
     lines = dict(line.split(" ", 1) for line in r.stdout.splitlines() if " " in line)
     assert lines["HELD"].strip() == ""              # none of them loaded while pygame came in

@@ -3,6 +3,7 @@
 import socket
 
 from dealerbox.upkeep.notify import Notifier
+from tests.conftest import scaled
 
 
 class Clock:
@@ -17,7 +18,7 @@ def _listener(tmp_path):
     path = str(tmp_path / "notify.sock")
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(path)
-    sock.settimeout(2)
+    sock.settimeout(scaled(2))
     return sock, path
 
 
@@ -44,7 +45,7 @@ def test_ready_status_and_watchdog_arrive_as_systemd_reads_them(tmp_path):
 def test_abstract_socket_names_are_understood(tmp_path):
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(f"\0dealerbox-test-{tmp_path.name}")
-    sock.settimeout(2)
+    sock.settimeout(scaled(2))
     n = Notifier({"NOTIFY_SOCKET": f"@dealerbox-test-{tmp_path.name}"})
     assert n.stopping()
     assert sock.recv(4096) == b"STOPPING=1\nSTATUS=stopping"

@@ -8,6 +8,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from tests.conftest import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
 
@@ -16,13 +17,13 @@ def test_run_says_ready_and_feeds_the_watchdog_over_a_real_notify_socket(tmp_pat
     path = str(tmp_path / "notify.sock")
     sock = socket.socket(socket.AF_UNIX, socket.SOCK_DGRAM)
     sock.bind(path)
-    sock.settimeout(0.2)
+    sock.settimeout(scaled(0.2))
     env = {**os.environ, "PYTHONPATH": str(ROOT), "SDL_VIDEODRIVER": "dummy", "NOTIFY_SOCKET": path,
            "WATCHDOG_USEC": "1000000"}
     proc = subprocess.Popen([sys.executable, "-m", "dealerbox", "run", "--headless", "--seconds", "4", "--speed", "50",
                              "--no-floor"], cwd=tmp_path, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     messages, beats = [], []
-    deadline = time.monotonic() + 90
+    deadline = time.monotonic() + scaled(90)
     while proc.poll() is None and time.monotonic() < deadline:
         try:
             text = sock.recv(4096).decode()
@@ -32,7 +33,7 @@ def test_run_says_ready_and_feeds_the_watchdog_over_a_real_notify_socket(tmp_pat
         if text.startswith("WATCHDOG=1"):
             beats.append(time.monotonic())
     err = proc.stderr.read().decode()
-    proc.wait(timeout=30)
+    proc.wait(timeout=scaled(30))
     sock.close()
     assert proc.returncode == 0, err
     assert messages and messages[0].startswith("READY=1\nSTATUS=table "), messages[:3]

@@ -16,6 +16,7 @@ from tests.dashboard.conftest import ShiftedClock
 from tests.waiting import wait_until
 
 from .witness import floor, link, play, recorder, resign, rx_edit, table_keys
+from tests.conftest import scaled
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.usefixtures("floor_password")]
 
@@ -35,9 +36,9 @@ def test_hands_the_floor_anchored_rewritten_as_the_next_log_of_the_table_do_not_
     try:
         play(forged, range(1, 5), salt=7)
         forged.close()
-        assert wait_until(lambda: len(store.heads("demo", "T01")) == 2 * heads, 20)
+        assert wait_until(lambda: len(store.heads("demo", "T01")) == 2 * heads, scaled(20))
     finally:
-        floor_link.stop(timeout=2)
+        floor_link.stop(timeout=scaled(2))
     header = json.loads(forged.path.read_text().splitlines()[0])
     assert "hands_before" not in header and header["log"]["seq"] > 0      # hands 1-4 again, the next place
     rules = {a.rule for a in running.store.alerts(site="demo", table="T01", open_only=True)}
@@ -59,8 +60,8 @@ def test_heads_root_re_signs_after_an_hour_offline_reach_the_floor_as_late(tmp_p
     rec.on_anchor = floor_link.submit_anchor
     try:
         play(rec, range(1, 2))
-        assert wait_until(lambda: len(store.heads("demo", "T01")) == 1, 10)
-        floor_link.stop(timeout=2)                 # root stops the table's link (or firewalls it)
+        assert wait_until(lambda: len(store.heads("demo", "T01")) == 1, scaled(10))
+        floor_link.stop(timeout=scaled(2))                 # root stops the table's link (or firewalls it)
         play(rec, range(2, 5))                     # three hands the floor never hears of
         rec.close()
         clock.offset = 60 * 60                     # an hour later
@@ -81,7 +82,7 @@ def test_heads_root_re_signs_after_an_hour_offline_reach_the_floor_as_late(tmp_p
             publish.single(anchor_topic("demo", "T01"), json.dumps(head), qos=1, hostname=broker.host,
                            port=broker.port)
             prev = head
-        assert wait_until(lambda: len(store.heads("demo", "T01")) == 1 + len(sigs), 10)
+        assert wait_until(lambda: len(store.heads("demo", "T01")) == 1 + len(sigs), scaled(10))
         code = main(["verify", str(forged), "--pubkey", str(public), "--from-floor", running.url,
                      "--floor-user", "vic"])
         out = capsys.readouterr().out

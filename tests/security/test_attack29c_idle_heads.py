@@ -31,6 +31,7 @@ from tests.test_floor_contract import ROOT
 from tests.waiting import wait_until
 
 from .witness import HEADER, floor, link, table_keys
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(180)
 VOID = ROOT / "tests" / "scenarios" / "void-duplicate-card.scn"
@@ -105,20 +106,20 @@ def test_an_idle_table_s_heartbeats_alone_anchor_no_head_but_a_break_s_tap_still
     try:
         terminal.start()
         # the hand, then the night: IDLE_MIN minutes of heartbeats, one a second on the clock, taken one at a time
-        assert wait_until(lambda: terminal.hands_ended >= 1 and rec.records >= len(records), 120)
+        assert wait_until(lambda: terminal.hands_ended >= 1 and rec.records >= len(records), scaled(120))
         # and a minute more with nothing at all: a turn of the core loop at +61 s and one after it (which signs)
         for _ in range(2):
             clock.t += 61.0
-            assert wait_until(lambda: turns.seen >= clock.t, 20)
+            assert wait_until(lambda: turns.seen >= clock.t, scaled(20))
         signed = sum(1 for line in rec.path.read_text().splitlines() if json.loads(line)["k"] == "sig")
-        assert wait_until(lambda: len(store.heads("demo", "T01")) == signed, 20)   # every head is on the floor
+        assert wait_until(lambda: len(store.heads("demo", "T01")) == signed, scaled(20))   # every head is on the floor
         at_end = len(store.heads("demo", "T01"))
         assert at_end >= 1                                  # the hand's end was signed and is on the floor
         # a tap on the break, after the night: signed within record.sign_idle_s, as window 2 promises
         terminal.submit(DealerInput(t=0.0, action="award", ref="0", seats=(3,)))
-        assert wait_until(lambda: rec.records > len(records), 10)
+        assert wait_until(lambda: rec.records > len(records), scaled(10))
         clock.t += 61.0
-        assert wait_until(lambda: len(store.heads("demo", "T01")) > at_end, 20)
+        assert wait_until(lambda: len(store.heads("demo", "T01")) > at_end, scaled(20))
         heads = store.heads("demo", "T01")
         last_tap = [json.loads(line) for line in rec.path.read_text().splitlines()
                     if json.loads(line)["k"] == "in"][-1]
@@ -126,7 +127,7 @@ def test_an_idle_table_s_heartbeats_alone_anchor_no_head_but_a_break_s_tap_still
         assert len(heads) == at_end + 1, [h["n"] for h in heads]
     finally:
         terminal.stop()
-        floor_link.stop(timeout=2)
+        floor_link.stop(timeout=scaled(2))
         running.stop()
     # no head was signed for heartbeats alone: each one covers a tap or a record the engine ruled on
     quiet_from = max(r.t for r in records[:len(records) - IDLE_MIN * 60] if hasattr(r, "t"))

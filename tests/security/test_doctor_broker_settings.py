@@ -7,7 +7,6 @@ import os
 import pwd
 import shutil
 import tempfile
-import time
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
@@ -16,7 +15,9 @@ import pytest
 
 from dealerbox.cli import main
 from tests.fixtures.broker import Mosquitto
+from tests.conftest import scaled
 from tests.security.test_doctor import write_config
+from tests.waiting import wait_until
 
 pytestmark = pytest.mark.timeout(60)
 
@@ -64,7 +65,7 @@ def test_doctor_fails_a_persistence_directory_the_brokers_user_cannot_write_and_
             client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id="keeper", protocol=mqtt.MQTTv5)
             client.connect(broker.host, broker.port, clean_start=False)   # a session the broker must save
             client.loop_start()
-            time.sleep(1.5)
+            assert wait_until(client.is_connected, scaled(10))    # the session exists before the broker stops
             client.loop_stop()
         finally:
             broker.stop()

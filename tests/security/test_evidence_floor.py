@@ -18,6 +18,7 @@ from dealerbox.sinks.floor.link import FloorLink
 from tests.waiting import wait_until
 
 from .test_evidence_signing import _signed_log, keys  # noqa: F401 - the key pair fixture
+from tests.conftest import scaled
 
 SCHEMAS = Path(__file__).resolve().parents[2] / "dealerbox" / "schemas" / "floor"   # test_sealing.py reads it
 
@@ -30,7 +31,7 @@ def _listen(broker, topic: str) -> list[tuple[dict, bool]]:
     client.on_message = lambda c, u, m: got.append((json.loads(m.payload), bool(m.retain)))
     client.connect(broker.host, broker.port)
     client.loop_start()
-    assert ready.wait(5)
+    assert ready.wait(scaled(5))
     got.append(({}, False))   # a marker dropped below: the list object is what the caller polls
     got.pop()
     _listen.clients.append(client)
@@ -66,10 +67,10 @@ def test_the_floor_link_sends_every_signed_head_in_order_through_its_outbox(brok
     handed: list[dict] = []
     try:
         rec = _signed_log(tmp_path, keys, on_anchor=lambda a: (handed.append(a), link.submit_anchor(a)))
-        assert wait_until(lambda: len(heard) == len(handed) == 4, 10)      # three hands and the close
-        assert wait_until(lambda: link.anchor_acked is not None and link.anchor_acked["a"] == 4, 10)
+        assert wait_until(lambda: len(heard) == len(handed) == 4, scaled(10))      # three hands and the close
+        assert wait_until(lambda: link.anchor_acked is not None and link.anchor_acked["a"] == 4, scaled(10))
     finally:
-        link.stop(timeout=2)
+        link.stop(timeout=scaled(2))
     for (payload, retained), mine in zip(heard, handed, strict=True):
         assert not retained and anchor_errors(payload) == []              # all of them, not the latest retained
         assert (payload["a"], payload["head"], payload["log"]) == (mine["a"], mine["head"], mine["log"])

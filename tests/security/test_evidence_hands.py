@@ -20,6 +20,7 @@ from tests.dashboard.conftest import ShiftedClock
 from tests.waiting import wait_until
 
 from .witness import anchored_session, floor, link, play, recorder, table_keys
+from tests.conftest import scaled
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.usefixtures("floor_password")]
 
@@ -40,9 +41,9 @@ def test_hands_re_recorded_as_the_next_log_fail_verify_and_audit_naming_both_log
         try:
             play(forged, range(1, 5), salt=7)
             forged.close()
-            assert wait_until(lambda: len(store.heads("demo", "T01")) == 10, 20)
+            assert wait_until(lambda: len(store.heads("demo", "T01")) == 10, scaled(20))
         finally:
-            floor_link.stop(timeout=2)
+            floor_link.stop(timeout=scaled(2))
         day, night = rec.anchor["log"], forged.anchor["log"]
         assert forged.anchor["hands"] == [1, 4] and rec.anchor["hands"] == [1, 4]
         # the floor keeps the heads (they are the table's, and evidence) and raises one alert naming both logs
@@ -112,31 +113,31 @@ def test_late_is_judged_on_the_floor_s_clock_from_the_table_s_offline_not_from_i
     rec.on_anchor = floor_link.submit_anchor
     try:
         play(rec, range(1, 2))
-        assert wait_until(lambda: len(store.heads("demo", "T01")) == 1, 10)
+        assert wait_until(lambda: len(store.heads("demo", "T01")) == 1, scaled(10))
         clock.offset = 60 * 60         # an idle hour, the link up all along: the next hand's head is not late
         play(rec, range(2, 3))
-        assert wait_until(lambda: len(store.heads("demo", "T01")) == 2, 10)
-        floor_link.stop(timeout=2)     # the table goes offline (the floor hears it)...
-        assert wait_until(lambda: _down_at(running) is not None, 10)
+        assert wait_until(lambda: len(store.heads("demo", "T01")) == 2, scaled(10))
+        floor_link.stop(timeout=scaled(2))     # the table goes offline (the floor hears it)...
+        assert wait_until(lambda: _down_at(running) is not None, scaled(10))
         clock.offset = 60 * 60 + 3 * 60                   # ...and comes back 3 minutes later: within the window
         floor_link = link(tmp_path, broker.port)
         rec.on_anchor = floor_link.submit_anchor
         play(rec, range(3, 4))
-        assert wait_until(lambda: len(store.heads("demo", "T01")) == 3, 10)
+        assert wait_until(lambda: len(store.heads("demo", "T01")) == 3, scaled(10))
         assert _open_alerts(running, "evidence.anchor.late") == []
         assert _down_at(running) is None                   # a head after the return closes the outage
-        floor_link.stop(timeout=2)
-        assert wait_until(lambda: _down_at(running) is not None, 10)
+        floor_link.stop(timeout=scaled(2))
+        assert wait_until(lambda: _down_at(running) is not None, scaled(10))
         clock.offset = 60 * 60 + 40 * 60                   # away 37 minutes: past the window
         floor_link = link(tmp_path, broker.port)
         rec.on_anchor = floor_link.submit_anchor
         play(rec, range(4, 5))
-        assert wait_until(lambda: _open_alerts(running, "evidence.anchor.late"), 10)
+        assert wait_until(lambda: _open_alerts(running, "evidence.anchor.late"), scaled(10))
         late = _open_alerts(running, "evidence.anchor.late")[0].ruling
         assert "could not hear the table" in late and "it was back 37 min later" in late
         assert f"the table dates this head {store.heads('demo', 'T01')[-1]['at']}" in late   # told, not trusted
     finally:
-        floor_link.stop(timeout=2)
+        floor_link.stop(timeout=scaled(2))
         running.stop()
 
 

@@ -18,6 +18,7 @@ from tests.dashboard.conftest import ShiftedClock
 from tests.waiting import wait_until
 
 from .witness import Cut, anchored_session, floor, link, play, recorder, resign, rx_edit, table_keys
+from tests.conftest import scaled
 
 pytestmark = [pytest.mark.timeout(300), pytest.mark.usefixtures("floor_password")]
 
@@ -91,7 +92,7 @@ def test_the_floor_refuses_a_replayed_old_head_and_a_gap_and_verify_reads_every_
 
         def alerts() -> set[str]:
             return {a.rule for a in running.store.alerts(site="demo", table="T01", open_only=True)}
-        assert wait_until(lambda: {"evidence.anchor.rollback", "evidence.anchor.gap"} <= alerts(), 10), alerts()
+        assert wait_until(lambda: {"evidence.anchor.rollback", "evidence.anchor.gap"} <= alerts(), scaled(10)), alerts()
         assert store.heads("demo", "T01") == heads                  # nothing replaced, nothing added
 
         # a log with hands 2-4 rewritten and re-signed: the floor serves every head, not the retained one
@@ -118,11 +119,11 @@ def test_an_outage_delays_the_heads_but_loses_none_and_the_window_is_shown_then_
     store = running.dash.ingest.anchor_store
     try:
         play(rec, range(1, 2))
-        assert wait_until(lambda: len(store.heads("demo", "T01")) == 1, 10)
+        assert wait_until(lambda: len(store.heads("demo", "T01")) == 1, scaled(10))
         path.cut()                                   # the firewall rule
-        assert wait_until(lambda: not floor_link.health()["connected"], 10)
+        assert wait_until(lambda: not floor_link.health()["connected"], scaled(10))
         play(rec, range(2, 7))                       # five hands while the floor cannot hear
-        assert wait_until(lambda: floor_link.health()["unanchored"] == 5, 10)
+        assert wait_until(lambda: floor_link.health()["unanchored"] == 5, scaled(10))
         link_clock.offset = 6 * 60                   # six minutes on: past the table's five-minute window
         health = {"floor": floor_link.health()}
         assert health["floor"]["oldest_unanchored_s"] >= 6 * 60
@@ -130,15 +131,15 @@ def test_an_outage_delays_the_heads_but_loses_none_and_the_window_is_shown_then_
         assert view.floor_level == "bad" and "Evidence not on the floor for 6 min" in view.message
         clock.offset = 6 * 60                        # the floor's time too: the heads arrive late
         path.mend()
-        assert wait_until(lambda: len(store.heads("demo", "T01")) == 6, 20)
+        assert wait_until(lambda: len(store.heads("demo", "T01")) == 6, scaled(20))
         assert [h["a"] for h in store.heads("demo", "T01")] == [1, 2, 3, 4, 5, 6]   # all of them, in order
-        assert wait_until(lambda: floor_link.health()["unanchored"] == 0, 10)
+        assert wait_until(lambda: floor_link.health()["unanchored"] == 0, scaled(10))
         rules = {a.rule for a in running.store.alerts(site="demo", table="T01", open_only=True)}
         assert "evidence.anchor.late" in rules and "evidence.anchor.gap" not in rules
         rec.close()
-        assert wait_until(lambda: len(store.heads("demo", "T01")) == 7, 10)
+        assert wait_until(lambda: len(store.heads("demo", "T01")) == 7, scaled(10))
     finally:
-        floor_link.stop(timeout=2)
+        floor_link.stop(timeout=scaled(2))
         path.close()
     try:
         # a hand played during the outage, rewritten and re-closed: the heads that came late still prove it
@@ -165,7 +166,7 @@ def test_a_clean_stop_anchors_the_last_hand_and_the_close(tmp_path, broker, caps
         last_sig = lines[-1]
         assert lines[-2]["k"] == "closed" and last_sig["k"] == "sig"
         store = running.dash.ingest.anchor_store
-        assert wait_until(lambda: any(h["n"] == last_sig["of"] for h in store.heads("demo", "T01")), 10)
+        assert wait_until(lambda: any(h["n"] == last_sig["of"] for h in store.heads("demo", "T01")), scaled(10))
         assert _verify(log, public, running) == 0
         assert "anchors found" in capsys.readouterr().out
     finally:
@@ -188,7 +189,7 @@ def test_junk_and_unenrolled_anchors_are_refused_and_one_table_s_store_is_capped
         junk = [("dealerbox/demo/T01/anchor", json.dumps({**first, "a": i + 2, "asig": "ab" * 64}), 1, False)
                 for i in range(1000)]
         publish.multiple(junk, hostname=broker.host, port=broker.port)
-        assert wait_until(lambda: running.store.counters().get("invalid", 0) >= 1000, 200)
+        assert wait_until(lambda: running.store.counters().get("invalid", 0) >= 1000, scaled(200))
         assert store.heads("demo", "T01") == []
         forged = [a for a in running.store.alerts(site="demo", table="T01") if a.rule == "evidence.anchor.forged"]
         assert len(forged) == 1                                   # one alert for the flood, not 1000
@@ -202,7 +203,7 @@ def test_junk_and_unenrolled_anchors_are_refused_and_one_table_s_store_is_capped
         for a in (first, second, third):
             publish.single("dealerbox/demo/T01/anchor", json.dumps(a), qos=1, hostname=broker.host, port=broker.port)
         assert wait_until(lambda: any(a.rule == "evidence.anchor.full"
-                                      for a in running.store.alerts(site="demo", table="T01")), 10)
+                                      for a in running.store.alerts(site="demo", table="T01")), scaled(10))
         assert [h["a"] for h in store.heads("demo", "T01")] == [1, 2]
         assert running.store.anchors("demo", "T09") == []
     finally:
@@ -254,9 +255,9 @@ def test_audit_reports_a_log_the_floor_anchored_that_nobody_handed_in(tmp_path, 
     try:
         play(later, range(3, 5))
         later.close()
-        assert wait_until(lambda: len(store.heads("demo", "T01")) == 6, 20)
+        assert wait_until(lambda: len(store.heads("demo", "T01")) == 6, scaled(20))
     finally:
-        floor_link.stop(timeout=2)
+        floor_link.stop(timeout=scaled(2))
     handed = tmp_path / "handed-in"
     handed.mkdir()
     (handed / rec.path.name).write_bytes(rec.path.read_bytes())

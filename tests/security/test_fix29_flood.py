@@ -17,6 +17,7 @@ from dealerbox.record.logformat import Rx
 from tests.waiting import wait_until
 
 from .witness import floor, recorder, table_keys
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(300)
 HONEST, BACKLOG, FLOOD = 30, 15, 300
@@ -48,14 +49,14 @@ def test_a_table_flooding_the_floor_with_valid_heads_is_raised_long_before_the_c
         for i in range(HONEST):                     # a busy table: a hand every 30 s of the floor's clock
             running.clock.offset += 30.0
             publish.single(*payloads[i][:3], hostname=broker.host, port=broker.port)
-            assert wait_until(lambda n=i + 1: kept() == n, 20), (i, kept())
+            assert wait_until(lambda n=i + 1: kept() == n, scaled(20)), (i, kept())
         running.clock.offset += 600.0               # a ten-minute outage, then its backlog resent at once
         publish.multiple(payloads[HONEST:HONEST + BACKLOG], hostname=broker.host, port=broker.port)
-        assert wait_until(lambda: kept() == HONEST + BACKLOG, 30)
+        assert wait_until(lambda: kept() == HONEST + BACKLOG, scaled(30))
         assert floods() == []
         # root with the key signs heads in a loop: all valid, all kept, and raised
         publish.multiple(payloads[HONEST + BACKLOG:], hostname=broker.host, port=broker.port)
-        assert wait_until(lambda: kept() == len(payloads), 120), kept()
+        assert wait_until(lambda: kept() == len(payloads), scaled(120)), kept()
         [alert] = floods()                          # one alert for the flood, not one a head
         assert alert.severity == "floor" and "faster than 10 a minute" in alert.ruling
         assert len(payloads) < CAP_PER_TABLE // 1000

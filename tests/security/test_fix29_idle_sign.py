@@ -25,6 +25,7 @@ from tests.test_floor_contract import ROOT
 from tests.waiting import wait_until
 
 from .witness import HEADER, floor, link, play, resign, table_keys
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(180)
 VOID = ROOT / "tests" / "scenarios" / "void-duplicate-card.scn"
@@ -61,7 +62,7 @@ def test_a_tap_after_the_hand_s_end_is_anchored_within_sign_idle_s_and_its_rewri
     store = running.dash.ingest.anchor_store
     try:
         play(rec, range(1, 3))                        # two hands, each signed at its end
-        assert wait_until(lambda: len(store.heads("demo", "T01")) == 2, 20)
+        assert wait_until(lambda: len(store.heads("demo", "T01")) == 2, scaled(20))
         # the break: the last hand's award corrected after HandEnded, then only the board's heartbeats
         rec.write(Input(DealerInput(t=26.0, action="award", ref="0", seats=(3,))))
         for i in range(3):
@@ -73,10 +74,10 @@ def test_a_tap_after_the_hand_s_end_is_anchored_within_sign_idle_s_and_its_rewri
         clock.t += 2.0
         assert rec.sign_if_idle() is True             # the oldest unsigned record waited 61 s: signed
         assert rec.sign_if_idle() is False            # nothing new since: no second head
-        assert wait_until(lambda: any(h["n"] > tap_n for h in store.heads("demo", "T01")), 20)
+        assert wait_until(lambda: any(h["n"] > tap_n for h in store.heads("demo", "T01")), scaled(20))
         assert len(store.heads("demo", "T01")) == 3
     finally:
-        floor_link.stop(timeout=2)
+        floor_link.stop(timeout=scaled(2))
     # root on the box after the break: the link is cut, the log closed, and the corrected award put back
     rec.close()
 
@@ -110,13 +111,13 @@ def test_the_terminal_signs_a_waiting_tail_on_its_own_while_the_table_is_idle(tm
     terminal = Terminal(Config(), demo_registry(), ReplayingSource(log, speed=0), recorder=rec)
     try:
         terminal.start()
-        assert wait_until(lambda: terminal.hands_ended >= 1 and rec.records >= recorded, 60)
+        assert wait_until(lambda: terminal.hands_ended >= 1 and rec.records >= recorded, scaled(60))
         ended = len(heads)
         assert ended >= 1                                          # the hand's end was signed, as before
         terminal.submit(DealerInput(t=0.0, action="award", ref="0", seats=(3,)))   # a tap on the break
-        assert wait_until(lambda: rec.records > recorded, 10)
+        assert wait_until(lambda: rec.records > recorded, scaled(10))
         clock.t += 61.0
-        assert wait_until(lambda: len(heads) > ended, 10)          # the core loop signed it: no hand ended
+        assert wait_until(lambda: len(heads) > ended, scaled(10))          # the core loop signed it: no hand ended
         last_tap = [line for line in _lines(rec) if line["k"] == "in"][-1]
         assert last_tap["a"] == "award" and heads[-1]["n"] >= last_tap["n"]   # the head covers the break's tap
     finally:

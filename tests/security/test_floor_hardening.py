@@ -16,6 +16,7 @@ from dealerbox.sinks.floor.view import FloorView
 from tests.test_floor_contract import ROOT, count_events, hand_updates, link_config
 from tests.test_floor_security import USERS, _password_file
 from tests.waiting import wait_until
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -35,14 +36,14 @@ def test_rows_of_another_table_are_quarantined_with_one_line_not_retried(broker,
         ups, _ = hand_updates(1, FindingLog())
         for u in ups:
             link.submit(u)
-        assert view.wait_until(lambda v: len(v.events("T01")) == count_events(ups), 10)
-        assert wait_until(lambda: link.health()["outbox_depth"] == 0, 5)
+        assert view.wait_until(lambda v: len(v.events("T01")) == count_events(ups), scaled(10))
+        assert wait_until(lambda: link.health()["outbox_depth"] == 0, scaled(5))
         assert link.health()["quarantined"] == 5
         assert "T02" not in view.tables
         lines = [r.getMessage() for r in caplog.records if "quarantine" in r.getMessage()]
         assert len(lines) == 1 and "dealerbox/demo/T02/event" in lines[0] and "demo/T01" in lines[0]
     finally:
-        link.stop(timeout=1)
+        link.stop(timeout=scaled(1))
         view.stop()
     kept = sqlite3.connect(config.floor.outbox).execute("SELECT COUNT(*) FROM quarantine").fetchone()[0]
     assert kept == 5   # kept for a technician, not deleted
@@ -60,16 +61,16 @@ def test_a_refused_hole_card_publish_is_logged_once_and_counted(make_broker, tmp
         for u in ups:
             link.submit(u)
         secret = sum(1 for u in ups for e in u.events if e.SECRET_FIELDS)
-        assert view.wait_until(lambda v: len(v.events("T02")) == count_events(ups), 10)
-        assert wait_until(lambda: link.health()["holecards_refused"] == secret, 10), link.health()
-        assert wait_until(lambda: link.health()["connected"], 5)
+        assert view.wait_until(lambda v: len(v.events("T02")) == count_events(ups), scaled(10))
+        assert wait_until(lambda: link.health()["holecards_refused"] == secret, scaled(10)), link.health()
+        assert wait_until(lambda: link.health()["connected"], scaled(5))
         h = link.health()
         # mosquitto 2.0.11 closes the connection on the refusal: one reconnect, then no hole card is tried again
         assert h["connects"] <= 2 and h["publish_refused"] == 0 and h["holecards_published"] == 0
         lines = [r.getMessage() for r in caplog.records if "hole cards" in r.getMessage()]
         assert len(lines) == 1 and "dealerbox/demo/T02/holecards" in lines[0]
     finally:
-        link.stop(timeout=1)
+        link.stop(timeout=scaled(1))
         view.stop()
 
 

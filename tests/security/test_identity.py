@@ -19,6 +19,7 @@ from dealerbox.sinks.floor.view import FloorView
 from tests.test_floor_contract import ROOT, count_events, hand_updates, link_config
 from tests.test_floor_security import USERS, _cert, _key, _password_file, _write
 from tests.waiting import wait_until
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -50,7 +51,7 @@ class Raw:
 
     def publish(self, topic: str, payload: bytes = b"{}") -> int:
         info = self.client.publish(topic, payload, qos=1)
-        if not wait_until(lambda: info.mid in self.acks, 5):
+        if not wait_until(lambda: info.mid in self.acks, scaled(5)):
             return -1   # the broker closed the connection instead of answering
         return self.acks[info.mid]
 
@@ -71,7 +72,7 @@ def test_t01_under_t02s_client_id_leaves_t02_connected_with_no_event_delayed(mak
     view = FloorView(broker.host, broker.port, "demo", username="floor", password=USERS["floor"]).start()
     t02 = FloorLink(link_config(tmp_path, broker.port, table="T02", username="demo/T02",
                                 password_file=_password_file(tmp_path, "demo/T02")), reconnect_min=0.05).start()
-    assert wait_until(lambda: t02.health()["connected"], 10)
+    assert wait_until(lambda: t02.health()["connected"], scaled(10))
     intruders: list[Raw] = []
     stop = threading.Event()
 
@@ -93,9 +94,9 @@ def test_t01_under_t02s_client_id_leaves_t02_connected_with_no_event_delayed(mak
                 t02.submit(u)
             sent += count_events(ups)
             time.sleep(0.1)
-        thief.join(10)
+        thief.join(scaled(10))
         assert len(intruders) == 5
-        assert view.wait_until(lambda v: len(v.events("T02")) == sent, 15), (len(view.events("T02")), sent)
+        assert view.wait_until(lambda v: len(v.events("T02")) == sent, scaled(15)), (len(view.events("T02")), sent)
         h = t02.health()
         assert h["connects"] == 1 and h["connected"], h      # never knocked off
         assert h["replayed"] == 0                              # so no event went out late
@@ -103,10 +104,10 @@ def test_t01_under_t02s_client_id_leaves_t02_connected_with_no_event_delayed(mak
         assert "as demo/T01" in broker.log() and "as dealerbox-demo-T02" not in broker.log()
     finally:
         stop.set()
-        thief.join(10)
+        thief.join(scaled(10))
         for raw in intruders:
             raw.close()
-        t02.stop(timeout=1)
+        t02.stop(timeout=scaled(1))
         view.stop()
 
 
@@ -125,12 +126,12 @@ def test_another_sites_topics_are_refused(make_broker, tmp_path):
     try:
         for u in hand_updates(1, FindingLog())[0]:
             link.submit(u)
-        assert wait_until(lambda: link.health()["link"] == "refused", 10)
+        assert wait_until(lambda: link.health()["link"] == "refused", scaled(10))
         assert "dealerbox/othersite/T01/status" in link.health()["last_error"]
-        assert wait_until(lambda: link.health()["outbox_depth"] > 0, 5)    # kept for when the config is fixed
+        assert wait_until(lambda: link.health()["outbox_depth"] > 0, scaled(5))    # kept for when the config is fixed
         assert link.health()["acked"] == 0
     finally:
-        link.stop(timeout=0.3)
+        link.stop(timeout=scaled(0.3))
 
 
 def test_the_floor_user_cannot_write_table_topics(make_broker):
@@ -180,9 +181,9 @@ def test_t01s_certificate_with_t02s_password_is_refused_as_t02(make_broker, iden
         ups, _ = hand_updates(1, FindingLog())
         for u in ups:
             forger.submit(u)
-        assert wait_until(lambda: forger.health()["link"] == "refused", 10), forger.health()
+        assert wait_until(lambda: forger.health()["link"] == "refused", scaled(10)), forger.health()
         assert "dealerbox/demo/T02/status" in forger.health()["last_error"]
-        forger.stop(timeout=0.3)   # it would share T01's client id with the real T01 below (the same identity)
+        forger.stop(timeout=scaled(0.3))   # it would share T01's client id with the real T01 below (the same identity)
         # T01 with its own certificate (and no valid password at all) is T01
         t01 = FloorLink(link_config(tmp_path, broker.tls_port, username="demo/T01",
                                     password_file=_password_file(tmp_path, "demo/T01", "anything"), tls=True,
@@ -191,10 +192,10 @@ def test_t01s_certificate_with_t02s_password_is_refused_as_t02(make_broker, iden
         links.append(t01)
         for u in ups:
             t01.submit(u)
-        assert view.wait_until(lambda v: "T01" in v.tables and len(v.events("T01")) == count_events(ups), 10)
+        assert view.wait_until(lambda v: "T01" in v.tables and len(v.events("T01")) == count_events(ups), scaled(10))
         time.sleep(0.3)
         assert "T02" not in view.tables and forger.health()["acked"] == 0
     finally:
         for link in links:
-            link.stop(timeout=0.5)
+            link.stop(timeout=scaled(0.5))
         view.stop()

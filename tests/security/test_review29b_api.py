@@ -12,6 +12,7 @@ from dealerbox.dashboard.auth import FREE_TRIES
 from tests.dashboard.conftest import PASSWORD
 
 from .witness import floor, table_keys
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -21,7 +22,7 @@ def test_guessing_a_floor_user_s_password_through_the_anchor_api_is_slowed_like_
     running = floor(tmp_path, broker, public)
     url = f"{running.url}/api/anchors"
     try:
-        with httpx.Client(timeout=60) as web:
+        with httpx.Client(timeout=scaled(60)) as web:
             assert web.get(url, params={"site": "demo"}, auth=("vic", PASSWORD)).status_code == 200
             answers = [web.get(url, params={"site": "demo"}, auth=("vic", f"guess-{i:04d}")).status_code
                        for i in range(FREE_TRIES + 8)]

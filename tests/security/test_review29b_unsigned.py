@@ -14,6 +14,7 @@ from tests.dashboard.conftest import ShiftedClock
 from tests.waiting import wait_until
 
 from .witness import floor, table_keys
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(300)
 
@@ -40,15 +41,15 @@ def test_an_enrolled_table_that_ends_hands_and_anchors_none_is_raised_on_the_flo
         assert done.returncode == 0, done.stderr
         honest = _run(["run", "--config", str(t02 / "t.toml"), "--jsonl", "--speed", "500", "--hands", "3"], t02)
         assert honest.returncode == 0, honest.stderr
-        assert wait_until(lambda: len(running.store.hands("demo", "T01")) >= 3, 20)   # the floor saw the hands
+        assert wait_until(lambda: len(running.store.hands("demo", "T01")) >= 3, scaled(20))   # the floor saw the hands
         assert store.heads("demo", "T01") == []                                       # and not one signed head
         assert wait_until(lambda: len(running.store.hands("demo", "T02")) >= 3 and
-                          any(h["hands"][1] >= 3 for h in store.heads("demo", "T02")), 20)
+                          any(h["hands"][1] >= 3 for h in store.heads("demo", "T02")), scaled(20))
 
         def rules(table: str) -> set[str]:
             return {a.rule for a in running.store.alerts(site="demo", table=table, open_only=True)}
         clock.offset = 11 * 60                  # past the floor's window: still no head for T01's hands
-        assert wait_until(lambda: "evidence.anchor.missing" in rules("T01"), 20), rules("T01")
+        assert wait_until(lambda: "evidence.anchor.missing" in rules("T01"), scaled(20)), rules("T01")
         assert "evidence.anchor.missing" not in rules("T02")     # the same sweep found T02's hands all signed
     finally:
         running.stop()

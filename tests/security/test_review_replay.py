@@ -13,6 +13,7 @@ import pytest
 from dealerbox.sinks.floor import contract as c
 from tests.test_terminal import ROOT, _run
 from tests.waiting import wait_until
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(180)
 
@@ -47,7 +48,7 @@ def _seed_live_state(broker, table: str) -> None:
     client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
     client.connect(broker.host, broker.port)
     client.loop_start()
-    client.publish(c.topic("demo", table, "state"), LIVE_STATE, qos=1, retain=True).wait_for_publish(5)
+    client.publish(c.topic("demo", table, "state"), LIVE_STATE, qos=1, retain=True).wait_for_publish(scaled(5))
     client.disconnect()
     client.loop_stop()
 
@@ -71,12 +72,13 @@ def test_review_floor_publishes_only_under_review_replayed_and_never_retained(br
     _seed_live_state(broker, "T01")
     listener = Listener(broker)
     try:
-        assert wait_until(lambda: len(listener.got) == 1, 5)      # the live retained state, as seen on subscribe
+        assert wait_until(lambda: len(listener.got) == 1,
+                          scaled(5))      # the live retained state, as seen on subscribe
         r = _run(["--config", _config(tmp_path, broker.port), "run", "--replay", str(SCENARIO), "--speed", "0",
                   "--jsonl", "--review-floor"], tmp_path)
         assert r.returncode == 0, r.stderr
         events = sum(1 for line in r.stdout.splitlines() if json.loads(line))
-        assert wait_until(lambda: sum(1 for t, _, _ in listener.got if t.endswith("/event")) >= events, 10)
+        assert wait_until(lambda: sum(1 for t, _, _ in listener.got if t.endswith("/event")) >= events, scaled(10))
         review = [(t, p, retained) for t, p, retained in listener.got if not t.startswith("dealerbox/")]
         live = [(t, p) for t, p, _ in listener.got if t.startswith("dealerbox/")]
         assert live == [(c.topic("demo", "T01", "state"), LIVE_STATE)]   # nothing new on the live topics
@@ -90,7 +92,7 @@ def test_review_floor_publishes_only_under_review_replayed_and_never_retained(br
     # a floor view that subscribes afterwards finds the live state untouched and no review leftovers
     late = Listener(broker)
     try:
-        assert wait_until(lambda: len(late.got) >= 1, 5)
+        assert wait_until(lambda: len(late.got) >= 1, scaled(5))
         time.sleep(0.3)
         assert [(t, p) for t, p, _ in late.got] == [(c.topic("demo", "T01", "state"), LIVE_STATE)]
         assert (tmp_path / "outbox-review.sqlite").exists() and not (tmp_path / "outbox.sqlite").exists()
@@ -109,11 +111,13 @@ def test_the_shipped_acl_lets_a_table_show_a_review_and_the_floor_read_it(make_b
     floor = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
     got: list[str] = []
     floor.on_message = lambda cl, u, m: got.append(m.topic)
+    subacks: list[int] = []
+    floor.on_subscribe = lambda cl, u, mid, codes, p: subacks.append(mid)
     floor.username_pw_set("floor", USERS["floor"])
     floor.connect(broker.host, broker.port)
     floor.subscribe("review/dealerbox/demo/+/+", qos=1)
     floor.loop_start()
-    time.sleep(0.2)
+    assert wait_until(lambda: subacks, scaled(5))     # subscribed before the table publishes
     link = FloorLink(link_config(tmp_path, broker.port, username="demo/T01",
                                  password_file=_password_file(tmp_path, "demo/T01")), review=True,
                      reconnect_min=0.05).start()
@@ -121,12 +125,12 @@ def test_the_shipped_acl_lets_a_table_show_a_review_and_the_floor_read_it(make_b
         ups, _ = hand_updates(1, FindingLog())
         for u in ups:
             link.submit(u)
-        assert wait_until(lambda: sum(t.endswith("/event") for t in got) == count_events(ups), 10)
-        assert wait_until(lambda: link.health()["acked"] >= count_events(ups), 5)   # PUBACKs may trail delivery
+        assert wait_until(lambda: sum(t.endswith("/event") for t in got) == count_events(ups), scaled(10))
+        assert wait_until(lambda: link.health()["acked"] >= count_events(ups), scaled(5))   # PUBACKs may trail delivery
         h = link.health()
         assert h["publish_refused"] == 0 and h["connects"] == 1
         assert all(t.startswith("review/dealerbox/demo/T01/") for t in got)
     finally:
-        link.stop(timeout=1)
+        link.stop(timeout=scaled(1))
         floor.disconnect()
         floor.loop_stop()

@@ -29,6 +29,7 @@ from dealerbox.tags import demo_registry
 from tests.waiting import wait_until
 
 from .test_evidence_floor import SCHEMAS, _listen, _stop_listeners  # noqa: F401 - _stop_listeners: an autouse fixture
+from tests.conftest import scaled
 
 HANDS = 12
 
@@ -220,7 +221,7 @@ def test_a_reveal_is_journalled_and_published_to_the_floor(table, broker, tmp_pa
     code, _, err = _run(capsys, "replay", "--jsonl", table["log"], "--reveal-hole-cards", "--floor-key",
                         table["private"], "--config", cfg)
     assert code == 0 and "floor sent" in err
-    assert wait_until(lambda: heard, 5)
+    assert wait_until(lambda: heard, scaled(5))
     payload = heard[0][0]
     jsonschema.validate(payload, json.loads((SCHEMAS / "audit.json").read_text()))
     assert payload["granted"] is True and payload["action"] == "reveal-hole-cards"

@@ -18,6 +18,7 @@ from dealerbox.sinks.floor import contract as c
 from dealerbox.sinks.screen import Screen
 from tests.floor_terminal import drain, floor_table
 from tests.waiting import wait_until
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(90)
 OK_HEALTH = {"reader": {"connected": True, "seq_gaps": 0}, "floor": {"connected": True, "outbox_depth": 0}}
@@ -29,7 +30,7 @@ def test_an_ack_from_the_dashboard_reaches_the_terminal_with_who_and_the_screen_
     updates: list = []
     try:
         terminal.start()
-        assert dashboard.wait_until(lambda v: "T01" in v.tables and v.tables["T01"].alerts, 20)
+        assert dashboard.wait_until(lambda v: "T01" in v.tables and v.tables["T01"].alerts, scaled(20))
         finding = dashboard.tables["T01"].alerts[0]["finding"]["id"]
         # what the dashboard's acknowledge() sends when sam clicks (dashboard/service.py)
         ack = c.command_payload(c.Envelope("demo", "dashboard", "dashboardboot"), "ack", time.time(),
@@ -40,11 +41,11 @@ def test_an_ack_from_the_dashboard_reaches_the_terminal_with_who_and_the_screen_
         def acknowledged() -> bool:
             updates.extend(drain(console))
             return any(isinstance(e, te.FindingAcknowledged) and e.id == finding for u in updates for e in u.events)
-        assert wait_until(acknowledged, 20)
+        assert wait_until(acknowledged, scaled(20))
         # the floor sees the table's own event saying who acknowledged
         assert dashboard.wait_until(lambda v: any(
             p["data"]["event"] == "FindingAcknowledged" and p["data"].get("by") == "dashboard:sam"
-            for p in v.events("T01")), 10)
+            for p in v.events("T01")), scaled(10))
     finally:
         terminal.stop()
         dashboard.stop()

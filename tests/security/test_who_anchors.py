@@ -23,6 +23,7 @@ from tests.dashboard.conftest import Running, ShiftedClock
 from tests.waiting import wait_until
 
 from .test_evidence_signing import HEADER
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(90)
 
@@ -70,14 +71,14 @@ def test_the_dashboard_keeps_every_anchor_once_and_exports_what_verify_reads(bro
         forged = {**published[-1], "sig": "zz"}
         _send(broker, topic, json.dumps(forged), retain=False)
         _send(broker, anchor_topic("demo", "T02"), json.dumps(published[0]), retain=False)   # T01's on T02's topic
-        assert wait_until(lambda: running.store.counters().get("invalid", 0) >= 3, 10), running.store.counters()
-        assert wait_until(lambda: len(running.store.anchors("demo", "T01")) == 4, 10)
+        assert wait_until(lambda: running.store.counters().get("invalid", 0) >= 3, scaled(10)), running.store.counters()
+        assert wait_until(lambda: len(running.store.anchors("demo", "T01")) == 4, scaled(10))
         running.restart()                        # the broker hands the retained latest to the new subscription
-        assert wait_until(lambda: running.dash.connected, 10)
+        assert wait_until(lambda: running.dash.connected, scaled(10))
         _send(broker, topic, json.dumps(published[-1]))
         # a bad one behind them: once it is counted, the redeliveries before it have been filed (in order)
         _send(broker, topic, b"{not json either", retain=False)
-        assert wait_until(lambda: running.store.counters().get("invalid", 0) >= 4, 10), running.store.counters()
+        assert wait_until(lambda: running.store.counters().get("invalid", 0) >= 4, scaled(10)), running.store.counters()
     finally:
         running.stop()
     store = Store(db)
@@ -144,7 +145,7 @@ def test_the_dashboard_map_shows_the_dealer_on_duty_from_the_table_s_state(broke
         def on_map() -> bool:
             rows = [t for t in running.store.tables("demo") if t["table_id"] == "W01"]
             return bool(rows) and (rows[0]["state"] or {}).get("dealer") == "D17"
-        assert wait_until(on_map, 10)
+        assert wait_until(on_map, scaled(10))
         with httpx.Client(base_url=running.url) as c:
             login(c, "vic")
             assert "dealer D17" in c.get("/").text

@@ -27,6 +27,7 @@ from dealerbox.sources import open_log
 from dealerbox.sources.replaying import ReplayingSource
 from dealerbox.tags import MarkerTag, demo_registry
 from tests.test_floor_contract import ROOT, link_config
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(90)
 VOID = ROOT / "tests" / "scenarios" / "void-duplicate-card.scn"
@@ -104,8 +105,8 @@ def test_the_dealer_on_duty_is_on_every_event_alert_and_state_the_floor_gets_and
     try:
         terminal.submit(desk.pin("D17", PIN))       # before the first card: the whole hand is D17's
         terminal.start()
-        assert floor.wait_until(lambda v: "T01" in v.tables and v.tables["T01"].alerts, 30)
-        assert floor.wait_until(lambda v: (v.tables["T01"].state or {}).get("dealer") == "D17", 10)
+        assert floor.wait_until(lambda v: "T01" in v.tables and v.tables["T01"].alerts, scaled(30))
+        assert floor.wait_until(lambda v: (v.tables["T01"].state or {}).get("dealer") == "D17", scaled(10))
     finally:
         terminal.stop()
         floor.stop()

@@ -36,6 +36,7 @@ from tests.dashboard.conftest import PASSWORD, Running, ShiftedClock, login
 from tests.fixtures.broker import free_port
 from tests.test_floor_contract import link_config
 from tests.waiting import wait_until
+from tests.conftest import scaled
 
 HEADER = Header(config={"table": {"id": "T01", "site": "demo"}}, enrolment={"decks": [], "chips": []})
 
@@ -88,9 +89,9 @@ def anchored_session(tmp_path: Path, broker, hands: int = 4) -> tuple[Recorder, 
     try:
         play(rec, range(1, hands + 1))
         rec.close()
-        assert wait_until(lambda: len(running.dash.ingest.anchor_store.heads("demo", "T01")) == hands + 1, 20)
+        assert wait_until(lambda: len(running.dash.ingest.anchor_store.heads("demo", "T01")) == hands + 1, scaled(20))
     finally:
-        floor_link.stop(timeout=2)
+        floor_link.stop(timeout=scaled(2))
     return rec, (private, public), running
 
 
@@ -194,11 +195,11 @@ def play_live(tmp_path: Path, broker, scn: Path, badges: dict[str, str], event: 
     view = FloorView(broker.host, broker.port, "demo").start()     # the floor's tool account, every topic
     try:
         terminal.start()
-        assert wait_until(lambda: terminal.hands_ended >= 1, 60)
-        assert view.wait_until(lambda v: any(p["data"]["event"] == "HandEnded" for p in v.events("T01")), 30)
-        assert view.wait_until(settled, 10)
+        assert wait_until(lambda: terminal.hands_ended >= 1, scaled(60))
+        assert view.wait_until(lambda v: any(p["data"]["event"] == "HandEnded" for p in v.events("T01")), scaled(30))
+        assert view.wait_until(settled, scaled(10))
         hand = next(p["data"]["hand"] for p in view.events("T01") if p["data"]["event"] == event)
-        assert wait_until(lambda: running.dash.store.hand("demo", "T01", hand), 20)
+        assert wait_until(lambda: running.dash.store.hand("demo", "T01", hand), scaled(20))
         with httpx.Client(base_url=running.url) as client:
             login(client, "vic")
             page = client.get(f"/tables/demo/T01/hands/{hand}")

@@ -4,12 +4,13 @@ from __future__ import annotations
 
 import json
 import threading
-import time
 from pathlib import Path
 
 import paho.mqtt.client as mqtt
 
 from dealerbox.sinks.floor import contract as c
+from tests.conftest import scaled
+from tests.waiting import wait_until
 
 TOURNAMENT_TOML = """
 [tournament]
@@ -63,19 +64,20 @@ class Ear:
         self.lock = threading.Lock()
         self.client = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, client_id=name, protocol=mqtt.MQTTv5)
         self.client.on_message = self._on_message
-        ready = threading.Event()
-        self.client.on_connect = lambda c, u, f, r, p: ([c.subscribe(t, qos=1) for t in subscribe], ready.set())
+        subacks: list[int] = []
+        self.client.on_subscribe = lambda c, u, mid, codes, p: subacks.append(mid)
+        self.client.on_connect = lambda c, u, f, r, p: [c.subscribe(t, qos=1) for t in subscribe]
         self.client.connect("127.0.0.1", port)
         self.client.loop_start()
-        assert ready.wait(10)
-        time.sleep(0.2)             # the SUBACKs land before anything is published
+        # every SUBACK has landed before anything is published
+        assert wait_until(lambda: self.client.is_connected() and len(subacks) == len(subscribe), scaled(10))
 
     def _on_message(self, client, userdata, msg) -> None:
         with self.lock:
             self.received.append((msg.topic, json.loads(msg.payload), bool(msg.retain)))
 
     def publish(self, topic: str, payload: dict) -> None:
-        self.client.publish(topic, json.dumps(payload), qos=1, retain=True).wait_for_publish(5)
+        self.client.publish(topic, json.dumps(payload), qos=1, retain=True).wait_for_publish(scaled(5))
 
     def messages(self, suffix: str) -> list[dict]:
         with self.lock:

@@ -16,6 +16,7 @@ import pytest
 
 from dealerbox.pipeline import Pipeline
 from dealerbox.sources.scenario import compile_file, compile_text
+from tests.conftest import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "tests" / "scenarios" / "tournament"
@@ -73,7 +74,7 @@ def test_a_replayed_scenario_gives_the_level_events_and_findings_on_the_command_
     path = FOLDER / "t07_wrong_level_post.scn"
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     done = subprocess.run([sys.executable, "-m", "dealerbox", "replay", str(path), "--jsonl"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=scaled(60))
     assert done.returncode == 0, done.stderr
     lines = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     assert [e["level"] for e in lines if e["event"] == "LevelStarted"] == [1, 2]

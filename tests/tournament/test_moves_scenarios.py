@@ -14,6 +14,7 @@ import pytest
 
 from dealerbox.pipeline import Pipeline
 from dealerbox.sources.scenario import compile_file
+from tests.conftest import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
 ROWS = ("t12", "t14a", "t14b", "t15", "t16", "t17")
@@ -56,7 +57,8 @@ def test_the_script_raises_its_row_and_the_near_miss_does_not(path):
 def test_a_scripted_break_replays_through_the_cli_to_the_same_findings():
     path = ROOT / "tests" / "scenarios" / "tournament" / "t12_table-breaks.scn"
     done = subprocess.run([sys.executable, "-m", "dealerbox", "replay", str(path), "--jsonl"], cwd=ROOT,
-                          env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True, timeout=60)
+                          env=dict(os.environ, PYTHONPATH=str(ROOT)), capture_output=True, text=True,
+                          timeout=scaled(60))
     assert done.returncode == 0, done.stderr
     events = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     replayed = [(e["rule"], e["ruling"]) for e in events if e.get("event") == "FindingRaised"]

@@ -16,6 +16,7 @@ import pytest
 from dealerbox.engine.catalogue import rule as rule_row
 from dealerbox.pipeline import Pipeline
 from dealerbox.sources.scenario import compile_file, compile_text
+from tests.conftest import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
 FOLDER = ROOT / "tests" / "scenarios" / "tournament"
@@ -94,7 +95,7 @@ def test_a_tournament_scenario_replays_the_same_findings_from_the_command_line()
     path = next(p for p in SCENARIOS if p.name.startswith("t24_") and not p.stem.endswith("-ok"))
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     done = subprocess.run([sys.executable, "-m", "dealerbox", "replay", str(path), "--jsonl"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=scaled(60))
     assert done.returncode == 0, done.stderr
     by_cli = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     by_cli = [e for e in by_cli if e.get("event") == "FindingRaised"]

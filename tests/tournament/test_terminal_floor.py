@@ -20,6 +20,7 @@ from tests.waiting import wait_until
 
 from .moves import compact, instruction
 from .tables import tournament_file
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(90)
 ACL = (ROOT / "docs/mosquitto/acl").read_text()
@@ -46,7 +47,7 @@ def test_each_table_gets_its_own_instructions_and_the_clock_as_logged_inputs(mak
     t01, t02 = table_link(broker, tmp_path, "T01"), table_link(broker, tmp_path, "T02")
     floor = Raw(broker, "floor")
     try:
-        assert wait_until(lambda: t01.health()["connected"] and t02.health()["connected"], 10)
+        assert wait_until(lambda: t01.health()["connected"] and t02.health()["connected"], scaled(10))
         clock = clock_payload("demo", "SUN-500", Clock.start(load(tournament_file(tmp_path)), 0.0).view(100.0),
                               boot="floor1", seq=1, at=1.0e9, players_left=19, tables_left=3)
         assert schema_errors("clock", clock) == []
@@ -55,7 +56,7 @@ def test_each_table_gets_its_own_instructions_and_the_clock_as_logged_inputs(mak
             assert floor.publish(f"dealerbox/demo/{table}/tournament",
                                  compact(dict(move, table=table)).encode()) == 0
         assert floor.publish("dealerbox/demo/tournament/SUN-500/clock", json.dumps(clock).encode()) == 0
-        assert wait_until(lambda: t01.floor_inputs.qsize() == 2 and t02.floor_inputs.qsize() == 2, 10)
+        assert wait_until(lambda: t01.floor_inputs.qsize() == 2 and t02.floor_inputs.qsize() == 2, scaled(10))
         got = taken(t01)
         assert [(i.action, i.by) for i in got] == [("floor-instruction", "floor"), ("floor-clock", "floor")]
         assert json.loads(got[0].detail) == move and json.loads(got[1].detail) == clock
@@ -63,8 +64,8 @@ def test_each_table_gets_its_own_instructions_and_the_clock_as_logged_inputs(mak
         assert t01.health()["floor_inputs"] == 2 and t01.health()["floor_inputs_refused"] == 0
     finally:
         floor.close()
-        t01.stop(timeout=1)
-        t02.stop(timeout=1)
+        t01.stop(timeout=scaled(1))
+        t02.stop(timeout=scaled(1))
 
 
 def test_bad_payloads_are_counted_and_said_and_a_repeat_is_taken_once(make_broker, tmp_path, caplog):
@@ -73,14 +74,14 @@ def test_bad_payloads_are_counted_and_said_and_a_repeat_is_taken_once(make_broke
     floor = Raw(broker, "floor")
     topic = "dealerbox/demo/T01/tournament"
     try:
-        assert wait_until(lambda: t01.health()["connected"], 10)
+        assert wait_until(lambda: t01.health()["connected"], scaled(10))
         good = instruction("T01", "move", [("T01", 5, "T02", 6)])
         for raw in (b"{not json", compact(dict(good, instruction="shuffle")).encode(),
                     compact(dict(good, table="T02")).encode(), compact(dict(good, tournament="OTHER")).encode(),
                     compact(good).encode(), compact(good).encode()):
             floor.publish(topic, raw)
         assert wait_until(lambda: t01.health()["floor_inputs_refused"] == 4
-                          and t01.health()["floor_inputs_repeated"] == 1, 10), t01.health()
+                          and t01.health()["floor_inputs_repeated"] == 1, scaled(10)), t01.health()
         assert [i.action for i in taken(t01)] == ["floor-instruction"]
         said = list(t01.refusals)
         assert any("malformed JSON" in r for r in said) and any("schema: instruction" in r for r in said)
@@ -89,7 +90,7 @@ def test_bad_payloads_are_counted_and_said_and_a_repeat_is_taken_once(make_broke
         assert t01.health()["link"] == "connected"     # never dropped for a bad message
     finally:
         floor.close()
-        t01.stop(timeout=1)
+        t01.stop(timeout=scaled(1))
 
 
 def test_the_shipped_acl_lets_a_table_read_its_own_instructions_only(make_broker, tmp_path):
@@ -99,11 +100,11 @@ def test_the_shipped_acl_lets_a_table_read_its_own_instructions_only(make_broker
     try:
         nosy.client.subscribe([("dealerbox/demo/T02/tournament", 1), ("dealerbox/demo/T01/tournament", 1),
                                ("dealerbox/demo/tournament/SUN-500/clock", 1)])
-        assert wait_until(lambda: nosy.client.is_connected(), 5)
+        assert wait_until(lambda: nosy.client.is_connected(), scaled(5))
         for table in ("T02", "T01"):
             floor.publish(f"dealerbox/demo/{table}/tournament", compact(instruction(table, "redraw", [])).encode())
         floor.publish("dealerbox/demo/tournament/SUN-500/clock", b'{"kind":"clock"}')
-        assert wait_until(lambda: len(nosy.got) >= 2, 5)
+        assert wait_until(lambda: len(nosy.got) >= 2, scaled(5))
         assert sorted(t for t, _ in nosy.got) == ["dealerbox/demo/T01/tournament",
                                                   "dealerbox/demo/tournament/SUN-500/clock"]
         writer = Raw(broker, "demo/T01")

@@ -17,6 +17,7 @@ from dealerbox.sinks.screen import Screen
 from dealerbox.sinks.screen.tournament import clock_line, time_left
 from tests.test_screen import OK_HEALTH, SIZES, Clock, assert_fits, press
 from tests.test_screen_moments import clean_hand
+from tests.conftest import scaled
 
 CLOCK = TournamentView("SUN-500", 3, 100, 200, 0, 200, 412.0, 50.0, True, False, next_level=4, next_small_blind=150,
                        next_big_blind=300, next_big_blind_ante=300, players_left=27, tables_left=3)
@@ -164,13 +165,13 @@ def test_the_readme_screenshot_command_paints_the_clock_and_names_a_bad_clock_fi
     out = tmp_path / "t.png"
     done = subprocess.run([sys.executable, "-m", "dealerbox", "screenshot", str(scenario), "--step", "16",
                            "--clock", str(clock), "--size", "800x480", "--out", str(out)], cwd=root, env=env,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=scaled(60))
     assert done.returncode == 0, done.stderr
     assert out.stat().st_size > 10_000
     bad = tmp_path / "clock.json"
     bad.write_text(json.dumps(dict(json.loads(clock.read_text()), level=0)))
     done = subprocess.run([sys.executable, "-m", "dealerbox", "screenshot", str(scenario), "--clock", str(bad),
-                           "--out", str(out)], cwd=root, env=env, capture_output=True, text=True, timeout=60)
+                           "--out", str(out)], cwd=root, env=env, capture_output=True, text=True, timeout=scaled(60))
     assert done.returncode == 2 and f"--clock: {bad}: level: 0 is less than the minimum of 1" in done.stderr
 
 

@@ -28,6 +28,7 @@ from tests.test_screen import OK_HEALTH, Clock, press
 from tests.waiting import wait_until
 
 from .tables import tournament_file
+from tests.conftest import scaled
 
 pytestmark = pytest.mark.timeout(120)
 
@@ -89,8 +90,8 @@ def test_three_tables_shrink_to_two_with_the_floors_moves_shown_confirmed_and_lo
         assert t.link.tournament_topics()[1] == "dealerbox/demo/tournament/SUN-500/clock"   # from the Terminal
         t.terminal.start()
     assert wait_until(lambda: all(t.link.health()["connected"] and t.link.health()["states_published"]
-                                  and len(t.seated()) for t in tables.values()), 15)
-    assert wait_until(lambda: [len(t.seated()) for t in tables.values()] == [8, 5, 7], 10)
+                                  and len(t.seated()) for t in tables.values()), scaled(15))
+    assert wait_until(lambda: [len(t.seated()) for t in tables.values()] == [8, 5, 7], scaled(10))
     director = subprocess.Popen(
         [sys.executable, "-m", "dealerbox", "tournament", "--tournament", str(tournament_file(tmp_path)),
          "--port", str(broker.port), "--for", "60"], cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
@@ -98,40 +99,40 @@ def test_three_tables_shrink_to_two_with_the_floors_moves_shown_confirmed_and_lo
     t01, t02, t03 = tables["T01"], tables["T02"], tables["T03"]
     try:
         # 8, 5, 7: T01 is two above T02 (one allowed): it sends its next big blind to T02's first open seat
-        assert wait_until(lambda: t01.state.instruction is not None and t02.state.instruction is not None, 25)
+        assert wait_until(lambda: t01.state.instruction is not None and t02.state.instruction is not None, scaled(25))
         send, receive = t01.state.instruction.send, t02.state.instruction.receive
         assert len(send) == 1 and len(receive) == 1 and t03.state.instruction is None
         assert t01.shown().texts("instruction-line") == [f"Seat {send[0]} to T02 seat {receive[0]}"]
         assert t02.shown().target(f"moved-in:{receive[0]}") is not None
         t01.tap(f"moved-out:{send[0]}")
         t02.arrive(receive[0], 10000)
-        assert wait_until(lambda: t01.state.instruction is None and t02.state.instruction is None, 10)
-        assert wait_until(lambda: (len(t01.seated()), len(t02.seated())) == (7, 6), 5)
+        assert wait_until(lambda: t01.state.instruction is None and t02.state.instruction is None, scaled(10))
+        assert wait_until(lambda: (len(t01.seated()), len(t02.seated())) == (7, 6), scaled(5))
         assert t02.state.seats[receive[0] - 1].stack == 10000
         # two busts: 7, 6, 6 still needs three tables; 6, 6, 6 fits in two and T03 breaks first
         t03.bust(4)
-        assert wait_until(lambda: len(t03.seated()) == 6, 5)
+        assert wait_until(lambda: len(t03.seated()) == 6, scaled(5))
         t01.bust(min(t01.seated()))
-        assert wait_until(lambda: t03.state.instruction is not None, 25)
+        assert wait_until(lambda: t03.state.instruction is not None, scaled(25))
         breaking = t03.state.instruction
         assert (breaking.instruction, breaking.send) == ("break", tuple(sorted(t03.seated())))
         frame = t03.shown()
         assert frame.texts("instruction-title") == ["FLOOR  This table breaks"]
         assert wait_until(lambda: all(t.state.instruction is not None and len(t.state.instruction.receive) == 3
-                                      for t in (t01, t02)), 10)
+                                      for t in (t01, t02)), scaled(10))
         assert wait_until(lambda: all(t.state.instruction.lines[-1].startswith("Redraw for seats")
-                                      for t in (t01, t02)), 10)
+                                      for t in (t01, t02)), scaled(10))
         for seat in breaking.send:
             t03.tap(f"moved-out:{seat}")
         for t in (t01, t02):
             for seat in t.state.instruction.receive:
                 t.arrive(seat, 10000)
-        assert wait_until(lambda: t03.state.instruction is not None and t03.state.instruction.broken, 10)
+        assert wait_until(lambda: t03.state.instruction is not None and t03.state.instruction.broken, scaled(10))
         assert t03.shown().texts("instruction-title") == ["FLOOR  This table is broken"]
-        assert wait_until(lambda: (len(t01.seated()), len(t02.seated()), len(t03.seated())) == (9, 9, 0), 10)
+        assert wait_until(lambda: (len(t01.seated()), len(t02.seated()), len(t03.seated())) == (9, 9, 0), scaled(10))
     finally:
         director.terminate()
-        director.communicate(timeout=10)
+        director.communicate(timeout=scaled(10))
         for t in tables.values():
             t.terminal.stop()
     # the broken table's log holds the floor's instruction and every confirm, and replays to a broken table

@@ -10,6 +10,7 @@ from dealerbox.tournament.floor import schema_errors
 from tests.waiting import wait_until
 
 from .tables import Ear, state, tournament_file
+from tests.conftest import scaled
 
 ROOT = Path(__file__).parents[2]
 
@@ -34,7 +35,7 @@ def test_three_tables_shrink_to_two_and_the_instructions_reach_the_right_tables(
         text=True)
     try:
         # 8, 5, 7 at three tables: one off is the most allowed, so T01 sends its next big blind (seat 5) to T02
-        assert wait_until(lambda: len(ear.messages("T02/tournament")) >= 1, 25), ear.received
+        assert wait_until(lambda: len(ear.messages("T02/tournament")) >= 1, scaled(25)), ear.received
         move = {"from_table": "T01", "from_seat": 5, "to_table": "T02", "to_seat": 6}
         assert [p["moves"] for p in ear.messages("T01/tournament")] == [[move]]
         assert [p["moves"] for p in ear.messages("T02/tournament")] == [[move]]
@@ -47,8 +48,8 @@ def test_three_tables_shrink_to_two_and_the_instructions_reach_the_right_tables(
         assert ear.messages("T03/tournament") == []
         # ...and at 6, 6, 6 they fit in two: T03 breaks first, in the floor's order
         table_says("T01", {1, 2, 3, 4, 6, 7}, 2)
-        assert wait_until(lambda: len(ear.messages("T03/tournament")) >= 1, 10), ear.received
-        assert wait_until(lambda: sum(p.get("instruction") == "redraw" for _, p, _ in ear.received) >= 2, 5)
+        assert wait_until(lambda: len(ear.messages("T03/tournament")) >= 1, scaled(10)), ear.received
+        assert wait_until(lambda: sum(p.get("instruction") == "redraw" for _, p, _ in ear.received) >= 2, scaled(5))
         broken = ear.messages("T03/tournament")
         assert [(p["instruction"], p["rule"]) for p in broken] == [("break", "tournament.12")]
         assert sorted(m["from_seat"] for m in broken[0]["moves"]) == [1, 2, 3, 5, 6, 7]
@@ -65,7 +66,7 @@ def test_three_tables_shrink_to_two_and_the_instructions_reach_the_right_tables(
         assert clocks and clocks[0]["tournament"] == "SUN-500" and clocks[0]["level"] == 1 and clocks[0]["running"]
     finally:
         director.terminate()
-        out, err = director.communicate(timeout=10)
+        out, err = director.communicate(timeout=scaled(10))
         for c in (ear, *tables.values()):
             c.stop()
     assert "dealerbox/demo/T03/tournament break" in out, (out, err)
@@ -75,7 +76,7 @@ def test_a_broken_tournament_file_is_named_with_exit_2(tmp_path):
     bad = tmp_path / "bad.toml"
     bad.write_text(tournament_file(tmp_path).read_text().replace("big_blind = 100", "big_blind = 0"))
     result = subprocess.run([sys.executable, "-m", "dealerbox", "tournament", "--tournament", str(bad),
-                             "--for", "0"], cwd=ROOT, capture_output=True, text=True, timeout=30)
+                             "--for", "0"], cwd=ROOT, capture_output=True, text=True, timeout=scaled(30))
     assert result.returncode == 2
     assert f"{bad}: levels.1.big_blind: 0 is less than the minimum of 1" in result.stderr
 
@@ -84,11 +85,11 @@ def test_the_clock_is_retained_so_a_table_connecting_later_reads_it(broker, tmp_
     result = subprocess.run(
         [sys.executable, "-m", "dealerbox", "tournament", "--tournament", str(tournament_file(tmp_path)),
          "--port", str(broker.port), "--level", "2", "--left", "30", "--paused", "--for", "0.5"],
-        cwd=ROOT, capture_output=True, text=True, timeout=30)
+        cwd=ROOT, capture_output=True, text=True, timeout=scaled(30))
     assert result.returncode == 0, result.stderr
     late = Ear(broker.port, "late-table", ("dealerbox/demo/tournament/SUN-500/clock",))
     try:
-        assert wait_until(lambda: late.messages("/clock"), 5)
+        assert wait_until(lambda: late.messages("/clock"), scaled(5))
         clock = late.messages("/clock")[-1]
         assert (clock["level"], clock["left"], clock["running"], clock["big_blind_ante"]) == (2, 30.0, False, 200)
         assert clock["next"] is None and schema_errors("clock", clock) == []
@@ -101,5 +102,5 @@ def test_an_unreachable_broker_is_named_with_exit_2(tmp_path):
     port = free_port()
     result = subprocess.run([sys.executable, "-m", "dealerbox", "tournament", "--tournament",
                              str(tournament_file(tmp_path)), "--port", str(port), "--for", "0"],
-                            cwd=ROOT, capture_output=True, text=True, timeout=30)
+                            cwd=ROOT, capture_output=True, text=True, timeout=scaled(30))
     assert result.returncode == 2 and f"127.0.0.1:{port}" in result.stderr

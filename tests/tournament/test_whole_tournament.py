@@ -14,6 +14,7 @@ from dealerbox.sources import open_log
 from dealerbox.sources.sim import Simulator
 from dealerbox.tags import demo_registry
 from dealerbox.tournament.at_table import for_table
+from tests.conftest import scaled
 
 ROOT = Path(__file__).resolve().parents[2]
 TABLE = ROOT / "docs" / "tournament-table.demo.toml"
@@ -151,7 +152,7 @@ def test_the_readme_demo_runs_the_tournament_to_its_winner_and_stops():
     import sys
     env = dict(os.environ, PYTHONPATH=str(ROOT))
     done = subprocess.run([sys.executable, "-m", "dealerbox", "-c", str(TABLE), "run", "--jsonl", "--speed", "1000"],
-                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+                          cwd=ROOT, env=env, capture_output=True, text=True, timeout=scaled(120))
     assert done.returncode == 0, done.stderr
     events = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     assert len(of(events, "TournamentWon")) == 1 and len(of(events, "PlayerEliminated")) == 3
@@ -167,12 +168,12 @@ def test_simulate_writes_the_tournament_as_a_log_that_replays_to_its_winner(tmp_
     out = tmp_path / "turbo.jsonl"
     made = subprocess.run([sys.executable, "-m", "dealerbox", "-c", str(TABLE), "simulate", "--out", str(out),
                            "--seed", str(SEED), "--hands", "500"], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=120)
+                          timeout=scaled(120))
     assert made.returncode == 0, made.stderr
     hands = int(made.stdout.split()[0])
     assert 0 < hands < 500                         # the tournament ended long before 500 hands
     done = subprocess.run([sys.executable, "-m", "dealerbox", "replay", str(out), "--jsonl"], cwd=ROOT, env=env,
-                          capture_output=True, text=True, timeout=120)
+                          capture_output=True, text=True, timeout=scaled(120))
     assert done.returncode == 0, done.stderr
     events = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     assert [e["place"] for e in of(events, "PlayerEliminated")] == [4, 3, 2]

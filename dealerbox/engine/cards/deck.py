@@ -56,6 +56,12 @@ class DeckInUse:
         where = self.ledger.where
         return sum(1 for u, c in deck.cards.items() if c[0] != "X" and where.get(u, "shoe") == "shoe")
 
+    def size(self) -> int | None:
+        """Cards of the deck in use, wherever they are (a joker deals no card): the stub a hand is dealt from once
+        the deck is gathered and shuffled; None while no deck is known."""
+        deck = next((d for d in self.registry.decks if d.deck_id == self.deck_id), None)
+        return None if deck is None else sum(1 for c in deck.cards.values() if c[0] != "X")
+
     def at_start(self, t: float, hand_no: int | None, order: tuple[int, ...]) -> list[te.TableEvent]:
         """The deck in use is the one the shoe holds; a change and a short deck are reported here."""
         out: list[te.TableEvent] = []

@@ -200,8 +200,9 @@ def practice_keys(state: TableState) -> list[KeySpec]:
     if state.house.bomb_offer:
         keys.append(KeySpec(f"Bomb pot {state.house.bomb_offer}", theme.KEY, "bomb-pot:1", action="bomb-pot",
                             amount=state.house.bomb_offer, ref="1"))
-        keys.append(KeySpec(f"Bomb pot {state.house.bomb_offer}, 2 boards", theme.KEY, "bomb-pot:2", action="bomb-pot",
-                            amount=state.house.bomb_offer, ref="2"))
+        if state.house.bomb_boards >= 2:     # a deck deals two boards to so many players (engine/practices.py)
+            keys.append(KeySpec(f"Bomb pot {state.house.bomb_offer}, 2 boards", theme.KEY, "bomb-pot:2",
+                                action="bomb-pot", amount=state.house.bomb_offer, ref="2"))
     return keys
 
 
