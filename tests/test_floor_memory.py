@@ -112,7 +112,7 @@ def test_a_slow_floor_gets_the_newest_table_state_and_never_a_queue_of_them(make
         return sum(topic.endswith("/state") for topic in dict(link.drain.topics).values())
 
     try:
-        assert wait_until(lambda: link.health()["connected"], 60), link.health()
+        assert wait_until(lambda: link.health()["connected"], scaled(60)), link.health()
         most = 0
         for hand in range(1, 41):   # a new state every 50 ms: some 12 due in 2 s, each needing ~2.5 s of link
             link.submit(Update((), TableState(hand=hand, phase="preflop", findings=calls), {}))
@@ -123,7 +123,7 @@ def test_a_slow_floor_gets_the_newest_table_state_and_never_a_queue_of_them(make
         def last_hand() -> int | None:
             states = [m[1] for m in list(view.messages) if m[0].endswith("/T01/state") and m[1]]
             return states[-1]["hand"] if states else None
-        assert wait_until(lambda: last_hand() == 40, 120), last_hand()
+        assert wait_until(lambda: last_hand() == 40, scaled(120)), last_hand()
         assert link.health()["states_published"] < 40
     finally:
         link.abandon()

@@ -16,7 +16,7 @@ from dealerbox.sources import open_log
 from dealerbox.sources.base import ThreadedSource
 from dealerbox.sources.replaying import ReplayingSource
 from dealerbox.upkeep.trim import Trimmer, glibc_malloc_trim
-from tests.conftest import TIMEOUT_SCALE
+from tests.conftest import scaled
 from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -52,7 +52,7 @@ class Clock:
 
 @glibc
 def test_malloc_trim_gives_back_what_glibc_kept_after_a_burst_of_freed_memory():
-    out = subprocess.run([sys.executable, "-c", BURST, str(ROOT)], capture_output=True, text=True, timeout=60,
+    out = subprocess.run([sys.executable, "-c", BURST, str(ROOT)], capture_output=True, text=True, timeout=scaled(60),
                          env={**os.environ, "PYTHONPATH": str(ROOT)})
     assert out.returncode == 0, out.stderr
     kept, returned, gave, trims, released = (int(x) for x in out.stdout.split())
@@ -118,7 +118,7 @@ def _play(trimmer) -> tuple[Terminal, list[tuple[int, bool]]]:
             for record in hand:
                 source.entries.put(record)
             if n < len(hands):
-                assert wait_until(lambda n=n: terminal.hands_ended == n, 30 * TIMEOUT_SCALE), n
+                assert wait_until(lambda n=n: terminal.hands_ended == n, scaled(30)), n
     finally:
         terminal.stop()
     return terminal, seen
