@@ -132,7 +132,8 @@ def run(ctx: Context, floor_mode: str = "fast", hands: int | None = None, log: P
                note=note if hands >= eight_hours else f"only {hands} of {eight_hours} hands ran: {note}"),
         Figure("memory", f"peak RSS ({hands} hands)", peak, "MB", TARGET_MB, "<"),
         Figure("memory", "RSS slope, 2nd half of the run", slope, "KiB/100 hands",
-               note="flat means within noise of 0; a leak shows as a steady positive slope",
+               note="no target: over a few hundred hands it moves with where the trims between hands fall (+100 to "
+                    "+340 with glibc's heap in use flat); bench.soak judges flatness over 20,000 hands",
                extra={"samples": [(h, rss) for h, rss, _ in samples[:: max(1, len(samples) // 60)]]}),
         Figure("memory", "glibc heap in use, slope, 2nd half", heap_slope, "KiB/100 hands",
                note="what is allocated and alive (Python's large objects, SQLite, SDL); RSS less this is free "

@@ -41,6 +41,10 @@ from .slowlink import SLOW_BYTES_S, SlowLink
 
 DAY_S = 86400.0
 PRINT_EVERY = 1000          # hands between the lines printed as the soak goes
+# Flat: the least-squares slope over the second half of a 20,000-hand soak under 100 KiB per 1,000 hands, 2 MiB a
+# month of hands. The sampler's own list is in it (0.7 KiB a sample every 2 s: ~40 KiB per 1,000 hands at 9 hands
+# a second). The queue of states a slow floor grew was 9,178 (docs/performance.md, "A flat terminal").
+FLAT_KIB_PER_1000_HANDS = 100.0
 BUSY_HANDS_PER_HOUR = 35    # a brisk live hold'em table with an automatic shuffler
 
 
@@ -229,6 +233,8 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
         "peak_rss_mb": round(max(s["rss_kib"] for s in samples) / 1024, 1),
         "final_rss_mb": round(samples[-1]["rss_kib"] / 1024, 1),
         "slope_kib_per_1000_hands": round(_slope(half) * 1000, 1),
+        "flat": f"{'pass' if _slope(half) * 1000 < FLAT_KIB_PER_1000_HANDS else 'FAIL'} "
+                f"(second-half slope < {FLAT_KIB_PER_1000_HANDS:g} KiB per 1,000 hands)",
         "fds": sorted({s["fds"] for s in warm}), "threads": sorted({s["threads"] for s in warm}),
         "max_outbox_depth": max((s["outbox"] or 0) for s in samples),
         "recorded_bytes": recorder.bytes_written, "bytes_per_hand": round(per_hand),
