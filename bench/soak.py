@@ -14,6 +14,12 @@ a gigabyte of disk. The slope is a least-squares fit over the second half (after
 after a floor outage) and ``--floor absent`` points the link at a port nobody listens on: the outbox grows
 on disk and the memory must not follow it.
 
+A line every 1,000 hands gives RSS, the outbox, the spooler's queue and glibc's heap (in use, free but held);
+the result says ``flat: pass`` when the second-half slope is under FLAT_KIB_PER_1000_HANDS. ``--log`` plays a
+log already simulated (``--loop`` its hands), ``--no-trim`` leaves out the malloc_trim between hands (the
+terminal before issue 30), ``--trace-every N`` takes tracemalloc snapshots every N hands and reports what grew
+by part (bench/growth.py; it slows the run several times).
+
 ``--imports`` instead reports what each big import costs: RSS and ``-X importtime`` in a fresh interpreter.
 """
 
