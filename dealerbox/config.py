@@ -46,6 +46,7 @@ class GameConfig:
     kill: str = "none"              # "none" | "half" | "full" (Kill Pots)
     kill_qualifier: int = 0         # a second leg's least profit, blinds included (docs/betting.md); 0 = any pot
     kill_scoop: int = 5             # split games: a scoop forces a kill from a pot of this many big bets (Kill Pots 8)
+    lowball_kill: bool = False      # house option, lowball: a player may kill after looking at two cards (Kill Pots 10)
     buy_in: int = 200               # default buy-in for the simulator and the "sit" tap
     ante: int = 0                   # every player dealt in posts it before the deal; 0 = none
     big_blind_ante: int = 0         # the big blind posts it for the whole table; 0 = none (not with ante)
@@ -239,7 +240,7 @@ def check_stakes(c: Config, source: str) -> None:
     """Stakes the table's chips cannot make. Checked on a config file only: a log or scenario replays as recorded."""
     g = c.game
     names: tuple[str, ...] = ("small_blind", "big_blind", "buy_in", "ante", "big_blind_ante", "bomb_pot")
-    names += ("small_bet", "big_bet") if g.variant in ("flhe", "o8") else ()   # the limit games
+    names += ("small_bet", "big_bet") if g.variant in ("flhe", "o8", "27td") else ()   # the limit games
     for name in names:
         value = getattr(g, name)
         if value % g.smallest_chip:

@@ -14,7 +14,6 @@ and a live port go through exactly the same code.
 from __future__ import annotations
 
 import dataclasses
-from collections import OrderedDict
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
@@ -72,12 +71,12 @@ def quick_constructor(cls: type) -> Callable[..., ev.SensorEvent]:
     return make4
 
 
-# The sensor input each tag message becomes (a pipeline remembers as many readings as its decoder remembers bodies).
+# The sensor input each tag message becomes.
 _READING_OF: dict[type, Callable[..., ev.SensorEvent]] = {p.TagArrived: quick_constructor(ev.ZoneEntered),
                                                p.TagLeft: quick_constructor(ev.ZoneLeft),
                                                p.CardFace: quick_constructor(ev.CardFaceSensed)}
+_face = _READING_OF[p.CardFace]
 _board_alive = quick_constructor(ev.BoardAlive)
-_Reading = tuple[str, Tag] | tuple[str, Tag, bool]   # a tag input's fields after t: zone, tag (, face up)
 
 
 class Pipeline:
@@ -92,14 +91,10 @@ class Pipeline:
         self.unknown_tags = 0
         self.last_heartbeat_t: float | None = None   # source time of the board's last heartbeat
         self.faulty_readers = 0                      # bitmask from that heartbeat
-        # Every frame names a tag and a zone; both are looked up once (known tags only: bounded by the registry).
+        # Every frame names a tag and a zone: a known tag is looked up once (bounded by the registry), a zone's
+        # name is a table of the protocol's zones. Nothing is kept per (zone, tag) pair: the decoder remembers
+        # the bodies it has read lately, and a reading is made from its message with two look-ups.
         self._tags: dict[bytes | str, Tag] = {}
-        # A tag frame's reading (input type, zone, tag) by the decoder's message it came from: the decoder hands
-        # the same message object for the same body, so a chip's hundredth arrival costs one dict look-up.
-        # The message is kept in the entry, so its id cannot be reused while the entry lives. As many as the
-        # decoder remembers, the least recently used going first: the two see the same messages in the same
-        # order, so a reading goes about when its message does.
-        self._readings: OrderedDict[int, tuple[p.Message, Callable[..., ev.SensorEvent], _Reading]] = OrderedDict()
 
     @classmethod
     def from_header(cls, header: Header) -> Pipeline:
@@ -123,23 +118,25 @@ class Pipeline:
     def feed_bytes(self, t: float, data: bytes) -> list[TableEvent]:
         m = self.decoder.feed_known(data)
         if m is not None:   # the usual chunk: one in-order frame of a body read before
-            reading = self._readings.get(id(m))
-            if reading is not None and reading[0] is m:   # a known tag's reading: one dict hit, one input
-                self._readings.move_to_end(id(m))
-                return self.engine.apply(reading[1](t, *reading[2]))
-            if type(m) is p.Heartbeat:   # the board's pulse, new every time: one input, no list
+            if type(m) is p.TagArrived or type(m) is p.TagLeft:
+                tag = self._tags.get(m.uid)
+                if tag is not None:   # a known tag (nearly every frame): two look-ups, straight to the engine
+                    return self.engine.tag_seen(t, NAME_OF.get(m.zone) or zone_name(m.zone), tag,
+                                                type(m) is p.TagArrived)
+            elif type(m) is p.Heartbeat:   # the board's pulse, new every time: one input, no list
                 return self.engine.apply(self._pulse(t, m))
             return self._apply_all(self._readings_of(t, m, 0))
         burst = self.decoder.feed_known_all(data)
         if burst is not None:   # frames the board sent together, read as one chunk: each as above
             out: list[TableEvent] = []
+            seen, tags = self.engine.tag_seen, self._tags
             for m in burst:
-                reading = self._readings.get(id(m))
-                if reading is not None and reading[0] is m:
-                    self._readings.move_to_end(id(m))
-                    out += self.engine.apply(reading[1](t, *reading[2]))
-                else:
-                    out += self._apply_all(self._readings_of(t, m, 0))
+                if type(m) is p.TagArrived or type(m) is p.TagLeft:
+                    tag = tags.get(m.uid)
+                    if tag is not None:
+                        out += seen(t, NAME_OF.get(m.zone) or zone_name(m.zone), tag, type(m) is p.TagArrived)
+                        continue
+                out += self._apply_all(self._readings_of(t, m, 0))
             return out
         frames = self.decoder.feed(data)
         return self._apply_all([e for frame in frames for e in self._readings_of(t, frame.message, frame.gap)])
@@ -158,11 +155,6 @@ class Pipeline:
         return self._readings_of(t, frame.message, frame.gap)
 
     def _readings_of(self, t: float, m: p.Message, gap: int) -> list[ev.SensorEvent]:
-        reading = self._readings.get(id(m))
-        if reading is not None and reading[0] is m:
-            self._readings.move_to_end(id(m))
-            event = reading[1](t, *reading[2])
-            return [ev.FramesLost(t, gap, "sequence-gap"), event] if gap else [event]
         out: list[ev.SensorEvent] = []
         if gap:
             out.append(ev.FramesLost(t, gap, "sequence-gap"))
@@ -173,18 +165,14 @@ class Pipeline:
             if tag is None:
                 tag = self.registry.lookup(m.uid)
                 if isinstance(tag, UnknownTag):
-                    self.unknown_tags += 1   # counted at every sighting: never remembered below
+                    self.unknown_tags += 1   # counted at every sighting: never remembered
                 else:
                     self._tags[m.uid] = tag
             zone = NAME_OF.get(m.zone) or zone_name(m.zone)
-            kind, args = _READING_OF[type(m)], (zone, tag) if not isinstance(m, p.CardFace) else (zone, tag, m.face_up)
-            out.append(kind(t, *args))
-            if not isinstance(tag, UnknownTag):
-                readings, most = self._readings, self.decoder.remember
-                if most:
-                    readings[id(m)] = (m, kind, args)
-                    if len(readings) > most:
-                        readings.popitem(last=False)   # the reading least recently used
+            if isinstance(m, p.CardFace):
+                out.append(_face(t, zone, tag, m.face_up))
+            else:
+                out.append(_READING_OF[type(m)](t, zone, tag))
         elif isinstance(m, p.Hello):
             out.append(ev.BoardHello(t, f"{m.protocol_major}.{m.protocol_minor}", ".".join(map(str, m.firmware)),
                                      tuple(p.zone_name(z) for z in m.zones)))

@@ -19,7 +19,9 @@ pytestmark = pytest.mark.timeout(180)
 
 ACL = (ROOT / "docs/mosquitto/acl").read_text()
 USERS = {"floor-console": "pw-console", "floor-director": "pw-director", "floor-dashboard-1": "pw-d1",
-         "floor-dashboard-2": "pw-d2"}
+         "floor-dashboard-2": "pw-d2",
+         # each dashboard's alert connection: its own user, the same password (docs/mosquitto/acl)
+         "floor-dashboard-1-alerts": "pw-d1", "floor-dashboard-2-alerts": "pw-d2"}
 
 
 def connected_as(broker, user: str) -> bool:
@@ -58,6 +60,8 @@ def test_each_floor_command_logs_in_as_its_own_user_given_only_its_password(make
     try:
         served.wait_started()
         assert wait_until(lambda: connected_as(broker, "floor-dashboard-1"), scaled(20)), broker.log()[-600:]
+        # its alert connection, as its own user, given the same password file
+        assert wait_until(lambda: connected_as(broker, "floor-dashboard-1-alerts"), scaled(20)), broker.log()[-600:]
     finally:
         served.stop()
     assert "not authorised" not in broker.log().lower() and "already connected" not in broker.log()

@@ -35,7 +35,6 @@ EXEMPT: dict[str, str] = {
     "kill.2": "no finding of its own: a killed pot's play (tests/faults kill sessions play it)",
     "kill.5": "no finding of its own: a leg kept by a player back from a break",
     "kill.8": "split-pot kill games are not played here: never raised",
-    "kill.10": "lowball games are not played here: never raised",
     "tournament.19": "info only: a short blind or ante is all-in, no make-up owed",
     "tournament.34": "info only: all hands face up once a player is all-in",
     "tournament.15": "info only: a player the floor moved in is dealt in at once, taking over the seat's blind",

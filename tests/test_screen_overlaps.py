@@ -229,9 +229,57 @@ def test_the_button_covers_no_label_of_the_winner_beside_it(size, name):
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 @pytest.mark.parametrize("name", ["house-boards.1.scn", "house-bomb-pot.1.scn", "showdown-highlow-split.scn",
-                                  "house-run-it-three-times.scn"])
+                                  "house-run-it-three-times.scn", "lowball-triple-draw-ok.scn"])
 def test_every_step_of_the_new_games_draws_nothing_over_anything(size, name):
     screen = Screen(Config(), size, clock=Clock())
     for i, (state, events) in enumerate(steps(name), 1):
         screen.render(state, OK_HEALTH, events)
         assert problems(screen.frame, state) == [], f"{name} step {i}"
+
+
+# --- a draw game (27td, docs/draw.md) -------------------------------------------------------------------------
+
+def draw_hand_frames(tmp_path, size):
+    """Each step of the clean triple-draw scenario, seat 2 tapped as standing pat in the second draw, rendered:
+    (the step's line, the state, what the frame drew)."""
+    text = (SCENARIOS / "lowball-triple-draw-ok.scn").read_text()
+    text = text.replace("burn\ndraw 3 Jd -> Th", "burn\ntap stand-pat seat 2\ndraw 3 Jd -> Th")
+    path = tmp_path / "draw.scn"
+    path.write_text(text)
+    compiled = compile_file(path)
+    pipe = Pipeline.from_header(compiled.header)
+    screen = Screen(Config(), size, clock=Clock())
+    events: list = []
+    done = 0
+    for step in compiled.steps:
+        for record in compiled.records[done:step.end]:
+            events += pipe.feed(record)
+        done = step.end
+        state = pipe.engine.snapshot()
+        screen.render(state, OK_HEALTH, events[-200:])
+        yield step.text, state, screen.frame
+
+
+@pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
+def test_a_draw_game_names_its_rounds_shows_draw_counts_and_no_hole_card(tmp_path, size):
+    seen: list[tuple[str, dict[int, str], list[str]]] = []
+    for i, (_, state, frame) in enumerate(draw_hand_frames(tmp_path, size), 1):
+        assert problems(frame, state) == [], f"step {i}"
+        phase = frame.find("phase")[0].text
+        assert phase not in ("Flop", "Turn", "River", "Pre-flop"), f"step {i}: {phase}"
+        if state.phase != "showdown" and not state.winners:
+            # no card face before the showdown: backs only (a discard is a hole card too)
+            assert not frame.find("shown-card") and not frame.find("board-card"), f"step {i}"
+        status = {d.ref: d.text for d in frame.find("seat-status")}
+        keys = [d.text for d in frame.drawn if d.kind == "key"]
+        seen.append((phase, status, keys))
+    phases = [p for p, _, _ in seen]
+    for name in ("Bet 1", "Draw 1", "Bet 2", "Draw 2", "Bet 3", "Draw 3", "Bet 4"):
+        assert name in phases, (name, phases)
+    # the first draw: seat 2 threw two and has both, seat 3 is next; the key stands seat 3 pat
+    first = next((s, k) for p, s, k in seen if p == "Draw 1" and s.get(2) == "DREW 2")
+    assert first[0].get(3) == "TO DRAW" and "Stand pat S3" in first[1], first
+    # the second draw: seat 2 knocked (tapped), seat 3 drew one
+    assert any(p == "Draw 2" and s.get(2) == "PAT" and s.get(3) == "DREW 1" for p, s, _ in seen), seen
+    # no stand-pat key outside a draw
+    assert all(not any(k.startswith("Stand pat") for k in keys) for p, _, keys in seen if not p.startswith("Draw"))

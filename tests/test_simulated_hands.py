@@ -103,8 +103,10 @@ def check_hands(variant: str, n: int, seed: int, bomb_every: int = 0, bomb_board
         stats["hands"] += 1
         stats["side pots"] += max(0, len(end.pots) - 1)
         for e in events:
-            if e.kind == "FindingRaised" and e.rule in ("highlow.1", "highlow.2", "ties.5c"):
+            if e.kind == "FindingRaised" and e.rule in ("highlow.1", "highlow.2", "ties.5c", "kill.10"):
                 stats[e.rule] += 1
+            if e.kind == "CardsDrawn":      # a draw game (27td): a seat's draw, pat (no card) or not
+                stats["pat" if e.count == 0 else "draws"] += 1
         stats["pokerkit differs (split pushed by the rulebook)"] += bool(exp.odd_chips)
         if exp.runs > 1:    # run it twice or three times (game.run_it): the engine read the same boards
             assert end.boards == exp.boards, where + (end.boards, exp.boards)
@@ -135,6 +137,16 @@ def test_simulated_split_and_big_o_hands_agree_with_pokerkit(variant):
     assert stats["side pots"] > 0 or variant == "o8"    # limit stacks are deep: 200 hands may have no side pot
     if variant.endswith("8"):     # the split games: pots divided high and low, and pots with no low, both seen
         assert stats["highlow.1"] > 0 and stats["highlow.2"] > 0
+
+
+@pytest.mark.parametrize("game", [{}, {"kill": "full", "lowball_kill": True}])
+def test_simulated_triple_draw_hands_agree_with_pokerkit(game):
+    """Deuce-to-seven triple draw (docs/draw.md): three draws acted out in turn (discards to the muck, as many from
+    the stub, a stander's knock tapped), pokerkit's FixedLimitDeuceToSevenLowballTripleDraw streets and low hand;
+    at a table with lowball's optional kill, players sometimes kill after two cards (kill.10 at info, acting last)."""
+    stats = check_hands("27td", 150, seed=27, **game)
+    assert stats["hands"] == 150 and stats["draws"] > 0 and stats["pat"] > 0
+    assert (stats["kill.10"] > 0) == bool(game)
 
 
 @pytest.mark.parametrize("variant, runs", [("nlhe", 2), ("plo", 2), ("nlhe", 3), ("plo8", 2)])

@@ -30,6 +30,18 @@ def _serve_arguments(parser: argparse.ArgumentParser, default: object = None) ->
     parser.add_argument("--site", default=d(None),
                         help="site to watch; '+' for every site (default: table.site from the config)")
     add_broker_arguments(parser, "the dashboard's", default, tool="dashboard")
+    parser.add_argument("--alerts-username", default=d(None), metavar="USER",
+                        help="the broker user of the dashboard's second connection, which takes only the alerts so "
+                             "none waits behind a start's states (default: the --username with -alerts, e.g. "
+                             "floor-dashboard-1-alerts in docs/mosquitto/acl)")
+    parser.add_argument("--alerts-password-file", default=d(None), metavar="FILE",
+                        help="its password's file (default: --password-file)")
+    parser.add_argument("--alerts-cert-file", default=d(None), metavar="FILE",
+                        help="its own client certificate, where the broker takes the username from the certificate "
+                             "(without one, a dashboard with --cert-file takes alerts on its one connection)")
+    parser.add_argument("--alerts-key-file", default=d(None), metavar="FILE", help="that certificate's private key")
+    parser.add_argument("--one-connection", action="store_true", default=d(False),
+                        help="take the alerts on the main connection too (no alert user on the broker)")
     parser.add_argument("--listen", default=d(None), metavar="ADDR:PORT",
                         help="where to serve HTTP (default 127.0.0.1:8080; demo: 8080, or a free port if it is taken)")
     parser.add_argument("--trust-proxy", action="append", default=d([]), metavar="ADDR",
@@ -84,11 +96,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     _db_argument(anchors, keep)
 
 
-def _first_line(path: str) -> str:
+def _first_line(path: str, option: str = "--password-file") -> str:
     try:
         return Path(path).read_text(encoding="utf-8").splitlines()[0]
     except (OSError, IndexError) as e:
-        raise ValueError(f"--password-file {path}: cannot read a first line ({e})") from None
+        raise ValueError(f"{option} {path}: cannot read a first line ({e})") from None
 
 
 def run(args: argparse.Namespace) -> int:
@@ -192,6 +204,8 @@ def _serve(args: argparse.Namespace, store: Store) -> int:
             raise ValueError(f"--listen {listen!r}: use ADDR:PORT, e.g. 127.0.0.1:8080")
         proxies = auth.Proxies.parse(args.trust_proxy)
         password = _first_line(args.password_file) if args.password_file else None
+        alerts_password = (_first_line(args.alerts_password_file, "--alerts-password-file")
+                           if args.alerts_password_file else None)
     except ValueError as e:
         print(f"dealerbox dashboard: {e}", file=sys.stderr)
         return 2
@@ -202,7 +216,10 @@ def _serve(args: argparse.Namespace, store: Store) -> int:
         return 2
     broker = BrokerSettings(args.host or fc.host, args.port or fc.port, site, tool_username(args, "dashboard"),
                             password, args.tls,
-                            args.ca_file, args.cert_file, args.key_file, share=args.share)
+                            args.ca_file, args.cert_file, args.key_file, share=args.share,
+                            alerts_apart=not args.one_connection, alerts_username=args.alerts_username,
+                            alerts_password=alerts_password, alerts_cert_file=args.alerts_cert_file,
+                            alerts_key_file=args.alerts_key_file)
     dash = Dashboard(store, broker, escalate_after=args.escalate_after, name=args.name, tournaments=floors)
     if not store.user_names():
         print("dealerbox dashboard: no users yet: run `dealerbox dashboard add-user NAME --db ...` first",

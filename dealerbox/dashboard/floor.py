@@ -70,17 +70,30 @@ class FloorIngest:
         TILES_EVERY_S while it lasts (its first push too), TILES_PER_BURST at a time, never with an alert's burst.
         An alert that arrives meanwhile is filed ahead of the backlog (subscriber.py) and journalled ahead of
         those pushes, so a browser is sent it first; a burst it waits for renders at most TILES_PER_BURST tiles."""
+        return self.receive_until(messages, now, backlog=backlog)[0]
+
+    def receive_until(self, messages: list[tuple[str, bytes]], now: float, *, backlog: bool = False,
+                      stop: Callable[[], bool] | None = None) -> tuple[list[int], int]:
+        """``receive_many``, cut short once ``stop()`` says an alert waits: what was read so far is filed (at least
+        one message) and pushes no tiles, so the alert's own burst follows at once. The journal ids and how many
+        of ``messages`` were filed (the caller keeps the rest, in order, for after the alert)."""
         if backlog and not self.behind:
             self.tiles_at = now               # a backlog begins: its first pushes gather for TILES_EVERY_S too
-        self.behind = backlog
         ids: list[int] = []
+        done = 0
         try:
             with self.store.engine.begin() as conn:
                 for topic, raw in messages:
                     ids += self._receive(topic, raw, now, conn).journal
+                    done += 1
+                    if stop is not None and done < len(messages) and stop():
+                        backlog = True
+                        break
+                self.behind = backlog
                 # while more waits, a burst with alerts pushes no tiles: they would be rendered before its alerts
-                # are sent
-                due = not backlog or (not self.alerted and now - self.tiles_at >= TILES_EVERY_S)
+                # are sent; nor does a burst cut short for an alert
+                due = not backlog or (not self.alerted and now - self.tiles_at >= TILES_EVERY_S
+                                      and done == len(messages))
                 ids += self._flush(conn, now, tiles=due, most=TILES_PER_BURST if backlog else None)
         except Exception:
             # rolled back: forget what this burst marked as seen, so the tables' resends are filed, not dropped
@@ -91,7 +104,7 @@ class FloorIngest:
             self.online = set()
             self.known = self.store.table_keys()
             raise
-        return ids
+        return ids, done
 
     def _flush(self, conn: sa.Connection, now: float, tiles: bool = True, most: int | None = None) -> list[int]:
         """A burst's counts, states and events in a few executemany statements instead of several per message,

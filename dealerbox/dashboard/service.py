@@ -189,12 +189,14 @@ class Dashboard:
         if self.ingest.receive(topic, raw, self.clock()).journal:
             self.wake()
 
-    def _file_batch(self, batch: list[tuple[str, bytes]], backlog: bool = False) -> None:
+    def _file_batch(self, batch: list[tuple[str, bytes]], backlog: bool = False,
+                    alert_waiting: Callable[[], bool] | None = None) -> int:
         """On the filing thread: file a burst in one transaction, read the journal rows it made and have their
         SSE bodies rendered, all off the event loop (DB reads and templates kept it from sending), then wake
-        the streams."""
-        if not (own := self.ingest.receive_many(batch, self.clock(), backlog=backlog)):
-            return
+        the streams. A burst is cut short when ``alert_waiting()``; how many of ``batch`` were filed."""
+        own, done = self.ingest.receive_until(batch, self.clock(), backlog=backlog, stop=alert_waiting)
+        if not own:
+            return done
         fresh = self._extend_tail(frozenset(own))
         if fresh and self.prepare is not None:
             self.prepare(fresh)
@@ -204,6 +206,7 @@ class Dashboard:
             self._wake_queued = True
             if not self._on_loop(self._woken_by_filer):
                 self._wake_queued = False
+        return done
 
     def _woken_by_filer(self) -> None:
         self._wake_queued = False

@@ -53,6 +53,10 @@ ROUTINE_GATHER_S = 0.05
 PUBLISH_WAIT_S = 10.0
 GAP_CHECK_S = 2.0                 # a quiet filing thread looks for missing alerts this often
 RECEIPT_MAX = 1000                # alerts named in one receipt (the schema's maxItems)
+# CONNACK reasons that mean the alert connection's user is not set up (a password file of an earlier release):
+# client id not valid, bad user name or password, not authorized, banned, bad authentication method
+REFUSED = frozenset({133, 134, 135, 138, 140})
+SESSION_TAKEN_OVER = 142
 
 RECEIPT_PROPS = publish_properties("receipt")   # JSON, UTF-8, schema dealerbox.floor.receipt/1
 # The dashboard's three busy threads (paho's reader, the filer, the event loop) share one interpreter lock. paho
@@ -80,26 +84,57 @@ class BrokerSettings:
     key_file: str | None = None
     client_id: str | None = None         # default dealerbox-dashboard-<name>: a stable id keeps the broker session
     share: str | None = None             # a shared-subscription group: instances with the same group split the streams
+    alerts_apart: bool = True            # alerts on a connection of their own (Subscriber); False: on the main one
+    alerts_username: str | None = None   # its broker user: default <username>-alerts (docs/mosquitto/acl)
+    alerts_password: str | None = None   # default: the password above
+    alerts_cert_file: str | None = None  # its own client certificate, where the broker names a client by its CN
+    alerts_key_file: str | None = None
 
-    def filters(self) -> list[tuple[str, int]]:
+    def filters(self, alerts: bool = True) -> list[tuple[str, int]]:
+        """The main connection's subscriptions; with ``alerts`` (one connection) the alert stream's too."""
         base = f"{ROOT}/{self.site}/+"
         shared = f"$share/{self.share}/" if self.share else ""
         # state is retained and superseded every second: QoS 0 spares a PUBACK per snapshot (half the traffic of
         # a busy room); the streams that must not be lost stay QoS 1. Retained messages never come on a shared
         # subscription: status and state are taken by every instance
         return [(f"{base}/status", 1), (f"{base}/state", 0), (f"{shared}{base}/event", 1),
-                (f"{shared}{base}/alert", 1),
+                *(self.alert_filters() if alerts else []),
                 (f"{shared}{base}/anchor", 1)]     # every signed log head, kept for verify --anchors (store.anchors)
+
+    def alert_filters(self) -> list[tuple[str, int]]:
+        shared = f"$share/{self.share}/" if self.share else ""
+        return [(f"{shared}{ROOT}/{self.site}/+/alert", 1)]
+
+    def alerts_user(self) -> str | None:
+        """The alert connection's broker user: under use_username_as_clientid a user is a client id, so it cannot be
+        the main connection's (the two would knock each other off)."""
+        return self.alerts_username or (f"{self.username}-alerts" if self.username else None)
+
+    def alerts_connection(self) -> bool:
+        """Whether the alerts get a connection of their own: not when asked not to, nor where the broker would name
+        it as the main one, so that each took the other's client id in turn (mosquitto closes the older without a
+        reason a client can tell): the same user, or the same client certificate (use_identity_as_username)."""
+        same_user = self.username is not None and self.alerts_user() == self.username
+        same_cert = self.tls and bool(self.cert_file) and not self.alerts_cert_file
+        return self.alerts_apart and not same_user and not same_cert
 
 
 @dataclass
 class Subscriber:
-    """``file(batch, backlog)`` runs on the filing thread for each burst (``backlog``: more is already
-    waiting); ``told(connected, note)`` on paho's thread whenever the connection changes (the caller hands
-    both over to its event loop)."""
+    """``file(batch, backlog, alert_waiting)`` runs on the filing thread for each burst (``backlog``: more is already
+    waiting; ``alert_waiting()``, given while a backlog waits: an alert came meanwhile) and returns how many of
+    ``batch`` it filed, the rest going back to the front of the queue; ``told(connected, note)`` runs on a paho
+    thread whenever a connection changes (the caller hands both over to its event loop).
+
+    Alerts come on a connection of their own (``BrokerSettings.alerts_apart``), with its own client id, broker
+    user and paho thread: on the one connection an alert raised while a start's 500 retained statuses and
+    states came in was read behind all of them (TCP keeps the order), and that was the largest part of its
+    wait. Refused by the broker (a password file without the alert user), or told its client id was taken over,
+    it gives way: the main connection takes the alerts (``BrokerSettings.alerts_connection`` says when there is
+    none to begin with)."""
     broker: BrokerSettings
     client_id: str
-    file: Callable[[list[tuple[str, bytes]], bool], None]
+    file: Callable[[list[tuple[str, bytes]], bool, Callable[[], bool] | None], int]
     told: Callable[[bool, str], None]
     connected: bool = False
     # exact topics handled on paho's thread instead of being filed (a hosted tournament's retained clock)
@@ -109,43 +144,60 @@ class Subscriber:
     _alerts: list[tuple[str, bytes]] = field(default_factory=list)      # filed ahead of everything else
     _ready: threading.Condition = field(default_factory=threading.Condition)
     _stopping: bool = False
+    alerts_client: mqtt.Client | None = None     # the alert connection while it is apart, else None
+    _up: dict[str, bool] = field(default_factory=dict)     # "main", "alerts": connected
 
     def start(self) -> None:
-        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=self.client_id, protocol=mqtt.MQTTv5)
-        if self.broker.username:
-            c.username_pw_set(self.broker.username, self.broker.password)
-        if self.broker.tls:
-            c.tls_set(ca_certs=self.broker.ca_file, certfile=self.broker.cert_file, keyfile=self.broker.key_file,
-                      cert_reqs=ssl.CERT_REQUIRED)
-        c.reconnect_delay_set(0.5, 5)  # type: ignore[arg-type]  # paho sleeps float seconds; its hint says int
-        c.on_connect = self._on_connect
-        c.on_disconnect = self._on_disconnect
-        c.on_connect_fail = self._on_connect_fail
-        c.on_message = self._on_message
-        connect = Properties(PacketTypes.CONNECT)
-        # One of several instances keeps no session: what the broker would queue for a dead one goes to the
-        # others instead, and what it had in flight the tables send again (no receipt came)
         shared = bool(self.broker.share)
-        connect.SessionExpiryInterval = 0 if shared else SESSION_EXPIRY_S
-        self.client = c
+        self.client = self._client(self.client_id, self.broker.username, self.broker.password, self._on_connect,
+                                   "main", self.broker.cert_file, self.broker.key_file)
+        if self.broker.alerts_connection():
+            self.alerts_client = self._client(f"{self.client_id}-alerts", self.broker.alerts_user(),
+                                              self.broker.alerts_password or self.broker.password,
+                                              self._on_alerts_connect, "alerts", self.broker.alerts_cert_file,
+                                              self.broker.alerts_key_file)
+            self.alerts_client.on_subscribe = self._on_alerts_subscribe
         self._filer = threading.Thread(target=self._file_forever, name="dashboard-filer", daemon=True)
         self._filer.start()
-        c.connect_async(self.broker.host, self.broker.port, keepalive=10, clean_start=shared, properties=connect)
-        c.loop_start()
+        for c in (self.client, self.alerts_client):
+            if c is not None:
+                connect = Properties(PacketTypes.CONNECT)
+                # One of several instances keeps no session: what the broker would queue for a dead one goes to
+                # the others instead, and what it had in flight the tables send again (no receipt came)
+                connect.SessionExpiryInterval = 0 if shared else SESSION_EXPIRY_S
+                c.connect_async(self.broker.host, self.broker.port, keepalive=10, clean_start=shared,
+                                properties=connect)
+                c.loop_start()
+
+    def _client(self, client_id: str, username: str | None, password: str | None, on_connect: Callable[..., None],
+                which: str, cert_file: str | None, key_file: str | None) -> mqtt.Client:
+        c = mqtt.Client(CallbackAPIVersion.VERSION2, client_id=client_id, protocol=mqtt.MQTTv5)
+        if username:
+            c.username_pw_set(username, password)
+        if self.broker.tls:
+            c.tls_set(ca_certs=self.broker.ca_file, certfile=cert_file, keyfile=key_file, cert_reqs=ssl.CERT_REQUIRED)
+        c.reconnect_delay_set(0.5, 5)  # type: ignore[arg-type]  # paho sleeps float seconds; its hint says int
+        c.on_connect = on_connect
+        c.on_disconnect = lambda _c, _u, _f, reason, _p: self._on_disconnect(which, reason)
+        c.on_connect_fail = lambda _c, _u: self._on_connect_fail(which)
+        c.on_message = self._on_message
+        return c
 
     def stop(self) -> None:
         with self._ready:
             self._stopping = True
             self._ready.notify()
-        self.client.disconnect()
-        self.client.loop_stop()
+        for c in (self.client, self.alerts_client):
+            if c is not None:
+                c.disconnect()
+                c.loop_stop()
         self._filer.join(5)
 
     def publish(self, topic: str, payload: dict[str, Any], props: Properties,
                 retain: bool = False) -> mqtt.MQTTMessageInfo:
         """Queue a QoS 1 publish (queued in call order); ConnectionError at once when the broker is not
         connected."""
-        if not self.connected:
+        if not self._up.get("main"):
             raise ConnectionError("the floor broker is not connected: try again in a moment")
         info = self.client.publish(topic, json.dumps(payload), qos=1, retain=retain, properties=props)
         if info.rc != mqtt.MQTT_ERR_SUCCESS:
@@ -161,29 +213,80 @@ class Subscriber:
         if not info.is_published():
             raise ConnectionError(f"the floor broker did not acknowledge within {PUBLISH_WAIT_S:.0f} s")
 
-    # --- paho's network thread ---------------------------------------------------------------------
+    # --- paho's network threads ----------------------------------------------------------------------
 
     def _on_connect(self, client: mqtt.Client, _userdata: object, _flags: object, reason: object,
                     _props: object) -> None:
         if getattr(reason, "is_failure", False):
-            self._tell(False, f"refused by {self.broker.host}:{self.broker.port}: {reason}")
+            self._tell("main", False, f"refused by {self.broker.host}:{self.broker.port}: {reason}")
             return
-        client.subscribe(self.broker.filters() + [(topic, 1) for topic in self.aside])
-        self._tell(True, f"connected to {self.broker.host}:{self.broker.port}")
+        apart = self.alerts_client is not None
+        client.subscribe(self.broker.filters(alerts=not apart) + [(topic, 1) for topic in self.aside])
+        if apart:    # a session of an earlier release subscribed to alerts here: they come on their own now
+            client.unsubscribe([f for f, _qos in self.broker.alert_filters()])
+        self._tell("main", True, f"connected to {self.broker.host}:{self.broker.port}")
+        if apart and self.alerts_client is None:    # it gave way meanwhile, seeing this connection not yet up
+            client.subscribe(self.broker.alert_filters())
 
-    def _on_disconnect(self, _client: mqtt.Client, _userdata: object, _flags: object, reason: object,
-                       _props: object) -> None:
-        if not self._stopping:
-            self._tell(False, f"lost {self.broker.host}:{self.broker.port}: {reason}")
+    def _on_alerts_connect(self, client: mqtt.Client, _userdata: object, _flags: object, reason: object,
+                           _props: object) -> None:
+        if getattr(reason, "is_failure", False):
+            if getattr(reason, "value", 0) in REFUSED:
+                self._alerts_together(f"the broker refused its user {self.broker.alerts_user()!r}: {reason}")
+            else:
+                self._tell("alerts", False, f"alerts refused by {self.broker.host}:{self.broker.port}: {reason}")
+            return
+        client.subscribe(self.broker.alert_filters())
+        self._tell("alerts", True, f"connected to {self.broker.host}:{self.broker.port}")
 
-    def _on_connect_fail(self, _client: mqtt.Client, _userdata: object) -> None:
+    def _on_alerts_subscribe(self, _client: mqtt.Client, _userdata: object, _mid: int, codes: list[Any],
+                             _props: object) -> None:
+        refused = [code for code in codes if getattr(code, "is_failure", False)]
+        if refused:
+            self._alerts_together(f"the broker refused {self.broker.alerts_user()!r} the alert topics: {refused[0]}")
+
+    def _alerts_together(self, why: str) -> None:
+        """The alert connection gives way: the main connection takes the alerts (one line says why and what to do)."""
+        with self._ready:
+            alerts, self.alerts_client = self.alerts_client, None
+        if alerts is None:
+            return
+        log.warning("floor broker: alerts come on the main connection (%s); give the dashboard its alert user "
+                    "(docs/mosquitto/acl) so an alert never waits behind a start's states", why)
+        self._up.pop("alerts", None)
+        alerts.disconnect()
+        alerts.loop_stop()        # from its own thread paho only marks it to end; from another it waits for it
+        if self._up.get("main"):  # else the main connection subscribes to them when it connects
+            self.client.subscribe(self.broker.alert_filters())
+            self._tell("main", True, f"connected to {self.broker.host}:{self.broker.port} (alerts on the same "
+                                     "connection)")
+
+    def _on_disconnect(self, which: str, reason: object) -> None:
+        if self._stopping or (which == "alerts" and self.alerts_client is None):
+            return      # stopping, or the alert connection gave way
+        if getattr(reason, "value", 0) == SESSION_TAKEN_OVER and self.alerts_client is not None:
+            # another connection under our client id (a broker that says so: mosquitto 2.0 just closes the older)
+            self._alerts_together(f"the {which} connection's client id was taken over: {reason}")
+            if which == "alerts":
+                return
+        self._tell(which, False, f"lost {self.broker.host}:{self.broker.port}: {reason}")
+
+    def _on_connect_fail(self, which: str) -> None:
         # paho retries by itself; the health page says why nothing arrives meanwhile
-        if not self._stopping:
-            self._tell(False, f"lost {self.broker.host}:{self.broker.port}: cannot connect, retrying")
+        if not self._stopping and not (which == "alerts" and self.alerts_client is None):
+            self._tell(which, False, f"lost {self.broker.host}:{self.broker.port}: cannot connect, retrying")
 
-    def _tell(self, connected: bool, note: str) -> None:
-        self.connected = connected
-        self.told(connected, note)
+    def _tell(self, which: str, connected: bool, note: str) -> None:
+        """Connected once every connection is; a note names the alert connection when it is the one that changed
+        alone."""
+        self._up[which] = connected
+        wanted = ("main", "alerts") if self.alerts_client is not None else ("main",)
+        self.connected = all(self._up.get(w) for w in wanted)
+        if connected and not self.connected:
+            note = f"{which} connection up, the other not yet: {note}"
+        elif which == "alerts" and not connected:
+            note = f"alert connection {note}"
+        self.told(self.connected, note)
 
     def _on_message(self, _client: mqtt.Client, _userdata: object, message: mqtt.MQTTMessage) -> None:
         handle = self.aside.get(message.topic)
@@ -203,6 +306,10 @@ class Subscriber:
                 self._inbox.append((message.topic, raw))
                 if len(self._inbox) in (1, ROUTINE_GATHER):   # the filer is told once, not for every state
                     self._ready.notify()
+
+    def alert_waiting(self) -> bool:
+        """An alert waits to be filed (read without the lock: a list's length is one read)."""
+        return bool(self._alerts)
 
     # --- the filing thread ---------------------------------------------------------------------------
 
@@ -246,14 +353,26 @@ class Subscriber:
             return batch, bool(self._inbox or self._alerts)
 
     def _file_one(self, batch: list[tuple[str, bytes]], backlog: bool) -> None:
+        filed = self.file_some(batch, backlog)
+        if filed:
+            self._receipts(filed)
+            self._check_gaps()
+
+    def file_some(self, batch: list[tuple[str, bytes]], backlog: bool) -> list[tuple[str, bytes]] | None:
+        """File ``batch``; while a backlog waits (a start), only as much of it as comes before an alert that arrived
+        meanwhile, the rest going back to the front of the queue to follow that alert. What was filed, or None when
+        filing failed. (Not in a steady room: its bursts are small, and cutting them for the 50 alerts a second of
+        500 tables cost more transactions than the alerts gained.)"""
         try:
-            self.file(batch, backlog)
+            done = self.file(batch, backlog, self.alert_waiting if backlog else None)
         except Exception:   # one bad burst (a database hiccup) must not stop filing for good
             # no receipt: the tables send these alerts again
             log.exception("filing %d floor messages failed", len(batch))
-            return
-        self._receipts(batch)
-        self._check_gaps()
+            return None
+        if done < len(batch):
+            with self._ready:
+                self._inbox[:0] = batch[done:]
+        return batch[:done]
 
     def _check_gaps(self) -> None:
         if self.gaps is not None:

@@ -119,6 +119,8 @@ class DealerTaps:
             return referee.rule(t, after_action("misdeal", "the dealer called a misdeal"))
         if a == "exposed":
             return self.cards.exposed(e)
+        if a == "stand-pat" and e.seat is not None:
+            return self.cards.stand_pat(t, e.seat)
         if a == "muck-unshown" and e.seat is not None:
             return self.hands.unshown(t, e.seat)
         if a == "declare-raise" and e.seat is not None:

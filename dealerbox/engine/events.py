@@ -164,6 +164,14 @@ class BoardCardDealt(TableEvent):
 
 
 @dataclass(frozen=True, slots=True)
+class CardsDrawn(TableEvent):
+    """A draw game: ``seat`` was given its ``count`` cards in draw ``draw`` (1, 2, 3); the cards are not told."""
+    seat: int
+    draw: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
 class RunCardDealt(TableEvent):
     """A card of board 2 or 3: a run agreed after an all-in, or a bomb pot's second board."""
     board: int    # 2 or 3

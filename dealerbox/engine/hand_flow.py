@@ -11,6 +11,7 @@ from ..config import Config
 from . import events as te
 from .betting import HandBetting, TableBetting
 from .cards.deck import DeckInUse
+from .cards.draw import DrawFlow
 from .cards.hand import Hand
 from .cards.ledger import CardLedger
 from .cards.misdeal import Ruling
@@ -34,7 +35,7 @@ class HandFlow:
 
     def __init__(self, config: Config, variant: Variant, play: Play, seating: Seating, betting: TableBetting,
                  ledger: CardLedger, deck: DeckInUse, referee: Referee, trail: ChipTrail, moves: FloorMoves,
-                 tournament: TournamentTable | None, all_in_prompts: bool) -> None:
+                 tournament: TournamentTable | None, all_in_prompts: bool, draws: DrawFlow) -> None:
         self.config = config
         self.variant = variant
         self.play = play
@@ -47,6 +48,7 @@ class HandFlow:
         self.moves = moves
         self.tournament = tournament
         self.all_in_prompts = all_in_prompts     # tournament.34 raised here: known once, the config is frozen
+        self.draws = draws                       # a draw game's draws begin here, at the end of a betting round
 
     # --- a hand starts and ends ------------------------------------------------------------------------------
     def start(self, t: float) -> list[te.TableEvent]:
@@ -155,8 +157,17 @@ class HandFlow:
         # the hand is not settled and two or more are live)
         if hb.held or hb.motions or (hb.round.pending and not hb.settled and len(live_seats) > 1):
             return []
-        if len(h.board) == 5 and h.street == "river" and h.boards.complete(h.board):
-            return self.showdown(t, live if live is not None else h.contenders(live_seats))
+        draws = self.draws
+        if not draws.draws:
+            if len(h.board) == 5 and h.street == "river" and h.boards.complete(h.board):
+                return self.showdown(t, live if live is not None else h.contenders(live_seats))
+        elif h.street == "river" and h.draws.number == draws.draws:
+            live = live if live is not None else h.contenders(live_seats)
+            if h.actions_on_street or draws.last_drawn(h, live):
+                return self.showdown(t, live)
+        elif not hb.leaving and draws.due(h, live if live is not None else h.contenders(live_seats)):
+            # (a gather under way first: the chips in flight to the pot are no take-back of the round's bets)
+            return self.draw_begins(t)
         out: list[te.TableEvent] = []
         if h.all_in_prompted or not h.deal.finished or not self.all_in_prompts:
             return out   # no all-in prompt to give (never at a cash table): every input until the next card asks
@@ -168,6 +179,13 @@ class HandFlow:
             out += self.referee.info(t, "tournament.34", "A player is all in and the betting is complete: all hands "
                                      "face up now, then run the board.", tuple(live))
         return out
+
+    def draw_begins(self, t: float) -> list[te.TableEvent]:
+        """A draw game's betting round is over: the next draw begins, and the round after it (cards/draw.py)."""
+        h, hb = self._hand()
+        street = self.draws.begin(h)
+        h.street_reached(street)
+        return self.referee.betting_events(hb.next_street(t, street))
 
     def decide(self, t: float, live: list[int]) -> list[te.TableEvent]:
         """Everyone else folded: the last hand wins every pot it is eligible for, unshown."""

@@ -104,6 +104,7 @@ DEALER_ACTIONS = {
     "declare-raise": "the player in `seat` declared a raise before putting chips in",
     "run-it": "after an all-in with no more betting, the players agreed to run the rest of the board `amount` times (2 or 3; house practice, game.run_it)",
     "bomb-pot": "the next hand is a bomb pot: every player posts `amount`, no preflop betting, on `ref` boards (1 or 2; house practice, game.bomb_pots)",
+    "stand-pat": "a draw game: the player in `seat` stands pat in the draw under way (knocked: draws no card)",
     "muck-unshown": "the player in `seat` threw away their hand at showdown without showing",
     "sign-in": "the dealer `by` (an id, never the PIN) takes over the table, proved by `ref` (\"pin\" or \"badge\")",
     "sign-out": "the dealer on duty leaves the table",

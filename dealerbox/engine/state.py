@@ -21,6 +21,9 @@ class SeatView:
     shown: tuple[str, ...] = ()       # filled at showdown only
     bet: int = 0                      # chips in the bet zone this round
     stack: int = 0
+    drawn: int | None = None          # a draw being dealt: cards given to it in this draw (0: stood pat), None
+                                      # until its turn is done; how many, never which
+    to_draw: bool = False             # a draw being dealt: its turn to throw and draw (or stand pat)
 
 
 @dataclass(frozen=True, slots=True)
@@ -121,6 +124,15 @@ class HouseView:
 
 
 @dataclass(frozen=True, slots=True)
+class DrawView:
+    """A draw game's hand (27td, docs/draw.md): the draw under way or last (0: none yet), whether it is being
+    dealt now, and whose turn it is to draw (the ``stand-pat`` key's seat)."""
+    number: int = 0
+    dealing: bool = False
+    turn: int | None = None
+
+
+@dataclass(frozen=True, slots=True)
 class TableState:
     hand: int | None = None
     phase: str = "idle"      # "idle", "deal", "preflop", "flop", "turn", "river", "showdown", "misaward", "ended"
@@ -144,3 +156,4 @@ class TableState:
     instruction: InstructionView | None = None  # the floor's open move/break/redraw (engine/tournament/moves.py)
     race: RaceView | None = None          # a chip race open between hands (engine/tournament/chips.py)
     house: HouseView = field(default_factory=lambda: HouseView())   # run it twice, bomb pots (house practices)
+    draw: DrawView | None = None          # a draw game's hand under way: its draws (None: not a draw game)

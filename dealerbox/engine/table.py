@@ -14,12 +14,13 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from ..config import Config
-from ..tags import CardTag, ChipTag, MarkerTag, TagRegistry
+from ..tags import CardTag, ChipTag, MarkerTag, Tag, TagRegistry
 from . import events as te
 from . import inputs as ev
 from .betting import TableBetting
 from .cards.board import BoardFlow
 from .cards.deck import DeckInUse
+from .cards.draw import DrawFlow
 from .cards.flow import CardFlow
 from .cards.hand import Hand
 from .cards.ledger import CardLedger
@@ -37,12 +38,14 @@ from .practices import HousePractices
 from .referee import Referee
 from .seating import Seating
 from .stacks import StackReads
-from .state import FindingView, HouseView, SeatView, TableState
+from .state import DrawView, FindingView, HouseView, SeatView, TableState
 from .events import Pot
 from .tournament.moves import FloorMoves, TableMoves
 from .tournament.table import TournamentTable
 from .variants import variant
 from .zones import BET_OF
+
+_WAITING = BETTING_DUE | BOXED_CARD   # Play.due's flags that send an input the long way (apply)
 
 if TYPE_CHECKING:   # the type only: the tournament package validates with jsonschema, which a cash table never loads
     from ..tournament.config import Tournament
@@ -71,11 +74,12 @@ class Engine:
             tt = TournamentTable(config, tournament, play, referee, seating, betting, trail, self.moves)
         self.tournament_table = tt
         self.deck = deck = DeckInUse(registry, ledger, referee, tt.deck_changed if tt is not None else None)
+        draws = DrawFlow(game.draws)
         hands = HandFlow(config, game, play, seating, betting, ledger, deck, referee, trail,
-                                      floor_moves, tt, raised_at("tournament.34", config.is_tournament))
+                         floor_moves, tt, raised_at("tournament.34", config.is_tournament), draws)
         referee.wire(hands.end, tt.entrants.retell if tt is not None else None)   # retell: a paid seat dealt out
         cards = CardFlow(config, game, registry, play, ledger, referee, seating, deck, betting, hands,
-                         BoardFlow(game, play, ledger, referee), tt)
+                         BoardFlow(game, play, ledger, referee), draws, tt)
         chips = ChipFlow(play, referee, hands, trail, PushWatch(play, referee, hands, findings),
                          tt if tournament is not None else None)
         self.taps = DealerTaps(config, play, referee, seating, betting, self.stacks, hands, cards, floor_moves, tt,
@@ -175,6 +179,29 @@ class Engine:
                 return out
         elif not out:
             return out
+        return self._settle(t, out)
+
+    def tag_seen(self, t: float, zone: str, tag: Tag, entered: bool) -> list[te.TableEvent]:
+        """``apply(ZoneEntered(t, zone, tag))``, or ``ZoneLeft`` when not ``entered``, without making the input: the
+        pipeline's way in for a known tag's frame, nearly every input of an evening. A chip or a card with nothing
+        due (no level clock, no chip motion to close, no boxed or fallen card) goes straight to the part that owns
+        it, as ``apply`` would send it; anything else is made into its input and applied."""
+        play = self.play
+        levels = self._levels
+        if (levels is None or levels.clock is None) and not play.due(t) & _WAITING and t < self.ledger.fall_due:
+            if type(tag) is ChipTag:
+                more = self._chip_entered(t, zone, tag) if entered else self._chip_left(t, zone, tag)
+                if not more:
+                    return []
+                return self._settle(t, [*more])
+            if type(tag) is CardTag:
+                return self._settle(t, [*(self._card_entered(t, zone, tag) if entered
+                                           else self._card_left(t, zone, tag))])
+        return self.apply(ev.ZoneEntered(t, zone, tag) if entered else ev.ZoneLeft(t, zone, tag))
+
+    def _settle(self, t: float, out: list[te.TableEvent]) -> list[te.TableEvent]:
+        """After an input has been routed: the hand moves on, a pending Leave, held short-wager rulings."""
+        play = self.play
         h = play.hand
         if h is not None and h.phase not in ("ended", "showdown"):   # else progress has nothing to move on
             out += self._progress(t)
@@ -213,6 +240,9 @@ class Engine:
         under_way = play.running_hand()      # (hand, betting) while a hand runs
         hb = under_way[1] if under_way is not None else None
         stacks = self.betting.stacks
+        draws = h.draws if h is not None and under_way is not None and self.variant.draws else None
+        live = {s for s in h.order if s not in h.folded and s not in h.dead} if h is not None else set()
+        turn = draws.turn(h.order, live) if draws is not None and h is not None else None
         seats = []
         for s in range(1, seating.seats + 1):
             shown: tuple[str, ...] = ()
@@ -231,7 +261,8 @@ class Engine:
             seats.append(SeatView(
                 seat=s, occupied=s in seating.occupied, in_hand=bool(in_hand), folded=folded, all_in=bool(all_in),
                 to_act=bool(to_act), dead=dead, cards_held=len(ledger.in_zone(f"seat{s}")) if h is not None else 0,
-                shown=shown, bet=bet, stack=stacks.get(s, 0)))
+                shown=shown, bet=bet, stack=stacks.get(s, 0),
+                drawn=draws.done(s) if draws is not None and s in live else None, to_draw=s == turn))
         current = play.hand_no
         acked = self.taps.acked | self.findings.settled if self.findings.settled else self.taps.acked
         findings = tuple(FindingView(f.id, f.rule, f.citation, f.severity, f.outcome, f.ruling, f.seats, f.cards,
@@ -264,4 +295,5 @@ class Engine:
             question=(hb.question.view() if hb is not None and hb.question is not None
                       else self.stacks.question),
             dealer=self.taps.dealer, instruction=self.moves.view(),
-            tournament=tt.view() if tt is not None else None, race=tt.race_view() if tt is not None else None)
+            tournament=tt.view() if tt is not None else None, race=tt.race_view() if tt is not None else None,
+            draw=DrawView(draws.number, draws.dealing, turn) if draws is not None else None)

@@ -6,6 +6,8 @@
 'Straight Flush'
 >>> evaluate_low(VARIANTS["plo8"], ("As", "2s", "Kd", "Kh"), ("3c", "5c", "7h", "Qs", "Jd"))
 (7, '7-5-3-2-A')
+>>> evaluate(VARIANTS["27td"], ("7c", "5d", "4h", "3s", "2c"), ())
+(0, '7-5-4-3-2')
 """
 
 from __future__ import annotations
@@ -26,7 +28,7 @@ class Variant:
     name: str
     hole_cards: int            # cards each player is dealt, one per round of the deal
     structure: str             # "no-limit" | "pot-limit" | "limit" (engine.betting reads it)
-    evaluator: str             # "holdem" (best 5 of 7) | "omaha" (exactly 2 hole + 3 board)
+    evaluator: str             # "holdem" (best 5 of 7) | "omaha" (exactly 2 hole + 3 board) | "deuce-to-seven" (low)
     split: str | None = None   # None: the best high takes the pot; "8-or-better": half high, half low (split games)
     board_cards: int = 5
     jokers: bool = False       # Irregularities 8: a joker in a game without jokers is a scrap of paper
@@ -34,6 +36,7 @@ class Variant:
     exposed_rule: str | None = "holdem.1"
     extra_card_rule: str | None = "holdem.5"
     flop_rules: bool = True    # holdem.2/3/4 govern the board
+    draws: int = 0             # draw games: the draws between the betting rounds (triple draw: 3); no board
 
 
 VARIANTS: dict[str, Variant] = {v.key: v for v in (
@@ -46,20 +49,33 @@ VARIANTS: dict[str, Variant] = {v.key: v for v in (
     Variant("plo5", "Five-card pot-limit Omaha (Big O high)", 5, "pot-limit", "omaha"),
     Variant("plo5-8", "Big O: five-card pot-limit Omaha high-low eight or better", 5, "pot-limit", "omaha",
             "8-or-better"),
+    # Lowball: no board; no game rule of its own for an exposed or extra starting card in the catalogue, so the
+    # general ones govern (misdeal.1b, irregularity.11; docs/draw.md)
+    Variant("27td", "Limit deuce-to-seven triple draw (lowball)", 5, "limit", "deuce-to-seven", board_cards=0,
+            exposed_rule=None, extra_card_rule=None, flop_rules=False, draws=3),
 )}
 
 
 DECK_CARDS = 52     # one deck, no joker
-BURNS = 3           # a burn before the flop, the turn and the river
+BURNS = 3           # a burn before the flop, the turn and the river; in a draw game, before each draw
+
+
+def burns(v: Variant) -> int:
+    """Burns a hand of ``v`` takes on one board: before each street (a board game) or each draw (a draw game)."""
+    return v.draws or BURNS
 
 
 def most_players(v: Variant, boards: int = 1) -> int:
-    """The most players one deck deals ``v`` to, every hole card and ``boards`` boards with their burns.
+    """The most players one deck deals ``v`` to, every hole card and ``boards`` boards with their burns. A draw
+    game counts the starting hands and a burn before each draw: a stub that runs short in a draw is made up from
+    the discards (docs/draw.md), so the draws do not limit the seats.
 
     >>> most_players(VARIANTS["plo5"]), most_players(VARIANTS["plo"]), most_players(VARIANTS["plo5"], boards=2)
     (8, 11, 7)
+    >>> most_players(VARIANTS["27td"])
+    9
     """
-    return (DECK_CARDS - boards * (v.board_cards + BURNS)) // v.hole_cards
+    return (DECK_CARDS - boards * (v.board_cards + burns(v))) // v.hole_cards
 
 
 def check_seats(config: Config, source: str) -> None:
@@ -69,9 +85,9 @@ def check_seats(config: Config, source: str) -> None:
     v, seats = variant(config.game.variant), config.table.seats
     most = most_players(v)
     if seats > most:
-        need = seats * v.hole_cards + v.board_cards + BURNS
+        need = seats * v.hole_cards + v.board_cards + burns(v)
         raise ConfigError(f"{source}: table.seats: {seats} players of {v.key} need {need} cards ({seats} x "
-                          f"{v.hole_cards} hole cards, {v.board_cards} board cards, {BURNS} burns), more than the "
+                          f"{v.hole_cards} hole cards, {v.board_cards} board cards, {burns(v)} burns), more than the "
                           f"deck's {DECK_CARDS}; a table dealing {v.key} seats at most {most}: set table.seats to "
                           f"{most} or fewer")
 
@@ -97,6 +113,8 @@ def category(rank: int) -> str:
 def evaluate(v: Variant, hole: tuple[str, ...], board: tuple[str, ...]) -> tuple[int, str]:
     """(rank, category) of a hand, lower rank is better; ``(10**6, "")`` when the hand cannot be read."""
     hole = tuple(c for c in hole if c[0] != "X")
+    if v.evaluator == "deuce-to-seven":
+        return deuce_to_seven(hole) if len(hole) == v.hole_cards else (10**6, "")
     try:
         if v.evaluator == "omaha":
             if len(hole) != v.hole_cards or len(board) != 5:
@@ -128,3 +146,26 @@ def evaluate_low(v: Variant, hole: tuple[str, ...], board: tuple[str, ...]) -> t
     if v.split is None or len(hole) != v.hole_cards or len(board) != 5:
         return None
     return omaha_low(hole, board)
+
+
+def deuce_to_seven(hole: tuple[str, ...]) -> tuple[int, str]:
+    """(rank, words) of a deuce-to-seven low hand, by pokerkit's ``StandardLowHand`` (aces high, straights and
+    flushes count against it): rank 0 is 7-5-4-3-2, the best; ``(10**6, "")`` when the cards cannot be read.
+    A high-card hand is told by its cards from the top ("8-6-4-3-2"), any other by its kind ("One pair").
+
+    >>> deuce_to_seven(("As", "2d", "3c", "4h", "5s"))
+    (784, 'A-5-4-3-2')
+    >>> deuce_to_seven(("8s", "7s", "6s", "4s", "2s"))[1]
+    'Flush'
+    """
+    from pokerkit import StandardLowHand    # loaded at a lowball table's first showdown, not at start
+    try:
+        entry = StandardLowHand("".join(hole)).entry
+    except ValueError:
+        return 10**6, ""
+    label = entry.label.value
+    if label != "High card":
+        return entry.index, label.capitalize()
+    order = "23456789TJQKA"
+    ranks = sorted((c[0] for c in hole), key=order.index, reverse=True)
+    return entry.index, "-".join(ranks)

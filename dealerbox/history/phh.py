@@ -19,11 +19,12 @@ import datetime
 import json
 
 from ..engine.variants import VARIANTS
-from .summary import HandSummary
+from .summary import STREETS, HandSummary
 
 # PHH has no pot-limit hold'em code, nor any for pot-limit Omaha high-low or five-card Omaha (plo8, plo5, plo5-8):
-# those hands are left out of an export with the reason, as a kill pot is
-CODES = {"nlhe": "NT", "plhe": "NT", "flhe": "FT", "plo": "PO", "o8": "FO/8"}
+# those hands are left out of an export with the reason, as a kill pot is. F2L3D: limit deuce-to-seven triple draw
+CODES = {"nlhe": "NT", "plhe": "NT", "flhe": "FT", "plo": "PO", "o8": "FO/8", "27td": "F2L3D"}
+LIMIT = ("flhe", "o8", "27td")
 _BOARD_BEFORE = {"flop": 3, "turn": 4, "river": 5}   # board cards out before this street's first action
 
 
@@ -33,7 +34,8 @@ def expressible(hand: HandSummary) -> str | None:
         return {"misdeal": "a misdeal: no hand was played",
                 "void": "a voided hand: every chip went back",
                 "unfinished": "the log ends before this hand did"}.get(hand.outcome, f"outcome {hand.outcome}")
-    if any(v > hand.stakes.big_blind for v in hand.blinds.values()):
+    if any(v > hand.stakes.big_blind for v in hand.blinds.values()) or \
+            any(f.rule == "kill.10" and f.severity == "info" for f in hand.findings):    # lowball's kill (Kill Pots 10)
         return "a kill pot: PHH has no kill blind and no scaled limits"
     if hand.game not in CODES:
         return f"variant {hand.game!r} has no PHH code"
@@ -53,18 +55,24 @@ def actions_of(hand: HandSummary, reveal: bool = False) -> list[str]:
     """PHH action lines: hole cards, each street's board and wagers, the showdown."""
     p = player_of(hand)
     holes = VARIANTS[hand.game].hole_cards
+    draws = VARIANTS[hand.game].draws
     out = []
     for seat in hand.seats:
-        cards = hand.hole_cards.get(seat, ()) if reveal else ()
+        # a draw game's hand changes in the draws, and which cards were thrown is never recorded: all unknown
+        cards = hand.hole_cards.get(seat, ()) if reveal and not draws else ()
         out.append(f"d dh {p[seat]} {''.join(cards) if len(cards) == holes else '??' * holes}")
     board_out = 0
     high = max([*hand.blinds.values(), *hand.straddles.values(), 0])   # the wager to match preflop
     street = "preflop"
+    drawn = 0       # a draw game's draws written so far
     for a in hand.actions:
         if a.kind in ("post", "straddle", "ante"):
             continue
         if a.street != street:
             street, high = a.street, 0
+            if draws:   # a draw game: the draws before this betting round
+                out += _draws(hand, drawn + 1, STREETS.index(street), p)
+                drawn = STREETS.index(street)
             want = _BOARD_BEFORE.get(street, 0)
             if board_out < want <= len(hand.board):
                 out.append(f"d db {''.join(hand.board[board_out:want])}")
@@ -76,6 +84,8 @@ def actions_of(hand: HandSummary, reveal: bool = False) -> list[str]:
             high = a.total
         else:  # check, call, an all-in for no more than the wager to match
             out.append(f"{p[a.seat]} cc")
+    if draws and len(_contenders(hand)) > 1:    # the draws left when nobody could bet any more (all in)
+        out += _draws(hand, drawn + 1, draws, p)
     for want in (3, 4, 5):   # the rest of the board when nobody could act any more (all in)
         if board_out < want <= len(hand.board):
             out.append(f"d db {''.join(hand.board[board_out:want])}")
@@ -85,6 +95,20 @@ def actions_of(hand: HandSummary, reveal: bool = False) -> list[str]:
         out.append(f"{p[s.seat]} sm {''.join(s.cards)}")
     if shown:   # contenders who did not show mucked (cards speak only for the hands shown)
         out.extend(f"{p[seat]} sm" for seat in _contenders(hand) if seat not in shown)
+    return out
+
+
+def _draws(hand: HandSummary, first: int, last: int, p: dict[int, str]) -> list[str]:
+    """PHH lines of draws ``first`` to ``last`` (1-based): each player still in, in turn, stands pat or discards
+    (``sd``, the cards unknown: ``??`` each), then the dealer gives each discarder as many (``d dh``). A seat with
+    no CardsDrawn stood pat untapped; pokerkit draws every hand not folded, all in or not."""
+    out: list[str] = []
+    for number in range(first, last + 1):
+        folded = {a.seat for a in hand.actions if a.kind == "fold" and STREETS.index(a.street) < number}
+        count = {d.seat: d.count for d in hand.draws if d.draw == number}
+        live = [s for s in hand.seats if s not in folded]
+        out += [f"{p[s]} sd {'??' * count.get(s, 0)}".rstrip() for s in live]
+        out += [f"d dh {p[s]} {'??' * count[s]}" for s in live if count.get(s)]
     return out
 
 
@@ -117,7 +141,7 @@ def fields_of(hand: HandSummary, created: datetime.datetime | None = None, revea
     st = hand.stakes
     f: dict[str, Any] = {"variant": CODES[hand.game], "antes": [st.ante] * len(hand.seats),
                "blinds_or_straddles": _blinds(hand)}
-    if hand.game in ("flhe", "o8"):      # the limit games
+    if hand.game in LIMIT:
         f["small_bet"], f["big_bet"] = st.small_bet, st.big_bet
     else:
         f["min_bet"] = st.big_blind

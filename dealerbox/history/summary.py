@@ -65,6 +65,14 @@ class Showing:
 
 
 @dataclass(frozen=True, slots=True)
+class Drawn:
+    """In draw ``draw`` (1, 2, 3) of a draw game, ``seat`` was given ``count`` cards (0: it stood pat, tapped)."""
+    draw: int
+    seat: int
+    count: int
+
+
+@dataclass(frozen=True, slots=True)
 class PotPart:
     """A part of pot ``index`` as the engine divided it: one board's (``half`` empty; PotSplitByBoard) or one
     half's of a board's (``half`` "high" or "low"; PotSplitByHalf), board 1-based."""
@@ -98,6 +106,7 @@ class HandSummary:
     practice: str = ""                          # a house practice this hand: "run it twice", "bomb pot, 2 boards"
     boards: tuple[tuple[str, ...], ...] = ()    # boards 2.. of a hand dealt on more than one
     parts: tuple[PotPart, ...] = ()             # each pot's parts by board and by half, as the award divided it
+    draws: tuple[Drawn, ...] = ()               # a draw game's draws: who was given how many cards (never which)
 
     @property
     def winnings(self) -> dict[int, int]:
@@ -185,12 +194,13 @@ class _Open:
     last_t: float = 0.0
     practice: str = ""
     parts: list[PotPart] = field(default_factory=list)
+    draws: list[Drawn] = field(default_factory=list)
 
 
 # The events a summary is built from; every other event only moves the open hand's last time.
 READ_EVENTS = (e.HandStarted, e.PlayerSeated, e.PlayerLeft, e.StackChanged, e.FindingRaised, e.ActionTaken,
                e.BoardCardDealt, e.CardDealt, e.HandShown, e.HandEnded, e.RunsAgreed, e.BombPotStarted,
-               e.PotSplitByBoard, e.PotSplitByHalf)
+               e.PotSplitByBoard, e.PotSplitByHalf, e.CardsDrawn)
 _READS: dict[type, bool] = {}   # event type -> whether it is (a subclass of) one of READ_EVENTS
 
 
@@ -264,6 +274,8 @@ class HandBook:
             cur.parts.append(PotPart(event.index, event.board, "", event.pot))
         elif isinstance(event, e.PotSplitByHalf):
             cur.parts.append(PotPart(event.index, event.board, event.half, event.pot))
+        elif isinstance(event, e.CardsDrawn):
+            cur.draws.append(Drawn(event.draw, event.seat, event.count))
         elif isinstance(event, e.HandEnded):
             self.stacks.update(event.stacks)
             return self._close(event.outcome, tuple(event.pots), dict(event.stacks), tuple(event.board), event.t,
@@ -299,7 +311,7 @@ class HandBook:
             actions=tuple(cur.actions), board=board or tuple(cur.board),
             hole_cards={seat: tuple(c) for seat, c in cur.holes.items()}, shown=tuple(cur.shown), pots=pots,
             stacks_after=stacks, findings=tuple(cur.findings), outcome=outcome, started_t=s.t, ended_t=t,
-            practice=cur.practice, boards=boards, parts=tuple(cur.parts))
+            practice=cur.practice, boards=boards, parts=tuple(cur.parts), draws=tuple(cur.draws))
         self.ended = done
         if self.keep:
             self.hands.append(done)

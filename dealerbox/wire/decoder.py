@@ -32,10 +32,11 @@ _ONE_FRAME = p.FRAME_MAX_ENCODED + 1  # the longest chunk that can be one whole 
 # Tag bodies remembered, least recently used first out. A (zone, tag) pair is new whenever a chip reaches a
 # player it never sat with, so the pairs a table has seen grow all evening (4,500 in 720 simulated hands, and
 # a house set of 1,360 chips in 11 chip zones could make 30,000): at ~240 bytes a body, 32,768 remembered
-# (emptied when full) let this part climb to 8 MB, with the pipeline's readings beside it. What repeats is the
-# last few hands' pairs: 2,048 miss 7.5 % of the tag frames of 720 simulated hands, against the 2.3 % that are
-# new anyway (docs/performance.md, "Where the slope came from").
-KNOWN_MAX = 2048
+# (emptied when full) let this part climb to 8 MB. What repeats is the last few hands' pairs: 4,096 miss 3 % of
+# the tag frames of 2,000 simulated hands, against the 1.1 % that are new anyway; 2,048 missed 10.8 % (29.5 % of
+# a session's first 300 hands), each miss a body read again. The pipeline keeps no copy of its own
+# (docs/performance.md, "Where the slope came from" and "The clear log's audit, made lean").
+KNOWN_MAX = 4096
 # Only tag bodies come back (the same tag in the same zone): a heartbeat's uptime makes every one new, and
 # remembering them would crowd out the tags that do repeat.
 _REPEATS = p.VERSIONED_TYPES

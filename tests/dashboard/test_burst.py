@@ -103,10 +103,11 @@ def test_alerts_are_filed_ahead_of_a_backlog_of_states():
     batches: list[tuple[list[str], bool]] = []
     filed = threading.Event()
 
-    def file(batch: list[tuple[str, bytes]], backlog: bool) -> None:
+    def file(batch: list[tuple[str, bytes]], backlog: bool, _alert_waiting) -> int:
         batches.append(([topic.rsplit("/", 1)[1] for topic, _ in batch], backlog))
         if len(batches) == 4:
             filed.set()
+        return len(batch)
 
     sub = Subscriber(BrokerSettings(), "test", file, lambda connected, note: None)
     for n in range(600):
@@ -134,10 +135,11 @@ def test_routine_messages_are_gathered_into_one_burst_and_an_alert_is_not_held(m
     batches: list[list[str]] = []
     filed = threading.Condition()
 
-    def file(batch: list[tuple[str, bytes]], backlog: bool) -> None:
+    def file(batch: list[tuple[str, bytes]], backlog: bool, _alert_waiting) -> int:
         with filed:
             batches.append([topic.rsplit("/", 1)[1] for topic, _ in batch])
             filed.notify_all()
+        return len(batch)
 
     def state(n: int) -> mqtt.MQTTMessage:
         return mqtt.MQTTMessage(topic=f"{c.ROOT}/s1/T{n:03d}/state".encode())

@@ -29,6 +29,7 @@ ACL = (ROOT / "docs/mosquitto/acl").read_text()
 # the identity lines of the shipped mosquitto.conf, as tests/security does
 CLIENT_ID_IS_USERNAME = "use_username_as_clientid true"
 USERS = {"demo/T01": "pw-t01", "floor-dashboard-1": "pw-d1", "floor-dashboard-2": "pw-d2",
+         "floor-dashboard-1-alerts": "pw-d1", "floor-dashboard-2-alerts": "pw-d2",   # their alert connections
          "floor-console": "pw-console", "floor": "pw-floor", "receipt-watcher": "pw-w"}
 WATCHER_ACL = "\nuser receipt-watcher\ntopic read dealerbox/+/+/receipt\n"   # the test's own eye on receipts
 
@@ -184,9 +185,9 @@ def test_two_dashboards_share_the_load_and_one_killed_mid_burst_loses_and_double
             served.append(Served(tmp_path, postgres.url, broker.port, "--username", f"floor-dashboard-{i}",
                                  "--password-file", password_file(tmp_path, f"floor-dashboard-{i}"), "--share", "floor",
                                  "--name", f"dash{i}").wait_started())
-        assert wait_until(lambda: broker.log().count("as floor-dashboard-") >= 2 or
-                          sum(f"u'floor-dashboard-{i}'" in broker.log() for i in (1, 2)) == 2,
-                          scaled(20)), broker.log()[-800:]
+        assert wait_until(lambda: broker.log().count("as floor-dashboard-") >= 4 or
+                          sum(f"u'floor-dashboard-{i}{alerts}'" in broker.log() for i in (1, 2)
+                              for alerts in ("", "-alerts")) == 4, scaled(20)), broker.log()[-800:]
         link.start()
         fl = FindingLog()
         sent = submit_hands(link, range(1, 41), fl)

@@ -37,6 +37,17 @@ REMEDY_AFTER = 0.8      # seconds from the faulty motion to the remedy: the engi
 SHIFT = 1.2             # how much later the rest of the hand runs once a remedy is slipped in
 
 
+def chips_worth(chips: TableChips, amount: int) -> list[str]:
+    """Rack chips (none in play) making ``amount``, largest first; [] when the rack cannot make it."""
+    picked: list[str] = []
+    for value in chips.denoms:
+        spare = chips.bank.get(value, [])
+        take = min(amount // value, len(spare))
+        picked += spare[:take]
+        amount -= take * value
+    return picked if amount == 0 else []
+
+
 def every_kill_posted(sim: Simulator, at: int, dealt: int) -> bool:
     """Nothing to do between hands: the table plays each kill as it falls due, quiet but for its info."""
     return True
@@ -179,3 +190,56 @@ def make_up_short(hand: SimulatedHand, pipe: Pipeline, registry: TagRegistry, ch
             sum(x.tag.value for x in hand.inputs[motion[0]:motion[1]]) != game.big_blind + game.small_blind:
         return None
     return split_motion(hand.inputs, *motion, game.big_blind)
+
+
+# --- lowball's optional kill (Kill Pots 10), at a 27td table with game.lowball_kill ---------------------------
+def _seat_cards(inputs: Inputs) -> list[int]:
+    """Indices of the cards reaching a seat zone, in the order dealt."""
+    return [i for i, x in enumerate(inputs) if isinstance(x, ev.ZoneEntered) and x.zone.startswith("seat")
+            and isinstance(x.tag, CardTag)]
+
+
+def put_and_take_back(inputs: Inputs, after: int, seat: int, tags: list) -> Inputs:
+    """Chips ``tags`` put into seat ``seat``'s bet zone just after ``inputs[after]``, taken back REMEDY_AFTER later
+    (the player told the kill is refused), the rest of the hand run later by as much and a little more."""
+    t = inputs[after].t + 0.2
+    put = [ev.ZoneEntered(t + 0.02 * i, f"bet{seat}", tag) for i, tag in enumerate(tags)]
+    back = [ev.ZoneLeft(t + REMEDY_AFTER + 0.02 * i, f"bet{seat}", tag) for i, tag in enumerate(tags)]
+    shift = 0.2 + REMEDY_AFTER + 0.02 * len(tags) + SHIFT
+    return inputs[:after + 1] + put + back + [replace(x, t=x.t + shift) for x in inputs[after + 1:]]
+
+
+def _lowball_kill(hand: SimulatedHand, pipe: Pipeline, chips: TableChips, registry: TagRegistry,
+                  short: bool) -> Inputs | None:
+    """A player out of the blinds tries lowball's kill where Kill Pots 10 forbids it: ``short``, with two cards
+    each and a stack under four kills; otherwise with four kills behind it but after a third card was dealt."""
+    betting = pipe.engine.betting
+    exp = hand.expected
+    if hand.number % 3 != 2 or betting.kill.due is not None or exp.lowball_killer is not None or \
+            len(exp.dealt_in) < 3:     # hands 2, 5, 8: clean hands between
+        return None     # a required kill, or the simulator's own lowball kill: a second kill is Kill Pots 11
+    amount = betting.kill.amount(betting.game.big_blind)
+    able = [s for s in exp.dealt_in if s not in exp.blinds
+            and (exp.stacks_before[s] < 4 * amount if short else exp.stacks_before[s] >= 4 * amount)]
+    cards = _seat_cards(hand.inputs)
+    n = len(exp.dealt_in)
+    uids = chips_worth(chips, amount)
+    if not able or len(cards) <= 2 * n or not uids:
+        return None
+    after = cards[2 * n - 1] if short else cards[2 * n]     # every player has two cards; one has a third
+    tags = [registry.lookup(uid) for uid in uids]
+    return put_and_take_back(hand.inputs, after, able[hand.number % len(able)], tags)
+
+
+def lowball_kill_after_a_third_card(hand: SimulatedHand, pipe: Pipeline, registry: TagRegistry,
+                                    chips: TableChips) -> Inputs | None:
+    """Kill Pots 10: a player with four kills behind it puts the kill in once a player has received a third card,
+    too late to kill the pot; told so, it takes the chips back and the hand plays unkilled."""
+    return _lowball_kill(hand, pipe, chips, registry, short=False)
+
+
+def lowball_kill_short(hand: SimulatedHand, pipe: Pipeline, registry: TagRegistry,
+                       chips: TableChips) -> Inputs | None:
+    """Kill Pots 10: with two cards each, a player whose stack holds less than four kills puts the kill in; told
+    a voluntary killer needs four, it takes the chips back and the hand plays unkilled."""
+    return _lowball_kill(hand, pipe, chips, registry, short=True)

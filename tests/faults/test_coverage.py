@@ -11,7 +11,8 @@ from dealerbox.engine.variants import VARIANTS
 from tests.faults.coverage import COMPANIONS, GAME_NOT_DEALT, INJECTED, NOT_INJECTED, PLAYED, report
 from tests.faults.players import FAULTS, InfoRuled
 from tests.faults.pot_option import EXPECTED as OPTION_EXPECTED
-from tests.faults.sessions import EXPECTED as SESSION_EXPECTED, INFO_RULED, LATER_IN_THE_HAND, STANDING
+from tests.faults.sessions import (EXPECTED as SESSION_EXPECTED, GAME, INFO_RULED, LATER_IN_THE_HAND, STANDING,
+                                   VARIANTS_OF)
 from tests.faults.table_run import EXPECTED, INFO_EXPECTED, SPLIT_INFO, SPLIT_KINDS
 
 AREAS = ("cards", "chips", "showdown")
@@ -65,18 +66,20 @@ def test_a_row_played_rather_than_ruled_is_played_by_a_quiet_class():
 
 
 def test_the_rows_injected_are_counted_and_none_drops_out():
-    # 75 of the 76 rows (issue 31's 73 and issue 33's high-low rows): left out is lowball's kill alone (Kill Pots
-    # 10: no lowball game is dealt); NOT_INJECTED says why. The count may only grow
+    # all 76 rows (issue 31's 73 and issue 33's high-low rows): lowball's kill (Kill Pots 10), the last left out
+    # while no lowball game was dealt, is injected at deuce-to-seven triple draw. The count may only grow
     rows = {r.id for r in RULES.values() if r.area in AREAS and not r.tournament}
     print(report(rows))
-    assert len(set(INJECTED) & rows) >= 75, report(rows)
-    assert set(NOT_INJECTED) == set(GAME_NOT_DEALT), "only a game not dealt may keep a row out"
+    assert set(INJECTED) >= rows and len(rows) >= 76, report(rows)
+    assert not NOT_INJECTED and set(NOT_INJECTED) == set(GAME_NOT_DEALT), "only a game not dealt may keep a row out"
 
 
-def test_a_kill_row_waits_only_for_a_game_this_engine_does_not_deal():
-    # kill.10 (lowball) may stay out only while no variant deals lowball
-    assert set(GAME_NOT_DEALT) <= set(NOT_INJECTED)
-    for key, v in VARIANTS.items():
-        assert "low" not in v.evaluator and "razz" not in key and "27" not in key, \
-            f"variant {key} deals lowball: inject {sorted(GAME_NOT_DEALT)} with it"
-
+def test_lowballs_kill_is_injected_at_the_lowball_game_the_simulator_deals():
+    # kill.10 waited for a lowball game: the engine and the simulator deal 27td, and every class injecting the row
+    # plays it there with the house option on (game.lowball_kill)
+    from dealerbox.sources.sim.referee import VARIANTS as SIMULATED
+    lowball = sorted(key for key, v in VARIANTS.items() if v.draws)
+    assert lowball == ["27td"] and set(lowball) <= set(SIMULATED), lowball
+    for name in INJECTED["kill.10"]:
+        where, _, cls = name.partition(":")
+        assert where == "session" and VARIANTS_OF[cls] == ("27td",) and GAME[cls]["lowball_kill"], name

@@ -79,7 +79,9 @@ def test_the_decoder_remembers_the_tags_seen_lately_and_no_more():
     assert d.counters.frames == len(pairs) + len(pairs) - 1 + 3
 
 
-def test_the_pipeline_keeps_as_many_tag_readings_as_its_decoder_keeps_bodies():
+def test_the_pipeline_keeps_nothing_per_zone_and_tag_pair_only_each_known_tag_once():
+    """The decoder's bodies are the one memory of (zone, tag) pairs: the pipeline reads each frame's input from the
+    message, and keeps only the tags it looked up (bounded by the registry), however many pairs the board reports."""
     from dealerbox.config import Config
     from dealerbox.engine import inputs as ev
     from dealerbox.pipeline import Pipeline
@@ -95,8 +97,9 @@ def test_the_pipeline_keeps_as_many_tag_readings_as_its_decoder_keeps_bodies():
         frame = pipe.decoder.feed(enc.encode(p.TagArrived(zone, uid)))[0]
         (reading,) = pipe.sensor_events(float(i), frame)
         assert isinstance(reading, ev.ZoneEntered) and reading.tag == registry.lookup(uid) and reading.t == float(i)
-    assert len(pipe._readings) == pipe.decoder.remember == len(pipe.decoder._known)
-    # the first pair, long gone from both, still reads the same
+    assert len(pipe.decoder._known) == pipe.decoder.remember
+    assert len(pipe._tags) == len({uid for _, uid in pairs}) < len(pairs) // 5   # one per chip, not per pair
+    # the first pair, long gone from the decoder, still reads the same
     frame = pipe.decoder.feed(enc.encode(p.TagArrived(*pairs[0])))[0]
     assert pipe.sensor_events(9e3, frame)[0].tag == registry.lookup(pairs[0][1])
 

@@ -5,7 +5,7 @@ hand and the next one played to their ends."""
 from __future__ import annotations
 
 from .common import SCENARIOS, Case, folded_to, folded_to_the_big_blind
-from .showdown import upto
+from .showdown import after, upto
 
 
 def dealt(*order: int) -> str:
@@ -66,6 +66,10 @@ CASES: dict[str, Case] = {
     "kill.9": Case(
         "kill.9", "seat 2 must put in the full 4", "chips-kill.9.scn", "chips 1x2 -> bet2\n",
         "wait 1s\n" + folded_to(2, 3, 4, 1) + folded_to_the_big_blind(KILL, 4), ("complete",) * 4),
+    # lowball's optional kill put in after a third card was dealt: taken back, the hand plays unkilled to its showdown
+    "kill.10": Case(
+        "kill.10", "Seat 4 takes the 4 back; the pot plays unkilled", upto("chips-kill.10.scn", "post 4 4"),
+        "take 4\n", after("chips-kill.10.scn", "take 4") + "wait 2s\n" + folded_to_the_big_blind(KILL, 2)),
     "kill.11": Case(
         "kill.11", "seat 2 takes the 4 back", "chips-kill.11.scn", "chips 4 bet2 -> off\n",
         folded_to(1, 2, 3, 4) + folded_to_the_big_blind(KILL, 4), ("complete",) * 4),

@@ -81,3 +81,25 @@ def test_doctor_fails_a_persistence_directory_that_does_not_exist_and_names_an_u
     assert code == 1 and f"BAD persistence_location {tmp_path / 'gone'} (" in out and "does not exist" in out
     code, out = doctor(tmp_path, tmp_path / "nowhere.conf", capsys)
     assert code == 1 and f"{tmp_path / 'nowhere.conf'}: cannot read the broker's configuration" in out
+
+
+def test_doctor_names_a_floor_user_of_the_password_file_with_no_acl_lines_of_its_own(make_broker, tmp_path, capsys):
+    # mosquitto grants such a user's subscriptions and delivers it nothing: a dashboard's alert connection under
+    # a user left out of the ACL would take no alert, and the tables would resend them for ever.
+    acl = (Path(__file__).parents[2] / "docs/mosquitto/acl").read_text()
+    users = {"floor-dashboard-1": "a", "floor-dashboard-1-alerts": "a", "floor-dashboard-3-alerts": "b",
+             "demo/T01": "c"}
+    broker = make_broker(users=users, acl=acl, persistence=True)
+    code, out = doctor(tmp_path, broker.config, capsys)
+    assert code == 1, out
+    bad = [line for line in out.splitlines() if "BAD" in line and "no `user` block" in line]
+    assert len(bad) == 1 and "floor-dashboard-3-alerts" in bad[0] and "floor-dashboard-1" not in bad[0], out
+    assert "demo/T01" not in bad[0]          # a table is covered by the pattern lines
+
+
+def test_doctor_passes_floor_users_that_each_have_acl_lines(make_broker, tmp_path, capsys):
+    acl = (Path(__file__).parents[2] / "docs/mosquitto/acl").read_text()
+    broker = make_broker(users={"floor-dashboard-1": "a", "floor-dashboard-1-alerts": "a", "demo/T01": "c"},
+                         acl=acl, persistence=True)
+    code, out = doctor(tmp_path, broker.config, capsys)
+    assert code == 0 and "ok  every floor user of" in out, out

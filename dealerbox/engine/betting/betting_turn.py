@@ -30,6 +30,8 @@ class BettingTurn:
         straddler = next((s for s, b in led.seats.items() if b.posted == "straddle"), None)
         if straddler is not None:
             last = straddler
+        if led.acts_last is not None:
+            last = led.acts_last     # Kill Pots 10: the lowball killer acts last on the first round
         if last is None:
             return led.active()
         return clockwise(last, led.active(), led.table_seats)

@@ -197,7 +197,12 @@ class ChipMotions:
 
     def chip_to_pot(self, t: float, tag: Tag) -> list[te.TableEvent]:
         out = self.tick(t) if t >= self.quiet_until else []   # as sync: nothing due, no call
-        self.leaving.pop(tag.uid, None)
+        moved = self.leaving.pop(tag.uid, None)
+        b = self.ledger.seats.get(moved[1]) if moved is not None else None
+        if b is not None and b.credited > b.present:
+            # gathered after its round was closed (a draw game's draw begins at the round's end, before the
+            # gather): what is left in the zone is all that is accounted for, so the next bet counts in full
+            b.credit(b.present)
         self.pot_chips += chip_value(tag)
         return out
 

@@ -23,6 +23,7 @@ from .betting_round import BettingRound, SeatBet
 from .betting_turn import BettingTurn
 from .blinds import clockwise, positions
 from .chip_motions import ChipMotions
+from ..variants import variant
 from .kill import KillTracker
 from .ledger import HandLedger
 from .posting import Posting
@@ -76,7 +77,8 @@ class HandBetting:
         self.wagers = WagerRules(led, table.kill.amount(game.big_blind))
         self.turn = BettingTurn(led, self.wagers, self.questions, table.owes)
         self.posting = Posting(led, self.turn, t, table.owes, table.new_players, table.waiting_for_bb, table.kill,
-                               table.kill_reason, table.config.table.button == "dead", is_tournament, bomb)
+                               table.kill_reason, table.config.table.button == "dead", is_tournament, bomb,
+                               lowball_kill=game.lowball_kill and variant(game.variant).draws > 0)
         self.antes = Antes(led, self.posting, self.turn, is_tournament, bomb)
         self.chips = ChipMotions(led, self.posting, self.antes, self.wagers, self.turn, self.questions,
                                  table.config.enrolment.house)
@@ -91,6 +93,7 @@ class HandBetting:
         self.declare_raise = self.chips.declare_raise
         self.motions = self.chips.motions      # the part's dicts themselves, read after most inputs
         self.held = self.chips.held
+        self.leaving = self.chips.leaving     # chips lifted from a bet zone, not yet placed (a gather under way)
         self.opening_events = self.posting.opening_events
         self.board_parts: list[list[te.Pot]] = []   # each pot's part per board, once settled on two or more boards
         self.half_parts: list[list[list[te.Pot]]] = []   # each pot's halves per board, once settled high and low
@@ -237,6 +240,11 @@ class HandBetting:
         if self.ledger.lost:
             return []         # lost track of the betting: quiet until the next deal
         return self.chips.sync(t) + self.turn.answer(t, ref, choice)
+
+    def deal_reached(self, stage: int) -> None:
+        """Lowball's deal: a player got a third card (``stage`` 1: the pot may no longer be killed, Kill Pots 10),
+        or every starting card is out (2: chips are bets again)."""
+        self.posting.deal_reached(stage)
 
     def deal_started(self, t: float) -> list[te.TableEvent]:
         """The first card left the shoe: posts are in. Flags a required kill, owed blinds or antes not posted."""

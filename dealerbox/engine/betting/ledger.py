@@ -32,6 +32,7 @@ class HandLedger:
         self.live: set[int] = set(order)   # seats neither folded nor dead, kept by fold and kill_hand
         self.structure = Structure.from_game(game)   # scaled while a pot is killed
         self.killer: int | None = None
+        self.acts_last: int | None = None   # a lowball killer (Kill Pots 10): last on the first round
         self.street = "preflop"
         self.ended_streets: set[str] = set()
         self.contributed: dict[int, int] = {s: 0 for s in order}
@@ -112,10 +113,12 @@ class HandLedger:
         """``amount`` of ``seat``'s joins the pot outside the round's wager (an ante)."""
         self.contributed[seat] += amount
 
-    def killed_by(self, seat: int | None, structure: Structure) -> None:
-        """``seat`` kills the pot (None: nobody does), the limits as ``structure`` says."""
+    def killed_by(self, seat: int | None, structure: Structure, acts_last: bool = False) -> None:
+        """``seat`` kills the pot (None: nobody does), the limits as ``structure`` says; ``acts_last``: the killer
+        acts last on the first round (lowball's optional kill, Kill Pots 10), not in turn (Kill Pots 2)."""
         self.killer = seat
         self.structure = structure
+        self.acts_last = seat if acts_last else None
 
     def deal_begins(self) -> None:
         """The first card left the shoe: chips are no longer posts."""

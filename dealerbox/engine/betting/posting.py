@@ -20,8 +20,10 @@ class Posting:
 
     def __init__(self, ledger: HandLedger, turn: BettingTurn, t0: float, owes: dict[int, set[str]],
                  new_players: set[int], waiting_for_bb: set[int], kill: KillTracker, kill_reason: str,
-                 dead_button: bool, is_tournament: bool, bomb: int = 0) -> None:
+                 dead_button: bool, is_tournament: bool, bomb: int = 0, *, lowball_kill: bool = False) -> None:
         self.ledger = ledger
+        self.lowball_kill = lowball_kill   # house option: a kill after two cards, the killer last (Kill Pots 10)
+        self.deal_stage = 0                # lowball: 1 once a player has a third card (no kill), 2 once all are dealt
         self.bomb = bomb          # a bomb pot's post per player (house practice): no blinds, no kill, no straddle
         self.turn = turn
         self.t0 = t0
@@ -227,10 +229,13 @@ class Posting:
             # a missed blind made up before the deal may come in short; after it, small chips are a bet
             if present >= live_due or not (led.dealing or seat in self.new_players):
                 return self.missed_post(t, seat, owed, present, live_due, dead_due)
+        kill = self.kill
+        if (self.lowball_kill and kill.enabled and present == kill.amount(g.big_blind) and seat not in self.required
+                and not led.round.voluntary_actions and self.deal_stage < 2):   # once all are dealt: a bet
+            return self.lowball_kill_post(t, seat, present)
         if led.dealing or led.round.voluntary_actions:
             return None
         straddle_amount = 2 * g.big_blind
-        kill = self.kill
         if kill.enabled and present == kill.amount(g.big_blind) and seat not in self.required:
             if led.killer is not None:
                 return [led.finding(t, "kill.11", "dealer", "wager-corrected",
@@ -259,6 +264,40 @@ class Posting:
                                      (seat,)))
             return out
         return None
+
+    def deal_reached(self, stage: int) -> None:
+        """Lowball: a player got a third card (``stage`` 1), every starting card is dealt (2)."""
+        self.deal_stage = max(self.deal_stage, stage)
+
+    def lowball_kill_post(self, t: float, seat: int, present: int) -> list[te.TableEvent]:
+        """Lowball's optional kill (Kill Pots 10, a house option): after looking at two cards, before anyone has a
+        third, a player with at least four kills in the stack may kill the pot; the killer acts last on the first
+        round, the limits scaled as for any kill. Too late, or too short: the chips go back (kill.10)."""
+        led, kill = self.ledger, self.kill
+        g = led.game
+        b = led.seats[seat]
+        if led.killer is not None:
+            return [led.finding(t, "kill.11", "dealer", "wager-corrected",
+                                f"Only one kill per deal: seat {led.killer} already killed this pot; seat "
+                                f"{seat} takes the {present} back.", (seat, led.killer))]
+        why = ""
+        if self.deal_stage:
+            why = "a player in the game has received a third card, and then the pot may no longer be killed"
+        elif led.stack(seat) < 4 * present:
+            why = (f"a voluntary killer needs at least four times the kill blind in the stack ({4 * present}) before "
+                   f"posting, and seat {seat} has {led.stack(seat)}")
+        if why:
+            b.credit(present)
+            return [led.finding(t, "kill.10", "dealer", "wager-corrected",
+                                f"Seat {seat} cannot kill the pot for {present}: {why}. Seat {seat} takes the "
+                                f"{present} back; the pot plays unkilled.", (seat,))]
+        led.killed_by(seat, Structure.from_game(g, kill.scale), acts_last=True)
+        led.round.smallest_raise(led.structure.min_bet("preflop"))
+        out = self.post(t, seat, present, 0, "kill", present)
+        out.append(led.finding(t, "kill.10", "info", "continues",
+                               f"Seat {seat} kills the pot for {present} after looking at two cards: the limits are "
+                               f"raised x{kill.scale:g}, and seat {seat} acts last on this betting round.", (seat,)))
+        return out
 
     def blinds_ruled(self) -> None:
         """The tournament's blind check ruled on this hand's blinds: Blinds 3 is not judged again."""

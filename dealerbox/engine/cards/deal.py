@@ -11,6 +11,7 @@ True
 
 from __future__ import annotations
 
+from .draws import Draws
 from .misdeal import Ruling, misdeal
 
 
@@ -35,6 +36,7 @@ class Deal:
         self.jokers: dict[int, str] = {}                   # seat -> joker uid still in that seat
         self.faces: dict[str, str] = {}                    # card name -> uid dealt this hand (Irregularities 4)
         self.last_dealt: str | None = None
+        self.draws = Draws()                               # a draw game's draws: they change the cards held
 
     @property
     def dealt_all(self) -> bool:
@@ -132,6 +134,26 @@ class Deal:
         rule = self.first_player_rule if self.first_player_rule and seat == first else "irregularity.11"
         return [Ruling(rule, "card-replaced", f"One extra card went to seat {seat}: the last card it received goes "
                                               "back as the burn card; deal on.", (seat,))]
+
+    # --- a draw game's draws (cards/draw.py) -------------------------------------------------------------
+    def draw_begins(self) -> None:
+        self.draws.begin()
+
+    def betting_began(self) -> None:
+        """A betting action: a draw being dealt is over."""
+        self.draws.betting_began()
+
+    def thrown_away(self, seat: int, uid: str) -> None:
+        """``seat`` threw ``uid`` away in a draw: no longer a card of its hand."""
+        if uid in self.held.get(seat, ()):
+            self.held[seat].remove(uid)
+        self.draws.thrown_away(seat, uid)
+
+    def drawn(self, seat: int, uid: str) -> bool:
+        """``seat`` was given ``uid`` in a draw: a card of its hand now. True when its draw is complete."""
+        self.held.setdefault(seat, []).append(uid)
+        self.last_dealt = uid
+        return self.draws.given(seat)
 
     # --- scraps and exposed cards --------------------------------------------------------------------
     def scrap(self, seat: int, uid: str, card: str, rule: str, window: bool) -> list[Ruling]:

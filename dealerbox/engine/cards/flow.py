@@ -20,6 +20,7 @@ from ..variants import Variant
 from ..zones import SEAT_OF, zone_seat
 from .board import BoardFlow
 from .deck import DeckInUse
+from .draw import DrawFlow
 from .hand import Hand
 from .ledger import CardLedger
 from .misdeal import Ruling, misdeal
@@ -34,7 +35,7 @@ class CardFlow:
 
     def __init__(self, config: Config, variant: Variant, registry: TagRegistry, play: Play, ledger: CardLedger,
                  referee: Referee, seating: Seating, deck: DeckInUse, betting: TableBetting, hands: HandFlow,
-                 board: BoardFlow, tournament: TournamentTable | None) -> None:
+                 board: BoardFlow, draws: DrawFlow, tournament: TournamentTable | None) -> None:
         self.config = config
         self.variant = variant
         self.registry = registry
@@ -46,6 +47,7 @@ class CardFlow:
         self.betting = betting
         self.hands = hands
         self.board = board
+        self.draws = draws
         self.tournament = tournament
 
     # --- cards -----------------------------------------------------------------------------------------------
@@ -63,7 +65,9 @@ class CardFlow:
         if tt is not None and tt.chips.race is not None and zone.startswith("seat"):
             tt.chips.race_card_gone(tag.uid)
         h = self.play.hand
-        if zone == "muck" and h is not None and h.phase != "ended" and not h.decided and h.touch_muck():
+        if (zone == "muck" and h is not None and h.phase != "ended" and not h.decided
+                and not (h.draws.dealing and tag.uid in h.draws.discards) and h.touch_muck()):
+            # the discards of a draw may go back to the stub that ran short (docs/draw.md): not a look through them
             out += self.referee.rule(t, [Ruling("procedures.22", "continues", "A card left the muck during "
                                                 "the hand: nobody may look through the discards; put it back.",
                                                 severity="floor")])
@@ -149,7 +153,7 @@ class CardFlow:
             assert hb is not None
             live = h.contenders(hb.live_seats())
             out: list[te.TableEvent] = []
-            if len(h.board) == 5 and len(live) >= 2:
+            if len(live) >= 2 and (len(h.board) == 5 or (self.draws.draws and h.street == "river")):
                 out += hands.showdown(t, live)
             elif len(live) == 1:
                 out += hands.decide(t, live)
@@ -228,12 +232,17 @@ class CardFlow:
             # a card that voids the hand is no card of the deal: its place in the sequence is no second ruling
             out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))
             return out + referee.rule(t, rulings)
+        if seat is not None and not rulings and self.draws.drawing(h):
+            return out + self.draws.replacement(t, h, seat, tag)   # a card drawn (cards/draw.py)
         if seat is not None:
             h.deal.to_seat_zone(tag.uid)
             # dealt in at the start (the deal checks its own order) and still seated: a blind all in gets its cards
             rulings += h.deal.card_to_seat(seat, tag.uid, seating.occupied, play.window(),
                                            acted=h.voluntary_actions > 0)
             rulings = self._blinds7(h, seat, rulings)
+            if self.draws.draws and h.deal.k > 2 * len(h.order):
+                # lowball: a player has a third card, the pot may no longer be killed (Kill Pots 10)
+                hb.deal_reached(2 if h.deal.dealt_all else 1)
             if tt is not None and tt.entrants.away:
                 rulings += tt.away_hands_dead()   # Tournaments 11: at the last starting card
             out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))
@@ -296,6 +305,12 @@ class CardFlow:
             return out
         if seat in h.folded or seat in h.dead or not hb.in_hand(seat):
             return out
+        draws = self.draws
+        if draws.draws:
+            if draws.repeat(h, seat):
+                out += self.hands.draw_begins(t)   # all in, nobody betting: a second discard starts the next draw
+            if draws.drawing(h):
+                return out + draws.discard(t, h, seat, tag)
         h.fold(seat)
         out += self.referee.betting_events(hb.fold(t, seat))
         return out
@@ -324,6 +339,11 @@ class CardFlow:
                                        "board: it is no board card, and it counts as exposed. Put it back in front "
                                        f"of seat {seat}: it still plays (if seat {seat} folds, it goes to the muck).",
                                        (seat,))])
+
+    def stand_pat(self, t: float, seat: int) -> list[te.TableEvent]:
+        """The ``stand-pat`` tap (a draw game): ``seat`` draws no card in the draw under way (cards/draw.py)."""
+        h = self.play.hand
+        return self.draws.stand_pat(t, h, seat) if h is not None else []
 
     def exposed(self, e: ev.DealerInput) -> list[te.TableEvent]:
         """The ``exposed`` tap: a card the dealer flashed (named, or the last one dealt)."""

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field
 
 from .boards import Boards
 from .deal import Deal
+from .draws import Draws
 from ..variants import Variant
 
 STREET_OF_BOARD = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
@@ -142,6 +143,7 @@ class Hand:
         """A voluntary action (not a post, straddle or ante) was taken."""
         self.voluntary_actions += 1
         self.actions_on_street += 1
+        self.deal.betting_began()
 
     def betting_begins(self) -> None:
         """The deal is over: the hand is on its preflop betting."""
@@ -172,6 +174,11 @@ class Hand:
         """A card of the live board was turned."""
         self.board.append(uid)
         self.off_board.board_card()
+
+    def board_complete(self) -> bool:
+        """Every board card of the game is out (a draw game has none), on every board."""
+        return len(self.board) >= self.variant.board_cards and (self.variant.board_cards == 0
+                                                                 or self.boards.complete(self.board))
 
     def four_card_flop(self, uid: str) -> list[str]:
         """A fourth card straight after the flop (Hold'em 2): the flop and ``uid`` go back (they do not play) and
@@ -235,6 +242,11 @@ class Hand:
         """The hand is over; ``winners``: of the pots as settled (none after a misdeal or void)."""
         self.winners = winners or self.winners
         self.phase = "ended"
+
+    @property
+    def draws(self) -> Draws:
+        """A draw game's draws (cards/draw.py): the deal's, as they change the cards each seat holds."""
+        return self.deal.draws
 
     @property
     def decided(self) -> bool:

@@ -94,6 +94,7 @@ def check_conf(path: str | Path) -> list[Setting]:
                                  f"drops alerts beyond it (the tables send them again, late); 0 or >= {QUEUE_MIN}"))
     else:
         out.append(Setting(True, f"max_queued_messages {queued[0]}"))
+    out += _floor_users(last.get("password_file"), last.get("acl_file"))
     if listeners and clientid < listeners:
         out.append(Setting(None, f"use_username_as_clientid true on {clientid} of {listeners} listener(s): a "
                                  f"client may take another's id (docs/mosquitto/mosquitto.conf)"))
@@ -121,3 +122,28 @@ def _location(location: tuple[str, str] | None, user: str) -> list[Setting]:
     if saved.exists() and not os.access(saved, os.R_OK):
         return [Setting(False, f"{saved} cannot be read; check its owner")]
     return [Setting(True, f"persistence_location {folder} exists and {user} may write there")]
+
+
+def _floor_users(passwords: tuple[str, str] | None, acl: tuple[str, str] | None) -> list[Setting]:
+    """Every floor user (a name without a slash: tables are "<site>/<table>") of the password file has ACL lines
+    of its own: mosquitto grants such a user's subscriptions and then delivers it nothing, in silence."""
+    if passwords is None or acl is None:
+        return []
+    try:
+        users = {line.split(":", 1)[0].strip() for line in Path(passwords[0]).read_text(errors="replace").splitlines()
+                 if ":" in line and not line.lstrip().startswith("#")}
+        granted: set[str] = set()
+        current = None
+        for line in Path(acl[0]).read_text(errors="replace").splitlines():
+            option, _, value = line.strip().partition(" ")
+            if option == "user":
+                current = value.strip()
+            elif option == "topic" and current is not None:
+                granted.add(current)
+    except OSError as e:
+        return [Setting(None, f"{e.filename}: cannot read it ({e.strerror}) to check each floor user's ACL lines")]
+    bare = sorted(u for u in users if u and "/" not in u and u not in granted)
+    if not bare:
+        return [Setting(True, f"every floor user of {passwords[0]} has ACL lines in {acl[0]}")]
+    return [Setting(False, f"{', '.join(bare)}: in {passwords[0]} but no `user` block with topic lines in {acl[0]}; "
+                           f"mosquitto accepts their subscriptions and delivers nothing (docs/mosquitto/acl)")]

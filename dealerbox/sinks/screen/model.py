@@ -22,6 +22,7 @@ PHASE_NAMES = {"idle": "Waiting", "deal": "Dealing", "preflop": "Pre-flop", "flo
                "misaward": "Misaward: pull back", "ended": "Hand over"}
 IN_HAND_PHASES = ("deal", "preflop", "flop", "turn", "river", "showdown", "misaward")
 BETTING_PHASES = ("preflop", "flop", "turn", "river")
+BET_ROUND = {"preflop": 1, "flop": 2, "turn": 3, "river": 4}   # a draw game's betting rounds (no board)
 CONFIRM_PROMPTS = {"misdeal": "Misdeal? Cards back to the shoe, blinds returned.",
                    "new-hand": "Start a new hand? This hand is abandoned.",
                    # Tournaments 6: the room's signal, when the floor's clock is away (the engine checks)
@@ -106,14 +107,29 @@ def awarded_pots(state: TableState, events: Iterable[te.TableEvent]) -> set[int]
     return {e.index for e in events if isinstance(e, te.PotAwarded) and e.hand == state.hand}
 
 
+def phase_name(state: TableState) -> str:
+    """The phase as the top bar says it: a draw game has no flop, turn or river, but betting rounds ("Bet 1" to
+    "Bet 4") and the draws between them ("Draw 1" to "Draw 3") while one is dealt."""
+    if state.draw is not None and state.phase in BET_ROUND:
+        if state.draw.dealing:
+            return f"Draw {state.draw.number}"
+        return f"Bet {BET_ROUND[state.phase]}"
+    return PHASE_NAMES.get(state.phase, state.phase)
+
+
 def seat_status(seat: SeatView, winner: bool) -> tuple[str, theme.Colour, theme.Colour]:
-    """The word under the seat number and the box colours; the first that applies wins."""
+    """The word under the seat number and the box colours; the first that applies wins. In a draw being dealt,
+    a seat whose turn is done says how many cards it drew (how many, never which), the seat to draw says so."""
     if not seat.occupied:
         return "", theme.SEAT_EMPTY, theme.TEXT_DIM
     if winner:
         return "WINNER", theme.SEAT_WINNER, theme.WHITE
     if seat.dead:
         return "DEAD", theme.SEAT_DEAD, theme.WHITE
+    if seat.drawn is not None:
+        return ("PAT" if seat.drawn == 0 else f"DREW {seat.drawn}"), theme.SEAT_IN_HAND, theme.WHITE
+    if seat.to_draw:
+        return "TO DRAW", theme.SEAT_TO_ACT, theme.BLACK
     if seat.to_act:
         return "TO ACT", theme.SEAT_TO_ACT, theme.BLACK
     if seat.all_in:
@@ -174,6 +190,9 @@ def table_keys(state: TableState, events: Iterable[te.TableEvent], banner: Findi
                                 seat=state.to_act))
         else:
             keys.append(KeySpec("Check", theme.KEY_CONFIRM))
+        turn = state.draw.turn if state.draw is not None and state.draw.dealing else None
+        if turn is not None:   # a draw game's draw: the player in turn knocks, standing pat (docs/draw.md)
+            keys.append(KeySpec(f"Stand pat S{turn}", theme.KEY_CONFIRM, "stand-pat", action="stand-pat", seat=turn))
         if state.tournament is not None and not in_hand:   # between hands the exposed key has nothing to do
             keys.append(END_LEVEL_KEY)
         else:

@@ -27,7 +27,7 @@ from .health import HealthView
 from .history import hand_records
 from .layout import frame_layout
 from .middle import MiddlePainter
-from .model import (IN_HAND_PHASES, PHASE_NAMES, UiState, confirm_keys, history_keys, open_findings,
+from .model import (IN_HAND_PHASES, UiState, phase_name, confirm_keys, history_keys, open_findings,
                     seat_in_play, sign_keys, table_keys, who_line)
 from .pinpad import PinPadPainter
 from .sheet_view import SheetPainter
@@ -132,7 +132,7 @@ class Renderer:
         return img
 
     def draw_top(self, frame: Frame, rect: pygame.Rect, state: TableState, health: HealthView, who: str = "") -> None:
-        key = ("top", tuple(rect), state.hand, state.phase, state.game, state.deck_id, state.house.practices,
+        key = ("top", tuple(rect), state.hand, phase_name(state), state.game, state.deck_id, state.house.practices,
                health.board, health.board_level, health.floor, health.floor_level, who)
         self.canvas.layer(frame, key, rect, lambda f, r: self._draw_top(f, r, state, health, who), keyed=False)
 
@@ -141,7 +141,7 @@ class Renderer:
         pad = self.canvas.px(12)
         hand = f"Hand {state.hand}" if state.hand is not None else "No hand yet"
         r = self.canvas.text(frame, hand, "big", theme.TEXT, kind="hand", ref=state.hand, midleft=(pad, rect.centery))
-        r = self.canvas.text(frame, PHASE_NAMES.get(state.phase, state.phase), "big", theme.SEAT_TO_ACT, kind="phase",
+        r = self.canvas.text(frame, phase_name(state), "big", theme.SEAT_TO_ACT, kind="phase",
                       ref=state.phase, midleft=(r.right + pad * 2, rect.centery))
         game = state.game.upper() + (f"  deck {state.deck_id}" if state.deck_id else "") \
             + (f"  {state.house.practices}" if state.house.practices else "")

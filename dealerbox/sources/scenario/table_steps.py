@@ -238,6 +238,34 @@ class TableSteps:
     def _do_river(self, args: list[str]) -> None:
         self._street(args, 1, "river [C]")
 
+    def _do_draw(self, args: list[str]) -> None:
+        """``draw 3 Kd,Qh [-> 4c,5d]`` / ``draw 3 2``: a draw game's draw for seat 3: the cards named (or that many
+        of its cards, last dealt first) to the muck, then as many from the shoe to the seat (named, or random)."""
+        usage = "draw SEAT CARDS|COUNT [-> CARDS]"
+        if len(args) not in (2, 4) or (len(args) == 4 and args[2] != "->"):
+            raise StepError(f"expected {usage}, e.g. draw 3 Kd,Qh or draw 3 2")
+        seat = self.scene.seat_arg(args[:1], usage)
+        held = [u for u in self.scene.c.in_zone(f"seat{seat}")
+                if self.scene.registry.lookup(u).__class__.__name__ == "CardTag"]
+        if args[1].isdigit():
+            count = int(args[1])
+            if count > len(held):
+                raise StepError(f"seat {seat} holds {len(held)} cards, cannot throw {count}")
+            thrown = held[len(held) - count:]
+        else:
+            thrown = [self._card_uid(c) for c in args[1].split(",")]
+            missing = [c for c, u in zip(args[1].split(","), thrown, strict=True) if u not in held]
+            if missing:
+                raise StepError(f"seat {seat} does not hold {', '.join(missing)}")
+        new = args[3].split(",") if len(args) == 4 else [None] * len(thrown)
+        if len(new) != len(thrown):
+            raise StepError(f"{len(thrown)} cards thrown, {len(new)} named to replace them")
+        for uid in thrown:
+            self.scene.c.move(uid, f"seat{seat}", "muck", travel=0.3)
+        self.scene.c.wait(0.3)
+        for card in new:
+            self._deal(f"seat{seat}", card)
+
     def _do_fold(self, args: list[str]) -> None:
         seat = self.scene.seat_arg(args[:1], "fold SEAT")
         cards = self.scene.c.in_zone(f"seat{seat}")

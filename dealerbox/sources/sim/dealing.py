@@ -3,6 +3,8 @@ deal irregularities), a premature flop, and every card back to the shoe afterwar
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from pokerkit import State
 
 from ...tags import JOKERS
@@ -19,6 +21,7 @@ class Dealing:
         self.h = hand
         self._premature_burn: str | None = None
         self._joker_uid: str | None = None
+        self.after_two: Callable[[], None] | None = None   # lowball: the kill after two cards each (sim/draws.py)
 
     def sync_deck(self, st: State) -> None:
         """pokerkit's deck: only the cards this hand can still deal, in our dealing order.
@@ -29,6 +32,8 @@ class Dealing:
         pot), and a few more drawn by an irregularity."""
         boards = max(1, self.h.game.run_it, self.h.session.bomb_boards)
         can_use = self.h.session.holes * len(self.h.order) + 8 * boards + 4
+        if self.after_two is not None:     # a draw game deals its draws from the whole stub
+            can_use = len(self.h.deck)
         order = [CARD[self._premature_burn]] if self._premature_burn else []  # dealt early, burnt later
         order += (CARD[card] for card in self.h.deck[:-can_use - 1:-1])
         st.deck_cards.clear()
@@ -57,6 +62,8 @@ class Dealing:
         while k < len(slots):
             r, i = slots[k]
             seat = self.h.order[i]
+            if k == 2 * n and self.after_two is not None:
+                self.after_two()
             if k == bad_at:
                 if kind == "out-of-sequence":
                     r2, i2 = slots[k + 1]

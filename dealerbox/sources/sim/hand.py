@@ -10,7 +10,8 @@ from .dealing import Dealing
 from ..choreography import Choreography
 from .hand_state import DEAL_PACE, DealerStops, HandState
 from .outcome import Expected, SimulatorError
-from .referee import CARD, bomb_state, referee_state
+from .draws import DrawPlay
+from .referee import CARD, DRAW, bomb_state, referee_state
 from .session import Session
 from .wagering import Wagering
 
@@ -29,11 +30,16 @@ class HandPlay:
         self.cards = Dealing(self.hand)
         self.betting = Wagering(self.hand)
         self.runs_due = 0     # runs agreed before anyone acted: tapped once the deal is over (after the burn)
+        self.draws = DrawPlay(self.hand, self.cards, self.betting) if self.hand.game.variant in DRAW else None
+        if self.draws is not None:
+            self.cards.after_two = self.draws.post_kill
 
     def play(self) -> Expected:
         h, cards, betting = self.hand, self.cards, self.betting
         session = h.session
         posts = session.posts
+        if self.draws is not None:    # lowball's optional kill, posted after two cards (Kill Pots 10)
+            posts = self.draws.plan_kill(posts, bool(session.live_posts))
         # Pot-Limit 6's option sizes the pot larger than pokerkit does: pokerkit plays the hand unsized (its
         # no-limit), and the simulator's RaiseRules keeps the raises within the option's pot
         option = h.game.sb_counts_as_bb and session.structure is BettingStructure.POT_LIMIT and not session.bomb
@@ -47,6 +53,7 @@ class HandPlay:
             st = referee_state(h.game, BettingStructure.NO_LIMIT if option else session.structure,
                                session.holes, stacks, h.rng,
                                tuple(h.index[s] for s in session.live_posts if s in h.index), posts)
+        lowball_killer = self.draws.killer[0] if self.draws is not None and self.draws.killer else None
         cards.sync_deck(st)
         dead: dict[int, int] = {}       # missed small blinds made up: put in with the live big blind
         for op in st.operations:
@@ -57,6 +64,8 @@ class HandPlay:
                 h.c.wait(h.rng.uniform(0.3, 0.8))
             if isinstance(op, BetCollection):
                 h.antes_lying = list(op.bets)    # they stay in the bet zones, gathered with the first round
+            if isinstance(op, BlindOrStraddlePosting) and h.order[op.player_index] == lowball_killer:
+                continue    # put in after two cards each (sim/draws.py)
             if isinstance(op, BlindOrStraddlePosting):
                 seat = h.order[op.player_index]
                 h.expected.blinds[seat] = op.amount
@@ -110,6 +119,9 @@ class HandPlay:
             if st.can_select_runout_count():
                 self._run_it(st)
                 continue
+            if self.draws is not None and st.stand_patter_or_discarder_index is not None:
+                self.draws.choose(st)
+                continue
             if st.can_show_or_muck_hole_cards():
                 st.show_or_muck_hole_cards(True)  # cards speak: everyone shows
                 continue
@@ -118,6 +130,8 @@ class HandPlay:
                     betting.gather_posts()      # the posts go in before the flop: no round before it gathers them
                 h.street = streets[st.street_index] if st.street_index is not None else h.street
                 cards.burn(st)
+                if self.draws is not None:
+                    self.draws.deal(st)
                 if self.runs_due:
                     self._tap_runs(self.runs_due)
                     self.runs_due = 0

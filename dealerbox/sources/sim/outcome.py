@@ -54,6 +54,7 @@ class Expected:
     boards: tuple[tuple[str, ...], ...] = ()   # boards 2.. of a hand run twice or three times, a double bomb pot
     runs: int = 1                       # runs agreed after an all-in (a run-it table, game.run_it)
     bomb: int = 0                       # a bomb pot's post per player (house practice); 0: not a bomb pot
+    lowball_killer: int | None = None   # the seat that killed the pot after two cards (Kill Pots 10, lowball)
     pots: list[ExpectedPot] = field(default_factory=list)
     winners: tuple[int, ...] = ()
     returned: dict[int, int] = field(default_factory=dict)   # uncalled bets handed back, per seat

@@ -124,4 +124,6 @@ class TablePosts:
         self.new_seats -= set(expected.dealt_in)
         self.hands += 1
         self.places = self.dealing
+        if expected.lowball_killer is not None:
+            self.killer = expected.lowball_killer     # a kill after two cards (Kill Pots 10) is the hand's kill
         self.kill.record_win(tuple(winners), won, self.killer, scooped, agreed)

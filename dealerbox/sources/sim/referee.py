@@ -14,7 +14,7 @@ from typing import Any
 
 from phevaluator import evaluate_cards, evaluate_omaha_cards
 from pokerkit import (Automation, BettingStructure, Card, Deck, Hand, Mode, OmahaEightOrBetterLowHand, Opening,
-                      StandardLookup, State, Street)
+                      StandardLookup, StandardLowHand, State, Street)
 
 from ...config import GameConfig
 from ..raising import rulebook_shares
@@ -30,7 +30,9 @@ VARIANTS = {  # config.game.variant -> (betting structure, hole cards)
     "plo8": (BettingStructure.POT_LIMIT, 4),
     "plo5": (BettingStructure.POT_LIMIT, 5),
     "plo5-8": (BettingStructure.POT_LIMIT, 5),
+    "27td": (BettingStructure.FIXED_LIMIT, 5),
 }
+DRAW = {"27td"}     # draw games (deuce-to-seven triple draw): no board, three draws, pokerkit's deuce-to-seven low
 SPLIT = {"o8", "plo8", "plo5-8"}   # high-low eight or better: pokerkit's own Omaha low hand is the second hand type
 # No HOLE_CARDS_SHOWING_OR_MUCKING: its muck decision ranks every hand once per player; _run shows them all
 # (same pots and winners: the hand killing still takes the losers out).
@@ -125,6 +127,7 @@ class Posts:
     dead: dict[int, int] = field(default_factory=dict)
     scale: float = 1.0
     small_dead: bool = False    # no small blind (Blinds 1b: a dead button's small blind before an empty seat)
+    last: int | None = None     # lowball's optional kill (Kill Pots 10): the killer's index, acting last preflop
 
 
 NO_POSTS = Posts()
@@ -137,6 +140,11 @@ def referee_streets(game: GameConfig, structure: BettingStructure, holes: int,
     cap = game.max_raises + 1 if fixed else None
     small, big = (game.small_bet, game.big_bet) if fixed else (game.big_blind, game.big_blind)
     small, big = int(small * scale), int(big * scale)     # the engine's Structure rounds the same way
+    if game.variant in DRAW:    # a draw before each of the last three rounds: burn, discards, replacements
+        return (Street(False, (False,) * holes, 0, False, Opening.POSITION, small, cap),
+                Street(True, (), 0, True, Opening.POSITION, small, cap),
+                Street(True, (), 0, True, Opening.POSITION, big, cap),
+                Street(True, (), 0, True, Opening.POSITION, big, cap))
     return (Street(False, (False,) * holes, 0, False, Opening.POSITION, small, cap),
             Street(True, (), 3, False, Opening.POSITION, small, cap),
             Street(True, (), 1, False, Opening.POSITION, big, cap),
@@ -170,9 +178,14 @@ def referee_state(game: GameConfig, structure: BettingStructure, holes: int, sta
         blinds = (game.big_blind,)
     if posts.live:
         blinds = live_blinds(blinds, posts.live, len(stacks))
+    if posts.last is not None:   # the lowball killer's post, the largest blind: the action opens left of it
+        blinds = tuple(list(blinds) + [0] * max(0, len(stacks) - len(blinds)))
+        blinds = tuple(posts.live[posts.last] if i == posts.last else b for i, b in enumerate(blinds))
     hand_types: tuple[type[Hand], ...] = (HIGH,) if holes == 2 else (OMAHA,)
     if game.variant in SPLIT:
         hand_types = (OMAHA, OmahaEightOrBetterLowHand)
+    if game.variant in DRAW:
+        hand_types = (StandardLowHand,)
     # antes: each player's own (trimmed like bets); the big-blind ante: player 1's, dead money (game.ante)
     # A big blind short of both posts the blind first (rulebook.forced_posts): pokerkit posts antes first, so
     # it is given only what is left above the blind (player 1 is the big blind, heads-up too: pokerkit reverses)
@@ -225,7 +238,8 @@ def odd_chips(st: State, pushes: list, order: Sequence[int], stacks_before: dict
     for b in range(boards):     # each board read on its own (run it twice or three times)
         board = list(st.get_board_cards(b))
         try:
-            strength = {s: hand_type.from_game([CARD[c] for c in expected.hole_cards[s]], board).rank for s in live}
+            strength = _deuce_to_seven(expected, live) if expected.variant in DRAW else \
+                {s: hand_type.from_game([CARD[c] for c in expected.hole_cards[s]], board).rank for s in live}
         except (KeyError, ValueError):
             return {}
         reads.append((strength, _lows(expected, live, board) if split_game else {}))
@@ -238,6 +252,12 @@ def odd_chips(st: State, pushes: list, order: Sequence[int], stacks_before: dict
     if sum(ruled.values()) != sum(won.values()):
         return {}
     return {s: ruled.get(s, 0) - won[s] for s in order if ruled.get(s, 0) != won[s]}
+
+
+def _deuce_to_seven(expected: Expected, live: set[int]) -> dict[int, int]:
+    """Seat -> pokerkit's deuce-to-seven low index (lower is better) of each live hand, as it stands after its
+    draws (``Expected.hole_cards`` follows them)."""
+    return {s: StandardLowHand.from_game([CARD[c] for c in expected.hole_cards[s]]).entry.index for s in live}
 
 
 def _lows(expected: Expected, live: set[int], board: list[Card]) -> dict[int, int]:

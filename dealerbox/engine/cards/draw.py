@@ -1,0 +1,82 @@
+"""The draws of a draw game (deuce-to-seven triple draw): no board; between the betting rounds each player in turn
+throws cards away and the dealer gives as many from the stub (docs/draw.md).
+
+The antennas see a draw as a seat's discards leaving its zone for the muck and the same number of cards arriving
+from the shoe at that seat. A draw begins when a betting round is complete (the next round's betting waits for
+it); while it is being dealt a hole card to the muck is a discard, not a fold, and a card from the shoe to a seat
+is its replacement, not an extra card. The first betting action of the next round ends it. A player who stands
+pat is seen by nothing: the seats after it draw, and the screen shows it as no cards drawn; the dealer may tap
+``stand-pat`` for it (the player's knock), which is what ends a draw when nobody is left to bet (all in).
+
+The hand keeps the record (``Hand.draws``, cards/draws.py); :class:`DrawFlow` follows the cards for ``CardFlow``.
+"""
+
+from __future__ import annotations
+
+from ...tags import CardTag
+from .. import events as te
+from .hand import Hand
+
+STREET_AFTER = ("flop", "turn", "river")     # the betting round after draw 1, 2, 3 (the limits' small and big bet)
+
+
+class DrawFlow:
+    """Follows the draws of a hand for :class:`CardFlow`: a discard, a replacement, the draw's start at the end of
+    a betting round (``HandFlow.progress`` asks ``due``)."""
+
+    def __init__(self, draws: int) -> None:
+        self.draws = draws          # the game's draws (0: not a draw game)
+
+    def due(self, h: Hand, live: list[int]) -> bool:
+        """The betting round is complete: is a draw to begin? (Not after the last draw, nor before the deal is
+        over; after a round where nobody could act, all in, once every one of ``live`` drew or was tapped as
+        standing pat, or a discard says so: ``repeat``.)"""
+        d = h.draws
+        if self.draws == 0 or not h.deal.finished or d.number >= self.draws:
+            return False
+        if not d.dealing:
+            return h.actions_on_street > 0 or h.street == "preflop"
+        return h.actions_on_street == 0 and d.complete(live)   # all in: every live seat had its turn
+
+    def stand_pat(self, t: float, h: Hand, seat: int) -> list[te.TableEvent]:
+        """The ``stand-pat`` tap: ``seat`` throws nothing in the draw under way (CardsDrawn with no card)."""
+        if not self.drawing(h) or not h.draws.stood_pat(seat):
+            return []
+        return [te.CardsDrawn(t, h.number, seat, h.draws.number, 0)]
+
+    def begin(self, h: Hand) -> str:
+        """The next draw begins: the street its betting round is on."""
+        h.deal.draw_begins()
+        return STREET_AFTER[h.draws.number - 1]
+
+    def discard(self, t: float, h: Hand, seat: int, tag: CardTag) -> list[te.TableEvent]:
+        """A hole card of ``seat`` reached the muck during a draw: thrown away, no longer its seat's."""
+        h.deal.thrown_away(seat, tag.uid)
+        return []
+
+    def replacement(self, t: float, h: Hand, seat: int, tag: CardTag) -> list[te.TableEvent]:
+        """A card from the stub reached ``seat`` during a draw: one of the cards it drew."""
+        out: list[te.TableEvent] = [te.CardDealt(t, h.number, seat, tag.card, False)]
+        if h.deal.drawn(seat, tag.uid):
+            out.append(te.CardsDrawn(t, h.number, seat, h.draws.number, h.draws.drawn(seat)))
+        return out
+
+    def drawing(self, h: Hand) -> bool:
+        """A draw is being dealt in the hand: a hole card to the muck is a discard, a card to a seat a
+        replacement."""
+        return self.draws > 0 and h.draws.dealing and not h.decided
+
+    def repeat(self, h: Hand, seat: int) -> bool:
+        """Nobody could bet on the round after the draw (all in): ``seat`` discarding again once its cards for this
+        draw came means the next draw began."""
+        d = h.draws
+        return (self.draws > 0 and d.dealing and d.number < self.draws and h.actions_on_street == 0
+                and d.drawn(seat) > 0 and d.owed(seat) == 0)
+
+    def last_drawn(self, h: Hand, live: list[int]) -> bool:
+        """All in after the last draw, nobody betting: the last hand in turn has its cards (its discards replaced);
+        the showdown follows; or every one of ``live`` had its turn, the standers tapped (docs/draw.md)."""
+        if not live or not h.draws.dealing:
+            return False
+        last = live[-1]
+        return (h.draws.drawn(last) > 0 and h.draws.owed(last) == 0) or h.draws.complete(live)
