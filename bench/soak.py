@@ -14,6 +14,12 @@ a gigabyte of disk. The slope is a least-squares fit over the second half (after
 after a floor outage) and ``--floor absent`` points the link at a port nobody listens on: the outbox grows
 on disk and the memory must not follow it.
 
+A line every 1,000 hands gives RSS, the outbox, the spooler's queue and glibc's heap (in use, free but held);
+the result says ``flat: pass`` when the second-half slope is under FLAT_KIB_PER_1000_HANDS. ``--log`` plays a
+log already simulated (``--loop`` its hands), ``--no-trim`` leaves out the malloc_trim between hands (the
+terminal before issue 30), ``--trace-every N`` takes tracemalloc snapshots every N hands and reports what grew
+by part (bench/growth.py; it slows the run several times).
+
 ``--imports`` instead reports what each big import costs: RSS and ``-X importtime`` in a fresh interpreter.
 """
 
@@ -33,23 +39,31 @@ from dataclasses import replace
 from pathlib import Path
 
 from dealerbox.sources.base import ThreadedSource
+from dealerbox.upkeep.trim import TRIM_EVERY_S
 
+from . import growth
 from .broker import BrokerMissing, Mosquitto, free_port
 from .slowlink import SLOW_BYTES_S, SlowLink
 
 DAY_S = 86400.0
+PRINT_EVERY = 1000          # hands between the lines printed as the soak goes
+# Flat: the least-squares slope over the second half of a 20,000-hand soak under 100 KiB per 1,000 hands, 2 MiB a
+# month of hands. The sampler's own list is in it (0.7 KiB a sample every 2 s: ~40 KiB per 1,000 hands at 9 hands
+# a second). The queue of states a slow floor grew was 9,178 (docs/performance.md, "A flat terminal").
+FLAT_KIB_PER_1000_HANDS = 100.0
 BUSY_HANDS_PER_HOUR = 35    # a brisk live hold'em table with an automatic shuffler
 
 
 class LoopingSource(ThreadedSource):
-    """Plays the same records again and again, each pass after the last on the source clock."""
+    """Plays a log's records again and again, each pass after the last on the source clock. The log is read
+    from disk on every pass (a megabyte at a time), so the bench holds no copy of it: its RSS is the terminal's."""
 
     thread_name = "looping-source"
 
-    def __init__(self, records: list, maxsize: int = 1000) -> None:
+    def __init__(self, path: Path, first_t: float, last_t: float, maxsize: int = 1000) -> None:
         super().__init__(maxsize)   # bounded: the terminal is not outrun, as a board cannot outrun it
-        self.records = records
-        self.span = records[-1].t - records[0].t + 1.0
+        self.path = path
+        self.span = last_t - first_t + 1.0
         self.counters = {"records": 0, "passes": 0}
 
     @property
@@ -57,9 +71,14 @@ class LoopingSource(ThreadedSource):
         return True
 
     def produce(self) -> None:
+        from dealerbox.record.logformat import Header as LogHeader
+        from dealerbox.sources import open_log
+
         offset = 0.0
         while not self.stopping.is_set():
-            for record in self.records:
+            for record in open_log(self.path):
+                if isinstance(record, LogHeader):
+                    continue
                 if not self.put(_shifted(record, offset) if offset else record):
                     return
                 self.counters["records"] += 1
@@ -88,7 +107,8 @@ def _slope(points: list[tuple[float, float]]) -> float:
     return sum((x - mx) * (y - my) for x, y in points) / den if den else 0.0
 
 
-def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = False, floor_mode: str = "fast") -> dict:
+def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = False, floor_mode: str = "fast",
+         trace_every: int = 0, trim_every: float | None = TRIM_EVERY_S, log: Path | None = None) -> dict:
     from dealerbox.config import Config, FloorConfig, RecordConfig, TableConfig
     from dealerbox.record.logformat import Header as LogHeader
     from dealerbox.record.recorder import Recorder
@@ -97,15 +117,23 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
     from dealerbox.sources import open_log
     from dealerbox.upkeep.figures import open_fds
     from dealerbox.upkeep.keeper import Upkeep
+    from dealerbox.upkeep.trim import Trimmer
 
-    log_path = work / "loop.jsonl"
-    made = subprocess.run([sys.executable, "-m", "dealerbox", "simulate", "--hands", str(loop), "--seed", "19",
-                           "--out", str(log_path)], capture_output=True, text=True, timeout=1800)
-    if made.returncode != 0:
-        raise SystemExit(f"simulate failed: {made.stderr[-400:]}")
-    records = [r for r in open_log(log_path) if not isinstance(r, LogHeader)]
+    log_path = log or work / "loop.jsonl"
+    if log is None:
+        made = subprocess.run([sys.executable, "-m", "dealerbox", "simulate", "--hands", str(loop), "--seed", "19",
+                               "--out", str(log_path)], capture_output=True, text=True, timeout=1800)
+        if made.returncode != 0:
+            raise SystemExit(f"simulate failed: {made.stderr[-400:]}")
+    first_t = last_t = None
+    for r in open_log(log_path):   # streamed, not held: the bench's own memory must not count as the terminal's
+        if not isinstance(r, LogHeader):
+            first_t = r.t if first_t is None else first_t
+            last_t = r.t
+    if first_t is None or last_t is None:
+        raise SystemExit(f"{log_path}: no records to play")
     loop_log_bytes = log_path.stat().st_size
-    sim_seconds_per_hand = (records[-1].t - records[0].t) / loop
+    sim_seconds_per_hand = (last_t - first_t) / loop
     broker = slow = None
     if floor_mode != "absent":
         try:
@@ -126,20 +154,36 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
     if config.floor.enabled:
         from dealerbox.sinks.floor.link import FloorLink
         floor = FloorLink(config)
-    source = LoopingSource(records)
+    source = LoopingSource(log_path, first_t, last_t)
     terminal = Terminal(config, registry, source, recorder=recorder, floor=floor,
-                        upkeep=Upkeep(config.record.dir, keep_days=0))
+                        upkeep=Upkeep(config.record.dir, keep_days=0),
+                        trimmer=None if trim_every is None else Trimmer(trim_every))
     samples: list[dict] = []
     removed = {"parts": 0, "bytes": 0}
+    printed = [0]   # thousands of hands printed so far
+    tallies: list[tuple[int, dict]] = []   # (hands ended, growth.by_part) every ``trace_every`` hands
+    if trace_every:
+        growth.start()
     start = time.monotonic()
     done = threading.Event()
 
     def sample() -> None:
         fh = floor.health() if floor else {}
-        samples.append({"s": round(time.monotonic() - start, 1), "hands": terminal.hands_ended,
+        ended = terminal.hands_ended
+        samples.append({"s": round(time.monotonic() - start, 1), "hands": ended,
                         "rss_kib": _rss_kib(), "fds": open_fds(), "threads": threading.active_count(),
                         "outbox": fh.get("outbox_depth"), "floor_queued": fh.get("queued"),
-                        "recorded_bytes": recorder.bytes_written})
+                        "recorded_bytes": recorder.bytes_written, "blocks": sys.getallocatedblocks(),
+                        "trims": terminal.trimmer.trims if terminal.trimmer else None, **(growth.glibc() or {})})
+        if ended >= (printed[0] + 1) * PRINT_EVERY:   # the level as it goes, for a run of half an hour
+            printed[0] = ended // PRINT_EVERY
+            last = samples[-1]
+            print(f"soak: {ended:6d} hands {last['s']:7.0f} s  RSS {last['rss_kib'] / 1024:6.1f} MiB  outbox "
+                  f"{last['outbox'] or 0:6d} rows ({last['floor_queued'] or 0} updates queued for it)  glibc in use "
+                  f"{last.get('in_use_kib', 0) / 1024:5.1f} MiB, free but held "
+                  f"{last.get('free_held_kib', 0) / 1024:4.1f} MiB  trims {last['trims']}", file=sys.stderr, flush=True)
+        if trace_every and ended >= (len(tallies) + 1) * trace_every:
+            tallies.append((ended, growth.by_part(growth.snapshot())))
         for part in recorder.parts[:-1]:    # measured, then removed: the bench must not fill the disk
             if part.exists():
                 removed["bytes"] += part.stat().st_size
@@ -189,9 +233,14 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
         "floor": floor_mode, "hands": played, "wall_s": round(wall, 1), "hands_per_s": round(played / wall, 1),
         "loop_hands": loop, "passes": source.counters["passes"],
         "imports_and_setup_mb": round(baseline / 1024, 1),
+        "trims": None if terminal.trimmer is None else {
+            "every_s": terminal.trimmer.every_s, "calls": terminal.trimmer.trims,
+            "released": terminal.trimmer.released, "longest_ms": round(terminal.trimmer.longest_s * 1000, 1)},
         "peak_rss_mb": round(max(s["rss_kib"] for s in samples) / 1024, 1),
         "final_rss_mb": round(samples[-1]["rss_kib"] / 1024, 1),
         "slope_kib_per_1000_hands": round(_slope(half) * 1000, 1),
+        "flat": f"{'pass' if _slope(half) * 1000 < FLAT_KIB_PER_1000_HANDS else 'FAIL'} "
+                f"(second-half slope < {FLAT_KIB_PER_1000_HANDS:g} KiB per 1,000 hands)",
         "fds": sorted({s["fds"] for s in warm}), "threads": sorted({s["threads"] for s in warm}),
         "max_outbox_depth": max((s["outbox"] or 0) for s in samples),
         "recorded_bytes": recorder.bytes_written, "bytes_per_hand": round(per_hand),
@@ -202,7 +251,19 @@ def soak(hands: int, loop: int, work: Path, budget_s: float, headless: bool = Fa
         "screen_events_kept": len(screen.events) if screen else None,
         "screen_cache_mb": round(screen.renderer.cache_bytes() / 2**20, 2) if screen else None, "headless": headless,
         "samples": samples[:: max(1, len(samples) // 80)],
+        **({"growth": _growth(tallies, played)} if trace_every else {}),
     }
+
+
+def _growth(tallies: list[tuple[int, dict]], played: int) -> dict:
+    """What the traced memory gained over the second half, by part, and in each step of it."""
+    late = [t for t in tallies if t[0] >= played / 2] or tallies[-1:]
+    if len(late) < 2:
+        return {"note": "fewer than two snapshots in the second half"}
+    steps = [{"hands": f"{a[0]}-{b[0]}", "grew": growth.grew(a[1], b[1], top=6)}
+             for a, b in zip(late, late[1:], strict=False)]
+    return {"hands": f"{late[0][0]}-{late[-1][0]}", "grew": growth.grew(late[0][1], late[-1][1]),
+            "traced_kib": [(h, round(sum(v[0] for v in t.values()) / 1024)) for h, t in tallies], "steps": steps}
 
 
 BIG_IMPORTS = ("pygame", "pygame (kiosk, runtime.lean)", "pkg_resources", "paho.mqtt.client", "jsonschema",
@@ -244,12 +305,20 @@ def main() -> None:
     parser.add_argument("--floor", choices=("fast", "slow", "absent"), default="fast",
                         help="a local broker, the same behind a slow link, or none at all")
     parser.add_argument("--out", default="", help="write the result as JSON here")
+    parser.add_argument("--trace-every", type=int, default=0, metavar="HANDS",
+                        help="tracemalloc snapshots every HANDS hands; report what grew by part (slows the run)")
+    parser.add_argument("--trim-every", type=float, default=TRIM_EVERY_S, metavar="S",
+                        help=f"malloc_trim at a hand's end at most every S seconds (default {TRIM_EVERY_S:g})")
+    parser.add_argument("--log", type=Path, default=None,
+                        help="a simulated log of --loop hands to play (default: simulate one)")
+    parser.add_argument("--no-trim", action="store_true", help="never malloc_trim (the terminal before issue 30)")
     args = parser.parse_args()
     if args.imports:
         result = imports()
     else:
         with tempfile.TemporaryDirectory(prefix="dealerbox-soak-") as tmp:
-            result = soak(args.hands, args.loop, Path(tmp), args.budget, args.headless, args.floor)
+            result = soak(args.hands, args.loop, Path(tmp), args.budget, args.headless, args.floor,
+                          args.trace_every, None if args.no_trim else args.trim_every, args.log)
     text = json.dumps(result, indent=1)
     if args.out:
         Path(args.out).write_text(text + "\n")

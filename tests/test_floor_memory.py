@@ -90,3 +90,42 @@ def test_the_link_remembers_the_alerts_the_floor_may_acknowledge_not_every_info_
         assert any("unknown finding h40-2" in r for r in link.refusals)
     finally:
         link.abandon()
+
+
+def test_a_slow_floor_gets_the_newest_table_state_and_never_a_queue_of_them(make_broker, tmp_path):
+    """A day of floor calls nobody acknowledged makes a table state some 50 kB. Published four times a second
+    behind a link that carries a few kB a second, the states piled up in paho waiting for their PUBACKs: 1,000
+    of them, 42 MB, after 10,000 hands of bench.soak with a slow floor. The next state now waits for the last."""
+    from dealerbox.engine.state import FindingView, TableState
+    from dealerbox.runtime.bus import Update
+    from dealerbox.sinks.floor.view import FloorView
+
+    broker = make_broker()
+    slow = SlowLink(broker.host, broker.port, rate=20_000).start()
+    view = FloorView(broker.host, broker.port, "demo").start()
+    link = FloorLink(link_config(tmp_path, slow.port), reconnect_min=0.05, reconnect_max=0.3).start()
+    calls = tuple(FindingView(f"h{n}-1", "procedures.22", "Procedures 22", "floor", "continues",
+                              "A card left the muck during the hand: nobody may look through the discards.")
+                  for n in range(200))
+
+    def states_in_flight() -> int:
+        return sum(topic.endswith("/state") for topic in dict(link.drain.topics).values())
+
+    try:
+        assert wait_until(lambda: link.health()["connected"], scaled(60)), link.health()
+        most = 0
+        for hand in range(1, 41):   # a new state every 50 ms: some 12 due in 2 s, each needing ~2.5 s of link
+            link.submit(Update((), TableState(hand=hand, phase="preflop", findings=calls), {}))
+            assert not wait_until(lambda: states_in_flight() > 1, 0.05), "a second state went before the first's PUBACK"
+            most = max(most, states_in_flight())
+        assert most == 1
+        # and the floor gets the newest one in the end, not every one in between
+        def last_hand() -> int | None:
+            states = [m[1] for m in list(view.messages) if m[0].endswith("/T01/state") and m[1]]
+            return states[-1]["hand"] if states else None
+        assert wait_until(lambda: last_hand() == 40, scaled(120)), last_hand()
+        assert link.health()["states_published"] < 40
+    finally:
+        link.abandon()
+        view.stop()
+        slow.stop()

@@ -9,7 +9,7 @@ from dealerbox.sinks.screen import Screen
 from dealerbox.sinks.screen.history import KEEP_HANDS, RecentEvents
 from tests.screen_soak import hands, held
 
-# Every cache is full within 100 hands (the layout LRU's 2,048 entries last; the pixel LRUs at their byte budgets
+# Every cache is full within 100 hands (the layout LRU's entries last; the pixel LRUs at their byte budgets
 # sooner), so 400 fill them and the next 400 churn them, the history view opened four times in each half; and a
 # leak of one object a hand over the second 400 would break the 5 % the objects may move (of about 7,700 held)
 HANDS = 800
@@ -47,6 +47,18 @@ def test_the_second_four_hundred_hands_leave_the_screen_holding_what_it_held_aft
     kept_hands = {e.hand for e in screen.events if e.hand is not None}
     assert len(kept_hands) <= KEEP_HANDS and min(kept_hands) > HANDS - KEEP_HANDS
     assert screen.frame.texts("hand") == [f"Hand {HANDS}"]
+
+
+def test_the_screen_measures_texts_it_keeps_no_more_of_than_a_few_screens_show():
+    from dealerbox.sinks.screen.canvas import LAYOUT_KEPT
+
+    screen = Screen(Config(), (800, 480))
+    layout = screen.renderer.canvas._layout_cache
+    play(screen, hands(150, seed=5))         # every hand new bets and stacks: thousands of texts measured
+    assert len(layout) == LAYOUT_KEPT == 512, len(layout)   # 2,048 before: still filling after 500 real hands
+    play(screen, hands(50, seed=6, start=151))
+    assert len(layout) == LAYOUT_KEPT
+    assert screen.frame.texts("hand") == ["Hand 200"]   # and the screen still draws what it is told
 
 
 def finding(hand, severity, fid):

@@ -101,6 +101,11 @@ class Engine:
     def hands_before(self, n: int) -> None:
         self.play.count_from(n)
 
+    @property
+    def between_hands(self) -> bool:
+        """No hand under way: before the first, or after one ended and before the next starts."""
+        return self.play.running_hand() is None
+
     # --- the one entry point -----------------------------------------------------------------------------
     def apply(self, event: ev.EngineInput) -> list[te.TableEvent]:
         t = event.t

@@ -30,6 +30,7 @@ from ..engine.inputs import DealerInput
 from ..pipeline import Pipeline
 from ..record.logformat import Input, Link, Record, Rx
 from ..sources.base import Source
+from ..upkeep.trim import Trimmer
 from ..tags import EnrolmentError, TagRegistry, demo_chips, demo_deck, load_enrolment, Deck, ChipSet
 from .bus import EventBus, Update
 from .sinks import BadgeSink, FloorSink, Notifier, RecordSink, Sink
@@ -105,6 +106,7 @@ class Terminal:
     floor: FloorLink | None = None             # attached as a FloorSink; other sinks through attach()
     upkeep: Upkeep | None = None               # figures, retention, watchdog (dealerbox/upkeep/)
     tournament: Tournament | None = None       # the event a tournament table plays (its [tournament] file)
+    trimmer: Trimmer | None = field(default_factory=Trimmer)   # freed memory back to the system between hands
     clock: Callable[[], float] = time.monotonic
     bus: EventBus = field(default_factory=EventBus)
     stopped: threading.Event = field(default_factory=threading.Event)
@@ -234,6 +236,8 @@ class Terminal:
                 self.hands_ended += ended
             elif self.clock() - self._last_health >= HEALTH_PERIOD_S:
                 self._publish(())
+            if self.trimmer is not None and self.pipeline.engine.between_hands:   # the table's quiet moment
+                self.trimmer.between_hands(self.hands_ended)
             if self.recorder is not None and self._ruled_unsigned:
                 # a break's taps after a hand's end are signed (and anchored) within record.sign_idle_s, not at the
                 # next hand's end (docs/security.md, window 2); heartbeats alone wait for the next tap, event or end

@@ -97,6 +97,13 @@ class Drain:
         with self._lock:
             self.topics[mid] = topic
 
+    def in_flight(self, mid: int | None) -> bool:
+        """Is message ``mid`` (an outbox row or one of the publisher's own) still waiting for its PUBACK?"""
+        if mid is None:
+            return False
+        with self._lock:
+            return mid in self.topics
+
     def answered(self, mid: int, failed: bool) -> tuple[int | None, str | None]:
         """The broker answered message ``mid``: the outbox row it carried (if any) and its topic."""
         with self._lock:

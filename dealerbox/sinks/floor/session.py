@@ -252,6 +252,7 @@ class Session:
         last_id = 0
         drain_deadline = None
         last_state = time.monotonic() - STATE_GAP_S   # the first state goes at once
+        state_mid: int | None = None   # the state in flight: the next one waits for its PUBACK
         while client.socket() is not None:
             control = self._control
             if control.stopping:
@@ -270,9 +271,15 @@ class Session:
                 self._latest.due_again()
             if self._drain.express and len(self._drain.inflight) < window:
                 timeout = 0.0   # an alert came while we pumped: it goes before any state is encoded
+            elif self._drain.in_flight(state_mid):
+                # A floor slower than the states come (a congested link, a broker that cannot keep up): the
+                # newest state waits in LatestState for this one's PUBACK, which wakes the loop, rather than a
+                # queue of whole table states (52 kB each with a day's open floor calls) piling up in paho.
+                pass
             elif now - last_state >= STATE_GAP_S:
-                if self._publish_state(client):
-                    last_state = now
+                mid = self._publish_state(client)
+                if mid is not None:
+                    last_state, state_mid = now, mid
             elif self._latest.waiting:
                 timeout = min(timeout, last_state + STATE_GAP_S - now)   # the coalesced state's turn
             self._holecards.publish(client, self._publish_json)
@@ -286,15 +293,16 @@ class Session:
         self._drain.sent(info.mid, name)
         return info
 
-    def _publish_state(self, client: mqtt.Client) -> bool:
+    def _publish_state(self, client: mqtt.Client) -> int | None:
+        """Publish the latest state if there is a new one; its message id, or None."""
         body = self._latest.take()
         if body is None:
-            return False
+            return None
         state, t, reader = body
         payload = c.state_payload(self.ident.env, state, t, self.ident.clock(), reader, self.health())
-        self._publish_json(client, "state", payload, retain=self.ident.retain)
+        info = self._publish_json(client, "state", payload, retain=self.ident.retain)
         self._counters.add("states_published")
-        return True
+        return info.mid if info.rc == mqtt.MQTT_ERR_SUCCESS else None
 
     def _settle_acks(self) -> None:
         acked, self._acked = self._acked, []
