@@ -11,6 +11,7 @@ persistence are options; ``kill()`` (SIGKILL), ``stop()`` and ``start()`` again 
 
 from __future__ import annotations
 
+import random
 import shutil
 import signal
 import socket
@@ -27,7 +28,29 @@ class BrokerMissing(RuntimeError):
     """mosquitto is not installed; the message says how to install it."""
 
 
+_PICK = random.SystemRandom()     # not the global generator: tests seed it, and two workers would pick alike
+
+
+def _ephemeral_low() -> int:
+    try:
+        return int(Path("/proc/sys/net/ipv4/ip_local_port_range").read_text().split()[0])
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 def free_port() -> int:
+    """A free port below the kernel's ephemeral range: a port from bind(0) is in that range, and between its
+    release and the server's own bind any outgoing connection may take it (a dashboard's bind failed with
+    "address already in use" in a loaded run of two suites at once)."""
+    low = _ephemeral_low()
+    for _ in range(200) if low > 10_000 else ():
+        port = _PICK.randrange(10_000, low)
+        with socket.socket() as s:
+            try:
+                s.bind(("127.0.0.1", port))
+            except OSError:
+                continue
+            return port
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return s.getsockname()[1]
