@@ -160,9 +160,9 @@ def test_nothing_drawn_overlaps_with_nine_or_ten_seats_and_the_button_at_every_s
 
 # --- the referee's three findings, on the scenarios that showed them --------------------------------------
 
-def steps(name: str):
-    """(state, events) after each step of a scenario."""
-    compiled = compile_file(SCENARIOS / name)
+def stepped(path: Path):
+    """(the step's line, state, events) after each step of the scenario at ``path``."""
+    compiled = compile_file(path)
     pipe = Pipeline.from_header(compiled.header)
     events: list = []
     done = 0
@@ -170,7 +170,13 @@ def steps(name: str):
         for record in compiled.records[done:step.end]:
             events += pipe.feed(record)
         done = step.end
-        yield pipe.engine.snapshot(), events[-200:]
+        yield step.text, pipe.engine.snapshot(), events[-200:]
+
+
+def steps(name: str):
+    """(state, events) after each step of a scenario."""
+    for _, state, events in stepped(SCENARIOS / name):
+        yield state, events
 
 
 def showdown_of(name: str):
@@ -246,18 +252,10 @@ def draw_hand_frames(tmp_path, size):
     text = text.replace("burn\ndraw 3 Jd -> Th", "burn\ntap stand-pat seat 2\ndraw 3 Jd -> Th")
     path = tmp_path / "draw.scn"
     path.write_text(text)
-    compiled = compile_file(path)
-    pipe = Pipeline.from_header(compiled.header)
     screen = Screen(Config(), size, clock=Clock())
-    events: list = []
-    done = 0
-    for step in compiled.steps:
-        for record in compiled.records[done:step.end]:
-            events += pipe.feed(record)
-        done = step.end
-        state = pipe.engine.snapshot()
-        screen.render(state, OK_HEALTH, events[-200:])
-        yield step.text, state, screen.frame
+    for line, state, events in stepped(path):
+        screen.render(state, OK_HEALTH, events)
+        yield line, state, screen.frame
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")

@@ -31,6 +31,13 @@ PUBLISHER_ACL = "\nuser publisher\ntopic write dealerbox/#\n"    # the test's ow
 HOLD = "dealerbox/s1/tournament/hold/clock"                    # a topic the main connection handles on paho's thread
 
 
+def _twenty_alerts_filed(p: mqtt.Client, dash) -> None:
+    """Table T01 raises 20 alerts; all 20 reach the dashboard's store."""
+    for n in range(20):
+        p.publish("dealerbox/s1/T01/alert", alert_bytes("s1", "T01", f"h{n}-1", "one", seq=n + 1), qos=1)
+    assert wait_until(lambda: len(dash.store.alerts()) == 20, scaled(30)), len(dash.store.alerts())
+
+
 def _publisher(broker, **login: str) -> mqtt.Client:
     p = mqtt.Client(mqtt.CallbackAPIVersion.VERSION2, protocol=mqtt.MQTTv5)
     if login:
@@ -119,9 +126,7 @@ def test_the_dashboard_takes_alerts_as_its_own_alert_user(make_broker, tmp_path)
     p = _publisher(broker, user="publisher", password=USERS["publisher"])
     try:
         assert dash.dash.subscriber is not None and dash.dash.subscriber.alerts_client is not None
-        for n in range(20):
-            p.publish("dealerbox/s1/T01/alert", alert_bytes("s1", "T01", f"h{n}-1", "one", seq=n + 1), qos=1)
-        assert wait_until(lambda: len(dash.store.alerts()) == 20, scaled(30)), len(dash.store.alerts())
+        _twenty_alerts_filed(p, dash)
         log = broker.log()
         assert "u'floor-dashboard-1'" in log and "u'floor-dashboard-1-alerts'" in log
         assert "already connected" not in log and "not authorised" not in log.lower()
@@ -144,9 +149,7 @@ def test_without_an_alert_user_in_the_password_file_alerts_come_on_the_main_conn
         sub = dash.dash.subscriber
         assert sub is not None
         assert wait_until(lambda: sub.alerts_client is None and sub.connected, scaled(30)), dash.dash.broker_note
-        for n in range(20):
-            p.publish("dealerbox/s1/T01/alert", alert_bytes("s1", "T01", f"h{n}-1", "one", seq=n + 1), qos=1)
-        assert wait_until(lambda: len(dash.store.alerts()) == 20, scaled(30)), len(dash.store.alerts())
+        _twenty_alerts_filed(p, dash)
     finally:
         p.loop_stop()
         dash.stop()
@@ -177,9 +180,7 @@ def test_with_one_user_named_for_both_the_dashboard_keeps_one_connection_and_fil
     p = _publisher(broker, user="publisher", password=USERS["publisher"])
     try:
         assert dash.dash.subscriber is not None and dash.dash.subscriber.alerts_client is None
-        for n in range(20):
-            p.publish("dealerbox/s1/T01/alert", alert_bytes("s1", "T01", f"h{n}-1", "one", seq=n + 1), qos=1)
-        assert wait_until(lambda: len(dash.store.alerts()) == 20, scaled(30)), len(dash.store.alerts())
+        _twenty_alerts_filed(p, dash)
     finally:
         p.loop_stop()
         dash.stop()
