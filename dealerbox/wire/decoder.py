@@ -142,12 +142,11 @@ class FrameDecoder:
         not fit its type), with nothing consumed, so the caller hands ``data`` to ``feed``. The same checks as
         ``feed`` (COBS, CRC, sequence), without building a :class:`Frame`."""
         n = len(data)
-        if not 1 < n <= _ONE_FRAME or data.find(b"\x00") != n - 1 or self._buf or self._discarding \
-                or self.refusal is not None:
+        if not 1 < n <= _ONE_FRAME or data[-1] or self._buf or self._discarding or self.refusal is not None:
             return None
         # _known_frame written out: this runs once for nearly every line of a log
         try:
-            raw = _cobs_decode(data[:-1])
+            raw = _cobs_decode(data[:-1])   # a delimiter inside (several frames) is no COBS: None, as for damage
         except _CobsError:
             return None
         if len(raw) < _MIN_RAW or _crc(raw[:-2], _CRC_INIT) != raw[-2] | raw[-1] << 8:
