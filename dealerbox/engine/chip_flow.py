@@ -79,7 +79,8 @@ class ChipFlow:
         h, hb = play.hand, play.hb
         assert h is not None and hb is not None
         repush = False
-        if h.decided and origin and uid in h.award.pushed_chips:   # a pushed chip moved on: pulled back or re-pushed
+        decided = h.phase in ("showdown", "ended")   # h.decided, inline: every chip of a push asks
+        if decided and origin and uid in h.award.pushed_chips:   # a pushed chip moved on: pulled back or re-pushed
             from_seat = BET_OF[origin[0]]
             if from_seat is not None:
                 self.pushes.pulled(h, from_seat, uid, tag.value)
@@ -87,10 +88,10 @@ class ChipFlow:
             if seat is None:
                 return out
         if seat is None:   # the pot zone
-            if h.decided and not (came and came[0].startswith("bet")):
+            if decided and not (came and came[0].startswith("bet")):
                 return out    # change made in the pot during the award
             return out + self.referee.betting_events(hb.chip_to_pot(t, tag))
-        if h.phase in ("showdown", "ended") and (repush or (came and came[0] == "pot")):   # h.decided, inline
+        if decided and (repush or (came and came[0] == "pot")):
             out += self.pushes.pushed(t, h, seat, uid, tag.value)
             if not trail.pot_zone and not _still_landing(t, trail.pot_leaving):
                 out += self.pushes.pot_emptied(t, h)
