@@ -205,7 +205,7 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
                     m = STORED_H.search(raw)
                     prev = m.group(1).decode() if m else ""
                     continue
-                if index == 0 and raw is first and rec.get("part", 0) > 0:
+                if raw is first and index == 0 and rec.get("part", 0) > 0:
                     prev = rec.get("prev", GENESIS)   # starting mid-set: trust where this part says it follows on
                 if verify:
                     want = rec.pop("h", None)   # the rest of rec is the hashed body

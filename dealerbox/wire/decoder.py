@@ -312,11 +312,12 @@ class FrameDecoder:
         """For the shortcuts, a body not in the current generation: the older one's message, moved back, or the
         body read (and remembered); None (uncounted: every counter is ``feed``'s) for a body that does not fit
         its type."""
-        message = self._older.pop(key, None)
-        if message is not None:
-            self._keep_known(key, message)
-            return message
         mtype, body = key
+        if mtype in _REPEATS:   # (a heartbeat is never remembered: no generation to look in)
+            message = self._older.pop(key, None)
+            if message is not None:
+                self._keep_known(key, message)
+                return message
         cls = _TYPES.get(mtype)
         if cls is None:
             return None
