@@ -65,6 +65,8 @@ class CardFlow:
         if tt is not None and tt.chips.race is not None and zone.startswith("seat"):
             tt.chips.race_card_gone(tag.uid)
         h = self.play.hand
+        if zone == "muck" and h is not None and h.deal.early is not None and not h.deal.finished:
+            out += self.referee.deal_over(t)   # the muck gathered after an action with the deal short: it was over
         if (zone == "muck" and h is not None and h.phase != "ended" and not h.decided
                 and not (h.draws.dealing and tag.uid in h.draws.discards) and h.touch_muck()):
             # the discards of a draw may go back to the stub that ran short (docs/draw.md): not a look through them
@@ -89,7 +91,10 @@ class CardFlow:
             h.deal.off_table(seat, uid)
             out = referee.info(t, "irregularity.12", f"{card}, dealt to seat {seat}, went off the table: it counts "
                                "as exposed.", (seat,), (card,))
-            return out + referee.rule(t, h.deal.expose(uid, card, seat, play.window()))
+            out += referee.rule(t, h.deal.expose(uid, card, seat, play.window()))
+            if h.deal.early is not None and not h.deal.finished and play.running():
+                out += referee.rule(t, self._dealt_on(h))
+            return out
         if source.startswith("seat"):
             return referee.info(t, "irregularity.14", f"A card left {source} and reached no antenna (dropped off "
                                 "the table): it must still be played.", (s for s in (zone_seat(source),) if s))
@@ -127,9 +132,21 @@ class CardFlow:
             return [te.CardBurned(t, h.number, None)]
         return []
 
+    def _dealt_on(self, h: Hand) -> list[Ruling]:
+        """A starting card in sequence after an action taken before the deal was complete (Deal.dealt_on); the
+        betting begins once every starting card is out."""
+        rulings = h.deal.dealt_on(self.play.window())
+        if h.deal.finished:
+            h.betting_begins()
+        return rulings
+
     def _to_shoe(self, t: float, tag: CardTag, source: str | None, face_up: bool) -> list[te.TableEvent]:
         play, referee = self.play, self.referee
         h = play.hand
+        if h is not None and h.deal.early is not None and not h.deal.finished and source != "shoe" and h.cards_out:
+            # cards gathered after an action taken with the deal short: the deal was over (Misdeals 1e, 1j)
+            over = referee.deal_over(t)
+            return over + self._to_shoe(t, tag, source, face_up)
         if source == "shoe":
             # Taken off the stub and put back: looked at during the hand, or shown after it.
             if h is not None and h.phase != "ended" and not h.decided and h.cards_out:
@@ -240,6 +257,8 @@ class CardFlow:
             rulings += h.deal.card_to_seat(seat, tag.uid, seating.occupied, play.window(),
                                            acted=h.voluntary_actions > 0)
             rulings = self._blinds7(h, seat, rulings)
+            if h.deal.early is not None and not h.deal.finished and not rulings:
+                rulings += self._dealt_on(h)   # an action came before the deal was complete: it goes on
             if self.draws.draws and h.deal.k > 2 * len(h.order):
                 # lowball: a player has a third card, the pot may no longer be killed (Kill Pots 10)
                 hb.deal_reached(2 if h.deal.dealt_all else 1)
