@@ -40,3 +40,59 @@ def test_outside_a_draw_hole_cards_thrown_into_another_hand_are_still_a_dead_han
     text = HAND.replace("fold 1\n", "card Ah seat1 -> seat2\nwait 1s\n")
     f = [e for e in play_text(text) if isinstance(e, te.FindingRaised) and e.rule == "dead-hand.3"]
     assert [(x.severity, x.outcome, x.seats) for x in f] == [("dealer", "dead-hand", (1,))]
+
+
+# --- may a blind make lowball's kill? ----------------------------------------------------------------------------
+
+KILL_TABLE = """table seats 6
+game 27td blinds 1/2 bets 2/4 kill full lowball_kill on
+hello
+shoe loaded
+sit 1 200
+sit 2 200
+sit 3 200
+sit 4 200
+button 1
+blinds
+wait 1s
+"""
+# seat 2 posts the small blind, seat 3 the big; seat 4 is first to act; dealt 2, 3, 4, 1 one card at a time
+CARDS = {2: "7c 5d 4h Kc Kd", 3: "8s 6s 4s 3s Qh", 4: "2c 3c 4c 5c 9d", 1: "Ah Ad Jc Td 9s"}
+
+
+def _rounds(first: int, last: int) -> str:
+    return "".join(f"card {CARDS[s].split()[r]} shoe -> seat{s}\n" for r in range(first, last) for s in (2, 3, 4, 1))
+
+
+def _blind_kills(chips: str, after_cards: int = 2, first: str = "") -> list[te.TableEvent]:
+    """Two cards each (or ``after_cards`` rounds), then ``chips`` (a blind adding to its blind), the rest of the
+    deal, and the first round played with the killer last: (``first``,) seat 4 calls the kill, seat 1 folds."""
+    return play_text(KILL_TABLE + _rounds(0, after_cards) + f"wait 1s\n{chips}\nwait 1s\n" + _rounds(after_cards, 5)
+                     + f"wait 2s\n{first}call 4 4\nwait 1s\nfold 1\nwait 1s\nheartbeat\n")
+
+
+def test_the_big_blind_may_kill_by_bringing_its_blind_up_to_the_kill_and_then_acts_last():
+    # Kill Pots 10 lets "players" kill after two cards, and names no exception: the big blind puts 2 more beside
+    # its 2 (the kill, 4, replaces its blind as a required kill in a blind's seat does), the limits double
+    events = _blind_kills("chips 2 -> bet3")
+    assert loud(events) == []
+    (f,) = [e for e in events if isinstance(e, te.FindingRaised) and e.rule == "kill.10"]
+    assert (f.severity, f.seats) == ("info", (3,)) and "its blind of 2 is part of it" in f.ruling
+    post = [(e.seat, e.action, e.amount, e.total) for e in events if isinstance(e, te.ActionTaken) and e.seat == 3]
+    assert post == [(3, "post", 2, 2), (3, "post", 2, 4)]
+    # seat 4 calls the kill (4), seat 1 folds: the turn is seat 2's (the small blind), then seat 3's, last
+    acts = [(e.seat, e.action, e.total) for e in events if isinstance(e, te.ActionTaken) and e.action != "post"]
+    assert acts == [(4, "call", 4), (1, "fold", 0)]
+
+
+def test_the_small_blind_may_kill_too_and_a_blind_is_refused_after_a_third_card_like_any_player():
+    # the small blind kills for 4 with its 1 in: it acts last, so the big blind (left of it) acts first
+    events = _blind_kills("chips 3 -> bet2", first="call 3 2\nwait 1s\n")
+    assert loud(events) == [] and [e.seats for e in events if isinstance(e, te.FindingRaised)
+                                   and e.rule == "kill.10"] == [(2,)]
+    acts = [(e.seat, e.action, e.total) for e in events if isinstance(e, te.ActionTaken) and e.action != "post"]
+    assert acts == [(3, "call", 4), (4, "call", 4), (1, "fold", 0)]
+    late = _blind_kills("chips 2 -> bet3", after_cards=3)
+    f = [e for e in late if isinstance(e, te.FindingRaised) and e.rule == "kill.10"]
+    assert [(x.severity, x.outcome, x.seats) for x in f] == [("dealer", "wager-corrected", (3,))]
+    assert "takes the 2 back" in f[0].ruling
