@@ -96,3 +96,76 @@ def test_the_small_blind_may_kill_too_and_a_blind_is_refused_after_a_third_card_
     f = [e for e in late if isinstance(e, te.FindingRaised) and e.rule == "kill.10"]
     assert [(x.severity, x.outcome, x.seats) for x in f] == [("dealer", "wager-corrected", (3,))]
     assert "takes the 2 back" in f[0].ruling
+
+
+# --- the stub runs short in a draw ------------------------------------------------------------------------------
+
+DECK = [r + s for s in "cdhs" for r in "23456789TJQKA"]
+
+
+def _six_draw_five() -> tuple[str, dict[int, list[str]]]:
+    """Six players, each dealt five and each throwing five in the first draw: after four of them the stub holds one
+    card, so the dealer shuffles the discards of seats 1-4 (not those of seat 5, now drawing) into it and deals on
+    (docs/draw.md). Returns the text up to the draw's end, and each seat's hand after the draw."""
+    cards = iter(DECK)
+    hands = {s: [next(cards) for _ in range(5)] for s in range(1, 7)}
+    burn = next(cards)
+    stub = list(cards)                                     # 52 - 30 - 1 = 21 cards
+    text = ("table seats 6\ngame 27td blinds 1/2 bets 2/4\nhello\nshoe loaded\n"
+            + "".join(f"sit {s} 200\n" for s in range(1, 7)) + "button 6\nblinds\nwait 1s\n"
+            + "".join(f"card {hands[s][r]} shoe -> seat{s}\n" for r in range(5) for s in range(1, 7))
+            + "wait 2s\n" + "".join(f"call {s} 2\nwait 1s\n" for s in (3, 4, 5, 6))
+            + f"call 1 1\nwait 1s\ntap check seat 2\ngather\nburn {burn}\n")
+    after: dict[int, list[str]] = {6: hands[6]}
+    for s in (1, 2, 3, 4):
+        after[s] = stub[5 * (s - 1):5 * s]
+        text += f"draw {s} {','.join(hands[s])} -> {','.join(after[s])}\n"
+    text += "".join(f"card {c} seat5 -> muck\n" for c in hands[5])
+    again = [c for s in (1, 2, 3, 4) for c in hands[s]]
+    text += "".join(f"card {c} muck -> shoe\n" for c in again)   # the discards shuffled into the last stub card
+    after[5] = [stub[20]] + again[:4]
+    text += "".join(f"card {c} shoe -> seat5\n" for c in after[5]) + "stand-pat 6\n"
+    return text, after
+
+
+def test_a_stub_run_short_is_made_up_from_the_discards_and_the_cards_dealt_again_play():
+    text, after = _six_draw_five()
+    # seat 5 bets after the draw and everyone folds to it: its hand holds two cards dealt a second time
+    text += "bet 1 2\nwait 1s\n" + "".join(f"fold {s}\nwait 1s\n" for s in (2, 3, 4)) + "raise 5 4\nwait 1s\n"
+    text += "fold 6\nwait 1s\nfold 1\nwait 1s\ngather\nwait 1s\nwin 5\ncleanup\n"
+    events = play_text(text)
+    assert [e for e in events if isinstance(e, te.FindingRaised)] == []   # no procedures.22, no irregularity.4
+    drawn = [(e.seat, e.draw, e.count) for e in events if isinstance(e, te.CardsDrawn)]
+    assert drawn == [(1, 1, 5), (2, 1, 5), (3, 1, 5), (4, 1, 5), (5, 1, 5), (6, 1, 0)]
+    assert _end(events).outcome == "complete" and _end(events).stacks[5] == 200 + 5 * 2 + 2
+    assert len(set(after[5])) == 5 and set(after[5]) & {c for s in (1, 2, 3, 4) for c in DECK[5 * s - 5:5 * s]}
+
+
+# --- a hand ending by folds in the first draw ---------------------------------------------------------------------
+
+def _thrown_in_the_first_draw() -> str:
+    head = HAND.split("burn\ndraw 2")[0]
+    throw = "".join(f"card {c} seat2 -> muck\n" for c in ("7c", "5d", "4h", "Kc", "Kd"))
+    throw += "wait 1s\n" + "".join(f"card {c} seat3 -> muck\n" for c in ("8s", "6s", "4s", "3s", "Qh"))
+    return head + "burn\n" + throw + "wait 2s\npush all to 4\naward 4\ntake 4\nwait 1s\ncleanup\n"
+
+
+def test_players_throwing_their_hands_away_in_the_first_draw_fold_and_the_last_hand_wins_unshown():
+    # seats 2 and 3 throw all five cards and are given none: seat 2 folded once seat 3's turn came, seat 3 once
+    # the dealer pushed the pot to seat 4; seat 4 wins the 6 unshown, with nothing to rule
+    events = play_text(_thrown_in_the_first_draw())
+    assert loud(events) == []
+    folds = [(e.seat, e.street) for e in events if isinstance(e, te.ActionTaken) and e.action == "fold"]
+    assert folds == [(1, "preflop"), (2, "flop"), (3, "flop")]
+    assert not any(isinstance(e, (te.HandShown, te.CardsDrawn)) for e in events)
+    end = _end(events)
+    assert end.outcome == "complete" and end.stacks == {1: 200, 2: 198, 3: 198, 4: 204}
+
+
+def test_a_player_drawing_five_is_no_fold():
+    # the near miss: seat 2 throws five and is given five, the draw goes on, the hand is played out
+    text = HAND.replace("draw 2 Kc,Kd -> 3d,2d\n", "draw 2 7c,5d,4h,Kc,Kd -> 7h,5s,4d,3h,2h\n")
+    events = play_text(text)
+    assert loud(events) == [] and [e.seat for e in events if isinstance(e, te.ActionTaken)
+                                   and e.action == "fold"] == [1]
+    assert [(e.seat, e.count) for e in events if isinstance(e, te.CardsDrawn) and e.draw == 1][0] == (2, 5)

@@ -75,7 +75,9 @@ class Referee:
         if h is None:
             return out
         for e in events:
-            if isinstance(e, te.ActionTaken) and e.action not in ("post", "straddle", "ante"):
+            if isinstance(e, te.ActionTaken) and e.action == "fold" and h.draws.dealing:
+                h.fold(e.seat)   # a hand thrown away during a draw: no betting action, the draw goes on
+            elif isinstance(e, te.ActionTaken) and e.action not in ("post", "straddle", "ante"):
                 drawing = h.draws.dealing
                 h.acted()
                 if drawing:

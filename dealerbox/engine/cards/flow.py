@@ -93,7 +93,7 @@ class CardFlow:
                                "as exposed.", (seat,), (card,))
             out += referee.rule(t, h.deal.expose(uid, card, seat, play.window()))
             if h.deal.early is not None and not h.deal.finished and play.running():
-                out += referee.rule(t, self._dealt_on(h))
+                out += referee.rule(t, h.dealt_on(play.window()))
             return out
         if source.startswith("seat"):
             return referee.info(t, "irregularity.14", f"A card left {source} and reached no antenna (dropped off "
@@ -134,14 +134,6 @@ class CardFlow:
         if zone == "burn":
             return [te.CardBurned(t, h.number, None)]
         return []
-
-    def _dealt_on(self, h: Hand) -> list[Ruling]:
-        """A starting card in sequence after an action taken before the deal was complete (Deal.dealt_on); the
-        betting begins once every starting card is out."""
-        rulings = h.deal.dealt_on(self.play.window())
-        if h.deal.finished:
-            h.betting_begins()
-        return rulings
 
     def _to_shoe(self, t: float, tag: CardTag, source: str | None, face_up: bool) -> list[te.TableEvent]:
         play, referee = self.play, self.referee
@@ -253,6 +245,7 @@ class CardFlow:
             out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))
             return out + referee.rule(t, rulings)
         if seat is not None and not rulings and self.draws.drawing(h):
+            out += self.hands.hands_thrown_away(t, past=seat)     # the draw passed a hand thrown away: folded
             return out + self.draws.replacement(t, h, seat, tag)   # a card drawn (cards/draw.py)
         if seat is not None:
             h.deal.to_seat_zone(tag.uid)
@@ -261,7 +254,7 @@ class CardFlow:
                                            acted=h.voluntary_actions > 0)
             rulings = self._blinds7(h, seat, rulings)
             if h.deal.early is not None and not h.deal.finished and not rulings:
-                rulings += self._dealt_on(h)   # an action came before the deal was complete: it goes on
+                rulings += h.dealt_on(play.window())   # an action came before the deal was complete: it goes on
             if self.draws.draws and h.deal.k > 2 * len(h.order):
                 # lowball: a player has a third card, the pot may no longer be killed (Kill Pots 10)
                 hb.deal_reached(2 if h.deal.dealt_all else 1)
@@ -332,6 +325,7 @@ class CardFlow:
             if draws.repeat(h, seat):
                 out += self.hands.draw_begins(t)   # all in, nobody betting: a second discard starts the next draw
             if draws.drawing(h):
+                out += self.hands.hands_thrown_away(t, past=seat)   # the draw passed a hand thrown away: folded
                 return out + draws.discard(t, h, seat, tag)
         h.fold(seat)
         out += self.referee.betting_events(hb.fold(t, seat))
@@ -377,7 +371,9 @@ class CardFlow:
     def stand_pat(self, t: float, seat: int) -> list[te.TableEvent]:
         """The ``stand-pat`` tap (a draw game): ``seat`` draws no card in the draw under way (cards/draw.py)."""
         h = self.play.hand
-        return self.draws.stand_pat(t, h, seat) if h is not None else []
+        if h is None:
+            return []
+        return self.hands.hands_thrown_away(t, past=seat) + self.draws.stand_pat(t, h, seat)
 
     def exposed(self, e: ev.DealerInput) -> list[te.TableEvent]:
         """The ``exposed`` tap: a card the dealer flashed (named, or the last one dealt)."""
