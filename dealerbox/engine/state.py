@@ -11,6 +11,8 @@ from dataclasses import dataclass, field
 # piles them up (some 200 by hand 10,000 of a soak), and every state, the screen's and the retained floor state,
 # carried them all. Each one went to the floor as its own alert; the snapshot counts the rest (findings_open).
 OPEN_LISTED = 20
+# a draw game's betting rounds carry the hold'em street names inside the engine (docs/draw.md)
+DRAW_BET_ROUNDS = {"preflop": 1, "flop": 2, "turn": 3, "river": 4}
 
 
 @dataclass(frozen=True, slots=True)
@@ -137,6 +139,13 @@ class DrawView:
     number: int = 0
     dealing: bool = False
     turn: int | None = None
+
+    def round_name(self, phase: str) -> str | None:
+        """The round as the dealer's screen and the floor say it: "Draw 1" to "Draw 3" while a draw is dealt,
+        "Bet 1" to "Bet 4" in a betting round; None in the other phases (the deal, the showdown)."""
+        if phase not in DRAW_BET_ROUNDS:
+            return None
+        return f"Draw {self.number}" if self.dealing else f"Bet {DRAW_BET_ROUNDS[phase]}"
 
 
 @dataclass(frozen=True, slots=True)
