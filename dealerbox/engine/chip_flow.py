@@ -59,11 +59,14 @@ class ChipFlow:
                 return []
         play = self.play
         h, hb = play.hand, play.hb
-        if h is not None and hb is not None and h.phase not in ("showdown", "ended"):
-            # the common case, a wager or a gather during the betting (the hand is running, not decided)
-            events = hb.chip_to_pot(t, tag) if to_pot or seat is None else hb.chip_entered(t, seat, tag)
-            return self.referee.betting_events(events) if events else events
         out: list[te.TableEvent] = []
+        if h is not None and hb is not None and h.phase not in ("showdown", "ended"):
+            if seat is not None and came is not None and came[0] == "pot" and h.draws.dealing:
+                out += self.hands.hands_thrown_away(t)   # the pot pushed in a draw: the hands thrown away folded
+            if h.phase not in ("showdown", "ended"):
+                # the common case, a wager or a gather during the betting (the hand is running, not decided)
+                events = hb.chip_to_pot(t, tag) if to_pot or seat is None else hb.chip_entered(t, seat, tag)
+                return out + self.referee.betting_events(events) if events else out
         if (h is not None and h.award.misaward and h.phase == "showdown" and came is None
                 and uid not in h.award.pushed_chips and (to_pot or self.hands.all_back(h))):
             if to_pot:   # a wrongly paid player hands chips back from their stack
