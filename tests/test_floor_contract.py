@@ -138,7 +138,8 @@ def test_state_carries_only_whitelisted_fields_and_no_hole_card():
     ups, hole = hand_updates(5, FindingLog())
     p = c.state_payload(env, ups[-1].state, 1.0, 2.0, {}, {})
     assert set(p) - {"v", "kind", "site", "table", "boot", "seq", "t", "at", "replayed"} == \
-        set(c.STATE_FIELDS) | {"seats", "pots", "in_hand", "findings", "health", "event_seq"}
+        set(c.STATE_FIELDS) | {"seats", "pots", "in_hand", "findings", "findings_open", "findings_oldest", "health",
+                                "event_seq"}
     assert p["seats"][0]["cards_held"] == 2 and p["in_hand"] == [1, 2, 3]
     assert_no_hole_cards([("state", json.dumps(p).encode())], hole)
 
@@ -165,7 +166,7 @@ def _cmd(**over) -> bytes:
 def test_commands_are_checked_and_refusals_counted(tmp_path, caplog):
     link = FloorLink(link_config(tmp_path, 1))
     ups, _ = hand_updates(3, FindingLog())
-    link.desk.known_findings.add("h3-1")
+    link.desk.known_findings.seen("h3-1")
     topic = "dealerbox/demo/T01/cmd"
     assert link.handle_command(topic, b"{not json") is None
     assert link.handle_command(topic, b"\xff\xfe") is None

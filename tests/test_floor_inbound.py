@@ -28,7 +28,7 @@ def start_link(broker, tmp_path) -> FloorLink:
     config = dataclasses.replace(config, table=dataclasses.replace(config.table, kind="tournament"))
     link = FloorLink(config, reconnect_min=0.05)
     link.follow_tournament("SUN-500")
-    link.desk.known_findings.add("h3-1")
+    link.desk.known_findings.seen("h3-1")
     link.start()
     assert wait_until(lambda: link.health()["connected"], scaled(10))
     return link

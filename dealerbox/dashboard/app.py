@@ -24,6 +24,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from ..history.summary import part_line, pot_lines, summary_of_hand
+from ..sinks.floor.view import open_count
 from . import auth
 from .live import Live
 from .render import environment, inert, tile
@@ -253,7 +254,9 @@ def create_app(dash: Dashboard, *, background: bool = True, proxies: auth.Proxie
         if row is None:
             return PlainTextResponse(f"no table {site}/{table} has been heard from", status_code=404)
         alerts = dash.store.alerts(site=site, table=table, limit=50)
-        return page(request, "table.html", t=tile(row, alerts, dash.clock()), state=row["state"] or {},
+        state = row["state"] or {}
+        return page(request, "table.html", t=tile(row, alerts, dash.clock()), state=state,
+                    open_at_table=open_count(state), oldest=state.get("findings_oldest"),
                     alerts=alerts, hands=dash.store.hands(site, table), site=site, after=after,
                     live_filter={"site": site, "table": table})
 

@@ -20,7 +20,7 @@ from .anchors import AnchorStore
 from .board import TileBoard
 from .store import Alert, Store
 
-TILE_FIELDS = ("hand", "phase", "game", "stakes", "dealer", "pot", "findings", "health")
+TILE_FIELDS = ("hand", "phase", "draw", "game", "stakes", "dealer", "pot", "findings", "health")
 
 __all__ = ["MAX_PAYLOAD", "FloorIngest", "Received"]
 SEEN_IDS_KEPT = 50_000            # envelope ids remembered for dropping QoS 1 redeliveries

@@ -11,6 +11,7 @@ import jinja2
 from markupsafe import Markup
 
 from ..sinks.floor import contract as c
+from ..sinks.floor.view import draw_text, phase_text
 
 CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
@@ -39,12 +40,13 @@ def environment() -> jinja2.Environment:
     folder = str(resources.files("dealerbox.dashboard").joinpath("templates"))
     env = jinja2.Environment(loader=jinja2.FileSystemLoader(folder), autoescape=True, finalize=inert,
                              auto_reload=False)     # a stat of the template file per render: 5 % of the filing thread
-    env.filters.update(age=age, clock=clock_text)
+    env.filters.update(age=age, clock=clock_text, drew=draw_text)
     return env
 
 
 def tile(table: dict, alerts: list, now: float) -> dict:
-    """What one table's tile shows: alive or dead, game, hand, phase, health, open alerts by severity."""
+    """What one table's tile shows: alive or dead, game, hand, phase (a draw game's round: Draw 1, Bet 2),
+    health, open alerts by severity."""
     state = table.get("state") or {}
     health = state.get("health") or {}
     fresh = table.get("state_at") is not None and now - table["state_at"] <= c.STATE_EXPIRY_S
@@ -55,7 +57,7 @@ def tile(table: dict, alerts: list, now: float) -> dict:
             "status": table.get("status") or "unknown", "reason": table.get("reason") or "",
             "stale": table.get("status") == "online" and not fresh,
             "game": state.get("game") or "", "stakes": state.get("stakes") or "", "hand": state.get("hand"),
-            "phase": state.get("phase") or "", "dealer": state.get("dealer") or "",
+            "phase": phase_text(state), "dealer": state.get("dealer") or "",
             "pot": state.get("pot"), "link": (health.get("link") or {}).get("link", ""),
             "outbox": (health.get("link") or {}).get("outbox_depth", ""),
             "reader_bad": (health.get("reader") or {}).get("bad_crc", 0),

@@ -47,20 +47,22 @@ class ChipFlow:
                 return outside   # not a chip of the event's set in play, or a race chip: never the betting's
         trail = self.trail
         came = origin = trail.landed(uid, zone, tag.value)
+        if came is not None and t - came[1] > CARRIED_WITHIN_S:
+            came = None     # issue 18: a chip once changed out of a pot, back later as change, is not a push
         seat = BET_OF[zone]   # None for the pot, and for a zone that is neither the pot nor a bet zone
         if seat is None and zone != "pot":
             return []
+        to_pot = seat is None
         play = self.play
         h, hb = play.hand, play.hb
-        if h is not None and hb is not None and h.phase not in ("showdown", "ended"):
-            # the common case, a wager or a gather during the betting (the hand is running, not decided): where
-            # the chip came from does not matter here, so it is not looked at
-            events = hb.chip_to_pot(t, tag) if seat is None else hb.chip_entered(t, seat, tag)
-            return self.referee.betting_events(events) if events else events
-        if came is not None and t - came[1] > CARRIED_WITHIN_S:
-            came = None     # issue 18: a chip once changed out of a pot, back later as change, is not a push
-        to_pot = seat is None
         out: list[te.TableEvent] = []
+        if h is not None and hb is not None and h.phase not in ("showdown", "ended"):
+            if seat is not None and came is not None and came[0] == "pot" and h.draws.dealing:
+                out += self.hands.hands_thrown_away(t)   # the pot pushed in a draw: the hands thrown away folded
+            if h.phase not in ("showdown", "ended"):
+                # the common case, a wager or a gather during the betting (the hand is running, not decided)
+                events = hb.chip_to_pot(t, tag) if seat is None else hb.chip_entered(t, seat, tag)
+                return out + self.referee.betting_events(events) if events else out
         if (h is not None and h.award.misaward and h.phase == "showdown" and came is None
                 and uid not in h.award.pushed_chips and (to_pot or self.hands.all_back(h))):
             if to_pot:   # a wrongly paid player hands chips back from their stack

@@ -38,6 +38,18 @@ class FindingLog:
         self.settled.add(finding_id)
         return FindingAcknowledged(t, hand, finding_id, by)
 
+    def listed(self, current_hand: int | None, acknowledged: set[str],
+               most: int) -> tuple[list[FindingRaised], int, FindingRaised | None]:
+        """What the table's snapshot lists: every finding of ``current_hand`` and the newest ``most`` floor calls of
+        earlier hands still open (all of them are kept: they are counted, and the floor may acknowledge any);
+        with how many open findings wait for an acknowledgement in all, and the oldest of them."""
+        opened = self.open(current_hand, acknowledged)
+        earlier = [f for f in opened if f.hand != current_hand]
+        kept = {id(f) for f in earlier[len(earlier) - most:]} if most > 0 else set()
+        shown = [f for f in opened if f.hand == current_hand or id(f) in kept]
+        waiting = [f for f in opened if f.id not in acknowledged]
+        return shown, len(waiting), (waiting[0] if waiting else None)
+
     def open(self, current_hand: int | None, acknowledged: set[str]) -> list[FindingRaised]:
         """Findings still in front of the dealer: this hand's, and any floor call not yet acknowledged.
 

@@ -188,6 +188,23 @@ class HandFlow:
         h.street_reached(street)
         return self.referee.betting_events(hb.next_street(t, street))
 
+    def hands_thrown_away(self, t: float, past: int | None = None) -> list[te.TableEvent]:
+        """In a draw, a seat that threw its whole hand into the muck and was given nothing, passed by the draw
+        (``past``, another seat, draws or stands pat; or the pot is pushed): it folded (Dead Hands 1b, a hand thrown
+        away), not a draw of five still to be dealt. The last hand left then wins."""
+        run = self.play.running_hand()
+        if run is None or not self.draws.drawing(run[0]):
+            return []
+        h, hb = run
+        out: list[te.TableEvent] = []
+        for seat in h.order:
+            if (seat != past and seat not in h.folded and seat not in h.dead and hb.in_hand(seat)
+                    and not h.deal.held.get(seat) and h.draws.drawn(seat) == 0):
+                h.fold(seat)
+                out += self.referee.betting_events(hb.thrown_away(t, seat))
+        live = h.contenders(hb.live_seats()) if out else []
+        return out + self.decide(t, live) if out and len(live) <= 1 else out
+
     def decide(self, t: float, live: list[int]) -> list[te.TableEvent]:
         """Everyone else folded: the last hand wins every pot it is eligible for, unshown."""
         h, hb = self._hand()

@@ -75,14 +75,18 @@ class Referee:
         if h is None:
             return out
         for e in events:
-            if isinstance(e, te.ActionTaken) and e.action not in ("post", "straddle", "ante"):
+            if isinstance(e, te.ActionTaken) and e.action == "fold" and h.draws.dealing:
+                h.fold(e.seat)   # a hand thrown away during a draw: no betting action, the draw goes on
+            elif isinstance(e, te.ActionTaken) and e.action not in ("post", "straddle", "ante"):
                 drawing = h.draws.dealing
                 h.acted()
                 if drawing:
                     out += self.rule(e.t, self.drawn_short_or_long(h))
                 if not h.deal.finished and h.phase == "deal":
-                    out += self.rule(e.t, h.deal.finish(self.play.window()))
-                    h.betting_begins()
+                    # the first action may come before the deal is complete: the deal may still go on (Deal.dealt_on)
+                    out += self.rule(e.t, h.deal.action_taken(e.seat, e.action, self.play.window()))
+                    if h.deal.finished:
+                        h.betting_begins()
                 if e.seat in h.deal.jokers and e.action != "fold" and e.seat not in h.dead:
                     out += self.rule(e.t, [Ruling(
                         "dead-hand.1e", "dead-hand", f"Seat {e.seat} acted on a hand holding a joker: the hand is "
@@ -103,11 +107,11 @@ class Referee:
                 and len(h.deal.held.get(seat, ())) != want]
 
     def deal_over(self, t: float) -> list[te.TableEvent]:
-        """The deal is over (a burn, a board card): its rulings, and the betting goes on preflop."""
+        """The deal is over (a burn, a board card, cards gathered): its rulings, and the betting goes on preflop."""
         h = self.play.hand
         if h is None or h.deal.finished:
             return []
-        out = self.rule(t, h.deal.finish(self.play.window()))
+        out = self.rule(t, h.deal.over(self.play.window()))
         if self.play.running():
             h.betting_begins()
         return out

@@ -7,6 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+# Floor calls of earlier hands the snapshot lists, newest first kept: with nobody acknowledging, a long session
+# piles them up (some 200 by hand 10,000 of a soak), and every state, the screen's and the retained floor state,
+# carried them all. Each one went to the floor as its own alert; the snapshot counts the rest (findings_open).
+OPEN_LISTED = 20
+# a draw game's betting rounds carry the hold'em street names inside the engine (docs/draw.md)
+DRAW_BET_ROUNDS = {"preflop": 1, "flop": 2, "turn": 3, "river": 4}
+
 
 @dataclass(frozen=True, slots=True)
 class SeatView:
@@ -37,6 +44,8 @@ class FindingView:
     seats: tuple[int, ...] = ()
     cards: tuple[str, ...] = ()
     acknowledged: bool = False
+    hand: int | None = None            # the hand that raised it
+    t: float = 0.0                     # when it was raised, on the source clock
 
 
 @dataclass(frozen=True, slots=True)
@@ -131,6 +140,13 @@ class DrawView:
     dealing: bool = False
     turn: int | None = None
 
+    def round_name(self, phase: str) -> str | None:
+        """The round as the dealer's screen and the floor say it: "Draw 1" to "Draw 3" while a draw is dealt,
+        "Bet 1" to "Bet 4" in a betting round; None in the other phases (the deal, the showdown)."""
+        if phase not in DRAW_BET_ROUNDS:
+            return None
+        return f"Draw {self.number}" if self.dealing else f"Bet {DRAW_BET_ROUNDS[phase]}"
+
 
 @dataclass(frozen=True, slots=True)
 class TableState:
@@ -144,7 +160,10 @@ class TableState:
     pot: int = 0                         # chips in the pot zone (gathered)
     pots: tuple[tuple[int, tuple[int, ...]], ...] = ()  # (amount, eligible seats): main first
     seats: tuple[SeatView, ...] = ()
-    findings: tuple[FindingView, ...] = ()   # open (unacknowledged or current-hand) findings
+    findings: tuple[FindingView, ...] = ()   # the hand's findings, and the newest OPEN_LISTED floor calls of
+                                             # earlier hands still unacknowledged
+    findings_open: int = 0               # unacknowledged findings open in all, those not listed included
+    oldest_open: FindingView | None = None   # the oldest of them (listed or not)
     to_act: int | None = None
     deck_id: str | None = None
     winners: dict[int, int] = field(default_factory=dict)  # seat -> chips to push, at showdown

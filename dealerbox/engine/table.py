@@ -38,13 +38,12 @@ from .practices import HousePractices
 from .referee import Referee
 from .seating import Seating
 from .stacks import StackReads
-from .state import DrawView, FindingView, HouseView, SeatView, TableState
+from .state import OPEN_LISTED, DrawView, FindingView, HouseView, SeatView, TableState
 from .events import Pot
 from .tournament.moves import FloorMoves, TableMoves
 from .tournament.table import TournamentTable
 from .variants import variant
 from .zones import BET_OF
-
 
 if TYPE_CHECKING:   # the type only: the tournament package validates with jsonschema, which a cash table never loads
     from ..tournament.config import Tournament
@@ -270,9 +269,8 @@ class Engine:
                 drawn=draws.done(s) if draws is not None and s in live else None, to_draw=s == turn))
         current = play.hand_no
         acked = self.taps.acked | self.findings.settled if self.findings.settled else self.taps.acked
-        findings = tuple(FindingView(f.id, f.rule, f.citation, f.severity, f.outcome, f.ruling, f.seats, f.cards,
-                                     f.id in acked)
-                         for f in self.findings.open(current, acked))
+        listed, waiting, oldest = self.findings.listed(current, acked, OPEN_LISTED)
+        findings = tuple(finding_view(f, f.id in acked) for f in listed)
         pots = tuple((p.amount, tuple(p.eligible)) for p in hb.pots()) if hb is not None else ()
         winners: dict[int, int] = {}
         if h is not None and h.decided:
@@ -291,7 +289,8 @@ class Engine:
             board=tuple(ledger.card(u) for u in h.board) if h else (),
             house=self._house_view(h, under_way is not None),
             burn_count=len(h.off_board.burns) if h else 0, muck_count=len(ledger.in_zone("muck")),
-            pot=self.trail.pot(), pots=pots, seats=tuple(seats), findings=findings,
+            pot=self.trail.pot(), pots=pots, seats=tuple(seats), findings=findings, findings_open=waiting,
+            oldest_open=finding_view(oldest, False) if oldest is not None else None,
             to_act=(hb.to_act if hb is not None and h is not None and not h.decided else None),
             deck_id=self.deck.deck_id,
             winners=winners, pot_winners=tuple(h.winners) if h is not None and h.decided else (),
@@ -302,3 +301,8 @@ class Engine:
             dealer=self.taps.dealer, instruction=self.moves.view(),
             tournament=tt.view() if tt is not None else None, race=tt.race_view() if tt is not None else None,
             draw=DrawView(draws.number, draws.dealing, turn) if draws is not None else None)
+
+
+def finding_view(f: te.FindingRaised, acknowledged: bool) -> FindingView:
+    return FindingView(f.id, f.rule, f.citation, f.severity, f.outcome, f.ruling, f.seats, f.cards, acknowledged,
+                       f.hand, f.t)

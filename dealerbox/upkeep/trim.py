@@ -19,8 +19,11 @@ import sys
 import time
 from collections.abc import Callable
 
-# A trim took 2-60 ms on a 60 MB heap on the 2-core test box (docs/performance.md): once in 30 s it is at most
-# 0.2 % of a core, and a live table (a hand a minute or two) is trimmed after every hand.
+# A trim takes up to 151 ms: the longest of each 20,000-hand soak was 47-151 ms on the loaded 2-core test box
+# (a 65 MB process; docs/performance.md, "A flat terminal"). It runs on the core thread, so sensor records wait
+# behind it that long; none is lost (the serial reader thread keeps reading into the unbounded `entries` queue,
+# ctypes lets go of the GIL for the call, and each record keeps the time it was read). Once in 30 s it is at most
+# 0.5 % of a core, and a live table (a hand a minute or two) is trimmed after every hand.
 TRIM_EVERY_S = 30.0
 
 

@@ -92,3 +92,37 @@ def test_the_hand_page_of_each_new_game_shows_every_board_and_half_and_no_unshow
         html = page.content()
         leaked = {c for c in re.findall(r"\b([2-9TJQKA][shdc])\b", html) if c in secret}
         assert not leaked, f"{table}: hole or burn cards on the hand page: {leaked}"
+
+
+def test_a_triple_draw_table_shows_its_draw_and_betting_rounds_and_each_seat_s_draw_count_never_a_card(
+        tmp_path, floor_broker, signed_in, dashboard):
+    """27td on the floor: the tile says the round as the dealer's screen does (Draw 1, then Bet 2, live), the
+    table page how many cards each seat drew in the draw being dealt and whose turn it is, and no hole card."""
+    ups, _events, secret = scenario_updates("lowball-triple-draw-ok.scn")
+    link = start_table(tmp_path, floor_broker, "NG4")
+
+    def round_is(name: str) -> bool:
+        state = (dashboard.store.table("demo", "NG4") or {}).get("state") or {}
+        return (state.get("draw") or {}).get("round") == name
+    try:
+        for u in ups[:43]:      # the first draw, seat 4's turn: seat 2 drew two cards, seat 3 one
+            link.submit(u)
+        assert wait_until(lambda: round_is("Draw 1"), scaled(30))
+        page = signed_in("vic")
+        page.goto(f"{dashboard.url}/tables/demo/NG4")
+        page.wait_for_function("window.dealerboxEvents !== undefined")
+        tile = page.locator("#tile-demo-NG4")
+        assert "hand 1 · Draw 1" in tile.inner_text()
+        drew = {int(row.get_attribute("data-seat")): row.locator("td.draw").inner_text()
+                for row in page.locator("table.seats tr[data-seat]").all()}
+        assert drew == {1: "", 2: "drew 2", 3: "drew 1", 4: "to draw"}
+        for u in ups[43:46]:    # seat 4 drew, and the first bet of the second round ended the draw
+            link.submit(u)
+        page.wait_for_function("document.querySelector('#tile-demo-NG4').innerText.includes('Bet 2')",
+                               timeout=scaled(30_000))   # pushed to the open page, as any tile change
+        assert "Draw 1" not in tile.inner_text()
+        html = page.content()
+        leaked = {c for c in re.findall(r"\b([2-9TJQKA][shdc])\b", html) if c in secret}
+        assert not leaked, f"hole or burn cards on the table page: {leaked}"
+    finally:
+        link.stop()

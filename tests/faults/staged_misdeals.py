@@ -97,8 +97,10 @@ def _first_action_end(inputs: Inputs, after: int) -> int | None:
 
 
 def deal_short(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
-    """The deal ends one card short: the last card (the button's) never comes. The first action ends the deal
-    and it is a misdeal (Misdeals 1e: a player has the wrong number of cards), dealt again."""
+    """The deal ends one card short: the last card (the button's) never comes. After the first action the cards
+    are gathered (the top card could still have gone to the button, so the action alone does not end the deal):
+    the deal was over at that action, a misdeal (Misdeals 1e: a player has the wrong number of cards), dealt
+    again."""
     inputs = hand.inputs
     deal = deal_entries(inputs)
     if not deal:
@@ -112,8 +114,9 @@ def deal_short(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
 
 def dealt_out(hand: SimulatedHand, rng: random.Random) -> Inputs | None:
     """The deal stops after one round that skipped the button's seat: every other player holds one card, the
-    button none. The first action ends the deal: a player entitled to a hand was dealt out (Misdeals 1j), a
-    misdeal, dealt again. (A seat skipped mid-round is first a card out of sequence, 1f, at the next card.)"""
+    button none. The first action, then the gather, end the deal: a player entitled to a hand was dealt out
+    (Misdeals 1j), a misdeal, dealt again. (A seat skipped mid-round is first a card out of sequence, 1f, at the
+    next card.)"""
     inputs = hand.inputs
     deal = deal_entries(inputs)
     seats = len(hand.expected.dealt_in)

@@ -89,6 +89,13 @@ CASES: dict[str, Case] = {
         "betting.10", "It is binding if nobody in between bets, calls or raises",
         TABLE + "call 5 2\nwait 1s\nchips 2 -> bet3\nwait 1s\nfold 1\n",   # a fold in between: seat 3's raise binds
         "call 5 2\nwait 1s\n", down(3, 5, winner=3)),
+    "betting.10-before-the-deal": Case(
+        "betting.10", "Deal on and leave seat 5's chips where they are",
+        # one card each, seat 5 (first to act) raises; the deal goes on with seat 1's second card
+        TABLE.split("deal hole cards")[0] + "wait 1s\ncard 9c shoe -> seat1\ncard Ah shoe -> seat3\n"
+        "card 7s shoe -> seat5\nwait 1s\nraise 5 6\nwait 1s\ncard 9d shoe -> seat1\n",
+        "card Kd shoe -> seat3\ncard 2h shoe -> seat5\nwait 2s\n",
+        "fold 1\nwait 1s\ncall 3 4\nwait 1s\n" + down(3, 5, winner=5)),   # seat 5's pair of deuces
     "betting.12-brought-up": Case(
         "betting.12", "bring it up to 20", TABLE + "raise 5 6\nwait 1s\nraise 1 19\nwait 1s\nchips 1x4 -> bet3\n",
         "chips 14 -> bet3\nwait 1s\ncall 5 14\nwait 1s\n", down(1, 3, 5, winner=1)),

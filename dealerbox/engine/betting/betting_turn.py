@@ -128,13 +128,15 @@ class BettingTurn:
                                         f"raise or fold.", (seat,))]
         return out + self.wagers.record(t, seat, b.wager) + self.advance(t)
 
-    def fold(self, t: float, seat: int) -> list[te.TableEvent]:
+    def fold(self, t: float, seat: int, in_draw: bool = False) -> list[te.TableEvent]:
+        """``seat`` folds; ``in_draw``: it threw its hand away during a draw game's draw, when nobody's turn is."""
         led = self.ledger
         out: list[te.TableEvent] = []
         b = led.seats.get(seat)
         if led.settled or b is None or not b.live:
             return out
-        if seat != led.to_act and seat in led.round.pending and led.to_act is not None and not led.lost:
+        if (seat != led.to_act and seat in led.round.pending and led.to_act is not None and not led.lost
+                and not in_draw):
             out.append(led.finding(t, "betting.10", "dealer", "continues",
                                      f"Seat {seat} folded out of turn (seat {led.to_act} is to act): the fold stands.",
                                      (seat,)))

@@ -231,6 +231,10 @@ class HandBetting:
     def fold(self, t: float, seat: int) -> list[te.TableEvent]:
         return self.chips.sync(t, seat) + self.turn.fold(t, seat)
 
+    def thrown_away(self, t: float, seat: int) -> list[te.TableEvent]:
+        """A draw game's player threw its whole hand away during a draw: a fold, with no betting turn to be out of."""
+        return self.chips.sync(t, seat) + self.turn.fold(t, seat, in_draw=True)
+
     def kill_hand(self, t: float, seat: int) -> list[te.TableEvent]:
         """A dead hand (the engine's ruling): out of the pot, its chips stay in."""
         return self.chips.sync(t, seat) + self.turn.kill_hand(t, seat)

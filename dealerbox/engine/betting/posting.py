@@ -206,6 +206,10 @@ class Posting:
         led = self.ledger
         b = led.seats[seat]
         g = led.game
+        kill = self.kill
+        if (self.lowball_kill and b.posted in ("sb", "bb") and kill.enabled and present == kill.amount(g.big_blind)
+                and b.wager < present and not led.round.voluntary_actions and self.deal_stage < 2):
+            return self.lowball_kill_post(t, seat, present, b.wager)   # a blind brings its blind up to the kill
         if b.posted or self.bomb:
             return None
         out: list[te.TableEvent] = []
@@ -229,7 +233,6 @@ class Posting:
             # a missed blind made up before the deal may come in short; after it, small chips are a bet
             if present >= live_due or not (led.dealing or seat in self.new_players):
                 return self.missed_post(t, seat, owed, present, live_due, dead_due)
-        kill = self.kill
         if (self.lowball_kill and kill.enabled and present == kill.amount(g.big_blind) and seat not in self.required
                 and not led.round.voluntary_actions and self.deal_stage < 2):   # once all are dealt: a bet
             return self.lowball_kill_post(t, seat, present)
@@ -269,10 +272,11 @@ class Posting:
         """Lowball: a player got a third card (``stage`` 1), every starting card is dealt (2)."""
         self.deal_stage = max(self.deal_stage, stage)
 
-    def lowball_kill_post(self, t: float, seat: int, present: int) -> list[te.TableEvent]:
+    def lowball_kill_post(self, t: float, seat: int, present: int, blind: int = 0) -> list[te.TableEvent]:
         """Lowball's optional kill (Kill Pots 10, a house option): after looking at two cards, before anyone has a
         third, a player with at least four kills in the stack may kill the pot; the killer acts last on the first
-        round, the limits scaled as for any kill. Too late, or too short: the chips go back (kill.10)."""
+        round, the limits scaled as for any kill. Too late, or too short: the chips go back (kill.10). A blind
+        may kill too (docs/draw.md): ``blind``, the chips it posted, are part of the kill and of its stack before."""
         led, kill = self.ledger, self.kill
         g = led.game
         b = led.seats[seat]
@@ -283,20 +287,23 @@ class Posting:
         why = ""
         if self.deal_stage:
             why = "a player in the game has received a third card, and then the pot may no longer be killed"
-        elif led.stack(seat) < 4 * present:
+        elif led.stack(seat) + blind < 4 * present:
             why = (f"a voluntary killer needs at least four times the kill blind in the stack ({4 * present}) before "
-                   f"posting, and seat {seat} has {led.stack(seat)}")
+                   f"posting, and seat {seat} has {led.stack(seat) + blind}")
         if why:
             b.credit(present)
+            back = present - blind
             return [led.finding(t, "kill.10", "dealer", "wager-corrected",
                                 f"Seat {seat} cannot kill the pot for {present}: {why}. Seat {seat} takes the "
-                                f"{present} back; the pot plays unkilled.", (seat,))]
+                                f"{back} back; the pot plays unkilled.", (seat,))]
         led.killed_by(seat, Structure.from_game(g, kill.scale), acts_last=True)
         led.round.smallest_raise(led.structure.min_bet("preflop"))
-        out = self.post(t, seat, present, 0, "kill", present)
+        out = self.post(t, seat, present - blind, 0, "kill", present)
+        own = f" (its blind of {blind} is part of it)" if blind else ""
         out.append(led.finding(t, "kill.10", "info", "continues",
-                               f"Seat {seat} kills the pot for {present} after looking at two cards: the limits are "
-                               f"raised x{kill.scale:g}, and seat {seat} acts last on this betting round.", (seat,)))
+                               f"Seat {seat} kills the pot for {present}{own} after looking at two cards: the limits "
+                               f"are raised x{kill.scale:g}, and seat {seat} acts last on this betting round.",
+                               (seat,)))
         return out
 
     def blinds_ruled(self) -> None:

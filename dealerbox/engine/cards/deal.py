@@ -37,6 +37,8 @@ class Deal:
         self.faces: dict[str, str] = {}                    # card name -> uid dealt this hand (Irregularities 4)
         self.last_dealt: str | None = None
         self.draws = Draws()                               # a draw game's draws: they change the cards held
+        self.early: tuple[int, str, bool] | None = None    # (seat, action, misdeal window then) before the deal's end
+        self.early_told = False                            # the dealer was told the deal goes on after it
 
     @property
     def dealt_all(self) -> bool:
@@ -194,6 +196,39 @@ class Deal:
         what = f"{card} dealt to seat {seat} was exposed" if not hidden else f"Seat {seat}'s hole card is exposed"
         return [Ruling(rule, "card-replaced", f"{what}: the deal goes on. After the deal seat {seat} gets the top card "
                                               f"and {hidden or card} becomes the burn card.", (seat,), named)]
+
+    # --- an action before the deal is complete --------------------------------------------------------------
+    def action_taken(self, seat: int, action: str, window: bool) -> list[Ruling]:
+        """A betting action while the deal is not over. The first one, with starting cards still to come, need not
+        end the deal: the top card may still go to the player next in sequence (Misdeals 1e), so the deal is judged
+        by what comes next (``dealt_on``, or ``finish`` at a second action, a burn or a gather). Any other ends it."""
+        if self.early is not None or self.dealt_all:
+            return self.over(window)
+        self.early = (seat, action, window)
+        return []
+
+    def over(self, window: bool) -> list[Ruling]:
+        """The deal is over (a burn, a board card, a second action, cards gathered): ``finish``, judged as the deal
+        stood at an action taken before it (its misdeal window then: the deal was over from that action)."""
+        return self.finish(self.early[2] if self.early is not None else window)
+
+    def dealt_on(self, window: bool) -> list[Ruling]:
+        """A starting card reached its seat in sequence after an action (``early``): the action came before the
+        deal was complete (Betting 10), said once; once every starting card is out, the deal is over."""
+        out: list[Ruling] = []
+        if self.early is not None and not self.early_told:
+            self.early_told = True
+            seat, action, _ = self.early
+            chips = action not in ("check", "fold")
+            done = "put chips in" if chips else f"{action}ed"
+            stands = (f"Deal on and leave seat {seat}'s chips where they are: they stand as its action" if chips
+                      else f"Deal on: seat {seat}'s {action} stands")
+            out.append(Ruling("betting.10", "continues", f"Seat {seat} {done} before the deal was complete: nobody "
+                                                         f"acts until every player has all its cards. {stands}, "
+                                                         "binding, as nobody acts before it.", (seat,)))
+        if self.dealt_all:
+            out += self.finish(window)
+        return out
 
     # --- the end of the deal -------------------------------------------------------------------------
     def finish(self, window: bool) -> list[Ruling]:

@@ -65,6 +65,8 @@ class CardFlow:
         if tt is not None and tt.chips.race is not None and zone.startswith("seat"):
             tt.chips.race_card_gone(tag.uid)
         h = self.play.hand
+        if zone == "muck" and h is not None and h.deal.early is not None and not h.deal.finished:
+            out += self.referee.deal_over(t)   # the muck gathered after an action with the deal short: it was over
         if (zone == "muck" and h is not None and h.phase != "ended" and not h.decided
                 and not (h.draws.dealing and tag.uid in h.draws.discards) and h.touch_muck()):
             # the discards of a draw may go back to the stub that ran short (docs/draw.md): not a look through them
@@ -89,7 +91,10 @@ class CardFlow:
             h.deal.off_table(seat, uid)
             out = referee.info(t, "irregularity.12", f"{card}, dealt to seat {seat}, went off the table: it counts "
                                "as exposed.", (seat,), (card,))
-            return out + referee.rule(t, h.deal.expose(uid, card, seat, play.window()))
+            out += referee.rule(t, h.deal.expose(uid, card, seat, play.window()))
+            if h.deal.early is not None and not h.deal.finished and play.running():
+                out += referee.rule(t, h.dealt_on(play.window()))
+            return out
         if source.startswith("seat"):
             return referee.info(t, "irregularity.14", f"A card left {source} and reached no antenna (dropped off "
                                 "the table): it must still be played.", (s for s in (zone_seat(source),) if s))
@@ -119,6 +124,9 @@ class CardFlow:
         if src_seat is not None and seat is not None and seat != src_seat and tag.uid in h.deal.held.get(src_seat, ()):
             if src_seat in h.dead:
                 return []
+            draws = self.draws
+            if draws.draws and src_seat not in h.folded and (draws.drawing(h) or draws.repeat(h, src_seat)):
+                return self._discard_astray(t, h, src_seat, seat, tag)
             return self.referee.rule(t, [Ruling("dead-hand.3", "dead-hand", f"Seat {src_seat}'s cards went into "
                                                 f"seat {seat}'s hand: they are dead (the tags say which are "
                                                 f"whose); seat {src_seat}'s cards to the muck, seat {seat} keeps "
@@ -130,6 +138,10 @@ class CardFlow:
     def _to_shoe(self, t: float, tag: CardTag, source: str | None, face_up: bool) -> list[te.TableEvent]:
         play, referee = self.play, self.referee
         h = play.hand
+        if h is not None and h.deal.early is not None and not h.deal.finished and source != "shoe" and h.cards_out:
+            # cards gathered after an action taken with the deal short: the deal was over (Misdeals 1e, 1j)
+            over = referee.deal_over(t)
+            return over + self._to_shoe(t, tag, source, face_up)
         if source == "shoe":
             # Taken off the stub and put back: looked at during the hand, or shown after it.
             if h is not None and h.phase != "ended" and not h.decided and h.cards_out:
@@ -233,6 +245,7 @@ class CardFlow:
             out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))
             return out + referee.rule(t, rulings)
         if seat is not None and not rulings and self.draws.drawing(h):
+            out += self.hands.hands_thrown_away(t, past=seat)     # the draw passed a hand thrown away: folded
             return out + self.draws.replacement(t, h, seat, tag)   # a card drawn (cards/draw.py)
         if seat is not None:
             h.deal.to_seat_zone(tag.uid)
@@ -240,6 +253,8 @@ class CardFlow:
             rulings += h.deal.card_to_seat(seat, tag.uid, seating.occupied, play.window(),
                                            acted=h.voluntary_actions > 0)
             rulings = self._blinds7(h, seat, rulings)
+            if h.deal.early is not None and not h.deal.finished and not rulings:
+                rulings += h.dealt_on(play.window())   # an action came before the deal was complete: it goes on
             if self.draws.draws and h.deal.k > 2 * len(h.order):
                 # lowball: a player has a third card, the pot may no longer be killed (Kill Pots 10)
                 hb.deal_reached(2 if h.deal.dealt_all else 1)
@@ -310,10 +325,23 @@ class CardFlow:
             if draws.repeat(h, seat):
                 out += self.hands.draw_begins(t)   # all in, nobody betting: a second discard starts the next draw
             if draws.drawing(h):
+                out += self.hands.hands_thrown_away(t, past=seat)   # the draw passed a hand thrown away: folded
                 return out + draws.discard(t, h, seat, tag)
         h.fold(seat)
         out += self.referee.betting_events(hb.fold(t, seat))
         return out
+
+    def _discard_astray(self, t: float, h: Hand, seat: int, landed: int, tag: CardTag) -> list[te.TableEvent]:
+        """In a draw, a card ``seat`` threw landed in ``landed``'s hand: a discard, dead on its own (Dead Hands 3: it
+        is no card of either hand). The thrower keeps the rest and draws as usual; ``landed`` keeps its own cards."""
+        out: list[te.TableEvent] = []
+        if self.draws.repeat(h, seat):
+            out += self.hands.draw_begins(t)   # all in, nobody betting: a second discard starts the next draw
+        out += self.draws.discard(t, h, seat, tag)
+        return out + self.referee.info(t, "dead-hand.3", f"A card seat {seat} threw in the draw landed in seat "
+                                       f"{landed}'s hand: a discard, dead on its own (the tags say which is whose); "
+                                       f"put it in the muck. Seat {seat} keeps the rest of its hand and is given "
+                                       f"its cards as usual; seat {landed} keeps its own.", (seat, landed))
 
     def _to_board(self, t: float, tag: CardTag) -> list[te.TableEvent]:
         """A card from a seat reached the board. A hole card is never a board card (only the stub's cards build the
@@ -343,7 +371,9 @@ class CardFlow:
     def stand_pat(self, t: float, seat: int) -> list[te.TableEvent]:
         """The ``stand-pat`` tap (a draw game): ``seat`` draws no card in the draw under way (cards/draw.py)."""
         h = self.play.hand
-        return self.draws.stand_pat(t, h, seat) if h is not None else []
+        if h is None:
+            return []
+        return self.hands.hands_thrown_away(t, past=seat) + self.draws.stand_pat(t, h, seat)
 
     def exposed(self, e: ev.DealerInput) -> list[te.TableEvent]:
         """The ``exposed`` tap: a card the dealer flashed (named, or the last one dealt)."""

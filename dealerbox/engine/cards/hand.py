@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from .boards import Boards
 from .deal import Deal
 from .draws import Draws
+from .misdeal import Ruling
 from ..variants import Variant
 
 STREET_OF_BOARD = {0: "preflop", 3: "flop", 4: "turn", 5: "river"}
@@ -149,6 +150,14 @@ class Hand:
         """The deal is over: the hand is on its preflop betting."""
         if self.phase == "deal":
             self.phase = "preflop"
+
+    def dealt_on(self, window: bool) -> list[Ruling]:
+        """A starting card in sequence after an action taken before the deal was complete (``Deal.dealt_on``); the
+        betting begins once every starting card is out."""
+        rulings = self.deal.dealt_on(window)
+        if self.deal.finished:
+            self.betting_begins()
+        return rulings
 
     def street_reached(self, street: str) -> None:
         self.street = self.phase = street

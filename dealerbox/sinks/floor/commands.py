@@ -13,7 +13,7 @@ from ...engine.inputs import DealerInput
 from . import contract as c
 from .parts import LatestState, LinkCounters, LinkIdentity
 from .untrusted import read_payload
-from ...upkeep.bounded import RecentIds
+from ...upkeep.bounded import KnownFindings
 
 log = logging.getLogger("dealerbox.floor")
 
@@ -40,7 +40,7 @@ class CommandDesk:
     ``commands`` queue, or ``on_command``, called on the network thread) and the ones already seen."""
 
     def __init__(self, ident: LinkIdentity, counters: LinkCounters, latest: LatestState,
-                 known_findings: RecentIds) -> None:
+                 known_findings: KnownFindings) -> None:
         self.ident, self._counters, self._latest, self.known_findings = ident, counters, latest, known_findings
         self.commands: queue.Queue[FloorCommand] = queue.Queue()
         self.on_command: Callable[[FloorCommand], None] = self.commands.put

@@ -42,7 +42,8 @@ STATE_FIELDS = ("hand", "phase", "game", "button", "board", "burn_count", "muck_
                 "winners", "dealer")
 SEAT_FIELDS = ("seat", "occupied", "in_hand", "folded", "all_in", "to_act", "dead", "cards_held", "shown", "bet",
                "stack")
-FINDING_FIELDS = ("id", "rule", "citation", "severity", "outcome", "ruling", "seats", "cards", "acknowledged")
+FINDING_FIELDS = ("id", "rule", "citation", "severity", "outcome", "ruling", "seats", "cards", "acknowledged",
+                  "hand")
 PRIORITY_LOW, PRIORITY_NORMAL, PRIORITY_KEEP = 0, 1, 2
 DROPPED_NOTICE = "FloorEventsDropped"
 
@@ -292,8 +293,16 @@ def state_payload(env: Envelope, state: TableState, t: float, at: float, reader_
     if state.house.boards:    # boards 2 and 3 (house practices): public board cards, as board is
         body["boards"] = [list(b) for b in state.house.boards]
     body["in_hand"] = [s.seat for s in state.seats if s.in_hand and not s.folded]
+    if state.draw is not None:     # a draw game (27td): the round, and how many cards each seat drew, never which
+        d = state.draw
+        body["draw"] = {"number": d.number, "dealing": d.dealing, "turn": d.turn, "round": d.round_name(state.phase)}
+        for seat, view in zip(body["seats"], state.seats, strict=True):
+            seat["drawn"], seat["to_draw"] = view.drawn, view.to_draw
     body["findings"] = [{k: jsonable(getattr(f, k)) for k in FINDING_FIELDS if hasattr(f, k)}
                         for f in state.findings]
+    body["findings_open"] = state.findings_open      # findings lists the newest open calls only (engine/state.py)
+    oldest = state.oldest_open
+    body["findings_oldest"] = {"id": oldest.id, "hand": oldest.hand, "t": oldest.t} if oldest is not None else None
     body["health"] = {"reader": jsonable(reader_health or {}), "link": jsonable(link_health)}
     body["event_seq"] = env.last("event")
     if state.tournament is not None or state.instruction is not None:

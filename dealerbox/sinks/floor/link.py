@@ -45,8 +45,9 @@ from .security import configure_security, publish_properties, read_password
 from .session import Session
 from .spooler import STOP, Spooler
 from .tournament_desk import TournamentDesk
+from .updates import UpdateQueue
 
-from ...upkeep.bounded import RecentIds
+from ...upkeep.bounded import KnownFindings
 
 KNOWN_FINDINGS = 5000
 log = logging.getLogger("dealerbox.floor")
@@ -81,10 +82,11 @@ class FloorLink:
         self.latest = latest = LatestState()
         self.control = control = LinkControl()
         self.max_pages = max_pages
-        self.updates: queue.Queue[object] = queue.Queue()
+        self.updates = UpdateQueue()      # bounded in updates, losing no event (updates.py)
         self._threads: list[threading.Thread] = []
-        # findings the floor may acknowledge: open ones are re-added with every state, so old ones can go (issue 19)
-        known = RecentIds(KNOWN_FINDINGS)
+        # findings the floor may acknowledge: open floor calls until acknowledged (the state lists only the newest),
+        # others while the state lists them or they are recent (issue 19)
+        known = KnownFindings(KNOWN_FINDINGS)
         self.desk = CommandDesk(ident, counts, latest, known)
         self.tournament = TournamentDesk(ident, counts, config.is_tournament)
         # the floor's word that it filed an alert (a review's alerts go nowhere that files them: PUBACK is enough)
@@ -205,7 +207,8 @@ class FloorLink:
             self.updates.put(dict(anchor))
 
     def submit(self, update: TableUpdate) -> None:
-        """Queue one bus Update; never blocks (the queue is unbounded and the spooler persists it)."""
+        """Queue one bus Update; never blocks (past UPDATES_MAX queued, it is merged into the newest, its events
+        kept: updates.py), and the spooler persists it."""
         self.updates.put(update)
         self.counts.add("submitted")
 
@@ -215,7 +218,8 @@ class FloorLink:
         with s.lock:
             return {**anchors, "link": s.link, "connected": s.connected, "since": s.since,
                     "outbox_depth": self.depth.rows, "inflight": len(self.drain.inflight),
-                    "queued": self.updates.qsize(), "boot": self.boot, "last_error": s.last_error,
+                    "queued": self.updates.qsize(), "updates_merged": self.updates.merged,
+                    "boot": self.boot, "last_error": s.last_error,
                     "outbox_error": s.outbox_error, **self.counts.counters, **self.receipts.counters}
 
     def stop(self, timeout: float = 5.0, drain: bool = True) -> None:

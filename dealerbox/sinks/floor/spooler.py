@@ -12,12 +12,14 @@ import time
 from typing import Any
 
 from . import contract as c
+from ...engine.events import FindingAcknowledged
 from .anchors import AnchorBooks
 from .drain import Drain
 from .holecards import HoleCards
 from .parts import LatestState, LinkControl, LinkCounters, LinkIdentity, LinkState, OutboxDepth, TableUpdate
 from .outbox import Outbox, Row
-from ...upkeep.bounded import RecentIds
+from .updates import UpdateQueue
+from ...upkeep.bounded import KnownFindings
 
 
 log = logging.getLogger("dealerbox.floor")
@@ -35,8 +37,9 @@ class Spooler:
     its own thread."""
 
     def __init__(self, ident: LinkIdentity, state: LinkState, counters: LinkCounters, depth: OutboxDepth,
-                 latest: LatestState, control: LinkControl, updates: queue.Queue[Any], drain: Drain,
-                 anchors: AnchorBooks, holecards: HoleCards, known_findings: RecentIds, max_pages: int | None) -> None:
+                 latest: LatestState, control: LinkControl, updates: UpdateQueue, drain: Drain,
+                 anchors: AnchorBooks, holecards: HoleCards, known_findings: KnownFindings,
+                 max_pages: int | None) -> None:
         self.ident, self._state, self._counters, self._depth = ident, state, counters, depth
         self._latest, self._control, self.updates, self._drain = latest, control, updates, drain
         self._anchors, self._holecards = anchors, holecards
@@ -127,12 +130,14 @@ class Spooler:
                              alert["seq"], session, alert))
                 # the floor acknowledges what it was alerted to: an info finding (most of them, 921 of 921 in 720
                 # simulated hands) is no alert, and is acknowledgeable only while the table still shows it (below)
-                self.known_findings.add(event.id)
+                self.known_findings.raised(event.id, floor_call=event.severity == "floor")
+            elif isinstance(event, FindingAcknowledged):
+                self.known_findings.acknowledged(event.id)
             if self.ident.hole_cards and c.holds_hole_cards(event):
                 holecards.append(c.holecards_payload(self.ident.env, event, at))
             self._latest.saw(float(event.t))
         for finding in update.state.findings:
-            self.known_findings.add(finding.id)
+            self.known_findings.seen(finding.id)
 
     def _store(self, db: Outbox, rows: list[tuple], cap: bool = True) -> None:
         rows = self._unspooled + rows

@@ -63,6 +63,32 @@ def judge(topic: str, raw: bytes) -> tuple[str, str, str, dict] | tuple[str, str
     return site, table, kind, payload
 
 
+def phase_text(state: dict) -> str:
+    """The phase a floor view shows: a draw game's round as the dealer's screen names it ("Draw 1", "Bet 2"),
+    else the state's phase."""
+    draw = state.get("draw")
+    named = draw.get("round") if isinstance(draw, dict) else None
+    return named if isinstance(named, str) and named else str(state.get("phase") or "")
+
+
+def draw_text(seat: dict) -> str:
+    """A draw game's seat in the draw being dealt: "drew 2", "pat" (drew none), "to draw", or ""."""
+    drawn = seat.get("drawn")
+    if isinstance(drawn, int) and not isinstance(drawn, bool):
+        return f"drew {drawn}" if drawn else "pat"
+    return "to draw" if seat.get("to_draw") is True else ""
+
+
+def open_count(state: dict, acknowledged: set[str] | frozenset[str] = frozenset()) -> int:
+    """How many findings a table's state says are open: its ``findings_open`` count, or, in a state made before
+    the count was added, the unacknowledged findings it lists (``acknowledged``: ids the view saw acknowledged
+    since that state)."""
+    count = state.get("findings_open")
+    if isinstance(count, int):
+        return count
+    return sum(1 for f in state.get("findings", []) if not f.get("acknowledged") and f.get("id") not in acknowledged)
+
+
 @dataclass
 class Stream:
     """Seqs seen on one (table, kind, boot): what arrived, what is missing, what came twice. Everything at
@@ -328,11 +354,10 @@ class FloorView:
             tv = self.tables[name]
             st = tv.state or {}
             link = (st.get("health") or {}).get("link", {}) if tv.online else {"link": "-", "outbox_depth": "-"}
-            open_findings = [f for f in st.get("findings", []) if not f.get("acknowledged")
-                             and f["id"] not in tv.acknowledged]
+            open_findings = open_count(st, tv.acknowledged)
             gaps = sum(len(v) for v in tv.gaps().values())
             out.append(f"{name:8} {(tv.status or {}).get('status', '?'):8} {str(st.get('hand', '-')):>5} "
-                       f"{st.get('phase', '-'):9} {st.get('pot', 0):>6} {len(open_findings):>4} "
+                       f"{phase_text(st) or '-':9} {st.get('pot', 0):>6} {open_findings:>4} "
                        f"{link.get('outbox_depth', '-'):>6} {link.get('link', '-'):10} {gaps or ''}")
         out += ["", "alerts and notices:"] + [f"  {line}" for line in list(self.feed)[-feed_lines:]]
         return "\n".join(out)

@@ -22,7 +22,6 @@ PHASE_NAMES = {"idle": "Waiting", "deal": "Dealing", "preflop": "Pre-flop", "flo
                "misaward": "Misaward: pull back", "ended": "Hand over"}
 IN_HAND_PHASES = ("deal", "preflop", "flop", "turn", "river", "showdown", "misaward")
 BETTING_PHASES = ("preflop", "flop", "turn", "river")
-BET_ROUND = {"preflop": 1, "flop": 2, "turn": 3, "river": 4}   # a draw game's betting rounds (no board)
 CONFIRM_PROMPTS = {"misdeal": "Misdeal? Cards back to the shoe, blinds returned.",
                    "new-hand": "Start a new hand? This hand is abandoned.",
                    # Tournaments 6: the room's signal, when the floor's clock is away (the engine checks)
@@ -110,10 +109,9 @@ def awarded_pots(state: TableState, events: Iterable[te.TableEvent]) -> set[int]
 def phase_name(state: TableState) -> str:
     """The phase as the top bar says it: a draw game has no flop, turn or river, but betting rounds ("Bet 1" to
     "Bet 4") and the draws between them ("Draw 1" to "Draw 3") while one is dealt."""
-    if state.draw is not None and state.phase in BET_ROUND:
-        if state.draw.dealing:
-            return f"Draw {state.draw.number}"
-        return f"Bet {BET_ROUND[state.phase]}"
+    name = state.draw.round_name(state.phase) if state.draw is not None else None
+    if name is not None:
+        return name
     return PHASE_NAMES.get(state.phase, state.phase)
 
 

@@ -109,7 +109,9 @@ class Renderer:
         if at.question and state.question is not None:
             self.banner.draw_question(frame, at.question, state.question)
         if at.banner and frame.banner is not None:  # at.banner is laid out only when frame.banner is set
-            self.banner.draw_banner(frame, at.banner, frame.banner, len(findings) - 1, state.phase in IN_HAND_PHASES)
+            # "+N more" counts every open call, not only those the snapshot lists (engine/state.py, OPEN_LISTED)
+            more = max(len(findings), state.findings_open) - 1
+            self.banner.draw_banner(frame, at.banner, frame.banner, more, state.phase in IN_HAND_PHASES)
         self.draw_keys(frame, at.keys, state, events, ui)
         return frame
 

@@ -1,0 +1,171 @@
+"""Edges of deuce-to-seven triple draw (docs/draw.md): a discard that lands on another seat's antenna, whether a
+blind makes lowball's kill, the stub running short, a hand ended by folds in the first draw, and what never leaves
+the table (no discard and no hole card on the floor topic, in the audit or in the PHH export)."""
+
+from __future__ import annotations
+
+from dealerbox.engine import events as te
+from tests.scenario_play import loud, play_text
+from tests.test_scenario import SCENARIOS
+
+HAND = (SCENARIOS / "lowball-triple-draw-ok.scn").read_text()
+ASTRAY = (SCENARIOS / "faults-discard-on-another-seat.scn").read_text()
+
+
+def _end(events: list[te.TableEvent]) -> te.HandEnded:
+    (end,) = [e for e in events if isinstance(e, te.HandEnded)]
+    return end
+
+
+# --- a discard on another seat's antenna -------------------------------------------------------------------------
+
+def test_a_discard_landing_in_another_hand_during_a_draw_is_dead_alone_and_the_hand_plays_to_the_showdown():
+    events = play_text(ASTRAY)
+    right = play_text((SCENARIOS / "faults-discard-on-another-seat-ok.scn").read_text())
+    assert loud(events) == []
+    (f,) = [e for e in events if isinstance(e, te.FindingRaised) and e.rule == "dead-hand.3"]
+    assert (f.severity, f.outcome, f.seats) == ("info", "continues", (2, 3))
+    assert "Seat 2 keeps the rest of its hand" in f.ruling and "seat 3 keeps its own" in f.ruling
+    # seat 2 drew its two cards as usual; nobody's hand was killed; the showdown is the clean hand's
+    drawn = [(e.seat, e.draw, e.count) for e in events if isinstance(e, te.CardsDrawn)]
+    assert drawn == [(e.seat, e.draw, e.count) for e in right if isinstance(e, te.CardsDrawn)]
+    shown = {e.seat: (e.cards, e.rank) for e in events if isinstance(e, te.HandShown)}
+    assert shown == {e.seat: (e.cards, e.rank) for e in right if isinstance(e, te.HandShown)}
+    assert shown[2] == (("7c", "5d", "4h", "3d", "2d"), "7-5-4-3-2") and "Kc" not in shown[3][0]
+    assert _end(events).stacks == _end(right).stacks == {1: 200, 2: 212, 3: 194, 4: 194}
+
+
+def test_outside_a_draw_hole_cards_thrown_into_another_hand_are_still_a_dead_hand():
+    # before the first draw (the preflop betting under way) seat 1 throws a card into seat 2's hand: Dead Hands 3
+    text = HAND.replace("fold 1\n", "card Ah seat1 -> seat2\nwait 1s\n")
+    f = [e for e in play_text(text) if isinstance(e, te.FindingRaised) and e.rule == "dead-hand.3"]
+    assert [(x.severity, x.outcome, x.seats) for x in f] == [("dealer", "dead-hand", (1,))]
+
+
+# --- may a blind make lowball's kill? ----------------------------------------------------------------------------
+
+KILL_TABLE = """table seats 6
+game 27td blinds 1/2 bets 2/4 kill full lowball_kill on
+hello
+shoe loaded
+sit 1 200
+sit 2 200
+sit 3 200
+sit 4 200
+button 1
+blinds
+wait 1s
+"""
+# seat 2 posts the small blind, seat 3 the big; seat 4 is first to act; dealt 2, 3, 4, 1 one card at a time
+CARDS = {2: "7c 5d 4h Kc Kd", 3: "8s 6s 4s 3s Qh", 4: "2c 3c 4c 5c 9d", 1: "Ah Ad Jc Td 9s"}
+
+
+def _rounds(first: int, last: int) -> str:
+    return "".join(f"card {CARDS[s].split()[r]} shoe -> seat{s}\n" for r in range(first, last) for s in (2, 3, 4, 1))
+
+
+def _blind_kills(chips: str, after_cards: int = 2, first: str = "") -> list[te.TableEvent]:
+    """Two cards each (or ``after_cards`` rounds), then ``chips`` (a blind adding to its blind), the rest of the
+    deal, and the first round played with the killer last: (``first``,) seat 4 calls the kill, seat 1 folds."""
+    return play_text(KILL_TABLE + _rounds(0, after_cards) + f"wait 1s\n{chips}\nwait 1s\n" + _rounds(after_cards, 5)
+                     + f"wait 2s\n{first}call 4 4\nwait 1s\nfold 1\nwait 1s\nheartbeat\n")
+
+
+def test_the_big_blind_may_kill_by_bringing_its_blind_up_to_the_kill_and_then_acts_last():
+    # Kill Pots 10 lets "players" kill after two cards, and names no exception: the big blind puts 2 more beside
+    # its 2 (the kill, 4, replaces its blind as a required kill in a blind's seat does), the limits double
+    events = _blind_kills("chips 2 -> bet3")
+    assert loud(events) == []
+    (f,) = [e for e in events if isinstance(e, te.FindingRaised) and e.rule == "kill.10"]
+    assert (f.severity, f.seats) == ("info", (3,)) and "its blind of 2 is part of it" in f.ruling
+    post = [(e.seat, e.action, e.amount, e.total) for e in events if isinstance(e, te.ActionTaken) and e.seat == 3]
+    assert post == [(3, "post", 2, 2), (3, "post", 2, 4)]
+    # seat 4 calls the kill (4), seat 1 folds: the turn is seat 2's (the small blind), then seat 3's, last
+    acts = [(e.seat, e.action, e.total) for e in events if isinstance(e, te.ActionTaken) and e.action != "post"]
+    assert acts == [(4, "call", 4), (1, "fold", 0)]
+
+
+def test_the_small_blind_may_kill_too_and_a_blind_is_refused_after_a_third_card_like_any_player():
+    # the small blind kills for 4 with its 1 in: it acts last, so the big blind (left of it) acts first
+    events = _blind_kills("chips 3 -> bet2", first="call 3 2\nwait 1s\n")
+    assert loud(events) == [] and [e.seats for e in events if isinstance(e, te.FindingRaised)
+                                   and e.rule == "kill.10"] == [(2,)]
+    acts = [(e.seat, e.action, e.total) for e in events if isinstance(e, te.ActionTaken) and e.action != "post"]
+    assert acts == [(3, "call", 4), (4, "call", 4), (1, "fold", 0)]
+    late = _blind_kills("chips 2 -> bet3", after_cards=3)
+    f = [e for e in late if isinstance(e, te.FindingRaised) and e.rule == "kill.10"]
+    assert [(x.severity, x.outcome, x.seats) for x in f] == [("dealer", "wager-corrected", (3,))]
+    assert "takes the 2 back" in f[0].ruling
+
+
+# --- the stub runs short in a draw ------------------------------------------------------------------------------
+
+DECK = [r + s for s in "cdhs" for r in "23456789TJQKA"]
+
+
+def _six_draw_five() -> tuple[str, dict[int, list[str]]]:
+    """Six players, each dealt five and each throwing five in the first draw: after four of them the stub holds one
+    card, so the dealer shuffles the discards of seats 1-4 (not those of seat 5, now drawing) into it and deals on
+    (docs/draw.md). Returns the text up to the draw's end, and each seat's hand after the draw."""
+    cards = iter(DECK)
+    hands = {s: [next(cards) for _ in range(5)] for s in range(1, 7)}
+    burn = next(cards)
+    stub = list(cards)                                     # 52 - 30 - 1 = 21 cards
+    text = ("table seats 6\ngame 27td blinds 1/2 bets 2/4\nhello\nshoe loaded\n"
+            + "".join(f"sit {s} 200\n" for s in range(1, 7)) + "button 6\nblinds\nwait 1s\n"
+            + "".join(f"card {hands[s][r]} shoe -> seat{s}\n" for r in range(5) for s in range(1, 7))
+            + "wait 2s\n" + "".join(f"call {s} 2\nwait 1s\n" for s in (3, 4, 5, 6))
+            + f"call 1 1\nwait 1s\ntap check seat 2\ngather\nburn {burn}\n")
+    after: dict[int, list[str]] = {6: hands[6]}
+    for s in (1, 2, 3, 4):
+        after[s] = stub[5 * (s - 1):5 * s]
+        text += f"draw {s} {','.join(hands[s])} -> {','.join(after[s])}\n"
+    text += "".join(f"card {c} seat5 -> muck\n" for c in hands[5])
+    again = [c for s in (1, 2, 3, 4) for c in hands[s]]
+    text += "".join(f"card {c} muck -> shoe\n" for c in again)   # the discards shuffled into the last stub card
+    after[5] = [stub[20]] + again[:4]
+    text += "".join(f"card {c} shoe -> seat5\n" for c in after[5]) + "stand-pat 6\n"
+    return text, after
+
+
+def test_a_stub_run_short_is_made_up_from_the_discards_and_the_cards_dealt_again_play():
+    text, after = _six_draw_five()
+    # seat 5 bets after the draw and everyone folds to it: its hand holds two cards dealt a second time
+    text += "bet 1 2\nwait 1s\n" + "".join(f"fold {s}\nwait 1s\n" for s in (2, 3, 4)) + "raise 5 4\nwait 1s\n"
+    text += "fold 6\nwait 1s\nfold 1\nwait 1s\ngather\nwait 1s\nwin 5\ncleanup\n"
+    events = play_text(text)
+    assert [e for e in events if isinstance(e, te.FindingRaised)] == []   # no procedures.22, no irregularity.4
+    drawn = [(e.seat, e.draw, e.count) for e in events if isinstance(e, te.CardsDrawn)]
+    assert drawn == [(1, 1, 5), (2, 1, 5), (3, 1, 5), (4, 1, 5), (5, 1, 5), (6, 1, 0)]
+    assert _end(events).outcome == "complete" and _end(events).stacks[5] == 200 + 5 * 2 + 2
+    assert len(set(after[5])) == 5 and set(after[5]) & {c for s in (1, 2, 3, 4) for c in DECK[5 * s - 5:5 * s]}
+
+
+# --- a hand ending by folds in the first draw ---------------------------------------------------------------------
+
+def _thrown_in_the_first_draw() -> str:
+    head = HAND.split("burn\ndraw 2")[0]
+    throw = "".join(f"card {c} seat2 -> muck\n" for c in ("7c", "5d", "4h", "Kc", "Kd"))
+    throw += "wait 1s\n" + "".join(f"card {c} seat3 -> muck\n" for c in ("8s", "6s", "4s", "3s", "Qh"))
+    return head + "burn\n" + throw + "wait 2s\npush all to 4\naward 4\ntake 4\nwait 1s\ncleanup\n"
+
+
+def test_players_throwing_their_hands_away_in_the_first_draw_fold_and_the_last_hand_wins_unshown():
+    # seats 2 and 3 throw all five cards and are given none: seat 2 folded once seat 3's turn came, seat 3 once
+    # the dealer pushed the pot to seat 4; seat 4 wins the 6 unshown, with nothing to rule
+    events = play_text(_thrown_in_the_first_draw())
+    assert loud(events) == []
+    folds = [(e.seat, e.street) for e in events if isinstance(e, te.ActionTaken) and e.action == "fold"]
+    assert folds == [(1, "preflop"), (2, "flop"), (3, "flop")]
+    assert not any(isinstance(e, (te.HandShown, te.CardsDrawn)) for e in events)
+    end = _end(events)
+    assert end.outcome == "complete" and end.stacks == {1: 200, 2: 198, 3: 198, 4: 204}
+
+
+def test_a_player_drawing_five_is_no_fold():
+    # the near miss: seat 2 throws five and is given five, the draw goes on, the hand is played out
+    text = HAND.replace("draw 2 Kc,Kd -> 3d,2d\n", "draw 2 7c,5d,4h,Kc,Kd -> 7h,5s,4d,3h,2h\n")
+    events = play_text(text)
+    assert loud(events) == [] and [e.seat for e in events if isinstance(e, te.ActionTaken)
+                                   and e.action == "fold"] == [1]
+    assert [(e.seat, e.count) for e in events if isinstance(e, te.CardsDrawn) and e.draw == 1][0] == (2, 5)
