@@ -326,16 +326,15 @@ def wins_a_pot(seat: int, winners: list[tuple[int, ...]]) -> bool:
 
 
 def shorted(h: Hand) -> list[int]:
-    """Winners of a shared pot (a tie, a high and a low, two or more boards) holding none of it: the whole of it
-    went to another of its winners. Only a seat whose share is a chip or more however the odd chips fall is
-    counted (a quartered low half of 3 leaves one of its winners nothing, rightly; so does a tie on one board of a
-    pot of 2 dealt on two)."""
+    """Winners of a pot holding none of it: a shared pot (a tie, a high and a low, two or more boards) whose whole
+    went to another of its winners, or a pot won alone pushed with another pot to that pot's winner (a side pot
+    pushed with the main pot to the all-in player, who cannot win it: issue 31). Only a seat whose share is a chip
+    or more however the odd chips fall is counted (a quartered low half of 3 leaves one of its winners nothing,
+    rightly; so does a tie on one board of a pot of 2 dealt on two)."""
     out: list[int] = []
     portions = h.portions()     # per pot, per board, the winners of each half (empty: each pot whole)
     for i, ((amount, _), winners) in enumerate(zip(h.pots, h.winners, strict=False)):
         boards = portions[i] if i < len(portions) and portions[i] else [(winners,)]
-        if len(set(winners)) < 2:
-            continue
         least_part = min(divide(amount, len(boards)))   # the smaller board's part when the odd chips went to board 1
         sure = dict.fromkeys(set(winners), 0)
         for per_board in boards:

@@ -6,10 +6,12 @@ misaward is a state the hand stays in until the pot sits where the cards say it 
   chips again: a second wrong push (to another loser, to a folded seat) is a second ruling;
 - the pot empty with such a seat still holding chips is the misaward: the hand does not end (the screen shows
   it) while the dealer pulls the chips back (to the pot, or straight into the right bet zone); chips that come
-  back into the pot from a player's stack during the misaward are the wrongly paid player's;
+  back into the pot, or straight into a winner's bet zone, from a player's stack during the misaward (taken, then
+  handed back) are the wrongly paid player's;
 - a pot shared by two winners (a tie, or a high and a low half) pushed whole to one of them is ruled too, once,
-  when the pot empties with a winner of it holding none of it; that share pulled back into the pot and pushed
-  to its winner puts it right;
+  when the pot empties with a winner of it holding none of it; so is a side pot (or the main pot) pushed with
+  the rest to the winner of another pot; that share pulled back into the pot and pushed to its winner puts it
+  right;
 - once the pot is empty and no seat that wins nothing holds pushed chips, the hand ends as the cards say and
   each ``showdown.3`` of the hand is acknowledged by the table (``by="table:corrected"``), which settles the
   dealer's banner and annotates the floor's alert;
@@ -63,6 +65,12 @@ class PushWatch:
         if wrong:
             seat = max(wrong, key=lambda s: (wrong[s], -s))
             h.award.handed_back(seat, value)
+
+    def handed_over(self, t: float, h: Hand, seat: int, uid: str, value: int) -> list[te.TableEvent]:
+        """During a misaward a chip came from a player's stack straight into the bet zone of ``seat``, which wins
+        a pot: the wrongly paid player paying the winner without passing through the pot."""
+        self.handed_back(h, value)
+        return self.pushed(t, h, seat, uid, value)
 
     def wrongly_paid(self, h: Hand) -> dict[int, int]:
         """Seats that win no pot and hold pushed chips, with how much."""
