@@ -169,3 +169,16 @@ def test_a_misaward_the_loser_took_is_put_right_by_handing_the_chips_from_its_st
     assert wrong.index(acks[0]) < wrong.index(ended(wrong)[0])
     assert [e.stacks for e in ended(wrong)] == [e.stacks for e in ended(right)]
     assert light_for(pipe.engine.snapshot()) == "green"
+
+
+def test_the_uncalled_part_of_a_bet_gathered_with_the_pot_is_pushed_back_to_its_bettor_without_a_ruling():
+    # seat 5's 12 that seat 3 (all in for 8) could not call went into the pot with the rest and come back from it
+    _, wrong = play("faults-uncalled-gathered-pushed-back")
+    _, right = play("faults-uncalled-gathered-pushed-back-ok")
+    assert loud(wrong) == [] and loud(right) == []
+    assert [e.stacks for e in ended(wrong)] == [e.stacks for e in ended(right)] == [{1: 199, 3: 17, 5: 192}]
+    # the bettor is owed its uncalled chips, not the pot: the whole of it pushed there still leaves seat 3 short
+    text = (SCENARIOS / "faults-uncalled-gathered-pushed-back.scn").read_text().replace("push 17 to 3\n", "")
+    events = play_text(text, "uncalled-and-the-pot-to-the-bettor.scn")
+    assert [(f.rule, f.seats) for f in loud(events)] == [("showdown.3", (5, 3))]
+    assert ended(events) == []   # the hand waits for the pot to reach seat 3

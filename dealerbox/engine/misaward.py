@@ -48,7 +48,7 @@ class PushWatch:
         """A chip of the pot (or of another seat's push) landed in ``seat``'s bet zone."""
         before = h.award.push(seat, uid, value)
         out: list[te.TableEvent] = [te.ChipsMoved(t, h.number, f"bet{seat}", seat, value, (value,))]
-        if before <= 0 and not rightful(seat, h):
+        if before <= 0 and not self.rightful(seat, h):
             out += self.referee.rule(t, [Ruling("showdown.3", "continues", f"Chips are being pushed to seat {seat}, "
                                                 f"which wins no pot: stop, pull them back; the cards give "
                                                 f"{winners_text(h)}.", (seat,), severity="floor")])
@@ -72,9 +72,16 @@ class PushWatch:
         self.handed_back(h, value)
         return self.pushed(t, h, seat, uid, value)
 
+    def rightful(self, seat: int, h: Hand) -> bool:
+        """``seat`` may hold pushed chips: it wins a pot (or is the one seat left with no pot at all), or part of
+        its bet went uncalled and was gathered with the pot, so the dealer pushes it back from there (a winner left
+        holding none of its pot is still ruled when the pot empties: ``shorted``)."""
+        hb = self.play.hb
+        return rightful(seat, h) or (hb is not None and seat in hb.uncalled_back())
+
     def wrongly_paid(self, h: Hand) -> dict[int, int]:
         """Seats that win no pot and hold pushed chips, with how much."""
-        return {s: v for s, v in h.award.pushed.items() if v > 0 and not rightful(s, h)}
+        return {s: v for s, v in h.award.pushed.items() if v > 0 and not self.rightful(s, h)}
 
     def pot_emptied(self, t: float, h: Hand) -> list[te.TableEvent]:
         """The pot zone is empty and nothing is on its way: the hand ends, unless the pot sits wrongly (the
