@@ -349,9 +349,11 @@ def shorted(h: Hand) -> list[int]:
 
 def uncorrected_text(last: Hand) -> str:
     """The floor's ruling when a hand starts before the last hand's misaward was put right."""
-    held = ", ".join([f"seat {s} holds {v}" for s, v in sorted(last.award.pushed.items())
-                      if v > 0 and not wins_a_pot(s, last.winners)]
-                     + [f"seat {s} got none of its share" for s in shorted(last)])
+    wrong = [f"seat {s} holds {v}" for s, v in sorted(last.award.pushed.items())
+             if v > 0 and not wins_a_pot(s, last.winners)]
+    # a pot's lone winner holding none of it is named when no loser holds its chips (then that says it already)
+    short = [s for s in shorted(last) if not wrong or any(s in ws and len(set(ws)) > 1 for ws in last.winners)]
+    held = ", ".join(wrong + [f"seat {s} got none of its share" for s in short])
     return (f"Hand {last.number}'s pot was pushed to the wrong player and not put right before this deal "
             f"({held}; the cards give {winners_text(last)}). The table's stacks differ from the terminal's, "
             f"which follow the cards: the floor must settle them.")
