@@ -185,3 +185,12 @@ def test_a_replacement_taken_out_face_up_is_one_more_discard_of_the_draw_not_the
     assert drawn == {(e.seat, e.draw) for e in clean if isinstance(e, te.CardsDrawn)}
     streets = [(e.seat, e.street) for e in events if isinstance(e, te.ActionTaken) and e.action != "post"]
     assert streets == [(e.seat, e.street) for e in clean if isinstance(e, te.ActionTaken) and e.action != "post"]
+
+
+def test_a_stub_run_short_may_be_made_up_from_the_whole_muck_a_folded_hand_included():
+    # seat 6 folded before the draw: its cards lie in the muck with the discards, and the dealer shuffles them all
+    # (not seat 5's, drawing now) into the last stub card; seat 5 is given four of seat 6's old cards
+    events = play_text((SCENARIOS / "faults-stub-short-with-a-folded-hand.scn").read_text())
+    assert loud(events) == [] and _end(events).outcome == "complete"
+    shown = {e.seat: e.cards for e in events if isinstance(e, te.HandShown)}
+    assert shown[5] == ("As", "Ad", "2h", "3h", "4h") and 6 not in shown   # As the last stub card, the rest seat 6's

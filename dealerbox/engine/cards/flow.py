@@ -68,8 +68,11 @@ class CardFlow:
         if zone == "muck" and h is not None and h.deal.early is not None and not h.deal.finished:
             out += self.referee.deal_over(t)   # the muck gathered after an action with the deal short: it was over
         if (zone == "muck" and h is not None and h.phase != "ended" and not h.decided
-                and not (h.draws.dealing and tag.uid in h.draws.discards) and h.touch_muck()):
-            # the discards of a draw may go back to the stub that ran short (docs/draw.md): not a look through them
+                and not (h.draws.dealing and (tag.uid in h.draws.discards
+                                              or h.deal.back_to_stub(tag.uid, h.folded | h.dead)))
+                and h.touch_muck()):
+            # the muck of a draw (discards, folded hands) may go back to the stub that ran short (docs/draw.md): not a
+            # look through the discards
             out += self.referee.rule(t, [Ruling("procedures.22", "continues", "A card left the muck during "
                                                 "the hand: nobody may look through the discards; put it back.",
                                                 severity="floor")])
@@ -126,7 +129,7 @@ class CardFlow:
                 return []
             draws = self.draws
             if draws.draws and src_seat not in h.folded and (draws.drawing(h)
-                                                             or draws.repeat(h, src_seat, self.bettors())):
+                                                             or draws.repeat(h, src_seat, self.play.bettors())):
                 return self._discard_astray(t, h, src_seat, seat, tag)
             return self.referee.rule(t, [Ruling("dead-hand.3", "dead-hand", f"Seat {src_seat}'s cards went into "
                                                 f"seat {seat}'s hand: they are dead (the tags say which are "
@@ -323,7 +326,7 @@ class CardFlow:
             return out
         draws = self.draws
         if draws.draws:
-            if draws.repeat(h, seat, self.bettors()):
+            if draws.repeat(h, seat, self.play.bettors()):
                 out += self.hands.draw_begins(t)   # all in, nobody betting: a second discard starts the next draw
             if draws.drawing(h):
                 out += self.hands.hands_thrown_away(t, past=seat)   # the draw passed a hand thrown away: folded
@@ -332,16 +335,11 @@ class CardFlow:
         out += self.referee.betting_events(hb.fold(t, seat))
         return out
 
-    def bettors(self) -> int:
-        """Seats of the hand under way that can still bet (live, not all in)."""
-        hb = self.play.hb
-        return 0 if hb is None else sum(1 for s in hb.live if not hb.all_in(s))
-
     def _discard_astray(self, t: float, h: Hand, seat: int, landed: int, tag: CardTag) -> list[te.TableEvent]:
         """In a draw, a card ``seat`` threw landed in ``landed``'s hand: a discard, dead on its own (Dead Hands 3: it
         is no card of either hand). The thrower keeps the rest and draws as usual; ``landed`` keeps its own cards."""
         out: list[te.TableEvent] = []
-        if self.draws.repeat(h, seat, self.bettors()):
+        if self.draws.repeat(h, seat, self.play.bettors()):
             out += self.hands.draw_begins(t)   # all in, nobody betting: a second discard starts the next draw
         out += self.draws.discard(t, h, seat, tag)
         return out + self.referee.info(t, "dead-hand.3", f"A card seat {seat} threw in the draw landed in seat "
