@@ -68,15 +68,13 @@ class CardFlow:
         if zone == "muck" and h is not None and h.deal.early is not None and not h.deal.finished:
             out += self.referee.deal_over(t)   # the muck gathered after an action with the deal short: it was over
         if (zone == "muck" and h is not None and h.phase != "ended" and not h.decided
-                and not (h.draws.dealing and (tag.uid in h.draws.discards
-                                              or h.deal.back_to_stub(tag.uid, h.folded | h.dead)))
-                and h.touch_muck()):
-            # the muck of a draw (discards, folded hands) may go back to the stub that ran short (docs/draw.md): not a
-            # look through the discards
-            out += self.referee.rule(t, [Ruling("procedures.22", "continues", "A card left the muck during "
-                                                "the hand: nobody may look through the discards; put it back.",
-                                                severity="floor")])
+                and not h.back_to_stub(tag.uid) and h.touch_muck()):
+            out += self._muck_looked(t)   # but in a draw the muck may go back to a stub run short (docs/draw.md)
         return out
+
+    def _muck_looked(self, t: float) -> list[te.TableEvent]:
+        return self.referee.rule(t, [Ruling("procedures.22", "continues", "A card left the muck during the hand: "
+                                            "nobody may look through the discards; put it back.", severity="floor")])
 
     def fallen(self, t: float, uid: str, source: str, dealt: bool = True) -> list[te.TableEvent]:
         """A card reached no antenna: dealt off the table (exposed) or dropped by a player (it plays)."""
@@ -117,6 +115,8 @@ class CardFlow:
         h = self.play.hand
         if h is None or h.phase == "ended" or source is None:
             return []
+        if source == "muck" and self.draws.drawing(h) and h.touch_muck():
+            return self._muck_looked(t)   # a card of the muck may go back to the stub in a draw, nowhere else
         src_seat, seat = zone_seat(source), zone_seat(zone)
         if src_seat is not None and zone == "board":
             return self._to_board(t, tag)
