@@ -182,3 +182,15 @@ def test_the_uncalled_part_of_a_bet_gathered_with_the_pot_is_pushed_back_to_its_
     events = play_text(text, "uncalled-and-the-pot-to-the-bettor.scn")
     assert [(f.rule, f.seats) for f in loud(events)] == [("showdown.3", (5, 3))]
     assert ended(events) == []   # the hand waits for the pot to reach seat 3
+
+
+def test_a_share_slid_from_one_bet_zone_to_its_winner_is_no_blind_of_the_next_hand():
+    # the side pot's 20 slid from seat 1's bet zone to seat 3's: the first chip puts the push right, the rest follow
+    _, wrong = play("faults-misaward-share-slid")
+    _, right = play("faults-misaward-share-slid-ok")
+    loud_ones = [e for e in wrong if isinstance(e, te.FindingRaised) and e.severity != "info"]
+    assert [(f.hand, f.rule, f.seats) for f in loud_ones] == [(1, "showdown.3", (1, 3))]
+    assert not [e for e in wrong if isinstance(e, te.FindingRaised) and e.rule == "irregularity.10"]
+    assert [e.stacks for e in ended(wrong)] == [e.stacks for e in ended(right)]
+    started = [e for e in wrong if isinstance(e, te.HandStarted)]
+    assert [(e.hand, e.button) for e in started] == [(1, 5), (2, 1)]
