@@ -77,6 +77,10 @@ _READING_OF: dict[type, Callable[..., ev.SensorEvent]] = {p.TagArrived: quick_co
                                                p.CardFace: quick_constructor(ev.CardFaceSensed)}
 _face = _READING_OF[p.CardFace]
 _board_alive = quick_constructor(ev.BoardAlive)
+_ARRIVED = p.TagArrived   # the message types feed_bytes tells apart, as module names (one look-up each)
+_LEFT = p.TagLeft
+_FACE = p.CardFace
+_HEARTBEAT = p.Heartbeat
 
 
 class Pipeline:
@@ -95,6 +99,9 @@ class Pipeline:
         # name is a table of the protocol's zones. Nothing is kept per (zone, tag) pair: the decoder remembers
         # the bodies it has read lately, and a reading is made from its message with two look-ups.
         self._tags: dict[bytes | str, Tag] = {}
+        # the hot path's calls, bound once (a decoder and an engine are this pipeline's for good)
+        self._feed_known, self._feed_known_all = self.decoder.feed_known, self.decoder.feed_known_all
+        self._tag_seen, self._apply = self.engine.tag_seen, self.engine.apply
 
     @classmethod
     def from_header(cls, header: Header) -> Pipeline:
@@ -116,28 +123,37 @@ class Pipeline:
         return []  # headers, Tx and link-up change nothing at the table
 
     def feed_bytes(self, t: float, data: bytes) -> list[TableEvent]:
-        m = self.decoder.feed_known(data)
+        m = self._feed_known(data)
         if m is not None:   # the usual chunk: one in-order frame of a body read before
-            if type(m) is p.TagArrived or type(m) is p.TagLeft:
+            if type(m) is _ARRIVED or type(m) is _LEFT:
                 tag = self._tags.get(m.uid)
                 if tag is not None:   # a known tag (nearly every frame): two look-ups, straight to the engine
-                    return self.engine.tag_seen(t, NAME_OF.get(m.zone) or zone_name(m.zone), tag,
-                                                type(m) is p.TagArrived)
-            elif type(m) is p.Heartbeat:   # the board's pulse, new every time: one input, no list
-                return self.engine.apply(self._pulse(t, m))
+                    # (a decoded message's zone is one of the protocol's: _check_zone, so always in NAME_OF)
+                    return self._tag_seen(t, NAME_OF[m.zone], tag, type(m) is _ARRIVED)
+            elif type(m) is _HEARTBEAT:   # the board's pulse, new every time: one input, no list
+                return self._apply(self._pulse(t, m))
+            elif type(m) is _FACE:   # a card's face as it leaves the shoe: one input, no list
+                tag = self._tags.get(m.uid)
+                if tag is not None:
+                    return self._apply(_face(t, NAME_OF[m.zone], tag, m.face_up))
             return self._apply_all(self._readings_of(t, m, 0))
-        burst = self.decoder.feed_known_all(data)
+        burst = self._feed_known_all(data)
         if burst is not None:   # frames the board sent together, read as one chunk: each as above
             out: list[TableEvent] = []
-            seen, tags = self.engine.tag_seen, self._tags
+            seen, tags = self._tag_seen, self._tags
             for m in burst:
-                if type(m) is p.TagArrived or type(m) is p.TagLeft:
+                if type(m) is _ARRIVED or type(m) is _LEFT:
                     tag = tags.get(m.uid)
                     if tag is not None:
-                        out += seen(t, NAME_OF.get(m.zone) or zone_name(m.zone), tag, type(m) is p.TagArrived)
+                        out += seen(t, NAME_OF[m.zone], tag, type(m) is _ARRIVED)
                         continue
                 out += self._apply_all(self._readings_of(t, m, 0))
             return out
+        return self._feed_frames(t, data)
+
+    def _feed_frames(self, t: float, data: bytes) -> list[TableEvent]:
+        """Anything the shortcuts do not take (a HELLO, a gap, damage, a frame cut across chunks), frame by
+        frame (apart from ``feed_bytes``: its comprehension would make ``t`` a cell there, slower to read)."""
         frames = self.decoder.feed(data)
         return self._apply_all([e for frame in frames for e in self._readings_of(t, frame.message, frame.gap)])
 

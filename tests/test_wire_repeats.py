@@ -21,6 +21,23 @@ def test_a_repeated_body_is_the_same_message_and_still_counted_and_sequenced():
     assert d.counters.frames == 2 and d.counters.seq_gaps == 1 and d.counters.frames_lost == 1
 
 
+def test_a_body_seen_again_in_the_older_generation_is_kept_and_one_not_seen_again_goes():
+    """Two generations of ``remember // 2`` bodies: the current one full becomes the older one and the one before
+    is dropped; a body met in the older generation moves back into the current one."""
+    enc = p.Encoder()
+    d = FrameDecoder(remember=4)
+    a, b, c = (p.TagArrived(3, bytes([4, 1, 2, n])) for n in (1, 2, 3))
+    first_a = d.feed(enc.encode(a))[0].message               # feed learns the numbering; a remembered
+    first_b = d.feed_known(enc.encode(b))                    # b: the generation is full, it becomes the older
+    assert d.feed_known(enc.encode(c)) == c                  # c in the current generation
+    assert d.feed_known(enc.encode(a)) is first_a            # a from the older one, moved back: current full
+    assert d.remembered() == 2                               # b went with the older generation
+    again_b = d.feed_known(enc.encode(b))
+    assert again_b == first_b and again_b is not first_b     # read again, and read the same
+    assert [f.message for f in d.feed(enc.encode(a))] == [a] and d.feed(enc.encode(a))[0].message is first_a
+    assert d.counters.frames == 7
+
+
 def test_a_body_remembered_in_one_layout_is_read_again_after_a_hello_changes_it():
     """1.x body first (no HELLO yet: read in its own layout), then the board says 2.0: the same bytes no longer fit."""
     d = FrameDecoder()

@@ -49,14 +49,10 @@ class ChipFlow:
         came = origin = trail.landed(uid, zone, tag.value)
         if came is not None and t - came[1] > CARRIED_WITHIN_S:
             came = None     # issue 18: a chip once changed out of a pot, back later as change, is not a push
-        to_pot = zone == "pot"
-        seat: int | None
-        if to_pot:
-            seat = None
-        else:
-            seat = BET_OF[zone]
-            if seat is None:
-                return []
+        seat = BET_OF[zone]   # None for the pot, and for a zone that is neither the pot nor a bet zone
+        if seat is None and zone != "pot":
+            return []
+        to_pot = seat is None
         play = self.play
         h, hb = play.hand, play.hb
         out: list[te.TableEvent] = []
@@ -65,7 +61,7 @@ class ChipFlow:
                 out += self.hands.hands_thrown_away(t)   # the pot pushed in a draw: the hands thrown away folded
             if h.phase not in ("showdown", "ended"):
                 # the common case, a wager or a gather during the betting (the hand is running, not decided)
-                events = hb.chip_to_pot(t, tag) if to_pot or seat is None else hb.chip_entered(t, seat, tag)
+                events = hb.chip_to_pot(t, tag) if seat is None else hb.chip_entered(t, seat, tag)
                 return out + self.referee.betting_events(events) if events else out
         if (h is not None and h.award.misaward and h.phase == "showdown" and came is None
                 and uid not in h.award.pushed_chips):
@@ -91,7 +87,8 @@ class ChipFlow:
         h, hb = play.hand, play.hb
         assert h is not None and hb is not None
         repush = False
-        if h.decided and origin and uid in h.award.pushed_chips:   # a pushed chip moved on: pulled back or re-pushed
+        decided = h.phase in ("showdown", "ended")   # h.decided, inline: every chip of a push asks
+        if decided and origin and uid in h.award.pushed_chips:   # a pushed chip moved on: pulled back or re-pushed
             from_seat = BET_OF[origin[0]]
             if from_seat is not None:
                 self.pushes.pulled(h, from_seat, uid, tag.value)
@@ -99,10 +96,10 @@ class ChipFlow:
             if seat is None:
                 return out
         if seat is None:   # the pot zone
-            if h.decided and not (came and came[0].startswith("bet")):
+            if decided and not (came and came[0].startswith("bet")):
                 return out    # change made in the pot during the award
             return out + self.referee.betting_events(hb.chip_to_pot(t, tag))
-        if h.phase in ("showdown", "ended") and (repush or (came and came[0] == "pot")):   # h.decided, inline
+        if decided and (repush or (came and came[0] == "pot")):
             out += self.pushes.pushed(t, h, seat, uid, tag.value)
             if not trail.pot_zone and not _still_landing(t, trail.pot_leaving):
                 out += self.pushes.pot_emptied(t, h)

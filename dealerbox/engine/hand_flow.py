@@ -144,7 +144,8 @@ class HandFlow:
             return []
         if h.deal.first_uid is None and h.voluntary_actions == 0:
             return []
-        live_seats = hb.live
+        led = hb.ledger   # the betting's facts from their owner: hb.live, hb.round, hb.settled without a call each
+        live_seats = led.live
         # Asked after most inputs, so the contenders list is built only when needed: hb.live lies within h.order,
         # and with no folded or dead seat among two or more of them, nobody has won by the others folding.
         live = None
@@ -155,7 +156,7 @@ class HandFlow:
                 return self.decide(t, live)
         # the round still open (hb.round_complete, spelt out: hb.to_act is someone exactly when seats are pending,
         # the hand is not settled and two or more are live)
-        if hb.held or hb.motions or (hb.round.pending and not hb.settled and len(live_seats) > 1):
+        if hb.held or hb.motions or (led.round.pending and not led.settled and len(live_seats) > 1):
             return []
         draws = self.draws
         if not draws.draws:

@@ -45,8 +45,6 @@ from .tournament.table import TournamentTable
 from .variants import variant
 from .zones import BET_OF
 
-_WAITING = BETTING_DUE | BOXED_CARD   # Play.due's flags that send an input the long way (apply)
-
 if TYPE_CHECKING:   # the type only: the tournament package validates with jsonschema, which a cash table never loads
     from ..tournament.config import Tournament
 
@@ -121,6 +119,8 @@ class Engine:
         if t >= self.ledger.fall_due or due & BOXED_CARD:
             out += self._resolve_pending(event)
         # dispatch on type(...) is: the cheapest test per input, and the checker narrows on it as on isinstance
+        if type(event) is ev.BoardAlive:   # the board's pulse (a few a minute): it only lets time pass, as above
+            return self._settle(t, out) if out else out
         if type(event) is ev.ZoneEntered or type(event) is ev.ZoneLeft:
             entered = type(event) is ev.ZoneEntered
             tag = event.tag
@@ -187,8 +187,12 @@ class Engine:
         due (no level clock, no chip motion to close, no boxed or fallen card) goes straight to the part that owns
         it, as ``apply`` would send it; anything else is made into its input and applied."""
         play = self.play
-        levels = self._levels
-        if (levels is None or levels.clock is None) and not play.due(t) & _WAITING and t < self.ledger.fall_due:
+        h, hb = play.hand, play.hb
+        # not play.due(t) & (BETTING_DUE | BOXED_CARD), written out (nearly every input asks; keep it Play.due's
+        # answer): no hand under way, or no boxed card and no chip motion, take-back or held raise due yet
+        if (h is None or hb is None or h.phase == "ended"
+                or (h.provisional_boxed is None and t < hb.chips.quiet_until)) \
+                and t < self.ledger.fall_due and (self._levels is None or self._levels.clock is None):
             if type(tag) is ChipTag:
                 more = self._chip_entered(t, zone, tag) if entered else self._chip_left(t, zone, tag)
                 if not more:

@@ -99,9 +99,10 @@ _BLOCK = 1 << 20   # read a log a megabyte at a time: a day's log held whole cos
 
 
 def _whole_lines(stream: BinaryIO, file: Path, check: ChainCheck,
-                 read: Callable[[int], object] | None = None) -> Iterator[bytes]:
-    """The complete lines of a log file, read block by block and counted in ``check``; an unfinished last line
-    (a power cut mid-line) is not given, only noted: the rest is still good. Closes the stream."""
+                 read: Callable[[int], object] | None = None) -> Iterator[list[bytes]]:
+    """The complete lines of a log file, a block's worth at a time (a list: the caller loops over a list, not
+    over a generator resumed at every line), counted in ``check``; an unfinished last line (a power cut
+    mid-line) is not given, only noted: the rest is still good. Closes the stream."""
     tail = b""
     with stream:
         while True:
@@ -116,7 +117,7 @@ def _whole_lines(stream: BinaryIO, file: Path, check: ChainCheck,
             lines = (tail + block).split(b"\n")
             tail = lines.pop()
             check.lines += len(lines)
-            yield from lines
+            yield lines
     if tail:
         check.partial = True
 
@@ -175,6 +176,7 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
     first_t: float | None = None
     last_t: float | None = None
     public_only = False
+    clear = False   # the header read, of a clear log: its rx lines take the first way below
     records = 0   # check.records, counted here (a local: once a line)
     for index, file in enumerate(files):
         try:
@@ -184,123 +186,140 @@ def read_hands_fast(path: str | Path, reveal: bool = False, verify: bool = True,
         except OSError as e:
             raise LogError(f"cannot read log {file}: {e.strerror or e}") from None
         check.parts += 1
-        for i, raw in enumerate(_whole_lines(stream, file, check, read)):
-            try:
-                rec = _loads(raw)
-                kind = rec["k"]
-            except (ValueError, TypeError, KeyError):
-                if index == 0 and i == 0:
-                    raise LogError(f"{file}: line 1 is not a dealerbox log header; "
-                                   f"is this a recorded log or a scenario (*.scn)?") from None
-                check.damaged += 1
-                # as verify does: the h still readable in the damaged line lets the next line check; else blame
-                # only this line (the next line's predecessor is unknown)
-                from ..record.verify import STORED_H   # a damaged line: loaded here, never for an intact log
-                m = STORED_H.search(raw)
-                prev = m.group(1).decode() if m else ""
-                continue
-            if index == 0 and i == 0 and rec.get("part", 0) > 0:
-                prev = rec.get("prev", GENESIS)   # starting mid-set: trust where this part says it follows on
-            if verify:
-                want = rec.pop("h", None)   # the rest of rec is the hashed body
-                if (want is None or _sha256(prev.encode() + _canonical(rec)).hexdigest() != want) \
-                        and not _stdlib_hash_ok(prev, rec, want) and (prev or i == 0):
-                    check.damaged += 1
-                if want is not None:
-                    prev = want
-            if kind in _SEALED_KINDS and got is not None:
-                at = rec.get("t")
-                if isinstance(at, _NUMBER):
-                    records += 1   # as verify counts and times them: a key, a sealed record, an event
-                    last_t = float(at)
-                    first_t = last_t if first_t is None else first_t
-                if opener is None:   # without the floor's key: the public events, as the table ruled them
-                    if kind == "ev":
-                        try:
-                            event = event_from_dict(rec["e"])
-                        except (TranscriptError, KeyError, TypeError):
-                            continue
-                        book_feed(event)
-                    continue
-                if kind == "key":
-                    opener.key(str(rec.get("box", "")))
-                if kind != "sx":
-                    continue   # with the key the raw records replay: the public events are theirs
-                plain = opener.plain(str(rec.get("x", "")))
-                if plain is None:
-                    continue   # a record this key cannot open: the ordinary reader skips it too
-                if plain[:1] == b"r" and pipeline is not None:   # nearly every line: its bytes, as below
-                    for event in feed_bytes(float(rec["t"]), plain[1:]):
-                        book_feed(event)
-                    continue
-                opened = opener.record(str(rec.get("x", "")), rec.get("t", 0.0))
-                if opened is None:
-                    continue
-                rec, kind = opened, opened.get("k")
-                sealed_line = True
-            else:
-                sealed_line = False
-            if kind == "rx" and got is not None:   # nearly every line: bytes straight to the decoder
+        first: bytes | None = None   # the file's line 1 (``raw is first``: the line 1 checks keep no counter)
+        for lines in _whole_lines(stream, file, check, read):
+            if first is None and lines:
+                first = lines[0]
+            for raw in lines:
                 try:
-                    t, chunk = float(rec["t"]), bytes.fromhex(rec["d"])
-                except (KeyError, TypeError, ValueError):
-                    continue   # the ordinary reader skips such a line too
-                if first_t is None:
-                    first_t = t
-                last_t = t
-                records += 1
-                if sealed and not sealed_line:
-                    continue   # a raw record in the clear in a sealed log: not the recorder's, so not replayed
-                for event in feed_bytes(t, chunk):
-                    book_feed(event)
-                continue
-            try:
-                entry = from_record(rec)
-            except LogFormatError:
-                if index == 0 and i == 0:
-                    raise LogError(f"{file}: line 1 is not a dealerbox log header") from None
-                continue
-            if isinstance(entry, Header):
-                if got is None:
-                    if index != 0 or i != 0:
-                        raise LogError(f"{file}: line 1 is not a dealerbox log header")
-                    if opener is not None:
-                        from ..record.sealing import SealError
-                        try:
-                            entry = opener.header(entry)
-                        except SealError as e:
-                            raise LogError(f"{file}: {e}") from None
-                    sealed = entry.sealed is not None
-                    public_only = sealed and opener is None   # its events are all in "ev"
-                    if public_only:   # no engine to feed: the header checked as a replay checks it, no more
-                        table_setup(entry)
-                    else:
-                        pipeline = Pipeline.from_header(entry)
-                        feed_bytes = pipeline.feed_bytes   # once, not once a line
-                    table, stakes = table_of(entry), stakes_of(entry.config)
-                    book = HandBook(table, stakes, reveal, keep=True)
-                    book_feed = book.feed
-                    got = LogHands(path, table, created_of(entry), stakes, [], dealer_of(entry.config))
-                    check.created = entry.created
-                continue
-            if got is None or book is None:
-                raise LogError(f"{file}: line 1 is not a dealerbox log header")
-            if kind == "closed":
-                check.closed = True
-                continue
-            if kind != "gap" and isinstance(rec.get("t"), _NUMBER) and not sealed_line:
-                records += 1   # an opened sealed line was counted as the sx line it is
-            at = getattr(entry, "t", None)
-            if at is not None:
-                if first_t is None:
-                    first_t = at
-                last_t = at
-            if public_only or pipeline is None:
-                continue   # a link or gap line of a sealed log: its events are among the "ev" lines already
-            if sealed and not sealed_line and kind in ("tx", "in"):
-                continue   # a raw record in the clear in a sealed log, as an rx one above
-            for event in pipeline.feed(entry):
-                book.feed(event)
+                    rec = _loads(raw)
+                    kind = rec["k"]
+                except (ValueError, TypeError, KeyError):
+                    if index == 0 and raw is first:
+                        raise LogError(f"{file}: line 1 is not a dealerbox log header; "
+                                       f"is this a recorded log or a scenario (*.scn)?") from None
+                    check.damaged += 1
+                    # as verify does: the h still readable in the damaged line lets the next line check; else blame
+                    # only this line (the next line's predecessor is unknown)
+                    from ..record.verify import STORED_H   # a damaged line: loaded here, never for an intact log
+                    m = STORED_H.search(raw)
+                    prev = m.group(1).decode() if m else ""
+                    continue
+                if raw is first and index == 0 and rec.get("part", 0) > 0:
+                    prev = rec.get("prev", GENESIS)   # starting mid-set: trust where this part says it follows on
+                if verify:
+                    want = rec.pop("h", None)   # the rest of rec is the hashed body
+                    if (want is None or _sha256(prev.encode() + _canonical(rec)).hexdigest() != want) \
+                            and not _stdlib_hash_ok(prev, rec, want) and (prev or raw is first):
+                        check.damaged += 1
+                    if want is not None:
+                        prev = want
+                if kind == "rx" and clear:   # nearly every line of a clear log: bytes straight to the decoder
+                    try:
+                        t, chunk = float(rec["t"]), bytes.fromhex(rec["d"])
+                    except (KeyError, TypeError, ValueError):
+                        continue   # the ordinary reader skips such a line too
+                    if first_t is None:
+                        first_t = t
+                    last_t = t
+                    records += 1
+                    for event in feed_bytes(t, chunk):
+                        book_feed(event)
+                    continue
+                if kind in _SEALED_KINDS and got is not None:
+                    at = rec.get("t")
+                    if isinstance(at, _NUMBER):
+                        records += 1   # as verify counts and times them: a key, a sealed record, an event
+                        last_t = float(at)
+                        first_t = last_t if first_t is None else first_t
+                    if opener is None:   # without the floor's key: the public events, as the table ruled them
+                        if kind == "ev":
+                            try:
+                                event = event_from_dict(rec["e"])
+                            except (TranscriptError, KeyError, TypeError):
+                                continue
+                            book_feed(event)
+                        continue
+                    if kind == "key":
+                        opener.key(str(rec.get("box", "")))
+                    if kind != "sx":
+                        continue   # with the key the raw records replay: the public events are theirs
+                    plain = opener.plain(str(rec.get("x", "")))
+                    if plain is None:
+                        continue   # a record this key cannot open: the ordinary reader skips it too
+                    if plain[:1] == b"r" and pipeline is not None:   # nearly every line: its bytes, as below
+                        for event in feed_bytes(float(rec["t"]), plain[1:]):
+                            book_feed(event)
+                        continue
+                    opened = opener.record(str(rec.get("x", "")), rec.get("t", 0.0))
+                    if opened is None:
+                        continue
+                    rec, kind = opened, opened.get("k")
+                    sealed_line = True
+                else:
+                    sealed_line = False
+                if kind == "rx" and got is not None:   # a sealed log's: as above, unless it was in the clear
+                    try:
+                        t, chunk = float(rec["t"]), bytes.fromhex(rec["d"])
+                    except (KeyError, TypeError, ValueError):
+                        continue   # the ordinary reader skips such a line too
+                    if first_t is None:
+                        first_t = t
+                    last_t = t
+                    records += 1
+                    if sealed and not sealed_line:
+                        continue   # a raw record in the clear in a sealed log: not the recorder's, so not replayed
+                    for event in feed_bytes(t, chunk):
+                        book_feed(event)
+                    continue
+                try:
+                    entry = from_record(rec)
+                except LogFormatError:
+                    if index == 0 and raw is first:
+                        raise LogError(f"{file}: line 1 is not a dealerbox log header") from None
+                    continue
+                if isinstance(entry, Header):
+                    if got is None:
+                        if index != 0 or raw is not first:
+                            raise LogError(f"{file}: line 1 is not a dealerbox log header")
+                        if opener is not None:
+                            from ..record.sealing import SealError
+                            try:
+                                entry = opener.header(entry)
+                            except SealError as e:
+                                raise LogError(f"{file}: {e}") from None
+                        sealed = entry.sealed is not None
+                        clear = not sealed
+                        public_only = sealed and opener is None   # its events are all in "ev"
+                        if public_only:   # no engine to feed: the header checked as a replay checks it, no more
+                            table_setup(entry)
+                        else:
+                            pipeline = Pipeline.from_header(entry)
+                            feed_bytes = pipeline.feed_bytes   # once, not once a line
+                        table, stakes = table_of(entry), stakes_of(entry.config)
+                        book = HandBook(table, stakes, reveal, keep=True)
+                        book_feed = book.feed
+                        got = LogHands(path, table, created_of(entry), stakes, [], dealer_of(entry.config))
+                        check.created = entry.created
+                    continue
+                if got is None or book is None:
+                    raise LogError(f"{file}: line 1 is not a dealerbox log header")
+                if kind == "closed":
+                    check.closed = True
+                    continue
+                if kind != "gap" and isinstance(rec.get("t"), _NUMBER) and not sealed_line:
+                    records += 1   # an opened sealed line was counted as the sx line it is
+                at = getattr(entry, "t", None)
+                if at is not None:
+                    if first_t is None:
+                        first_t = at
+                    last_t = at
+                if public_only or pipeline is None:
+                    continue   # a link or gap line of a sealed log: its events are among the "ev" lines already
+                if sealed and not sealed_line and kind in ("tx", "in"):
+                    continue   # a raw record in the clear in a sealed log, as an rx one above
+                for event in pipeline.feed(entry):
+                    book.feed(event)
     check.first_t, check.last_t, check.records = first_t, last_t, records
     if got is None or book is None:   # no line was a header: say what the file holds instead
         what = "no complete line (no newline), so no header" if check.partial else "empty file"

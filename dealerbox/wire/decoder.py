@@ -11,7 +11,7 @@
 from __future__ import annotations
 
 import binascii
-from collections import OrderedDict
+import struct
 from dataclasses import asdict, dataclass
 
 from cobs import cobs
@@ -21,6 +21,7 @@ from . import protocol as p
 _cobs_decode = cobs.decode
 _CobsError = cobs.DecodeError
 _crc = binascii.crc_hqx
+_head = struct.Struct("<BH").unpack_from   # a frame's type and sequence number, in one call
 _MIN_RAW = p.FRAME_HEADER_LEN + p.FRAME_CRC_LEN
 _TYPES = p.MESSAGE_TYPES
 _VERSIONED = p.VERSIONED_TYPES
@@ -29,14 +30,19 @@ _HEADER = p.FRAME_HEADER_LEN
 _CRC_INIT = p.CRC16_INIT
 _SEQ_MODULO = p.SEQ_MODULO
 _ONE_FRAME = p.FRAME_MAX_ENCODED + 1  # the longest chunk that can be one whole frame and its delimiter
-# Tag bodies remembered, least recently used first out. A (zone, tag) pair is new whenever a chip reaches a
-# player it never sat with, so the pairs a table has seen grow all evening (4,500 in 720 simulated hands, and
-# a house set of 1,360 chips in 11 chip zones could make 30,000): at ~240 bytes a body, 32,768 remembered
-# (emptied when full) let this part climb to 8 MB. What repeats is the last few hands' pairs: 4,096 miss 3 % of
-# the tag frames of 2,000 simulated hands, against the 1.1 % that are new anyway; 2,048 missed 10.8 % (29.5 % of
-# a session's first 300 hands), each miss a body read again. The pipeline keeps no copy of its own
-# (docs/performance.md, "Where the slope came from" and "The clear log's audit, made lean").
-KNOWN_MAX = 4096
+# Tag bodies remembered, at most KNOWN_MAX, in two generations of KNOWN_MAX // 2: bodies go into the current
+# one; when it is full it becomes the older one and the one before is dropped; a body found in the older one
+# moves back into the current one. So the bodies seen within the last KNOWN_MAX // 2 new ones are always kept,
+# the rest go, and a hit (nearly every frame) is one look-up in a plain dict: no reordering, as a
+# least-recently-used list does on every hit. A (zone, tag) pair is new whenever a chip reaches a player it
+# never sat with, so the pairs a table has seen grow all evening (4,500 in 720 simulated hands, and a house set
+# of 1,360 chips in 11 chip zones could make 30,000): at ~220 bytes a body, 32,768 remembered (emptied when
+# full) let this part climb to 8 MB; the most this keeps is 1.8 MB. What repeats is the last few hands' pairs:
+# two generations of 4,096 miss 2.2 % of the tag frames of 2,000 simulated hands (a least-recently-used list of
+# 4,096, 1.15 MB, missed 3.0 %), against the 1.1 % that are new anyway, each miss a body read again. The
+# pipeline keeps no copy of its own (docs/performance.md, "Where the slope came from", "The clear log's audit,
+# made lean" and "The clear log's audit, round 6").
+KNOWN_MAX = 8192
 # Only tag bodies come back (the same tag in the same zone): a heartbeat's uptime makes every one new, and
 # remembering them would crowd out the tags that do repeat.
 _REPEATS = p.VERSIONED_TYPES
@@ -91,10 +97,12 @@ class FrameDecoder:
         self._next_seq: int | None = None
         # Bodies already read, by (type, body): the same tag in the same zone comes back all evening, and a
         # message is immutable, so it is read once. Valid for one board layout: emptied when a HELLO sets it.
-        # At most ``remember`` of them, the least recently seen going first (0: none, for a watcher that only
+        # At most ``remember`` of them, in two generations (KNOWN_MAX above; 0: none, for a watcher that only
         # wants the HELLOs and must not keep a copy of every tag the table has seen).
         self.remember = remember
-        self._known: OrderedDict[tuple[int, bytes], p.Message] = OrderedDict()
+        self._generation = max(1, remember // 2)
+        self._known: dict[tuple[int, bytes], p.Message] = {}    # the current generation
+        self._older: dict[tuple[int, bytes], p.Message] = {}    # the one before: moved back when seen again
 
     def feed(self, data: bytes) -> list[p.Frame]:
         """Decode what ``data`` completes; keep any partial frame for the next call."""
@@ -134,28 +142,24 @@ class FrameDecoder:
         not fit its type), with nothing consumed, so the caller hands ``data`` to ``feed``. The same checks as
         ``feed`` (COBS, CRC, sequence), without building a :class:`Frame`."""
         n = len(data)
-        if not 1 < n <= _ONE_FRAME or data.find(b"\x00") != n - 1 or self._buf or self._discarding \
-                or self.refusal is not None:
+        if not 1 < n <= _ONE_FRAME or data[-1] or self._buf or self._discarding or self.refusal is not None:
             return None
         # _known_frame written out: this runs once for nearly every line of a log
         try:
-            raw = _cobs_decode(data[:-1])
+            raw = _cobs_decode(data[:-1])   # a delimiter inside (several frames) is no COBS: None, as for damage
         except _CobsError:
             return None
         if len(raw) < _MIN_RAW or _crc(raw[:-2], _CRC_INIT) != raw[-2] | raw[-1] << 8:
             return None
-        seq = raw[1] | raw[2] << 8
-        mtype = raw[0]
+        mtype, seq = _head(raw)
         if seq != self._next_seq or mtype == _HELLO:
             return None
         key = (mtype, raw[_HEADER:-2])
         message = self._known.get(key)
         if message is None:
-            message = self._read_body(*key)
+            message = self._recall(key)
             if message is None:
                 return None
-        else:
-            self._known.move_to_end(key)
         self._next_seq = (seq + 1) % _SEQ_MODULO
         c = self.counters
         c.bytes += n
@@ -194,14 +198,13 @@ class FrameDecoder:
             return None
         if len(raw) < _MIN_RAW or _crc(raw[:-2], _CRC_INIT) != raw[-2] | raw[-1] << 8:
             return None
-        mtype = raw[0]
-        if raw[1] | raw[2] << 8 != expect_seq or mtype == _HELLO:
+        mtype, seq = _head(raw)
+        if seq != expect_seq or mtype == _HELLO:
             return None
         key = (mtype, raw[_HEADER:-2])
         message = self._known.get(key)
         if message is None:
-            return self._read_body(*key)
-        self._known.move_to_end(key)
+            return self._recall(key)
         return message
 
     def resync(self) -> None:
@@ -278,11 +281,13 @@ class FrameDecoder:
         key = (mtype, raw[_HEADER:-2])
         message = self._known.get(key)
         if message is None:
-            message = self._unpack(*key)
-            if message is None:
-                return None
-        else:
-            self._known.move_to_end(key)
+            message = self._older.pop(key, None)
+            if message is not None:
+                self._keep_known(key, message)   # seen again: back into the current generation
+            else:
+                message = self._unpack(*key)
+                if message is None:
+                    return None
         if type(message) is p.Hello:
             if message.protocol_major not in self.accept_majors:
                 c.bad_version += 1
@@ -295,6 +300,7 @@ class FrameDecoder:
             self.refusal = None
             if self.board_major != message.protocol_major:
                 self._known.clear()   # tag bodies now read in the other layout
+                self._older.clear()
             self.board_major = message.protocol_major
         elif self.refusal is not None:
             c.refused += 1
@@ -302,9 +308,16 @@ class FrameDecoder:
         c.frames += 1
         return p.Frame(seq, message, gap, raw)
 
-    def _read_body(self, mtype: int, body: bytes) -> p.Message | None:
-        """:meth:`_unpack` for the shortcuts, which must leave every counter to ``feed``: None (uncounted) for a
-        body that does not fit its type."""
+    def _recall(self, key: tuple[int, bytes]) -> p.Message | None:
+        """For the shortcuts, a body not in the current generation: the older one's message, moved back, or the
+        body read (and remembered); None (uncounted: every counter is ``feed``'s) for a body that does not fit
+        its type."""
+        mtype, body = key
+        if mtype in _REPEATS:   # (a heartbeat is never remembered: no generation to look in)
+            message = self._older.pop(key, None)
+            if message is not None:
+                self._keep_known(key, message)
+                return message
         cls = _TYPES.get(mtype)
         if cls is None:
             return None
@@ -315,12 +328,19 @@ class FrameDecoder:
         self._remember(mtype, body, message)
         return message
 
+    def remembered(self) -> int:
+        """How many bodies are remembered now (at most ``remember``)."""
+        return len(self._known) + len(self._older)
+
     def _remember(self, mtype: int, body: bytes, message: p.Message) -> None:
         if mtype in _REPEATS and self.remember:
-            known = self._known
-            known[(mtype, body)] = message
-            if len(known) > self.remember:
-                known.popitem(last=False)   # the body least recently seen
+            self._keep_known((mtype, body), message)
+
+    def _keep_known(self, key: tuple[int, bytes], message: p.Message) -> None:
+        known = self._known
+        known[key] = message
+        if len(known) >= self._generation:   # full: it becomes the older generation, the one before goes
+            self._older, self._known = known, {}
 
     def _unpack(self, mtype: int, body: bytes) -> p.Message | None:
         """The message of a checked frame's body (remembered), or None counted as unknown type or bad body."""

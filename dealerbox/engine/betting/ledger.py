@@ -81,7 +81,8 @@ class HandLedger:
 
     def active(self) -> list[int]:
         """Seats that can still bet: live and not all-in, in order from the button."""
-        return [s for s in self.order if not (b := self.seats[s]).folded and not b.dead and not b.all_in]
+        seats = self.seats   # bound once, not looked up on self for every seat
+        return [s for s in self.order if not ((b := seats[s]).folded or b.dead or b.all_in)]
 
     def pots(self) -> list[te.Pot]:
         totals = {s: self.contributed[s] + b.wager for s, b in self.seats.items()}
