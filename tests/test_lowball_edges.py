@@ -169,3 +169,28 @@ def test_a_player_drawing_five_is_no_fold():
     assert loud(events) == [] and [e.seat for e in events if isinstance(e, te.ActionTaken)
                                    and e.action == "fold"] == [1]
     assert [(e.seat, e.count) for e in events if isinstance(e, te.CardsDrawn) and e.draw == 1][0] == (2, 5)
+
+
+# --- a replacement that comes face up in a draw -----------------------------------------------------------------
+
+def test_a_replacement_taken_out_face_up_is_one_more_discard_of_the_draw_not_the_next_draw():
+    # seat 3's replacement (Jh) comes face up, goes to the muck and seat 3 is given the next card: with three players
+    # still betting, the Jh is a discard of the first draw, and the hand is the clean one's, round for round
+    events = play_text((SCENARIOS / "faults-draw-replacement-face-up.scn").read_text())
+    clean = play_text((SCENARIOS / "faults-draw-replacement-face-up-ok.scn").read_text())
+    assert loud(events) == []
+    assert _end(events).stacks == _end(clean).stacks == {1: 200, 2: 212, 3: 194, 4: 194}
+    # the same seats draw in the same draws (seat 3 is told twice in the first: one card given, then the other)
+    drawn = {(e.seat, e.draw) for e in events if isinstance(e, te.CardsDrawn)}
+    assert drawn == {(e.seat, e.draw) for e in clean if isinstance(e, te.CardsDrawn)}
+    streets = [(e.seat, e.street) for e in events if isinstance(e, te.ActionTaken) and e.action != "post"]
+    assert streets == [(e.seat, e.street) for e in clean if isinstance(e, te.ActionTaken) and e.action != "post"]
+
+
+def test_a_stub_run_short_may_be_made_up_from_the_whole_muck_a_folded_hand_included():
+    # seat 6 folded before the draw: its cards lie in the muck with the discards, and the dealer shuffles them all
+    # (not seat 5's, drawing now) into the last stub card; seat 5 is given four of seat 6's old cards
+    events = play_text((SCENARIOS / "faults-stub-short-with-a-folded-hand.scn").read_text())
+    assert loud(events) == [] and _end(events).outcome == "complete"
+    shown = {e.seat: e.cards for e in events if isinstance(e, te.HandShown)}
+    assert shown[5] == ("As", "Ad", "2h", "3h", "4h") and 6 not in shown   # As the last stub card, the rest seat 6's

@@ -129,3 +129,68 @@ def test_a_push_of_that_lone_bet_to_another_seat_is_still_ruled():
     text = (SCENARIOS / "chips-kill.6.scn").read_text() + "fold 2\nfold 3\nfold 4\ngather\nwin 2\n"
     events = play_text(text, "lone-blind-wrong.scn")
     assert [f.rule for f in loud(events)] == ["kill.6", "showdown.3"]
+
+
+def test_a_side_pot_pushed_with_the_main_pot_to_the_all_in_winner_holds_the_hand_until_it_reaches_its_winner():
+    # seat 1 (all in) wins the main pot, seat 3 the side pot seat 1 cannot win; all 170 pushed to seat 1
+    _, pushed = play("faults-misaward-side-pot", stop_after="push all to 1")
+    ruled = [e for e in pushed if isinstance(e, te.FindingRaised) and e.severity != "info"]
+    assert [(f.rule, f.severity, f.seats) for f in ruled] == [("showdown.3", "floor", (1, 3))]
+    assert "push it to seat 3" in ruled[0].ruling and "side pot 1 to seat 3" in ruled[0].ruling
+    assert ended(pushed) == []   # the hand waits for the side pot to reach seat 3
+    pipe, wrong = play("faults-misaward-side-pot")
+    _, right = play("faults-misaward-side-pot-ok")
+    assert [e.stacks for e in ended(wrong)] == [e.stacks for e in ended(right)]
+    assert ended(wrong)[0].stacks == {1: 150, 3: 160, 5: 140}
+    acks = [e for e in wrong if isinstance(e, te.FindingAcknowledged)]
+    assert [(a.id, a.by) for a in acks] == [(ruled[0].id, CORRECTED_BY)]
+    assert [e for e in wrong if isinstance(e, te.FindingRaised) and e.severity != "info"] == ruled
+    assert light_for(pipe.engine.snapshot()) == "green"
+
+
+def test_a_side_pot_misaward_left_wrong_is_ruled_again_at_the_next_hand():
+    text = (SCENARIOS / "faults-misaward-side-pot.scn").read_text().replace(
+        "chips 20 bet1 -> pot\nwait 2s\npush 20 to 3\nwait 1s\naward 1\naward 3 pot 1\ntake 1\ntake 3\n", "take 1\n")
+    events = play_text(text, "side-pot-left-wrong.scn")
+    floor = [e for e in events if isinstance(e, te.FindingRaised) and e.severity == "floor"]
+    assert [(f.hand, f.rule) for f in floor] == [(1, "showdown.3"), (2, "showdown.3")]
+    assert "seat 3 got none of its share" in floor[1].ruling
+    assert not [e for e in events if isinstance(e, te.FindingAcknowledged)]
+
+
+def test_a_misaward_the_loser_took_is_put_right_by_handing_the_chips_from_its_stack_to_the_winner():
+    # seat 3 took the wrong push; the 6 go from its stack straight into seat 1's bet zone, not through the pot
+    pipe, wrong = play("faults-misaward-handed-over")
+    _, right = play("faults-misaward-handed-over-ok")
+    loud_ones = [e for e in wrong if isinstance(e, te.FindingRaised) and e.severity != "info"]
+    assert [(f.hand, f.rule, f.seats) for f in loud_ones] == [(1, "showdown.3", (3,))]
+    acks = [e for e in wrong if isinstance(e, te.FindingAcknowledged)]
+    assert [(a.id, a.by) for a in acks] == [(loud_ones[0].id, CORRECTED_BY)]
+    assert wrong.index(acks[0]) < wrong.index(ended(wrong)[0])
+    assert [e.stacks for e in ended(wrong)] == [e.stacks for e in ended(right)]
+    assert light_for(pipe.engine.snapshot()) == "green"
+
+
+def test_the_uncalled_part_of_a_bet_gathered_with_the_pot_is_pushed_back_to_its_bettor_without_a_ruling():
+    # seat 5's 12 that seat 3 (all in for 8) could not call went into the pot with the rest and come back from it
+    _, wrong = play("faults-uncalled-gathered-pushed-back")
+    _, right = play("faults-uncalled-gathered-pushed-back-ok")
+    assert loud(wrong) == [] and loud(right) == []
+    assert [e.stacks for e in ended(wrong)] == [e.stacks for e in ended(right)] == [{1: 199, 3: 17, 5: 192}]
+    # the bettor is owed its uncalled chips, not the pot: the whole of it pushed there still leaves seat 3 short
+    text = (SCENARIOS / "faults-uncalled-gathered-pushed-back.scn").read_text().replace("push 17 to 3\n", "")
+    events = play_text(text, "uncalled-and-the-pot-to-the-bettor.scn")
+    assert [(f.rule, f.seats) for f in loud(events)] == [("showdown.3", (5, 3))]
+    assert ended(events) == []   # the hand waits for the pot to reach seat 3
+
+
+def test_a_share_slid_from_one_bet_zone_to_its_winner_is_no_blind_of_the_next_hand():
+    # the side pot's 20 slid from seat 1's bet zone to seat 3's: the first chip puts the push right, the rest follow
+    _, wrong = play("faults-misaward-share-slid")
+    _, right = play("faults-misaward-share-slid-ok")
+    loud_ones = [e for e in wrong if isinstance(e, te.FindingRaised) and e.severity != "info"]
+    assert [(f.hand, f.rule, f.seats) for f in loud_ones] == [(1, "showdown.3", (1, 3))]
+    assert not [e for e in wrong if isinstance(e, te.FindingRaised) and e.rule == "irregularity.10"]
+    assert [e.stacks for e in ended(wrong)] == [e.stacks for e in ended(right)]
+    started = [e for e in wrong if isinstance(e, te.HandStarted)]
+    assert [(e.hand, e.button) for e in started] == [(1, 5), (2, 1)]

@@ -11,7 +11,7 @@ from ..tags import ChipTag
 from . import events as te
 from .cards.ledger import OFF_TABLE_AFTER_S
 from .chip_trail import ChipTrail
-from .hand_flow import HandFlow
+from .hand_flow import HandFlow, wins_a_pot
 from .misaward import PushWatch
 from .play import Play
 from .referee import Referee
@@ -64,14 +64,23 @@ class ChipFlow:
                 events = hb.chip_to_pot(t, tag) if seat is None else hb.chip_entered(t, seat, tag)
                 return out + self.referee.betting_events(events) if events else out
         if (h is not None and h.award.misaward and h.phase == "showdown" and came is None
-                and uid not in h.award.pushed_chips and (to_pot or self.hands.all_back(h))):
+                and uid not in h.award.pushed_chips):
             if to_pot:   # a wrongly paid player hands chips back from their stack
                 self.pushes.handed_back(h, tag.value)
                 return out
-            out += self.hands.end(t, "complete")   # the next hand's blinds: the misaward was not put right
+            if self.hands.all_back(h):
+                out += self.hands.end(t, "complete")   # the next hand's blinds: the misaward was not put right
+            elif seat is not None and wins_a_pot(seat, h.winners):
+                # the wrongly paid player's chips, from their stack straight into a winner's bet zone
+                out += self.pushes.handed_over(t, h, seat, uid, tag.value)
+                if not trail.pot_zone and not _still_landing(t, trail.pot_leaving):
+                    out += self.pushes.pot_emptied(t, h)
+                return out
         if h is None or h.phase == "ended":   # not running(): every chip of a push asks
             if seat is None or (came and came[0] == "pot") or self.hands.misdealt_cards_out():
                 return out
+            if h is not None and came and came[0] != zone and uid in h.award.pushed_chips:
+                return out   # the rest of a pushed share slid on to the seat it belongs to: no blind
             out += self.hands.start(t)   # blinds going in: a new hand
             if not play.running():
                 return out

@@ -327,16 +327,15 @@ def wins_a_pot(seat: int, winners: list[tuple[int, ...]]) -> bool:
 
 
 def shorted(h: Hand) -> list[int]:
-    """Winners of a shared pot (a tie, a high and a low, two or more boards) holding none of it: the whole of it
-    went to another of its winners. Only a seat whose share is a chip or more however the odd chips fall is
-    counted (a quartered low half of 3 leaves one of its winners nothing, rightly; so does a tie on one board of a
-    pot of 2 dealt on two)."""
+    """Winners of a pot holding none of it: a shared pot (a tie, a high and a low, two or more boards) whose whole
+    went to another of its winners, or a pot won alone pushed with another pot to that pot's winner (a side pot
+    pushed with the main pot to the all-in player, who cannot win it: issue 31). Only a seat whose share is a chip
+    or more however the odd chips fall is counted (a quartered low half of 3 leaves one of its winners nothing,
+    rightly; so does a tie on one board of a pot of 2 dealt on two)."""
     out: list[int] = []
     portions = h.portions()     # per pot, per board, the winners of each half (empty: each pot whole)
     for i, ((amount, _), winners) in enumerate(zip(h.pots, h.winners, strict=False)):
         boards = portions[i] if i < len(portions) and portions[i] else [(winners,)]
-        if len(set(winners)) < 2:
-            continue
         least_part = min(divide(amount, len(boards)))   # the smaller board's part when the odd chips went to board 1
         sure = dict.fromkeys(set(winners), 0)
         for per_board in boards:
@@ -351,9 +350,11 @@ def shorted(h: Hand) -> list[int]:
 
 def uncorrected_text(last: Hand) -> str:
     """The floor's ruling when a hand starts before the last hand's misaward was put right."""
-    held = ", ".join([f"seat {s} holds {v}" for s, v in sorted(last.award.pushed.items())
-                      if v > 0 and not wins_a_pot(s, last.winners)]
-                     + [f"seat {s} got none of its share" for s in shorted(last)])
+    wrong = [f"seat {s} holds {v}" for s, v in sorted(last.award.pushed.items())
+             if v > 0 and not wins_a_pot(s, last.winners)]
+    # a pot's lone winner holding none of it is named when no loser holds its chips (then that says it already)
+    short = [s for s in shorted(last) if not wrong or any(s in ws and len(set(ws)) > 1 for ws in last.winners)]
+    held = ", ".join(wrong + [f"seat {s} got none of its share" for s in short])
     return (f"Hand {last.number}'s pot was pushed to the wrong player and not put right before this deal "
             f"({held}; the cards give {winners_text(last)}). The table's stacks differ from the terminal's, "
             f"which follow the cards: the floor must settle them.")

@@ -6,10 +6,12 @@ misaward is a state the hand stays in until the pot sits where the cards say it 
   chips again: a second wrong push (to another loser, to a folded seat) is a second ruling;
 - the pot empty with such a seat still holding chips is the misaward: the hand does not end (the screen shows
   it) while the dealer pulls the chips back (to the pot, or straight into the right bet zone); chips that come
-  back into the pot from a player's stack during the misaward are the wrongly paid player's;
+  back into the pot, or straight into a winner's bet zone, from a player's stack during the misaward (taken, then
+  handed back) are the wrongly paid player's;
 - a pot shared by two winners (a tie, or a high and a low half) pushed whole to one of them is ruled too, once,
-  when the pot empties with a winner of it holding none of it; that share pulled back into the pot and pushed
-  to its winner puts it right;
+  when the pot empties with a winner of it holding none of it; so is a side pot (or the main pot) pushed with
+  the rest to the winner of another pot; that share pulled back into the pot and pushed to its winner puts it
+  right;
 - once the pot is empty and no seat that wins nothing holds pushed chips, the hand ends as the cards say and
   each ``showdown.3`` of the hand is acknowledged by the table (``by="table:corrected"``), which settles the
   dealer's banner and annotates the floor's alert;
@@ -46,7 +48,7 @@ class PushWatch:
         """A chip of the pot (or of another seat's push) landed in ``seat``'s bet zone."""
         before = h.award.push(seat, uid, value)
         out: list[te.TableEvent] = [te.ChipsMoved(t, h.number, f"bet{seat}", seat, value, (value,))]
-        if before <= 0 and not rightful(seat, h):
+        if before <= 0 and not self.rightful(seat, h):
             out += self.referee.rule(t, [Ruling("showdown.3", "continues", f"Chips are being pushed to seat {seat}, "
                                                 f"which wins no pot: stop, pull them back; the cards give "
                                                 f"{winners_text(h)}.", (seat,), severity="floor")])
@@ -64,9 +66,22 @@ class PushWatch:
             seat = max(wrong, key=lambda s: (wrong[s], -s))
             h.award.handed_back(seat, value)
 
+    def handed_over(self, t: float, h: Hand, seat: int, uid: str, value: int) -> list[te.TableEvent]:
+        """During a misaward a chip came from a player's stack straight into the bet zone of ``seat``, which wins
+        a pot: the wrongly paid player paying the winner without passing through the pot."""
+        self.handed_back(h, value)
+        return self.pushed(t, h, seat, uid, value)
+
+    def rightful(self, seat: int, h: Hand) -> bool:
+        """``seat`` may hold pushed chips: it wins a pot (or is the one seat left with no pot at all), or part of
+        its bet went uncalled and was gathered with the pot, so the dealer pushes it back from there (a winner left
+        holding none of its pot is still ruled when the pot empties: ``shorted``)."""
+        hb = self.play.hb
+        return rightful(seat, h) or (hb is not None and seat in hb.uncalled_back())
+
     def wrongly_paid(self, h: Hand) -> dict[int, int]:
         """Seats that win no pot and hold pushed chips, with how much."""
-        return {s: v for s, v in h.award.pushed.items() if v > 0 and not rightful(s, h)}
+        return {s: v for s, v in h.award.pushed.items() if v > 0 and not self.rightful(s, h)}
 
     def pot_emptied(self, t: float, h: Hand) -> list[te.TableEvent]:
         """The pot zone is empty and nothing is on its way: the hand ends, unless the pot sits wrongly (the

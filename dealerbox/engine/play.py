@@ -55,6 +55,11 @@ class Play:
         h = self.hand
         return h is not None and h.phase != "ended"
 
+    def bettors(self) -> int:
+        """Seats of the hand under way that can still bet (live, not all in)."""
+        hb = self.hb
+        return 0 if hb is None else sum(1 for s in hb.live if not hb.all_in(s))
+
     def window(self) -> bool:
         """The misdeal window is still open (read at every card)."""
         return window_open(self.hb.round.voluntary_actions if self.hb is not None else 0)

@@ -214,6 +214,10 @@ class HandBetting:
     def pots(self) -> list[te.Pot]:
         return self.ledger.pots()
 
+    def uncalled_back(self) -> set[int]:
+        """Seats given back the uncalled part of a bet this hand (a push of those chips to them is no misaward)."""
+        return self.ledger.uncalled_back()
+
     def live_seats(self) -> set[int]:
         """Seats still contesting the pot (not folded, not dead). Read only."""
         return self.ledger.live

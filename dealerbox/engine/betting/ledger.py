@@ -37,6 +37,7 @@ class HandLedger:
         self.ended_streets: set[str] = set()
         self.contributed: dict[int, int] = {s: 0 for s in order}
         self.dead_money: dict[int, int] = {}
+        self.refunded: set[int] = set()   # seats given back the uncalled part of a bet at a gather this hand
         self.lost = False        # lost track of the betting: says so once, then quiet until the next deal
         self.dealing = False     # the first card left the shoe: chips are no longer posts
         self.settled = False
@@ -91,6 +92,12 @@ class HandLedger:
         live = {s for s, b in self.seats.items() if not b.folded and not b.dead}   # b.live, without the property
         all_in = {s for s, b in self.seats.items() if b.all_in}
         return build_pots(totals, live, sum(self.dead_money.values()), all_in)
+
+    def uncalled_back(self) -> set[int]:
+        """Seats whose bet was not all called this hand (the part nobody matched goes back to them): at a gather,
+        or the last wagers now."""
+        seat, _ = uncalled({s: self.contributed[s] + b.wager for s, b in self.seats.items()})
+        return self.refunded | ({seat} if seat is not None and self.seats[seat].live else set())
 
     def pot_total(self) -> int:
         """What ``pots()`` adds up to (every pot together), without building the side pots."""
@@ -172,6 +179,7 @@ class HandLedger:
         if seat is not None and self.seats[seat].live:
             self.seats[seat].returned(extra)
             self.stacks[seat] += extra
+            self.refunded.add(seat)
             out.append(te.StackChanged(t, self.hand, seat, self.stack(seat), "refund"))
         for s, b in self.seats.items():
             self.contributed[s] += b.wager

@@ -151,6 +151,15 @@ class Deal:
             self.held[seat].remove(uid)
         self.draws.thrown_away(seat, uid)
 
+    def back_to_stub(self, uid: str, out_of_play: set[int]) -> bool:
+        """During a draw, ``uid`` left the muck for a stub that ran short: True if it is a dead card of one of
+        ``out_of_play`` (a folded or dead hand), which is then no longer that seat's."""
+        for seat in out_of_play:
+            if uid in self.held.get(seat, ()):
+                self.held[seat].remove(uid)
+                return True
+        return False
+
     def drawn(self, seat: int, uid: str) -> bool:
         """``seat`` was given ``uid`` in a draw: a card of its hand now. True when its draw is complete."""
         self.held.setdefault(seat, []).append(uid)

@@ -66,11 +66,13 @@ class DrawFlow:
         replacement."""
         return self.draws > 0 and h.draws.dealing and not h.decided
 
-    def repeat(self, h: Hand, seat: int) -> bool:
-        """Nobody could bet on the round after the draw (all in): ``seat`` discarding again once its cards for this
-        draw came means the next draw began."""
+    def repeat(self, h: Hand, seat: int, bettors: int) -> bool:
+        """Nobody could bet on the round after the draw (all in: fewer than two of the hand's seats, ``bettors``,
+        can still bet): ``seat`` discarding again once its cards for this draw came means the next draw began. With
+        betting left, the next draw waits for the round's action: a card back to the muck (a replacement that came
+        face up, taken out) is one more discard of this draw."""
         d = h.draws
-        return (self.draws > 0 and d.dealing and d.number < self.draws and h.actions_on_street == 0
+        return (self.draws > 0 and bettors < 2 and d.dealing and d.number < self.draws and h.actions_on_street == 0
                 and d.drawn(seat) > 0 and d.owed(seat) == 0)
 
     def last_drawn(self, h: Hand, live: list[int]) -> bool:

@@ -68,12 +68,13 @@ class CardFlow:
         if zone == "muck" and h is not None and h.deal.early is not None and not h.deal.finished:
             out += self.referee.deal_over(t)   # the muck gathered after an action with the deal short: it was over
         if (zone == "muck" and h is not None and h.phase != "ended" and not h.decided
-                and not (h.draws.dealing and tag.uid in h.draws.discards) and h.touch_muck()):
-            # the discards of a draw may go back to the stub that ran short (docs/draw.md): not a look through them
-            out += self.referee.rule(t, [Ruling("procedures.22", "continues", "A card left the muck during "
-                                                "the hand: nobody may look through the discards; put it back.",
-                                                severity="floor")])
+                and not h.back_to_stub(tag.uid) and h.touch_muck()):
+            out += self._muck_looked(t)   # but in a draw the muck may go back to a stub run short (docs/draw.md)
         return out
+
+    def _muck_looked(self, t: float) -> list[te.TableEvent]:
+        return self.referee.rule(t, [Ruling("procedures.22", "continues", "A card left the muck during the hand: "
+                                            "nobody may look through the discards; put it back.", severity="floor")])
 
     def fallen(self, t: float, uid: str, source: str, dealt: bool = True) -> list[te.TableEvent]:
         """A card reached no antenna: dealt off the table (exposed) or dropped by a player (it plays)."""
@@ -114,6 +115,8 @@ class CardFlow:
         h = self.play.hand
         if h is None or h.phase == "ended" or source is None:
             return []
+        if source == "muck" and self.draws.drawing(h) and h.touch_muck():
+            return self._muck_looked(t)   # a card of the muck may go back to the stub in a draw, nowhere else
         src_seat, seat = zone_seat(source), zone_seat(zone)
         if src_seat is not None and zone == "board":
             return self._to_board(t, tag)
@@ -125,7 +128,8 @@ class CardFlow:
             if src_seat in h.dead:
                 return []
             draws = self.draws
-            if draws.draws and src_seat not in h.folded and (draws.drawing(h) or draws.repeat(h, src_seat)):
+            if draws.draws and src_seat not in h.folded and (draws.drawing(h)
+                                                             or draws.repeat(h, src_seat, self.play.bettors())):
                 return self._discard_astray(t, h, src_seat, seat, tag)
             return self.referee.rule(t, [Ruling("dead-hand.3", "dead-hand", f"Seat {src_seat}'s cards went into "
                                                 f"seat {seat}'s hand: they are dead (the tags say which are "
@@ -322,7 +326,7 @@ class CardFlow:
             return out
         draws = self.draws
         if draws.draws:
-            if draws.repeat(h, seat):
+            if draws.repeat(h, seat, self.play.bettors()):
                 out += self.hands.draw_begins(t)   # all in, nobody betting: a second discard starts the next draw
             if draws.drawing(h):
                 out += self.hands.hands_thrown_away(t, past=seat)   # the draw passed a hand thrown away: folded
@@ -335,7 +339,7 @@ class CardFlow:
         """In a draw, a card ``seat`` threw landed in ``landed``'s hand: a discard, dead on its own (Dead Hands 3: it
         is no card of either hand). The thrower keeps the rest and draws as usual; ``landed`` keeps its own cards."""
         out: list[te.TableEvent] = []
-        if self.draws.repeat(h, seat):
+        if self.draws.repeat(h, seat, self.play.bettors()):
             out += self.hands.draw_begins(t)   # all in, nobody betting: a second discard starts the next draw
         out += self.draws.discard(t, h, seat, tag)
         return out + self.referee.info(t, "dead-hand.3", f"A card seat {seat} threw in the draw landed in seat "

@@ -214,6 +214,12 @@ class Hand:
         boxed, self.provisional_boxed = self.provisional_boxed, None
         return boxed
 
+    def back_to_stub(self, uid: str) -> bool:
+        """Card ``uid`` left the muck: True during a draw for a discard or a folded or dead hand's card, which may
+        go back to a stub that ran short (docs/draw.md), and is then no seat's."""
+        d = self.draws
+        return d.dealing and (uid in d.discards or self.deal.back_to_stub(uid, self.folded | self.dead))
+
     def touch_muck(self) -> bool:
         """A card left the muck: True the first time this hand (Procedures 22 is said once)."""
         first, self.muck_touched = not self.muck_touched, True
