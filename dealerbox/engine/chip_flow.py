@@ -79,8 +79,9 @@ class ChipFlow:
         if h is None or h.phase == "ended":   # not running(): every chip of a push asks
             if seat is None or (came and came[0] == "pot") or self.hands.misdealt_cards_out():
                 return out
-            if h is not None and came and came[0] != zone and uid in h.award.pushed_chips:
-                return out   # the rest of a pushed share slid on to the seat it belongs to: no blind
+            if (h is not None and came and came[0].startswith("bet") and came[0] != zone
+                    and t - came[1] < OFF_TABLE_AFTER_S and uid in h.award.pushed_chips):
+                return out   # the rest of a pushed share sliding on to the seat it belongs to: no blind
             out += self.hands.start(t)   # blinds going in: a new hand
             if not play.running():
                 return out
