@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dealerbox.engine import events as te
 from tests.scenario_play import loud, play_text
+from tests.test_lowball import KILL_TABLE as LOWBALL_KILL_TABLE
 from tests.test_scenario import SCENARIOS
 
 HAND = (SCENARIOS / "lowball-triple-draw-ok.scn").read_text()
@@ -44,18 +45,7 @@ def test_outside_a_draw_hole_cards_thrown_into_another_hand_are_still_a_dead_han
 
 # --- may a blind make lowball's kill? ----------------------------------------------------------------------------
 
-KILL_TABLE = """table seats 6
-game 27td blinds 1/2 bets 2/4 kill full lowball_kill on
-hello
-shoe loaded
-sit 1 200
-sit 2 200
-sit 3 200
-sit 4 200
-button 1
-blinds
-wait 1s
-"""
+KILL_TABLE = LOWBALL_KILL_TABLE.replace("STACK", "200")   # every seat 200 behind: each may kill
 # seat 2 posts the small blind, seat 3 the big; seat 4 is first to act; dealt 2, 3, 4, 1 one card at a time
 CARDS = {2: "7c 5d 4h Kc Kd", 3: "8s 6s 4s 3s Qh", 4: "2c 3c 4c 5c 9d", 1: "Ah Ad Jc Td 9s"}
 
