@@ -163,18 +163,44 @@ def test_a_player_drawing_five_is_no_fold():
 
 # --- a replacement that comes face up in a draw -----------------------------------------------------------------
 
-def test_a_replacement_taken_out_face_up_is_one_more_discard_of_the_draw_not_the_next_draw():
-    # seat 3's replacement (Jh) comes face up, goes to the muck and seat 3 is given the next card: with three players
-    # still betting, the Jh is a discard of the first draw, and the hand is the clean one's, round for round
+def _drawn_told(events: list[te.TableEvent]) -> dict[tuple[int, int], list[int]]:
+    """(seat, draw) -> the counts its ``CardsDrawn`` said, in order (once per seat and draw is right)."""
+    told: dict[tuple[int, int], list[int]] = {}
+    for e in events:
+        if isinstance(e, te.CardsDrawn):
+            told.setdefault((e.seat, e.draw), []).append(e.count)
+    return told
+
+
+def test_a_replacement_dealt_face_up_is_ruled_out_of_play_and_the_next_card_is_the_seats_draw():
+    # seat 3's replacement (Jh) comes face up: an exposed card (Irregularities 12, 13), out of play; the dealer takes it
+    # to the muck and gives seat 3 the next card, as the ruling says, and nothing more is ruled. With three players
+    # still betting the hand is the clean one's, round for round
     events = play_text((SCENARIOS / "faults-draw-replacement-face-up.scn").read_text())
     clean = play_text((SCENARIOS / "faults-draw-replacement-face-up-ok.scn").read_text())
-    assert loud(events) == []
+    (f,) = loud(events)
+    assert (f.rule, f.severity, f.outcome, f.seats, f.cards) == ("irregularity.12", "dealer", "card-replaced", (3,),
+                                                                  ("Jh",))
+    assert "Jh, dealt to seat 3 in the draw, came face up" in f.ruling
+    assert "put it in the muck; seat 3 gets the next card" in f.ruling
+    ruled_at = events.index(f)
+    dealt = [e for e in events if isinstance(e, te.CardDealt) and e.face_up]
+    assert [(e.seat, e.card) for e in dealt] == [(3, "Jh")] and events.index(dealt[0]) == ruled_at - 1
     assert _end(events).stacks == _end(clean).stacks == {1: 200, 2: 212, 3: 194, 4: 194}
-    # the same seats draw in the same draws (seat 3 is told twice in the first: one card given, then the other)
-    drawn = {(e.seat, e.draw) for e in events if isinstance(e, te.CardsDrawn)}
-    assert drawn == {(e.seat, e.draw) for e in clean if isinstance(e, te.CardsDrawn)}
     streets = [(e.seat, e.street) for e in events if isinstance(e, te.ActionTaken) and e.action != "post"]
     assert streets == [(e.seat, e.street) for e in clean if isinstance(e, te.ActionTaken) and e.action != "post"]
+    shown = {e.seat: e.cards for e in events if isinstance(e, te.HandShown)}
+    assert shown == {e.seat: e.cards for e in clean if isinstance(e, te.HandShown)} and "Jh" not in shown[3]
+
+
+def test_each_seats_draw_is_told_once_with_its_final_count():
+    # the Jh was no card of seat 3's draw: seat 3 drew one card in the first draw, told once (it used to be told
+    # twice, "1" as the Jh landed and "2" when the Jd came), as in the clean hand
+    events = play_text((SCENARIOS / "faults-draw-replacement-face-up.scn").read_text())
+    clean = play_text((SCENARIOS / "faults-draw-replacement-face-up-ok.scn").read_text())
+    told = _drawn_told(events)
+    assert told == _drawn_told(clean)
+    assert told[(3, 1)] == [1] and all(len(counts) == 1 for counts in told.values()), told
 
 
 def test_a_stub_run_short_may_be_made_up_from_the_whole_muck_a_folded_hand_included():

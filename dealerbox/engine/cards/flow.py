@@ -128,9 +128,11 @@ class CardFlow:
             if src_seat in h.dead:
                 return []
             draws = self.draws
-            if draws.draws and src_seat not in h.folded and (draws.drawing(h)
-                                                             or draws.repeat(h, src_seat, self.play.bettors())):
-                return self._discard_astray(t, h, src_seat, seat, tag)
+            if draws.draws and src_seat not in h.folded:
+                if draws.repeat(h, src_seat, self.play.bettors()):   # all in, nobody betting: the next draw's discard
+                    return self.hands.draw_begins(t) + draws.astray(t, h, src_seat, seat, tag)
+                if draws.drawing(h):
+                    return draws.astray(t, h, src_seat, seat, tag)   # a discard on another seat (cards/draw.py)
             return self.referee.rule(t, [Ruling("dead-hand.3", "dead-hand", f"Seat {src_seat}'s cards went into "
                                                 f"seat {seat}'s hand: they are dead (the tags say which are "
                                                 f"whose); seat {src_seat}'s cards to the muck, seat {seat} keeps "
@@ -250,7 +252,7 @@ class CardFlow:
             return out + referee.rule(t, rulings)
         if seat is not None and not rulings and self.draws.drawing(h):
             out += self.hands.hands_thrown_away(t, past=seat)     # the draw passed a hand thrown away: folded
-            return out + self.draws.replacement(t, h, seat, tag)   # a card drawn (cards/draw.py)
+            return out + self.draws.replacement(t, h, seat, tag, face_up)   # a card drawn (cards/draw.py)
         if seat is not None:
             h.deal.to_seat_zone(tag.uid)
             # dealt in at the start (the deal checks its own order) and still seated: a blind all in gets its cards
@@ -334,18 +336,6 @@ class CardFlow:
         h.fold(seat)
         out += self.referee.betting_events(hb.fold(t, seat))
         return out
-
-    def _discard_astray(self, t: float, h: Hand, seat: int, landed: int, tag: CardTag) -> list[te.TableEvent]:
-        """In a draw, a card ``seat`` threw landed in ``landed``'s hand: a discard, dead on its own (Dead Hands 3: it
-        is no card of either hand). The thrower keeps the rest and draws as usual; ``landed`` keeps its own cards."""
-        out: list[te.TableEvent] = []
-        if self.draws.repeat(h, seat, self.play.bettors()):
-            out += self.hands.draw_begins(t)   # all in, nobody betting: a second discard starts the next draw
-        out += self.draws.discard(t, h, seat, tag)
-        return out + self.referee.info(t, "dead-hand.3", f"A card seat {seat} threw in the draw landed in seat "
-                                       f"{landed}'s hand: a discard, dead on its own (the tags say which is whose); "
-                                       f"put it in the muck. Seat {seat} keeps the rest of its hand and is given "
-                                       f"its cards as usual; seat {landed} keeps its own.", (seat, landed))
 
     def _to_board(self, t: float, tag: CardTag) -> list[te.TableEvent]:
         """A card from a seat reached the board. A hole card is never a board card (only the stub's cards build the
