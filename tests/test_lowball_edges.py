@@ -131,6 +131,58 @@ def test_a_stub_run_short_is_made_up_from_the_discards_and_the_cards_dealt_again
     assert len(set(after[5])) == 5 and set(after[5]) & {c for s in (1, 2, 3, 4) for c in DECK[5 * s - 5:5 * s]}
 
 
+def test_discards_held_off_the_table_while_shuffled_into_a_short_stub_are_no_look_through_the_muck():
+    # the same reshuffle, the discards off every antenna for three seconds (the dealer shuffling them) before they
+    # reach the shoe: a card of the muck that fell is judged where it lands, and the shoe is where a short stub's
+    # discards go (the near miss of faults-draw-discard-lifted-off-the-muck.scn's ruling)
+    text, _ = _six_draw_five()
+    again = [c for c in DECK[:20]]
+    slow = "".join(f"card {c} muck -> off\n" for c in again) + "wait 3s\n" + "".join(f"card {c} -> shoe\n"
+                                                                                     for c in again)
+    fast = "".join(f"card {c} muck -> shoe\n" for c in again)
+    assert fast in text
+    text = text.replace(fast, slow) + "bet 1 2\nwait 1s\n"
+    events = play_text(text)
+    assert [e for e in events if isinstance(e, te.FindingRaised)] == []
+    assert [(e.seat, e.count) for e in events if isinstance(e, te.CardsDrawn)][4:] == [(5, 5), (6, 0)]
+
+
+LIFTED = (SCENARIOS / "faults-draw-discard-lifted-off-the-muck.scn").read_text()
+
+
+def test_a_discard_lifted_off_every_antenna_is_ruled_once_where_it_lands_and_the_hand_plays_on():
+    events = play_text(LIFTED)
+    (f,) = loud(events)
+    assert (f.rule, f.severity, f.outcome) == ("procedures.22", "floor", "continues")
+    assert "nobody may look through the discards" in f.ruling
+    # ruled as the Kc lands back in the muck, not as it left (it might have been on its way to the shoe)
+    mucked = [e for e in events if isinstance(e, te.CardDealt) and e.seat == 4 and e.card == "9c"]
+    assert events.index(f) < events.index(mucked[0])
+    assert f.t - [e.t for e in events if isinstance(e, te.CardsDrawn) and e.seat == 3][0] > 3
+    assert _end(events).outcome == "complete" and _end(events).stacks == {1: 200, 2: 212, 3: 194, 4: 194}
+
+
+def test_a_discard_lifted_off_every_antenna_and_put_on_a_seat_is_ruled_as_one_lifted_straight_onto_it():
+    text = LIFTED.replace("card Kc -> muck\n", "card Kc -> seat4\nwait 1s\ncard Kc seat4 -> muck\n")
+    events = play_text(text)
+    assert [(f.rule, f.severity) for f in loud(events)] == [("procedures.22", "floor")]
+    assert _end(events).outcome == "complete"
+
+
+def test_a_discard_lifted_outside_a_draw_is_ruled_as_it_leaves_the_muck():
+    # on the betting round after the first draw (betting under way) the muck may go nowhere: ruled at once, as before
+    text = LIFTED.replace("card Kc muck -> off\nwait 3s\ncard Kc -> muck\n", "")
+    text = text.replace("tap check seat 3\ntap check seat 4\nburn\ndraw 3 Jd",
+                        "card Kc muck -> off\nwait 3s\ncard Kc -> muck\ntap check seat 3\ntap check seat 4\n"
+                        "burn\ndraw 3 Jd", 1)
+    assert "card Kc muck -> off" in text
+    events = play_text(text)
+    (f,) = loud(events)
+    assert f.rule == "procedures.22"
+    left = [e for e in events if isinstance(e, te.ActionTaken) and e.seat == 2 and e.street == "flop"][0]
+    assert f.t - left.t < 2
+
+
 # --- a hand ending by folds in the first draw ---------------------------------------------------------------------
 
 def _thrown_in_the_first_draw() -> str:

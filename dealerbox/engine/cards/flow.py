@@ -72,9 +72,10 @@ class CardFlow:
             out += self._muck_looked(t)   # but in a draw the muck may go back to a stub run short (docs/draw.md)
         return out
 
-    def _muck_looked(self, t: float) -> list[te.TableEvent]:
-        return self.referee.rule(t, [Ruling("procedures.22", "continues", "A card left the muck during the hand: "
-                                            "nobody may look through the discards; put it back.", severity="floor")])
+    def _muck_looked(self, t: float, zone: str = "") -> list[te.TableEvent]:
+        back = "it stays there, dead" if zone == "muck" else "put it back"   # lifted and put back: nothing to do
+        return self.referee.rule(t, [Ruling("procedures.22", "continues", f"A card left the muck during the hand: "
+                                            f"nobody may look through the discards; {back}.", severity="floor")])
 
     def fallen(self, t: float, uid: str, source: str, dealt: bool = True) -> list[te.TableEvent]:
         """A card reached no antenna: dealt off the table (exposed) or dropped by a player (it plays)."""
@@ -99,10 +100,14 @@ class CardFlow:
         if source.startswith("seat"):
             return referee.info(t, "irregularity.14", f"A card left {source} and reached no antenna (dropped off "
                                 "the table): it must still be played.", (s for s in (zone_seat(source),) if s))
+        if source == "muck":
+            h.draws.fell(uid)   # in a draw it may be on its way to a stub run short: judged where it lands
         return []
 
     def entered(self, t: float, zone: str, tag: CardTag) -> list[te.TableEvent]:
         source = self.ledger.entered(zone, tag)
+        if source is None and (h := self.play.hand) is not None and h.off_the_muck(tag.uid, zone):
+            return self._muck_looked(t, zone)   # it left the muck in a draw, fell, and landed elsewhere than the shoe
         face_up = self.ledger.face_up_from_shoe(tag.uid) if source == "shoe" else False
         if zone == "shoe":
             return self._to_shoe(t, tag, source, face_up)
@@ -116,7 +121,7 @@ class CardFlow:
         if h is None or h.phase == "ended" or source is None:
             return []
         if source == "muck" and self.draws.drawing(h) and h.touch_muck():
-            return self._muck_looked(t)   # a card of the muck may go back to the stub in a draw, nowhere else
+            return self._muck_looked(t, zone)   # a card of the muck may go back to the stub in a draw, nowhere else
         src_seat, seat = zone_seat(source), zone_seat(zone)
         if src_seat is not None and zone == "board":
             return self._to_board(t, tag)
