@@ -255,6 +255,21 @@ def test_each_seats_draw_is_told_once_with_its_final_count():
     assert told[(3, 1)] == [1] and all(len(counts) == 1 for counts in told.values()), told
 
 
+DRAW_SCENARIOS = sorted(p for p in SCENARIOS.rglob("*.scn") if "game 27td" in p.read_text())
+
+
+def test_every_triple_draw_scenario_tells_each_seats_draw_once_per_draw():
+    # the scenarios of tests/scenarios/ that deal 27td, faults and near misses: no (hand, seat, draw) told twice
+    assert len(DRAW_SCENARIOS) >= 10
+    for path in DRAW_SCENARIOS:
+        events = play_text(path.read_text(), str(path))
+        told: dict[tuple[int, int, int], int] = {}
+        for e in events:
+            if isinstance(e, te.CardsDrawn):
+                told[(e.hand, e.seat, e.draw)] = told.get((e.hand, e.seat, e.draw), 0) + 1
+        assert all(n == 1 for n in told.values()), (path.name, told)
+
+
 def test_a_stub_run_short_may_be_made_up_from_the_whole_muck_a_folded_hand_included():
     # seat 6 folded before the draw: its cards lie in the muck with the discards, and the dealer shuffles them all
     # (not seat 5's, drawing now) into the last stub card; seat 5 is given four of seat 6's old cards
