@@ -72,7 +72,7 @@ class Engine:
             tt = TournamentTable(config, tournament, play, referee, seating, betting, trail, self.moves)
         self.tournament_table = tt
         self.deck = deck = DeckInUse(registry, ledger, referee, tt.deck_changed if tt is not None else None)
-        draws = DrawFlow(game.draws)
+        draws = DrawFlow(game.draws, referee)
         hands = HandFlow(config, game, play, seating, betting, ledger, deck, referee, trail,
                          floor_moves, tt, raised_at("tournament.34", config.is_tournament), draws)
         referee.wire(hands.end, tt.entrants.retell if tt is not None else None)   # retell: a paid seat dealt out

@@ -225,6 +225,13 @@ class Hand:
         first, self.muck_touched = not self.muck_touched, True
         return first
 
+    def off_the_muck(self, uid: str, zone: str) -> bool:
+        """Card ``uid``, which left the muck in a draw and reached no antenna (``Draws.fell``), landed in ``zone``:
+        True when that is looking through the discards, said once a hand (Procedures 22): anywhere but the shoe (a
+        stub run short), before the showdown."""
+        return (self.phase != "ended" and self.draws.landed(uid) and zone != "shoe" and not self.decided
+                and self.touch_muck())
+
     def all_in_prompt(self) -> None:
         self.all_in_prompted = True
 
