@@ -29,6 +29,7 @@ class Deal:
         self.exposed: list[str] = []                       # hole cards exposed by the dealer
         self.exposed_other: list[str] = []                 # other cards exposed by the dealer (stub, burn)
         self.boxed: list[str] = []                         # names of the boxed cards found
+        self.scraps: set[str] = set()                      # uids ruled scraps of paper (boxed cards, jokers)
         self.first_uid: str | None = None
         self.finished = False                              # the deal is over (burn, board or action)
         self.first_player_rule = first_player_rule
@@ -171,6 +172,7 @@ class Deal:
         """A boxed card (Irregularities 7) or a joker (Irregularities 8) reached ``seat``: it is replaced."""
         if uid in self.held.get(seat, ()):
             self.held[seat].remove(uid)
+        self.scraps.add(uid)
         if rule == "irregularity.7":
             self.boxed.append(card)
             if len(self.boxed) >= 2:

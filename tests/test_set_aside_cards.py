@@ -1,12 +1,18 @@
-"""A board card turned too early is out of play (Hold'em 3/4) and goes back into the stub when its ruling says so.
+"""Cards a ruling sets aside, and what the dealer then does with them.
+
+A board card turned too early is out of play (Hold'em 3/4) and goes back into the stub when its ruling says so.
 A dealer who sets it aside in the muck and later takes that one card back out does what the ruling says: no look
 through the discards (Procedures 22). The exemption is that card alone: a folded hand's card lifted from the same
 muck still calls the floor. The scenario pair tests/scenarios/faults-premature-river-set-aside-in-the-muck*.scn
-plays the river's case to the end through the sensors."""
+plays the river's case to the end through the sensors.
+
+A boxed card (Irregularities 7) is a scrap of paper: "take it out". A dealer who takes it off the table does just
+that; it is no hole card dropped off the table, which must still be played (Irregularities 14, which used to be
+said of the scrap too)."""
 
 from __future__ import annotations
 
-from tests.test_engine_cards import FLOP, Table
+from tests.test_engine_cards import FLOP, HANDS, Table
 
 
 def premature_turn_set_aside(t: Table) -> Table:
@@ -50,3 +56,32 @@ def test_a_folded_card_lifted_from_the_same_muck_still_calls_the_floor():
     t.run()
     assert t.rules() == ["holdem.4", "procedures.22"], t.findings()
     assert t.finding("procedures.22").severity == "floor"
+
+
+def boxed_to_seat_3_taken_out(t: Table) -> Table:
+    """Button 1 (deal 2, 3, 4, 1): seat 3's first card comes out face up, the dealer takes it off the table and
+    seat 3 gets the next card; the deal goes on with the clean hands."""
+    t.blinds()
+    t.deal("Ah", "seat2").deal("5c", "seat3", face_up=True)
+    t.c.move(t.uid_of["5c"], "seat3", None)
+    t.c.wait(2.0)
+    for seat, card in ((3, "7c"), (4, "Qs"), (1, "9c"), (2, "Kh"), (3, "2d"), (4, "Qd"), (1, "9d")):
+        t.deal(card, f"seat{seat}")
+    return t.run()
+
+
+def test_a_boxed_card_taken_off_the_table_is_its_remedy_not_a_dropped_card_that_plays():
+    t = boxed_to_seat_3_taken_out(Table())
+    assert t.rules() == ["irregularity.7"], t.findings()
+    assert "irregularity.14" not in t.rules(above_info=False), t.findings(above_info=False)
+    t.bet(4, 2).bet(1, 2).bet(2, 1).check(3).gather().run()
+    assert t.rules() == ["irregularity.7"], t.findings()
+
+
+def test_a_hole_card_dropped_off_the_table_after_a_scrap_still_must_be_played():
+    t = boxed_to_seat_3_taken_out(Table())
+    t.c.move(t.uid_of[HANDS[4][0]], "seat4", None)      # seat 4 knocks its queen off the table
+    t.c.wait(2.0)
+    t.run()
+    assert t.finding("irregularity.14").seats == (4,)
+    assert t.rules() == ["irregularity.7"], t.findings()
