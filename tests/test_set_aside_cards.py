@@ -85,3 +85,21 @@ def test_a_hole_card_dropped_off_the_table_after_a_scrap_still_must_be_played():
     t.run()
     assert t.finding("irregularity.14").seats == (4,)
     assert t.rules() == ["irregularity.7"], t.findings()
+
+
+def test_a_joker_taken_off_the_table_is_out_of_the_seats_hand_and_the_seat_plays_on():
+    # Irregularities 8: the joker is a scrap, "take it out"; taken off the table (not to the muck) it used to stay
+    # in seat 3's hand for the engine, whose check then was ruled a dead hand holding a joker (dead-hand.1e)
+    t = Table()
+    t.blinds()
+    t.deal("Ah", "seat2").deal("X1", "seat3")
+    for seat, card in ((4, "Qs"), (1, "9c"), (2, "Kh"), (3, "2d"), (4, "Qd"), (1, "9d")):
+        t.deal(card, f"seat{seat}")
+    t.c.move(t.uid_of["X1"], "seat3", None)
+    t.c.wait(2.0)
+    t.deal("7c", "seat3")                       # the next card, after the deal
+    t.run()
+    assert t.rules() == ["irregularity.8"], t.findings()
+    t.bet(4, 2).bet(1, 2).bet(2, 1).check(3).gather().run()
+    assert t.rules() == ["irregularity.8"], t.findings()
+    assert "irregularity.14" not in t.rules(above_info=False)

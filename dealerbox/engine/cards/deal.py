@@ -81,6 +81,15 @@ class Deal:
         """The joker ``seat`` held reached the muck."""
         del self.jokers[seat]
 
+    def taken_out(self, seat: int | None, uid: str) -> bool:
+        """``uid`` left ``seat`` for no antenna: True for a scrap (a boxed card or a joker: "take it out" is its
+        remedy, Irregularities 7/8), which ``seat`` then no longer holds, as if set aside in the muck."""
+        if uid not in self.scraps:
+            return False
+        if seat is not None and self.jokers.get(seat) == uid:
+            del self.jokers[seat]
+        return True
+
     def face_seen(self, card: str, uid: str) -> str:
         """A card of face ``card`` was dealt: the uid of the first card of that face dealt this hand (``uid`` when
         it is the first; another uid means two cards of one face are in play, Irregularities 4)."""

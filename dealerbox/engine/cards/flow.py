@@ -97,7 +97,7 @@ class CardFlow:
             if h.deal.early is not None and not h.deal.finished and play.running():
                 out += referee.rule(t, h.dealt_on(play.window()))
             return out
-        if source.startswith("seat") and uid not in h.deal.scraps:     # a scrap taken out is its remedy
+        if source.startswith("seat") and not h.deal.taken_out(zone_seat(source), uid):
             return referee.info(t, "irregularity.14", f"A card left {source} and reached no antenna (dropped off "
                                 "the table): it must still be played.", (s for s in (zone_seat(source),) if s))
         return []
