@@ -29,6 +29,7 @@ class Deal:
         self.exposed: list[str] = []                       # hole cards exposed by the dealer
         self.exposed_other: list[str] = []                 # other cards exposed by the dealer (stub, burn)
         self.boxed: list[str] = []                         # names of the boxed cards found
+        self.scraps: set[str] = set()                      # uids ruled scraps of paper (boxed cards, jokers)
         self.first_uid: str | None = None
         self.finished = False                              # the deal is over (burn, board or action)
         self.first_player_rule = first_player_rule
@@ -79,6 +80,15 @@ class Deal:
     def joker_mucked(self, seat: int) -> None:
         """The joker ``seat`` held reached the muck."""
         del self.jokers[seat]
+
+    def taken_out(self, seat: int | None, uid: str) -> bool:
+        """``uid`` left ``seat`` for no antenna: True for a scrap (a boxed card or a joker: "take it out" is its
+        remedy, Irregularities 7/8), which ``seat`` then no longer holds, as if set aside in the muck."""
+        if uid not in self.scraps:
+            return False
+        if seat is not None and self.jokers.get(seat) == uid:
+            del self.jokers[seat]
+        return True
 
     def face_seen(self, card: str, uid: str) -> str:
         """A card of face ``card`` was dealt: the uid of the first card of that face dealt this hand (``uid`` when
@@ -171,6 +181,7 @@ class Deal:
         """A boxed card (Irregularities 7) or a joker (Irregularities 8) reached ``seat``: it is replaced."""
         if uid in self.held.get(seat, ()):
             self.held[seat].remove(uid)
+        self.scraps.add(uid)
         if rule == "irregularity.7":
             self.boxed.append(card)
             if len(self.boxed) >= 2:

@@ -67,9 +67,10 @@ class CardFlow:
         h = self.play.hand
         if zone == "muck" and h is not None and h.deal.early is not None and not h.deal.finished:
             out += self.referee.deal_over(t)   # the muck gathered after an action with the deal short: it was over
+        # not a look: a draw's muck back to a short stub (docs/draw.md); a set-aside card out of play (Hold'em 3/4)
         if (zone == "muck" and h is not None and h.phase != "ended" and not h.decided
-                and not h.back_to_stub(tag.uid) and h.touch_muck()):
-            out += self._muck_looked(t)   # but in a draw the muck may go back to a stub run short (docs/draw.md)
+                and not h.back_to_stub(tag.uid) and tag.uid not in h.off_board.out_of_play and h.touch_muck()):
+            out += self._muck_looked(t)
         return out
 
     def _muck_looked(self, t: float, zone: str = "") -> list[te.TableEvent]:
@@ -97,7 +98,7 @@ class CardFlow:
             if h.deal.early is not None and not h.deal.finished and play.running():
                 out += referee.rule(t, h.dealt_on(play.window()))
             return out
-        if source.startswith("seat"):
+        if source.startswith("seat") and not h.deal.taken_out(zone_seat(source), uid):
             return referee.info(t, "irregularity.14", f"A card left {source} and reached no antenna (dropped off "
                                 "the table): it must still be played.", (s for s in (zone_seat(source),) if s))
         if source == "muck":
