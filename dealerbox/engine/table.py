@@ -270,6 +270,8 @@ class Engine:
         current = play.hand_no
         acked = self.taps.acked | self.findings.settled if self.findings.settled else self.taps.acked
         listed, waiting, oldest = self.findings.listed(current, acked, OPEN_LISTED)
+        if len(self.taps.acked) > 64:
+            self.taps.forget_acks({f.id for f in self.findings.raised})
         findings = tuple(finding_view(f, f.id in acked) for f in listed)
         pots = tuple((p.amount, tuple(p.eligible)) for p in hb.pots()) if hb is not None else ()
         winners: dict[int, int] = {}
