@@ -218,6 +218,11 @@ class HandBetting:
         """Seats given back the uncalled part of a bet this hand (a push of those chips to them is no misaward)."""
         return self.ledger.uncalled_back()
 
+    def taken_back(self, seat: int) -> int:
+        """Chips of ``seat``'s wager this round no longer in its bet zone (taken back; 0 when all are there)."""
+        b = self.ledger.seats.get(seat)
+        return max(0, b.wager - b.present) if b is not None and b.live else 0
+
     def live_seats(self) -> set[int]:
         """Seats still contesting the pot (not folded, not dead). Read only."""
         return self.ledger.live

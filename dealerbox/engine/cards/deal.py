@@ -232,9 +232,11 @@ class Deal:
         stood at an action taken before it (its misdeal window then: the deal was over from that action)."""
         return self.finish(self.early[2] if self.early is not None else window)
 
-    def dealt_on(self, window: bool) -> list[Ruling]:
+    def dealt_on(self, window: bool, taken_back: int = 0) -> list[Ruling]:
         """A starting card reached its seat in sequence after an action (``early``): the action came before the
-        deal was complete (Betting 10), said once; once every starting card is out, the deal is over."""
+        deal was complete (Betting 10), said once; once every starting card is out, the deal is over.
+        ``taken_back``: chips of that action the seat has taken back out of its zone since (still binding,
+        Betting 12, as the betting ruled when they left: the words say put them back, not leave them)."""
         out: list[Ruling] = []
         if self.early is not None and not self.early_told:
             self.early_told = True
@@ -243,6 +245,9 @@ class Deal:
             done = "put chips in" if chips else f"{action}ed"
             stands = (f"Deal on and leave seat {seat}'s chips where they are: they stand as its action" if chips
                       else f"Deal on: seat {seat}'s {action} stands")
+            if chips and taken_back > 0:
+                stands = (f"Deal on, and seat {seat} puts the {taken_back} it took back in again: its chips stand "
+                          f"as its action")
             out.append(Ruling("betting.10", "continues", f"Seat {seat} {done} before the deal was complete: nobody "
                                                          f"acts until every player has all its cards. {stands}, "
                                                          "binding, as nobody acts before it.", (seat,)))

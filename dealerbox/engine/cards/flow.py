@@ -266,7 +266,8 @@ class CardFlow:
                                            acted=h.voluntary_actions > 0)
             rulings = self._blinds7(h, seat, rulings)
             if h.deal.early is not None and not h.deal.finished and not rulings:
-                rulings += h.dealt_on(play.window())   # an action came before the deal was complete: it goes on
+                # an action came before the deal was complete: it goes on (chips of it taken back: put them back)
+                rulings += h.dealt_on(play.window(), hb.taken_back(h.deal.early[0]))
             if self.draws.draws and h.deal.k > 2 * len(h.order):
                 # lowball: a player has a third card, the pot may no longer be killed (Kill Pots 10)
                 hb.deal_reached(2 if h.deal.dealt_all else 1)

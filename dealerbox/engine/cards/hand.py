@@ -151,10 +151,10 @@ class Hand:
         if self.phase == "deal":
             self.phase = "preflop"
 
-    def dealt_on(self, window: bool) -> list[Ruling]:
-        """A starting card in sequence after an action taken before the deal was complete (``Deal.dealt_on``); the
-        betting begins once every starting card is out."""
-        rulings = self.deal.dealt_on(window)
+    def dealt_on(self, window: bool, taken_back: int = 0) -> list[Ruling]:
+        """A starting card in sequence after an action taken before the deal was complete (``Deal.dealt_on``; its
+        ``taken_back``); the betting begins once every starting card is out."""
+        rulings = self.deal.dealt_on(window, taken_back)
         if self.deal.finished:
             self.betting_begins()
         return rulings
