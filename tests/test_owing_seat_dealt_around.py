@@ -140,3 +140,13 @@ def test_a_session_deals_around_the_new_player_until_the_big_blind_reaches_it():
         {1: 200, 3: 200, 5: 200, 6: 200},
         {1: 199, 3: 201, 5: 200, 6: 200},
     ]
+
+
+def test_the_hand_history_lists_only_the_seats_dealt_in():
+    from dealerbox.history.summary import HandBook
+    _, events = run(HEAD + hand(1, {3: 1, 5: 2}, [3, 5, 1], [1, 3], 5))
+    book = HandBook(keep=True)
+    for e in events:
+        book.feed(e)
+    second = book.hands[1]
+    assert second.seats == (3, 5, 1) and 6 not in second.stacks_before and second.outcome == "complete"
