@@ -6,10 +6,13 @@ from scenario text."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from dealerbox.pipeline import Pipeline
 from dealerbox.sinks.floor import contract as c
 from dealerbox.sources.scenario import compile_text
 
+ROOT = Path(__file__).resolve().parent.parent
 HEAD = """table seats 6
 game nlhe blinds 1/2
 hello
@@ -150,3 +153,24 @@ def test_the_hand_history_lists_only_the_seats_dealt_in():
         book.feed(e)
     second = book.hands[1]
     assert second.seats == (3, 5, 1) and 6 not in second.stacks_before and second.outcome == "complete"
+
+
+def test_a_seat_back_in_owing_missed_blinds_dealt_around_waits_and_the_big_blind_settles_it():
+    # Blinds 9: seat 4 missed both blinds (sit-out), taps back-in and posts nothing; the dealer deals around it:
+    # it waits, out of the hand, still owing both; the next hand's big blind reaches it and settles the debt
+    scn = (ROOT / "tests/scenarios/chips-blinds.9-both.scn").read_text()
+    head = scn[scn.index("table seats"):scn.index("button 1\nblinds\npost 4 2")]
+    pipe, events = run(head + hand(1, {2: 1, 3: 2}, [2, 3, 1], [1, 2], 3))
+    assert loud(events) == []
+    around = [(e.hand, e.seat, e.owed) for e in events if e.kind == "DealtAround"]
+    assert around == [(4, 4, 3)]                      # both blinds: 2 live and 1 dead, when it posts
+    betting = pipe.engine.betting
+    assert betting.owes.get(4) == {"sb", "bb"} and 4 in betting.returning
+    pipe2, events = run(head + hand(1, {2: 1, 3: 2}, [2, 3, 1], [1, 2], 3)
+                        + hand(2, {3: 1, 4: 2}, [3, 4, 1, 2], [1, 2, 3], 4))
+    assert loud(events) == []
+    assert started(events)[-1] == (2, (3, 4, 1, 2), {3: 1, 4: 2})
+    assert 4 not in pipe2.engine.betting.owes
+    # seat 4 put nothing in the hand it was dealt around, then won the blinds as the big blind
+    assert stacks(events)[-3:] == [{1: 200, 2: 200, 3: 200, 4: 200}, {1: 200, 2: 199, 3: 201, 4: 200},
+                                   {1: 200, 2: 199, 3: 200, 4: 201}]
