@@ -127,6 +127,16 @@ class HandFlow:
         self.play.ended(h)
         return out
 
+    def dealt_around(self, t: float) -> list[te.TableEvent]:
+        """The deal passed seats that owed a post and had put nothing in (``Deal.take_around``): each waits for the
+        big blind (Blinds 4a, 5, 9), out of the hand, the cards' and the betting's, still seated and owing."""
+        h, hb = self._hand()
+        out: list[te.TableEvent] = []
+        for seat in h.deal.take_around():
+            h.dealt_around(seat)
+            out += self.referee.betting_events(hb.dealt_around(t, seat))
+        return out
+
     def misdealt_cards_out(self) -> bool:
         """A misdealt or void hand's cards are still on the felt: no new hand until they are gathered."""
         last = self.play.last_hand

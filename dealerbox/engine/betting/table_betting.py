@@ -263,6 +263,12 @@ class TableBetting:
             if between(pos.small_blind if pos.small_blind is not None else pos.button, pos.big_blind, s):
                 self.owes.setdefault(s, set()).add("bb")
 
+    def seat_dealt_around(self, seat: int) -> None:
+        """The deal passed ``seat``, which owed a post and put nothing in: it still owes, and a seat making up
+        missed blinds is held out between the big blind and the button again (Blinds 7), as before the hand."""
+        if self.owes.get(seat) and seat not in self.new_players:
+            self.returning.add(seat)
+
     def hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int, scooped: int = 0) -> None:
         self.hands_played += 1
         # Blinds 1b: a dead small blind still has its place (last hand's big blind seat), where the button goes next
