@@ -28,6 +28,9 @@ HANDS = 12
 # classes whose chance is rarer: a hand mucked unshown needs a showdown with one clear next best hand (and a new
 # table after it), a short deck only a table's first hand (it loads the shoe), reversed blinds a heads-up hand
 RARE = {"mucked-unshown": HANDS // 4, "deck-short": HANDS // 4, "heads-up-blinds-reversed": HANDS // 8}
+# a wrong push needs a push that allows it (tests/faults/wrong_push.py): a side pot the all-in main pot winner cannot
+# win, an uncalled bet with another winner, a pot split between winners (rare outside the split games)
+RARE.update({"wrong-push-side-pot": HANDS // 4, "wrong-push-uncalled": HANDS // 8, "wrong-push-split": 1})
 
 
 @pytest.mark.parametrize("kind", STAGED)
