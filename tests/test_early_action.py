@@ -70,3 +70,28 @@ def test_a_deal_that_stopped_short_is_a_misdeal_when_its_cards_are_gathered():
     short = HOLDEM.split("card 9d shoe -> seat1\n")[0] + "card 9c seat1 -> shoe\nwait 1s\nheartbeat\n"
     events = play_text(short)
     assert [(f.rule, f.outcome, f.seats) for f in loud(events)] == [("misdeal.1e", "misdeal", (1,))]
+
+
+@pytest.mark.parametrize("name, seat, action, amount, card", [
+    ("faults-early-chips-holdem", 5, "raise 5 6", 6, "card 9d shoe -> seat1"),
+    ("faults-early-chips-27td", 4, "call 4 2", 2, "card 4h shoe -> seat2")])
+def test_early_chips_taken_back_before_the_next_card_are_ruled_one_way_put_them_back(name, seat, action, amount,
+                                                                                    card):
+    # Betting 12 binds released chips (its one exception, a player unaware of a raise, cannot apply: nobody acted
+    # before), and Betting 10 lets the early action bind, as nobody acts before the first to act. The betting rules
+    # the take-back "put them back" at once; the deal's ruling at the next card used to say "leave seat N's chips
+    # where they are", chips that were no longer there. Now it says the same as the betting: put them back in
+    text = (SCENARIOS / f"{name}.scn").read_text()
+    back = text.replace(f"{action}\nwait 1s\n{card}\n", f"{action}\nwait 1s\nchips all bet{seat} -> off\nwait 1s\n"
+                        f"{card}\nwait 1s\nchips {amount} -> bet{seat}\nwait 1s\n")
+    assert back != text
+    events = play_text(back, name)
+    right = play_text((SCENARIOS / f"{name}-ok.scn").read_text(), f"{name}-ok")
+    ruled = loud(events)
+    assert [(f.rule, f.outcome, f.seats) for f in ruled] == [("betting.12", "wager-corrected", (seat,)),
+                                                             ("betting.10", "continues", (seat,))]
+    assert f"put {amount} back" in ruled[0].ruling
+    assert f"seat {seat} puts the {amount} it took back in again" in ruled[1].ruling
+    assert "where they are" not in ruled[1].ruling
+    assert "misdeal" not in {e.outcome for e in events if isinstance(e, te.FindingRaised)}
+    assert _end(events).outcome == "complete" and _end(events).stacks == _end(right).stacks

@@ -227,3 +227,13 @@ def test_kill8_the_house_sets_the_scoop_size_and_high_only_games_keep_their_legs
     assert BettingTable("plo8", kill="half", big_bet=10, kill_scoop=3).table.kill.scoop_min == 30
     assert BettingTable("plo5", kill="full").table.kill.scoop_min is None     # Big O high: the two-wins rule
     assert BettingTable("flhe", kill="full").table.kill.scoop_min is None
+
+
+@pytest.mark.parametrize("qualifier, words", [(0, "won a second pot in a row: must kill"),
+                                              (2, "won a second pot in a row of at least 2: must kill")])
+def test_the_kill_reason_names_a_size_only_when_the_house_sets_one(qualifier: int, words: str) -> None:
+    # the default counts every pot: "of at least 0" told the dealer nothing
+    g = BettingTable("flhe", kill="full", kill_qualifier=qualifier)
+    steal(g, 1, 4)
+    steal(g, 3, 4)
+    assert g.table.kill.due == 4 and words in g.table.kill_reason

@@ -131,6 +131,58 @@ def test_a_stub_run_short_is_made_up_from_the_discards_and_the_cards_dealt_again
     assert len(set(after[5])) == 5 and set(after[5]) & {c for s in (1, 2, 3, 4) for c in DECK[5 * s - 5:5 * s]}
 
 
+def test_discards_held_off_the_table_while_shuffled_into_a_short_stub_are_no_look_through_the_muck():
+    # the same reshuffle, the discards off every antenna for three seconds (the dealer shuffling them) before they
+    # reach the shoe: a card of the muck that fell is judged where it lands, and the shoe is where a short stub's
+    # discards go (the near miss of faults-draw-discard-lifted-off-the-muck.scn's ruling)
+    text, _ = _six_draw_five()
+    again = [c for c in DECK[:20]]
+    slow = "".join(f"card {c} muck -> off\n" for c in again) + "wait 3s\n" + "".join(f"card {c} -> shoe\n"
+                                                                                     for c in again)
+    fast = "".join(f"card {c} muck -> shoe\n" for c in again)
+    assert fast in text
+    text = text.replace(fast, slow) + "bet 1 2\nwait 1s\n"
+    events = play_text(text)
+    assert [e for e in events if isinstance(e, te.FindingRaised)] == []
+    assert [(e.seat, e.count) for e in events if isinstance(e, te.CardsDrawn)][4:] == [(5, 5), (6, 0)]
+
+
+LIFTED = (SCENARIOS / "faults-draw-discard-lifted-off-the-muck.scn").read_text()
+
+
+def test_a_discard_lifted_off_every_antenna_is_ruled_once_where_it_lands_and_the_hand_plays_on():
+    events = play_text(LIFTED)
+    (f,) = loud(events)
+    assert (f.rule, f.severity, f.outcome) == ("procedures.22", "floor", "continues")
+    assert "nobody may look through the discards" in f.ruling
+    # ruled as the Kc lands back in the muck, not as it left (it might have been on its way to the shoe)
+    mucked = [e for e in events if isinstance(e, te.CardDealt) and e.seat == 4 and e.card == "9c"]
+    assert events.index(f) < events.index(mucked[0])
+    assert f.t - [e.t for e in events if isinstance(e, te.CardsDrawn) and e.seat == 3][0] > 3
+    assert _end(events).outcome == "complete" and _end(events).stacks == {1: 200, 2: 212, 3: 194, 4: 194}
+
+
+def test_a_discard_lifted_off_every_antenna_and_put_on_a_seat_is_ruled_as_one_lifted_straight_onto_it():
+    text = LIFTED.replace("card Kc -> muck\n", "card Kc -> seat4\nwait 1s\ncard Kc seat4 -> muck\n")
+    events = play_text(text)
+    assert [(f.rule, f.severity) for f in loud(events)] == [("procedures.22", "floor")]
+    assert _end(events).outcome == "complete"
+
+
+def test_a_discard_lifted_outside_a_draw_is_ruled_as_it_leaves_the_muck():
+    # on the betting round after the first draw (betting under way) the muck may go nowhere: ruled at once, as before
+    text = LIFTED.replace("card Kc muck -> off\nwait 3s\ncard Kc -> muck\n", "")
+    text = text.replace("tap check seat 3\ntap check seat 4\nburn\ndraw 3 Jd",
+                        "card Kc muck -> off\nwait 3s\ncard Kc -> muck\ntap check seat 3\ntap check seat 4\n"
+                        "burn\ndraw 3 Jd", 1)
+    assert "card Kc muck -> off" in text
+    events = play_text(text)
+    (f,) = loud(events)
+    assert f.rule == "procedures.22"
+    left = [e for e in events if isinstance(e, te.ActionTaken) and e.seat == 2 and e.street == "flop"][0]
+    assert f.t - left.t < 2
+
+
 # --- a hand ending by folds in the first draw ---------------------------------------------------------------------
 
 def _thrown_in_the_first_draw() -> str:
@@ -163,18 +215,59 @@ def test_a_player_drawing_five_is_no_fold():
 
 # --- a replacement that comes face up in a draw -----------------------------------------------------------------
 
-def test_a_replacement_taken_out_face_up_is_one_more_discard_of_the_draw_not_the_next_draw():
-    # seat 3's replacement (Jh) comes face up, goes to the muck and seat 3 is given the next card: with three players
-    # still betting, the Jh is a discard of the first draw, and the hand is the clean one's, round for round
+def _drawn_told(events: list[te.TableEvent]) -> dict[tuple[int, int], list[int]]:
+    """(seat, draw) -> the counts its ``CardsDrawn`` said, in order (once per seat and draw is right)."""
+    told: dict[tuple[int, int], list[int]] = {}
+    for e in events:
+        if isinstance(e, te.CardsDrawn):
+            told.setdefault((e.seat, e.draw), []).append(e.count)
+    return told
+
+
+def test_a_replacement_dealt_face_up_is_ruled_out_of_play_and_the_next_card_is_the_seats_draw():
+    # seat 3's replacement (Jh) comes face up: an exposed card (Irregularities 12, 13), out of play; the dealer takes it
+    # to the muck and gives seat 3 the next card, as the ruling says, and nothing more is ruled. With three players
+    # still betting the hand is the clean one's, round for round
     events = play_text((SCENARIOS / "faults-draw-replacement-face-up.scn").read_text())
     clean = play_text((SCENARIOS / "faults-draw-replacement-face-up-ok.scn").read_text())
-    assert loud(events) == []
+    (f,) = loud(events)
+    assert (f.rule, f.severity, f.outcome, f.seats, f.cards) == ("irregularity.12", "dealer", "card-replaced", (3,),
+                                                                  ("Jh",))
+    assert "Jh, dealt to seat 3 in the draw, came face up" in f.ruling
+    assert "put it in the muck; seat 3 gets the next card" in f.ruling
+    ruled_at = events.index(f)
+    dealt = [e for e in events if isinstance(e, te.CardDealt) and e.face_up]
+    assert [(e.seat, e.card) for e in dealt] == [(3, "Jh")] and events.index(dealt[0]) == ruled_at - 1
     assert _end(events).stacks == _end(clean).stacks == {1: 200, 2: 212, 3: 194, 4: 194}
-    # the same seats draw in the same draws (seat 3 is told twice in the first: one card given, then the other)
-    drawn = {(e.seat, e.draw) for e in events if isinstance(e, te.CardsDrawn)}
-    assert drawn == {(e.seat, e.draw) for e in clean if isinstance(e, te.CardsDrawn)}
     streets = [(e.seat, e.street) for e in events if isinstance(e, te.ActionTaken) and e.action != "post"]
     assert streets == [(e.seat, e.street) for e in clean if isinstance(e, te.ActionTaken) and e.action != "post"]
+    shown = {e.seat: e.cards for e in events if isinstance(e, te.HandShown)}
+    assert shown == {e.seat: e.cards for e in clean if isinstance(e, te.HandShown)} and "Jh" not in shown[3]
+
+
+def test_each_seats_draw_is_told_once_with_its_final_count():
+    # the Jh was no card of seat 3's draw: seat 3 drew one card in the first draw, told once (it used to be told
+    # twice, "1" as the Jh landed and "2" when the Jd came), as in the clean hand
+    events = play_text((SCENARIOS / "faults-draw-replacement-face-up.scn").read_text())
+    clean = play_text((SCENARIOS / "faults-draw-replacement-face-up-ok.scn").read_text())
+    told = _drawn_told(events)
+    assert told == _drawn_told(clean)
+    assert told[(3, 1)] == [1] and all(len(counts) == 1 for counts in told.values()), told
+
+
+DRAW_SCENARIOS = sorted(p for p in SCENARIOS.rglob("*.scn") if "game 27td" in p.read_text())
+
+
+def test_every_triple_draw_scenario_tells_each_seats_draw_once_per_draw():
+    # the scenarios of tests/scenarios/ that deal 27td, faults and near misses: no (hand, seat, draw) told twice
+    assert len(DRAW_SCENARIOS) >= 10
+    for path in DRAW_SCENARIOS:
+        events = play_text(path.read_text(), str(path))
+        told: dict[tuple[int, int, int], int] = {}
+        for e in events:
+            if isinstance(e, te.CardsDrawn):
+                told[(e.hand, e.seat, e.draw)] = told.get((e.hand, e.seat, e.draw), 0) + 1
+        assert all(n == 1 for n in told.values()), (path.name, told)
 
 
 def test_a_stub_run_short_may_be_made_up_from_the_whole_muck_a_folded_hand_included():

@@ -45,3 +45,16 @@ def test_a_clean_hand_leaves_nothing_open_once_the_next_hand_starts():
     assert any(f.rule == "showdown.2" for f in pipe.engine.snapshot().findings)
     pipe.feed_input(DealerInput(t + 5, "new-hand"))
     assert pipe.engine.snapshot().findings == ()
+
+
+def test_acknowledgements_are_kept_only_while_their_findings_are_listed():
+    # Each ack used to be kept for ever: a month of them, or a floor tool naming ids that never existed, grew the
+    # terminal's memory without bound.
+    pipe, t = _played("void-duplicate-card.scn")
+    calls = [f.id for f in pipe.engine.snapshot().findings if f.severity == "floor"]
+    pipe.feed_input(DealerInput(t + 1, "ack", ref=calls[0]))
+    for n in range(500):
+        pipe.feed_input(DealerInput(t + 2, "ack", ref=f"h9{n}-1"))
+    shown = {f.id: f.acknowledged for f in pipe.engine.snapshot().findings}
+    assert len(pipe.engine.taps.acked) <= 64 + 1
+    assert shown[calls[0]] is True and not all(shown[c] for c in calls[1:])

@@ -100,6 +100,8 @@ def check_hands(variant: str, n: int, seed: int, bomb_every: int = 0, bomb_board
             for p in exp.pots:
                 want.update(p.shares)
             assert +won == +want, where + (end.pots, exp.pots)
+        told = Counter((e.seat, e.draw) for e in events if e.kind == "CardsDrawn")
+        assert all(n == 1 for n in told.values()), where + (told,)   # each seat's draw told once (docs/draw.md)
         stats["hands"] += 1
         stats["side pots"] += max(0, len(end.pots) - 1)
         for e in events:

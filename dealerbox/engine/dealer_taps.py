@@ -46,9 +46,14 @@ class DealerTaps:
         self.moves = moves
         self.tournament = tournament
         self.practices = practices
-        self.acked: set[str] = set()
+        self.acked: set[str] = set()             # findings acknowledged, while the table still lists them
         self.leaving: list[int] = []             # seats tapped Leave while still in the hand: they go at its end
         self.dealer: str | None = None           # who signed in on the terminal (sign-in/out)
+
+    def forget_acks(self, listed: set[str]) -> None:
+        """Keep only the acknowledgements of findings the table still lists: a month of acks (or a floor tool
+        naming ids that never existed) must not grow the terminal's memory."""
+        self.acked &= listed
 
     def tap(self, e: ev.DealerInput) -> list[te.TableEvent]:
         t, play = e.t, self.play

@@ -72,7 +72,7 @@ class Engine:
             tt = TournamentTable(config, tournament, play, referee, seating, betting, trail, self.moves)
         self.tournament_table = tt
         self.deck = deck = DeckInUse(registry, ledger, referee, tt.deck_changed if tt is not None else None)
-        draws = DrawFlow(game.draws)
+        draws = DrawFlow(game.draws, referee)
         hands = HandFlow(config, game, play, seating, betting, ledger, deck, referee, trail,
                          floor_moves, tt, raised_at("tournament.34", config.is_tournament), draws)
         referee.wire(hands.end, tt.entrants.retell if tt is not None else None)   # retell: a paid seat dealt out
@@ -270,6 +270,8 @@ class Engine:
         current = play.hand_no
         acked = self.taps.acked | self.findings.settled if self.findings.settled else self.taps.acked
         listed, waiting, oldest = self.findings.listed(current, acked, OPEN_LISTED)
+        if len(self.taps.acked) > 64:
+            self.taps.forget_acks({f.id for f in self.findings.raised})
         findings = tuple(finding_view(f, f.id in acked) for f in listed)
         pots = tuple((p.amount, tuple(p.eligible)) for p in hb.pots()) if hb is not None else ()
         winners: dict[int, int] = {}

@@ -38,6 +38,7 @@ from dealerbox.sources.sim.outcome import SimulatedHand
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import CardTag, demo_registry
 from dealerbox.wire import protocol as p
+from tests.faults.out_of_turn import check_raise_out_of_turn
 from tests.faults.staged_cards import (button_moved_after_action, card_after_the_hand, card_dropped,
                                       card_to_a_hand_after_action, deck_short, exposed_in_deal,
                                       folded_card_on_the_board, four_card_flop, hole_card_on_the_board,
@@ -206,6 +207,11 @@ EXPECTED["premature-turn-or-river"] = frozenset({"holdem.4"})
 EXPECTED["exposed-in-deal"] = frozenset({"holdem.1"})
 EXPECTED["wrong-award"] = frozenset({"showdown.3"})
 EXPECTED["check-out-of-turn"] = frozenset({"betting.10"})
+# the check out of turn, then at the checker's next turn a raise it may not make (issue 31): ruled at the check and
+# again, once, at the raise (RULED_AGAIN), whose remedy (the chip over the call handed back) the hand carries out
+MUTATIONS["check-raise-out-of-turn"] = check_raise_out_of_turn
+EXPECTED["check-raise-out-of-turn"] = frozenset({"betting.10"})
+RULED_AGAIN = {"check-raise-out-of-turn": "betting.10"}
 EXPECTED["extra-card"] = frozenset({"holdem.5", "irregularity.11"})
 EXPECTED["card-into-another-hand"] = frozenset({"dead-hand.3"})
 EXPECTED["exposed-tap"] = frozenset()       # a flashed card is ruled at info: nothing for the dealer to do
@@ -267,6 +273,11 @@ def judge(kind: str, hand: SimulatedHand, events: list[TableEvent], reached: boo
         fault = [e for e in loud if e.t == first or first <= e.t <= last and e.rule in EXPECTED[kind]]
         at_fault = [e.rule for e in fault]
         elsewhere = [(e.t, e.rule, e.ruling) for e in loud if e not in fault]
+        if kind in RULED_AGAIN:     # the fault's second ruling, exactly once, later in the hand
+            again = [x for x in elsewhere if x[1] == RULED_AGAIN[kind]][:1]
+            at_fault += [x[1] for x in again]
+            elsewhere = [x for x in elsewhere if x not in again] or (
+                [] if again else [(first, RULED_AGAIN[kind], "the fault's second ruling was not raised")])
     if kind in REDEALT and reached:
         # the misdeal gives every chip back, then the redeal is the clean hand
         misdealt = len(ended) == 2 and ended[0].outcome == "misdeal" and \

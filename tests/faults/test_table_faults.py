@@ -27,7 +27,11 @@ STAGED = CARD_KINDS + CHIP_KINDS + tuple(MUTATIONS)
 HANDS = 12
 # classes whose chance is rarer: a hand mucked unshown needs a showdown with one clear next best hand (and a new
 # table after it), a short deck only a table's first hand (it loads the shoe), reversed blinds a heads-up hand
-RARE = {"mucked-unshown": HANDS // 4, "deck-short": HANDS // 4, "heads-up-blinds-reversed": HANDS // 8}
+RARE = {"mucked-unshown": HANDS // 4, "deck-short": HANDS // 4, "heads-up-blinds-reversed": HANDS // 8,
+        "check-raise-out-of-turn": 4}
+# a check-raise forbidden after a check out of turn needs a seat that checks after another check and calls a bet
+# later on that street (about 1 simulated hand in 40): its class plays more hands to reach it a few times
+MORE = {"check-raise-out-of-turn": HANDS * 4}
 # a wrong push needs a push that allows it (tests/faults/wrong_push.py): a side pot the all-in main pot winner cannot
 # win, an uncalled bet with another winner, a pot split between winners (rare outside the split games)
 RARE.update({"wrong-push-side-pot": HANDS // 4, "wrong-push-uncalled": HANDS // 8, "wrong-push-split": 1})
@@ -36,7 +40,7 @@ RARE.update({"wrong-push-side-pot": HANDS // 4, "wrong-push-uncalled": HANDS // 
 @pytest.mark.parametrize("kind", STAGED)
 def test_one_staged_fault_gives_one_ruling_through_the_pipeline(kind):
     stats: Counter = Counter()
-    run((kind,), HANDS, seed=5, stats=stats)
+    run((kind,), MORE.get(kind, HANDS), seed=5, stats=stats)
     # the fault really happened, in a quarter of the hands at least: a class that never fires would prove nothing
     assert stats[f"injected {kind}"] >= RARE.get(kind, HANDS), stats
 

@@ -164,6 +164,17 @@ CASES: dict[str, Case] = {
         "faults-hole-card-on-the-board-in-the-deal.scn", "card Kh seat3 -> board",
         "card Kd shoe -> seat3\ncard 2c shoe -> seat5\ncard 4c shoe -> seat3\ncard Kh board -> burn\n",
         folded_to_the_big_blind((1, 3, 5), 1)),
+    # a draw game (27td): a replacement dealt face up is out of play, the next card is the seat's (docs/draw.md); a
+    # discard lifted off every antenna and put back in the muck stays there. Then a hand folded to the big blind
+    "irregularity.12-in-a-draw": Case(
+        "irregularity.12", "It is out of play: put it in the muck; seat 3 gets the next card",
+        upto("faults-draw-replacement-face-up.scn", "card Jh shoe -> seat3 face up"),
+        "card Jh seat3 -> muck\ncard Jd shoe -> seat3\n",
+        after("faults-draw-replacement-face-up.scn", "card Jd shoe -> seat3") + folded_to_the_big_blind(SEATS, 2)),
+    "procedures.22-lifted-in-a-draw": Case(
+        "procedures.22", "nobody may look through the discards; it stays there, dead",
+        upto("faults-draw-discard-lifted-off-the-muck.scn", "card Kc -> muck"), "",
+        after("faults-draw-discard-lifted-off-the-muck.scn", "card Kc -> muck") + folded_to_the_big_blind(SEATS, 2)),
     "irregularity.12": Case(
         "irregularity.12", "Kh was flashed by the dealer: it counts as exposed",
         TABLE + "card Ah shoe -> seat2\ncard Kh shoe -> seat3\ntap exposed card Kh\n",

@@ -82,9 +82,20 @@ CASES: dict[str, Case] = {
         ("complete", "complete", "complete")),
     # the rows ruled on the lines of their own, on TABLE
     "betting.10-check": Case(
-        "betting.10", "if someone does, seat 3 acts again on its turn and may not bet or raise",
+        "betting.10", "(if someone does, seat 3 acts again on its turn). Either way seat 3 may not bet or raise",
         TABLE + "call 5 2\nwait 1s\ntap check seat 3\nwait 1s\ncall 1 1\n",   # seat 1 calls in between: not binding
         "tap check seat 3\nwait 1s\n", down(1, 3, 5, winner=1)),
+    # the check binds (nobody acted in between), its turn passes; at its next turn, facing a bet, seat 3 may check,
+    # call or fold, no more: it calls (issue 31: a raise there is ruled betting.10)
+    "betting.10-check-binding": Case(
+        "betting.10", "Either way seat 3 may not bet or raise at its next turn to act this round: it may check, call "
+                      "or fold",
+        TABLE + "call 5 2\nwait 1s\ncall 1 1\nwait 1s\ntap check seat 3\nwait 1s\ngather\nwait 1s\nflop 9h 8s 4d\n"
+        "tap check seat 3\nwait 1s\ntap check seat 1\nwait 1s\nbet 5 10\nwait 1s\ncall 1 10\n",
+        "call 3 10\nwait 1s\n",
+        "gather\nwait 1s\nturn 5c\n" + "".join(f"tap check seat {s}\nwait 1s\n" for s in (1, 3, 5)) + "river 2d\n"
+        + "".join(f"tap check seat {s}\nwait 1s\n" for s in (1, 3, 5)) + "wait 2s\nwin 1\nwait 1s\ncleanup\nwait 1s\n"
+        + NEXT),
     "betting.10-chips": Case(
         "betting.10", "It is binding if nobody in between bets, calls or raises",
         TABLE + "call 5 2\nwait 1s\nchips 2 -> bet3\nwait 1s\nfold 1\n",   # a fold in between: seat 3's raise binds

@@ -55,7 +55,8 @@ class SeatBet:
     dead: bool = False
     all_in: bool = False
     acted_serial: int | None = None   # full-raise serial when the seat last acted this round
-    no_raise: bool = False            # checked out of turn: may not bet or raise this turn (Betting 10)
+    no_raise: bool = False            # checked out of turn: may not bet or raise at its next turn to act this
+    #                                   round (Betting 10), cleared when it acts then or the round ends
     out_of_turn: OutOfTurn | None = None  # (kind, intended total, single chip, wager serial or None while queued
     #                                   behind a question to the dealer), waiting for the turn
     voluntary: bool = False           # has acted (not only posted) this hand
@@ -137,7 +138,8 @@ class SeatBet:
         self.posted = kind
 
     def may_not_raise(self) -> None:
-        """Checked out of turn and someone bet since: the seat acts again but may not bet or raise (Betting 10)."""
+        """Checked out of turn: at its next turn to act this round the seat may not bet or raise (Betting 10), whether
+        the check was binding (its turn passed) or someone bet, called or raised in between (it acts again)."""
         self.no_raise = True
 
     def returned(self, amount: int) -> None:

@@ -88,6 +88,9 @@ class BettingTurn:
             if kind == "check":
                 if b.wager >= led.round.current_bet:
                     out.append(self.wagers.record(t, seat, b.wager)[-1])
+                    # the check binds and its turn passes, but the seat's next turn to act this round is still
+                    # the one after a check out of turn: no bet or raise then either (Betting 10, issue 31)
+                    b.may_not_raise()
                 continue
             out += self.wagers.act(t, seat, intent, single, False)
         return out
@@ -114,8 +117,10 @@ class BettingTurn:
                 b.queue(("check", b.wager, None, led.round.wager_serial))
                 return out + [led.finding(t, "betting.10", "dealer", "continues",
                                             f"Seat {seat} checked out of turn (seat {led.to_act} is to act): the check "
-                                            f"is binding if nobody in between bets, calls or raises; if someone does, "
-                                            f"seat {seat} acts again on its turn and may not bet or raise.",
+                                            f"is binding if nobody in between bets, calls or raises (if someone does, "
+                                            f"seat {seat} acts again on its turn). Either way seat {seat} may not bet "
+                                            f"or raise at its next turn to act this round: it may check, call or "
+                                            f"fold.",
                                             (seat, led.to_act))]
             if b.wager >= led.round.current_bet:
                 return out      # a check with nothing to answer (e.g. everyone else all-in) changes nothing

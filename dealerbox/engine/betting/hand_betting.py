@@ -224,6 +224,11 @@ class HandBetting:
         """What :meth:`settle` would pay each seat from the pots with these winners, paying nothing."""
         return self.ledger.shares_due(winners_by_pot, max(1, self.ledger.game.smallest_chip), portions_by_pot)
 
+    def taken_back(self, seat: int) -> int:
+        """Chips of ``seat``'s wager this round no longer in its bet zone (taken back; 0 when all are there)."""
+        b = self.ledger.seats.get(seat)
+        return max(0, b.wager - b.present) if b is not None and b.live else 0
+
     def live_seats(self) -> set[int]:
         """Seats still contesting the pot (not folded, not dead). Read only."""
         return self.ledger.live

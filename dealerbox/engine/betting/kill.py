@@ -100,8 +100,8 @@ class KillTracker:
             return f"seat {w} killed this pot and won it: must kill again (Kill Pots 7)"
         if self.holder == w and won >= self.qualifier:
             self.due, self.due_rule = w, "kill.3"
-            return (f"seat {w} won a second pot in a row of at least {self.qualifier}: must kill the next pot "
-                    f"(Kill Pots 3)")
+            size = f" of at least {self.qualifier}" if self.qualifier else ""   # 0: the house counts every pot
+            return f"seat {w} won a second pot in a row{size}: must kill the next pot (Kill Pots 3)"
         self.holder = w
         return ""
 

@@ -29,6 +29,7 @@ class Deal:
         self.exposed: list[str] = []                       # hole cards exposed by the dealer
         self.exposed_other: list[str] = []                 # other cards exposed by the dealer (stub, burn)
         self.boxed: list[str] = []                         # names of the boxed cards found
+        self.scraps: set[str] = set()                      # uids ruled scraps of paper (boxed cards, jokers)
         self.first_uid: str | None = None
         self.finished = False                              # the deal is over (burn, board or action)
         self.first_player_rule = first_player_rule
@@ -79,6 +80,15 @@ class Deal:
     def joker_mucked(self, seat: int) -> None:
         """The joker ``seat`` held reached the muck."""
         del self.jokers[seat]
+
+    def taken_out(self, seat: int | None, uid: str) -> bool:
+        """``uid`` left ``seat`` for no antenna: True for a scrap (a boxed card or a joker: "take it out" is its
+        remedy, Irregularities 7/8), which ``seat`` then no longer holds, as if set aside in the muck."""
+        if uid not in self.scraps:
+            return False
+        if seat is not None and self.jokers.get(seat) == uid:
+            del self.jokers[seat]
+        return True
 
     def face_seen(self, card: str, uid: str) -> str:
         """A card of face ``card`` was dealt: the uid of the first card of that face dealt this hand (``uid`` when
@@ -171,6 +181,7 @@ class Deal:
         """A boxed card (Irregularities 7) or a joker (Irregularities 8) reached ``seat``: it is replaced."""
         if uid in self.held.get(seat, ()):
             self.held[seat].remove(uid)
+        self.scraps.add(uid)
         if rule == "irregularity.7":
             self.boxed.append(card)
             if len(self.boxed) >= 2:
@@ -221,9 +232,11 @@ class Deal:
         stood at an action taken before it (its misdeal window then: the deal was over from that action)."""
         return self.finish(self.early[2] if self.early is not None else window)
 
-    def dealt_on(self, window: bool) -> list[Ruling]:
+    def dealt_on(self, window: bool, taken_back: int = 0) -> list[Ruling]:
         """A starting card reached its seat in sequence after an action (``early``): the action came before the
-        deal was complete (Betting 10), said once; once every starting card is out, the deal is over."""
+        deal was complete (Betting 10), said once; once every starting card is out, the deal is over.
+        ``taken_back``: chips of that action the seat has taken back out of its zone since (still binding,
+        Betting 12, as the betting ruled when they left: the words say put them back, not leave them)."""
         out: list[Ruling] = []
         if self.early is not None and not self.early_told:
             self.early_told = True
@@ -232,6 +245,9 @@ class Deal:
             done = "put chips in" if chips else f"{action}ed"
             stands = (f"Deal on and leave seat {seat}'s chips where they are: they stand as its action" if chips
                       else f"Deal on: seat {seat}'s {action} stands")
+            if chips and taken_back > 0:
+                stands = (f"Deal on, and seat {seat} puts the {taken_back} it took back in again: its chips stand "
+                          f"as its action")
             out.append(Ruling("betting.10", "continues", f"Seat {seat} {done} before the deal was complete: nobody "
                                                          f"acts until every player has all its cards. {stands}, "
                                                          "binding, as nobody acts before it.", (seat,)))

@@ -13,9 +13,15 @@ The hand keeps the record (``Hand.draws``, cards/draws.py); :class:`DrawFlow` fo
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from ...tags import CardTag
 from .. import events as te
 from .hand import Hand
+from .misdeal import Ruling
+
+if TYPE_CHECKING:
+    from ..referee import Referee
 
 STREET_AFTER = ("flop", "turn", "river")     # the betting round after draw 1, 2, 3 (the limits' small and big bet)
 
@@ -24,8 +30,9 @@ class DrawFlow:
     """Follows the draws of a hand for :class:`CardFlow`: a discard, a replacement, the draw's start at the end of
     a betting round (``HandFlow.progress`` asks ``due``)."""
 
-    def __init__(self, draws: int) -> None:
+    def __init__(self, draws: int, referee: Referee) -> None:
         self.draws = draws          # the game's draws (0: not a draw game)
+        self.referee = referee
 
     def due(self, h: Hand, live: list[int]) -> bool:
         """The betting round is complete: is a draw to begin? (Not after the last draw, nor before the deal is
@@ -54,12 +61,34 @@ class DrawFlow:
         h.deal.thrown_away(seat, tag.uid)
         return []
 
-    def replacement(self, t: float, h: Hand, seat: int, tag: CardTag) -> list[te.TableEvent]:
-        """A card from the stub reached ``seat`` during a draw: one of the cards it drew."""
-        out: list[te.TableEvent] = [te.CardDealt(t, h.number, seat, tag.card, False)]
+    def replacement(self, t: float, h: Hand, seat: int, tag: CardTag, face_up: bool) -> list[te.TableEvent]:
+        """A card from the stub reached ``seat`` during a draw: one of the cards it drew; ``seat``'s draw is told
+        (``CardsDrawn``) once, when it has all it threw. One that came face up is exposed, and out of play."""
+        out: list[te.TableEvent] = [te.CardDealt(t, h.number, seat, tag.card, face_up)]
+        if face_up:
+            return out + self.exposed(t, seat, tag.card)
         if h.deal.drawn(seat, tag.uid):
             out.append(te.CardsDrawn(t, h.number, seat, h.draws.number, h.draws.drawn(seat)))
         return out
+
+    def exposed(self, t: float, seat: int, card: str) -> list[te.TableEvent]:
+        """``card``, dealt to ``seat`` in the draw, came face up: exposed by the dealer (Irregularities 12), which the
+        player may not keep or refuse (13); the game's own rule (the Lowball section) is not in our rules text, so
+        the house's procedure: out of play, to the muck, and ``seat`` gets the next card (docs/draw.md). It is no
+        card of the seat's hand: its way to the muck is no discard, and the next card is the one drawn."""
+        return self.referee.rule(t, [Ruling(
+            "irregularity.12", "card-replaced", f"{card}, dealt to seat {seat} in the draw, came face up: an exposed "
+            f"card, which seat {seat} may neither keep nor refuse. It is out of play: put it in the muck; seat {seat} "
+            "gets the next card.", (seat,), (card,))])
+
+    def astray(self, t: float, h: Hand, seat: int, landed: int, tag: CardTag) -> list[te.TableEvent]:
+        """In a draw, a card ``seat`` threw landed in ``landed``'s hand: a discard, dead on its own (Dead Hands 3: it
+        is no card of either hand). The thrower keeps the rest and draws as usual; ``landed`` keeps its own cards."""
+        h.deal.thrown_away(seat, tag.uid)
+        return self.referee.info(t, "dead-hand.3", f"A card seat {seat} threw in the draw landed in seat {landed}'s "
+                                 "hand: a discard, dead on its own (the tags say which is whose); put it in the muck. "
+                                 f"Seat {seat} keeps the rest of its hand and is given its cards as usual; seat "
+                                 f"{landed} keeps its own.", (seat, landed))
 
     def drawing(self, h: Hand) -> bool:
         """A draw is being dealt in the hand: a hole card to the muck is a discard, a card to a seat a

@@ -23,6 +23,7 @@ class Draws:
     received: list[dict[int, int]] = field(default_factory=list)  # [draw] seat -> replacements dealt
     discards: set[str] = field(default_factory=set)              # uids thrown away in a draw (in the muck)
     pat: list[set[int]] = field(default_factory=list)            # [draw] seats the dealer tapped as standing pat
+    lifted: set[str] = field(default_factory=set)   # uids that left the muck in a draw and reached no antenna yet
 
     def begin(self) -> None:
         """The next draw begins: the betting round before it is complete."""
@@ -47,6 +48,19 @@ class Draws:
         now = self.received[-1]
         now[seat] = now.get(seat, 0) + 1
         return now[seat] == self.thrown[-1].get(seat, 0)
+
+    def fell(self, uid: str) -> None:
+        """Card ``uid`` left the muck and reached no antenna: during a draw (the only time its leaving is not ruled
+        at once) it is judged where it lands (``landed``)."""
+        if self.dealing:
+            self.lifted.add(uid)
+
+    def landed(self, uid: str) -> bool:
+        """Card ``uid`` reached an antenna: True when it was one lifted off the muck in a draw (``fell``)."""
+        if uid not in self.lifted:
+            return False
+        self.lifted.discard(uid)
+        return True
 
     def stood_pat(self, seat: int) -> bool:
         """The dealer tapped ``stand-pat`` for ``seat`` in the draw under way: True the first time (it threw

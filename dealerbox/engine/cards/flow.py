@@ -67,14 +67,16 @@ class CardFlow:
         h = self.play.hand
         if zone == "muck" and h is not None and h.deal.early is not None and not h.deal.finished:
             out += self.referee.deal_over(t)   # the muck gathered after an action with the deal short: it was over
+        # not a look: a draw's muck back to a short stub (docs/draw.md); a set-aside card out of play (Hold'em 3/4)
         if (zone == "muck" and h is not None and h.phase != "ended" and not h.decided
-                and not h.back_to_stub(tag.uid) and h.touch_muck()):
-            out += self._muck_looked(t)   # but in a draw the muck may go back to a stub run short (docs/draw.md)
+                and not h.back_to_stub(tag.uid) and tag.uid not in h.off_board.out_of_play and h.touch_muck()):
+            out += self._muck_looked(t)
         return out
 
-    def _muck_looked(self, t: float) -> list[te.TableEvent]:
-        return self.referee.rule(t, [Ruling("procedures.22", "continues", "A card left the muck during the hand: "
-                                            "nobody may look through the discards; put it back.", severity="floor")])
+    def _muck_looked(self, t: float, zone: str = "") -> list[te.TableEvent]:
+        back = "it stays there, dead" if zone == "muck" else "put it back"   # lifted and put back: nothing to do
+        return self.referee.rule(t, [Ruling("procedures.22", "continues", f"A card left the muck during the hand: "
+                                            f"nobody may look through the discards; {back}.", severity="floor")])
 
     def fallen(self, t: float, uid: str, source: str, dealt: bool = True) -> list[te.TableEvent]:
         """A card reached no antenna: dealt off the table (exposed) or dropped by a player (it plays)."""
@@ -96,13 +98,17 @@ class CardFlow:
             if h.deal.early is not None and not h.deal.finished and play.running():
                 out += referee.rule(t, h.dealt_on(play.window()))
             return out
-        if source.startswith("seat"):
+        if source.startswith("seat") and not h.deal.taken_out(zone_seat(source), uid):
             return referee.info(t, "irregularity.14", f"A card left {source} and reached no antenna (dropped off "
                                 "the table): it must still be played.", (s for s in (zone_seat(source),) if s))
+        if source == "muck":
+            h.draws.fell(uid)   # in a draw it may be on its way to a stub run short: judged where it lands
         return []
 
     def entered(self, t: float, zone: str, tag: CardTag) -> list[te.TableEvent]:
         source = self.ledger.entered(zone, tag)
+        if source is None and (h := self.play.hand) is not None and h.off_the_muck(tag.uid, zone):
+            return self._muck_looked(t, zone)   # it left the muck in a draw, fell, and landed elsewhere than the shoe
         face_up = self.ledger.face_up_from_shoe(tag.uid) if source == "shoe" else False
         if zone == "shoe":
             return self._to_shoe(t, tag, source, face_up)
@@ -116,7 +122,7 @@ class CardFlow:
         if h is None or h.phase == "ended" or source is None:
             return []
         if source == "muck" and self.draws.drawing(h) and h.touch_muck():
-            return self._muck_looked(t)   # a card of the muck may go back to the stub in a draw, nowhere else
+            return self._muck_looked(t, zone)   # a card of the muck may go back to the stub in a draw, nowhere else
         src_seat, seat = zone_seat(source), zone_seat(zone)
         if src_seat is not None and zone == "board":
             return self._to_board(t, tag)
@@ -128,9 +134,11 @@ class CardFlow:
             if src_seat in h.dead:
                 return []
             draws = self.draws
-            if draws.draws and src_seat not in h.folded and (draws.drawing(h)
-                                                             or draws.repeat(h, src_seat, self.play.bettors())):
-                return self._discard_astray(t, h, src_seat, seat, tag)
+            if draws.draws and src_seat not in h.folded:
+                if draws.repeat(h, src_seat, self.play.bettors()):   # all in, nobody betting: the next draw's discard
+                    return self.hands.draw_begins(t) + draws.astray(t, h, src_seat, seat, tag)
+                if draws.drawing(h):
+                    return draws.astray(t, h, src_seat, seat, tag)   # a discard on another seat (cards/draw.py)
             return self.referee.rule(t, [Ruling("dead-hand.3", "dead-hand", f"Seat {src_seat}'s cards went into "
                                                 f"seat {seat}'s hand: they are dead (the tags say which are "
                                                 f"whose); seat {src_seat}'s cards to the muck, seat {seat} keeps "
@@ -250,7 +258,7 @@ class CardFlow:
             return out + referee.rule(t, rulings)
         if seat is not None and not rulings and self.draws.drawing(h):
             out += self.hands.hands_thrown_away(t, past=seat)     # the draw passed a hand thrown away: folded
-            return out + self.draws.replacement(t, h, seat, tag)   # a card drawn (cards/draw.py)
+            return out + self.draws.replacement(t, h, seat, tag, face_up)   # a card drawn (cards/draw.py)
         if seat is not None:
             h.deal.to_seat_zone(tag.uid)
             # dealt in at the start (the deal checks its own order) and still seated: a blind all in gets its cards
@@ -258,7 +266,8 @@ class CardFlow:
                                            acted=h.voluntary_actions > 0)
             rulings = self._blinds7(h, seat, rulings)
             if h.deal.early is not None and not h.deal.finished and not rulings:
-                rulings += h.dealt_on(play.window())   # an action came before the deal was complete: it goes on
+                # an action came before the deal was complete: it goes on (chips of it taken back: put them back)
+                rulings += h.dealt_on(play.window(), hb.taken_back(h.deal.early[0]))
             if self.draws.draws and h.deal.k > 2 * len(h.order):
                 # lowball: a player has a third card, the pot may no longer be killed (Kill Pots 10)
                 hb.deal_reached(2 if h.deal.dealt_all else 1)
@@ -334,18 +343,6 @@ class CardFlow:
         h.fold(seat)
         out += self.referee.betting_events(hb.fold(t, seat))
         return out
-
-    def _discard_astray(self, t: float, h: Hand, seat: int, landed: int, tag: CardTag) -> list[te.TableEvent]:
-        """In a draw, a card ``seat`` threw landed in ``landed``'s hand: a discard, dead on its own (Dead Hands 3: it
-        is no card of either hand). The thrower keeps the rest and draws as usual; ``landed`` keeps its own cards."""
-        out: list[te.TableEvent] = []
-        if self.draws.repeat(h, seat, self.play.bettors()):
-            out += self.hands.draw_begins(t)   # all in, nobody betting: a second discard starts the next draw
-        out += self.draws.discard(t, h, seat, tag)
-        return out + self.referee.info(t, "dead-hand.3", f"A card seat {seat} threw in the draw landed in seat "
-                                       f"{landed}'s hand: a discard, dead on its own (the tags say which is whose); "
-                                       f"put it in the muck. Seat {seat} keeps the rest of its hand and is given "
-                                       f"its cards as usual; seat {landed} keeps its own.", (seat, landed))
 
     def _to_board(self, t: float, tag: CardTag) -> list[te.TableEvent]:
         """A card from a seat reached the board. A hole card is never a board card (only the stub's cards build the

@@ -151,10 +151,10 @@ class Hand:
         if self.phase == "deal":
             self.phase = "preflop"
 
-    def dealt_on(self, window: bool) -> list[Ruling]:
-        """A starting card in sequence after an action taken before the deal was complete (``Deal.dealt_on``); the
-        betting begins once every starting card is out."""
-        rulings = self.deal.dealt_on(window)
+    def dealt_on(self, window: bool, taken_back: int = 0) -> list[Ruling]:
+        """A starting card in sequence after an action taken before the deal was complete (``Deal.dealt_on``; its
+        ``taken_back``); the betting begins once every starting card is out."""
+        rulings = self.deal.dealt_on(window, taken_back)
         if self.deal.finished:
             self.betting_begins()
         return rulings
@@ -224,6 +224,13 @@ class Hand:
         """A card left the muck: True the first time this hand (Procedures 22 is said once)."""
         first, self.muck_touched = not self.muck_touched, True
         return first
+
+    def off_the_muck(self, uid: str, zone: str) -> bool:
+        """Card ``uid``, which left the muck in a draw and reached no antenna (``Draws.fell``), landed in ``zone``:
+        True when that is looking through the discards, said once a hand (Procedures 22): anywhere but the shoe (a
+        stub run short), before the showdown."""
+        return (self.phase != "ended" and self.draws.landed(uid) and zone != "shoe" and not self.decided
+                and self.touch_muck())
 
     def all_in_prompt(self) -> None:
         self.all_in_prompted = True
