@@ -132,7 +132,9 @@ def test_blinds9_near_miss_wait_for_the_big_blind():
 def test_blinds10_dealt_in_owing_a_blind_without_posting():
     g = BettingTable()
     missed_both(g)
-    h = g.start(button=4)                        # seat 3 dealt in, posts nothing
+    h = g.start(button=4)                        # the deal begins; seat 3 has posted nothing
+    assert g.found("blinds.10") == []            # the deal may yet pass it (it waits): judged at its first card
+    g.events += h.dealt_in_unposted(g.t, 3)      # the deal reaches seat 3: dealt in without posting
     f = only(g, "blinds.10")
     assert f.seats == (3,) and "dead" in f.ruling
     g.put(3, 2)                                  # plays the hand: live, posts next deal
@@ -230,7 +232,8 @@ def test_blinds9_back_in_without_posting_is_blinds10():
     g = BettingTable()
     waited_past_the_small_blind(g)
     g.table.back_in(g.t, 3)
-    g.start(button=4)                            # dealt in, nothing posted
+    h = g.start(button=4)                        # nothing posted
+    g.events += h.dealt_in_unposted(g.t, 3)      # and its first card reaches seat 3
     assert only(g, "blinds.10").seats == (3,)
 
 

@@ -140,6 +140,14 @@ class HandStarted(TableEvent):
     blinds: dict[int, int] = field(default_factory=dict)   # seat -> amount owed
 
 
+@dataclass(frozen=True, slots=True)
+class DealtAround(TableEvent):
+    """A seat the hand started with owed a post (a new player's big blind, or missed blinds) and had posted
+    nothing when the deal passed it: it waits (Blinds 4a, 5, 9), out of this hand, still seated and owing."""
+    seat: int
+    owed: int                       # the chips it owes, as it would post them (Blinds 4b, 9)
+
+
 @_direct_init
 @dataclass(frozen=True, slots=True)
 class CardDealt(TableEvent):

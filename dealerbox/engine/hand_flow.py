@@ -141,6 +141,16 @@ class HandFlow:
         """Each pot's winners as the hand is settled: a pot nobody was named for goes to its eligible seats in hand."""
         return [w if w else tuple(e for e in p[1] if hb.in_hand(e)) for w, p in zip(h.winners, h.pots, strict=False)]
 
+    def dealt_around(self, t: float) -> list[te.TableEvent]:
+        """The deal passed seats that owed a post and had put nothing in (``Deal.take_around``): each waits for the
+        big blind (Blinds 4a, 5, 9), out of the hand, the cards' and the betting's, still seated and owing."""
+        h, hb = self._hand()
+        out: list[te.TableEvent] = []
+        for seat in h.deal.take_around():
+            h.dealt_around(seat)
+            out += self.referee.betting_events(hb.dealt_around(t, seat))
+        return out
+
     def misdealt_cards_out(self) -> bool:
         """A misdealt or void hand's cards are still on the felt: no new hand until they are gathered."""
         last = self.play.last_hand

@@ -60,11 +60,10 @@ class Seating:
         if self.keep_button and self.last_button is not None:
             return self.last_button
         if not self.fresh_table and self.last_button is not None:
-            if self.config.table.button == "dead":
-                # Blinds 1: engine.betting keeps the blind history
-                button = self.betting.button_for(self.occupied, self.last_button)
-                if button is not None:
-                    return button
+            # Blinds 1: engine.betting keeps the blind history and knows who the next button would deal in
+            button = self.betting.button_for(self.occupied, self.last_button)
+            if button is not None:
+                return button
             return clockwise_from(self.last_button, entitled, self.seats)[0]
         if drawn_button in entitled:
             return drawn_button

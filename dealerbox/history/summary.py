@@ -195,12 +195,13 @@ class _Open:
     practice: str = ""
     parts: list[PotPart] = field(default_factory=list)
     draws: list[Drawn] = field(default_factory=list)
+    around: set[int] = field(default_factory=set)   # seats the deal passed (DealtAround): not dealt in after all
 
 
 # The events a summary is built from; every other event only moves the open hand's last time.
 READ_EVENTS = (e.HandStarted, e.PlayerSeated, e.PlayerLeft, e.StackChanged, e.FindingRaised, e.ActionTaken,
                e.BoardCardDealt, e.CardDealt, e.HandShown, e.HandEnded, e.RunsAgreed, e.BombPotStarted,
-               e.PotSplitByBoard, e.PotSplitByHalf, e.CardsDrawn)
+               e.PotSplitByBoard, e.PotSplitByHalf, e.CardsDrawn, e.DealtAround)
 _READS: dict[type, bool] = {}   # event type -> whether it is (a subclass of) one of READ_EVENTS
 
 
@@ -276,6 +277,8 @@ class HandBook:
             cur.parts.append(PotPart(event.index, event.board, event.half, event.pot))
         elif isinstance(event, e.CardsDrawn):
             cur.draws.append(Drawn(event.draw, event.seat, event.count))
+        elif isinstance(event, e.DealtAround):
+            cur.around.add(event.seat)
         elif isinstance(event, e.HandEnded):
             self.stacks.update(event.stacks)
             return self._close(event.outcome, tuple(event.pots), dict(event.stacks), tuple(event.board), event.t,
@@ -305,9 +308,11 @@ class HandBook:
         self.current = None
         s = cur.started
         straddles = {a.seat: a.amount for a in cur.actions if a.kind == "straddle"}
+        seats = tuple(x for x in s.seats if x not in cur.around)     # a seat dealt around was not dealt in
         done = HandSummary(
             table=self.table, hand=s.hand or 0, game=s.game, stakes=self.stakes, button=s.button,
-            seats=tuple(s.seats), blinds=dict(s.blinds), straddles=straddles, stacks_before=cur.stacks_before,
+            seats=seats, blinds=dict(s.blinds), straddles=straddles,
+            stacks_before={x: n for x, n in cur.stacks_before.items() if x not in cur.around},
             actions=tuple(cur.actions), board=board or tuple(cur.board),
             hole_cards={seat: tuple(c) for seat, c in cur.holes.items()}, shown=tuple(cur.shown), pots=pots,
             stacks_after=stacks, findings=tuple(cur.findings), outcome=outcome, started_t=s.t, ended_t=t,

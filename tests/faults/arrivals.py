@@ -42,14 +42,30 @@ def _clockwise(button: int, seat: int) -> int:
     return (seat - button - 1) % SEATS
 
 
+def _next_button(sim: Simulator) -> int:
+    """Where the simulator's moving button goes next: the next seated player the hand deals in (Blinds 1a)."""
+    assert sim.button is not None
+    seated = sorted(sim.stacks)
+    after = [s for s in seated if s > sim.button] + [s for s in seated if s <= sim.button]
+    return next((s for s in after if sim.away.deals_in(s, seated, s)), after[0])
+
+
 def between_next_hand(sim: Simulator, seat: int) -> bool:
     """Whether a player sitting in empty ``seat`` now would sit between the big blind and the button of the next
-    hand (the button moves one seated player on, the new seat counted: Blinds 7)."""
-    seated = sorted(set(sim.stacks) | {seat})
-    button = next((s for s in seated if s > sim.button), seated[0])
-    players = sorted(set(s for s in seated if s not in sim.away.sitting_out))
+    hand: the small blind's seat, the new seat counted (Blinds 7). The button itself never goes to a new player:
+    it moves to the next player the hand deals in (Blinds 1a)."""
+    button = _next_button(sim)
+    players = sorted(set(s for s in sim.stacks if s not in sim.away.sitting_out) | {seat})
     small = next((s for s in players if s > button), players[0])
-    return len(players) > 2 and seat in (button, small) and seat != big_blind(button, players)
+    return len(players) > 2 and seat == small and seat != big_blind(button, players)
+
+
+def just_after_the_button(sim: Simulator, seat: int) -> bool:
+    """``seat`` is the first seat taken after the last hand's button, the new seat counted: where the engine used to
+    move the button (issue 31), which now passes it by."""
+    assert sim.button is not None
+    taken = set(sim.stacks) | {seat}
+    return next(s for s in (((sim.button + k - 1) % SEATS) + 1 for k in range(1, SEATS + 1)) if s in taken) == seat
 
 
 def seat_new_player(kind: str, sim: Simulator) -> int | None:
@@ -124,6 +140,8 @@ def play_session(kind: str, variant: str, seed: str, stats: Counter) -> None:
     for number in range(1, SESSION + 1):
         if seat is None and number >= arrive:
             seat = seat_new_player(kind, sim)
+            if seat is not None and just_after_the_button(sim, seat):
+                stats[f"arrived just after the button ({kind})"] += 1
         hand = next(hands)
         if seat is not None and seat not in sim.stacks:
             seat = None         # the table was seated afresh (too rich): everyone sits down anew

@@ -121,16 +121,30 @@ class Antes:
                                     short_post_ruling(seat, paid, due, what) + ".",
                               (seat,))]
 
-    def at_deal(self, t: float) -> list[te.TableEvent]:
+    def dealt_around(self, seat: int) -> None:
+        """The deal passed ``seat`` (it owed a post and waits): no ante is due from it this hand."""
+        self.due.pop(seat, None)
+
+    def at_deal(self, t: float, later: set[int] | frozenset[int] = frozenset()) -> list[te.TableEvent]:
         """The first card left the shoe: an ante not posted, or posted short with chips behind, is flagged
-        (Blinds 10: dealt in owing a forced post); the player antes now, or brings it up."""
+        (Blinds 10: dealt in owing a forced post); the player antes now, or brings it up. ``later``: seats judged
+        when the deal reaches them (``unpaid``), since it may pass them instead."""
+        out: list[te.TableEvent] = []
+        for seat in self.due:
+            if seat not in later:
+                out += self.unpaid(t, seat)
+        return out
+
+    def unpaid(self, t: float, seat: int) -> list[te.TableEvent]:
+        """``seat``'s ante, judged as it is dealt in: flagged when not posted, or short with chips behind."""
         led = self.ledger
         out: list[te.TableEvent] = []
         what = "big blind ante" if self.big_blind_ante else "ante"
-        for seat, due in self.due.items():
+        due = self.due.get(seat, 0)
+        if due:
             paid = self.paid.get(seat, 0)
             if paid >= due or led.stack(seat) == 0 or not led.seats[seat].live:
-                continue
+                return out
             if self.bomb:
                 out.append(led.finding(t, "bomb-pot.2", "dealer", "wager-corrected",
                                        f"Bomb pot: seat {seat} is dealt in with {paid} of the {due} every player "

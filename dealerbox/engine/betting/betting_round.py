@@ -249,6 +249,12 @@ class BettingRound:
         if seat in self.pending:
             self.pending.remove(seat)
 
+    def dealt_around(self, seat: int) -> None:
+        """``seat`` was never dealt a hand (it owed a post and waits): it has no place in the round."""
+        del self.seats[seat]
+        if seat in self.pending:
+            self.pending.remove(seat)
+
     def passed_over(self) -> None:
         """The next seat to act can no longer act (folded, dead, all in, or nothing left to decide)."""
         self.pending.pop(0)

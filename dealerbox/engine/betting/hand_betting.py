@@ -53,6 +53,8 @@ class TableSide(Protocol):
 
     def next_question_id(self) -> str: ...
 
+    def seat_dealt_around(self, seat: int) -> None: ...
+
     def hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int, scooped: int = 0) -> None: ...
 
 
@@ -274,8 +276,32 @@ class HandBetting:
         if led.dealing:
             return out
         led.deal_begins()
-        out += self.antes.at_deal(t) if self.antes.due else []
+        later = self.posting.defer_unposted()
+        out += self.antes.at_deal(t, later) if self.antes.due else []
         return out + self.posting.at_deal(t)
+
+    def waiting(self) -> set[int]:
+        """Seats the deal may pass without a misdeal: they owe a post (a new player's big blind, missed blinds),
+        hold no blind this hand and have put nothing in (usually none)."""
+        return self.posting.waiting() if self.posting.unposted else set()
+
+    def dealt_in_unposted(self, t: float, seat: int) -> list[te.TableEvent]:
+        """The deal reached ``seat``, which owed a post and had posted nothing as it began: Blinds 10 unless it
+        posted since (with its ante's check, Blinds 10 too)."""
+        if not self.posting.unposted or seat not in self.posting.unposted:
+            return []     # most first cards: nobody owes
+        out = self.antes.unpaid(t, seat) if self.antes.due else []
+        return out + self.posting.dealt_in_unposted(t, seat)
+
+    def dealt_around(self, t: float, seat: int) -> list[te.TableEvent]:
+        """The deal passed ``seat``, which owed a post and had put nothing in: it waits for the big blind
+        (Blinds 4a, 5, 9), out of this hand, still seated and owing. Not a fold (it took no action and held no
+        cards) nor a dead hand (it had none): the seat leaves the hand's order, the round and the live seats."""
+        owed = self.posting.dealt_around(seat)
+        self.antes.dealt_around(seat)
+        self.ledger.dealt_around(seat)
+        self.table.seat_dealt_around(seat)
+        return [te.DealtAround(t, self.hand, seat, owed)]
 
     # --- the hand's course ---------------------------------------------------------------------------------
     def lose_track(self, t: float, reason: str) -> list[te.TableEvent]:

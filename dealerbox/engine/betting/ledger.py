@@ -131,6 +131,13 @@ class HandLedger:
         self.structure = structure
         self.acts_last = seat if acts_last else None
 
+    def dealt_around(self, seat: int) -> None:
+        """The deal passed ``seat``, which owed a post and put nothing in: it is not one of this hand's seats."""
+        self.order.remove(seat)
+        self.live.discard(seat)
+        self.round.dealt_around(seat)
+        self.contributed.pop(seat, None)
+
     def deal_begins(self) -> None:
         """The first card left the shoe: chips are no longer posts."""
         self.dealing = True

@@ -36,6 +36,9 @@ class Posting:
         self.heads_up_blinds_ruled = False
         self.opening_events: list[te.TableEvent] = []
         self.required: dict[int, tuple[str, int]] = {}
+        # seats owing a post (a new player's big blind, missed blinds), no blind this hand, that had posted nothing
+        # when the deal began: judged when the deal reaches them (Blinds 10) or passes them (they wait, Blinds 4a, 9)
+        self.unposted: set[int] = set()
         led, game = ledger, ledger.game
         # blinds owed by the seats dealt in: a post pays them, a misdeal gives the post back and the debt with it
         self.owed_at_start = {s: set(owed) for s, owed in owes.items() if s in led.seats}
@@ -90,8 +93,43 @@ class Posting:
                                  f"Seat {s} is new and this pot is killed: it may play only by agreeing to kill the "
                                  f"next pot.", (s,))
 
+    def defer_unposted(self) -> set[int]:
+        """The first card left the shoe: the seats that owe a post, hold no blind this hand and have posted
+        nothing. Each is judged when the deal reaches it (``dealt_in_unposted``) or passes it (``dealt_around``)."""
+        led = self.ledger
+        if not self.bomb and self.owes:
+            self.unposted = {s for s, b in led.seats.items() if self.owes.get(s) and not b.posted
+                             and s != led.positions.big_blind and s not in self.required}
+        return self.unposted
+
+    def waiting(self) -> set[int]:
+        """Of ``unposted``, the seats the deal may still pass: nothing of theirs in the pot or their zone yet."""
+        seats = self.ledger.seats
+        return {s for s in self.unposted if not (b := seats[s]).posted and not b.voluntary and not b.zone}
+
+    def dealt_in_unposted(self, t: float, seat: int) -> list[te.TableEvent]:
+        """The deal reached ``seat``, one of ``unposted``: dealt in owing a post, Blinds 10, unless it posted since."""
+        self.unposted.discard(seat)
+        owed, b = self.owes.get(seat), self.ledger.seats[seat]
+        if not owed or b.posted:
+            return []
+        return [self.unposted_finding(t, seat, owed)]
+
+    def dealt_around(self, seat: int) -> int:
+        """The deal passed ``seat``, one of ``unposted``: it waits. What it still owes."""
+        self.unposted.discard(seat)
+        return self.owed_amount(self.owes.get(seat) or set())
+
+    def unposted_finding(self, t: float, seat: int, owed: set[str]) -> te.FindingRaised:
+        return self.ledger.finding(t, "blinds.10", "dealer", "continues",
+                                   f"Seat {seat} owes {self.owed_amount(owed)} in blinds and is dealt in without "
+                                   f"posting: if the player looks at the cards before posting, the hand is dead; "
+                                   f"once they act and put chips in, the hand plays and they post next deal.",
+                                   (seat,))
+
     def at_deal(self, t: float) -> list[te.TableEvent]:
-        """The first card left the shoe: flags a required kill or owed blinds not posted."""
+        """The first card left the shoe: flags a required kill or owed blinds not posted (a seat of
+        ``unposted`` is judged when the deal reaches it)."""
         led = self.ledger
         out: list[te.TableEvent] = []
         if self.bomb:
@@ -106,13 +144,8 @@ class Posting:
                 self.unkilled(seat)
         for seat, b in led.seats.items():
             owed = self.owes.get(seat)
-            if owed and not b.posted and seat != led.positions.big_blind:
-                amount = self.owed_amount(owed)
-                out.append(led.finding(t, "blinds.10", "dealer", "continues",
-                                               f"Seat {seat} owes {amount} in blinds and is dealt in without posting: "
-                                               f"if the player looks at the cards before posting, the hand is dead; "
-                                               f"once they act and put chips in, the hand plays and they post next "
-                                               f"deal.", (seat,)))
+            if owed and not b.posted and seat != led.positions.big_blind and seat not in self.unposted:
+                out.append(self.unposted_finding(t, seat, owed))
         return out
 
     def restore_owed(self) -> None:

@@ -183,6 +183,11 @@ class TableBetting:
         if self.config.table.button == "dead" and self.last_small_blind is not None and len(players) > 2:
             # Blinds 1b: last hand's small blind seat gets the button, even if it is empty now.
             return self.last_small_blind
+        # Blinds 1a: the next player in the game, the first seat clockwise that this button would deal in: a new
+        # player it would hold out (Blinds 7), a seat waiting for the big blind or sitting out is passed by
+        for seat in clockwise(last_button, players, self.table_seats):
+            if seat in self.entitled(seat, occupied):
+                return seat
         return next_seat(last_button, players, self.table_seats)
 
     def blinds_for(self, button: int, occupied: Collection[int]) -> dict[int, int]:
@@ -257,6 +262,12 @@ class TableBetting:
                 self.owes.setdefault(s, set()).add("sb")
             if between(pos.small_blind if pos.small_blind is not None else pos.button, pos.big_blind, s):
                 self.owes.setdefault(s, set()).add("bb")
+
+    def seat_dealt_around(self, seat: int) -> None:
+        """The deal passed ``seat``, which owed a post and put nothing in: it still owes, and a seat making up
+        missed blinds is held out between the big blind and the button again (Blinds 7), as before the hand."""
+        if self.owes.get(seat) and seat not in self.new_players:
+            self.returning.add(seat)
 
     def hand_finished(self, h: HandBetting, main_winners: tuple[int, ...], won: int, scooped: int = 0) -> None:
         self.hands_played += 1

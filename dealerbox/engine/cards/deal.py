@@ -11,6 +11,8 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Collection
+
 from .draws import Draws
 from .misdeal import Ruling, misdeal
 
@@ -40,6 +42,7 @@ class Deal:
         self.draws = Draws()                               # a draw game's draws: they change the cards held
         self.early: tuple[int, str, bool] | None = None    # (seat, action, misdeal window then) before the deal's end
         self.early_told = False                            # the dealer was told the deal goes on after it
+        self.around: list[int] = []                        # seats passed that may be (owing a post): not dealt in
 
     @property
     def dealt_all(self) -> bool:
@@ -95,12 +98,17 @@ class Deal:
         it is the first; another uid means two cards of one face are in play, Irregularities 4)."""
         return self.faces.setdefault(card, uid)
 
-    def card_to_seat(self, seat: int, uid: str, entitled: set[int], window: bool, acted: bool = False) -> list[Ruling]:
+    def card_to_seat(self, seat: int, uid: str, entitled: set[int], window: bool, acted: bool = False,
+                     waiting: Collection[int] = ()) -> list[Ruling]:
         """A card from the shoe reached ``seat``; ``acted``: betting has begun (a voluntary action). ``entitled``:
-        the seats that may get a card; a seat outside this deal's order is refused as well."""
+        the seats that may get a card; a seat outside this deal's order is refused as well. ``waiting``: seats the
+        deal may pass (they owe a post and put nothing in): passed on the way to ``seat``, each leaves the deal's
+        order and is listed in ``around``, not a card out of sequence."""
         if seat not in entitled or seat not in self.held:
             return misdeal("misdeal.1i", f"a card went to seat {seat}, which is empty or not entitled to a hand",
                            window, seats=(seat,))
+        if waiting and not self.finished:
+            self._pass_to(seat, waiting)
         if self.first_uid is None:
             self.first_uid = uid
             if seat != self.slots[0]:
@@ -133,6 +141,27 @@ class Deal:
         self.held[seat].append(uid)
         return misdeal("misdeal.1f", f"seat {seat} got a card out of the clockwise sequence (seat "
                                      f"{self.slots[self.k]} was next)", window, seats=(seat, self.slots[self.k]))
+
+    def _pass_to(self, seat: int, waiting: Collection[int]) -> None:
+        """The card went to ``seat``: every seat before its next place in the sequence that may be passed and holds
+        no card was dealt around. None is passed unless all the seats between may be (else: out of sequence)."""
+        slots, held = self.slots, self.held
+        j = next((i for i in range(self.k, len(slots)) if slots[i] == seat), None)
+        if j is None or j == self.k:
+            return
+        passed = set(slots[self.k:j])
+        if not all(s in waiting and not held[s] for s in passed):
+            return
+        self.around += [s for s in self.order if s in passed]
+        self.order = tuple(s for s in self.order if s not in passed)
+        self.slots = [s for s in slots if s not in passed]
+        for s in passed:
+            del held[s]
+
+    def take_around(self) -> list[int]:
+        """The seats the deal passed since last asked (see ``card_to_seat``)."""
+        around, self.around = self.around, []
+        return around
 
     def _extra(self, seat: int, uid: str, window: bool) -> list[Ruling]:
         self.extras.append((seat, uid))

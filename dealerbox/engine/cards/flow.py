@@ -261,9 +261,11 @@ class CardFlow:
             return out + self.draws.replacement(t, h, seat, tag, face_up)   # a card drawn (cards/draw.py)
         if seat is not None:
             h.deal.to_seat_zone(tag.uid)
-            # dealt in at the start (the deal checks its own order) and still seated: a blind all in gets its cards
+            # dealt in at the start (the deal checks its own order) and still seated: a blind all in gets its cards;
+            waiting = hb.waiting()    # a seat owing a post, nothing in, may be passed (most hands: none)
             rulings += h.deal.card_to_seat(seat, tag.uid, seating.occupied, play.window(),
-                                           acted=h.voluntary_actions > 0)
+                                           acted=h.voluntary_actions > 0, waiting=waiting)
+            out += self.hands.dealt_around(t) if waiting else []   # passed: they wait (Blinds 4a, 9)
             rulings = self._blinds7(h, seat, rulings)
             if h.deal.early is not None and not h.deal.finished and not rulings:
                 # an action came before the deal was complete: it goes on (chips of it taken back: put them back)
@@ -276,6 +278,8 @@ class CardFlow:
             out.append(te.CardDealt(t, h.number, seat, tag.card, face_up))
             if rulings and any(r.outcome in ("misdeal", "void") for r in rulings):
                 return out + referee.rule(t, rulings)
+            if len(h.deal.held[seat]) == 1:   # its first card: Blinds 10 if it owes a post and has posted none
+                out += referee.betting_events(hb.dealt_in_unposted(t, seat))
             if tag.is_joker and not self.variant.jokers:
                 rulings += h.deal.scrap(seat, tag.uid, tag.card, "irregularity.8", play.window())
                 h.deal.joker_held(seat, tag.uid)

@@ -159,6 +159,10 @@ class Hand:
             self.betting_begins()
         return rulings
 
+    def dealt_around(self, seat: int) -> None:
+        """The deal passed ``seat`` (it owed a post and waits): not one of this hand's seats."""
+        self.order = tuple(s for s in self.order if s != seat)
+
     def street_reached(self, street: str) -> None:
         self.street = self.phase = street
         self.actions_on_street = 0

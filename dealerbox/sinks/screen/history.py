@@ -56,6 +56,8 @@ def describe(e: te.TableEvent) -> Line | None:
     match e:
         case te.HandStarted():
             text = f"Started: button S{e.button}, {len(e.seats)} dealt in ({e.game})"
+        case te.DealtAround():
+            text = f"S{e.seat} dealt around: waits for the big blind (owes {e.owed})"
         case te.CardDealt(face_up=True):
             text = f"S{e.seat} card dealt face up: {e.card}"
         case te.BoardCardDealt():

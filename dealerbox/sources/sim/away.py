@@ -1,6 +1,7 @@
 """Players who step away from a simulated cash table and come back (Blinds 9): the ``sit-out`` tap takes a seat
 out of the deal from the next hand on, ``wait-for-bb`` deals it in again at the hand whose big blind reaches it,
-so it owes nothing. The seat keeps its chips and its place: the button still moves through it.
+so it owes nothing. The seat keeps its chips and its place; the moving button passes it while it is not
+dealt in (Blinds 1a: it goes to the next player the hand deals in).
 
 A player arriving mid-session (Blinds 4, 7) is one of these too: waiting for the big blind, or ``new``: dealt in
 from the first hand it does not sit between the big blind and the button, posting a big blind where it sits."""
@@ -94,6 +95,26 @@ class Away:
                 self.sitting_out.discard(r)
                 active.append(r)
         return self._new_dealt_in(button, sorted(active))
+
+    def deals_in(self, button: int, seated: list[int], seat: int) -> bool:
+        """Whether the hand with the button at ``button`` would deal ``seat`` in, as ``dealt_in`` decides, without
+        changing anything: the moving button goes only to such a seat (Blinds 1a, 7)."""
+        active = [s for s in seated if s not in self.sitting_out]
+        if not active:
+            return seat in seated
+        players: list[int] | None = None
+        for w in sorted(self.waiting, key=lambda s: (s - button - 1) % 100):
+            if big_blind(button, active + [w]) == w:
+                players = sorted(active + [w])
+                break
+        if players is None:
+            for r in sorted(self.returning):
+                if len(active) + 1 == 2 or r not in (button, _after(button, sorted(active + [r]))):
+                    active.append(r)
+            players = sorted(active)
+        small = button if len(players) == 2 and button in players else _after(button, players)
+        held = seat in self.new and len(players) > 2 and seat in (button, small)
+        return seat in players and not held
 
     def _new_dealt_in(self, button: int, players: list[int]) -> list[int]:
         """Blinds 7: a new player between the big blind and the button (the button or the small blind, at a table

@@ -337,12 +337,15 @@ class Simulator:
             and len(players) > 2
 
     def _next_button(self) -> int:
-        """Blinds 1a: the next seated player. Blinds 1b: the seat last hand's small blind had, even empty."""
+        """Blinds 1a: the next player the hand deals in (not a seat away, waiting for the big blind or new on the
+        button, Blinds 7). Blinds 1b: the seat last hand's small blind had, even empty."""
         assert self.button is not None
         if self._dead_button():
             assert self.posts.places is not None
             return self.posts.places[0]
-        return self._next_seat(self.button)
+        seated = sorted(self.stacks)
+        after = [s for s in seated if s > self.button] + [s for s in seated if s <= self.button]
+        return next((s for s in after if self.away.deals_in(s, seated, s)), self._next_seat(self.button))
 
     @property
     def blind_places(self) -> tuple[int, int] | None:

@@ -2,7 +2,8 @@
 owes which blinds, the kill button's legs, and so what each seat must post before the next deal.
 
 Paraphrased from Button and Blind Use and Kill Pots:
-- Moving button (Blinds 1a): after each deal it goes to the next seated player; a misdeal deals again with it
+- Moving button (Blinds 1a): after each deal it goes to the next player, a seat the deal then reaches (not one
+  away, waiting for the big blind, or new on the button: Blinds 7); a misdeal deals again with it
   where it was. With two blinds the small blind is left of the button, the big blind next; heads-up the button is
   the small blind (Blinds 3).
 - Dead button (Blinds 1b), at a table so configured, three or more players: the big blind goes to the player due
@@ -181,14 +182,21 @@ class TableReferee:
         self.button = seat
 
     def move_button(self) -> None:
-        """Blinds 1a: the button moves to the next seated player. Blinds 1b: it goes where last hand's small blind
+        """Blinds 1a: the button moves to the next player dealt in. Blinds 1b: it goes where last hand's small blind
         was, a player there or not."""
         assert self.button is not None
         if self._dead_button():
             assert self.places is not None
             self.button = self.places[0]
         else:
-            self.button = _after(self.button, list(self.stacks))
+            # the next player: the first seat after it that the button there deals in (not a seat away, waiting
+            # for the big blind, or new or coming back on the button, Blinds 7)
+            last, seated = self.button, sorted(self.stacks)
+            for seat in [s for s in seated if s > last] + [s for s in seated if s <= last]:
+                self.button = seat
+                if seat in self.dealt_in():
+                    return
+            self.button = _after(last, seated)
 
     def _dead_button(self) -> bool:
         """Blinds 1b applies to the next deal: a dead-button table, a hand played before it, three or more players."""
