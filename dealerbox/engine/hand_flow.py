@@ -49,6 +49,7 @@ class HandFlow:
         self.tournament = tournament
         self.all_in_prompts = all_in_prompts     # tournament.34 raised here: known once, the config is frozen
         self.draws = draws                       # a draw game's draws begin here, at the end of a betting round
+        self.left_due: dict[int, int] = {}       # a misawarded hand ended uncorrected: what the cards gave each seat
 
     # --- a hand starts and ends ------------------------------------------------------------------------------
     def start(self, t: float) -> list[te.TableEvent]:
@@ -82,7 +83,7 @@ class HandFlow:
                                         else "."), order)
         last = play.last_hand
         if last is not None and last.award.misaward_over():   # the last pot still sat wrongly (engine/misaward.py)
-            out += self.referee.rule(t, [Ruling("showdown.3", "continues", uncorrected_text(last),
+            out += self.referee.rule(t, [Ruling("showdown.3", "continues", uncorrected_text(last, self.left_due),
                                                 tuple(sorted({s for s, v in last.award.pushed.items() if v > 0}
                                                              | {w for ws in last.winners for w in ws})),
                                                 severity="floor")])
@@ -102,8 +103,9 @@ class HandFlow:
             stacks = dict(self.betting.stacks)
             self.seating.hand_voided()
         else:
-            winners = [w if w else tuple(e for e in p[1] if hb.in_hand(e))
-                       for w, p in zip(h.winners, h.pots, strict=False)]
+            winners = self._pot_winners(h, hb)
+            if h.award.misaward:   # left wrong: what the cards give each seat, for the next hand's ruling
+                self.left_due = due_with_uncalled(hb.shares_due(winners, h.portions() or None), hb.uncalled_back())
             settled, stacks = hb.settle(t, winners, h.portions() or None)
             pots = tuple(settled)
             for i, pot in enumerate(pots):
@@ -126,6 +128,18 @@ class HandFlow:
             out += self.tournament.eliminations(t, stacks)   # Tournaments 35 (engine/tournament/seats.py)
         self.play.ended(h)
         return out
+
+    def shares_due(self, h: Hand) -> dict[int, int]:
+        """What the cards give each seat of the decided hand ``h``: its shares of every pot, as the end of the hand
+        will pay them (the odd chips included; the uncalled parts of bets are not in it)."""
+        hb = self.play.hb
+        assert hb is not None
+        return hb.shares_due(self._pot_winners(h, hb), h.portions() or None)
+
+    @staticmethod
+    def _pot_winners(h: Hand, hb: HandBetting) -> list[tuple[int, ...]]:
+        """Each pot's winners as the hand is settled: a pot nobody was named for goes to its eligible seats in hand."""
+        return [w if w else tuple(e for e in p[1] if hb.in_hand(e)) for w, p in zip(h.winners, h.pots, strict=False)]
 
     def dealt_around(self, t: float) -> list[te.TableEvent]:
         """The deal passed seats that owed a post and had put nothing in (``Deal.take_around``): each waits for the
@@ -358,13 +372,24 @@ def shorted(h: Hand) -> list[int]:
     return sorted(out)
 
 
-def uncorrected_text(last: Hand) -> str:
-    """The floor's ruling when a hand starts before the last hand's misaward was put right."""
-    wrong = [f"seat {s} holds {v}" for s, v in sorted(last.award.pushed.items())
-             if v > 0 and not wins_a_pot(s, last.winners)]
+def uncorrected_text(last: Hand, due: dict[int, int]) -> str:
+    """The floor's ruling when a hand starts before the last hand's misaward was put right; ``due``: what the
+    cards gave each seat of it (pot shares and uncalled parts)."""
+    wrong = [f"seat {s} holds {v}" if not due.get(s) else f"seat {s} holds {v}, {v - due[s]} more than its {due[s]}"
+             for s, v in sorted(last.award.pushed.items()) if v > due.get(s, 0)]
     # a pot's lone winner holding none of it is named when no loser holds its chips (then that says it already)
-    short = [s for s in shorted(last) if not wrong or any(s in ws and len(set(ws)) > 1 for ws in last.winners)]
+    loser_holds = any(v > 0 and not wins_a_pot(s, last.winners) for s, v in last.award.pushed.items())
+    short = [s for s in shorted(last) if not loser_holds or any(s in ws and len(set(ws)) > 1 for ws in last.winners)]
     held = ", ".join(wrong + [f"seat {s} got none of its share" for s in short])
     return (f"Hand {last.number}'s pot was pushed to the wrong player and not put right before this deal "
             f"({held}; the cards give {winners_text(last)}). The table's stacks differ from the terminal's, "
             f"which follow the cards: the floor must settle them.")
+
+
+def due_with_uncalled(shares: dict[int, int], back: dict[int, int]) -> dict[int, int]:
+    """What a seat may be pushed: its shares of the pots and the uncalled part of its bets, which goes back to it
+    (gathered with the pot, the dealer pushes it back from there)."""
+    due = dict(shares)
+    for seat, chips in back.items():
+        due[seat] = due.get(seat, 0) + chips
+    return due

@@ -1,23 +1,32 @@
 """A pot pushed where the cards do not send it (Showdown 3), and its remedy: the chips pulled back and pushed
-again. :class:`PushWatch` follows every chip the dealer moves after a hand is decided, seat by seat, so a
-misaward is a state the hand stays in until the pot sits where the cards say it belongs.
+again. :class:`PushWatch` follows every chip the dealer moves after a hand is decided, seat by seat and chip for
+chip, so a misaward is a state the hand stays in until the pot sits where the cards say it belongs.
 
-- a push to a seat that wins no pot is ruled (``showdown.3``, floor) each time that seat starts holding pushed
-  chips again: a second wrong push (to another loser, to a folded seat) is a second ruling;
-- the pot empty with such a seat still holding chips is the misaward: the hand does not end (the screen shows
-  it) while the dealer pulls the chips back (to the pot, or straight into the right bet zone); chips that come
-  back into the pot, or straight into a winner's bet zone, from a player's stack during the misaward (taken, then
-  handed back) are the wrongly paid player's;
-- a pot shared by two winners (a tie, or a high and a low half) pushed whole to one of them is ruled too, once,
-  when the pot empties with a winner of it holding none of it; so is a side pot (or the main pot) pushed with
-  the rest to the winner of another pot; that share pulled back into the pot and pushed to its winner puts it
-  right;
-- once the pot is empty and no seat that wins nothing holds pushed chips, the hand ends as the cards say and
-  each ``showdown.3`` of the hand is acknowledged by the table (``by="table:corrected"``), which settles the
-  dealer's banner and annotates the floor's alert;
+- what each seat may be pushed (its *due*) is what the end of the hand pays it: its shares of the main and side
+  pots as the engine divides them (split pots, high and low halves, boards, the odd chip to the seat the rulebook
+  gives it), and the uncalled part of its bets, which goes back to it (``HandFlow.shares_due``,
+  ``HandBetting.uncalled_back``);
+- a push that takes a seat past its due is ruled (``showdown.3``, floor) at the chip that does it: a seat that
+  wins nothing at the first chip ("which wins no pot"), a winner at the first chip beyond its due while another
+  seat still holds less than its own ("more than the N it is owed", naming the seats still owed: chips beyond
+  every seat's due, a stray chip left in the pot, take nothing from anyone); each time a seat crosses its due
+  again (pulled back, then pushed too much again, or a second wrong seat) is a further ruling;
+- the pot empty with a seat holding more than its due (as above) is the misaward: the hand does not end (the
+  screen shows it) while the dealer pulls the chips back (to the pot, or straight into the right bet zone);
+  chips that come back into the pot, or straight into a winner's bet zone, from a player's stack during the
+  misaward (taken, then handed back) are the overpaid player's;
+- a pot shared by two winners (a tie, or a high and a low half) pushed whole to one of them crosses that one's
+  due, and is ruled so; a winner left holding none of its share when the pot empties with nobody over their due
+  (chips gone off the table) is ruled then, once; that share pushed to its winner puts it right;
+- once the pot is empty and no seat holds more than its due, the hand ends as the cards say and each
+  ``showdown.3`` of the hand is acknowledged by the table (``by="table:corrected"``), which settles the dealer's
+  banner and annotates the floor's alert;
 - the next hand starting before that (its first card, its blinds, the new-hand tap) ends the hand as the cards
   say and raises ``showdown.3`` again, at the new hand's start, for the floor: the table's stacks are not the
   engine's (``HandFlow.start`` raises it).
+
+A seat short of its due is not ruled while the pot still holds chips: the winner's own last bet may never leave
+its bet zone, so what a winner is pushed can rightly be less than its share.
 """
 
 from __future__ import annotations
@@ -27,7 +36,7 @@ from .cards.hand import Hand
 from .cards.misdeal import Ruling
 from .findings import FindingLog
 from .cards.reading import winners_text
-from .hand_flow import HandFlow, shorted, wins_a_pot
+from .hand_flow import HandFlow, due_with_uncalled, shorted, wins_a_pot
 from .play import Play
 from .referee import Referee
 
@@ -35,24 +44,54 @@ CORRECTED_BY = "table:corrected"   # the FindingAcknowledged ``by`` of a misawar
 
 
 class PushWatch:
-    """The push of a decided hand in ``play``, chip by chip (``Hand.award.pushed``); rulings to ``referee``,
-    the hand ended by ``hands``, the table's own acknowledgements to ``findings``."""
+    """The push of a decided hand in ``play``, chip by chip (``Hand.award.pushed``), against what the cards give each
+    seat (asked of ``hands``); rulings to ``referee``, the hand ended by ``hands``, the table's own
+    acknowledgements to ``findings``."""
 
     def __init__(self, play: Play, referee: Referee, hands: HandFlow, findings: FindingLog) -> None:
         self.play = play
         self.referee = referee
         self.hands = hands
         self.findings = findings
+        # the pot shares of the hand being pushed, kept while its winners stand (every pushed chip asks)
+        self._shares: tuple[object, dict[int, int]] = (None, {})
 
     def pushed(self, t: float, h: Hand, seat: int, uid: str, value: int) -> list[te.TableEvent]:
         """A chip of the pot (or of another seat's push) landed in ``seat``'s bet zone."""
         before = h.award.push(seat, uid, value)
         out: list[te.TableEvent] = [te.ChipsMoved(t, h.number, f"bet{seat}", seat, value, (value,))]
-        if before <= 0 and not self.rightful(seat, h):
-            out += self.referee.rule(t, [Ruling("showdown.3", "continues", f"Chips are being pushed to seat {seat}, "
-                                                f"which wins no pot: stop, pull them back; the cards give "
-                                                f"{winners_text(h)}.", (seat,), severity="floor")])
+        due = self.due(h)
+        owed = due.get(seat, 0)
+        if before <= owed < before + value and not (owed <= 0 and rightful(seat, h) and not h.pots):
+            # this chip takes the seat past what the cards give it
+            if not wins_a_pot(seat, h.winners) and owed <= 0:
+                out += self.referee.rule(t, [Ruling("showdown.3", "continues", f"Chips are being pushed to seat "
+                                                    f"{seat}, which wins no pot: stop, pull them back; the cards "
+                                                    f"give {winners_text(h)}.", (seat,), severity="floor")])
+            else:
+                short = self.owed_more(h, due, seat)
+                if short:   # a winner pushed past its share takes chips another seat is owed
+                    more = f"more than the {owed} it is owed" if owed > 0 else "chips of pots the cards give it none of"
+                    out += self.referee.rule(t, [Ruling(
+                        "showdown.3", "continues", f"Seat {seat} is being pushed {more}: stop, pull what is over "
+                        f"{owed} back into the pot and push it to seat {' and '.join(map(str, short))}; the cards "
+                        f"give {winners_text(h)}.", (seat, *short), severity="floor")])
         return out
+
+    def due(self, h: Hand) -> dict[int, int]:
+        """What each seat of ``h`` may be pushed: its shares of the pots and the uncalled part of its bets."""
+        key = (h.number, tuple(h.winners), tuple(h.award.halves), tuple(map(tuple, h.boards.halves)))
+        if self._shares[0] != key:
+            self._shares = (key, self.hands.shares_due(h))
+        hb = self.play.hb
+        return due_with_uncalled(self._shares[1], hb.uncalled_back() if hb is not None else {})
+
+    @staticmethod
+    def owed_more(h: Hand, due: dict[int, int], but: int) -> list[int]:
+        """Seats (other than ``but``) holding less of the push than the pots give them: those winning a pot first;
+        a seat owed only its uncalled chips (they may never have left its bet zone) when no winner is short."""
+        short = [s for s, d in sorted(due.items()) if s != but and h.award.pushed.get(s, 0) < d]
+        return [s for s in short if wins_a_pot(s, h.winners)] or short
 
     def pulled(self, h: Hand, seat: int, uid: str, value: int) -> None:
         """A pushed chip left ``seat``'s bet zone and landed in the pot or another bet zone: no longer that
@@ -60,7 +99,7 @@ class PushWatch:
         h.award.pull(seat, uid, value)
 
     def handed_back(self, h: Hand, value: int) -> None:
-        """During a misaward a chip came into the pot from a player's stack: the wrongly paid player's."""
+        """During a misaward a chip came into the pot from a player's stack: the overpaid player's."""
         wrong = self.wrongly_paid(h)
         if wrong:
             seat = max(wrong, key=lambda s: (wrong[s], -s))
@@ -68,25 +107,29 @@ class PushWatch:
 
     def handed_over(self, t: float, h: Hand, seat: int, uid: str, value: int) -> list[te.TableEvent]:
         """During a misaward a chip came from a player's stack straight into the bet zone of ``seat``, which wins
-        a pot: the wrongly paid player paying the winner without passing through the pot."""
+        a pot: the overpaid player paying the winner without passing through the pot."""
         self.handed_back(h, value)
         return self.pushed(t, h, seat, uid, value)
 
-    def rightful(self, seat: int, h: Hand) -> bool:
-        """``seat`` may hold pushed chips: it wins a pot (or is the one seat left with no pot at all), or part of
-        its bet went uncalled and was gathered with the pot, so the dealer pushes it back from there (a winner left
-        holding none of its pot is still ruled when the pot empties: ``shorted``)."""
-        hb = self.play.hb
-        return rightful(seat, h) or (hb is not None and seat in hb.uncalled_back())
-
     def wrongly_paid(self, h: Hand) -> dict[int, int]:
-        """Seats that win no pot and hold pushed chips, with how much."""
-        return {s: v for s, v in h.award.pushed.items() if v > 0 and not self.rightful(s, h)}
+        """Seats holding more pushed chips than the cards give them, with how much more: a seat that wins nothing
+        holding any; a winner holding more than its due while another seat holds less than its own (chips over
+        every seat's due, say a stray chip left in the pot from before, take nothing from anyone)."""
+        due, pushed = self.due(h), h.award.pushed
+        short = {s for s, d in due.items() if pushed.get(s, 0) < d}
+        out: dict[int, int] = {}
+        for s, v in pushed.items():
+            owed = due.get(s, 0)
+            if v <= owed or (not h.pots and rightful(s, h)):
+                continue
+            if (owed <= 0 and not wins_a_pot(s, h.winners)) or short - {s}:
+                out[s] = v - owed
+        return out
 
     def pot_emptied(self, t: float, h: Hand) -> list[te.TableEvent]:
         """The pot zone is empty and nothing is on its way: the hand ends, unless the pot sits wrongly (the
-        misaward: the hand waits for the remedy). A shared pot pushed whole to one of its winners is ruled here,
-        once, when the pot empties: every chip of it went to seats that win it, so no single push was wrong."""
+        misaward: the hand waits for the remedy). A winner left holding none of its share with nobody over their
+        due (chips gone off the table, not to a seat) is ruled here, once."""
         out: list[te.TableEvent] = []
         wrong, short = self.wrongly_paid(h), shorted(h)
         if wrong or short:

@@ -93,7 +93,8 @@ INJECTED: dict[str, tuple[str, ...]] = {
     # --- showdown ------------------------------------------------------------------------------------------------
     "showdown.1": ("table:mucked-unshown",),
     "showdown.2": ("clean",),
-    "showdown.3": ("table:wrong-award",),
+    "showdown.3": ("table:wrong-award", "table:wrong-push-to-a-loser", "table:wrong-push-side-pot",
+                   "table:wrong-push-uncalled", "table:wrong-push-split"),
     "showdown.7": ("clean",),
     "ties.5a": ("clean",),
     # the split games' showdown rows, at info: every split-game hand of the table run's split slice that reaches

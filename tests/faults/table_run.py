@@ -47,6 +47,7 @@ from tests.faults.staged_misdeals import (button_misplaced, card_to_empty_seat, 
                                          first_card_exposed,
                                          heads_up_blinds_reversed, stub_cards_flashed, two_boxed_cards,
                                          two_extra_cards)
+from tests.faults.wrong_push import PUSH_FAULTS
 
 VARIANTS = ("nlhe", "plhe", "flhe", "plo")
 SPLIT_VARIANTS = ("o8", "plo8", "plo5-8")    # Omaha high-low eight or better (issue 33)
@@ -214,6 +215,9 @@ RULED_AGAIN = {"check-raise-out-of-turn": "betting.10"}
 EXPECTED["extra-card"] = frozenset({"holdem.5", "irregularity.11"})
 EXPECTED["card-into-another-hand"] = frozenset({"dead-hand.3"})
 EXPECTED["exposed-tap"] = frozenset()       # a flashed card is ruled at info: nothing for the dealer to do
+# wrong chip pushes, each with its remedy carried out (tests/faults/wrong_push.py, issue 31)
+MUTATIONS.update(PUSH_FAULTS)
+EXPECTED.update(dict.fromkeys(PUSH_FAULTS, frozenset({"showdown.3"})))
 INFO_EXPECTED = {"exposed-tap": "irregularity.12", "card-dropped": "irregularity.14",
                  "card-after-the-hand": "procedures.23", "deck-short": "irregularity.10",
                  "folded-card-on-board": "irregularity.12"}

@@ -32,6 +32,9 @@ RARE = {"mucked-unshown": HANDS // 4, "deck-short": HANDS // 4, "heads-up-blinds
 # a check-raise forbidden after a check out of turn needs a seat that checks after another check and calls a bet
 # later on that street (about 1 simulated hand in 40): its class plays more hands to reach it a few times
 MORE = {"check-raise-out-of-turn": HANDS * 4}
+# a wrong push needs a push that allows it (tests/faults/wrong_push.py): a side pot the all-in main pot winner cannot
+# win, an uncalled bet with another winner, a pot split between winners (rare outside the split games)
+RARE.update({"wrong-push-side-pot": HANDS // 4, "wrong-push-uncalled": HANDS // 8, "wrong-push-split": 1})
 
 
 @pytest.mark.parametrize("kind", STAGED)

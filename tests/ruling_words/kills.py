@@ -13,12 +13,13 @@ def dealt(*order: int) -> str:
     return "".join(f"card random shoe -> seat{s}\n" for s in order + order) + "wait 2s\n"
 
 
-# the button passes seat 4 (Blinds 7): it moves to seat 4, who is still not dealt in; seat 4 plays the hand after
-PASSES = "wait 2s\nbutton 4\npost 5 1\nwait 1s\npost 7 2\nwait 1s\n" + dealt(5, 7, 1, 3) + folded_to(7, 1, 3, 5)
+# the moving button passes seat 4 (Blinds 1(a), 7): it goes to seat 5, the next player dealt in; seat 4, new, has not
+# posted and is dealt around (it waits, docs/betting.md)
+PASSES = "wait 2s\nbutton 5\npost 7 1\nwait 1s\npost 1 2\nwait 1s\n" + dealt(7, 1, 3, 5) + folded_to(1, 3, 5, 7)
 
-# then seat 4, new, posts a big blind to come in (Blinds 7) and is dealt in
-POSTS_IN = ("wait 2s\nbutton 5\npost 7 1\nwait 1s\npost 1 2\nwait 1s\npost 4 2\nwait 1s\ndeal hole cards\nwait 2s\n"
-            + folded_to(1, 3, 4, 5, 7))
+# then seat 4, new and passed by the button, posts a big blind to come in (Blinds 4(b)) and is dealt in
+POSTS_IN = ("wait 2s\nbutton 7\npost 1 1\nwait 1s\npost 3 2\nwait 1s\npost 4 2\nwait 1s\ndeal hole cards\nwait 2s\n"
+            + folded_to(3, 4, 5, 7, 1))
 
 KILL = (1, 2, 3, 4)
 PUCK = upto("chips-kill-puck.scn", "puck kill -> seat1")
@@ -48,7 +49,7 @@ CASES: dict[str, Case] = {
         "blinds.9", "missed the small blind: post it, 2, live (or a big blind of 5 to play at once); 1 more",
         upto("chips-blinds.9.scn", "post 3 1") + "wait 1s\ndeal hole cards\n", "chips 1 -> bet3\nwait 1s\n",
         folded_to(2, 3, 4, 1) + folded_to_the_big_blind((1, 2, 3, 4), 1),
-        ("complete",) * 5),
+        ("complete",) * 4),
     "kill.1": Case(
         "kill.1", "The kill button is neutral: nobody has a leg up. Take it away from seat 1.", PUCK,
         "puck kill seat1 -> off\n", FIRST_LEG.split("puck kill -> seat1\n")[-1].split("shoe loaded\n")[-1].split(

@@ -24,12 +24,12 @@ CASES: dict[str, Case] = {
         upto("showdown-3-wrong-push.scn", "push all to 3"),
         "chips all bet3 -> pot\nwait 2s\n", "win 1\nwait 1s\ncleanup\n" + folded_to_the_big_blind((1, 3), 3)),
     "showdown.3-split": Case(
-        "showdown.3", "stop, pull that share back into the pot and push it to seat 4",
+        "showdown.3", "stop, pull what is over 3 back into the pot and push it to seat 4",
         upto("showdown-split-pushed-to-one.scn", "push all to 1"),
         "chips 4 bet1 -> pot\nwait 1s\npush 4 to 4\n", "award 1,4\nwait 1s\ntake 1\ntake 4\nwait 1s\ncleanup\n"
         + folded_to_the_big_blind((1, 2, 3, 4), 2)),
     "showdown.3-high-low": Case(
-        "showdown.3", "stop, pull that share back into the pot and push it to seat 3",
+        "showdown.3", "stop, pull what is over 4 back into the pot and push it to seat 3",
         upto("showdown-highlow-pushed-to-the-high.scn", "push all to 1"),
         "chips 3 bet1 -> pot\nwait 1s\npush 3 to 3\n", "award 1\naward 3\nwait 1s\ntake 1\ntake 3\nwait 1s\ncleanup\n"
         + folded_to_the_big_blind((1, 2, 3, 4), 2)),

@@ -216,9 +216,15 @@ class HandBetting:
     def pots(self) -> list[te.Pot]:
         return self.ledger.pots()
 
-    def uncalled_back(self) -> set[int]:
-        """Seats given back the uncalled part of a bet this hand (a push of those chips to them is no misaward)."""
+    def uncalled_back(self) -> dict[int, int]:
+        """Seats given back the uncalled part of a bet this hand, with how much (a push of those chips to them is
+        no misaward)."""
         return self.ledger.uncalled_back()
+
+    def shares_due(self, winners_by_pot: list[tuple[int, ...]],
+                   portions_by_pot: list[list[tuple[tuple[int, ...], ...]]] | None = None) -> dict[int, int]:
+        """What :meth:`settle` would pay each seat from the pots with these winners, paying nothing."""
+        return self.ledger.shares_due(winners_by_pot, max(1, self.ledger.game.smallest_chip), portions_by_pot)
 
     def taken_back(self, seat: int) -> int:
         """Chips of ``seat``'s wager this round no longer in its bet zone (taken back; 0 when all are there)."""

@@ -37,7 +37,7 @@ class HandLedger:
         self.ended_streets: set[str] = set()
         self.contributed: dict[int, int] = {s: 0 for s in order}
         self.dead_money: dict[int, int] = {}
-        self.refunded: set[int] = set()   # seats given back the uncalled part of a bet at a gather this hand
+        self.refunded: dict[int, int] = {}   # seat -> the uncalled part of its bets given back at a gather this hand
         self.lost = False        # lost track of the betting: says so once, then quiet until the next deal
         self.dealing = False     # the first card left the shoe: chips are no longer posts
         self.settled = False
@@ -93,11 +93,14 @@ class HandLedger:
         all_in = {s for s, b in self.seats.items() if b.all_in}
         return build_pots(totals, live, sum(self.dead_money.values()), all_in)
 
-    def uncalled_back(self) -> set[int]:
-        """Seats whose bet was not all called this hand (the part nobody matched goes back to them): at a gather,
-        or the last wagers now."""
-        seat, _ = uncalled({s: self.contributed[s] + b.wager for s, b in self.seats.items()})
-        return self.refunded | ({seat} if seat is not None and self.seats[seat].live else set())
+    def uncalled_back(self) -> dict[int, int]:
+        """Seats whose bet was not all called this hand, with how much of it goes back to them (the part nobody
+        matched): given back at a gather, and the last wagers' now."""
+        seat, extra = uncalled({s: self.contributed[s] + b.wager for s, b in self.seats.items()})
+        back = dict(self.refunded)
+        if seat is not None and self.seats[seat].live:
+            back[seat] = back.get(seat, 0) + extra
+        return back
 
     def pot_total(self) -> int:
         """What ``pots()`` adds up to (every pot together), without building the side pots."""
@@ -186,7 +189,7 @@ class HandLedger:
         if seat is not None and self.seats[seat].live:
             self.seats[seat].returned(extra)
             self.stacks[seat] += extra
-            self.refunded.add(seat)
+            self.refunded[seat] = self.refunded.get(seat, 0) + extra
             out.append(te.StackChanged(t, self.hand, seat, self.stack(seat), "refund"))
         for s, b in self.seats.items():
             self.contributed[s] += b.wager
@@ -219,23 +222,36 @@ class HandLedger:
         parts: list[list[te.Pot]] = []
         halves_by_pot: list[list[list[te.Pot]]] = []
         for i, pot in enumerate(self.pots()):
-            winners = tuple(winners_by_pot[i]) if i < len(winners_by_pot) and winners_by_pot[i] else ()
-            winners = tuple(w for w in winners if w in pot.eligible) or (pot.eligible if len(pot.eligible) == 1 else ())
-            if not winners:
-                winners = pot.eligible     # nobody named: split among the eligible rather than lose chips
-            boards = portions_by_pot[i] if portions_by_pot and i < len(portions_by_pot) else []
-            boards = [tuple(tuple(w for w in half if w in pot.eligible) for half in halves) for halves in boards]
-            portions: list[te.Pot] = []
-            halves: list[list[te.Pot]] = []
-            if len(pot.eligible) > 1 and (len(boards) > 1 or (boards and sum(map(bool, boards[0])) > 1)):
-                awarded, portions, halves = divide_portions(pot, boards, self.button, self.table_seats, unit)
-                portions = portions if len(boards) > 1 else []
-                halves = halves if any(sum(map(bool, b)) > 1 for b in boards) else []
-            else:
-                awarded = split(pot, winners, self.button, self.table_seats, unit)
+            awarded, portions, halves = self._shared(i, pot, winners_by_pot, unit, portions_by_pot)
             for s, share in awarded.shares.items():
                 self.stacks[s] = self.stack(s) + share
             done.append(awarded)
             parts.append(portions)
             halves_by_pot.append(halves)
         return done, parts, halves_by_pot
+
+    def shares_due(self, winners_by_pot: list[tuple[int, ...]], unit: int,
+                   portions_by_pot: list[list[tuple[tuple[int, ...], ...]]] | None = None) -> dict[int, int]:
+        """What :meth:`award` would pay each seat from the pots as they stand, without paying it: the chips the
+        cards send to each seat (engine/misaward.py checks the push against it)."""
+        due: dict[int, int] = {}
+        for i, pot in enumerate(self.pots()):
+            for s, share in self._shared(i, pot, winners_by_pot, unit, portions_by_pot)[0].shares.items():
+                due[s] = due.get(s, 0) + share
+        return due
+
+    def _shared(self, i: int, pot: te.Pot, winners_by_pot: list[tuple[int, ...]], unit: int,
+                portions_by_pot: list[list[tuple[tuple[int, ...], ...]]] | None,
+                ) -> tuple[te.Pot, list[te.Pot], list[list[te.Pot]]]:
+        """Pot ``i`` shared among its winners: the pot with its shares, its parts by board, its halves."""
+        winners = tuple(winners_by_pot[i]) if i < len(winners_by_pot) and winners_by_pot[i] else ()
+        winners = tuple(w for w in winners if w in pot.eligible) or (pot.eligible if len(pot.eligible) == 1 else ())
+        if not winners:
+            winners = pot.eligible     # nobody named: split among the eligible rather than lose chips
+        boards = portions_by_pot[i] if portions_by_pot and i < len(portions_by_pot) else []
+        boards = [tuple(tuple(w for w in half if w in pot.eligible) for half in halves) for halves in boards]
+        if len(pot.eligible) > 1 and (len(boards) > 1 or (boards and sum(map(bool, boards[0])) > 1)):
+            awarded, portions, halves = divide_portions(pot, boards, self.button, self.table_seats, unit)
+            return (awarded, portions if len(boards) > 1 else [],
+                    halves if any(sum(map(bool, b)) > 1 for b in boards) else [])
+        return split(pot, winners, self.button, self.table_seats, unit), [], []
