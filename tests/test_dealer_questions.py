@@ -74,13 +74,13 @@ def test_a_late_dead_blind_posted_with_a_raise_is_asked_about_and_posting_settle
     asked = [e for e in events if isinstance(e, te.QuestionAsked)]
     assert [(q.seat, q.rule, [k for k, _ in q.answers]) for q in asked] == [(4, "blinds.9", ["posts", "all-wager"])]
     acts = [(e.action, e.amount, e.total) for e in events if isinstance(e, te.ActionTaken) and e.seat == 4
-            and e.hand == 5]
+            and e.hand == 4]
     assert acts == [("post", 1, 0), ("raise", 6, 6)]
     assert loud_after(events, te.QuestionAsked) == []
     assert 4 not in pipe.engine.betting.owes                      # posted now: nothing owed next deal
-    ended = [e for e in events if isinstance(e, te.HandEnded) and e.hand == 5]
+    ended = [e for e in events if isinstance(e, te.HandEnded) and e.hand == 4]
     assert ended and ended[0].outcome == "complete"
-    before = next(e for e in events if isinstance(e, te.HandEnded) and e.hand == 4).stacks
+    before = next(e for e in events if isinstance(e, te.HandEnded) and e.hand == 3).stacks
     # seat 4 won the blinds (1 + 2) and paid the dead 1, which it also won back: +3 in all
     assert ended[0].stacks[4] == before[4] + 3
 
@@ -88,7 +88,7 @@ def test_a_late_dead_blind_posted_with_a_raise_is_asked_about_and_posting_settle
 def test_playing_all_of_it_keeps_the_blind_owed_for_next_deal():
     text = (SCENARIOS / "chips-blinds.9-late.scn").read_text().replace("choice posts", "choice all-wager")
     pipe, events, _ = play(text)
-    acts = [(e.action, e.total) for e in events if isinstance(e, te.ActionTaken) and e.seat == 4 and e.hand == 5]
+    acts = [(e.action, e.total) for e in events if isinstance(e, te.ActionTaken) and e.seat == 4 and e.hand == 4]
     assert acts == [("raise", 7)]
     assert pipe.engine.betting.owes.get(4)
     assert loud_after(events, te.QuestionAsked) == []

@@ -40,6 +40,8 @@ ALLOWED: dict[tuple[str, str], str] = {
         "the choreography's simulated clock, not the wall clock",
     ("test_engine_cards_rules.py", "t.c.wait"):
         "the choreography's simulated clock, not the wall clock",
+    ("test_set_aside_cards.py", "t.c.wait"):
+        "the choreography's simulated clock, not the wall clock",
     ("dashboard/conftest.py", "browser.new_context()"):
         "new_context(), the one helper that scales playwright's default timeout",
     ("dashboard/conftest.py", "uvicorn.Config(timeout_graceful_shutdown=1)"):

@@ -20,7 +20,7 @@ from tests.conftest import scaled
 from tests.waiting import wait_until
 
 ROOT = Path(__file__).resolve().parents[2]
-FIVE_HANDS = ROOT / "tests" / "scenarios" / "chips-blinds.9-late.scn"
+FOUR_HANDS = ROOT / "tests" / "scenarios" / "chips-blinds.9-late.scn"
 glibc = pytest.mark.skipif(glibc_malloc_trim() is None, reason="malloc_trim is glibc's (this is not glibc)")
 
 # 40 MB of 2,000-byte objects (above pymalloc's 512, so glibc's own heap), one kept in 50 so no page at the
@@ -62,7 +62,7 @@ def test_malloc_trim_gives_back_what_glibc_kept_after_a_burst_of_freed_memory():
 
 
 def test_a_terminal_has_a_trimmer_unless_told_otherwise():
-    log = open_log(FIVE_HANDS)
+    log = open_log(FOUR_HANDS)
     registry = registry_from_enrolment(log.header.enrolment)
     assert isinstance(Terminal(Config(), registry, ReplayingSource(log, speed=0)).trimmer, Trimmer)
     assert Terminal(Config(), registry, ReplayingSource(log, speed=0), trimmer=None).trimmer is None
@@ -97,11 +97,11 @@ def _hands(log) -> list[list]:
 
 
 def _play(trimmer) -> tuple[Terminal, list[tuple[int, bool]]]:
-    """The scenario's five hands fed to a terminal one hand at a time, each once the last was ruled on, with
+    """The scenario's four hands fed to a terminal one hand at a time, each once the last was ruled on, with
     ``trimmer(trim)`` as its trimmer; returns what each trim saw: the hands ended, and whether no hand was under
     way."""
-    log = open_log(FIVE_HANDS)
-    hands = _hands(open_log(FIVE_HANDS))
+    log = open_log(FOUR_HANDS)
+    hands = _hands(open_log(FOUR_HANDS))
     real = glibc_malloc_trim()
     seen: list[tuple[int, bool]] = []
     terminal: Terminal
@@ -126,14 +126,14 @@ def _play(trimmer) -> tuple[Terminal, list[tuple[int, bool]]]:
 
 def test_the_terminal_trims_between_hands_once_after_each_hand_when_its_clock_allows():
     terminal, seen = _play(lambda trim: Trimmer(every_s=0.0, clock=Clock(step=1.0), trim=trim))
-    assert terminal.hands_ended == 5
+    assert terminal.hands_ended == 4
     # once per hand, after it ended and before the next began (the scenario's records after its last hand
     # start none); never twice for one hand however long the table then stays idle
-    assert seen == [(1, True), (2, True), (3, True), (4, True), (5, True)]
+    assert seen == [(1, True), (2, True), (3, True), (4, True)]
 
 
 def test_the_terminal_trims_no_more_often_than_its_trimmer_allows():
     clock = Clock(t=1000.0)   # time stands still: the first trim is the only one
     terminal, seen = _play(lambda trim: Trimmer(every_s=30.0, clock=clock, trim=trim))
-    assert terminal.hands_ended == 5
+    assert terminal.hands_ended == 4
     assert seen == [(1, True)]
