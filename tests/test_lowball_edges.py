@@ -277,3 +277,13 @@ def test_a_stub_run_short_may_be_made_up_from_the_whole_muck_a_folded_hand_inclu
     assert loud(events) == [] and _end(events).outcome == "complete"
     shown = {e.seat: e.cards for e in events if isinstance(e, te.HandShown)}
     assert shown[5] == ("As", "Ad", "2h", "3h", "4h") and 6 not in shown   # As the last stub card, the rest seat 6's
+
+
+def test_a_face_up_last_stub_card_is_dead_in_the_muck_and_shuffled_back_with_the_discards():
+    # the last stub card, the As, comes face up to seat 5: out of play, to the muck (irregularity.12); the dealer
+    # shuffles the muck, the As with it, into the empty stub and deals seat 5 its five: no procedures.22 follows
+    events = play_text((SCENARIOS / "faults-draw-replacement-face-up-last-stub-card.scn").read_text())
+    assert [(f.rule, f.outcome) for f in loud(events)] == [("irregularity.12", "card-replaced")]
+    assert [e.count for e in events if isinstance(e, te.CardsDrawn) and e.seat == 5 and e.draw == 1] == [5]
+    shown = {e.seat: e.cards for e in events if isinstance(e, te.HandShown)}
+    assert "As" not in shown[5] and _end(events).outcome == "complete" and _end(events).stacks[5] == 208

@@ -55,6 +55,8 @@ class PushWatch:
         self.findings = findings
         # the pot shares of the hand being pushed, kept while its winners stand (every pushed chip asks)
         self._shares: tuple[object, dict[int, int]] = (None, {})
+        # the ids of the push's own rulings, so a push put right before the pot empties settles them too
+        self._ruled: set[str] = set()
 
     def pushed(self, t: float, h: Hand, seat: int, uid: str, value: int) -> list[te.TableEvent]:
         """A chip of the pot (or of another seat's push) landed in ``seat``'s bet zone."""
@@ -76,6 +78,7 @@ class PushWatch:
                         "showdown.3", "continues", f"Seat {seat} is being pushed {more}: stop, pull what is over "
                         f"{owed} back into the pot and push it to seat {' and '.join(map(str, short))}; the cards "
                         f"give {winners_text(h)}.", (seat, *short), severity="floor")])
+        self._ruled.update(e.id for e in out if isinstance(e, te.FindingRaised))
         return out
 
     def due(self, h: Hand) -> dict[int, int]:
@@ -141,11 +144,16 @@ class PushWatch:
                     f"{' and '.join(map(str, short))} wins a share of it: stop, pull that share back into the pot "
                     f"and push it to seat {' and '.join(map(str, short))}; the cards give {winners_text(h)}.",
                     (*paid, *short), severity="floor")])
+                self._ruled.update(e.id for e in out if isinstance(e, te.FindingRaised))
             h.award.misawarded()
             return out
-        if h.award.misaward_over():   # put right: the table acknowledges its own rulings on the push
-            out += [self.findings.settle(t, f.hand, f.id, CORRECTED_BY) for f in list(self.findings.raised)
-                    if f.hand == h.number and f.rule == "showdown.3" and f.id not in self.findings.settled]
+        # put right: the table acknowledges its own rulings on the push, a misaward's or a wrong chip pulled back
+        # before the pot emptied (issue 31: an over-push corrected mid-push left the floor's alert open)
+        over, ruled = h.award.misaward_over(), self._ruled
+        out += [self.findings.settle(t, f.hand, f.id, CORRECTED_BY) for f in list(self.findings.raised)
+                if f.hand == h.number and f.rule == "showdown.3" and f.id not in self.findings.settled
+                and (over or f.id in ruled)]
+        ruled.clear()
         return out + self.hands.end(t, "complete")
 
 

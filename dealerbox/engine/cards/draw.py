@@ -66,6 +66,7 @@ class DrawFlow:
         (``CardsDrawn``) once, when it has all it threw. One that came face up is exposed, and out of play."""
         out: list[te.TableEvent] = [te.CardDealt(t, h.number, seat, tag.card, face_up)]
         if face_up:
+            h.draws.set_aside(tag.uid)   # dead in the muck: it may go back to a stub run short, as a discard does
             return out + self.exposed(t, seat, tag.card)
         if h.deal.drawn(seat, tag.uid):
             out.append(te.CardsDrawn(t, h.number, seat, h.draws.number, h.draws.drawn(seat)))

@@ -43,6 +43,11 @@ class Draws:
         now[seat] = now.get(seat, 0) + 1
         self.discards.add(uid)
 
+    def set_aside(self, uid: str) -> None:
+        """Card ``uid``, dealt face up in the draw, is out of play and goes to the muck: dead there like a discard,
+        so it may be shuffled back into a stub run short (docs/draw.md), but it is no seat's discard."""
+        self.discards.add(uid)
+
     def given(self, seat: int) -> bool:
         """A card from the stub reached ``seat`` in the draw: True when its draw is now complete."""
         now = self.received[-1]
