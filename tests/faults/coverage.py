@@ -9,8 +9,10 @@ class of tests/faults/sessions.py (sessions of hands through the Pipeline, the f
 missed blinds, a deck change); ``arrival:kind`` a class of tests/faults/arrivals.py (a player sitting down
 mid-session); ``dead-button:kind`` a class of tests/faults/dead_button.py (a dead-button table, players leaving
 and arriving); ``split:kind`` a table class staged in the split games (Omaha high-low), whose showdowns raise the
-split's info rows; ``option:kind`` a class of tests/faults/pot_option.py (Pot-Limit 6's option); ``clean`` an info
-ruling that every clean showdown raises, so every injected hand that reaches a showdown has it.
+split's info rows; ``option:kind`` a class of tests/faults/pot_option.py (Pot-Limit 6's option);
+``showdown:kind`` a table class of the showdown slice (tests/faults/test_table_faults.py), which counts the info
+rulings every showdown raises (the order of showing, cards speak) and a tied pot's odd chip (Ties 5a), each tied
+pot's shares checked against our own referee's (tests/faults/odd_chip.py).
 """
 
 from __future__ import annotations
@@ -92,11 +94,13 @@ INJECTED: dict[str, tuple[str, ...]] = {
     "procedures.21": ("session:deck-changed-early",),
     # --- showdown ------------------------------------------------------------------------------------------------
     "showdown.1": ("table:mucked-unshown",),
-    "showdown.2": ("clean",),
+    "showdown.2": ("showdown:exposed-tap",),
     "showdown.3": ("table:wrong-award", "table:wrong-push-to-a-loser", "table:wrong-push-side-pot",
                    "table:wrong-push-uncalled", "table:wrong-push-split"),
-    "showdown.7": ("clean",),
-    "ties.5a": ("clean",),
+    "showdown.7": ("showdown:exposed-tap",),
+    # every tied pot of the showdown slice (hold'em and Omaha, side pots, the split games' halves) checked against
+    # our referee's Ties 5a split and the ruling's odd-chip seat, a minimum of them counted
+    "ties.5a": ("showdown:exposed-tap",),
     # the split games' showdown rows, at info: every split-game hand of the table run's split slice that reaches
     # a showdown says how its pots split (a fault staged in the hand and its remedy carried out first)
     "highlow.1": ("split:wrong-award", "split:boxed-card", "split:short-call"),

@@ -38,6 +38,7 @@ from dealerbox.sources.sim.outcome import SimulatedHand
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import CardTag, demo_registry
 from dealerbox.wire import protocol as p
+from tests.faults.odd_chip import OddChipMisplaced, check_odd_chips
 from tests.faults.out_of_turn import check_raise_out_of_turn
 from tests.faults.staged_cards import (button_moved_after_action, card_after_the_hand, card_dropped,
                                       card_to_a_hand_after_action, deck_short, exposed_in_deal,
@@ -54,6 +55,10 @@ SPLIT_VARIANTS = ("o8", "plo8", "plo5-8")    # Omaha high-low eight or better (i
 # the info rows every split game's showdown raises (how the pot splits): the split-game slice counts them
 SPLIT_INFO = ("highlow.1", "highlow.2", "ties.5c")
 SPLIT_KINDS = ("wrong-award", "boxed-card", "short-call")     # the classes the split-game slice stages
+# the info rows every showdown raises (the order of showing, cards speak) and a tied pot's odd chip (Ties 5a): the
+# showdown slice plays SHOWDOWN_KINDS in every game, counts them and checks each tied pot (tests/faults/odd_chip.py)
+SHOWDOWN_INFO = ("showdown.7", "showdown.2", "ties.5a")
+SHOWDOWN_KINDS = ("exposed-tap",)
 SEATS = 10
 CHUNK = 8          # hands per simulated table before a new one is seated
 LOUD = ("dealer", "floor")
@@ -201,8 +206,11 @@ EXPECTED["stub-cards-flashed"] = frozenset({"misdeal.1b"})
 REDEALT = frozenset({"dealt-out", "first-card-exposed", "stub-cards-flashed", "deal-short", "card-to-empty-seat",
                      "button-misplaced", "two-extra-cards", "heads-up-blinds-reversed", "two-boxed-cards"})
 EXPECTED["mucked-unshown"] = frozenset({"showdown.1"})
-# classes whose remedy gives other stacks than the simulator's clean hand: its next hands would not agree
-NEW_TABLE_AFTER = frozenset({"mucked-unshown"})
+# classes whose remedy gives other stacks than the simulator's clean hand: the table carries on with the remedy's
+# stacks (carry_on), and the next FOLLOWING hands are played clean and checked like any hand (nothing above info,
+# pokerkit's stacks from the remedy's) before the class is staged again
+CARRIED_ON = frozenset({"mucked-unshown"})
+FOLLOWING = 2
 EXPECTED["premature-turn-or-river"] = frozenset({"holdem.4"})
 EXPECTED["exposed-in-deal"] = frozenset({"holdem.1"})
 EXPECTED["wrong-award"] = frozenset({"showdown.3"})
@@ -302,10 +310,27 @@ def check(report: HandReport, hand: SimulatedHand, where: tuple) -> None:
         raise Cascade(f"{where}: stacks differ from the remedy's {exp.stacks}")
 
 
+def carry_on(sim: Simulator, remedied: dict[int, int]) -> None:
+    """The simulated table takes the stacks the remedy left (``remedied``) in place of its clean hand's (the
+    simulator's own, ``sim.stacks``), so its next hands start where the engine's do: a seat the remedy took chips
+    from hands them to the rack, a seat it gave chips to is paid from the rack."""
+    chips = sim.chips
+    for seat, stack in remedied.items():
+        delta = stack - sim.stacks[seat]
+        if delta < 0:
+            for uid in chips.pay(seat, -delta):
+                chips.bank.setdefault(chips.value[uid], []).append(uid)
+        elif delta > 0:
+            chips.fill(seat, delta)
+        sim.stacks[seat] = stack
+
+
 def run(kinds: tuple[str, ...], hands: int, seed: int, variants: tuple[str, ...] = VARIANTS,
         stats: Counter | None = None) -> Counter:
     """``hands`` hands per fault class and variant, each with that fault staged; raises Cascade at the first
-    hand that breaks the property. Stats: hands, reached and judged per class, seat counts, outcomes."""
+    hand that breaks the property. Stats: hands, reached and judged per class, seat counts, outcomes, the hands
+    checked after a CARRIED_ON class's remedy, the info rulings of the showdown (SPLIT_INFO, SHOWDOWN_INFO) and the tied
+    pots whose odd chip was checked (tests/faults/odd_chip.py)."""
     stats = Counter() if stats is None else stats
     registry = demo_registry()
     for variant in variants:
@@ -321,13 +346,25 @@ def run(kinds: tuple[str, ...], hands: int, seed: int, variants: tuple[str, ...]
                 pipe, encoder = Pipeline(config, registry), p.Encoder()
                 pipe.feed_bytes(0.0, encoder.encode(board_hello(SEATS)))
                 late = 0.0      # how much later than the simulator's clock the staged hands have run
-                for hand in sim.play(count):
-                    fed += 1
+                following = 0   # clean hands still to check after a CARRIED_ON class's remedy (not counted in fed)
+                carried: dict[int, int] = {}    # the stacks the last hand ended with, once a remedy moved chips
+                played = 0
+                for hand in sim.play():
+                    played += 1
+                    fed += 0 if following else 1
                     if late:
                         hand = SimulatedHand(hand.number, [replace(x, t=x.t + late) for x in hand.inputs],
                                              hand.expected)
                     reached = hand.expected.irregularity is not None
-                    if mutate is not None:
+                    if following:
+                        reached = False
+                        # the hand after the remedy starts from its stacks (a seat left with none buys in again)
+                        started = {s: carried[s] for s in hand.expected.stacks_before if carried.get(s)}
+                        if {s: hand.expected.stacks_before[s] for s in started} != started:
+                            raise Cascade(f"{(variant, kind, seed, chunk, hand.number)}: the hand after the remedy "
+                                          f"starts {hand.expected.stacks_before}, the remedy left {carried}")
+                        carried = {}
+                    elif mutate is not None:
                         staged = mutate(hand, rng)
                         reached = staged is not None
                         if isinstance(staged, tuple):   # the remedy moved chips: the stacks it implies
@@ -340,16 +377,28 @@ def run(kinds: tuple[str, ...], hands: int, seed: int, variants: tuple[str, ...]
                     report = judge(kind, hand, events, reached)
                     stats["hands"] += 1
                     for e in events:
-                        if e.kind == "FindingRaised" and e.rule in SPLIT_INFO:
+                        if e.kind == "FindingRaised" and e.rule in SPLIT_INFO + SHOWDOWN_INFO:
                             stats[f"info {e.rule}"] += 1
                     stats[f"seats {len(hand.expected.dealt_in)}"] += 1
-                    if not report.reached:
+                    if not report.reached and not following:
                         stats[f"not reached {kind}"] += 1
-                    check(report, hand, (variant, kind, seed, chunk, hand.number))
+                    where = (variant, kind, seed, chunk, hand.number)
+                    check(report, hand, where)
+                    try:
+                        check_odd_chips(hand, events, config.game.smallest_chip, stats, where)
+                    except OddChipMisplaced as e:
+                        raise Cascade(str(e)) from None
+                    if following:
+                        following -= 1
+                        stats[f"hands after {kind}"] += 1
                     if report.reached:
                         stats[f"injected {kind}"] += 1
                         stats[f"outcome {report.outcome}"] += 1
-                    if reached and kind in NEW_TABLE_AFTER:
-                        break       # the simulated table's stacks are no longer the engine's: seat a new one
+                    if reached and kind in CARRIED_ON:
+                        # the simulated table's stacks become the remedy's; the next hands are checked from them
+                        carry_on(sim, hand.expected.stacks)
+                        carried, following = dict(hand.expected.stacks), FOLLOWING
+                    if played >= count and not following:
+                        break
                 chunk += 1
     return stats

@@ -13,7 +13,7 @@ from tests.faults.players import FAULTS, InfoRuled
 from tests.faults.pot_option import EXPECTED as OPTION_EXPECTED
 from tests.faults.sessions import (EXPECTED as SESSION_EXPECTED, GAME, INFO_RULED, LATER_IN_THE_HAND, STANDING,
                                    VARIANTS_OF)
-from tests.faults.table_run import EXPECTED, INFO_EXPECTED, SPLIT_INFO, SPLIT_KINDS
+from tests.faults.table_run import EXPECTED, INFO_EXPECTED, SHOWDOWN_INFO, SHOWDOWN_KINDS, SPLIT_INFO, SPLIT_KINDS
 
 AREAS = ("cards", "chips", "showdown")
 
@@ -30,8 +30,6 @@ def test_each_injecting_class_exists_and_rules_that_row():
     for rule, classes in INJECTED.items():
         for name in classes:
             where, _, cls = name.partition(":")
-            if where == "clean":
-                continue
             if where == "betting":
                 # a class ruled at info asserts that info ruling at the fault (players.InfoRuled)
                 rules = set(betting[cls].expected) | ({betting[cls].info_rule} if issubclass(betting[cls], InfoRuled)
@@ -47,6 +45,9 @@ def test_each_injecting_class_exists_and_rules_that_row():
             elif where == "split":
                 assert cls in SPLIT_KINDS, name
                 rules = set(SPLIT_INFO)
+            elif where == "showdown":
+                assert cls in SHOWDOWN_KINDS, name     # its slice counts these rows (test_table_faults)
+                rules = set(SHOWDOWN_INFO)
             elif where == "option":
                 rules = set(OPTION_EXPECTED[cls])
             else:
@@ -83,3 +84,12 @@ def test_lowballs_kill_is_injected_at_the_lowball_game_the_simulator_deals():
     for name in INJECTED["kill.10"]:
         where, _, cls = name.partition(":")
         assert where == "session" and VARIANTS_OF[cls] == ("27td",) and GAME[cls]["lowball_kill"], name
+
+
+def test_no_row_is_covered_by_name_only():
+    # every class named is one a harness plays (no "clean" escape): a row no run counts fails here
+    for rule, classes in INJECTED.items():
+        for name in classes:
+            where, _, cls = name.partition(":")
+            assert where in ("betting", "table", "session", "arrival", "dead-button", "split", "showdown", "option") \
+                and cls, (rule, name)

@@ -21,7 +21,8 @@ from dealerbox.sources.choreography import board_hello
 from dealerbox.sources.simulator import Simulator
 from dealerbox.tags import demo_registry
 from dealerbox.wire import protocol as p
-from tests.faults.table_run import CARD_KINDS, CHIP_KINDS, MUTATIONS, SPLIT_INFO, SPLIT_KINDS, SPLIT_VARIANTS, feed, run
+from tests.faults.table_run import (CARD_KINDS, CARRIED_ON, CHIP_KINDS, FOLLOWING, MUTATIONS, SHOWDOWN_INFO,
+                                   SHOWDOWN_KINDS, SPLIT_INFO, SPLIT_KINDS, SPLIT_VARIANTS, VARIANTS, feed, run)
 
 STAGED = CARD_KINDS + CHIP_KINDS + tuple(MUTATIONS)
 HANDS = 12
@@ -43,6 +44,23 @@ def test_one_staged_fault_gives_one_ruling_through_the_pipeline(kind):
     run((kind,), MORE.get(kind, HANDS), seed=5, stats=stats)
     # the fault really happened, in a quarter of the hands at least: a class that never fires would prove nothing
     assert stats[f"injected {kind}"] >= RARE.get(kind, HANDS), stats
+    if kind in CARRIED_ON:
+        # a remedy that moved chips (the pot to the next best hand): the table carried on with the remedy's stacks,
+        # and the hands after each fault were checked like any (nothing above info, the stacks right)
+        assert stats[f"hands after {kind}"] >= FOLLOWING * stats[f"injected {kind}"] >= 2, stats
+
+
+def test_a_tied_pots_odd_chip_goes_clockwise_from_the_button_and_every_showdown_rules_at_info():
+    # the showdown slice: hold'em, Omaha and the split games, a flashed card tapped (info) in each hand; every tied
+    # pot split as our own referee splits it (Ties 5a: the odd chip to the first winner clockwise from the button,
+    # each side pot on its own; run raises Cascade otherwise) and the ruling naming that seat. Enough of them that
+    # the row cannot drop out: odd chips, one the rule sends past a lower-numbered winner, a side pot split alone
+    stats: Counter = Counter()
+    run(SHOWDOWN_KINDS, 24, seed=31, variants=VARIANTS + SPLIT_VARIANTS, stats=stats)
+    for rule in SHOWDOWN_INFO:
+        assert stats[f"info {rule}"] >= 4, stats
+    assert stats["ties.5a split pots"] >= 4 and stats["ties.5a side pots split"] >= 1, stats
+    assert stats["ties.5a odd chips"] >= 2 and stats["ties.5a odd chip past a lower seat"] >= 1, stats
 
 
 def test_split_games_play_the_faults_and_say_how_each_pot_splits():

@@ -10,7 +10,7 @@ nothing here imports dealerbox (tests/test_structure.py checks it), so an engine
   button's legs, and so who must post what before the next deal (:class:`TableReferee`).
 """
 
-from tests.faults.referee.hand import Deal, HandReferee, Outcome, Pot, RefereeError
+from tests.faults.referee.hand import Deal, HandReferee, Outcome, Pot, RefereeError, split_tie
 from tests.faults.referee.table import Game, TableReferee
 
-__all__ = ["Deal", "Game", "HandReferee", "Outcome", "Pot", "RefereeError", "TableReferee"]
+__all__ = ["Deal", "Game", "HandReferee", "Outcome", "Pot", "RefereeError", "TableReferee", "split_tie"]

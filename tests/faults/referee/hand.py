@@ -349,16 +349,25 @@ class HandReferee:
         return pots
 
     def _split(self, amount: int, winners: tuple[int, ...]) -> dict[int, int]:
-        """Ties 5a: equal shares in the smallest chip, the odd chips one each clockwise from the button."""
-        n = len(winners)
-        each = amount // (n * self.chip) * self.chip
-        shares = {s: each for s in winners}
-        odd = amount - each * n
-        for seat in winners:        # winners come in the deal's order: clockwise from the button
-            give = min(self.chip, odd)
-            shares[seat] += give
-            odd -= give
-        return shares
+        return split_tie(amount, winners, self.chip)
+
+
+def split_tie(amount: int, winners: tuple[int, ...], chip: int = 1) -> dict[int, int]:
+    """Ties 5a: equal shares in the smallest chip, the odd chips one each, first to the first winner clockwise from
+    the button (``winners`` come in that order: the deal's).
+
+    >>> split_tie(25, (7, 2), 5)
+    {7: 15, 2: 10}
+    """
+    n = len(winners)
+    each = amount // (n * chip) * chip
+    shares = {s: each for s in winners}
+    odd = amount - each * n
+    for seat in winners:
+        give = min(chip, odd)
+        shares[seat] += give
+        odd -= give
+    return shares
 
 
 def facing_of(current: int, bet: int) -> int:
