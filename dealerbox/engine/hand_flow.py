@@ -5,6 +5,7 @@ is the only part that starts and ends a hand in :class:`engine.play.Play`.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from ..config import Config
@@ -50,6 +51,8 @@ class HandFlow:
         self.all_in_prompts = all_in_prompts     # tournament.34 raised here: known once, the config is frozen
         self.draws = draws                       # a draw game's draws begin here, at the end of a betting round
         self.left_due: dict[int, int] = {}       # a misawarded hand ended uncorrected: what the cards gave each seat
+        # asked as a decided hand ends (engine/misaward.py: a push awaiting its change is ruled if none came back)
+        self.push_ending: Callable[[float, Hand], list[te.TableEvent]] | None = None
 
     # --- a hand starts and ends ------------------------------------------------------------------------------
     def start(self, t: float) -> list[te.TableEvent]:
@@ -103,6 +106,8 @@ class HandFlow:
             stacks = dict(self.betting.stacks)
             self.seating.hand_voided()
         else:
+            if self.push_ending is not None:
+                out += self.push_ending(t, h)
             winners = self._pot_winners(h, hb)
             if h.award.misaward:   # left wrong: what the cards give each seat, for the next hand's ruling
                 self.left_due = due_with_uncalled(hb.shares_due(winners, h.portions() or None), hb.uncalled_back())

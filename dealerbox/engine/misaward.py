@@ -25,6 +25,13 @@ chip, so a misaward is a state the hand stays in until the pot sits where the ca
   say and raises ``showdown.3`` again, at the new hand's start, for the floor: the table's stacks are not the
   engine's (``HandFlow.start`` raises it).
 
+Change made from a bigger chip is no misaward: a chip that takes a seat past its due while the seat held less
+than its due before it (a 25 pushed to a seat owed 2 more) waits, and is ruled only if the change does not come
+back (pulled from that seat's bet zone into the pot, or on to another seat) before the dealer moves on: the pot
+empties with the seat still over, another chip is pushed to it, or the hand ends (the cleanup, the next hand). A
+push to another seat does not end the wait: the change may yet come back and be pushed to that seat, and the pot
+emptying is the moment the push is done. A seat already at its due, or a seat that wins nothing, is ruled at once.
+
 A seat short of its due is not ruled while the pot still holds chips: the winner's own last bet may never leave
 its bet zone, so what a winner is pushed can rightly be less than its share.
 """
@@ -57,6 +64,8 @@ class PushWatch:
         self._shares: tuple[object, dict[int, int]] = (None, {})
         # the ids of the push's own rulings, so a push put right before the pot empties settles them too
         self._ruled: set[str] = set()
+        # seats pushed a chip bigger than what they were still owed, waiting for the change: seat -> hand number
+        self._change_due: dict[int, int] = {}
 
     def pushed(self, t: float, h: Hand, seat: int, uid: str, value: int) -> list[te.TableEvent]:
         """A chip of the pot (or of another seat's push) landed in ``seat``'s bet zone."""
@@ -64,21 +73,46 @@ class PushWatch:
         out: list[te.TableEvent] = [te.ChipsMoved(t, h.number, f"bet{seat}", seat, value, (value,))]
         due = self.due(h)
         owed = due.get(seat, 0)
-        if before <= owed < before + value and not (owed <= 0 and rightful(seat, h) and not h.pots):
+        if self._change_due.pop(seat, None) == h.number and before > owed:
+            out += self.over_pushed(t, h, due, seat)   # more chips on a seat awaiting its change: no change-making
+        elif before <= owed < before + value and not (owed <= 0 and rightful(seat, h) and not h.pots):
             # this chip takes the seat past what the cards give it
-            if not wins_a_pot(seat, h.winners) and owed <= 0:
+            if before < owed:   # a bigger chip than the seat is still owed: ruled only if the change does not come
+                self._change_due[seat] = h.number
+            elif not wins_a_pot(seat, h.winners) and owed <= 0:
                 out += self.referee.rule(t, [Ruling("showdown.3", "continues", f"Chips are being pushed to seat "
                                                     f"{seat}, which wins no pot: stop, pull them back; the cards "
                                                     f"give {winners_text(h)}.", (seat,), severity="floor")])
             else:
-                short = self.owed_more(h, due, seat)
-                if short:   # a winner pushed past its share takes chips another seat is owed
-                    more = f"more than the {owed} it is owed" if owed > 0 else "chips of pots the cards give it none of"
-                    out += self.referee.rule(t, [Ruling(
-                        "showdown.3", "continues", f"Seat {seat} is being pushed {more}: stop, pull what is over "
-                        f"{owed} back into the pot and push it to seat {' and '.join(map(str, short))}; the cards "
-                        f"give {winners_text(h)}.", (seat, *short), severity="floor")])
+                out += self.over_pushed(t, h, due, seat)
         self._ruled.update(e.id for e in out if isinstance(e, te.FindingRaised))
+        return out
+
+    def over_pushed(self, t: float, h: Hand, due: dict[int, int], seat: int) -> list[te.TableEvent]:
+        """``seat``, a winner, holds more than its due: ruled when another seat is still owed chips."""
+        owed = due.get(seat, 0)
+        short = self.owed_more(h, due, seat)
+        if not short:   # chips beyond every seat's due take nothing from anyone
+            return []
+        more = f"more than the {owed} it is owed" if owed > 0 else "chips of pots the cards give it none of"
+        out = self.referee.rule(t, [Ruling(
+            "showdown.3", "continues", f"Seat {seat} is being pushed {more}: stop, pull what is over "
+            f"{owed} back into the pot and push it to seat {' and '.join(map(str, short))}; the cards "
+            f"give {winners_text(h)}.", (seat, *short), severity="floor")])
+        self._ruled.update(e.id for e in out if isinstance(e, te.FindingRaised))
+        return out
+
+    def change_not_back(self, t: float, h: Hand) -> list[te.TableEvent]:
+        """The dealer moved on (the pot emptied, the hand is ending) with a seat still over its due from a chip
+        bigger than it was owed: the change never came back, so that push is ruled now, once."""
+        waiting, self._change_due = self._change_due, {}
+        out: list[te.TableEvent] = []
+        if not waiting or h.award.misaward:
+            return out
+        due = self.due(h)
+        for seat, hand in sorted(waiting.items()):
+            if hand == h.number and h.award.pushed.get(seat, 0) > due.get(seat, 0):
+                out += self.over_pushed(t, h, due, seat)
         return out
 
     def due(self, h: Hand) -> dict[int, int]:
@@ -100,6 +134,8 @@ class PushWatch:
         """A pushed chip left ``seat``'s bet zone and landed in the pot or another bet zone: no longer that
         seat's."""
         h.award.pull(seat, uid, value)
+        if seat in self._change_due and h.award.pushed.get(seat, 0) <= self.due(h).get(seat, 0):
+            del self._change_due[seat]   # the change came back: a bigger chip made change, no misaward
 
     def handed_back(self, h: Hand, value: int) -> None:
         """During a misaward a chip came into the pot from a player's stack: the overpaid player's."""
@@ -133,7 +169,7 @@ class PushWatch:
         """The pot zone is empty and nothing is on its way: the hand ends, unless the pot sits wrongly (the
         misaward: the hand waits for the remedy). A winner left holding none of its share with nobody over their
         due (chips gone off the table, not to a seat) is ruled here, once."""
-        out: list[te.TableEvent] = []
+        out = self.change_not_back(t, h)
         wrong, short = self.wrongly_paid(h), shorted(h)
         if wrong or short:
             if short and not wrong and not h.award.misaward:

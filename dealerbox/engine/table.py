@@ -78,8 +78,9 @@ class Engine:
         referee.wire(hands.end, tt.entrants.retell if tt is not None else None)   # retell: a paid seat dealt out
         cards = CardFlow(config, game, registry, play, ledger, referee, seating, deck, betting, hands,
                          BoardFlow(game, play, ledger, referee), draws, tt)
-        chips = ChipFlow(play, referee, hands, trail, PushWatch(play, referee, hands, findings),
-                         tt if tournament is not None else None)
+        pushes = PushWatch(play, referee, hands, findings)
+        hands.push_ending = pushes.change_not_back   # a push awaiting its change is ruled if the hand ends first
+        chips = ChipFlow(play, referee, hands, trail, pushes, tt if tournament is not None else None)
         self.taps = DealerTaps(config, play, referee, seating, betting, self.stacks, hands, cards, floor_moves, tt,
                                HousePractices(config, play, referee, ledger, deck, seating))
         # the hot path: each part's entry point bound once, so an input costs no lookup through a part
