@@ -128,6 +128,17 @@ def test_highlow_2_no_qualifying_low_the_high_takes_all():
     assert t.engine.snapshot().winners == {2: 8}
 
 
+def test_highlow_2_tied_high_hands_split_the_whole_pot_and_are_told_the_odd_chips_seat():
+    # Ties 5a holds in a pot that no low qualifies for: it was ruled highlow.2 and nothing more (issue 31)
+    board = (("9s", "2h", "Jh", "Kc"), ("8c", "7s"), ("6h", "Qd"))   # two low cards on the board: no low
+    hands = {**SPLIT, 2: ("As", "Th", "5d", "5s"), 3: ("Ac", "Ts", "9d", "9c")}   # both the ace-high straight
+    t = played(hands, board=board)
+    assert t.finding("highlow.2").seats == (2, 3)
+    f = t.finding("ties.5a")
+    assert f.severity == "info" and f.seats == (2, 3) and "any odd chip goes to seat 2" in f.ruling
+    assert t.engine.snapshot().winners == {2: 4, 3: 4}
+
+
 def test_highlow_2_near_miss_a_qualifying_low_splits_the_pot():
     t = played(SPLIT)
     assert "highlow.2" not in t.rules(above_info=False)

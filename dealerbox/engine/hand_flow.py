@@ -307,8 +307,13 @@ class HandFlow:
         for i, (halves, (amount, _)) in enumerate(zip(h.award.halves, h.pots, strict=False)):
             name = pot_name(i)
             if len(halves) == 1:
+                high = halves[0]
                 out += info(t, "highlow.2", f"No hand in the {name} makes an eight-or-better low: the high hand, "
-                            f"seat {' and '.join(map(str, halves[0]))}, takes all {amount}.", halves[0])
+                            f"seat {' and '.join(map(str, high))}, takes all {amount}.", high)
+                if len(high) > 1:     # tied high hands split the whole pot, as in a button game
+                    out += info(t, "ties.5a", f"The {name} of {amount} is split between seats "
+                                f"{' and '.join(map(str, high))}; any odd chip goes to seat "
+                                f"{odd_chip_seat(high, h.button, seats)}, the first clockwise from the button.", high)
                 continue
             high, low = halves
             scoop = high == low
