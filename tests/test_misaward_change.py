@@ -1,5 +1,7 @@
-"""Issue 31, refereed: change made from a bigger chip (a 25 pushed to a seat owed 2 more, the change taken back)
-is no misaward; it is ruled only if the change never comes back before the dealer moves on."""
+"""Issue 31, refereed: two pushes the amount check misjudged. Change made from a bigger chip (a 25 pushed to a seat
+owed 2 more, the change taken back) is no misaward, and is ruled only if the change never comes back before the
+dealer moves on; the uncalled part of a bet handed back straight from the bet zone never reached the pot, so a
+push of pot chips to its bettor is not owed to it."""
 
 from __future__ import annotations
 
@@ -10,6 +12,7 @@ from tests.scenario_play import loud, play_text
 
 SCENARIOS = Path(__file__).parent / "scenarios"
 COLOUR = (SCENARIOS / "faults-misaward-colour-up-ok.scn").read_text()
+UNCALLED = (SCENARIOS / "faults-uncalled-returned-pushed-again.scn").read_text()
 
 
 def at(events: list[te.TableEvent], kind: type, **match: object) -> list[te.TableEvent]:
@@ -56,3 +59,20 @@ def test_a_push_to_a_seat_already_at_its_due_is_ruled_at_once():
     assert [f.rule for f in ruled] == ["showdown.3"]
     five = [e for e in at(events, te.ChipsMoved, seat=1) if e.chips == (5,)]
     assert ruled[0].t == five[-1].t
+
+
+def test_uncalled_chips_handed_back_from_the_zone_are_not_owed_from_the_pot():
+    events = play_text(UNCALLED, "uncalled.scn")
+    ruled = loud(events)
+    assert [(f.rule, f.seats) for f in ruled] == [("showdown.3", (1,))]
+    assert "which wins no pot" in ruled[0].ruling
+
+
+def test_uncalled_chips_gathered_into_the_pot_and_pushed_back_are_quiet():
+    text = UNCALLED.replace("chips 60 bet1 -> off\nwait 2s\n", "").replace("push 50 to 1", "push 60 to 1") \
+        .replace("push 31 to 4", "push all to 4")
+    assert "-> off" not in text
+    events = play_text(text, "uncalled-gathered.scn")
+    assert loud(events) == []
+    [end] = at(events, te.HandEnded)
+    assert end.stacks[1] == 160 and end.stacks[4] == 81

@@ -4,8 +4,8 @@ chip, so a misaward is a state the hand stays in until the pot sits where the ca
 
 - what each seat may be pushed (its *due*) is what the end of the hand pays it: its shares of the main and side
   pots as the engine divides them (split pots, high and low halves, boards, the odd chip to the seat the rulebook
-  gives it), and the uncalled part of its bets, which goes back to it (``HandFlow.shares_due``,
-  ``HandBetting.uncalled_back``);
+  gives it), and the uncalled part of its bets that reached the pot, which goes back to it (``HandFlow.shares_due``,
+  ``HandBetting.uncalled_back``: what the dealer handed back straight from the bet zone is not owed from the pot);
 - a push that takes a seat past its due is ruled (``showdown.3``, floor) at the chip that does it: a seat that
   wins nothing at the first chip ("which wins no pot"), a winner at the first chip beyond its due while another
   seat still holds less than its own ("more than the N it is owed", naming the seats still owed: chips beyond

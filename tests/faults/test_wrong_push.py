@@ -34,6 +34,14 @@ def test_a_split_pot_paid_unevenly_is_ruled_and_put_right_in_the_split_games():
     assert stats["injected wrong-push-split"] >= 6, stats
 
 
+def test_a_split_side_pot_paid_unevenly_to_a_seat_given_its_uncalled_chips_straight_back_is_ruled():
+    # seed 31, plhe, table 2, hand 6: seat 3's uncalled 26 went back from its bet zone, never into the pot; counted
+    # as owed from the pot, it hid 6 of seat 4's share of the tied side pot pushed to seat 3 (issue 31)
+    stats: Counter = Counter()
+    run(("wrong-push-split",), 14, seed=31, variants=("plhe",), stats=stats)
+    assert stats["injected wrong-push-split"] >= 1, stats
+
+
 def test_every_wrong_push_class_is_a_table_class_ruled_by_showdown_3():
     from tests.faults.coverage import INJECTED
     from tests.faults.table_run import EXPECTED, MUTATIONS

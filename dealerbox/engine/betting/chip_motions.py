@@ -45,6 +45,7 @@ class ChipMotions:
         self.quiet_until = float("inf")   # nothing open can be due before this time (see due_by); inf: nothing open
         self.motions: dict[int, Motion] = {}
         self.leaving: dict[str, tuple[float, int, int]] = {}   # uid -> (when, seat, value), in the order they left
+        self.taken: dict[str, int] = {}   # uid -> seat: chips read as taken back from a zone, not seen since
         self.held: dict[int, float] = {}      # declared raises whose chips are in: seat -> when the hands rested
         self.declared: set[int] = set()
         self.zones: dict[int, dict[str, int]] = {}          # bet zones of seats not dealt in
@@ -64,6 +65,7 @@ class ChipMotions:
         self.motions.clear()
         self.held.clear()
         self.leaving.clear()
+        self.taken.clear()
 
     def track_lost(self) -> None:
         """The betting lost track: nothing open is judged, and no declared raise is waited for."""
@@ -100,6 +102,7 @@ class ChipMotions:
                 gone.append(uid)
             for uid in gone:
                 _, seat, value = self.leaving.pop(uid)
+                self.taken[uid] = seat
                 out += self.taken_back(t, seat, value)
         if self.held:
             for seat in [s for s, ht in self.held.items() if t - ht >= DECLARE_HOLD and s not in self.motions]:
@@ -143,6 +146,7 @@ class ChipMotions:
             out += self.release(t, seat)
         for uid in list(self.leaving):
             _, seat, value = self.leaving.pop(uid)
+            self.taken[uid] = seat
             out += self.taken_back(t, seat, value)
         return out
 
@@ -160,6 +164,8 @@ class ChipMotions:
             if kind == NOT_A_CHIP:
                 return out
             value = chip_value(tag)
+        if self.taken:
+            self.taken.pop(tag.uid, None)     # back in a zone: no longer a chip taken back
         m = self.motions.get(seat) or Motion(t, t)
         m.moved(t)
         if t + MOTION_GAP - DUE_MARGIN < self.quiet_until:   # due_by inline: once per chip
@@ -198,6 +204,10 @@ class ChipMotions:
     def chip_to_pot(self, t: float, tag: Tag) -> list[te.TableEvent]:
         out = self.tick(t) if t >= self.quiet_until else []   # as sync: nothing due, no call
         moved = self.leaving.pop(tag.uid, None)
+        if moved is None and self.taken:
+            late = self.taken.pop(tag.uid, None)    # taken back, it seemed, but the gather was only slow
+            if late is not None:
+                self.ledger.reached_pot_late(late, chip_value(tag))
         b = self.ledger.seats.get(moved[1]) if moved is not None else None
         if b is not None and b.credited > b.present:
             # gathered after its round was closed (a draw game's draw begins at the round's end, before the
@@ -266,6 +276,9 @@ class ChipMotions:
         baseline = max(b.credited, b.wager)
         if present <= baseline:
             b.credit(present)      # making up a corrected wager: nothing new
+            if seat in led.round_back:   # change put back into the zone: less went back straight
+                led.uncalled_handed_back(seat, uncalled({s: x.wager for s, x in led.seats.items()})[1],
+                                         b.wager - present)
             return []
         extra = present - baseline
         if b.dead and not b.folded and led.street == "preflop" and not b.voluntary:
@@ -334,6 +347,8 @@ class ChipMotions:
         # whole pot is this seat's, so whatever it takes back early changes nothing
         if (top == seat and led.to_act is None and present + moving >= b.wager - extra) or (
                 b.live and len(led.live) <= 1):
+            if top == seat and led.to_act is None:   # handed back from the zone: those chips never reach the pot
+                led.uncalled_handed_back(seat, extra, b.wager - present - moving)
             b.credit(min(b.credited, present))
             return out
         if present < b.wager:

@@ -217,8 +217,8 @@ class HandBetting:
         return self.ledger.pots()
 
     def uncalled_back(self) -> dict[int, int]:
-        """Seats given back the uncalled part of a bet this hand, with how much (a push of those chips to them is
-        no misaward)."""
+        """Seats given back the uncalled part of a bet this hand, with how much of it went into the pot (a push of
+        those chips to them is no misaward; chips handed back straight from the bet zone are not counted)."""
         return self.ledger.uncalled_back()
 
     def shares_due(self, winners_by_pot: list[tuple[int, ...]],

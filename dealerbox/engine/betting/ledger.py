@@ -38,6 +38,12 @@ class HandLedger:
         self.contributed: dict[int, int] = {s: 0 for s in order}
         self.dead_money: dict[int, int] = {}
         self.refunded: dict[int, int] = {}   # seat -> the uncalled part of its bets given back at a gather this hand
+        # seat -> how much of that went back straight from its bet zone, never reaching the pot (so is not owed
+        # from it); the round under way's (``round_back``) is folded in at its gather
+        self.refunded_straight: dict[int, int] = {}
+        # the round's count, seat -> [its uncalled part, how much of its wager is gone from the zone, how much of
+        # that reached the pot after all (moved with the gather later than a take-back is waited for)]
+        self.round_back: dict[int, list[int]] = {}
         self.lost = False        # lost track of the betting: says so once, then quiet until the next deal
         self.dealing = False     # the first card left the shoe: chips are no longer posts
         self.settled = False
@@ -94,13 +100,38 @@ class HandLedger:
         return build_pots(totals, live, sum(self.dead_money.values()), all_in)
 
     def uncalled_back(self) -> dict[int, int]:
-        """Seats whose bet was not all called this hand, with how much of it goes back to them (the part nobody
-        matched): given back at a gather, and the last wagers' now."""
+        """Seats whose bet was not all called this hand, with how much of it is still to go back to them from the
+        pot (the part nobody matched, given back at a gather, and the last wagers' now), less what the dealer
+        handed back straight from the bet zone: those chips never went into the pot, so a push of them is none
+        of that seat's."""
         seat, extra = uncalled({s: self.contributed[s] + b.wager for s, b in self.seats.items()})
         back = dict(self.refunded)
         if seat is not None and self.seats[seat].live:
             back[seat] = back.get(seat, 0) + extra
-        return back
+        straight = dict(self.refunded_straight)
+        for s in self.round_back:
+            straight[s] = straight.get(s, 0) + self.straight_back(s)
+        out = {s: v - min(v, straight.get(s, 0)) for s, v in back.items()}
+        return {s: v for s, v in out.items() if v}
+
+    def uncalled_handed_back(self, seat: int, extra: int, gone: int) -> None:
+        """``gone`` of ``seat``'s wager is out of its bet zone and not on its way to the pot, the round's betting
+        over with ``extra`` of it uncalled: that much of the uncalled part went back straight (the latest count
+        stands, so change made in the zone meanwhile is not counted twice)."""
+        late = self.round_back[seat][2] if seat in self.round_back else 0
+        self.round_back[seat] = [extra, gone, late]
+
+    def straight_back(self, seat: int) -> int:
+        """How much of ``seat``'s uncalled part went back straight from its bet zone in the round under way."""
+        extra, gone, late = self.round_back.get(seat, (0, 0, 0))
+        return min(extra, max(0, gone - late))
+
+    def reached_pot_late(self, seat: int, value: int) -> None:
+        """A chip of ``seat``'s zone counted as taken back landed in the pot after all, in the round under way: it
+        did not go back straight (issue 31: a chip the gather moved slowly was taken for uncalled chips handed
+        back, and the push of it to another seat was not ruled)."""
+        if seat in self.round_back:
+            self.round_back[seat][2] += value
 
     def pot_total(self) -> int:
         """What ``pots()`` adds up to (every pot together), without building the side pots."""
@@ -190,7 +221,11 @@ class HandLedger:
             self.seats[seat].returned(extra)
             self.stacks[seat] += extra
             self.refunded[seat] = self.refunded.get(seat, 0) + extra
+            straight = min(extra, self.straight_back(seat))
+            if straight:
+                self.refunded_straight[seat] = self.refunded_straight.get(seat, 0) + straight
             out.append(te.StackChanged(t, self.hand, seat, self.stack(seat), "refund"))
+        self.round_back.clear()
         for s, b in self.seats.items():
             self.contributed[s] += b.wager
             b.gathered()
