@@ -11,39 +11,13 @@ from pathlib import Path
 from dealerbox.pipeline import Pipeline
 from dealerbox.sinks.floor import contract as c
 from dealerbox.sources.scenario import compile_text
+from tests.scenario_play import NEW_PLAYER_AFTER_THE_BUTTON as HEAD, one_hand as hand
 
 ROOT = Path(__file__).resolve().parent.parent
-HEAD = """table seats 6
-game nlhe blinds 1/2
-hello
-shoe loaded
-sit 1 200
-sit 3 200
-sit 5 200
-button 5
-blinds
-deal hole cards
-wait 2s
-fold 5
-fold 1
-gather
-win 3
-cleanup
-sit 6 200
-"""
 
 
 def deal(order: list[int]) -> str:
     return "".join(f"card random shoe -> seat{s}\n" for s in order * 2)
-
-
-def hand(button: int, posts: dict[int, int], order: list[int], folds: list[int], winner: int) -> str:
-    """One hand as the dealer runs it: the puck, the posts, two cards each in ``order``, folds, the push."""
-    lines = [f"button {button}"]
-    for seat, amount in posts.items():
-        lines += [f"post {seat} {amount}", "wait 1s"]
-    text = "\n".join(lines) + "\n" + deal(order)
-    return text + "wait 2s\n" + "".join(f"fold {s}\n" for s in folds) + f"gather\nwin {winner}\ncleanup\n"
 
 
 def run(text: str) -> tuple[Pipeline, list]:
