@@ -80,12 +80,13 @@ class PushWatch:
             if before < owed:   # a bigger chip than the seat is still owed: ruled only if the change does not come
                 self._change_due[seat] = h.number
             elif not wins_a_pot(seat, h.winners) and owed <= 0:
-                out += self.referee.rule(t, [Ruling("showdown.3", "continues", f"Chips are being pushed to seat "
-                                                    f"{seat}, which wins no pot: stop, pull them back; the cards "
-                                                    f"give {winners_text(h)}.", (seat,), severity="floor")])
+                ruled = self.referee.rule(t, [Ruling("showdown.3", "continues", f"Chips are being pushed to seat "
+                                                     f"{seat}, which wins no pot: stop, pull them back; the cards "
+                                                     f"give {winners_text(h)}.", (seat,), severity="floor")])
+                self._ruled.update(e.id for e in ruled if isinstance(e, te.FindingRaised))
+                out += ruled
             else:
-                out += self.over_pushed(t, h, due, seat)
-        self._ruled.update(e.id for e in out if isinstance(e, te.FindingRaised))
+                out += self.over_pushed(t, h, due, seat)    # notes its own ruling's id
         return out
 
     def over_pushed(self, t: float, h: Hand, due: dict[int, int], seat: int) -> list[te.TableEvent]:

@@ -272,11 +272,13 @@ class Deal:
             seat, action, _ = self.early
             chips = action not in ("check", "fold")
             done = "put chips in" if chips else f"{action}ed"
-            stands = (f"Deal on and leave seat {seat}'s chips where they are: they stand as its action" if chips
-                      else f"Deal on: seat {seat}'s {action} stands")
-            if chips and taken_back > 0:
+            if not chips:
+                stands = f"Deal on: seat {seat}'s {action} stands"
+            elif taken_back > 0:
                 stands = (f"Deal on, and seat {seat} puts the {taken_back} it took back in again: its chips stand "
                           f"as its action")
+            else:
+                stands = f"Deal on and leave seat {seat}'s chips where they are: they stand as its action"
             out.append(Ruling("betting.10", "continues", f"Seat {seat} {done} before the deal was complete: nobody "
                                                          f"acts until every player has all its cards. {stands}, "
                                                          "binding, as nobody acts before it.", (seat,)))
